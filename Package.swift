@@ -1,0 +1,55 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Caddie",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "caddie", targets: ["caddie"]),
+        .executable(name: "caddie-bench", targets: ["caddie-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        .target(name: "CaddieCore", swiftSettings: strict),
+        .target(name: "CaddieCrypto", dependencies: ["CSodium", "CaddieCore"], swiftSettings: strict),
+        .target(
+            name: "CaddieStore",
+            dependencies: [
+                "CaddieCore", "CaddieCrypto",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "CaddieServices", dependencies: ["CaddieCore"], swiftSettings: strict),
+        .target(
+            name: "CaddieNode",
+            dependencies: [
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "caddie",
+            dependencies: [
+                "CaddieNode",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "caddie-bench", dependencies: ["CaddieNode"], swiftSettings: strict),
+        .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
+        .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
+        .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
+        .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
+        .testTarget(name: "CaddieCLITests", dependencies: ["CaddieCore"], swiftSettings: strict),
+    ]
+)

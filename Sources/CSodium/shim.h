@@ -1,0 +1,4 @@
+#ifndef CADDIE_CSODIUM_SHIM_H
+#define CADDIE_CSODIUM_SHIM_H
+#include <sodium.h>
+#endif

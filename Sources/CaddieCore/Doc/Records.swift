@@ -1,0 +1,105 @@
+/// A player as the merged state has them.
+public struct PlayerRecord: Hashable, Sendable {
+    /// The player's id.
+    public let id: EntityID
+    /// Display name.
+    public let name: String
+    /// The user who is this player, when linked.
+    public let user: PublicKey?
+    /// A Handicap Index entered by hand (the handicap service computes one from finished games).
+    public let handicapIndex: Double?
+
+    /// Reads a player from its last-writer-wins fields.
+    public init(id: EntityID, fields: [String: FieldValue]) {
+        self.id = id
+        name = fields["name"]?.text ?? "player \(id.short)"
+        if case .bytes(let bytes)? = fields["user"] { user = PublicKey(bytes: bytes) } else { user = nil }
+        handicapIndex = fields["index"]?.number
+    }
+
+    /// The fields that create a player.
+    public static func fields(name: String, user: PublicKey?, handicapIndex: Double?) -> [String: FieldValue] {
+        var fields: [String: FieldValue] = ["name": .text(name)]
+        if let user { fields["user"] = .bytes(user.bytes) }
+        if let handicapIndex { fields["index"] = .number(handicapIndex) }
+        return fields
+    }
+}
+
+/// A game as the merged state has it.
+public struct GameRecord: Hashable, Sendable {
+    /// The game's id.
+    public let id: EntityID
+    /// The course played.
+    public let course: EntityID?
+    /// The tee played from.
+    public let tee: String
+    /// When it was created (ms since 1970).
+    public let createdAt: UInt64
+    /// Whether the last finish/reopen was a finish.
+    public let finished: Bool
+
+    /// Reads a game from its last-writer-wins fields.
+    public init(id: EntityID, fields: [String: FieldValue]) {
+        self.id = id
+        if case .bytes(let bytes)? = fields["course"] { course = EntityID(bytes: bytes) } else { course = nil }
+        tee = fields["tee"]?.text ?? ""
+        createdAt = UInt64(max(0, fields["created"]?.integer ?? 0))
+        finished = (fields["finished"]?.integer ?? 0) != 0
+    }
+
+    /// The fields that create a game.
+    public static func fields(course: EntityID, tee: String, createdAt: UInt64) -> [String: FieldValue] {
+        ["course": .bytes(course.bytes), "tee": .text(tee), "created": .integer(Int64(clamping: createdAt)),
+         "finished": .integer(0)]
+    }
+}
+
+/// One value of a score cell, with who entered it.
+public struct ScoreValue: Hashable, Sendable {
+    /// The op that entered it.
+    public let op: OpID
+    /// When.
+    public let hlc: HLC
+    /// Strokes, putts, penalties.
+    public let entry: ScoreEntry
+    /// The name of the user whose device entered it.
+    public let author: String
+
+    /// Creates a value.
+    public init(op: OpID, hlc: HLC, entry: ScoreEntry, author: String) {
+        self.op = op
+        self.hlc = hlc
+        self.entry = entry
+        self.author = author
+    }
+
+    /// Orders values for the deterministic winner: later clock, then larger device key, then larger seq.
+    public static func shownBefore(_ lhs: ScoreValue, _ rhs: ScoreValue) -> Bool {
+        if lhs.hlc != rhs.hlc { return lhs.hlc > rhs.hlc }
+        if lhs.op.device != rhs.op.device { return lhs.op.device > rhs.op.device }
+        return lhs.op.seq > rhs.op.seq
+    }
+}
+
+/// A score cell: every concurrent value still standing, and the one shown.
+public struct ScoreCell: Hashable, Sendable {
+    /// The player.
+    public let player: EntityID
+    /// The hole.
+    public let hole: Int
+    /// The values not superseded by any other op, the shown one first.
+    public let values: [ScoreValue]
+
+    /// Creates a cell, ordering its values so the winner comes first.
+    public init(player: EntityID, hole: Int, values: [ScoreValue]) {
+        self.player = player
+        self.hole = hole
+        self.values = values.sorted(by: ScoreValue.shownBefore)
+    }
+
+    /// The value shown on the card.
+    public var winner: ScoreValue? { values.first }
+    /// Whether concurrent values disagree and wait for someone to settle them.
+    public var isConflict: Bool { values.count > 1 }
+}

@@ -1,0 +1,120 @@
+/// The kinds of record a last-writer-wins field belongs to.
+public enum EntityKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// The space itself (its name).
+    case space = 1
+    /// A player.
+    case player = 2
+    /// A course with its tees and holes.
+    case course = 3
+    /// A game.
+    case game = 4
+
+    /// The kind's name.
+    public var description: String {
+        switch self {
+        case .space: "space"
+        case .player: "player"
+        case .course: "course"
+        case .game: "game"
+        }
+    }
+}
+
+/// The strokes, putts and penalties entered for one player on one hole.
+public struct ScoreEntry: Hashable, Sendable {
+    /// Allowed strokes on a hole.
+    public static let strokeRange: ClosedRange<Int> = 1...30
+    /// Allowed putts or penalty strokes on a hole.
+    public static let countRange: ClosedRange<Int> = 0...30
+
+    /// Strokes taken, 1...30.
+    public let strokes: Int
+    /// Putts, if recorded.
+    public let putts: Int?
+    /// Penalty strokes, if recorded.
+    public let penalties: Int?
+
+    /// Creates an entry, checking ranges.
+    public init(strokes: Int, putts: Int? = nil, penalties: Int? = nil) throws(CoreError) {
+        guard Self.strokeRange.contains(strokes) else {
+            throw .invalidArgument("strokes must be between 1 and 30, got \(strokes)")
+        }
+        if let putts, !Self.countRange.contains(putts) || putts > strokes {
+            throw .invalidArgument("putts must be between 0 and the strokes (\(strokes)), got \(putts)")
+        }
+        if let penalties, !Self.countRange.contains(penalties) || penalties > strokes {
+            throw .invalidArgument("penalties must be between 0 and the strokes (\(strokes)), got \(penalties)")
+        }
+        self.strokes = strokes
+        self.putts = putts
+        self.penalties = penalties
+    }
+
+    /// "5" or "5 (2 putts, 1 pen)".
+    public var summary: String {
+        var extras: [String] = []
+        if let putts { extras.append("\(putts) putt\(putts == 1 ? "" : "s")") }
+        if let penalties, penalties > 0 { extras.append("\(penalties) pen") }
+        return extras.isEmpty ? "\(strokes)" : "\(strokes) (\(extras.joined(separator: ", ")))"
+    }
+}
+
+/// One change carried by an op. An op carries one or more; a score change travels alone so that the
+/// op's `pred` clearly belongs to it.
+public enum Change: Hashable, Sendable {
+    /// A device joins the space: its certificate from the user, and proof it holds the space key.
+    case join(Join)
+    /// A user revokes one of their devices: its ops after `lastValidSeq` are rejected everywhere.
+    case revoke(Revocation)
+    /// Last-writer-wins assignment of fields of one record.
+    case set(kind: EntityKind, id: EntityID, fields: [String: FieldValue])
+    /// Adds a player to a game's roster (add-wins).
+    case rosterAdd(game: EntityID, player: EntityID)
+    /// Removes a player from a game's roster: cancels exactly the adds it had seen.
+    case rosterRemove(game: EntityID, player: EntityID, observed: [OpID])
+    /// A value for one score cell; the op's `pred` names the values it replaces.
+    case score(game: EntityID, player: EntityID, hole: Int, entry: ScoreEntry)
+    /// The signing device's user, as marker, attests a player's card as it stood (its hash).
+    case attest(game: EntityID, player: EntityID, cardHash: Digest32)
+
+    /// A device joining a space.
+    public struct Join: Hashable, Sendable {
+        /// The user the device speaks for.
+        public let user: PublicKey
+        /// The user's display name.
+        public let userName: String
+        /// When the user certified the device (ms since 1970).
+        public let certifiedAt: UInt64
+        /// The user's signature over the certificate.
+        public let certificateSignature: [UInt8]
+        /// A MAC with the space key over space, device and user: only holders of the key can join.
+        public let membershipProof: [UInt8]
+
+        /// Creates a join.
+        public init(user: PublicKey, userName: String, certifiedAt: UInt64, certificateSignature: [UInt8],
+                    membershipProof: [UInt8]) {
+            self.user = user
+            self.userName = userName
+            self.certifiedAt = certifiedAt
+            self.certificateSignature = certificateSignature
+            self.membershipProof = membershipProof
+        }
+    }
+
+    /// A user's revocation of one of their devices.
+    public struct Revocation: Hashable, Sendable {
+        /// The device revoked.
+        public let device: PublicKey
+        /// The last seq of that device that stays valid.
+        public let lastValidSeq: UInt64
+        /// The user's signature over the revocation.
+        public let userSignature: [UInt8]
+
+        /// Creates a revocation.
+        public init(device: PublicKey, lastValidSeq: UInt64, userSignature: [UInt8]) {
+            self.device = device
+            self.lastValidSeq = lastValidSeq
+            self.userSignature = userSignature
+        }
+    }
+}

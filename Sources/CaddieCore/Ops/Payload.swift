@@ -1,0 +1,176 @@
+/// The list of changes an op carries, and its byte encoding (Protocol/op-format.md, "Payload").
+public enum Payload {
+    /// The payload format this build reads and writes.
+    public static let version: UInt8 = 1
+    /// Longest field name.
+    public static let maxFieldName = 64
+    /// Longest text value or user name, in bytes.
+    public static let maxText = 1024
+
+    /// Encodes changes.
+    public static func encode(_ changes: [Change]) -> [UInt8] {
+        var writer = ByteWriter(capacity: 64)
+        writer.u8(version)
+        writer.u8(UInt8(clamping: changes.count))
+        for change in changes { encode(change, into: &writer) }
+        return writer.bytes
+    }
+
+    private static func encode(_ change: Change, into writer: inout ByteWriter) {
+        switch change {
+        case .join(let join):
+            writer.u8(0x01)
+            writer.raw(join.user.bytes)
+            writer.u64(join.certifiedAt)
+            writer.raw(join.certificateSignature)
+            writer.raw(join.membershipProof)
+            writer.string16(join.userName)
+        case .revoke(let revocation):
+            writer.u8(0x02)
+            writer.raw(revocation.device.bytes)
+            writer.u64(revocation.lastValidSeq)
+            writer.raw(revocation.userSignature)
+        case .set(let kind, let id, let fields):
+            writer.u8(0x10)
+            writer.u8(kind.rawValue)
+            writer.raw(id.bytes)
+            writer.u16(UInt16(clamping: fields.count))
+            for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+                writer.string8(name)
+                value.encode(into: &writer)
+            }
+        case .rosterAdd(let game, let player):
+            writer.u8(0x11)
+            writer.raw(game.bytes)
+            writer.raw(player.bytes)
+        case .rosterRemove(let game, let player, let observed):
+            writer.u8(0x12)
+            writer.raw(game.bytes)
+            writer.raw(player.bytes)
+            writer.u16(UInt16(clamping: observed.count))
+            for id in observed {
+                writer.raw(id.device.bytes)
+                writer.u64(id.seq)
+            }
+        case .score(let game, let player, let hole, let entry):
+            writer.u8(0x20)
+            writer.raw(game.bytes)
+            writer.raw(player.bytes)
+            writer.u8(UInt8(clamping: hole))
+            writer.u8(UInt8(clamping: entry.strokes))
+            writer.u8(entry.putts.map { UInt8(clamping: $0) } ?? 0xFF)
+            writer.u8(entry.penalties.map { UInt8(clamping: $0) } ?? 0xFF)
+        case .attest(let game, let player, let cardHash):
+            writer.u8(0x21)
+            writer.raw(game.bytes)
+            writer.raw(player.bytes)
+            writer.raw(cardHash.bytes)
+        }
+    }
+
+    /// Decodes and validates changes: unknown tags, out-of-range numbers and trailing bytes are errors.
+    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> [Change] {
+        var reader = ByteReader(bytes)
+        let found = try reader.u8("payload version")
+        guard found == version else {
+            throw DecodeError(what: "payload version", reason: "is \(found); this build reads version \(version)")
+        }
+        let count = Int(try reader.u8("change count"))
+        guard count >= 1 else { throw DecodeError(what: "payload", reason: "has no changes") }
+        var changes: [Change] = []
+        for _ in 0..<count { changes.append(try decodeChange(&reader)) }
+        try reader.expectEnd("payload")
+        if changes.count > 1, changes.contains(where: { if case .score = $0 { true } else { false } }) {
+            throw DecodeError(what: "payload", reason: "mixes a score with other changes; a score travels alone")
+        }
+        return changes
+    }
+
+    private static func entity(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> EntityID {
+        EntityID(unchecked: try reader.raw(EntityID.length, what))
+    }
+
+    private static func key(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> PublicKey {
+        PublicKey(unchecked: try reader.raw(PublicKey.length, what))
+    }
+
+    private static func decodeChange(_ reader: inout ByteReader) throws(DecodeError) -> Change {
+        let tag = try reader.u8("change tag")
+        switch tag {
+        case 0x01:
+            let user = try key(&reader, "join user")
+            let certifiedAt = try reader.u64("join certified-at")
+            let signature = try reader.raw(64, "join certificate signature")
+            let proof = try reader.raw(32, "join membership proof")
+            let name = try reader.string16("join user name")
+            guard !name.isEmpty, name.utf8.count <= maxText else {
+                throw DecodeError(what: "join user name", reason: "must be 1...\(maxText) bytes")
+            }
+            return .join(Change.Join(user: user, userName: name, certifiedAt: certifiedAt,
+                                     certificateSignature: signature, membershipProof: proof))
+        case 0x02:
+            let device = try key(&reader, "revoked device")
+            let lastValid = try reader.u64("revocation last valid seq")
+            let signature = try reader.raw(64, "revocation signature")
+            return .revoke(Change.Revocation(device: device, lastValidSeq: lastValid, userSignature: signature))
+        case 0x10:
+            let rawKind = try reader.u8("entity kind")
+            guard let kind = EntityKind(rawValue: rawKind) else {
+                throw DecodeError(what: "entity kind", reason: "\(rawKind) is unknown")
+            }
+            let id = try entity(&reader, "entity id")
+            let count = Int(try reader.u16("field count"))
+            guard count >= 1 else { throw DecodeError(what: "set change", reason: "has no fields") }
+            var fields: [String: FieldValue] = [:]
+            for _ in 0..<count {
+                let name = try reader.string8("field name")
+                guard !name.isEmpty, name.utf8.count <= maxFieldName else {
+                    throw DecodeError(what: "field name", reason: "must be 1...\(maxFieldName) bytes")
+                }
+                let value = try FieldValue.decode(from: &reader)
+                if case .text(let text) = value, text.utf8.count > maxText {
+                    throw DecodeError(what: "field \(name)", reason: "is longer than \(maxText) bytes")
+                }
+                guard fields.updateValue(value, forKey: name) == nil else {
+                    throw DecodeError(what: "field \(name)", reason: "appears twice")
+                }
+            }
+            return .set(kind: kind, id: id, fields: fields)
+        case 0x11:
+            return .rosterAdd(game: try entity(&reader, "game id"), player: try entity(&reader, "player id"))
+        case 0x12:
+            let game = try entity(&reader, "game id")
+            let player = try entity(&reader, "player id")
+            let count = Int(try reader.u16("observed count"))
+            guard count <= 1024 else { throw DecodeError(what: "observed adds", reason: "more than 1024") }
+            var observed: [OpID] = []
+            for _ in 0..<count {
+                let device = try key(&reader, "observed device")
+                observed.append(OpID(device: device, seq: try reader.u64("observed seq")))
+            }
+            return .rosterRemove(game: game, player: player, observed: observed)
+        case 0x20:
+            let game = try entity(&reader, "game id")
+            let player = try entity(&reader, "player id")
+            let hole = Int(try reader.u8("hole"))
+            guard (1...36).contains(hole) else { throw DecodeError(what: "hole", reason: "\(hole) is outside 1...36") }
+            let strokes = Int(try reader.u8("strokes"))
+            let putts = try reader.u8("putts")
+            let penalties = try reader.u8("penalties")
+            do {
+                let entry = try ScoreEntry(strokes: strokes, putts: putts == 0xFF ? nil : Int(putts),
+                                           penalties: penalties == 0xFF ? nil : Int(penalties))
+                return .score(game: game, player: player, hole: hole, entry: entry)
+            } catch {
+                throw DecodeError(what: "score", reason: error.description)
+            }
+        case 0x21:
+            let game = try entity(&reader, "game id")
+            let player = try entity(&reader, "player id")
+            let hash = Digest32(unchecked: try reader.raw(32, "card hash"))
+            return .attest(game: game, player: player, cardHash: hash)
+        default:
+            throw DecodeError(what: "change tag", reason: "0x\(String(tag, radix: 16)) is unknown")
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// One signed entry of a device's log in a space, decoded from the exact bytes that were signed.
+///
+/// Layout (Protocol/op-format.md): version, space, device, seq, prev, hlc, pred, payload, signature.
+/// The bytes are kept as received: an op is never re-encoded, so a signature checked once stays
+/// checkable by anyone who holds the same bytes.
+public struct SignedOp: Hashable, Sendable {
+    /// The only op format this build reads and writes.
+    public static let formatVersion: UInt8 = 1
+    /// Largest accepted payload; a score is about 30 bytes, a whole course a few kilobytes.
+    public static let maxPayloadBytes = 64 * 1024
+    /// Most ops one op may supersede.
+    public static let maxPred = 64
+    /// Signature length (Ed25519).
+    public static let signatureLength = 64
+    /// The domain-separation prefix signed in front of the op bytes.
+    public static let signingContext: [UInt8] = Array("caddie-op-v1".utf8)
+
+    /// The space the op belongs to.
+    public let space: SpaceID
+    /// The device key that signed the op.
+    public let device: PublicKey
+    /// Position in the device's log, from 1.
+    public let seq: UInt64
+    /// BLAKE2b-256 of the device's previous op (all zeros for seq 1).
+    public let prev: Digest32
+    /// When it was made.
+    public let hlc: HLC
+    /// The ops it supersedes (for score cells).
+    public let pred: [OpID]
+    /// The encoded changes.
+    public let payload: [UInt8]
+    /// The Ed25519 signature over ``signingContext`` followed by ``signedPortion``.
+    public let signature: [UInt8]
+    /// The exact bytes of the whole op.
+    public let bytes: [UInt8]
+
+    /// The op's id.
+    public var id: OpID { OpID(device: device, seq: seq) }
+
+    /// Everything but the trailing signature: what the signature covers (after the context prefix).
+    public var signedPortion: ArraySlice<UInt8> { bytes[0..<(bytes.count - Self.signatureLength)] }
+
+    /// Encodes the unsigned part of an op; append a signature over `signingContext + result` to finish it.
+    public static func encodeUnsigned(
+        space: SpaceID, device: PublicKey, seq: UInt64, prev: Digest32, hlc: HLC, pred: [OpID], payload: [UInt8]
+    ) -> [UInt8] {
+        var writer = ByteWriter(capacity: 128 + payload.count + pred.count * 40)
+        writer.u8(formatVersion)
+        writer.raw(space.bytes)
+        writer.raw(device.bytes)
+        writer.u64(seq)
+        writer.raw(prev.bytes)
+        writer.u64(hlc.rawValue)
+        writer.u16(UInt16(clamping: pred.count))
+        for id in pred {
+            writer.raw(id.device.bytes)
+            writer.u64(id.seq)
+        }
+        writer.u32(UInt32(clamping: payload.count))
+        writer.raw(payload)
+        return writer.bytes
+    }
+
+    /// Decodes an op, checking its structure (not its signature, chain or payload meaning).
+    public init(bytes: [UInt8]) throws(DecodeError) {
+        var reader = ByteReader(bytes)
+        let version = try reader.u8("op version")
+        guard version == Self.formatVersion else {
+            throw DecodeError(what: "op version", reason: "is \(version); this build reads version \(Self.formatVersion)")
+        }
+        space = SpaceID(unchecked: try reader.raw(SpaceID.length, "op space"))
+        device = PublicKey(unchecked: try reader.raw(PublicKey.length, "op device"))
+        seq = try reader.u64("op seq")
+        guard seq >= 1 else { throw DecodeError(what: "op seq", reason: "is 0; sequence numbers start at 1") }
+        prev = Digest32(unchecked: try reader.raw(Digest32.length, "op prev"))
+        hlc = HLC(rawValue: try reader.u64("op hlc"))
+        let predCount = Int(try reader.u16("op pred count"))
+        guard predCount <= Self.maxPred else {
+            throw DecodeError(what: "op pred count", reason: "is \(predCount); at most \(Self.maxPred)")
+        }
+        var pred: [OpID] = []
+        for _ in 0..<predCount {
+            let key = PublicKey(unchecked: try reader.raw(PublicKey.length, "op pred device"))
+            let predSeq = try reader.u64("op pred seq")
+            pred.append(OpID(device: key, seq: predSeq))
+        }
+        self.pred = pred
+        let payloadLength = Int(try reader.u32("op payload length"))
+        guard payloadLength <= Self.maxPayloadBytes else {
+            throw DecodeError(what: "op payload", reason: "is \(payloadLength) bytes; at most \(Self.maxPayloadBytes)")
+        }
+        payload = try reader.raw(payloadLength, "op payload")
+        signature = try reader.raw(Self.signatureLength, "op signature")
+        try reader.expectEnd("op")
+        self.bytes = bytes
+    }
+}

@@ -1,0 +1,61 @@
+import CaddieCore
+
+/// The signed statements that tie devices to users and users to spaces.
+///
+/// - A device certificate: the user key signs `caddie-cert-v1 ‖ user ‖ device ‖ certifiedAt`.
+/// - A membership proof: HMAC-SHA-512-256 under the space key over `caddie-join-v1 ‖ space ‖ device ‖ user`;
+///   only a holder of the space key can make one, and every holder can check it.
+/// - A revocation: the user key signs `caddie-revoke-v1 ‖ space ‖ device ‖ lastValidSeq`.
+public enum Membership {
+    /// The bytes a user signs to certify a device.
+    public static func certificateMessage(user: PublicKey, device: PublicKey, certifiedAt: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: 90)
+        writer.raw(Array("caddie-cert-v1".utf8))
+        writer.raw(user.bytes)
+        writer.raw(device.bytes)
+        writer.u64(certifiedAt)
+        return writer.bytes
+    }
+
+    /// The user's signature certifying `device`.
+    public static func certify(device: PublicKey, by user: SigningKey, at certifiedAt: UInt64) -> [UInt8] {
+        user.sign(certificateMessage(user: user.publicKey, device: device, certifiedAt: certifiedAt))
+    }
+
+    /// Whether `signature` certifies `device` for `user`.
+    public static func verifyCertificate(
+        user: PublicKey, device: PublicKey, certifiedAt: UInt64, signature: [UInt8]
+    ) -> Bool {
+        Ed25519.verify(signature, message: certificateMessage(user: user, device: device, certifiedAt: certifiedAt),
+                       key: user)
+    }
+
+    private static func proofMessage(space: SpaceID, device: PublicKey, user: PublicKey) -> [UInt8] {
+        Array("caddie-join-v1".utf8) + space.bytes + device.bytes + user.bytes
+    }
+
+    /// The proof that the joining device holds `spaceKey`.
+    public static func membershipProof(space: SpaceID, spaceKey: [UInt8], device: PublicKey, user: PublicKey)
+        -> [UInt8]
+    {
+        MessageAuthentication.tag(proofMessage(space: space, device: device, user: user), key: spaceKey)
+    }
+
+    /// Whether `proof` was made with `spaceKey`.
+    public static func verifyMembershipProof(
+        _ proof: [UInt8], space: SpaceID, spaceKey: [UInt8], device: PublicKey, user: PublicKey
+    ) -> Bool {
+        MessageAuthentication.verify(proof, message: proofMessage(space: space, device: device, user: user),
+                                     key: spaceKey)
+    }
+
+    /// The bytes a user signs to revoke a device in a space.
+    public static func revocationMessage(space: SpaceID, device: PublicKey, lastValidSeq: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: 80)
+        writer.raw(Array("caddie-revoke-v1".utf8))
+        writer.raw(space.bytes)
+        writer.raw(device.bytes)
+        writer.u64(lastValidSeq)
+        return writer.bytes
+    }
+}

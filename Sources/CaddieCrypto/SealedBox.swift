@@ -1,0 +1,73 @@
+import CSodium
+import CaddieCore
+
+/// Secrets sealed with a passphrase: Argon2id (crypto_pwhash) derives a key, XSalsa20-Poly1305
+/// (crypto_secretbox) seals the bytes. Layout: "CADDIESB", version 1, opslimit u64, memlimit u64,
+/// salt (16), nonce (24), ciphertext.
+public enum SealedBox {
+    private static let magic = Array("CADDIESB".utf8)
+    /// Argon2id cost as libsodium's "interactive" level: about 0.1 s and 64 MiB per unlock.
+    public static let defaultOpsLimit = UInt64(crypto_pwhash_OPSLIMIT_INTERACTIVE)
+    /// Memory cost for Argon2id.
+    public static let defaultMemLimit = UInt64(crypto_pwhash_MEMLIMIT_INTERACTIVE)
+
+    /// Seals `plaintext` with `passphrase`.
+    public static func seal(_ plaintext: [UInt8], passphrase: String) throws(CryptoError) -> [UInt8] {
+        Sodium.ensure()
+        let salt = SecureRandom.bytes(Int(crypto_pwhash_SALTBYTES))
+        let nonce = SecureRandom.bytes(Int(crypto_secretbox_NONCEBYTES))
+        let key = try deriveKey(passphrase, salt: salt, opsLimit: defaultOpsLimit, memLimit: defaultMemLimit)
+        var cipher = [UInt8](repeating: 0, count: plaintext.count + Int(crypto_secretbox_MACBYTES))
+        crypto_secretbox_easy(&cipher, plaintext, UInt64(plaintext.count), nonce, key)
+        var writer = ByteWriter(capacity: cipher.count + 80)
+        writer.raw(magic)
+        writer.u8(1)
+        writer.u64(defaultOpsLimit)
+        writer.u64(defaultMemLimit)
+        writer.raw(salt)
+        writer.raw(nonce)
+        writer.raw(cipher)
+        return writer.bytes
+    }
+
+    /// Opens bytes sealed by ``seal(_:passphrase:)``.
+    public static func open(_ sealed: [UInt8], passphrase: String) throws(CryptoError) -> [UInt8] {
+        Sodium.ensure()
+        var reader = ByteReader(sealed)
+        do {
+            guard try reader.raw(magic.count, "magic") == magic else { throw CryptoError.corruptSealedData("not a Caddie sealed file") }
+            let version = try reader.u8("version")
+            guard version == 1 else { throw CryptoError.corruptSealedData("format version \(version) is unknown") }
+            let ops = try reader.u64("opslimit")
+            let mem = try reader.u64("memlimit")
+            guard ops >= 1, ops <= 64, mem >= 8192, mem <= 4 << 30 else {
+                throw CryptoError.corruptSealedData("key derivation limits are out of range")
+            }
+            let salt = try reader.raw(Int(crypto_pwhash_SALTBYTES), "salt")
+            let nonce = try reader.raw(Int(crypto_secretbox_NONCEBYTES), "nonce")
+            let cipher = try reader.raw(reader.remaining, "ciphertext")
+            guard cipher.count >= Int(crypto_secretbox_MACBYTES) else { throw CryptoError.corruptSealedData("too short") }
+            let key = try deriveKey(passphrase, salt: salt, opsLimit: ops, memLimit: mem)
+            var plain = [UInt8](repeating: 0, count: cipher.count - Int(crypto_secretbox_MACBYTES))
+            guard crypto_secretbox_open_easy(&plain, cipher, UInt64(cipher.count), nonce, key) == 0 else {
+                throw CryptoError.wrongPassphrase
+            }
+            return plain
+        } catch let error as CryptoError {
+            throw error
+        } catch {
+            throw CryptoError.corruptSealedData("\(error)")
+        }
+    }
+
+    private static func deriveKey(_ passphrase: String, salt: [UInt8], opsLimit: UInt64, memLimit: UInt64)
+        throws(CryptoError) -> [UInt8]
+    {
+        var key = [UInt8](repeating: 0, count: Int(crypto_secretbox_KEYBYTES))
+        let password = Array(passphrase.utf8).map { CChar(bitPattern: $0) }
+        let result = crypto_pwhash(&key, UInt64(key.count), password, UInt64(password.count), salt, opsLimit,
+                                   Int(memLimit), crypto_pwhash_ALG_ARGON2ID13)
+        guard result == 0 else { throw .keyDerivationFailed }
+        return key
+    }
+}

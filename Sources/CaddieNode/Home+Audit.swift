@@ -1,0 +1,108 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import Foundation
+
+/// One line of the audit trail.
+public struct AuditEntry: Sendable, Equatable {
+    /// The op.
+    public let op: OpID
+    /// When it was made.
+    public let hlc: HLC
+    /// The user whose device signed it.
+    public let userName: String
+    /// What it changed, in words.
+    public let summary: String
+    /// Games the op touches (for filtering).
+    public let games: [EntityID]
+    /// Whether its signature and chain link verify.
+    public let verified: Bool
+}
+
+extension Home {
+    /// The audit trail of a space, oldest first, optionally only the ops that touch one game.
+    public func auditLog(space: SpaceID, game gameText: String?) throws(NodeError) -> [AuditEntry] {
+        let filter = try gameText.map { text throws(NodeError) in try resolveGame(space, text).id }
+        let names = Dictionary(try players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let members = Dictionary(try run { try store.members(space) }.map { ($0.device, $0.userName) },
+                                 uniquingKeysWith: { first, _ in first })
+        let stored = try run { try store.storedOps(space) }
+        var hashes: [OpID: Digest32] = [:]
+        for entry in stored {
+            if let op = try? SignedOp(bytes: entry.bytes) { hashes[op.id] = Blake2b.hash(entry.bytes) }
+        }
+        var entries: [AuditEntry] = []
+        for (bytes, _) in stored {
+            guard let op = try? SignedOp(bytes: bytes) else { continue }
+            let changes = (try? Payload.decode(op.payload)) ?? []
+            let games = changes.compactMap(\.game)
+            if let filter, !games.contains(filter) { continue }
+            let signatureOK = Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext,
+                                             key: op.device)
+            let chainOK = op.seq == 1 ? op.prev == .zero
+                : hashes[OpID(device: op.device, seq: op.seq - 1)].map { $0 == op.prev } ?? false
+            let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
+            let summary = changes.map { describe($0, op: op, names: names) }.joined(separator: "; ")
+            entries.append(AuditEntry(op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
+                                      verified: signatureOK && chainOK))
+        }
+        return entries
+    }
+
+    private func describe(_ change: Change, op: SignedOp, names: [EntityID: String]) -> String {
+        func player(_ id: EntityID) -> String { names[id] ?? "player \(id.short)" }
+        switch change {
+        case .join(let join): return "\(join.userName)'s device \(op.device.short) joined the space"
+        case .revoke(let revocation):
+            return "revoked device \(revocation.device.short) after its op \(revocation.lastValidSeq)"
+        case .set(let kind, let id, let fields):
+            if kind == .player {
+                let shown = fields.sorted { $0.key < $1.key }.map { key, value in
+                    key == "user" ? "user=\(String(value.description.prefix(8)))" : "\(key)=\(value)"
+                }
+                return "player \(id.short): " + shown.joined(separator: ", ")
+            }
+            if kind == .game, fields.count == 1, let finished = fields["finished"]?.integer {
+                return finished != 0 ? "finished game \(id.short)" : "reopened game \(id.short)"
+            }
+            if kind == .course { return "course \(fields["name"]?.text ?? id.short) (\(id.short)): \(fields.count) fields" }
+            if kind == .game { return "new game \(id.short) from tee \(fields["tee"]?.text ?? "?")" }
+            return "\(kind) \(id.short): " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                .joined(separator: ", ")
+        case .rosterAdd(let game, let id): return "added \(player(id)) to game \(game.short)"
+        case .rosterRemove(let game, let id, _): return "removed \(player(id)) from game \(game.short)"
+        case .score(let game, let id, let hole, let entry):
+            let replaced = op.pred.isEmpty ? "" : " (replaces \(op.pred.map(\.description).joined(separator: ", ")))"
+            return "score \(player(id)) hole \(hole): \(entry.summary) in game \(game.short)\(replaced)"
+        case .attest(let game, let id, let hash):
+            return "attested \(player(id))'s card in game \(game.short) (card \(hash.short))"
+        }
+    }
+
+    /// Every value one cell has had.
+    public func history(space: SpaceID, game gameText: String, player playerText: String, hole: Int)
+        throws(NodeError) -> [ScoreHistoryEntry] {
+        let game = try resolveGame(space, gameText)
+        let player = try resolvePlayer(space, playerText)
+        return try run { try store.history(space, game: game.id, player: player.id, hole: hole) }
+    }
+
+    /// Re-verifies every op of every space (or one); the key checks membership proofs when unlocked.
+    public func verify(space: SpaceID, keys: UnlockedKeys?) throws(NodeError) -> (checked: Int, failures: [VerificationFailure]) {
+        let key = keys.flatMap { try? $0.key(for: space) }
+        return try run { try store.verify(space, spaceKey: key) }
+    }
+}
+
+extension Change {
+    /// The game a change touches, if any.
+    var game: EntityID? {
+        switch self {
+        case .set(.game, let id, _): id
+        case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .score(let game, _, _, _), .attest(let game, _, _): game
+        default: nil
+        }
+    }
+
+    var joinName: String? { if case .join(let join) = self { join.userName } else { nil } }
+}

@@ -1,0 +1,240 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import Foundation
+
+extension Home {
+    func run<T>(_ body: () throws -> T) throws(NodeError) -> T {
+        do { return try body() } catch { throw NodeError.wrap(error) }
+    }
+
+    // MARK: Players
+
+    /// The players of a space, by name.
+    public func players(_ space: SpaceID) throws(NodeError) -> [PlayerRecord] {
+        try run { try store.records(space, kind: .player).map { PlayerRecord(id: $0.key, fields: $0.value) } }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// Adds a player.
+    public func addPlayer(space: SpaceID, keys: UnlockedKeys, name: String, user: PublicKey?, handicapIndex: Double?)
+        throws(NodeError) -> EntityID
+    {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a player name must be 1...64 characters") }
+        if let handicapIndex, !(-10...54).contains(handicapIndex) {
+            throw .invalid("a Handicap Index must be between +10 (written -10) and 54.0, got \(handicapIndex)")
+        }
+        let id = SecureRandom.entityID()
+        try append(space: space, keys: keys, changes: [
+            .set(kind: .player, id: id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex)),
+        ])
+        return id
+    }
+
+    /// The player meant by `text`: an id, a unique id prefix, or a unique name (any case).
+    public func resolvePlayer(_ space: SpaceID, _ text: String) throws(NodeError) -> PlayerRecord {
+        try resolve(text, in: try players(space), what: "player", list: "caddie player list", id: \.id, name: \.name)
+    }
+
+    func resolve<R>(_ text: String, in records: [R], what: String, list: String, id: (R) -> EntityID,
+                    name: (R) -> String) throws(NodeError) -> R {
+        let lowered = text.lowercased()
+        if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
+        var matches = records.filter { name($0).caseInsensitiveCompare(text) == .orderedSame }
+        if matches.isEmpty, lowered.count >= 4 { matches = records.filter { id($0).hex.hasPrefix(lowered) } }
+        guard matches.count == 1 else {
+            if matches.isEmpty { throw .notFound("no \(what) '\(text)' in this space: see `\(list)`") }
+            throw .notFound("'\(text)' matches \(matches.count) \(what)s: give more of the id (see `\(list)`)")
+        }
+        return matches[0]
+    }
+
+    // MARK: Courses
+
+    /// The courses of a space, by name.
+    public func courses(_ space: SpaceID) throws(NodeError) -> [CourseRecord] {
+        try run { try store.records(space, kind: .course).map { CourseRecord(id: $0.key, fields: $0.value) } }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// The course meant by `text`.
+    public func resolveCourse(_ space: SpaceID, _ text: String) throws(NodeError) -> CourseRecord {
+        try resolve(text, in: try courses(space), what: "course", list: "caddie course list", id: \.id, name: \.name)
+    }
+
+    /// The id a course file gets when it names none: derived from club and name, so that two players who
+    /// import the same course offline end up with one course, not two.
+    public static func courseID(name: String, club: String?) -> EntityID {
+        let key = "\(club ?? "")|\(name)".lowercased()
+        return EntityID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
+    }
+
+    /// Imports (or updates) a course from a Caddie course JSON file.
+    public func importCourse(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> EntityID {
+        let file: CourseFile
+        do { file = try CourseFile(data: data) } catch { throw .core(error) }
+        let id = file.id ?? Self.courseID(name: file.name, club: file.club)
+        try append(space: space, keys: keys, changes: [.set(kind: .course, id: id, fields: file.record(id: id).fields)])
+        return id
+    }
+
+    // MARK: Games
+
+    /// The games of a space, newest first.
+    public func games(_ space: SpaceID) throws(NodeError) -> [GameRecord] {
+        try run { try store.records(space, kind: .game).map { GameRecord(id: $0.key, fields: $0.value) } }
+            .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+    }
+
+    /// The game meant by `text`: an id or unique id prefix.
+    public func resolveGame(_ space: SpaceID, _ text: String) throws(NodeError) -> GameRecord {
+        try resolve(text, in: try games(space), what: "game", list: "caddie game list", id: \.id, name: \.id.hex)
+    }
+
+    /// Creates a game on a course from one tee, with its roster.
+    public func newGame(space: SpaceID, keys: UnlockedKeys, course courseText: String, tee teeName: String,
+                        players playerTexts: [String]) throws(NodeError) -> EntityID {
+        let course = try resolveCourse(space, courseText)
+        guard let tee = course.tee(named: teeName) else {
+            throw .invalid("course \(course.name) has no tee '\(teeName)'; its tees: "
+                           + course.tees.map(\.name).joined(separator: ", "))
+        }
+        guard !playerTexts.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
+        var roster: [EntityID] = []
+        for text in playerTexts {
+            let player = try resolvePlayer(space, text.trimmingCharacters(in: .whitespaces))
+            guard !roster.contains(player.id) else { throw .invalid("player \(player.name) is listed twice") }
+            roster.append(player.id)
+        }
+        let id = SecureRandom.entityID()
+        let changes: [Change] = [.set(kind: .game, id: id, fields: GameRecord.fields(course: course.id, tee: tee.name,
+                                                                                    createdAt: Self.now()))]
+            + roster.map { .rosterAdd(game: id, player: $0) }
+        try append(space: space, keys: keys, changes: changes)
+        return id
+    }
+
+    /// Adds a player to a game's roster.
+    public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: String, player: String) throws(NodeError) {
+        let game = try resolveGame(space, game)
+        let player = try resolvePlayer(space, player)
+        try append(space: space, keys: keys, changes: [.rosterAdd(game: game.id, player: player.id)])
+    }
+
+    /// Removes a player from a game's roster (cancelling the adds this home has seen).
+    public func removeFromRoster(space: SpaceID, keys: UnlockedKeys, game: String, player: String) throws(NodeError) {
+        let game = try resolveGame(space, game)
+        let player = try resolvePlayer(space, player)
+        let tags = try run { try store.rosterTags(space, game: game.id, player: player.id) }
+        guard !tags.isEmpty else { throw .invalid("\(player.name) is not on the roster of game \(game.id.short)") }
+        try append(space: space, keys: keys, changes: [.rosterRemove(game: game.id, player: player.id, observed: tags)])
+    }
+
+    /// Finishes or reopens a game.
+    public func setFinished(space: SpaceID, keys: UnlockedKeys, game text: String, finished: Bool) throws(NodeError) {
+        let game = try resolveGame(space, text)
+        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game.id,
+                                                            fields: ["finished": .integer(finished ? 1 : 0)])])
+    }
+
+    // MARK: Scores
+
+    /// Enters a score. It supersedes every value the cell shows now, so it also settles a conflict.
+    @discardableResult
+    public func score(space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, hole: Int,
+                      entry: ScoreEntry) throws(NodeError) -> OpID {
+        let game = try resolveGame(space, gameText)
+        guard !game.finished else {
+            throw .invalid("game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` to change a score")
+        }
+        let player = try resolvePlayer(space, playerText)
+        let roster = try run { try store.roster(space, game: game.id) }
+        guard roster.contains(player.id) else {
+            throw .invalid("\(player.name) is not playing in game \(game.id.short): add them with `caddie game add-player`")
+        }
+        let holes = try course(of: game, in: space)?.holes.count ?? 18
+        guard (1...holes).contains(hole) else { throw .invalid("hole \(hole) does not exist: the course has holes 1...\(holes)") }
+        let standing = try run { try store.cells(space, game: game.id) }
+            .first { $0.player == player.id && $0.hole == hole }?.values.map(\.op) ?? []
+        return try append(space: space, keys: keys,
+                          changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
+                          pred: standing).id
+    }
+
+    func course(of game: GameRecord, in space: SpaceID) throws(NodeError) -> CourseRecord? {
+        guard let id = game.course else { return nil }
+        return try run { try store.record(space, kind: .course, id: id) }.map { CourseRecord(id: id, fields: $0) }
+    }
+
+    /// The card of a game.
+    public func card(space: SpaceID, game text: String) throws(NodeError) -> Scorecard {
+        let game = try resolveGame(space, text)
+        let everyone = Dictionary(uniqueKeysWithValues: try players(space).map { ($0.id, $0) })
+        let roster = try run { try store.roster(space, game: game.id) }
+        var cells: [EntityID: [Int: ScoreCell]] = [:]
+        for cell in try run({ try store.cells(space, game: game.id) }) where roster.contains(cell.player) {
+            cells[cell.player, default: [:]][cell.hole] = cell
+        }
+        return Scorecard(
+            game: game, course: try course(of: game, in: space),
+            players: roster.map { everyone[$0] ?? PlayerRecord(id: $0, fields: [:]) }
+                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) },
+            cells: cells, attestations: try run { try store.attestations(space, game: game.id) })
+    }
+
+    /// The hash a marker signs: the player's shown values, hole by hole.
+    public static func cardHash(_ card: Scorecard, player: EntityID) -> Digest32 {
+        var writer = ByteWriter()
+        writer.raw(Array("caddie-card-v1".utf8))
+        writer.raw(card.game.id.bytes)
+        writer.raw(player.bytes)
+        for hole in 1...card.holeCount {
+            guard let entry = card.cell(player, hole)?.winner?.entry else { continue }
+            writer.u8(UInt8(hole))
+            writer.u8(UInt8(entry.strokes))
+            writer.u8(entry.putts.map(UInt8.init) ?? 0xFF)
+            writer.u8(entry.penalties.map(UInt8.init) ?? 0xFF)
+        }
+        return Blake2b.hash(writer.bytes)
+    }
+
+    /// The marker (this user) attests a player's card as it stands.
+    public func attest(space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String)
+        throws(NodeError) -> Digest32 {
+        let card = try card(space: space, game: gameText)
+        let player = try resolvePlayer(space, playerText)
+        guard card.players.contains(where: { $0.id == player.id }) else {
+            throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
+        }
+        let conflicts = card.conflicts.filter { $0.player == player.id }.map(\.hole)
+        guard conflicts.isEmpty else {
+            throw .invalid("\(player.name)'s card has conflicting values on hole(s) "
+                           + conflicts.map(String.init).joined(separator: ", ") + ": settle them with `caddie score` first")
+        }
+        let hash = Self.cardHash(card, player: player.id)
+        try append(space: space, keys: keys, changes: [.attest(game: card.game.id, player: player.id, cardHash: hash)])
+        return hash
+    }
+
+    // MARK: Merge by file
+
+    /// Writes an op bundle of a space: every op not covered by `since`.
+    public func export(space: SpaceID, since: VersionVector) throws(NodeError) -> (bundle: OpBundle, count: Int) {
+        let ops = try run { try store.ops(space: space, notIn: since) }
+        return (OpBundle(space: space, ops: ops), ops.count)
+    }
+
+    /// Imports an op bundle: every op is verified first; one bad op, gap or fork refuses the whole bundle.
+    public func importBundle(keys: UnlockedKeys, bytes: [UInt8]) throws(NodeError) -> ReceiveReport {
+        let bundle: OpBundle
+        do { bundle = try OpBundle(decoding: bytes) } catch { throw .core(error) }
+        guard try spaces().contains(where: { $0.id == bundle.space }) else {
+            throw .store(.unknownSpace(bundle.space.hex))
+        }
+        let key = try keys.key(for: bundle.space)
+        return try run {
+            try store.receive(space: bundle.space, spaceKey: key, ops: bundle.ops, mode: .strict, now: Self.now())
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import Foundation
+
+/// A space this home holds.
+public struct SpaceSummary: Sendable, Equatable {
+    /// The space id.
+    public let id: SpaceID
+    /// Its name (the synced name when one has been set, else the name it was created or joined with).
+    public let name: String
+    /// Ops held.
+    public let ops: Int
+    /// Member devices.
+    public let members: Int
+}
+
+extension Home {
+    /// Creates a space with a fresh random key, joins it, and returns its invite.
+    public func createSpace(name: String, passphrase: String) throws(NodeError) -> InviteCode {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else { throw .invalid("a space name must be 1...100 characters") }
+        let keys = try unlock(passphrase: passphrase)
+        let invite = InviteCode(space: SecureRandom.spaceID(), key: SecureRandom.bytes(32), name: trimmed)
+        try enter(invite, keys: keys, passphrase: passphrase)
+        try append(space: invite.space, keys: try keys.adding(space: invite.space, key: invite.key),
+                   changes: [.set(kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)),
+                                  fields: ["name": .text(trimmed)])])
+        return invite
+    }
+
+    /// Joins a space from its invite code.
+    public func joinSpace(invite text: String, passphrase: String) throws(NodeError) -> InviteCode {
+        let invite = try InviteCode(parsing: text)
+        let keys = try unlock(passphrase: passphrase)
+        if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
+           try spaces().contains(where: { $0.id == invite.space }) {
+            throw .invalid("this home is already in space \(invite.name) (\(invite.space.short))")
+        }
+        try enter(invite, keys: keys, passphrase: passphrase)
+        return invite
+    }
+
+    private func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String) throws(NodeError) {
+        let updated = try keys.adding(space: invite.space, key: invite.key)
+        try seal(updated.ring, passphrase: passphrase)
+        do {
+            try store.addSpace(invite.space, name: invite.name, now: Self.now())
+        } catch {
+            throw .store(error)
+        }
+        try ensureJoined(invite.space, keys: updated)
+    }
+
+    /// The spaces this home holds.
+    public func spaces() throws(NodeError) -> [SpaceSummary] {
+        do {
+            return try store.spaces().map { space throws(StoreError) in
+                let synced = try store.record(space.id, kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)))
+                return SpaceSummary(id: space.id, name: synced?["name"]?.text ?? space.name,
+                                    ops: try store.opCount(space.id), members: try store.members(space.id).count)
+            }
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// The space a command means: the one named by `option` (id, id prefix or name), or the only one.
+    public func resolveSpace(_ option: String?) throws(NodeError) -> SpaceID {
+        let all = try spaces()
+        guard !all.isEmpty else { throw .noSpace }
+        guard let option, !option.isEmpty else {
+            if all.count == 1 { return all[0].id }
+            throw .spaceAmbiguous(all.map { "\($0.name) \($0.id.short)" })
+        }
+        let lowered = option.lowercased()
+        let matches = all.filter {
+            $0.id.hex.hasPrefix(lowered) || $0.name.caseInsensitiveCompare(option) == .orderedSame
+        }
+        guard matches.count == 1 else {
+            if matches.isEmpty { throw .notFound("no space matches '\(option)': see `caddie space list`") }
+            throw .spaceAmbiguous(matches.map { "\($0.name) \($0.id.short)" })
+        }
+        return matches[0].id
+    }
+
+    /// Makes sure this device's first op in the space, its join, is in the log.
+    func ensureJoined(_ space: SpaceID, keys: UnlockedKeys) throws(NodeError) {
+        let identity = try identity()
+        do {
+            guard try store.vector(space)[keys.device.publicKey] == 0 else { return }
+            guard let user = identity.userKey, let signature = Hex.decode(identity.certificate) else {
+                throw NodeError.file("identity.json is damaged: restore it from a backup")
+            }
+            let key = try keys.key(for: space)
+            let join = Change.Join(
+                user: user, userName: identity.name, certifiedAt: identity.certifiedAt, certificateSignature: signature,
+                membershipProof: Membership.membershipProof(space: space, spaceKey: key, device: keys.device.publicKey,
+                                                            user: user))
+            try store.append(space: space, signer: keys.device, changes: [.join(join)], now: Self.now())
+        } catch {
+            throw NodeError.wrap(error)
+        }
+    }
+
+    /// Appends one op of this device, joining the space first if this device has not yet.
+    @discardableResult
+    public func append(space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = [])
+        throws(NodeError) -> SignedOp
+    {
+        try ensureJoined(space, keys: keys)
+        do {
+            return try store.append(space: space, signer: keys.device, changes: changes, pred: pred, now: Self.now())
+        } catch {
+            throw .store(error)
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import Foundation
+
+/// A node's home directory: its identity, sealed keys and database.
+///
+///     HOME/identity.json   public identity (name, user key, device key, certificate)
+///     HOME/keys.sealed     secret keys and space keys, sealed with the passphrase (Argon2id + secretbox)
+///     HOME/caddie.sqlite   the op log and materialised state (WAL mode)
+public final class Home: Sendable {
+    /// The directory.
+    public let directory: URL
+    /// The database.
+    public let store: OpStore
+
+    var identityURL: URL { directory.appendingPathComponent("identity.json") }
+    var keysURL: URL { directory.appendingPathComponent("keys.sealed") }
+
+    /// The default home: `$CADDIE_HOME`, else `~/.caddie`.
+    public static func defaultPath() -> String {
+        if let env = ProcessInfo.processInfo.environment["CADDIE_HOME"], !env.isEmpty { return env }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".caddie").path
+    }
+
+    /// Opens a home, creating its directory (owner-only) and database if needed.
+    public init(path: String) throws(NodeError) {
+        directory = URL(fileURLWithPath: path, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .file("cannot create home \(path): \(error.localizedDescription)")
+        }
+        do {
+            store = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Milliseconds since 1970 by the wall clock.
+    public static func now() -> UInt64 { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) }
+
+    // MARK: Identity
+
+    /// The identity, or an error telling the user to log in.
+    public func identity() throws(NodeError) -> Identity {
+        guard let data = FileManager.default.contents(atPath: identityURL.path) else {
+            throw .notLoggedIn(home: directory.path)
+        }
+        do {
+            return try JSONDecoder().decode(Identity.self, from: data)
+        } catch {
+            throw .file("\(identityURL.path) is damaged (\(error.localizedDescription)); restore it from a backup")
+        }
+    }
+
+    /// Whether the home has an identity.
+    public var isLoggedIn: Bool { FileManager.default.fileExists(atPath: identityURL.path) }
+
+    /// Fails if the home already has an identity (checked before asking for a passphrase).
+    public func requireNoIdentity() throws(NodeError) {
+        if let existing = try? identity() { throw .alreadyLoggedIn(name: existing.name, home: directory.path) }
+    }
+
+    /// Creates the user identity and this device's key and certificate.
+    public func login(name: String, passphrase: String) throws(NodeError) -> Identity {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a name must be 1...64 characters") }
+        try requireNoIdentity()
+        guard !passphrase.isEmpty else { throw .invalid("the passphrase must not be empty") }
+        let user = SigningKey.generate()
+        let device = SigningKey.generate()
+        let now = Self.now()
+        let certificate = Membership.certify(device: device.publicKey, by: user, at: now)
+        let identity = Identity(name: trimmed, user: user.publicKey.hex, device: device.publicKey.hex,
+                                certifiedAt: now, certificate: Hex.encode(certificate))
+        let ring = KeyRing(userSeed: Hex.encode(user.seed), deviceSeed: Hex.encode(device.seed), spaces: [:])
+        try seal(ring, passphrase: passphrase)
+        try write(identity)
+        return identity
+    }
+
+    /// Opens the sealed keys.
+    public func unlock(passphrase: String) throws(NodeError) -> UnlockedKeys {
+        _ = try identity()
+        guard let sealed = FileManager.default.contents(atPath: keysURL.path) else {
+            throw .file("\(keysURL.path) is missing: restore it from a backup, or log in again in a new home")
+        }
+        let plain: [UInt8]
+        do {
+            plain = try SealedBox.open([UInt8](sealed), passphrase: passphrase)
+        } catch {
+            throw .crypto(error)
+        }
+        do {
+            return try UnlockedKeys(ring: JSONDecoder().decode(KeyRing.self, from: Data(plain)))
+        } catch let error as NodeError {
+            throw error
+        } catch {
+            throw .file("the sealed keys decoded to something unexpected: \(error)")
+        }
+    }
+
+    func seal(_ ring: KeyRing, passphrase: String) throws(NodeError) {
+        do {
+            let plain = try JSONEncoder().encode(ring)
+            let sealed = try SealedBox.seal([UInt8](plain), passphrase: passphrase)
+            try atomicWrite(Data(sealed), to: keysURL, permissions: 0o600)
+        } catch let error as NodeError {
+            throw error
+        } catch let error as CryptoError {
+            throw .crypto(error)
+        } catch {
+            throw .file("cannot encode keys: \(error)")
+        }
+    }
+
+    func write(_ identity: Identity) throws(NodeError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do {
+            try atomicWrite(try encoder.encode(identity), to: identityURL, permissions: 0o644)
+        } catch let error as NodeError {
+            throw error
+        } catch {
+            throw .file("cannot encode identity: \(error)")
+        }
+    }
+
+    /// Writes a file by writing a temporary sibling and renaming it, so a crash leaves the old or the new file.
+    func atomicWrite(_ data: Data, to url: URL, permissions: Int) throws(NodeError) {
+        let temporary = url.appendingPathExtension("tmp-\(ProcessInfo.processInfo.processIdentifier)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data,
+                                             attributes: [.posixPermissions: permissions]) else {
+            throw .file("cannot write \(temporary.path) (is the disk full or the home read-only?)")
+        }
+        if rename(temporary.path, url.path) != 0 {
+            try? FileManager.default.removeItem(at: temporary)
+            throw .file("cannot replace \(url.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

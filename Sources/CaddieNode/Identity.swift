@@ -1,0 +1,78 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+
+/// The public half of a home's identity, kept in `identity.json`.
+public struct Identity: Codable, Sendable, Equatable {
+    /// The user's display name.
+    public var name: String
+    /// The user's public key, hex.
+    public var user: String
+    /// This device's public key, hex.
+    public var device: String
+    /// When the user certified this device (ms since 1970).
+    public var certifiedAt: UInt64
+    /// The user's signature over the device certificate, hex.
+    public var certificate: String
+
+    /// The user key.
+    public var userKey: PublicKey? { PublicKey(hex: user) }
+    /// The device key.
+    public var deviceKey: PublicKey? { PublicKey(hex: device) }
+}
+
+/// The secret half, sealed with the passphrase in `keys.sealed`: never written in the clear.
+struct KeyRing: Codable, Sendable {
+    /// The user key's seed, hex; absent on a second device, which holds only its own key.
+    var userSeed: String?
+    /// This device's key seed, hex.
+    var deviceSeed: String
+    /// Space keys by space id, hex.
+    var spaces: [String: String]
+}
+
+/// The unlocked keys of a home, for one command's lifetime.
+public struct UnlockedKeys: Sendable {
+    /// The user key, when this device holds it.
+    public let user: SigningKey?
+    /// This device's key.
+    public let device: SigningKey
+    /// Space keys.
+    let spaceKeys: [SpaceID: [UInt8]]
+    fileprivate(set) var ring: KeyRing
+
+    init(ring: KeyRing) throws(NodeError) {
+        self.ring = ring
+        do {
+            user = try ring.userSeed.map { seed throws(CryptoError) in
+                guard let bytes = Hex.decode(seed) else { throw CryptoError.invalidKey("user seed is not hex") }
+                return try SigningKey(seed: bytes)
+            }
+            guard let deviceSeed = Hex.decode(ring.deviceSeed) else { throw CryptoError.invalidKey("device seed is not hex") }
+            device = try SigningKey(seed: deviceSeed)
+        } catch let error as CryptoError {
+            throw .crypto(error)
+        } catch {
+            throw .invalid("\(error)")
+        }
+        var keys: [SpaceID: [UInt8]] = [:]
+        for (id, key) in ring.spaces {
+            if let id = SpaceID(hex: id), let key = Hex.decode(key), key.count == 32 { keys[id] = key }
+        }
+        spaceKeys = keys
+    }
+
+    /// The key of a space, or an error saying how to get it.
+    public func key(for space: SpaceID) throws(NodeError) -> [UInt8] {
+        guard let key = spaceKeys[space] else {
+            throw .invalid("this home does not hold the key of space \(space.short): join it with its invite code")
+        }
+        return key
+    }
+
+    func adding(space: SpaceID, key: [UInt8]) throws(NodeError) -> UnlockedKeys {
+        var ring = self.ring
+        ring.spaces[space.hex] = Hex.encode(key)
+        return try UnlockedKeys(ring: ring)
+    }
+}

@@ -1,0 +1,23 @@
+/// Where a heading comes from. When several are available, guidance uses the first in `preferenceOrder`: the
+/// order Soundscape uses for its beacon (head, then device, then course; `destinationCollection` in its
+/// `AppContext.swift`, see BEACON.md section 4).
+public enum HeadingSource: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The direction the player's head faces, from a head-tracking IMU such as headphones.
+    case headTracking
+    /// The direction the phone or watch points, from its compass.
+    case compass
+    /// The direction of travel computed from successive GPS fixes; absent while the player stands still.
+    case courseOverGround
+
+    /// The order in which guidance prefers heading sources, best first.
+    public static let preferenceOrder: [HeadingSource] = [.headTracking, .compass, .courseOverGround]
+
+    /// The position in `preferenceOrder`; lower is preferred.
+    var rank: Int {
+        switch self {
+        case .headTracking: 0
+        case .compass: 1
+        case .courseOverGround: 2
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import CaddieCore
+import Foundation
+import GRDB
+
+/// Applies the changes of accepted ops to the materialised tables of one space.
+///
+/// Every write here is idempotent and commutes with every other: last-writer-wins upserts compare
+/// (hlc, device, seq), set and tombstone rows are inserted once, and score cells are read as
+/// "values not named by any pred". So the tables end the same whatever order ops arrive in.
+struct Materializer {
+    let db: Database
+    let space: Data
+
+    init(db: Database, space: SpaceID) {
+        self.db = db
+        self.space = Data(space.bytes)
+    }
+
+    func apply(_ op: SignedOp, changes: [Change], author user: PublicKey?) throws {
+        let device = Data(op.device.bytes)
+        let seq = Int64(op.seq)
+        let hlc = Int64(bitPattern: op.hlc.rawValue)
+        for change in changes {
+            switch change {
+            case .join(let join):
+                try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO member (space, device, user, user_name, certified_at) VALUES (?, ?, ?, ?, ?)
+                    """).execute(arguments: [space, device, Data(join.user.bytes), join.userName,
+                                             Int64(bitPattern: join.certifiedAt)])
+            case .revoke(let revocation):
+                guard let user else { continue }
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [space, Data(user.bytes), Data(revocation.device.bytes),
+                                             Int64(bitPattern: revocation.lastValidSeq), device, seq])
+            case .set(let kind, let id, let fields):
+                let statement = try db.cachedStatement(sql: """
+                    INSERT INTO lww (space, kind, id, field, value, hlc, device, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (space, kind, id, field) DO UPDATE SET
+                        value = excluded.value, hlc = excluded.hlc, device = excluded.device, seq = excluded.seq
+                    WHERE (excluded.hlc, excluded.device, excluded.seq) > (lww.hlc, lww.device, lww.seq)
+                    """)
+                let entity = Data(id.bytes)
+                for (field, value) in fields {
+                    try statement.execute(arguments: [space, Int64(kind.rawValue), entity, field, Data(value.encoded),
+                                                      hlc, device, seq])
+                }
+            case .rosterAdd(let game, let player):
+                try insertRosterAdd(game: game, player: player, device: device, seq: seq)
+            case .rosterRemove(let game, let player, let observed):
+                let statement = try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO roster_cancel (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+                    """)
+                for tag in observed {
+                    try statement.execute(arguments: [space, Data(game.bytes), Data(player.bytes),
+                                                      Data(tag.device.bytes), Int64(bitPattern: tag.seq)])
+                }
+            case .score(let game, let player, let hole, let entry):
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [space, device, seq, Data(game.bytes), Data(player.bytes), hole, hlc,
+                                             entry.strokes, entry.putts, entry.penalties])
+                // A score is also an add to the roster: a player someone scored stays on the card even if
+                // another device removed them without having seen that score.
+                try insertRosterAdd(game: game, player: player, device: device, seq: seq)
+                let statement = try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for target in op.pred {
+                    try statement.execute(arguments: [space, Data(target.device.bytes), Int64(bitPattern: target.seq),
+                                                      Data(game.bytes), Data(player.bytes), hole, device, seq])
+                }
+            case .attest(let game, let player, let cardHash):
+                guard let user else { continue }
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO attestation (space, device, seq, user, game, player, card_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [space, device, seq, Data(user.bytes), Data(game.bytes),
+                                             Data(player.bytes), Data(cardHash.bytes)])
+            }
+        }
+    }
+
+    private func insertRosterAdd(game: EntityID, player: EntityID, device: Data, seq: Int64) throws {
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+            """).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
+    }
+
+    /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order.
+    /// Used only when a revocation or fork removes ops that were already applied.
+    func rebuild() throws {
+        for table in Schema.materialisedTables {
+            try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
+        }
+        var users: [PublicKey: PublicKey] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT bytes FROM op WHERE space = ? ORDER BY device, seq",
+                                       arguments: [space])
+        while let row = try rows.next() {
+            let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
+            let changes = try Payload.decode(op.payload)
+            for case .join(let join) in changes { users[op.device] = join.user }
+            try apply(op, changes: changes, author: users[op.device])
+        }
+    }
+}

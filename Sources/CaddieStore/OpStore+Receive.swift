@@ -1,0 +1,357 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import GRDB
+
+/// How a batch of received ops is judged.
+public enum ReceiveMode: Sendable {
+    /// Any invalid op, gap or fork rejects the whole batch and changes nothing (`caddie import`).
+    case strict
+    /// Valid ops apply; invalid ones are skipped and reported; ops beyond a gap wait in the
+    /// pending table for their predecessors (sync, where ops arrive as peers send them).
+    case tolerant
+}
+
+/// What a batch did.
+public struct ReceiveReport: Sendable, Equatable {
+    /// Ops newly applied, in the order applied.
+    public var applied: [OpID] = []
+    /// Ops already held, skipped.
+    public var duplicates = 0
+    /// Ops stored to wait for a missing predecessor.
+    public var pending = 0
+    /// Ops refused, with the reason (tolerant mode only; strict mode throws instead).
+    public var rejected: [String] = []
+    /// Forks detected (same device and seq, different signed bytes).
+    public var forks: [OpID] = []
+}
+
+extension OpStore {
+    /// Verifies and applies a batch of ops of one space in one transaction.
+    ///
+    /// Checks, per op: structure, space, the hash chain to the device's previous op, the signature
+    /// (for a contiguous run of one device, every link is hashed and only the newest signature is
+    /// verified: it covers the whole chain behind it), the payload, the device's join (certificate
+    /// and proof of the space key), revocations and forks.
+    public func receive(
+        space: SpaceID, spaceKey: [UInt8], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64
+    ) throws(StoreError) -> ReceiveReport {
+        var report = ReceiveReport()
+        var decoded: [SignedOp] = []
+        decoded.reserveCapacity(raw.count)
+        for (index, bytes) in raw.enumerated() {
+            let op: SignedOp
+            do {
+                op = try SignedOp(bytes: bytes)
+            } catch {
+                if mode == .strict { throw StoreError.malformedOp(index: index, reason: error.description) }
+                report.rejected.append("op #\(index + 1) is malformed: \(error)")
+                continue
+            }
+            guard op.space == space else {
+                if mode == .strict { throw StoreError.wrongSpace(op: op.id, expected: space, found: op.space) }
+                report.rejected.append("op \(op.id) belongs to another space")
+                continue
+            }
+            decoded.append(op)
+        }
+        let batch = decoded
+        return try write { db in
+            var session = ReceiveSession(db: db, space: space, spaceKey: spaceKey, mode: mode, now: now)
+            session.report = report
+            try session.run(batch)
+            return session.report
+        }
+    }
+}
+
+/// One receive transaction: the per-device pipeline of chain, signature and membership checks.
+struct ReceiveSession {
+    let db: Database
+    let space: SpaceID
+    let spaceData: Data
+    let spaceKey: [UInt8]
+    let mode: ReceiveMode
+    let now: UInt64
+    var report = ReceiveReport()
+    private var maxHLC: UInt64 = 0
+    private var cutoffsChanged = false
+
+    init(db: Database, space: SpaceID, spaceKey: [UInt8], mode: ReceiveMode, now: UInt64) {
+        self.db = db
+        self.space = space
+        spaceData = Data(space.bytes)
+        self.spaceKey = spaceKey
+        self.mode = mode
+        self.now = now
+    }
+
+    mutating func run(_ ops: [SignedOp]) throws {
+        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM space WHERE id = ?", arguments: [spaceData]) == 1 else {
+            throw StoreError.unknownSpace(space.hex)
+        }
+        var byDevice: [PublicKey: [SignedOp]] = [:]
+        for op in ops { byDevice[op.device, default: []].append(op) }
+        for device in byDevice.keys.sorted() {
+            try process(device: device, ops: byDevice[device] ?? [])
+        }
+        if mode == .tolerant { try drainPending() }
+        if cutoffsChanged { try enforceCutoffs() }
+        if maxHLC > 0 {
+            let ceiling = (now &+ 86_400_000) << 16
+            try db.execute(sql: "UPDATE clock SET last = max(last, ?) WHERE id = 1",
+                           arguments: [Int64(bitPattern: min(maxHLC, ceiling))])
+        }
+    }
+
+    /// Fails (strict) or records (tolerant) a problem. Returns normally only in tolerant mode.
+    private mutating func refuse(_ error: StoreError) throws {
+        if mode == .strict { throw error }
+        report.rejected.append(error.description)
+    }
+
+    private func head(_ device: PublicKey) throws -> (seq: UInt64, hash: Digest32) {
+        let row = try db.cachedStatement(sql: "SELECT seq, hash FROM op WHERE space = ? AND device = ? ORDER BY seq DESC LIMIT 1")
+        guard let found = try Row.fetchOne(row, arguments: [spaceData, Data(device.bytes)]) else { return (0, .zero) }
+        return (UInt64(found["seq"] as Int64), Digest32(unchecked: [UInt8](found["hash"] as Data)))
+    }
+
+    private func storedHash(_ id: OpID) throws -> Digest32? {
+        let statement = try db.cachedStatement(sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?")
+        return try Data.fetchOne(statement, arguments: [spaceData, Data(id.device.bytes), Int64(bitPattern: id.seq)])
+            .map { Digest32(unchecked: [UInt8]($0)) }
+    }
+
+    private func user(of device: PublicKey) throws -> PublicKey? {
+        let statement = try db.cachedStatement(sql: "SELECT user FROM member WHERE space = ? AND device = ?")
+        return try Data.fetchOne(statement, arguments: [spaceData, Data(device.bytes)]).map { PublicKey(unchecked: [UInt8]($0)) }
+    }
+
+    /// The last seq of `device` that is still valid: lowered by its user's revocations and by forks.
+    private func cutoff(of device: PublicKey, user: PublicKey?) throws -> UInt64 {
+        var cutoff = UInt64.max
+        if let user {
+            let statement = try db.cachedStatement(sql: """
+                SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
+                """)
+            if let value = try Int64.fetchOne(statement, arguments: [spaceData, Data(device.bytes), Data(user.bytes)]) {
+                cutoff = min(cutoff, UInt64(bitPattern: value))
+            }
+        }
+        let forks = try db.cachedStatement(sql: "SELECT min(seq) FROM fork WHERE space = ? AND device = ?")
+        if let value = try Int64.fetchOne(forks, arguments: [spaceData, Data(device.bytes)]) {
+            cutoff = min(cutoff, UInt64(bitPattern: value) - 1)
+        }
+        return cutoff
+    }
+
+    private mutating func process(device: PublicKey, ops unsorted: [SignedOp]) throws {
+        var ops = unsorted.sorted { $0.seq < $1.seq }
+        // Two copies of one seq in the batch: identical ones are duplicates, different ones a fork.
+        var unique: [SignedOp] = []
+        for op in ops {
+            if let last = unique.last, last.seq == op.seq {
+                if last.bytes == op.bytes { report.duplicates += 1 } else { try recordFork(kept: last, other: op) }
+                continue
+            }
+            unique.append(op)
+        }
+        ops = unique
+        var (headSeq, headHash) = try head(device)
+        var run: [(op: SignedOp, hash: Digest32)] = []
+        for (index, op) in ops.enumerated() {
+            if op.seq <= headSeq {
+                if let stored = try storedHash(op.id), stored != Blake2b.hash(op.bytes) {
+                    try recordStoredFork(op, keptHash: stored)
+                } else {
+                    report.duplicates += 1
+                }
+                continue
+            }
+            let expected = headSeq + UInt64(run.count) + 1
+            if op.seq != expected {
+                if mode == .strict { throw StoreError.missingOps(device: device, from: expected, to: op.seq - 1) }
+                try holdPending(Array(ops[index...]))
+                break
+            }
+            let previous = run.last?.hash ?? headHash
+            guard op.prev == previous else {
+                try refuse(.invalidOp(op: op.id, reason: "its chain link does not match the previous op of its device"))
+                break
+            }
+            run.append((op, Blake2b.hash(op.bytes)))
+        }
+        guard !run.isEmpty else { return }
+        let valid = try verifiedPrefix(run.map(\.op))
+        var author = try user(of: device)
+        var cutoff = try cutoff(of: device, user: author)
+        for (op, hash) in run.prefix(valid) {
+            let changes: [Change]
+            do {
+                changes = try Payload.decode(op.payload)
+            } catch {
+                try refuse(.invalidOp(op: op.id, reason: "its payload is malformed: \(error)"))
+                break
+            }
+            if op.seq == 1 {
+                guard case .join(let join)? = changes.first, changes.count == 1 else {
+                    try refuse(.invalidOp(op: op.id, reason: "a device's first op must be its join"))
+                    break
+                }
+                guard Membership.verifyCertificate(user: join.user, device: op.device,
+                                                   certifiedAt: join.certifiedAt,
+                                                   signature: join.certificateSignature) else {
+                    try refuse(.invalidOp(op: op.id, reason: "its device certificate does not verify"))
+                    break
+                }
+                guard Membership.verifyMembershipProof(join.membershipProof, space: space, spaceKey: spaceKey,
+                                                       device: op.device, user: join.user) else {
+                    try refuse(.invalidOp(op: op.id, reason: "its device does not hold the space key (not a member)"))
+                    break
+                }
+                author = join.user
+                cutoff = try self.cutoff(of: device, user: author)
+            } else if author == nil {
+                try refuse(.invalidOp(op: op.id, reason: "its device has not joined the space"))
+                break
+            } else if changes.contains(where: { if case .join = $0 { true } else { false } }) {
+                try refuse(.invalidOp(op: op.id, reason: "a join may only be a device's first op"))
+                break
+            }
+            if op.seq > cutoff {
+                try refuse(.revoked(op: op.id, lastValidSeq: cutoff))
+                break
+            }
+            if let reason = revocationProblem(changes, author: author) {
+                try refuse(.invalidOp(op: op.id, reason: reason))
+                break
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
+                                         Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now)])
+            try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
+            if changes.contains(where: { if case .revoke = $0 { true } else { false } }) { cutoffsChanged = true }
+            maxHLC = max(maxHLC, op.hlc.rawValue)
+            report.applied.append(op.id)
+            headSeq = op.seq
+            headHash = hash
+        }
+    }
+
+    /// How many ops of a contiguous, hash-linked run carry valid signatures, checking the newest first.
+    private mutating func verifiedPrefix(_ run: [SignedOp]) throws -> Int {
+        guard let last = run.last else { return 0 }
+        if verifySignature(last) { return run.count }
+        for (index, op) in run.enumerated() where !verifySignature(op) {
+            try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
+            return index
+        }
+        // Every op verifies alone but the newest does not: impossible unless the newest is the bad one.
+        try refuse(.invalidOp(op: last.id, reason: "its signature does not verify"))
+        return run.count - 1
+    }
+
+    private func verifySignature(_ op: SignedOp) -> Bool {
+        Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device)
+    }
+
+    private func revocationProblem(_ changes: [Change], author: PublicKey?) -> String? {
+        for case .revoke(let revocation) in changes {
+            guard let author else { return "a revocation from a device with no user" }
+            let message = Membership.revocationMessage(space: space, device: revocation.device,
+                                                       lastValidSeq: revocation.lastValidSeq)
+            guard Ed25519.verify(revocation.userSignature, message: message, key: author) else {
+                return "its revocation is not signed by the device owner's user key"
+            }
+        }
+        return nil
+    }
+
+    private mutating func holdPending(_ ops: [SignedOp]) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO pending_op (space, device, seq, bytes) VALUES (?, ?, ?, ?)
+            """)
+        for op in ops {
+            try statement.execute(arguments: [spaceData, Data(op.device.bytes), Int64(bitPattern: op.seq), Data(op.bytes)])
+            report.pending += 1
+        }
+    }
+
+    /// Applies pending ops whose predecessors have now arrived, until no more can be.
+    private mutating func drainPending() throws {
+        while true {
+            let ready = try Row.fetchAll(db, sql: """
+                SELECT p.device, p.seq, p.bytes FROM pending_op p
+                WHERE p.space = ? AND p.seq = 1 + coalesce(
+                    (SELECT max(o.seq) FROM op o WHERE o.space = p.space AND o.device = p.device), 0)
+                """, arguments: [spaceData])
+            guard !ready.isEmpty else { return }
+            for row in ready {
+                let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+                let all = try Row.fetchAll(db, sql: """
+                    SELECT bytes FROM pending_op WHERE space = ? AND device = ? ORDER BY seq
+                    """, arguments: [spaceData, Data(device.bytes)])
+                try db.execute(sql: "DELETE FROM pending_op WHERE space = ? AND device = ?",
+                               arguments: [spaceData, Data(device.bytes)])
+                let ops = try all.map { try SignedOp(bytes: [UInt8]($0["bytes"] as Data)) }
+                report.pending -= min(report.pending, ops.count)
+                let before = report.applied.count
+                try process(device: device, ops: ops)
+                if report.applied.count == before { return }
+            }
+        }
+    }
+
+    private mutating func recordFork(kept: SignedOp, other: SignedOp) throws {
+        guard verifySignature(other), verifySignature(kept) else {
+            try refuse(.invalidOp(op: other.id, reason: "its signature does not verify"))
+            return
+        }
+        if mode == .strict { throw StoreError.fork(op: other.id) }
+        try insertFork(other, keptHash: Blake2b.hash(kept.bytes))
+    }
+
+    private mutating func recordStoredFork(_ other: SignedOp, keptHash: Digest32) throws {
+        guard verifySignature(other) else {
+            try refuse(.invalidOp(op: other.id, reason: "its signature does not verify"))
+            return
+        }
+        if mode == .strict { throw StoreError.fork(op: other.id) }
+        try insertFork(other, keptHash: keptHash)
+    }
+
+    private mutating func insertFork(_ other: SignedOp, keptHash: Digest32) throws {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO fork (space, device, seq, kept_hash, other_bytes, detected_at) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [spaceData, Data(other.device.bytes), Int64(bitPattern: other.seq), Data(keptHash.bytes),
+                             Data(other.bytes), Int64(bitPattern: now)])
+        report.forks.append(other.id)
+        cutoffsChanged = true
+    }
+
+    /// After a revocation or fork: ops beyond a device's cutoff leave the log (kept in rejected_op for
+    /// the audit) and the space's state is rebuilt without them.
+    private mutating func enforceCutoffs() throws {
+        let devices = try Row.fetchAll(db, sql: """
+            SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device
+            """, arguments: [spaceData])
+        var removed = false
+        for row in devices {
+            let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+            let top = UInt64(row["top"] as Int64)
+            let cut = try cutoff(of: device, user: try user(of: device))
+            guard top > cut else { continue }
+            if mode == .strict { throw StoreError.revoked(op: OpID(device: device, seq: cut + 1), lastValidSeq: cut) }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO rejected_op (space, device, seq, bytes, reason)
+                SELECT space, device, seq, bytes, 'revoked or forked' FROM op WHERE space = ? AND device = ? AND seq > ?
+                """, arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
+            try db.execute(sql: "DELETE FROM op WHERE space = ? AND device = ? AND seq > ?",
+                           arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
+            report.rejected.append("ops of device \(device.short) after seq \(cut) were removed (revoked or forked)")
+            removed = true
+        }
+        if removed { try Materializer(db: db, space: space).rebuild() }
+    }
+}

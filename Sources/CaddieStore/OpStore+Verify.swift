@@ -1,0 +1,135 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import GRDB
+
+/// One op that failed re-verification.
+public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
+    /// The op, as far as it could be read.
+    public let op: OpID
+    /// What failed.
+    public let reason: String
+
+    /// `op abcd1234:5: reason`.
+    public var description: String { "op \(op): \(reason)" }
+}
+
+extension OpStore {
+    /// Re-checks every op of a space one by one: stored hash, signature, chain link, payload, the
+    /// device's join (certificate, and the membership proof when the space key is given) and revocations.
+    public func verify(_ space: SpaceID, spaceKey: [UInt8]?) throws(StoreError) -> (checked: Int, failures: [VerificationFailure]) {
+        let rows: [Row] = try read { db in
+            try Row.fetchAll(db, sql: "SELECT device, seq, hash, bytes FROM op WHERE space = ? ORDER BY device, seq",
+                             arguments: [Data(space.bytes)])
+        }
+        let members = Dictionary(try self.members(space).map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
+        var failures: [VerificationFailure] = []
+        var previous: (device: PublicKey, seq: UInt64, hash: Digest32)?
+        for row in rows {
+            let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+            let seq = UInt64(row["seq"] as Int64)
+            let id = OpID(device: device, seq: seq)
+            let bytes = [UInt8](row["bytes"] as Data)
+            let actual = Blake2b.hash(bytes)
+            defer { previous = (device, seq, actual) }
+            func fail(_ reason: String) { failures.append(VerificationFailure(op: id, reason: reason)) }
+            if actual.bytes != [UInt8](row["hash"] as Data) { fail("its bytes no longer match their recorded hash") }
+            let op: SignedOp
+            do {
+                op = try SignedOp(bytes: bytes)
+            } catch {
+                fail("it does not decode: \(error)")
+                continue
+            }
+            if op.device != device || op.seq != seq || op.space != space {
+                fail("its header names \(op.id) in space \(op.space.short)")
+            }
+            if !Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device) {
+                fail("its signature does not verify")
+            }
+            let expectedPrev: Digest32? =
+                seq == 1 ? .zero : (previous.flatMap { $0.device == device && $0.seq == seq - 1 ? $0.hash : nil })
+            if let expectedPrev {
+                if op.prev != expectedPrev { fail("its chain link does not match op \(device.short):\(seq - 1)") }
+            } else {
+                fail("op \(device.short):\(seq - 1) before it is missing")
+            }
+            let changes: [Change]
+            do {
+                changes = try Payload.decode(op.payload)
+            } catch {
+                fail("its payload does not decode: \(error)")
+                continue
+            }
+            if seq == 1 {
+                if case .join(let join)? = changes.first {
+                    if !Membership.verifyCertificate(user: join.user, device: device, certifiedAt: join.certifiedAt,
+                                                     signature: join.certificateSignature) {
+                        fail("its device certificate does not verify")
+                    }
+                    if let spaceKey, !Membership.verifyMembershipProof(join.membershipProof, space: space,
+                                                                        spaceKey: spaceKey, device: device, user: join.user) {
+                        fail("its membership proof does not match the space key")
+                    }
+                } else {
+                    fail("a device's first op is not its join")
+                }
+            }
+            if let member = members[device], let revoked = member.revokedAfter, seq > revoked {
+                fail("its device was revoked after seq \(revoked)")
+            }
+        }
+        return (rows.count, failures)
+    }
+
+    /// A digest of the materialised state of a space: equal on every replica that holds the same ops.
+    ///
+    /// It covers members and revocations, every last-writer-wins field with its winning op, the
+    /// standing roster, every standing score value, and attestations, each in a fixed order.
+    public func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32 {
+        try read { db in
+            var hasher = Blake2bHasher()
+            let arguments: StatementArguments = [Data(space.bytes)]
+            let sections: [(String, String)] = [
+                ("members", "SELECT device, user, user_name, certified_at FROM member WHERE space = ? ORDER BY device"),
+                ("revocations", """
+                    SELECT user, device, last_valid_seq, by_device, by_seq FROM revocation WHERE space = ?
+                    ORDER BY by_device, by_seq, device
+                    """),
+                ("fields", "SELECT kind, id, field, value, hlc, device, seq FROM lww WHERE space = ? ORDER BY kind, id, field"),
+                ("roster", """
+                    SELECT DISTINCT a.game, a.player FROM roster_add a WHERE a.space = ? AND NOT EXISTS (
+                        SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
+                        AND c.device = a.device AND c.seq = a.seq)
+                    ORDER BY a.game, a.player
+                    """),
+                ("scores", """
+                    SELECT s.game, s.player, s.hole, s.device, s.seq, s.hlc, s.strokes, s.putts, s.penalties
+                    FROM score s WHERE s.space = ? AND NOT EXISTS (
+                        SELECT 1 FROM superseded x WHERE x.space = s.space AND x.device = s.device AND x.seq = s.seq
+                        AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+                    ORDER BY s.game, s.player, s.hole, s.device, s.seq
+                    """),
+                ("attestations", """
+                    SELECT device, seq, user, game, player, card_hash FROM attestation WHERE space = ? ORDER BY device, seq
+                    """),
+            ]
+            for (name, sql) in sections {
+                hasher.field(Array(name.utf8))
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    for value in row.databaseValues {
+                        switch value.storage {
+                        case .null: hasher.field([0])
+                        case .int64(let number): hasher.field([1] + withUnsafeBytes(of: number.bigEndian, Array.init))
+                        case .double(let number): hasher.field([2] + withUnsafeBytes(of: number.bitPattern.bigEndian, Array.init))
+                        case .string(let text): hasher.field([3] + Array(text.utf8))
+                        case .blob(let data): hasher.field([4] + [UInt8](data))
+                        }
+                    }
+                }
+            }
+            return hasher.finalize()
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import GRDB
+
+/// One home's SQLite database: the signed op log of every space it holds and the state derived from it.
+///
+/// Every public method that writes runs in one transaction: it applies all of its ops or none.
+public final class OpStore: Sendable {
+    let db: any DatabaseWriter
+
+    /// Opens (creating if needed) the database file at `path` in WAL mode.
+    public init(path: String) throws(StoreError) {
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            let pool = try DatabasePool(path: path, configuration: config)
+            try Schema.migrator.migrate(pool)
+            db = pool
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+
+    /// A store in memory: real SQLite with the same schema, for tests that need thousands of replicas.
+    public init(inMemory: Void = ()) throws(StoreError) {
+        do {
+            let queue = try DatabaseQueue()
+            try Schema.migrator.migrate(queue)
+            db = queue
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+
+    // MARK: Spaces
+
+    /// Records a space this home holds.
+    public func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO space (id, name, joined_at) VALUES (?, ?, ?)",
+                           arguments: [Data(id.bytes), name, Int64(now)])
+        }
+    }
+
+    /// The spaces this home holds, with the name recorded at create or join (the synced name may be newer).
+    public func spaces() throws(StoreError) -> [(id: SpaceID, name: String)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name FROM space ORDER BY joined_at, id").compactMap { row in
+                SpaceID(bytes: [UInt8](row["id"] as Data)).map { ($0, row["name"] as String) }
+            }
+        }
+    }
+
+    /// The version vector of a space: the highest contiguous seq held per device.
+    public func vector(_ space: SpaceID) throws(StoreError) -> VersionVector {
+        try read { db in
+            var entries: [PublicKey: UInt64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device",
+                                        arguments: [Data(space.bytes)]) {
+                if let key = PublicKey(bytes: [UInt8](row["device"] as Data)) {
+                    entries[key] = UInt64(row["top"] as Int64)
+                }
+            }
+            return VersionVector(entries)
+        }
+    }
+
+    /// The number of ops held in a space.
+    public func opCount(_ space: SpaceID) throws(StoreError) -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM op WHERE space = ?", arguments: [Data(space.bytes)]) ?? 0
+        }
+    }
+
+    // MARK: Transactions
+
+    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try db.write(body)
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try db.read(body)
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+}
+
+extension StoreError {
+    static func from(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_FULL: return .diskFull(error.message ?? "the database could not grow")
+            case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM:
+                return .database("\(error.message ?? "I/O error") (check the home directory's permissions and free space)")
+            case .SQLITE_CORRUPT, .SQLITE_NOTADB:
+                return .database("the database file is damaged: restore the home from a backup")
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .database("the database stayed locked by another caddie process; try again")
+            default: return .database(error.message ?? "\(error)")
+            }
+        }
+        if let error = error as? DecodeError { return .database("stored data does not decode: \(error)") }
+        return .database("\(error)")
+    }
+}

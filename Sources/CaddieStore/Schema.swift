@@ -1,0 +1,99 @@
+import GRDB
+
+/// The database schema, as named migrations. A shipped migration is never edited: changes come as new ones.
+///
+/// `op` holds every accepted op byte-exact; every other table is materialised state derived from
+/// `op` and updated incrementally as ops apply, so a node never replays its log at start.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: op log and materialised game document") { db in
+            try db.execute(sql: """
+                CREATE TABLE space (
+                    id BLOB PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    joined_at INTEGER NOT NULL
+                );
+                CREATE TABLE clock (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
+                INSERT INTO clock (id, last) VALUES (1, 0);
+
+                -- Accepted ops, exactly as signed. Per device only a contiguous prefix 1...n is kept here.
+                CREATE TABLE op (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                    hash BLOB NOT NULL, hlc INTEGER NOT NULL, bytes BLOB NOT NULL, received_at INTEGER NOT NULL,
+                    PRIMARY KEY (space, device, seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX op_by_hlc ON op (space, hlc);
+                -- Ops that arrived before their predecessor; applied once the gap is filled.
+                CREATE TABLE pending_op (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
+                    PRIMARY KEY (space, device, seq)
+                ) WITHOUT ROWID;
+                -- Ops removed because their device was revoked or forked, kept for the audit.
+                CREATE TABLE rejected_op (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
+                    reason TEXT NOT NULL, PRIMARY KEY (space, device, seq)
+                ) WITHOUT ROWID;
+                -- Two different ops signed with one (device, seq).
+                CREATE TABLE fork (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                    kept_hash BLOB NOT NULL, other_bytes BLOB NOT NULL, detected_at INTEGER NOT NULL,
+                    PRIMARY KEY (space, device, seq)
+                ) WITHOUT ROWID;
+
+                CREATE TABLE member (
+                    space BLOB NOT NULL, device BLOB NOT NULL, user BLOB NOT NULL, user_name TEXT NOT NULL,
+                    certified_at INTEGER NOT NULL, PRIMARY KEY (space, device)
+                ) WITHOUT ROWID;
+                CREATE TABLE revocation (
+                    space BLOB NOT NULL, user BLOB NOT NULL, device BLOB NOT NULL, last_valid_seq INTEGER NOT NULL,
+                    by_device BLOB NOT NULL, by_seq INTEGER NOT NULL, PRIMARY KEY (space, by_device, by_seq, device)
+                ) WITHOUT ROWID;
+
+                -- Last-writer-wins fields of players, courses, games and the space, ordered by (hlc, device, seq).
+                CREATE TABLE lww (
+                    space BLOB NOT NULL, kind INTEGER NOT NULL, id BLOB NOT NULL, field TEXT NOT NULL,
+                    value BLOB NOT NULL, hlc INTEGER NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                    PRIMARY KEY (space, kind, id, field)
+                ) WITHOUT ROWID;
+
+                -- Add-wins roster: a player is on it while one add (or score) has not been cancelled by a remove.
+                CREATE TABLE roster_add (
+                    space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
+                    seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
+                ) WITHOUT ROWID;
+                CREATE TABLE roster_cancel (
+                    space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
+                    seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
+                ) WITHOUT ROWID;
+
+                -- Multi-value score cells: every value stays until an op names it in pred.
+                CREATE TABLE score (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                    game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL, hlc INTEGER NOT NULL,
+                    strokes INTEGER NOT NULL, putts INTEGER, penalties INTEGER,
+                    PRIMARY KEY (space, device, seq)
+                ) WITHOUT ROWID;
+                CREATE INDEX score_by_cell ON score (space, game, player, hole);
+                CREATE TABLE superseded (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                    game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL,
+                    by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
+                    PRIMARY KEY (space, device, seq, game, player, hole, by_device, by_seq)
+                ) WITHOUT ROWID;
+
+                CREATE TABLE attestation (
+                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, user BLOB NOT NULL,
+                    game BLOB NOT NULL, player BLOB NOT NULL, card_hash BLOB NOT NULL,
+                    PRIMARY KEY (space, device, seq)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    /// Tables derived from `op`; a rebuild empties them and replays the space's ops.
+    static let materialisedTables = [
+        "member", "revocation", "lww", "roster_add", "roster_cancel", "score", "superseded", "attestation",
+    ]
+}

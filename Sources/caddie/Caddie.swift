@@ -1,0 +1,31 @@
+import ArgumentParser
+import CaddieNode
+import Foundation
+
+@main
+struct Caddie: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "caddie",
+        abstract: "Offline score keeping and sync for golf groups.",
+        discussion: """
+            Each player's device keeps the group's games as a signed log; homes merge by file \
+            (export/import) and every edit stays auditable. Start with `caddie login --name NAME`.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Login.self, Whoami.self, Space.self, Player.self, Course.self, Game.self, ScoreCommand.self, Card.self,
+            Attest.self, Export.self, Import.self, Log.self, History.self, Verify.self, StateHash.self,
+            VectorCommand.self,
+        ]
+    )
+
+    static func main() {
+        let arguments = reorderHomeOption(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

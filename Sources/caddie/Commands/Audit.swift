@@ -1,0 +1,212 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import CaddieStore
+import Foundation
+
+struct Card: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a game's scorecard, conflicts marked.")
+    @OptionGroup var options: SpaceOptions
+    @Argument(help: "The game.") var game: String
+    @Flag(help: "Print JSON with every cell, its winner and its concurrent values.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let card = try home.card(space: space, game: game)
+            if json { Console.json(CardText.json(card)) } else { Console.print(CardText.render(card)) }
+        }
+    }
+}
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write the space's ops to a bundle file for another home.")
+    @OptionGroup var options: SpaceOptions
+    @Option(help: "The bundle file to write.") var out: String
+    @Option(help: "Only ops the receiver lacks: its `caddie vector`.") var since: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let vector: VersionVector
+            do { vector = try VersionVector(parsing: since ?? "") } catch { throw NodeError.wrap(error) }
+            let (home, space) = try options.open()
+            let (bundle, count) = try home.export(space: space, since: vector)
+            do {
+                try Data(bundle.encoded).write(to: URL(fileURLWithPath: out), options: .atomic)
+            } catch {
+                throw NodeError.file("cannot write \(out): \(error.localizedDescription)")
+            }
+            if json { Console.json(.object([("ops", .int(count)), ("file", .string(out))])) } else {
+                Console.print("Exported \(count) ops to \(out)")
+            }
+        }
+    }
+}
+
+struct Import: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Verify and merge an op bundle; one bad op refuses the whole file.")
+    @OptionGroup var options: HomeOptions
+    @Argument(help: "The bundle file.") var file: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw NodeError.file("cannot read \(file): check the path")
+            }
+            let home = try options.open()
+            let keys = try home.unlock(passphrase: try Passphrase.obtain())
+            let report = try home.importBundle(keys: keys, bytes: [UInt8](data))
+            if json {
+                Console.json(.object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]))
+            } else {
+                Console.print("Imported \(report.applied.count) new ops (\(report.duplicates) already here)")
+            }
+        }
+    }
+}
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The audit trail: who changed what, when, on which device, and whether it verifies.")
+    @OptionGroup var options: SpaceOptions
+    @Option(help: "Only ops that touch this game.") var game: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let entries = try home.auditLog(space: space, game: game)
+            if json {
+                Console.json(.array(entries.map {
+                    .object([("op", .string("\($0.op.device.hex):\($0.op.seq)")), ("time", .string(Self.time($0.hlc))),
+                             ("hlc", .string($0.hlc.description)), ("user", .string($0.userName)),
+                             ("device", .string($0.op.device.hex)), ("change", .string($0.summary)),
+                             ("verified", .bool($0.verified))])
+                }))
+            } else {
+                for entry in entries {
+                    Console.print("\(Self.time(entry.hlc))  \(entry.userName.padding(toLength: 10, withPad: " ", startingAt: 0)) "
+                                  + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.summary)")
+                }
+            }
+        }
+    }
+
+    static func time(_ hlc: HLC) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(hlc.milliseconds) / 1000))
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Every value one score cell has had, by whom.")
+    @OptionGroup var options: SpaceOptions
+    @Argument(help: "The game.") var game: String
+    @Argument(help: "The player.") var player: String
+    @Argument(help: "The hole.") var hole: Int
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let entries = try home.history(space: space, game: game, player: player, hole: hole)
+            func ids(_ ops: [OpID]) -> JSON { .array(ops.map { .string("\($0.device.hex):\($0.seq)") }) }
+            if json {
+                Console.json(.array(entries.map {
+                    .object([("op", .string("\($0.value.op.device.hex):\($0.value.op.seq)")),
+                             ("time", .string(Log.time($0.value.hlc))), ("author", .string($0.value.author)),
+                             ("strokes", .int($0.value.entry.strokes)), ("putts", .optional($0.value.entry.putts)),
+                             ("penalties", .optional($0.value.entry.penalties)), ("supersedes", ids($0.supersedes)),
+                             ("supersededBy", ids($0.supersededBy)), ("standing", .bool($0.supersededBy.isEmpty))])
+                }))
+            } else if entries.isEmpty {
+                Console.print("No score has been entered for \(player) on hole \(hole).")
+            } else {
+                for entry in entries {
+                    let replaces = entry.supersedes.isEmpty ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
+                    let state = entry.supersededBy.isEmpty ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
+                    Console.print("\(Log.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
+                                  + "(\(entry.value.op)\(replaces)) — \(state)")
+                }
+            }
+        }
+    }
+}
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-check every signature, chain link and certificate; exit 1 naming each op that fails.")
+    @OptionGroup var options: HomeOptions
+    @Option(help: "Only this space (default: every space).") var space: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let home = try options.open()
+            let spaces = try space.map { [try home.resolveSpace($0)] } ?? home.spaces().map(\.id)
+            let keys = ProcessInfo.processInfo.environment["CADDIE_PASSPHRASE"].flatMap { try? home.unlock(passphrase: $0) }
+            var checked = 0
+            var failures: [(SpaceID, VerificationFailure)] = []
+            for id in spaces {
+                let result = try home.verify(space: id, keys: keys)
+                checked += result.checked
+                failures += result.failures.map { (id, $0) }
+            }
+            if json {
+                Console.json(.object([("checked", .int(checked)), ("ok", .bool(failures.isEmpty)),
+                                      ("membershipChecked", .bool(keys != nil)),
+                                      ("failures", .array(failures.map {
+                                          .object([("space", .string($0.0.hex)), ("device", .string($0.1.op.device.hex)),
+                                                   ("seq", .int(Int($0.1.op.seq))), ("reason", .string($0.1.reason))])
+                                      }))]))
+            } else {
+                for (space, failure) in failures {
+                    Console.print("FAIL space \(space.short) device \(failure.op.device.hex) seq \(failure.op.seq): \(failure.reason)")
+                }
+                Console.print("\(checked) ops checked, \(failures.count) failures"
+                              + (keys == nil ? " (membership proofs not checked: set CADDIE_PASSPHRASE)" : ""))
+            }
+            if !failures.isEmpty { throw ExitCode(1) }
+        }
+    }
+}
+
+struct StateHash: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state-hash", abstract: "A digest of the space's merged state: equal on replicas holding the same ops.")
+    @OptionGroup var options: SpaceOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let hash: Digest32
+            do { hash = try home.store.stateHash(space) } catch { throw NodeError.wrap(error) }
+            if json { Console.json(.object([("stateHash", .string(hash.hex))])) } else { Console.print(hash.hex) }
+        }
+    }
+}
+
+struct VectorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vector", abstract: "This home's version vector of the space (for `caddie export --since`).")
+    @OptionGroup var options: SpaceOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let vector: VersionVector
+            do { vector = try home.store.vector(space) } catch { throw NodeError.wrap(error) }
+            if json {
+                Console.json(.object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }))
+            } else {
+                Console.print(vector.description)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+
+struct Login: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create your identity: a user key and this device's key and certificate, sealed with a passphrase.")
+
+    @OptionGroup var options: HomeOptions
+    @Option(help: "Your name as the group will see it.") var name: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let home = try options.open()
+            try home.requireNoIdentity()
+            let identity = try home.login(name: name, passphrase: try Passphrase.obtain(confirm: true))
+            if json {
+                Console.json(.object([("name", .string(identity.name)), ("user", .string(identity.user)),
+                                      ("device", .string(identity.device))]))
+            } else {
+                Console.print("Logged in as \(identity.name) in \(home.directory.path)")
+                Console.print("user   \(identity.user)\ndevice \(identity.device)")
+            }
+        }
+    }
+}
+
+struct Whoami: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show this home's user and device.")
+
+    @OptionGroup var options: HomeOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let identity = try options.open().identity()
+            if json {
+                Console.json(.object([("name", .string(identity.name)), ("user", .string(identity.user)),
+                                      ("device", .string(identity.device))]))
+            } else {
+                Console.print("\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import Foundation
+
+/// Options every command takes.
+struct HomeOptions: ParsableArguments {
+    @Option(name: .long, help: "The home directory (default: $CADDIE_HOME, else ~/.caddie).")
+    var home: String?
+
+    func open() throws -> Home { try Home(path: home ?? Home.defaultPath()) }
+}
+
+/// Options of commands that work in one space.
+struct SpaceOptions: ParsableArguments {
+    @OptionGroup var homeOptions: HomeOptions
+
+    @Option(name: .long, help: "The space (id, id prefix or name); needed when the home holds several.")
+    var space: String?
+
+    func open() throws -> (Home, SpaceID) {
+        let home = try homeOptions.open()
+        return (home, try home.resolveSpace(space))
+    }
+}
+
+/// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.
+enum Passphrase {
+    static func obtain(confirm: Bool = false) throws -> String {
+        if let env = ProcessInfo.processInfo.environment["CADDIE_PASSPHRASE"] { return env }
+        guard isatty(STDIN_FILENO) == 1 else { throw NodeError.passphraseRequired }
+        guard let first = getpass("Passphrase: ").map({ String(cString: $0) }) else { throw NodeError.passphraseRequired }
+        if confirm {
+            guard let second = getpass("Again: ").map({ String(cString: $0) }), second == first else {
+                throw NodeError.invalid("the passphrases did not match")
+            }
+        }
+        return first
+    }
+}
+
+/// Moves `--home DIR` written before the subcommand to after it, so both `caddie --home D score ...` and
+/// `caddie score ... --home D` work.
+func reorderHomeOption(_ arguments: [String]) -> [String] {
+    var rest = arguments[...]
+    var moved: [String] = []
+    while let first = rest.first {
+        if first == "--home", rest.count >= 2 {
+            moved += rest.prefix(2)
+            rest = rest.dropFirst(2)
+        } else if first.hasPrefix("--home=") {
+            moved.append(first)
+            rest = rest.dropFirst()
+        } else {
+            break
+        }
+    }
+    var result = Array(rest)
+    guard !moved.isEmpty else { return result }
+    if let separator = result.firstIndex(of: "--") { result.insert(contentsOf: moved, at: separator) } else { result += moved }
+    return result
+}
