@@ -181,7 +181,10 @@ struct ReceiveSession {
             }
             run.append((op, Blake2b.hash(op.bytes)))
         }
-        guard !run.isEmpty else { return }
+        guard !run.isEmpty else {
+            try forgetPending(device, through: headSeq)
+            return
+        }
         let valid = try verifiedPrefix(run.map(\.op))
         var author = try user(of: device)
         var cutoff = try cutoff(of: device, user: author)
@@ -237,6 +240,13 @@ struct ReceiveSession {
             headSeq = op.seq
             headHash = hash
         }
+        try forgetPending(device, through: headSeq)
+    }
+
+    /// Copies that waited in pending_op and have since arrived directly are no longer needed.
+    private func forgetPending(_ device: PublicKey, through seq: UInt64) throws {
+        try db.cachedStatement(sql: "DELETE FROM pending_op WHERE space = ? AND device = ? AND seq <= ?")
+            .execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: seq)])
     }
 
     /// How many ops of a contiguous, hash-linked run carry valid signatures, checking the newest first.
@@ -296,9 +306,7 @@ struct ReceiveSession {
                                arguments: [spaceData, Data(device.bytes)])
                 let ops = try all.map { try SignedOp(bytes: [UInt8]($0["bytes"] as Data)) }
                 report.pending -= min(report.pending, ops.count)
-                let before = report.applied.count
                 try process(device: device, ops: ops)
-                if report.applied.count == before { return }
             }
         }
     }

@@ -37,7 +37,10 @@ public struct ArrivalSettings: Sendable, Hashable, Codable {
             try self.init(enterRadius: enter, leaveRadius: leave)
         } catch {
             throw DecodingError.dataCorruptedError(
-                forKey: .enterRadius, in: container, debugDescription: error.description)
+                forKey: .enterRadius,
+                in: container,
+                debugDescription: error.description
+            )
         }
     }
 

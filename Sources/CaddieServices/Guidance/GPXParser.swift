@@ -15,7 +15,7 @@ import Foundation
 ///
 /// The parser is a hand-written tokenizer (`GPXTokenizer`), because Foundation's `XMLParser` needs FoundationXML
 /// on Linux. It never expands DOCTYPE entities, and the limits below bound its work on hostile input.
-public enum GPXParser {
+public enum GPXParser: Sendable {
     /// The largest document accepted, in bytes (64 MiB, about half a million track points with extensions).
     public static let maximumDocumentSize = 64 * 1024 * 1024
     /// The deepest element nesting accepted; GPX needs about six levels.
@@ -69,7 +69,9 @@ public enum GPXParser {
                 if stack.isEmpty {
                     guard !sawRoot else {
                         throw .gpxMalformed(
-                            line: line, reason: "an element <\(rawName.clipped)> follows the root element")
+                            line: line,
+                            reason: "an element <\(rawName.clipped)> follows the root element"
+                        )
                     }
                     sawRoot = true
                     guard name == "gpx" else { throw .gpxNotGPX(rootElement: rawName) }
@@ -99,11 +101,15 @@ public enum GPXParser {
             case .endTag(let rawName, let line):
                 guard let open = stack.last else {
                     throw .gpxMalformed(
-                        line: line, reason: "the end tag </\(rawName.clipped)> has no matching start tag")
+                        line: line,
+                        reason: "the end tag </\(rawName.clipped)> has no matching start tag"
+                    )
                 }
                 guard open == rawName else {
                     throw .gpxMalformed(
-                        line: line, reason: "the end tag </\(rawName.clipped)> does not close <\(open.clipped)>")
+                        line: line,
+                        reason: "the end tag </\(rawName.clipped)> does not close <\(open.clipped)>"
+                    )
                 }
                 if let field = capture, field.depth == stack.count {
                     try current?.set(field.field, to: field.text, line: line)
@@ -127,7 +133,9 @@ public enum GPXParser {
         guard sawRoot else { throw .gpxMalformed(line: tokenizer.line, reason: "the document has no elements") }
         if let open = stack.last {
             throw .gpxMalformed(
-                line: tokenizer.line, reason: "the document ends inside <\(open.clipped)>; the file may be cut short")
+                line: tokenizer.line,
+                reason: "the document ends inside <\(open.clipped)>; the file may be cut short"
+            )
         }
         guard !points.isEmpty else { throw .gpxNoTrackPoints }
         return points
@@ -209,8 +217,13 @@ public enum GPXParser {
 
         var trackPoint: TrackPoint {
             TrackPoint(
-                point: point, time: time, elevation: elevation, course: course, speed: speed,
-                deviceHeading: deviceHeading)
+                point: point,
+                time: time,
+                elevation: elevation,
+                course: course,
+                speed: speed,
+                deviceHeading: deviceHeading
+            )
         }
     }
 

@@ -101,13 +101,17 @@ struct GPXTokenizer {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
             throw .gpxMalformed(
-                line: line, reason: "attribute \(name.clipped) of <\(element.clipped)> has no '=' and value")
+                line: line,
+                reason: "attribute \(name.clipped) of <\(element.clipped)> has no '=' and value"
+            )
         }
         advance(by: 1)
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
             throw .gpxMalformed(
-                line: line, reason: "the value of attribute \(name.clipped) of <\(element.clipped)> is not quoted")
+                line: line,
+                reason: "the value of attribute \(name.clipped) of <\(element.clipped)> is not quoted"
+            )
         }
         let quote = bytes[index]
         let startLine = line
@@ -116,7 +120,9 @@ struct GPXTokenizer {
         while index < bytes.count, bytes[index] != quote {
             if bytes[index] == UInt8(ascii: "<") {
                 throw .gpxMalformed(
-                    line: line, reason: "attribute \(name.clipped) of <\(element.clipped)> contains '<'")
+                    line: line,
+                    reason: "attribute \(name.clipped) of <\(element.clipped)> contains '<'"
+                )
             }
             advance(by: 1)
         }

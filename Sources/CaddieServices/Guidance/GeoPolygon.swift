@@ -10,15 +10,13 @@ import ucrt
 
 /// An outline on the ground, such as a green, as corners in order (either direction, not closed).
 ///
-/// Containment and edge distance are computed in a local flat projection centred on the query point (x east =
-/// longitude difference times cos latitude, y north = latitude difference, on a sphere of the mean Earth radius).
-/// Over a green, well under a kilometre across, this differs from the ellipsoid by centimetres.
+/// Containment and edge distance are computed in a local flat projection centred on the query point: metres east
+/// and north using the WGS84 radii of curvature there (prime vertical for east, meridian for north). Over a green,
+/// well under a kilometre across, this differs from the ellipsoid by millimetres. Corners more than 180 degrees of
+/// longitude apart from the query point are not meaningful.
 public struct GeoPolygon: Sendable, Hashable, Codable {
     /// The corners in order. A final corner equal to the first is dropped.
     public let vertices: [GeoPoint]
-
-    /// The IUGG mean Earth radius R1 in metres, for the local projection.
-    static let meanEarthRadius = 6_371_008.8
 
     /// Makes an outline; throws `GuidanceError.polygonTooSmall` for fewer than three distinct corners.
     public init(vertices: [GeoPoint]) throws(GuidanceError) {
@@ -42,7 +40,10 @@ public struct GeoPolygon: Sendable, Hashable, Codable {
             try self.init(vertices: vertices)
         } catch {
             throw DecodingError.dataCorruptedError(
-                forKey: .vertices, in: container, debugDescription: error.description)
+                forKey: .vertices,
+                in: container,
+                debugDescription: error.description
+            )
         }
     }
 
@@ -84,14 +85,22 @@ public struct GeoPolygon: Sendable, Hashable, Codable {
 
     /// The corners in metres east and north of `origin`.
     private func projected(around origin: GeoPoint) -> [PlanePoint] {
-        let metresPerRadian = Self.meanEarthRadius
-        let cosLatitude = cos(Degrees.toRadians(origin.latitude))
+        let ellipsoid = Ellipsoid.wgs84
+        let f = ellipsoid.flattening
+        let eccentricitySquared = f * (2 - f)
+        let latitude = Degrees.toRadians(origin.latitude)
+        let w = (1 - eccentricitySquared * sin(latitude) * sin(latitude)).squareRoot()
+        // Radii of curvature: along the meridian (north) and in the prime vertical (east).
+        let meridian = ellipsoid.semiMajorAxis * (1 - eccentricitySquared) / (w * w * w)
+        let primeVertical = ellipsoid.semiMajorAxis / w
+        let metresPerRadianEast = primeVertical * cos(latitude)
         return vertices.map { vertex in
             let east = Degrees.signed(vertex.longitude - origin.longitude)
             let north = vertex.latitude - origin.latitude
             return PlanePoint(
-                x: Degrees.toRadians(east) * cosLatitude * metresPerRadian,
-                y: Degrees.toRadians(north) * metresPerRadian)
+                x: Degrees.toRadians(east) * metresPerRadianEast,
+                y: Degrees.toRadians(north) * meridian
+            )
         }
     }
 

@@ -62,8 +62,13 @@ extension Geodesy {
             distance = a * target
         } else {
             let trial = AzimuthTrial(
-                sinBeta1: sinBeta1, cosBeta1: cosBeta1, sinBeta2: sinBeta2, cosBeta2: cosBeta2,
-                flattening: f, crossesEquatorFromEquator: onEquator)
+                sinBeta1: sinBeta1,
+                cosBeta1: cosBeta1,
+                sinBeta2: sinBeta2,
+                cosBeta2: cosBeta2,
+                flattening: f,
+                crossesEquatorFromEquator: onEquator
+            )
             // Past (1 - f) pi two points on the equator are joined over a pole: start north (azimuth 0...pi/2)
             // and arrive heading south; there the longitude reached falls as the azimuth grows.
             var low = 0.0
@@ -104,7 +109,10 @@ extension Geodesy {
         }
         guard distance.isFinite, distance >= 0, alpha1.isFinite, alpha2.isFinite else { return nil }
         return GeodesicSolution(
-            distance: distance, initialBearing: Degrees.fromRadians(alpha1), finalBearing: Degrees.fromRadians(alpha2))
+            distance: distance,
+            initialBearing: Degrees.fromRadians(alpha1),
+            finalBearing: Degrees.fromRadians(alpha2)
+        )
     }
 }
 
@@ -149,8 +157,15 @@ private struct AzimuthTrial {
         let omega1 = atan2(sinAlpha0 * sinBeta1, cosAlpha1 * cosBeta1)
         let omega2 = atan2(sinAlpha0 * sinBeta2, cosAlpha2 * cosBeta2)
         return Result(
-            sigma1: sigma1, sigma2: sigma2, omega1: omega1, omega2: omega2, sinAlpha0: sinAlpha0,
-            cosSqAlpha0: cosSqAlpha0, sinAlpha2: sinAlpha2, cosAlpha2: cosAlpha2)
+            sigma1: sigma1,
+            sigma2: sigma2,
+            omega1: omega1,
+            omega2: omega2,
+            sinAlpha0: sinAlpha0,
+            cosSqAlpha0: cosSqAlpha0,
+            sinAlpha2: sinAlpha2,
+            cosAlpha2: cosAlpha2
+        )
     }
 
     /// The ellipsoidal longitude difference reached: the auxiliary-sphere longitude omega12 less Vincenty's

@@ -22,7 +22,7 @@ import ucrt
 ///
 /// At golf distances (under 1 km) the results agree with a spherical formula to about 0.3 %, well inside phone GPS
 /// error, but one exact pipeline is simpler to test against published values than two approximate ones.
-public enum Geodesy {
+public enum Geodesy: Sendable {
     /// The most steps Vincenty's inverse iteration may take before the solver falls back to azimuth bisection.
     public static let maximumVincentyIterations = 200
 
@@ -38,24 +38,38 @@ public enum Geodesy {
 
     /// Solves the inverse problem: the distance in metres and the initial and final bearings of the shortest path
     /// from `start` to `end`. Coincident points give distance 0 and bearings 0.
-    public static func inverse(from start: GeoPoint, to end: GeoPoint, on ellipsoid: Ellipsoid = .wgs84)
+    public static func inverse(
+        from start: GeoPoint,
+        to end: GeoPoint,
+        on ellipsoid: Ellipsoid = .wgs84
+    )
         -> GeodesicSolution
     {
         let latitude1 = Degrees.toRadians(start.latitude)
         let latitude2 = Degrees.toRadians(end.latitude)
         let longitudeDifference = Degrees.wrappedRadians(Degrees.toRadians(end.longitude - start.longitude))
         if let solution = vincentyInverse(
-            latitude1: latitude1, latitude2: latitude2, longitudeDifference: longitudeDifference, on: ellipsoid)
-        {
+            latitude1: latitude1,
+            latitude2: latitude2,
+            longitudeDifference: longitudeDifference,
+            on: ellipsoid
+        ) {
             return solution
         }
         if let solution = bisectionInverse(
-            latitude1: latitude1, latitude2: latitude2, longitudeDifference: longitudeDifference, on: ellipsoid)
-        {
+            latitude1: latitude1,
+            latitude2: latitude2,
+            longitudeDifference: longitudeDifference,
+            on: ellipsoid
+        ) {
             return solution
         }
         return sphericalInverse(
-            latitude1: latitude1, latitude2: latitude2, longitudeDifference: longitudeDifference, on: ellipsoid)
+            latitude1: latitude1,
+            latitude2: latitude2,
+            longitudeDifference: longitudeDifference,
+            on: ellipsoid
+        )
     }
 
     /// The distance in metres along the ellipsoid from `start` to `end`.
@@ -64,7 +78,11 @@ public enum Geodesy {
     }
 
     /// The initial bearing from `start` to `end`, degrees clockwise from true north in `0..<360`.
-    public static func initialBearing(from start: GeoPoint, to end: GeoPoint, on ellipsoid: Ellipsoid = .wgs84)
+    public static func initialBearing(
+        from start: GeoPoint,
+        to end: GeoPoint,
+        on ellipsoid: Ellipsoid = .wgs84
+    )
         -> Double
     {
         inverse(from: start, to: end, on: ellipsoid).initialBearing
@@ -113,7 +131,8 @@ public enum Geodesy {
         let x = sinU1 * sinSigma - cosU1 * cosSigma * cosAlpha1
         let latitude2 = atan2(
             sinU1 * cosSigma + cosU1 * sinSigma * cosAlpha1,
-            (1 - f) * (sinAlpha * sinAlpha + x * x).squareRoot())
+            (1 - f) * (sinAlpha * sinAlpha + x * x).squareRoot()
+        )
         let lambda = atan2(sinSigma * sinAlpha1, cosU1 * cosSigma - sinU1 * sinSigma * cosAlpha1)
         let c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha))
         let longitudeDifference =
@@ -123,7 +142,8 @@ public enum Geodesy {
 
         let point = GeoPoint(
             computedLatitude: Degrees.fromRadians(latitude2),
-            longitude: start.longitude + Degrees.fromRadians(longitudeDifference))
+            longitude: start.longitude + Degrees.fromRadians(longitudeDifference)
+        )
         return GeodesicDestination(point: point, finalBearing: Degrees.fromRadians(alpha2))
     }
 
@@ -143,45 +163,66 @@ public enum Geodesy {
         let (sinU1, cosU1) = reducedLatitude(latitude1, flattening: f)
         let (sinU2, cosU2) = reducedLatitude(latitude2, flattening: f)
 
+        /// The auxiliary-sphere quantities for one value of lambda, and the next lambda of the iteration.
+        struct Step {
+            var sinLambda = 0.0
+            var cosLambda = 1.0
+            var sinSigma = 0.0
+            var cosSigma = 1.0
+            var sigma = 0.0
+            var cosSqAlpha = 1.0
+            var cos2SigmaM = 0.0
+            var nextLambda = 0.0
+        }
+        func step(_ lambda: Double) -> Step {
+            var step = Step()
+            step.sinLambda = sin(lambda)
+            step.cosLambda = cos(lambda)
+            let t1 = cosU2 * step.sinLambda
+            let t2 = cosU1 * sinU2 - sinU1 * cosU2 * step.cosLambda
+            step.sinSigma = (t1 * t1 + t2 * t2).squareRoot()
+            step.cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * step.cosLambda
+            step.sigma = atan2(step.sinSigma, step.cosSigma)
+            let sinAlpha = step.sinSigma == 0 ? 0 : cosU1 * cosU2 * step.sinLambda / step.sinSigma
+            step.cosSqAlpha = 1 - sinAlpha * sinAlpha
+            // On the equator cos^2(alpha) is 0 and the term's limit is 0.
+            step.cos2SigmaM = step.cosSqAlpha != 0 ? step.cosSigma - 2 * sinU1 * sinU2 / step.cosSqAlpha : 0
+            let c = f / 16 * step.cosSqAlpha * (4 + f * (4 - 3 * step.cosSqAlpha))
+            step.nextLambda =
+                bigL + (1 - c) * f * sinAlpha
+                * (step.sigma + c * step.sinSigma
+                    * (step.cos2SigmaM + c * step.cosSigma * (-1 + 2 * step.cos2SigmaM * step.cos2SigmaM)))
+            return step
+        }
+
         var lambda = bigL
-        var sinLambda = 0.0
-        var cosLambda = 1.0
-        var sinSigma = 0.0
-        var cosSigma = 1.0
-        var sigma = 0.0
-        var cosSqAlpha = 1.0
-        var cos2SigmaM = 0.0
+        var current = step(lambda)
         var converged = false
         for _ in 0..<maximumVincentyIterations {
-            sinLambda = sin(lambda)
-            cosLambda = cos(lambda)
-            let t1 = cosU2 * sinLambda
-            let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
-            sinSigma = (t1 * t1 + t2 * t2).squareRoot()
-            cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
-            if sinSigma == 0 {
+            if current.sinSigma == 0 {
                 // Coincident points, or exactly antipodal ones (which the fallback handles).
-                guard cosSigma > 0 else { return nil }
+                guard current.cosSigma > 0 else { return nil }
                 return GeodesicSolution(distance: 0, initialBearing: 0, finalBearing: 0)
             }
-            sigma = atan2(sinSigma, cosSigma)
-            let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
-            cosSqAlpha = 1 - sinAlpha * sinAlpha
-            // On the equator cos^2(alpha) is 0 and the term's limit is 0.
-            cos2SigmaM = cosSqAlpha != 0 ? cosSigma - 2 * sinU1 * sinU2 / cosSqAlpha : 0
-            let c = f / 16 * cosSqAlpha * (4 + f * (4 - 3 * cosSqAlpha))
-            let next =
-                bigL + (1 - c) * f * sinAlpha
-                * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
+            let next = current.nextLambda
             guard next.isFinite, abs(next) <= Double.pi else { return nil }
             let done = abs(next - lambda) <= convergenceThreshold
             lambda = next
+            // Recomputed at the final lambda too, so that sigma matches it (else up to 6 um is lost).
+            current = step(lambda)
             if done {
                 converged = true
                 break
             }
         }
         guard converged else { return nil }
+        let sinLambda = current.sinLambda
+        let cosLambda = current.cosLambda
+        let sinSigma = current.sinSigma
+        let cosSigma = current.cosSigma
+        let sigma = current.sigma
+        let cosSqAlpha = current.cosSqAlpha
+        let cos2SigmaM = current.cos2SigmaM
 
         let (bigA, bigB) = seriesCoefficients(cosSqAlpha: cosSqAlpha, a: a, b: b)
         let distance =
@@ -190,7 +231,10 @@ public enum Geodesy {
         let alpha2 = atan2(cosU1 * sinLambda, -sinU1 * cosU2 + cosU1 * sinU2 * cosLambda)
         guard distance.isFinite, alpha1.isFinite, alpha2.isFinite else { return nil }
         return GeodesicSolution(
-            distance: distance, initialBearing: Degrees.fromRadians(alpha1), finalBearing: Degrees.fromRadians(alpha2))
+            distance: distance,
+            initialBearing: Degrees.fromRadians(alpha1),
+            finalBearing: Degrees.fromRadians(alpha2)
+        )
     }
 
     // MARK: - Last resort
@@ -215,7 +259,8 @@ public enum Geodesy {
         return GeodesicSolution(
             distance: radius * centralAngle,
             initialBearing: Degrees.fromRadians(atan2(y1, x1)),
-            finalBearing: Degrees.fromRadians(atan2(y2, x2)))
+            finalBearing: Degrees.fromRadians(atan2(y2, x2))
+        )
     }
 
     // MARK: - Shared pieces

@@ -25,11 +25,11 @@ extension Guidance {
             text += " Plays like \(Self.wholeUnits(playsLikeDistance, in: unit))."
         }
         switch (frontDistance, backDistance) {
-        case let (front?, back?):
+        case (let front?, let back?):
             text += " Front \(Self.wholeUnits(front, in: unit)), back \(Self.wholeUnits(back, in: unit))."
-        case let (front?, nil):
+        case (let front?, nil):
             text += " Front \(Self.wholeUnits(front, in: unit))."
-        case let (nil, back?):
+        case (nil, let back?):
             text += " Back \(Self.wholeUnits(back, in: unit))."
         case (nil, nil):
             break

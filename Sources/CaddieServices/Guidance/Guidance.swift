@@ -72,9 +72,11 @@ public struct Guidance: Sendable, Equatable {
         }
 
         let isGreenCentre = target.kind == .greenCentre
-        self.frontDistance = isGreenCentre
+        self.frontDistance =
+            isGreenCentre
             ? target.greenFront.map { Geodesy.distance(from: input.position, to: $0, on: ellipsoid) } : nil
-        self.backDistance = isGreenCentre
+        self.backDistance =
+            isGreenCentre
             ? target.greenBack.map { Geodesy.distance(from: input.position, to: $0, on: ellipsoid) } : nil
 
         // Rule 4.3a forbids measuring elevation changes in competition, so neither is computed there.

@@ -9,8 +9,6 @@ public enum GuidanceError: Error, Equatable, CustomStringConvertible, Sendable {
     case invalidBearing(Double)
     /// A distance that is negative or not a finite number of metres.
     case invalidDistance(Double)
-    /// An altitude that is not a finite number of metres.
-    case invalidAltitude(Double)
     /// An ellipsoid whose semi-major axis is not positive or whose flattening is outside 0..<0.1.
     case invalidEllipsoid(semiMajorAxis: Double, flattening: Double)
     /// Arrival radii that are not positive, or a leave radius smaller than the enter radius.
@@ -53,8 +51,6 @@ public enum GuidanceError: Error, Equatable, CustomStringConvertible, Sendable {
             return "Bearing \(value) is not valid: give a finite number of degrees clockwise from true north."
         case .invalidDistance(let value):
             return "Distance \(value) is not valid: give a finite number of metres, zero or more."
-        case .invalidAltitude(let value):
-            return "Altitude \(value) is not valid: give a finite number of metres above sea level, or none."
         case .invalidEllipsoid(let semiMajorAxis, let flattening):
             return "Ellipsoid a=\(semiMajorAxis) m, f=\(flattening) is not valid: a must be positive and f in 0..<0.1."
         case .invalidArrivalRadii(let enter, let leave):
@@ -104,12 +100,5 @@ public enum GuidanceError: Error, Equatable, CustomStringConvertible, Sendable {
             cleaned.append(character.isNewline || character == "\t" ? " " : character)
         }
         return cleaned
-    }
-}
-
-extension String {
-    /// The string cut to 40 characters on one line, for quoting document text in an error message.
-    var clipped: String {
-        GuidanceError.oneLine(self)
     }
 }

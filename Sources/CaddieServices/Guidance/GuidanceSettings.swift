@@ -42,13 +42,17 @@ public struct GuidanceSettings: Sendable, Hashable, Codable {
         self.init(
             unit: try container.decode(DistanceUnit.self, forKey: .unit),
             competitionMode: try container.decode(Bool.self, forKey: .competitionMode),
-            directionStyle: try container.decode(DirectionStyle.self, forKey: .directionStyle))
+            directionStyle: try container.decode(DirectionStyle.self, forKey: .directionStyle)
+        )
         let window = try container.decode(Double.self, forKey: .inBoundsWindow)
         do {
             self = try withInBoundsWindow(window)
         } catch {
             throw DecodingError.dataCorruptedError(
-                forKey: .inBoundsWindow, in: container, debugDescription: error.description)
+                forKey: .inBoundsWindow,
+                in: container,
+                debugDescription: error.description
+            )
         }
     }
 }

@@ -33,13 +33,3 @@ public struct GuidanceTarget: Sendable, Hashable, Codable {
         self.altitude = altitude.flatMap { $0.isFinite ? $0 : nil }
     }
 }
-
-extension String {
-    /// The string without leading and trailing white space and line breaks (no Foundation needed).
-    func trimmingWhitespace() -> String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
-    }
-}

@@ -22,7 +22,10 @@ public struct HeadingReading: Sendable, Hashable, Codable {
             try self.init(degrees: degrees, source: source)
         } catch {
             throw DecodingError.dataCorruptedError(
-                forKey: .degrees, in: container, debugDescription: error.description)
+                forKey: .degrees,
+                in: container,
+                debugDescription: error.description
+            )
         }
     }
 

@@ -1,0 +1,81 @@
+import Testing
+@testable import CaddieCore
+
+@Suite("Op payloads")
+struct PayloadTests {
+    let game = EntityID(unchecked: [1, 2, 3, 4, 5, 6, 7, 8])
+    let player = EntityID(unchecked: [9, 9, 9, 9, 9, 9, 9, 9])
+    let key = PublicKey(unchecked: [UInt8](repeating: 3, count: 32))
+
+    @Test("every change kind round-trips through its encoding")
+    func roundTrip() throws {
+        let changes: [[Change]] = [
+            [.join(.init(user: key, userName: "Ana", certifiedAt: 42, certificateSignature: [UInt8](repeating: 1, count: 64),
+                         membershipProof: [UInt8](repeating: 2, count: 32)))],
+            [.revoke(.init(device: key, lastValidSeq: 9, userSignature: [UInt8](repeating: 4, count: 64)))],
+            [.set(kind: .player, id: player, fields: ["name": .text("Bo"), "index": .number(12.4), "user": .bytes(key.bytes),
+                                                       "x": .integer(-3), "gone": .null])],
+            [.rosterAdd(game: game, player: player),
+             .rosterRemove(game: game, player: player, observed: [OpID(device: key, seq: 3)])],
+            [.score(game: game, player: player, hole: 18, entry: try ScoreEntry(strokes: 7, putts: 3, penalties: 1))],
+            [.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 4))],
+            [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 5, count: 32)))],
+        ]
+        for list in changes {
+            #expect(try Payload.decode(Payload.encode(list)) == list)
+        }
+    }
+
+    @Test("a score payload stays small enough for the wire budget")
+    func scoreSize() throws {
+        let bytes = Payload.encode([.score(game: game, player: player, hole: 3, entry: try ScoreEntry(strokes: 5))])
+        #expect(bytes.count == 2 + 1 + 8 + 8 + 4)
+    }
+
+    @Test("malformed payloads are refused with the reason", arguments: [
+        ([UInt8]([2, 1, 0x11]), "payload version"),
+        ([1, 0], "payload"),
+        ([1, 1, 0x99], "change tag"),
+        ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [1, 31, 0xff, 0xff], "score"),
+        ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [0, 4, 0xff, 0xff], "hole"),
+        ([1, 1, 0x11] + [UInt8](repeating: 0, count: 16) + [0], "payload"),
+    ])
+    func malformed(bytes: [UInt8], field: String) {
+        do {
+            _ = try Payload.decode(bytes)
+            Issue.record("decoded malformed payload \(bytes)")
+        } catch {
+            #expect(error.what == field)
+        }
+    }
+
+    @Test("a score may not travel with other changes, so pred is never ambiguous")
+    func scoreAlone() throws {
+        let mixed = Payload.encode([.rosterAdd(game: game, player: player),
+                                    .score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 4))])
+        #expect(throws: DecodeError.self) { try Payload.decode(mixed) }
+    }
+
+    @Test("score entries check strokes, putts and penalties")
+    func scoreRanges() {
+        #expect(throws: CoreError.self) { try ScoreEntry(strokes: 0) }
+        #expect(throws: CoreError.self) { try ScoreEntry(strokes: 31) }
+        #expect(throws: CoreError.self) { try ScoreEntry(strokes: 4, putts: 5) }
+        #expect(throws: CoreError.self) { try ScoreEntry(strokes: 4, penalties: -1) }
+        #expect((try? ScoreEntry(strokes: 30, putts: 0, penalties: 2)) != nil)
+    }
+
+    @Test("an op decodes its header and refuses truncation, a bad version and trailing bytes")
+    func opStructure() throws {
+        let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
+        let unsigned = SignedOp.encodeUnsigned(space: space, device: key, seq: 2, prev: .zero, hlc: HLC(rawValue: 77),
+                                               pred: [OpID(device: key, seq: 1)], payload: [1, 2, 3])
+        let bytes = unsigned + [UInt8](repeating: 9, count: 64)
+        let op = try SignedOp(bytes: bytes)
+        #expect(op.seq == 2 && op.pred == [OpID(device: key, seq: 1)] && op.payload == [1, 2, 3])
+        #expect(Array(op.signedPortion) == unsigned)
+        #expect(throws: DecodeError.self) { try SignedOp(bytes: Array(bytes.dropLast())) }
+        #expect(throws: DecodeError.self) { try SignedOp(bytes: bytes + [0]) }
+        #expect(throws: DecodeError.self) { try SignedOp(bytes: [2] + bytes.dropFirst()) }
+    }
+}
