@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@Suite("caddie CLI: bad input changes nothing", .serialized)
+struct BadInputTests {
+    /// A home with a space, two players, the example course and a game.
+    static func home() throws -> (CLI, String) {
+        let cli = try CLI(name: "bad")
+        try cli.ok(["login", "--name", "Ana"])
+        try cli.ok(["space", "create", "Club"])
+        try cli.ok(["player", "add", "Ana"])
+        try cli.ok(["player", "add", "Ben"])
+        let course = try cli.ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        let game = try cli.ok(["game", "new", "--course", course, "--tee", "1", "--players", "Ana,Ben", "--json"]).field("game")
+        return (cli, game)
+    }
+
+    @Test("each bad command gets one clear line, a non-zero exit, and the state hash does not move")
+    func refusals() throws {
+        let (cli, game) = try Self.home()
+        defer { cli.remove() }
+        let before = try cli.stateHash()
+        let garbage = cli.home.appendingPathComponent("garbage.bundle")
+        try Data("not a bundle".utf8).write(to: garbage)
+        let cases: [([String], String?, String)] = [
+            (["score", game, "Ana", "1", "5"], "wrong passphrase", "wrong passphrase"),
+            (["score", "ffff0000", "Ana", "1", "5"], nil, "no game"),
+            (["score", game, "Zoe", "1", "5"], nil, "no player"),
+            (["score", game, "Ana", "19", "5"], nil, "hole 19"),
+            (["score", game, "Ana", "1", "31"], nil, "strokes must be between 1 and 30"),
+            (["score", game, "Ana", "1", "0"], nil, "strokes must be between 1 and 30"),
+            (["score", game, "Ana", "1", "4", "--putts", "6"], nil, "putts"),
+            (["import", garbage.path], nil, "not a Caddie op bundle"),
+            (["import", "/nonexistent/file"], nil, "cannot read"),
+            (["course", "import", garbage.path], nil, "not valid JSON"),
+            (["game", "new", "--course", "Haagsche 18 holes", "--tee", "Blue", "--players", "Ana"], nil, "no tee"),
+            (["export", "--out", "/tmp/x.bundle", "--since", "nonsense"], nil, "version vector"),
+            (["space", "join", "CADDIE1AAAA"], nil, "invite"),
+            (["login", "--name", "Again"], nil, "already holds"),
+        ]
+        for (arguments, passphrase, message) in cases {
+            let result = try cli.fails(arguments, passphrase: passphrase.map { .some($0) } ?? nil, saying: message)
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+        }
+        #expect(try cli.stateHash() == before)
+    }
+
+    @Test("a truncated or tampered bundle is refused whole and imports nothing")
+    func badBundles() throws {
+        let (source, _) = try Self.home()
+        defer { source.remove() }
+        let target = try CLI(name: "target")
+        defer { target.remove() }
+        try target.ok(["login", "--name", "Ben"])
+        let invite = try source.ok(["space", "create", "Second", "--json"]).field("invite")
+        try target.ok(["space", "join", invite])
+        try source.ok(["player", "add", "Cleo", "--space", "Second"])
+        let bundle = source.home.appendingPathComponent("second.bundle")
+        try source.ok(["export", "--space", "Second", "--out", bundle.path])
+        let bytes = try Data(contentsOf: bundle)
+        let before = try target.stateHash()
+        let truncated = source.home.appendingPathComponent("truncated.bundle")
+        try bytes.prefix(bytes.count - 7).write(to: truncated)
+        try target.fails(["import", truncated.path], saying: "truncated or damaged")
+        // Re-seal the checksum so the damage reaches op verification: a flipped signature byte.
+        var tampered = [UInt8](bytes)
+        tampered[tampered.count - 40] ^= 1
+        let tamperedURL = source.home.appendingPathComponent("tampered.bundle")
+        try Data(tampered).write(to: tamperedURL)
+        try target.fails(["import", tamperedURL.path], saying: "truncated or damaged")
+        #expect(try target.stateHash() == before)
+        try target.ok(["import", bundle.path])
+        #expect(try target.ok(["player", "list", "--json"]).stdout.contains("Cleo"))
+        let back = target.home.appendingPathComponent("back.bundle")
+        try target.ok(["export", "--out", back.path])
+        try source.ok(["import", back.path])
+        #expect(try target.stateHash() == source.ok(["state-hash", "--json", "--space", "Second"]).field("stateHash"))
+    }
+
+    @Test("a home with several spaces asks which one")
+    func ambiguousSpace() throws {
+        let (cli, _) = try Self.home()
+        defer { cli.remove() }
+        try cli.ok(["space", "create", "Other"])
+        try cli.fails(["player", "list"], saying: "--space")
+        try cli.ok(["player", "list", "--space", "Other"])
+    }
+
+    @Test("commands that need keys say how to give the passphrase when none is set")
+    func noPassphrase() throws {
+        let cli = try CLI(name: "nopass")
+        defer { cli.remove() }
+        try cli.fails(["login", "--name", "Ana"], passphrase: .some(nil), saying: "CADDIE_PASSPHRASE")
+        try cli.fails(["whoami"], saying: "caddie login")
+    }
+}

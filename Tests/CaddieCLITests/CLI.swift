@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Runs the built `caddie` binary, as a user would, against temporary homes.
+struct CLI {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+        func field(_ key: String) throws -> String {
+            guard let object = try json() as? [String: Any], let value = object[key] else {
+                throw CLIError("no \(key) in \(stdout)")
+            }
+            return "\(value)"
+        }
+    }
+
+    struct CLIError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// `CADDIE_BIN`, else the debug build in this checkout.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["CADDIE_BIN"] { return URL(fileURLWithPath: path) }
+        return repository.appendingPathComponent(".build/debug/caddie")
+    }
+
+    let home: URL
+    var passphrase: String? = "correct horse battery"
+
+    /// A new empty home in a temporary directory.
+    init(name: String = "home") throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
+            throw CLIError("caddie is not built at \(Self.binary.path): run `swift build` first (or set CADDIE_BIN)")
+        }
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-test-\(name)-\(UUID().uuidString)")
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], passphrase override: String?? = nil, homeFirst: Bool = false) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = homeFirst ? ["--home", home.path] + arguments : arguments + ["--home", home.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CADDIE_HOME")
+        environment.removeValue(forKey: "CADDIE_PASSPHRASE")
+        if let secret = override ?? passphrase { environment["CADDIE_PASSPHRASE"] = secret }
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Runs a command that must succeed, returning its result.
+    @discardableResult
+    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        let result = try run(arguments)
+        #expect(result.status == 0, "caddie \(arguments.joined(separator: " ")) failed: \(result.stderr)",
+                sourceLocation: sourceLocation)
+        if result.status != 0 { throw CLIError(result.stderr) }
+        return result
+    }
+
+    /// Runs a command that must fail with one clear line on stderr and no output.
+    @discardableResult
+    func fails(_ arguments: [String], passphrase override: String?? = nil, saying text: String,
+               sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        let result = try run(arguments, passphrase: override)
+        #expect(result.status != 0, "caddie \(arguments.joined(separator: " ")) should fail", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(text), "stderr was: \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func stateHash() throws -> String { try ok(["state-hash", "--json"]).field("stateHash") }
+
+    func remove() { try? FileManager.default.removeItem(at: home) }
+}
