@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine, builds Caddie, and runs every test: the swift-testing suites
+# (unit, property, store, CLI integration) and the round demo as an end-to-end check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+bash Deploy/setup.sh
+echo "test: building"
+swift build 2>&1 | grep -E "error|warning: unreachable|Compiling|Build complete" | grep -v "^\[" || true
+swift build >/dev/null
+echo "test: running the test suites"
+swift test 2>&1 | tee /tmp/caddie-swift-test.log | grep -E "✘|Test run with|passed after [0-9.]+ seconds\.$" | grep -E "✘|Test run" || true
+if ! grep -q "^✔ Test run with .* passed" /tmp/caddie-swift-test.log; then
+    echo "test: the test suites failed; see the lines marked ✘ above (full log: /tmp/caddie-swift-test.log)" >&2
+    grep -E "✘|Expectation failed|error:" /tmp/caddie-swift-test.log | head -40 >&2
+    exit 1
+fi
+echo "test: running the round demo end to end"
+if bash Deploy/demo.sh > /tmp/caddie-demo.log 2>&1 && grep -q "all four homes hold the same state" /tmp/caddie-demo.log; then
+    echo "test: demo converged"
+else
+    echo "test: the demo failed (log: /tmp/caddie-demo.log)" >&2
+    tail -20 /tmp/caddie-demo.log >&2
+    exit 1
+fi
+grep -E "^✔ Test run with" /tmp/caddie-swift-test.log
