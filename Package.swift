@@ -45,7 +45,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(name: "caddie-bench", dependencies: ["CaddieNode"], swiftSettings: strict),
+        .executableTarget(
+            name: "caddie-bench", dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieNode"], swiftSettings: strict
+        ),
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),

@@ -26,6 +26,10 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
         return HLC(milliseconds: last.milliseconds, counter: last.counter + 1)
     }
 
+    /// The latest timestamp a device lets a peer's op push its clock to: a day past its own wall clock, so
+    /// that one device with a wrong clock cannot drag every later edit of the group into the far future.
+    public static func ceiling(now: UInt64) -> HLC { HLC(milliseconds: now &+ 86_400_000, counter: .max) }
+
     /// Orders by the packed value.
     public static func < (lhs: HLC, rhs: HLC) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -47,7 +47,9 @@ struct Materializer {
                                                       hlc, device, seq])
                 }
             case .rosterAdd(let game, let player):
-                try insertRosterAdd(game: game, player: player, device: device, seq: seq)
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+                    """).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
             case .rosterRemove(let game, let player, let observed):
                 let statement = try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO roster_cancel (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
@@ -62,9 +64,9 @@ struct Materializer {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [space, device, seq, Data(game.bytes), Data(player.bytes), hole, hlc,
                                              entry.strokes, entry.putts, entry.penalties])
-                // A score is also an add to the roster: a player someone scored stays on the card even if
-                // another device removed them without having seen that score.
-                try insertRosterAdd(game: game, player: player, device: device, seq: seq)
+                // The score row is also an add to the roster (view roster_tag): a player someone scored stays
+                // on the card even if another device removed them without having seen that score.
+                if op.pred.isEmpty { continue }
                 let statement = try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -82,12 +84,6 @@ struct Materializer {
                                              Data(player.bytes), Data(cardHash.bytes)])
             }
         }
-    }
-
-    private func insertRosterAdd(game: EntityID, player: EntityID, device: Data, seq: Int64) throws {
-        try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
     }
 
     /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order.

@@ -28,27 +28,31 @@ extension OpStore {
         let spaceData = Data(space.bytes)
         let device = signer.publicKey
         let deviceData = Data(device.bytes)
-        let head = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT seq, hash FROM op WHERE space = ? AND device = ? ORDER BY seq DESC LIMIT 1"),
-            arguments: [spaceData, deviceData])
-        let seq = head.map { UInt64($0["seq"] as Int64) + 1 } ?? 1
-        let prev = head.map { Digest32(unchecked: [UInt8]($0["hash"] as Data)) } ?? .zero
-        var author = try Data.fetchOne(db.cachedStatement(sql: "SELECT user FROM member WHERE space = ? AND device = ?"),
-                                       arguments: [spaceData, deviceData]).map { PublicKey(unchecked: [UInt8]($0)) }
+        // One query for what the new op depends on: the device's head, its user, its revocation,
+        // and the clock: the latest op held, ignoring any stamped more than a day ahead of this device's wall clock.
+        let state = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT o.seq, o.hash, m.user,
+                (SELECT min(r.last_valid_seq) FROM revocation r
+                 WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked,
+                (SELECT max(hlc) FROM op WHERE hlc <= ?3) AS clock
+            FROM (SELECT 1) LEFT JOIN op o ON o.space = ?1 AND o.device = ?2
+                AND o.seq = (SELECT max(seq) FROM op WHERE space = ?1 AND device = ?2)
+            LEFT JOIN member m ON m.space = ?1 AND m.device = ?2
+            """), arguments: [spaceData, deviceData, Int64(bitPattern: HLC.ceiling(now: now).rawValue)])
+        let seq = (state?["seq"] as Int64?).map { UInt64($0) + 1 } ?? 1
+        let prev = (state?["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? .zero
+        var author = (state?["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
         if seq == 1 {
             guard case .join(let join)? = changes.first, changes.count == 1 else {
                 throw StoreError.invalidOp(op: OpID(device: device, seq: 1), reason: "a device's first op must be its join")
             }
             author = join.user
         }
-        if let author, let revoked = try Int64.fetchOne(db, sql: """
-            SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
-            """, arguments: [spaceData, deviceData, Data(author.bytes)]), UInt64(revoked) < seq {
+        if let revoked = state?["revoked"] as Int64?, UInt64(revoked) < seq {
             throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(revoked))
         }
-        let last = HLC(rawValue: UInt64(bitPattern: try Int64.fetchOne(db, sql: "SELECT last FROM clock WHERE id = 1") ?? 0))
+        let last = HLC(rawValue: UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0))
         let hlc = HLC.next(after: last, wallClockMilliseconds: now)
-        try db.cachedStatement(sql: "UPDATE clock SET last = ? WHERE id = 1").execute(arguments: [Int64(bitPattern: hlc.rawValue)])
         let payload = Payload.encode(changes)
         let unsigned = SignedOp.encodeUnsigned(space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred,
                                                 payload: payload)

@@ -68,7 +68,7 @@ extension OpStore {
     public func roster(_ space: SpaceID, game: EntityID) throws(StoreError) -> [EntityID] {
         try read { db in
             try Data.fetchAll(db, sql: """
-                SELECT DISTINCT a.player FROM roster_add a WHERE a.space = ? AND a.game = ? AND NOT EXISTS (
+                SELECT DISTINCT a.player FROM roster_tag a WHERE a.space = ? AND a.game = ? AND NOT EXISTS (
                     SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
                     AND c.device = a.device AND c.seq = a.seq)
                 ORDER BY a.player
@@ -80,7 +80,7 @@ extension OpStore {
     public func rosterTags(_ space: SpaceID, game: EntityID, player: EntityID) throws(StoreError) -> [OpID] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT a.device, a.seq FROM roster_add a WHERE a.space = ? AND a.game = ? AND a.player = ? AND NOT EXISTS (
+                SELECT a.device, a.seq FROM roster_tag a WHERE a.space = ? AND a.game = ? AND a.player = ? AND NOT EXISTS (
                     SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
                     AND c.device = a.device AND c.seq = a.seq)
                 """, arguments: [Data(space.bytes), Data(game.bytes), Data(player.bytes)]).map {

@@ -74,7 +74,6 @@ struct ReceiveSession {
     let mode: ReceiveMode
     let now: UInt64
     var report = ReceiveReport()
-    private var maxHLC: UInt64 = 0
     private var cutoffsChanged = false
 
     init(db: Database, space: SpaceID, spaceKey: [UInt8], mode: ReceiveMode, now: UInt64) {
@@ -97,11 +96,6 @@ struct ReceiveSession {
         }
         if mode == .tolerant { try drainPending() }
         if cutoffsChanged { try enforceCutoffs() }
-        if maxHLC > 0 {
-            let ceiling = (now &+ 86_400_000) << 16
-            try db.execute(sql: "UPDATE clock SET last = max(last, ?) WHERE id = 1",
-                           arguments: [Int64(bitPattern: min(maxHLC, ceiling))])
-        }
     }
 
     /// Fails (strict) or records (tolerant) a problem. Returns normally only in tolerant mode.
@@ -235,7 +229,6 @@ struct ReceiveSession {
                                          Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now)])
             try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
             if changes.contains(where: { if case .revoke = $0 { true } else { false } }) { cutoffsChanged = true }
-            maxHLC = max(maxHLC, op.hlc.rawValue)
             report.applied.append(op.id)
             headSeq = op.seq
             headHash = hash

@@ -98,7 +98,7 @@ extension OpStore {
                     """),
                 ("fields", "SELECT kind, id, field, value, hlc, device, seq FROM lww WHERE space = ? ORDER BY kind, id, field"),
                 ("roster", """
-                    SELECT DISTINCT a.game, a.player FROM roster_add a WHERE a.space = ? AND NOT EXISTS (
+                    SELECT DISTINCT a.game, a.player FROM roster_tag a WHERE a.space = ? AND NOT EXISTS (
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
                         AND c.device = a.device AND c.seq = a.seq)
                     ORDER BY a.game, a.player

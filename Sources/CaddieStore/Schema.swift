@@ -14,16 +14,14 @@ enum Schema {
                     name TEXT NOT NULL,
                     joined_at INTEGER NOT NULL
                 );
-                CREATE TABLE clock (id INTEGER PRIMARY KEY CHECK (id = 1), last INTEGER NOT NULL);
-                INSERT INTO clock (id, last) VALUES (1, 0);
-
                 -- Accepted ops, exactly as signed. Per device only a contiguous prefix 1...n is kept here.
                 CREATE TABLE op (
                     space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
                     hash BLOB NOT NULL, hlc INTEGER NOT NULL, bytes BLOB NOT NULL, received_at INTEGER NOT NULL,
                     PRIMARY KEY (space, device, seq)
                 ) WITHOUT ROWID;
-                CREATE INDEX op_by_hlc ON op (space, hlc);
+                -- Also the home's hybrid logical clock: the next local op is stamped after max(hlc).
+                CREATE INDEX op_by_hlc ON op (hlc);
                 -- Ops that arrived before their predecessor; applied once the gap is filled.
                 CREATE TABLE pending_op (
                     space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
@@ -62,6 +60,10 @@ enum Schema {
                     space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
                     seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
                 ) WITHOUT ROWID;
+                -- A score is also an add: its op id is a tag a remove must have seen to cancel.
+                CREATE VIEW roster_tag AS
+                    SELECT space, game, player, device, seq FROM roster_add
+                    UNION ALL SELECT space, game, player, device, seq FROM score;
                 CREATE TABLE roster_cancel (
                     space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
                     seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)

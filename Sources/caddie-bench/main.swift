@@ -1,1 +1,149 @@
-print("bench")
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import Foundation
+
+// Caddie's performance figures, measured on real SQLite files in a temporary directory.
+//
+//   caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N]
+//
+// Prints a table, then (or with --json only) one JSON document with named figures.
+
+struct Options {
+    var jsonOnly = false
+    var appends = 10_000
+    var devices = 4
+    var opsPerDevice = 10_000
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            func number() throws -> Int {
+                guard let text = iterator.next(), let value = Int(text), value > 0 else {
+                    throw BenchError("\(argument) needs a positive number")
+                }
+                return value
+            }
+            switch argument {
+            case "--json": jsonOnly = true
+            case "--appends": appends = try number()
+            case "--devices": devices = try number()
+            case "--ops-per-device": opsPerDevice = try number()
+            case "-h", "--help":
+                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N]")
+                exit(0)
+            default: throw BenchError("unknown argument \(argument); see --help")
+            }
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+func joinChange(space: SpaceID, key: [UInt8], user: SigningKey, device: SigningKey, name: String) -> Change {
+    .join(.init(user: user.publicKey, userName: name, certifiedAt: 1,
+                certificateSignature: Membership.certify(device: device.publicKey, by: user, at: 1),
+                membershipProof: Membership.membershipProof(space: space, spaceKey: key, device: device.publicKey,
+                                                            user: user.publicKey)))
+}
+
+/// A score edit as a golfer makes it: the next hole of one of four players, superseding nothing.
+func scoreEdit(_ index: Int, game: EntityID, players: [EntityID]) throws -> [Change] {
+    [.score(game: game, player: players[index % players.count], hole: index / players.count % 18 + 1,
+            entry: try ScoreEntry(strokes: 3 + index % 5, putts: 2))]
+}
+
+func run() throws {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let space = SecureRandom.spaceID()
+    let key = SecureRandom.bytes(32)
+    let game = SecureRandom.entityID()
+    let players = (0..<4).map { _ in SecureRandom.entityID() }
+    var figures: [(String, Double, String)] = []
+
+    // (a) Local appends: one signed op per transaction, as `caddie score` makes them.
+    let local = try OpStore(path: directory.appendingPathComponent("local.sqlite").path)
+    try local.addSpace(space, name: "bench", now: 0)
+    let user = SigningKey.generate()
+    let device = SigningKey.generate()
+    try local.append(space: space, signer: device, changes: [joinChange(space: space, key: key, user: user, device: device,
+                                                                          name: "bench")], now: 1)
+    let appendTime = try seconds {
+        for index in 0..<options.appends {
+            try local.append(space: space, signer: device, changes: try scoreEdit(index, game: game, players: players),
+                             now: 1_700_000_000_000 + UInt64(index))
+        }
+    }
+    figures.append(("opAppendPerSecond", Double(options.appends) / appendTime, "ops/s"))
+    let batchTime = try seconds {
+        for start in stride(from: 0, to: options.appends, by: 100) {
+            let edits = try (start..<min(start + 100, options.appends)).map {
+                (changes: try scoreEdit($0, game: game, players: players), pred: [OpID]())
+            }
+            _ = try local.appendBatch(space: space, signer: device, edits: edits, now: 1_700_000_000_000)
+        }
+    }
+    figures.append(("opAppendBatched100PerSecond", Double(options.appends) / batchTime, "ops/s"))
+
+    // (b) Bundle import: D devices' logs made elsewhere, verified, applied and persisted in one transaction.
+    var bundle: [[UInt8]] = []
+    for index in 0..<options.devices {
+        let author = try OpStore()
+        try author.addSpace(space, name: "bench", now: 0)
+        let user = SigningKey.generate()
+        let device = SigningKey.generate()
+        try author.append(space: space, signer: device,
+                          changes: [joinChange(space: space, key: key, user: user, device: device, name: "p\(index)")], now: 1)
+        for start in stride(from: 1, to: options.opsPerDevice, by: 500) {
+            let edits = try (start..<min(start + 500, options.opsPerDevice)).map {
+                (changes: try scoreEdit($0 + index, game: game, players: players), pred: [OpID]())
+            }
+            _ = try author.appendBatch(space: space, signer: device, edits: edits, now: 1_700_000_000_000)
+        }
+        bundle += try author.ops(space: space)
+    }
+    let encoded = OpBundle(space: space, ops: bundle).encoded
+    let importer = try OpStore(path: directory.appendingPathComponent("import.sqlite").path)
+    try importer.addSpace(space, name: "bench", now: 0)
+    var applied = 0
+    let importTime = try seconds {
+        let decoded = try OpBundle(decoding: encoded)
+        applied = try importer.receive(space: space, spaceKey: key, ops: decoded.ops, mode: .strict, now: 0).applied.count
+    }
+    guard applied == bundle.count else { throw BenchError("import applied \(applied) of \(bundle.count) ops") }
+    figures.append(("bundleImportPerSecond", Double(bundle.count) / importTime, "ops/s"))
+    figures.append(("bundleImportSeconds", importTime, "s"))
+    figures.append(("bundleOps", Double(bundle.count), "ops"))
+    let verifyTime = try seconds { _ = try importer.verify(space, spaceKey: key) }
+    figures.append(("verifyEveryOpPerSecond", Double(bundle.count) / verifyTime, "ops/s"))
+    let sample = try SignedOp(bytes: bundle[bundle.count - 1])
+    figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))
+
+    if !options.jsonOnly {
+        print("Caddie benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite files in \(directory.path))")
+        for (name, value, unit) in figures {
+            print("  \(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(String(format: "%12.1f", value)) \(unit)")
+        }
+    }
+    let json = figures.map { "\"\($0.0)\": \(String(format: "%.3f", $0.1))" }.joined(separator: ", ")
+    print("{\(json)}")
+}
+
+do {
+    try run()
+} catch {
+    FileHandle.standardError.write(Data("caddie-bench: error: \(error)\n".utf8))
+    exit(1)
+}
