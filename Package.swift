@@ -40,7 +40,7 @@ let package = Package(
         .executableTarget(
             name: "caddie",
             dependencies: [
-                "CaddieNode",
+                "CaddieCore", "CaddieStore", "CaddieNode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -52,6 +52,6 @@ let package = Package(
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
-        .testTarget(name: "CaddieCLITests", dependencies: ["CaddieCore"], swiftSettings: strict),
+        .testTarget(name: "CaddieCLITests", dependencies: ["CaddieCore", "CaddieCrypto"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import CaddieCore
 import CaddieCrypto
+import CaddieServices
 import CaddieStore
 import Foundation
 
@@ -22,8 +23,9 @@ extension Home {
     {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a player name must be 1...64 characters") }
-        if let handicapIndex, !(-10...54).contains(handicapIndex) {
-            throw .invalid("a Handicap Index must be between +10 (written -10) and 54.0, got \(handicapIndex)")
+        if let handicapIndex, !Handicap.handicapIndexRange.contains(handicapIndex) {
+            throw .invalid("a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) (written as a "
+                           + "negative number) and 54.0, got \(handicapIndex)")
         }
         let id = SecureRandom.entityID()
         try append(space: space, keys: keys, changes: [
@@ -75,7 +77,13 @@ extension Home {
         let file: CourseFile
         do { file = try CourseFile(data: data) } catch { throw .core(error) }
         let id = file.id ?? Self.courseID(name: file.name, club: file.club)
-        try append(space: space, keys: keys, changes: [.set(kind: .course, id: id, fields: file.record(id: id).fields)])
+        var fields = file.record(id: id).fields
+        // Importing merges into the course by id: fields the new file no longer has (a tee or yardage that was
+        // dropped) are cleared rather than left behind.
+        if let existing = try run({ try store.record(space, kind: .course, id: id) }) {
+            for (key, value) in existing where fields[key] == nil && value != .null { fields[key] = .null }
+        }
+        try append(space: space, keys: keys, changes: [.set(kind: .course, id: id, fields: fields)])
         return id
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
@@ -129,16 +132,35 @@ public final class Home: Sendable {
         }
     }
 
-    /// Writes a file by writing a temporary sibling and renaming it, so a crash leaves the old or the new file.
+    /// Writes a file by writing and syncing a temporary sibling, renaming it over the old one and syncing
+    /// the directory, so a crash or power loss leaves either the old or the new file, never a torn one.
     func atomicWrite(_ data: Data, to url: URL, permissions: Int) throws(NodeError) {
         let temporary = url.appendingPathExtension("tmp-\(ProcessInfo.processInfo.processIdentifier)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data,
-                                             attributes: [.posixPermissions: permissions]) else {
-            throw .file("cannot write \(temporary.path) (is the disk full or the home read-only?)")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, mode_t(permissions))
+        guard fd >= 0 else { throw .file("cannot write \(temporary.path): \(String(cString: strerror(errno)))") }
+        let bytes = [UInt8](data)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary.path)
+                throw .file("cannot write \(temporary.path): \(reason) (is the disk full?)")
+            }
+            offset += written
         }
-        if rename(temporary.path, url.path) != 0 {
-            try? FileManager.default.removeItem(at: temporary)
-            throw .file("cannot replace \(url.path): \(String(cString: strerror(errno)))")
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard synced, rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary.path)
+            throw .file("cannot replace \(url.path): \(reason)")
+        }
+        let directory = open(self.directory.path, O_RDONLY)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
         }
     }
 }

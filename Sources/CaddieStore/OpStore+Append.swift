@@ -31,7 +31,7 @@ extension OpStore {
         // One query for what the new op depends on: the device's head, its user, its revocation,
         // and the clock: the latest op held, ignoring any stamped more than a day ahead of this device's wall clock.
         let state = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT o.seq, o.hash, m.user,
+            SELECT o.seq, o.hash, o.hlc, m.user,
                 (SELECT min(r.last_valid_seq) FROM revocation r
                  WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked,
                 (SELECT max(hlc) FROM op WHERE hlc <= ?3) AS clock
@@ -48,12 +48,24 @@ extension OpStore {
             }
             author = join.user
         }
-        if let revoked = state?["revoked"] as Int64?, UInt64(revoked) < seq {
-            throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(revoked))
+        if let revoked = state?["revoked"] as Int64?, UInt64(bitPattern: revoked) < seq {
+            throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(bitPattern: revoked))
         }
-        let last = HLC(rawValue: UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0))
+        // Never behind this device's own last op, even if that was stamped while its wall clock ran ahead.
+        let own = UInt64(bitPattern: (state?["hlc"] as Int64?) ?? 0)
+        let last = HLC(rawValue: max(own, UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0)))
         let hlc = HLC.next(after: last, wallClockMilliseconds: now)
         let payload = Payload.encode(changes)
+        // What this device signs must be what every receiver accepts: decode it as they will.
+        do {
+            guard try Payload.decode(payload) == changes else {
+                throw StoreError.invalidOp(op: OpID(device: device, seq: seq), reason: "its changes do not survive encoding")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.invalidOp(op: OpID(device: device, seq: seq), reason: "it would not decode: \(error)")
+        }
         let unsigned = SignedOp.encodeUnsigned(space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred,
                                                 payload: payload)
         let signature = signer.sign(unsigned, context: SignedOp.signingContext)

@@ -99,7 +99,7 @@ extension OpStore {
                 """, arguments: [Data(space.bytes)]).map { row in
                 MemberRecord(device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
                              user: PublicKey(unchecked: [UInt8](row["user"] as Data)),
-                             userName: row["user_name"], revokedAfter: (row["revoked"] as Int64?).map { UInt64($0) })
+                             userName: row["user_name"], revokedAfter: (row["revoked"] as Int64?).map { UInt64(bitPattern: $0) })
             }
         }
     }

@@ -24,6 +24,8 @@ public struct ReceiveReport: Sendable, Equatable {
     public var rejected: [String] = []
     /// Forks detected (same device and seq, different signed bytes).
     public var forks: [OpID] = []
+    /// Ops held before that a revocation or fork in this batch removed.
+    public var removed = 0
 }
 
 extension OpStore {
@@ -219,7 +221,7 @@ struct ReceiveSession {
                 try refuse(.revoked(op: op.id, lastValidSeq: cutoff))
                 break
             }
-            if let reason = revocationProblem(changes, author: author) {
+            if let reason = revocationProblem(changes, author: author, op: op) {
                 try refuse(.invalidOp(op: op.id, reason: reason))
                 break
             }
@@ -246,22 +248,22 @@ struct ReceiveSession {
     private mutating func verifiedPrefix(_ run: [SignedOp]) throws -> Int {
         guard let last = run.last else { return 0 }
         if verifySignature(last) { return run.count }
-        for (index, op) in run.enumerated() where !verifySignature(op) {
-            try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
-            return index
-        }
-        // Every op verifies alone but the newest does not: impossible unless the newest is the bad one.
-        try refuse(.invalidOp(op: last.id, reason: "its signature does not verify"))
-        return run.count - 1
+        // The newest is bad; find the first bad one (it may be the newest itself).
+        let index = run.firstIndex { !verifySignature($0) } ?? run.count - 1
+        try refuse(.invalidOp(op: run[index].id, reason: "its signature does not verify"))
+        return index
     }
 
     private func verifySignature(_ op: SignedOp) -> Bool {
         Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device)
     }
 
-    private func revocationProblem(_ changes: [Change], author: PublicKey?) -> String? {
+    private func revocationProblem(_ changes: [Change], author: PublicKey?, op: SignedOp) -> String? {
         for case .revoke(let revocation) in changes {
             guard let author else { return "a revocation from a device with no user" }
+            if revocation.device == op.device, revocation.lastValidSeq < op.seq {
+                return "a device may not revoke itself before the op that carries the revocation"
+            }
             let message = Membership.revocationMessage(space: space, device: revocation.device,
                                                        lastValidSeq: revocation.lastValidSeq)
             guard Ed25519.verify(revocation.userSignature, message: message, key: author) else {
@@ -271,7 +273,18 @@ struct ReceiveSession {
         return nil
     }
 
+    /// Most ops a space keeps waiting for missing predecessors; beyond it, ops are refused (a peer resends them
+    /// after the gap is filled), so a hostile peer cannot fill the disk with unverifiable ops.
+    static let maxPending = 50_000
+
     private mutating func holdPending(_ ops: [SignedOp]) throws {
+        let held = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM pending_op WHERE space = ?"),
+                                    arguments: [spaceData]) ?? 0
+        guard held + ops.count <= Self.maxPending else {
+            report.rejected.append("\(ops.count) ops of device \(ops[0].device.short) wait for missing ones and the "
+                                   + "pending queue is full; they will be accepted when offered again")
+            return
+        }
         let statement = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO pending_op (space, device, seq, bytes) VALUES (?, ?, ?, ?)
             """)
@@ -305,8 +318,8 @@ struct ReceiveSession {
     }
 
     private mutating func recordFork(kept: SignedOp, other: SignedOp) throws {
-        guard verifySignature(other), verifySignature(kept) else {
-            try refuse(.invalidOp(op: other.id, reason: "its signature does not verify"))
+        for op in [kept, other] where !verifySignature(op) {
+            try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
             return
         }
         if mode == .strict { throw StoreError.fork(op: other.id) }
@@ -343,14 +356,18 @@ struct ReceiveSession {
             let top = UInt64(row["top"] as Int64)
             let cut = try cutoff(of: device, user: try user(of: device))
             guard top > cut else { continue }
-            if mode == .strict { throw StoreError.revoked(op: OpID(device: device, seq: cut + 1), lastValidSeq: cut) }
+            // A bundle that carries ops past a cutoff is refused whole; ops this home already held are
+            // simply removed, as the revocation or fork that arrived now demands.
+            if mode == .strict, let offending = report.applied.first(where: { $0.device == device && $0.seq > cut }) {
+                throw StoreError.revoked(op: offending, lastValidSeq: cut)
+            }
             try db.execute(sql: """
                 INSERT OR IGNORE INTO rejected_op (space, device, seq, bytes, reason)
                 SELECT space, device, seq, bytes, 'revoked or forked' FROM op WHERE space = ? AND device = ? AND seq > ?
                 """, arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
             try db.execute(sql: "DELETE FROM op WHERE space = ? AND device = ? AND seq > ?",
                            arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
-            report.rejected.append("ops of device \(device.short) after seq \(cut) were removed (revoked or forked)")
+            report.removed += Int(top - cut)
             removed = true
         }
         if removed { try Materializer(db: db, space: space).rebuild() }

@@ -14,7 +14,7 @@ public final class OpStore: Sendable {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         do {
             let pool = try DatabasePool(path: path, configuration: config)

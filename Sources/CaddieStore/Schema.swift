@@ -87,7 +87,7 @@ enum Schema {
                 CREATE TABLE attestation (
                     space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, user BLOB NOT NULL,
                     game BLOB NOT NULL, player BLOB NOT NULL, card_hash BLOB NOT NULL,
-                    PRIMARY KEY (space, device, seq)
+                    PRIMARY KEY (space, device, seq, game, player)
                 ) WITHOUT ROWID;
                 """)
         }

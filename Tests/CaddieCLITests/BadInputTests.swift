@@ -1,3 +1,4 @@
+import CaddieCrypto
 import Foundation
 import Testing
 
@@ -62,12 +63,18 @@ struct BadInputTests {
         let truncated = source.home.appendingPathComponent("truncated.bundle")
         try bytes.prefix(bytes.count - 7).write(to: truncated)
         try target.fails(["import", truncated.path], saying: "truncated or damaged")
-        // Re-seal the checksum so the damage reaches op verification: a flipped signature byte.
-        var tampered = [UInt8](bytes)
-        tampered[tampered.count - 40] ^= 1
-        let tamperedURL = source.home.appendingPathComponent("tampered.bundle")
-        try Data(tampered).write(to: tamperedURL)
-        try target.fails(["import", tamperedURL.path], saying: "truncated or damaged")
+        // A damaged byte with the checksum left as it was: refused before any op is looked at.
+        var damaged = [UInt8](bytes)
+        damaged[damaged.count - 40] ^= 1
+        let damagedURL = source.home.appendingPathComponent("damaged.bundle")
+        try Data(damaged).write(to: damagedURL)
+        try target.fails(["import", damagedURL.path], saying: "truncated or damaged")
+        // The same damage with the checksum recomputed, as a forger would: op verification refuses it.
+        var forged = Array(damaged.dropLast(32))
+        forged += Blake2b.hash(forged).bytes
+        let forgedURL = source.home.appendingPathComponent("forged.bundle")
+        try Data(forged).write(to: forgedURL)
+        try target.fails(["import", forgedURL.path], saying: "signature does not verify")
         #expect(try target.stateHash() == before)
         try target.ok(["import", bundle.path])
         #expect(try target.ok(["player", "list", "--json"]).stdout.contains("Cleo"))

@@ -43,6 +43,17 @@ struct GolfConflictTests {
         #expect(history.last?.supersedes.count == 2)
     }
 
+    @Test("two markers who enter the same strokes offline keep both values but show no conflict")
+    func concurrentAgreement() throws {
+        var (_, carla, dev) = try setUp()
+        try carla.score(game: game, player: bob, hole: 4, strokes: 5)
+        try dev.score(game: game, player: bob, hole: 4, strokes: 5)
+        try carla.pull(from: dev)
+        let cell = try #require(try carla.store.cells(carla.space.id, game: game).first { $0.hole == 4 })
+        #expect(cell.values.count == 2)
+        #expect(!cell.isConflict)
+    }
+
     @Test("a player removed on one device while scored on another stays on the card")
     func removedButScored() throws {
         var (space, carla, dev) = try setUp()

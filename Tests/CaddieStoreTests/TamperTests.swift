@@ -158,6 +158,44 @@ struct TamperTests {
         #expect(try first.stateHash(space.id) == phone.hash())
     }
 
+    @Test("a strict import carrying a revocation removes the revoked device's later ops the importer already held")
+    func strictImportOfRevocation() throws {
+        let space = TestSpace()
+        let user = SigningKey.generate()
+        var phone = try Author("ana", space: space, user: user)
+        var watch = try Author("ana", space: space, user: user)
+        let listener = try Author("ben", space: space)
+        try phone.pull(from: watch)
+        let lastValid = try phone.store.vector(space.id)[watch.device.publicKey]
+        try watch.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
+        _ = try listener.store.receive(space: space.id, spaceKey: space.key, ops: try watch.store.ops(space: space.id),
+                                       mode: .strict, now: 0)
+        #expect(try listener.store.cells(space.id, game: entity(1)).count == 1)
+        let signature = user.sign(Membership.revocationMessage(space: space.id, device: watch.device.publicKey,
+                                                               lastValidSeq: lastValid))
+        try phone.edit([.revoke(.init(device: watch.device.publicKey, lastValidSeq: lastValid, userSignature: signature))])
+        let report = try listener.store.receive(space: space.id, spaceKey: space.key,
+                                                ops: try phone.store.ops(space: space.id), mode: .strict, now: 0)
+        #expect(report.removed == 1)
+        #expect(try listener.store.cells(space.id, game: entity(1)).isEmpty)
+        #expect(try listener.store.vector(space.id)[watch.device.publicKey] == lastValid)
+    }
+
+    @Test("a device cannot revoke itself retroactively, which would cancel its own revocation")
+    func selfRevocation() throws {
+        let space = TestSpace()
+        var author = try Author("ana", space: space)
+        try author.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
+        let signature = author.user.sign(Membership.revocationMessage(space: space.id, device: author.device.publicKey,
+                                                                       lastValidSeq: 1))
+        try author.edit([.revoke(.init(device: author.device.publicKey, lastValidSeq: 1, userSignature: signature))])
+        let store = try replica(space)
+        #expect(throws: StoreError.self) {
+            try store.receive(space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id),
+                              mode: .strict, now: 0)
+        }
+    }
+
     @Test("a revocation signed by someone other than the device's user is refused")
     func foreignRevocation() throws {
         let space = TestSpace()

@@ -67,7 +67,12 @@ public struct CourseFile: Sendable {
             id = nil
         }
         let name = raw.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty, name.utf8.count <= 200 else { throw .invalidArgument("course name must be 1...200 characters") }
+        guard !name.isEmpty, name.utf8.count <= 200 else { throw .invalidArgument("course name must be 1...200 bytes of UTF-8") }
+        let texts: [(String, String?, Int)] = [("club", raw.club, 200), ("city", raw.city, 200), ("country", raw.country, 64),
+                                               ("source", raw.source, 1000), ("asOf", raw.asOf, 64)]
+        for (field, value, limit) in texts where (value?.utf8.count ?? 0) > limit {
+            throw .invalidArgument("\(field) is longer than \(limit) bytes; shorten it")
+        }
         guard raw.holes.count == 9 || raw.holes.count == 18 else {
             throw .invalidArgument("a course has 9 or 18 holes; the file has \(raw.holes.count)")
         }
@@ -76,7 +81,10 @@ public struct CourseFile: Sendable {
         for tee in raw.tees {
             let key = tee.name.lowercased()
             guard !tee.name.isEmpty, tee.name.utf8.count <= 24, !tee.name.contains("/") else {
-                throw .invalidArgument("tee name \"\(tee.name)\" must be 1...24 characters without '/'")
+                throw .invalidArgument("tee name \"\(tee.name)\" must be 1...24 bytes without '/'")
+            }
+            if let gender = tee.gender, gender.utf8.count > 8 {
+                throw .invalidArgument("tee \(tee.name): gender \"\(gender)\" is longer than 8 bytes (use M or F)")
             }
             guard teeNames.insert(key).inserted else { throw .invalidArgument("tee \"\(tee.name)\" appears twice") }
             if let slope = tee.slope, !(55...155).contains(slope) {
@@ -117,7 +125,8 @@ public struct CourseFile: Sendable {
         }
         let canonicalTee = Dictionary(uniqueKeysWithValues: raw.tees.map { ($0.name.lowercased(), $0.name) })
         course = CourseRecord(
-            id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)), name: name, club: raw.club, city: raw.city,
+            id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)), name: name,
+            club: raw.club?.trimmingCharacters(in: .whitespacesAndNewlines), city: raw.city,
             country: raw.country, latitude: raw.location?.lat, longitude: raw.location?.lon, source: raw.source,
             asOf: raw.asOf,
             tees: raw.tees.map { .init(name: $0.name, rating: $0.rating, slope: $0.slope, par: $0.par, gender: $0.gender) },

@@ -132,7 +132,7 @@ public struct CourseRecord: Hashable, Sendable {
         longitude = fields["lon"]?.number
         var tees: [String: (order: Int64, tee: Tee)] = [:]
         var holes: [Int: Hole] = [:]
-        for (key, value) in fields {
+        for (key, value) in fields where value != .null {
             let parts = key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             if parts.count == 3, parts[0] == "tee" {
                 var entry = tees[parts[1]] ?? (Int64.max, Tee(name: parts[1]))
@@ -157,7 +157,9 @@ public struct CourseRecord: Hashable, Sendable {
             }
         }
         self.tees = tees.values.sorted { ($0.order, $0.tee.name) < ($1.order, $1.tee.name) }.map(\.tee)
-        let count = Int(fields["holes"]?.integer ?? Int64(holes.count))
-        self.holes = (1...max(1, count)).map { holes[$0] ?? Hole(number: $0) }
+        // A course has 9 or 18 holes; a stored count outside 1...36 (a bad or hostile edit) is not trusted.
+        let stored = fields["holes"]?.integer ?? Int64(holes.count)
+        let count = (1...36).contains(stored) ? Int(stored) : min(36, max(1, holes.keys.filter { (1...36).contains($0) }.max() ?? 18))
+        self.holes = (1...count).map { holes[$0] ?? Hole(number: $0) }
     }
 }

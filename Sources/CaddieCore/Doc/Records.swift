@@ -100,6 +100,8 @@ public struct ScoreCell: Hashable, Sendable {
 
     /// The value shown on the card.
     public var winner: ScoreValue? { values.first }
-    /// Whether concurrent values disagree and wait for someone to settle them.
-    public var isConflict: Bool { values.count > 1 }
+    /// Whether concurrent values disagree and wait for someone to settle them. Two markers who entered the
+    /// same strokes, putts and penalties without seeing each other agree: both values stay, but nothing is
+    /// in dispute.
+    public var isConflict: Bool { Set(values.map(\.entry)).count > 1 }
 }

@@ -8,6 +8,10 @@ public enum Payload {
     public static let maxText = 1024
 
     /// Encodes changes.
+    /// Most changes one op may carry.
+    public static let maxChanges = 255
+
+    /// Encodes changes (at most ``maxChanges``; the store refuses to sign more).
     public static func encode(_ changes: [Change]) -> [UInt8] {
         var writer = ByteWriter(capacity: 64)
         writer.u8(version)
@@ -111,6 +115,7 @@ public enum Payload {
         case 0x02:
             let device = try key(&reader, "revoked device")
             let lastValid = try reader.u64("revocation last valid seq")
+            guard lastValid <= SignedOp.maxSeq else { throw DecodeError(what: "revocation last valid seq", reason: "is out of range") }
             let signature = try reader.raw(64, "revocation signature")
             return .revoke(Change.Revocation(device: device, lastValidSeq: lastValid, userSignature: signature))
         case 0x10:
@@ -146,7 +151,9 @@ public enum Payload {
             var observed: [OpID] = []
             for _ in 0..<count {
                 let device = try key(&reader, "observed device")
-                observed.append(OpID(device: device, seq: try reader.u64("observed seq")))
+                let seq = try reader.u64("observed seq")
+                guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: "observed seq", reason: "is out of range") }
+                observed.append(OpID(device: device, seq: seq))
             }
             return .rosterRemove(game: game, player: player, observed: observed)
         case 0x20:

@@ -10,6 +10,8 @@ public struct SignedOp: Hashable, Sendable {
     public static let maxPayloadBytes = 64 * 1024
     /// Most ops one op may supersede.
     public static let maxPred = 64
+    /// Highest sequence number: what SQLite's signed 64-bit integers hold.
+    public static let maxSeq = UInt64(Int64.max)
     /// Signature length (Ed25519).
     public static let signatureLength = 64
     /// The domain-separation prefix signed in front of the op bytes.
@@ -71,9 +73,12 @@ public struct SignedOp: Hashable, Sendable {
         space = SpaceID(unchecked: try reader.raw(SpaceID.length, "op space"))
         device = PublicKey(unchecked: try reader.raw(PublicKey.length, "op device"))
         seq = try reader.u64("op seq")
-        guard seq >= 1 else { throw DecodeError(what: "op seq", reason: "is 0; sequence numbers start at 1") }
+        guard seq >= 1, seq <= Self.maxSeq else {
+            throw DecodeError(what: "op seq", reason: "is \(seq); sequence numbers run from 1 to \(Self.maxSeq)")
+        }
         prev = Digest32(unchecked: try reader.raw(Digest32.length, "op prev"))
         hlc = HLC(rawValue: try reader.u64("op hlc"))
+        guard hlc.rawValue <= UInt64(Int64.max) else { throw DecodeError(what: "op hlc", reason: "is beyond the year 10000") }
         let predCount = Int(try reader.u16("op pred count"))
         guard predCount <= Self.maxPred else {
             throw DecodeError(what: "op pred count", reason: "is \(predCount); at most \(Self.maxPred)")
@@ -82,6 +87,7 @@ public struct SignedOp: Hashable, Sendable {
         for _ in 0..<predCount {
             let key = PublicKey(unchecked: try reader.raw(PublicKey.length, "op pred device"))
             let predSeq = try reader.u64("op pred seq")
+            guard predSeq >= 1, predSeq <= Self.maxSeq else { throw DecodeError(what: "op pred seq", reason: "is out of range") }
             pred.append(OpID(device: key, seq: predSeq))
         }
         self.pred = pred

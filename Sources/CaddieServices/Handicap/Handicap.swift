@@ -4,7 +4,7 @@ import Foundation
 /// gross score, course and playing handicaps, stroke allocation, net scores and Stableford points.
 ///
 /// Every function is pure: values in, values out, no I/O. Inputs are checked and bad ones throw `HandicapError`.
-/// Sources for each rule are in `shared/domain/HANDICAP.md`.
+/// Each function names the Rule of Handicapping (USGA/R&A, 2024 edition) it implements; docs/handicap.md lists them.
 public enum Handicap {
     /// The Slope Rating of a course of standard playing difficulty (Rule 5.1).
     public static let standardSlopeRating = 113

@@ -7,14 +7,24 @@ struct Login: ParsableCommand {
         abstract: "Create your identity: a user key and this device's key and certificate, sealed with a passphrase.")
 
     @OptionGroup var options: HomeOptions
-    @Option(help: "Your name as the group will see it.") var name: String
+    @Option(help: "Your name as the group will see it (a new user).") var name: String?
+    @Option(help: "Join as an existing user: the code `caddie device add` printed on your first device.")
+    var deviceCode: String?
     @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard (name == nil) != (deviceCode == nil) else {
+            throw ValidationError("give either --name NAME (a new user) or --device-code CODE (a second device)")
+        }
+    }
 
     func run() throws {
         try guarded {
             let home = try options.open()
             try home.requireNoIdentity()
-            let identity = try home.login(name: name, passphrase: try Passphrase.obtain(confirm: true))
+            let passphrase = try Passphrase.obtain(confirm: true)
+            let identity = try deviceCode.map { try home.login(deviceCode: $0, passphrase: passphrase) }
+                ?? home.login(name: name ?? "", passphrase: passphrase)
             if json {
                 Console.json(.object([("name", .string(identity.name)), ("user", .string(identity.user)),
                                       ("device", .string(identity.device))]))

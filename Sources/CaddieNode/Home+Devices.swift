@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import Foundation
+
+/// A device of this user, as the spaces this home holds know it.
+public struct DeviceSummary: Sendable, Equatable {
+    /// The device key.
+    public let device: PublicKey
+    /// Spaces it has joined.
+    public let spaces: [String]
+    /// Whether it is this home's device.
+    public let isThisDevice: Bool
+    /// The last valid seq, if revoked in any space.
+    public let revokedAfter: UInt64?
+}
+
+extension Home {
+    /// The devices of this home's user across the spaces it holds.
+    public func devices() throws(NodeError) -> [DeviceSummary] {
+        let identity = try identity()
+        var found: [PublicKey: (spaces: [String], revoked: UInt64?)] = [:]
+        for space in try spaces() {
+            for member in try run({ try store.members(space.id) }) where member.user.hex == identity.user {
+                var entry = found[member.device] ?? ([], nil)
+                entry.spaces.append(space.name)
+                if let revoked = member.revokedAfter { entry.revoked = min(entry.revoked ?? revoked, revoked) }
+                found[member.device] = entry
+            }
+        }
+        return found.sorted { $0.key < $1.key }.map {
+            DeviceSummary(device: $0.key, spaces: $0.value.spaces, isThisDevice: $0.key.hex == identity.device,
+                          revokedAfter: $0.value.revoked)
+        }
+    }
+
+    /// Revokes a device of this user in every space where it is a member: its ops after the last one this
+    /// home has seen are rejected everywhere the revocation reaches. Needs the user key (the first device).
+    public func revokeDevice(_ hex: String, passphrase: String) throws(NodeError) -> [String] {
+        guard let device = PublicKey(hex: hex.lowercased()) else {
+            throw .invalid("give the device's full key, 64 hex digits (see `caddie device list`)")
+        }
+        let identity = try identity()
+        guard device.hex != identity.device else { throw .invalid("a device cannot revoke itself; revoke it from another device") }
+        let keys = try unlock(passphrase: passphrase)
+        guard let user = keys.user else {
+            throw .invalid("this device does not hold the user key: revoke from the device you first logged in on")
+        }
+        var revoked: [String] = []
+        for space in try spaces() {
+            guard try run({ try store.members(space.id) }).contains(where: { $0.device == device && $0.user == user.publicKey })
+            else { continue }
+            let lastValid = try run { try store.vector(space.id) }[device]
+            let signature = user.sign(Membership.revocationMessage(space: space.id, device: device, lastValidSeq: lastValid))
+            try append(space: space.id, keys: keys,
+                       changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
+            revoked.append(space.name)
+        }
+        guard !revoked.isEmpty else {
+            throw .notFound("device \(device.short) is not one of \(identity.name)'s devices in any space this home holds")
+        }
+        return revoked
+    }
+
+    /// Waits on the LAN for a new device to pair with `code`, certifies its key, and gives it the keys of
+    /// every space this home holds. Calls `ready` with the code to show once listening.
+    public func addDevice(listen host: String, port: UInt16, advertise: String?, timeout: Double, passphrase: String,
+                          ready: (PairingCode) -> Void) throws(NodeError) -> PublicKey {
+        let identity = try identity()
+        let keys = try unlock(passphrase: passphrase)
+        guard let user = keys.user else {
+            throw .invalid("this device does not hold the user key: add devices from the device you first logged in on")
+        }
+        let (listener, bound) = try PairingSocket.listen(host: host, port: port)
+        let code = PairingCode(host: advertise ?? (host == "0.0.0.0" ? Self.lanAddress() : host), port: bound,
+                               secret: SecureRandom.bytes(16))
+        ready(code)
+        let deadline = Date().addingTimeInterval(timeout)
+        var attempts = 0
+        while attempts < 5 {
+            guard let connection = try listener.accept(timeout: deadline.timeIntervalSinceNow) else {
+                throw .invalid("no device paired within \(Int(timeout)) s; run `caddie device add` again")
+            }
+            attempts += 1
+            guard let request = try? connection.receive(PairingMessage.requestLength),
+                  let device = PairingMessage.parseRequest(request, code: code) else {
+                let reason = Array("the device code does not match".utf8)
+                try? connection.send(Array("CPX1".utf8) + [UInt8(reason.count >> 8), UInt8(reason.count & 0xff)] + reason)
+                continue
+            }
+            let now = Self.now()
+            let spaces = try self.spaces().map { space throws(NodeError) in
+                PairingMessage.GrantedSpace(id: space.id.hex, key: Hex.encode(try keys.key(for: space.id)), name: space.name)
+            }
+            let grant = PairingMessage.Grant(
+                name: identity.name, user: user.publicKey.hex, certifiedAt: now,
+                certificate: Hex.encode(Membership.certify(device: device, by: user, at: now)), spaces: spaces)
+            let sealed: [UInt8]
+            do {
+                sealed = try SecretBox.seal([UInt8](JSONEncoder().encode(grant)), key: code.boxKey)
+            } catch {
+                throw .invalid("cannot seal the grant: \(error)")
+            }
+            var message = ByteWriter()
+            message.raw(Array("CPA1".utf8))
+            message.u32(UInt32(sealed.count))
+            message.raw(sealed)
+            try connection.send(message.bytes)
+            return device
+        }
+        throw .invalid("five devices tried the wrong code; run `caddie device add` again for a fresh one")
+    }
+
+    /// Logs in as an existing user on this new device: pairs over the LAN with the first device.
+    public func login(deviceCode text: String, passphrase: String) throws(NodeError) -> Identity {
+        try requireNoIdentity()
+        guard !passphrase.isEmpty else { throw .invalid("the passphrase must not be empty") }
+        let code = try PairingCode(parsing: text)
+        let device = SigningKey.generate()
+        let connection = try PairingSocket.connect(host: code.host, port: code.port, timeout: 10)
+        try connection.send(PairingMessage.request(device: device.publicKey, code: code))
+        let kind = String(decoding: try connection.receive(4), as: UTF8.self)
+        if kind == "CPX1" {
+            let length = try connection.receive(2)
+            let reason = String(decoding: try connection.receive(Int(length[0]) << 8 | Int(length[1])), as: UTF8.self)
+            throw .invalid("the first device refused: \(reason)")
+        }
+        guard kind == "CPA1" else { throw .invalid("the other side is not a caddie waiting in `caddie device add`") }
+        let lengthBytes = try connection.receive(4)
+        let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+        guard length <= 1 << 20 else { throw .invalid("the first device sent an oversized grant") }
+        guard let plain = SecretBox.open(try connection.receive(length), key: code.boxKey),
+              let grant = try? JSONDecoder().decode(PairingMessage.Grant.self, from: Data(plain)),
+              let user = PublicKey(hex: grant.user), let certificate = Hex.decode(grant.certificate),
+              Membership.verifyCertificate(user: user, device: device.publicKey, certifiedAt: grant.certifiedAt,
+                                           signature: certificate)
+        else {
+            throw .invalid("the grant from the first device did not verify; pair again with a fresh code")
+        }
+        var spaces: [String: String] = [:]
+        for space in grant.spaces { spaces[space.id] = space.key }
+        let ring = KeyRing(userSeed: nil, deviceSeed: Hex.encode(device.seed), spaces: spaces)
+        try seal(ring, passphrase: passphrase)
+        let identity = Identity(name: grant.name, user: grant.user, device: device.publicKey.hex,
+                                certifiedAt: grant.certifiedAt, certificate: grant.certificate)
+        try write(identity)
+        let keys = try UnlockedKeys(ring: ring)
+        for space in grant.spaces {
+            guard let id = SpaceID(hex: space.id) else { continue }
+            try run { try store.addSpace(id, name: space.name, now: Self.now()) }
+            try ensureJoined(id, keys: keys)
+        }
+        return identity
+    }
+
+    /// The first IPv4 address of an interface that is up and not loopback, else 127.0.0.1.
+    static func lanAddress() -> String {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return "127.0.0.1" }
+        defer { freeifaddrs(list) }
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                  entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0, entry.pointee.ifa_flags & UInt32(IFF_UP) != 0
+            else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet4 in
+                var raw = inet4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &raw, &text, socklen_t(INET_ADDRSTRLEN))
+            }
+            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return "127.0.0.1"
+    }
+}

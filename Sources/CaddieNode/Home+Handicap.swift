@@ -1,0 +1,277 @@
+import CaddieCore
+import CaddieServices
+import CaddieStore
+import Foundation
+
+extension Home {
+    /// A player's Handicap Index recomputed from the finished games of every space this home holds, with the games
+    /// behind it.
+    ///
+    /// The index is never synced as a number (HANDICAP.md pitfall 4): each home derives it from the merged games, so
+    /// homes holding the same games agree on it.
+    public struct HandicapRecord: Sendable, Equatable {
+        /// A finished game that became a round of the scoring record.
+        public struct RecordedGame: Sendable, Equatable {
+            /// The space the game is in.
+            public let space: SpaceID
+            /// The space's name.
+            public let spaceName: String
+            /// The game.
+            public let game: EntityID
+            /// The player's id in that space (the same person may have a different id in each space).
+            public let player: EntityID
+            /// When the game was created (ms since 1970): the round's date.
+            public let createdAt: UInt64
+            /// The course's name.
+            public let course: String
+            /// The tee played.
+            public let tee: String
+        }
+
+        /// A finished game of the player that could not count, and why.
+        public struct SkippedGame: Sendable, Equatable {
+            /// The space the game is in.
+            public let space: SpaceID
+            /// The space's name.
+            public let spaceName: String
+            /// The game.
+            public let game: EntityID
+            /// When the game was created (ms since 1970).
+            public let createdAt: UInt64
+            /// Why it does not count, in words a user can act on.
+            public let reason: String
+        }
+
+        /// The player as named in the space asked about.
+        public let player: PlayerRecord
+        /// The space asked about.
+        public let space: SpaceID
+        /// The calculation over the rounds, with the working of each.
+        public let calculation: Handicap.RecordCalculation
+        /// The games in the order given to the calculation: `Handicap.RoundWorking.position` indexes this list.
+        public let games: [RecordedGame]
+        /// Finished games that could not count.
+        public let skipped: [SkippedGame]
+
+        /// The current Handicap Index, or nil before there are enough acceptable rounds.
+        public var index: Double? { calculation.index }
+
+        /// The game behind a round of the working.
+        public func game(of round: Handicap.RoundWorking) -> RecordedGame? {
+            games.indices.contains(round.position) ? games[round.position] : nil
+        }
+
+        /// The Handicap Index in effect before `date`: the one after the last round played earlier, as the Rules
+        /// recalculate the index after each score (Rule 5.2); nil if there was none yet.
+        public func index(before date: Date) -> Double? {
+            calculation.rounds.last(where: { $0.date < date && $0.indexAfter != nil })?.indexAfter
+        }
+    }
+
+    /// The Handicap Index of a player from their finished games in every space this home holds.
+    ///
+    /// The player is named as in `space`; with no space, every space is searched and the player must be found in one,
+    /// or be the same user in all that match. The same person is found in other spaces by their user key when the
+    /// player has one; a player without a user key counts only their games in their own space. Each finished game
+    /// the player is on the roster of becomes a round from the course and tee's ratings and the card's shown
+    /// strokes, dated by its creation; games on tees without ratings are reported as skipped.
+    public func handicapRecord(player text: String, space: SpaceID?) throws(NodeError) -> HandicapRecord {
+        let (player, home) = try findPlayer(text, space: space)
+        return try handicapRecord(for: player, in: home)
+    }
+
+    /// The record of a player already resolved in `space`.
+    public func handicapRecord(for player: PlayerRecord, in space: SpaceID) throws(NodeError) -> HandicapRecord {
+        var entries: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)] = []
+        var skipped: [HandicapRecord.SkippedGame] = []
+        for summary in try spaces().sorted(by: { $0.id < $1.id }) {
+            let ids: Set<EntityID>
+            if let user = player.user {
+                ids = Set(try players(summary.id).filter { $0.user == user }.map(\.id))
+            } else {
+                ids = summary.id == space ? [player.id] : []
+            }
+            guard !ids.isEmpty else { continue }
+            for game in try games(summary.id) where game.finished {
+                let roster = try run { try store.roster(summary.id, game: game.id) }
+                guard let playerID = roster.first(where: { ids.contains($0) }) else { continue }
+                switch try assessForHandicap(game, player: playerID, space: summary) {
+                case .round(let round, let recorded):
+                    entries.append((round, recorded))
+                case .skipped(let reason):
+                    skipped.append(HandicapRecord.SkippedGame(space: summary.id, spaceName: summary.name,
+                                                              game: game.id, createdAt: game.createdAt,
+                                                              reason: reason))
+                }
+            }
+        }
+        // A fixed order for rounds of the same date, so every home replays the record the same way.
+        entries.sort { ($0.game.createdAt, $0.game.space, $0.game.game) < ($1.game.createdAt, $1.game.space, $1.game.game) }
+        skipped.sort { ($0.createdAt, $0.space, $0.game) < ($1.createdAt, $1.space, $1.game) }
+        let calculation: Handicap.RecordCalculation
+        do {
+            calculation = try Handicap.handicapIndex(rounds: entries.map { $0.round })
+        } catch {
+            throw .invalid(error.description)
+        }
+        return HandicapRecord(player: player, space: space, calculation: calculation, games: entries.map { $0.game },
+                              skipped: skipped)
+    }
+
+    /// Each player's course and playing handicap for a game's card, with net scores and Stableford points per hole.
+    ///
+    /// The index is the one computed from the merged state as it stood when the game was created (the rounds before
+    /// it), else the index entered for the player; players with neither, and every player on a course whose tee has
+    /// no ratings or whose holes lack par or stroke index, get no entry.
+    /// - Parameters:
+    ///   - card: the game's card (`card(space:game:)`).
+    ///   - space: the space the game is in.
+    ///   - allowancePercent: the handicap allowance, 1...100; 100 by default (the Rules recommend 95 for individual
+    ///     stroke play and Stableford: `Handicap.Format.individualStrokePlay.allowancePercent`).
+    public func playingHandicap(card: Scorecard, space: SpaceID, allowancePercent: Int = 100) throws(NodeError)
+        -> [EntityID: NetCard]
+    {
+        guard let course = card.course, let tee = course.tee(named: card.game.tee), let rating = tee.rating,
+              let slope = tee.slope, let par = tee.par
+        else { return [:] }
+        let holes = course.holes.sorted { $0.number < $1.number }
+        guard holes.count == 9 || holes.count == 18 else { return [:] }
+        var layout: [(number: Int, par: Int, strokeIndex: Int)] = []
+        for hole in holes {
+            guard let holePar = hole.par, let strokeIndex = hole.strokeIndex else { return [:] }
+            layout.append((hole.number, holePar, strokeIndex))
+        }
+        let played = Date(timeIntervalSince1970: Double(card.game.createdAt) / 1000)
+        var cards: [EntityID: NetCard] = [:]
+        for player in card.players {
+            var computed: Double?
+            do {
+                computed = try handicapRecord(for: player, in: space).index(before: played)
+            } catch {
+                // Bad data in some other game must not hide this card: fall back to the entered index.
+                guard case .invalid = error else { throw error }
+                computed = nil
+            }
+            let index: Double
+            let source: NetCard.IndexSource
+            if let computed {
+                (index, source) = (computed, .computed)
+            } else if let entered = player.handicapIndex {
+                (index, source) = (entered, .entered)
+            } else {
+                continue
+            }
+            let scores = layout.map {
+                Handicap.HoleScore(par: $0.par, strokeIndex: $0.strokeIndex,
+                                   strokes: card.cell(player.id, $0.number)?.winner?.entry.strokes)
+            }
+            let handicap: Handicap.CourseHandicap
+            let round: Handicap.NetRound
+            do {
+                handicap = try Handicap.courseHandicap(
+                    handicapIndex: index, slopeRating: slope, courseRating: rating, par: par, holes: layout.count,
+                    allowancePercent: allowancePercent
+                )
+                round = try Handicap.netRound(holes: scores, playingHandicap: handicap.playingHandicap)
+            } catch {
+                continue
+            }
+            var strokes: [Int: Int] = [:]
+            var net: [Int: Int] = [:]
+            var points: [Int: Int] = [:]
+            for (hole, scored) in zip(layout, round.holes) {
+                strokes[hole.number] = scored.strokesReceived
+                if let value = scored.net {
+                    net[hole.number] = value
+                    points[hole.number] = scored.points
+                }
+            }
+            cards[player.id] = NetCard(
+                player: player.id, indexUsed: index, indexSource: source,
+                unroundedCourseHandicap: handicap.unrounded, courseHandicap: handicap.courseHandicap,
+                allowancePercent: handicap.allowancePercent, playingHandicap: handicap.playingHandicap,
+                strokesReceived: strokes, net: net, points: points, netTotal: round.netTotal,
+                pointsTotal: round.points
+            )
+        }
+        return cards
+    }
+
+    /// The player named `text` in `space`, or, with no space, in the one space (or the one user) it names.
+    func findPlayer(_ text: String, space: SpaceID?) throws(NodeError) -> (PlayerRecord, SpaceID) {
+        if let space { return (try resolvePlayer(space, text), space) }
+        let all = try spaces().sorted { $0.id < $1.id }
+        guard !all.isEmpty else { throw .noSpace }
+        if all.count == 1 { return (try resolvePlayer(all[0].id, text), all[0].id) }
+        var found: [(player: PlayerRecord, space: SpaceSummary)] = []
+        for summary in all {
+            if let player = try? resolvePlayer(summary.id, text) { found.append((player, summary)) }
+        }
+        guard let first = found.first else {
+            throw .notFound("no player '\(text)' in any space of this home: see `caddie player list --space SPACE`")
+        }
+        let samePerson = found.allSatisfy { $0.player.user != nil && $0.player.user == first.player.user }
+        guard found.count == 1 || samePerson else {
+            throw .spaceAmbiguous(found.map { "\($0.space.name) \($0.space.id.short)" })
+        }
+        return (first.player, first.space.id)
+    }
+
+    /// A finished game as a round of a player's scoring record, or why it cannot be one.
+    private func assessForHandicap(_ game: GameRecord, player: EntityID, space: SpaceSummary)
+        throws(NodeError) -> HandicapAssessment
+    {
+        guard let course = try course(of: game, in: space.id) else {
+            return .skipped("its course has not arrived yet: merge with the home that imported it")
+        }
+        guard let tee = course.tee(named: game.tee) else {
+            return .skipped("course \(course.name) has no tee '\(game.tee)'")
+        }
+        guard let rating = tee.rating, let slope = tee.slope, let par = tee.par else {
+            let missing = [("course rating", tee.rating == nil), ("slope rating", tee.slope == nil),
+                           ("par", tee.par == nil)].filter { $0.1 }.map { $0.0 }
+            return .skipped("tee \(tee.name) of \(course.name) has no \(missing.joined(separator: " or ")): "
+                            + "only rounds on rated tees count (add the ratings to the course file and import it again)")
+        }
+        let holes = course.holes.sorted { $0.number < $1.number }
+        guard holes.count == 9 || holes.count == 18 else {
+            return .skipped("\(course.name) has \(holes.count) holes: only 9- and 18-hole rounds count")
+        }
+        var shown: [Int: Int] = [:]
+        for cell in try run({ try store.cells(space.id, game: game.id) }) where cell.player == player {
+            if let winner = cell.winner { shown[cell.hole] = winner.entry.strokes }
+        }
+        var scores: [Handicap.HoleScore] = []
+        for hole in holes {
+            guard let holePar = hole.par, let strokeIndex = hole.strokeIndex else {
+                return .skipped("hole \(hole.number) of \(course.name) has no par or stroke index")
+            }
+            scores.append(Handicap.HoleScore(par: holePar, strokeIndex: strokeIndex, strokes: shown[hole.number]))
+        }
+        // Check the round on its own, so that one bad course skips one game instead of failing the whole record.
+        do {
+            _ = try Handicap.courseHandicap(
+                handicapIndex: 0, slopeRating: slope, courseRating: rating, par: par, holes: holes.count
+            )
+            _ = try Handicap.adjustedGrossScore(holes: scores, courseHandicap: nil)
+        } catch {
+            return .skipped(error.description)
+        }
+        let round = Handicap.Round(
+            date: Date(timeIntervalSince1970: Double(game.createdAt) / 1000), holes: holes.count,
+            score: .holeByHole(scores), courseRating: rating, slopeRating: slope, par: par
+        )
+        return .round(round, HandicapRecord.RecordedGame(
+            space: space.id, spaceName: space.name, game: game.id, player: player, createdAt: game.createdAt,
+            course: course.name, tee: tee.name
+        ))
+    }
+}
+
+/// What a finished game is to a player's scoring record.
+private enum HandicapAssessment {
+    /// A round, with the game it came from.
+    case round(Handicap.Round, Home.HandicapRecord.RecordedGame)
+    /// Not a round, and why.
+    case skipped(String)
+}

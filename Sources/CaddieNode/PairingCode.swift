@@ -1,0 +1,93 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+
+/// The one-time code `caddie device add` prints: where the first device listens on the LAN, and a
+/// 16-byte secret that authenticates the new device's request and encrypts the certificate and space
+/// keys sent back. Layout before base32: version (1), IPv4 address (4), port (u16), secret (16), and
+/// a 4-byte BLAKE2b check.
+public struct PairingCode: Sendable, Equatable {
+    static let prefix = "CADDIEPAIR1"
+
+    /// IPv4 address of the first device, dotted.
+    public let host: String
+    /// TCP port.
+    public let port: UInt16
+    /// The one-time secret.
+    public let secret: [UInt8]
+
+    /// Creates a code.
+    public init(host: String, port: UInt16, secret: [UInt8]) {
+        self.host = host
+        self.port = port
+        self.secret = secret
+    }
+
+    /// The printable token.
+    public var text: String {
+        var writer = ByteWriter(capacity: 32)
+        writer.u8(1)
+        writer.raw(host.split(separator: ".").compactMap { UInt8($0) })
+        writer.u16(port)
+        writer.raw(secret)
+        writer.raw(Blake2b.hash(writer.bytes).bytes.prefix(4))
+        return Self.prefix + Base32.encode(writer.bytes)
+    }
+
+    /// Parses a token, refusing mistyped ones.
+    public init(parsing text: String) throws(NodeError) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.uppercased().hasPrefix(Self.prefix),
+              let bytes = Base32.decode(String(trimmed.dropFirst(Self.prefix.count))), bytes.count == 1 + 4 + 2 + 16 + 4
+        else {
+            throw .invalid("that is not a device code (it starts with \(Self.prefix)); run `caddie device add` on your first device")
+        }
+        guard Array(Blake2b.hash(Array(bytes.prefix(23))).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
+            throw .invalid("the device code is mistyped or incomplete; copy it again")
+        }
+        guard bytes[0] == 1 else { throw .invalid("this device code needs a newer caddie") }
+        host = bytes[1...4].map(String.init).joined(separator: ".")
+        port = UInt16(bytes[5]) << 8 | UInt16(bytes[6])
+        secret = Array(bytes[7..<23])
+    }
+
+    var macKey: [UInt8] { Blake2b.hash(parts: [Array("caddie-pair-mac".utf8), secret]).bytes }
+    var boxKey: [UInt8] { Blake2b.hash(parts: [Array("caddie-pair-box".utf8), secret]).bytes }
+}
+
+/// The messages of the pairing exchange (docs/identity-and-spaces.md, "Adding a device").
+///
+///     new device -> first:  "CPR1" ‖ device key (32) ‖ HMAC(macKey, "caddie-pair-request" ‖ device key) (32)
+///     first -> new device:  "CPA1" ‖ u32 length ‖ secretbox(boxKey, grant JSON)     on success
+///                           "CPX1" ‖ u16 length ‖ UTF-8 reason                       on refusal
+enum PairingMessage {
+    static let requestLength = 4 + 32 + 32
+
+    struct Grant: Codable {
+        var name: String
+        var user: String
+        var certifiedAt: UInt64
+        var certificate: String
+        var spaces: [GrantedSpace]
+    }
+
+    struct GrantedSpace: Codable {
+        var id: String
+        var key: String
+        var name: String
+    }
+
+    static func request(device: PublicKey, code: PairingCode) -> [UInt8] {
+        Array("CPR1".utf8) + device.bytes
+            + MessageAuthentication.tag(Array("caddie-pair-request".utf8) + device.bytes, key: code.macKey)
+    }
+
+    /// The device key of a valid request, or nil.
+    static func parseRequest(_ bytes: [UInt8], code: PairingCode) -> PublicKey? {
+        guard bytes.count == requestLength, Array(bytes.prefix(4)) == Array("CPR1".utf8) else { return nil }
+        let device = PublicKey(unchecked: Array(bytes[4..<36]))
+        guard MessageAuthentication.verify(Array(bytes[36...]), message: Array("caddie-pair-request".utf8) + device.bytes,
+                                           key: code.macKey) else { return nil }
+        return device
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import Foundation
+
+struct Device: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a second device of yours, list your devices, revoke a lost one.",
+        subcommands: [Add.self, List.self, Revoke.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a one-time code and wait on the LAN for your new device to pair with it.",
+            discussion: "On the new device run `caddie login --device-code CODE`. The code carries this device's "
+                + "address and a secret; the new device gets its own key certified and the keys of your spaces.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "Address and port to wait on (port 0 picks a free one).") var listen = "0.0.0.0:7401"
+        @Option(help: "The IPv4 address the new device should dial (default: this machine's LAN address).")
+        var address: String?
+        @Option(help: "Seconds to wait.") var timeout: Double = 300
+
+        func run() throws {
+            try guarded {
+                let parts = listen.split(separator: ":")
+                guard parts.count == 2, let port = UInt16(parts[1]) else {
+                    throw NodeError.invalid("--listen must be HOST:PORT, e.g. 0.0.0.0:7401")
+                }
+                let home = try options.open()
+                let device = try home.addDevice(listen: String(parts[0]), port: port, advertise: address, timeout: timeout,
+                                                passphrase: try Passphrase.obtain()) { code in
+                    Console.print(code.text)
+                    FileHandle.standardError.write(Data("On the new device: caddie login --device-code \(code.text)\n".utf8))
+                }
+                Console.print("Paired device \(device.hex)")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Your devices in the spaces this home holds.")
+        @OptionGroup var options: HomeOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let devices = try options.open().devices()
+                if json {
+                    Console.json(.array(devices.map {
+                        .object([("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
+                                 ("spaces", .array($0.spaces.map { .string($0) })),
+                                 ("revokedAfter", .optional($0.revokedAfter.map { Int($0) }))])
+                    }))
+                } else {
+                    for device in devices {
+                        Console.print("\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
+                                      + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
+                                      + "  in " + device.spaces.joined(separator: ", "))
+                    }
+                }
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke one of your devices: its later ops are rejected everywhere the revocation reaches.")
+        @OptionGroup var options: HomeOptions
+        @Argument(help: "The device key (hex).") var device: String
+
+        func run() throws {
+            try guarded {
+                let spaces = try options.open().revokeDevice(device, passphrase: try Passphrase.obtain())
+                Console.print("Revoked \(device.prefix(8)) in " + spaces.joined(separator: ", "))
+            }
+        }
+    }
+}

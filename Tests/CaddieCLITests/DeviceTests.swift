@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@Suite("caddie CLI: a second device, and revoking a lost one", .serialized)
+struct DeviceTests {
+    /// Starts `device add` on `first`, waits for its code, and pairs `second` with it over loopback.
+    static func pair(first: CLI, second: CLI) throws -> String {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["device", "add", "--listen", "127.0.0.1:0", "--timeout", "30", "--home", first.home.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = first.passphrase
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += chunk
+        }
+        let code = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        #expect(code.hasPrefix("CADDIEPAIR1"))
+        let login = try second.run(["login", "--device-code", code, "--json"])
+        process.waitUntilExit()
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(process.terminationStatus == 0)
+        return try login.field("device")
+    }
+
+    @Test("a second device pairs over the LAN, gets its own key certified by the same user, and scores in the space")
+    func secondDevice() throws {
+        let phone = try CLI(name: "phone")
+        var watch = try CLI(name: "watch")
+        watch.passphrase = "another passphrase"
+        defer { phone.remove(); watch.remove() }
+        try phone.ok(["login", "--name", "Ana"])
+        try phone.ok(["space", "create", "Saturday"])
+        let player = try phone.ok(["player", "add", "Ana", "--json"]).field("player")
+        let watchDevice = try Self.pair(first: phone, second: watch)
+        let phoneID = try phone.ok(["whoami", "--json"])
+        let watchID = try watch.ok(["whoami", "--json"])
+        #expect(try phoneID.field("user") == watchID.field("user"))
+        #expect(try phoneID.field("device") != watchID.field("device"))
+        #expect(try watchID.field("device") == watchDevice)
+        // The watch holds the space key: it can take the phone's ops and add its own.
+        let bundle = phone.home.appendingPathComponent("p.bundle").path
+        try phone.ok(["export", "--out", bundle])
+        try watch.ok(["import", bundle])
+        #expect(try watch.ok(["player", "list", "--json"]).stdout.contains(player))
+        try watch.ok(["player", "add", "Ben"])
+        let back = watch.home.appendingPathComponent("w.bundle").path
+        try watch.ok(["export", "--out", back])
+        try phone.ok(["import", back])
+        #expect(try phone.stateHash() == watch.stateHash())
+        let devices = try #require(try phone.ok(["device", "list", "--json"]).json() as? [[String: Any]])
+        #expect(devices.count == 2)
+        // The watch is lost: revoke it. What it signs afterwards is refused everywhere the revocation reaches.
+        try watch.fails(["device", "revoke", try phoneID.field("device")], saying: "user key")
+        try phone.ok(["device", "revoke", watchDevice])
+        try watch.ok(["player", "add", "Mallory"])
+        try watch.ok(["export", "--out", back])
+        try phone.fails(["import", back], saying: "revoked")
+        #expect(try !phone.ok(["player", "list"]).stdout.contains("Mallory"))
+        let listed = try #require(try phone.ok(["device", "list", "--json"]).json() as? [[String: Any]])
+        #expect(listed.contains { ($0["device"] as? String) == watchDevice && $0["revokedAfter"] is Int })
+    }
+
+    @Test("a wrong or stale device code is refused with a clear reason")
+    func wrongCode() throws {
+        let cli = try CLI(name: "code")
+        defer { cli.remove() }
+        try cli.fails(["login", "--device-code", "CADDIEPAIR1AAAA"], saying: "device code")
+        try cli.fails(["login", "--name", "Ana", "--device-code", "X"], saying: "either --name")
+        // A well-formed code for a port nobody listens on.
+        try cli.fails(["login", "--device-code", "CADDIEPAIR1AF7QAAABWP7UONGGRXU622QC5SC6RQBW44VECIIJBXDA"],
+                      saying: "cannot reach")
+    }
+}
