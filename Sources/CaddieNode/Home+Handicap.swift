@@ -106,7 +106,9 @@ extension Home {
             }
         }
         // A fixed order for rounds of the same date, so every home replays the record the same way.
-        entries.sort { ($0.game.createdAt, $0.game.space, $0.game.game) < ($1.game.createdAt, $1.game.space, $1.game.game) }
+        entries.sort {
+            ($0.game.createdAt, $0.game.space, $0.game.game) < ($1.game.createdAt, $1.game.space, $1.game.game)
+        }
         skipped.sort { ($0.createdAt, $0.space, $0.game) < ($1.createdAt, $1.space, $1.game) }
         let calculation: Handicap.RecordCalculation
         do {
@@ -155,9 +157,11 @@ extension Home {
             let index: Double
             let source: NetCard.IndexSource
             if let computed {
-                (index, source) = (computed, .computed)
+                index = computed
+                source = .computed
             } else if let entered = player.handicapIndex {
-                (index, source) = (entered, .entered)
+                index = entered
+                source = .entered
             } else {
                 continue
             }
@@ -221,7 +225,7 @@ extension Home {
     private func assessForHandicap(_ game: GameRecord, player: EntityID, space: SpaceSummary)
         throws(NodeError) -> HandicapAssessment
     {
-        guard let course = try course(of: game, in: space.id) else {
+        guard let course = try self.course(of: game, in: space.id) else {
             return .skipped("its course has not arrived yet: merge with the home that imported it")
         }
         guard let tee = course.tee(named: game.tee) else {
@@ -231,7 +235,7 @@ extension Home {
             let missing = [("course rating", tee.rating == nil), ("slope rating", tee.slope == nil),
                            ("par", tee.par == nil)].filter { $0.1 }.map { $0.0 }
             return .skipped("tee \(tee.name) of \(course.name) has no \(missing.joined(separator: " or ")): "
-                            + "only rounds on rated tees count (add the ratings to the course file and import it again)")
+                            + "only rounds on rated tees count (add them to the course file and import it again)")
         }
         let holes = course.holes.sorted { $0.number < $1.number }
         guard holes.count == 9 || holes.count == 18 else {

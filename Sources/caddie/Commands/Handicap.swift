@@ -1,0 +1,429 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+
+/// `caddie handicap`: the World Handicap System's calculations, and a player's index from the merged state.
+///
+/// The calculations take every number on the command line and never open a home; only `handicap player` does.
+/// Numeric options use `.unconditional` parsing so that a plus handicap can be written `--course-handicap -2` as well
+/// as `--course-handicap=-2`.
+struct HandicapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "handicap",
+        abstract: "World Handicap System calculations, and a player's Handicap Index from the merged state.",
+        discussion: """
+            The calculations take their numbers on the command line and need no login and no home. \
+            Plus handicaps are negative numbers: a +2 handicap is --course-handicap=-2.
+            """,
+        subcommands: [
+            Differential.self, Index.self, CourseHandicap.self, Strokes.self, MaxHole.self, Stableford.self,
+            PlayerIndex.self,
+        ]
+    )
+
+    struct Differential: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "differential",
+            abstract: "The Score Differential of a round (Rule 5.1): 113 / slope x (AGS - rating - PCC).")
+        @OptionGroup var options: HomeOptions
+        @Option(parsing: .unconditional, help: "The adjusted gross score.") var ags: Int
+        @Option(parsing: .unconditional, help: "The Course Rating of the tees played (the 9-hole rating for 9 holes).")
+        var rating: Double
+        @Option(parsing: .unconditional, help: "The Slope Rating of the tees played, 55...155.") var slope: Int
+        @Option(parsing: .unconditional, help: "The playing conditions calculation adjustment, -1.0...3.0.")
+        var pcc: Double = 0
+        @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
+        @Option(parsing: .unconditional,
+                help: "For 9 holes: the player's index, to add the expected score of the other nine (unofficial).")
+        var index: Double?
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let result = try calculating {
+                    try Handicap.scoreDifferential(
+                        adjustedGrossScore: ags, courseRating: rating, slopeRating: slope, pcc: pcc, holes: holes,
+                        handicapIndex: index
+                    )
+                }
+                if json {
+                    Console.json(.object([("differential", .double(result.value))]))
+                } else if result.holes == 9 {
+                    Console.print("9-hole Score Differential \(tenths(result.value)) (kept unrounded until combined: "
+                                  + "\(hundredths(result.unrounded)))")
+                } else {
+                    var line = "Score Differential \(tenths(result.value)) (unrounded \(hundredths(result.unrounded)))"
+                    if let expected = result.expectedDifferential {
+                        line += ", of which \(hundredths(expected)) is the expected score of the nine not played "
+                            + "(approximation: unofficial)"
+                    }
+                    Console.print(line)
+                }
+            }
+        }
+    }
+
+    struct Index: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "index",
+            abstract: "A Handicap Index from Score Differentials (Rules 5.2, 5.3, 5.7, 5.8).")
+        @OptionGroup var options: HomeOptions
+        @Option(parsing: .unconditional,
+                help: "Score Differentials, comma-separated, OLDEST FIRST (the last 20 are the most recent 20).")
+        var differentials: String
+        @Option(parsing: .unconditional,
+                help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.")
+        var lowIndex: Double?
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                var values: [Double] = []
+                for text in differentials.split(separator: ",", omittingEmptySubsequences: false) {
+                    let trimmed = text.trimmingCharacters(in: .whitespaces)
+                    guard let value = Double(trimmed), value.isFinite else {
+                        throw NodeError.invalid("--differentials: '\(trimmed)' is not a number; give differentials "
+                                                + "separated by commas, oldest first, e.g. 12.0,14.1,9.8")
+                    }
+                    values.append(value)
+                }
+                let result = try calculating {
+                    try Handicap.handicapIndex(differentials: values, lowHandicapIndex: lowIndex)
+                }
+                if json {
+                    Console.json(.object([
+                        ("index", .optional(result.index)),
+                        ("used", .array(result.used.map { .double($0) })),
+                        ("adjustment", .int(result.adjustment)),
+                        ("cap", .string(result.cap.rawValue)),
+                    ]))
+                    return
+                }
+                guard let index = result.index else {
+                    Console.print("No Handicap Index yet: 3 differentials are needed, \(values.count) given")
+                    return
+                }
+                Console.print("Handicap Index \(indexText(index))")
+                Console.print("  lowest \(result.used.count) of \(result.considered.count) averaged "
+                              + "\(tenths(result.averageOfUsed ?? 0)): " + result.used.map(tenths).joined(separator: ", "))
+                Console.print("  adjustment \(result.adjustment), cap \(result.cap.rawValue)"
+                              + (result.lowHandicapIndex.map { " (Low Handicap Index \(indexText($0)))" } ?? "")
+                              + (result.limitedToMaximum ? ", limited to 54.0" : ""))
+            }
+        }
+    }
+
+    struct CourseHandicap: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "course",
+            abstract: "Course Handicap and Playing Handicap (Rules 6.1, 6.2, Appendix C).")
+        @OptionGroup var options: HomeOptions
+        @Option(parsing: .unconditional, help: "The Handicap Index (a plus index negative: -1.5 for +1.5).")
+        var index: Double
+        @Option(parsing: .unconditional, help: "The Slope Rating of the tees, 55...155.") var slope: Int
+        @Option(parsing: .unconditional, help: "The Course Rating of the tees (the 9-hole rating for 9 holes).")
+        var rating: Double
+        @Option(parsing: .unconditional, help: "The par of the holes played.") var par: Int
+        @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
+        @Option(parsing: .unconditional, help: "The handicap allowance of the format in percent, 1...100.")
+        var allowance: Int = 100
+        @Flag(help: "Leave (Course Rating - Par) out, as jurisdictions that apply it elsewhere do.")
+        var withoutRatingMinusPar = false
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let result = try calculating {
+                    try Handicap.courseHandicap(
+                        handicapIndex: index, slopeRating: slope, courseRating: rating, par: par, holes: holes,
+                        allowancePercent: allowance, includeCourseRatingMinusPar: !withoutRatingMinusPar
+                    )
+                }
+                if json {
+                    Console.json(.object([
+                        ("courseHandicap", .int(result.courseHandicap)),
+                        ("playingHandicap", .int(result.playingHandicap)),
+                        ("unrounded", .double(roundedToHundredths(result.unrounded))),
+                    ]))
+                } else {
+                    Console.print("Course Handicap \(handicapText(result.courseHandicap)) "
+                                  + "(unrounded \(hundredths(result.unrounded)))")
+                    Console.print("Playing Handicap \(handicapText(result.playingHandicap)) "
+                                  + "at \(result.allowancePercent)% of the unrounded Course Handicap")
+                }
+            }
+        }
+    }
+
+    struct Strokes: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "strokes",
+            abstract: "Strokes received (negative: given back) on each stroke index for a playing handicap.")
+        @OptionGroup var options: HomeOptions
+        @Option(parsing: .unconditional, help: "The playing (or course) handicap; a plus handicap negative.")
+        var playingHandicap: Int
+        @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let result = try calculating {
+                    try Handicap.strokeAllocation(playingHandicap: playingHandicap, holes: holes)
+                }
+                if json {
+                    Console.json(.object([("strokes", .array(result.strokesByStrokeIndex.map { .int($0) }))]))
+                } else {
+                    let width = 4
+                    func cell(_ text: String) -> String {
+                        String(repeating: " ", count: max(0, width - text.count)) + text
+                    }
+                    Console.print("SI     " + (1...result.holes).map { cell(String($0)) }.joined())
+                    Console.print("Strokes" + result.strokesByStrokeIndex.map { cell(String($0)) }.joined())
+                }
+            }
+        }
+    }
+
+    struct MaxHole: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "max-hole",
+            abstract: "The maximum hole score for handicap purposes: net double bogey, or par + 5 (Rule 3.1).")
+        @OptionGroup var options: HomeOptions
+        @Option(parsing: .unconditional,
+                help: "The full Course Handicap (not a playing handicap); leave out for a player without an index.")
+        var courseHandicap: Int?
+        @Option(parsing: .unconditional, help: "The par of the hole.") var par: Int
+        @Option(parsing: .unconditional, help: "The stroke index of the hole.") var strokeIndex: Int
+        @Option(parsing: .unconditional, help: "9 or 18 (for 9, the stroke index ranked 1...9 within the nine).")
+        var holes: Int = 18
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let result = try calculating {
+                    try Handicap.maximumHoleScore(
+                        courseHandicap: courseHandicap, par: par, strokeIndex: strokeIndex, holes: holes
+                    )
+                }
+                if json {
+                    Console.json(.object([("max", .int(result.value))]))
+                    return
+                }
+                switch result.limit {
+                case .netDoubleBogey:
+                    Console.print("Maximum hole score \(result.value): net double bogey, par \(par) + 2 + "
+                                  + "\(result.strokesReceived ?? 0) strokes received")
+                case .parPlusFive:
+                    Console.print("Maximum hole score \(result.value): par + 5 (no Handicap Index)")
+                case .parPlusFiveForHighHandicap:
+                    Console.print("Maximum hole score \(result.value): par + 5 (Course Handicap over 54 receiving "
+                                  + "\(result.strokesReceived ?? 0) strokes here)")
+                }
+            }
+        }
+    }
+
+    struct Stableford: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stableford",
+            abstract: "Stableford points for one hole: max(0, 2 + par - net) (Rules of Golf 21.1).")
+        @OptionGroup var options: HomeOptions
+        @Option(parsing: .unconditional, help: "The playing handicap; a plus handicap negative.")
+        var playingHandicap: Int
+        @Option(parsing: .unconditional, help: "The par of the hole.") var par: Int
+        @Option(parsing: .unconditional, help: "The stroke index of the hole.") var strokeIndex: Int
+        @Option(parsing: .unconditional, help: "The strokes taken.") var gross: Int
+        @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let result = try calculating {
+                    try Handicap.netHole(
+                        playingHandicap: playingHandicap, par: par, strokeIndex: strokeIndex, gross: gross,
+                        holes: holes
+                    )
+                }
+                if json {
+                    Console.json(.object([("points", .int(result.points))]))
+                } else {
+                    Console.print("\(result.points) point\(result.points == 1 ? "" : "s"): gross \(gross), "
+                                  + "\(result.strokesReceived) strokes received, net \(result.net ?? gross) on par \(par)")
+                }
+            }
+        }
+    }
+
+    struct PlayerIndex: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "player",
+            abstract: "A player's Handicap Index from their finished games in every space, with the working.",
+            discussion: """
+                The index is recomputed from the merged state, never synced as a number. The same person is \
+                found in other spaces by their user key (`caddie player add --user`).
+                """)
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The space the player is named in (id, id prefix or name); by default every space is searched.")
+        var space: String?
+        @Argument(help: "The player (id, id prefix or name).") var player: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let home = try options.open()
+                var spaceID: SpaceID?
+                if let space { spaceID = try home.resolveSpace(space) }
+                let record = try home.handicapRecord(player: player, space: spaceID)
+                if json { Console.json(Self.jsonReport(record)) } else { Console.print(Self.textReport(record)) }
+            }
+        }
+
+        static func jsonReport(_ record: Home.HandicapRecord) -> JSON {
+            let calculation = record.calculation.calculation
+            let rounds: [JSON] = record.calculation.rounds.map { round in
+                let game = record.game(of: round)
+                var fields: [(String, JSON)] = [
+                    ("game", .optional(game?.game.hex)),
+                    ("space", .optional(game?.space.hex)),
+                    ("spaceName", .optional(game?.spaceName)),
+                    ("player", .optional(game?.player.hex)),
+                    ("date", .string(day(round.date))),
+                    ("created", .optional(game.map { Int($0.createdAt) })),
+                    ("course", .optional(game?.course)),
+                    ("tee", .optional(game?.tee)),
+                ]
+                fields += [
+                    ("holes", .int(round.holes)),
+                    ("holesPlayed", .int(round.holesPlayed)),
+                    ("adjustedGrossScore", .int(round.adjustedGrossScore)),
+                    ("indexWhenPlayed", .optional(round.indexWhenPlayed)),
+                    ("courseHandicapWhenPlayed", .optional(round.courseHandicapWhenPlayed)),
+                    ("treatment", .string(round.treatment.rawValue)),
+                    ("differential", .optional(round.differential?.value)),
+                ]
+                fields += [
+                    ("exceptionalReduction", .double(round.exceptionalReductionTriggered)),
+                    ("reductionCarried", .double(round.exceptionalReductionCarried)),
+                    ("counts", .bool(round.counts)),
+                    ("indexAfter", .optional(round.indexAfter)),
+                    ("notAcceptable", .optional(round.notAcceptableBecause?.description)),
+                ]
+                return JSON.object(fields)
+            }
+            let skipped: [JSON] = record.skipped.map {
+                .object([
+                    ("game", .string($0.game.hex)), ("space", .string($0.space.hex)),
+                    ("spaceName", .string($0.spaceName)), ("created", .int(Int($0.createdAt))),
+                    ("reason", .string($0.reason)),
+                ])
+            }
+            var fields: [(String, JSON)] = [
+                ("player", .string(record.player.id.hex)),
+                ("name", .string(record.player.name)),
+                ("user", .optional(record.player.user?.hex)),
+                ("index", .optional(record.index)),
+                ("enteredIndex", .optional(record.player.handicapIndex)),
+                ("differentials", .int(calculation.considered.count)),
+                ("used", .array(calculation.used.map { .double($0) })),
+                ("averageOfUsed", .optional(calculation.averageOfUsed)),
+            ]
+            fields += [
+                ("adjustment", .int(calculation.adjustment)),
+                ("cap", .string(calculation.cap.rawValue)),
+                ("lowHandicapIndex", .optional(record.calculation.lowHandicapIndex)),
+                ("exceptionalScoreReduction", .bool(calculation.exceptionalScoreReductionApplied)),
+                ("limitedToMaximum", .bool(calculation.limitedToMaximum)),
+                ("expectedScoreModel", .optional(record.calculation.expectedScoreModel)),
+                ("rounds", .array(rounds)),
+                ("skipped", .array(skipped)),
+            ]
+            return .object(fields)
+        }
+
+        static func textReport(_ record: Home.HandicapRecord) -> String {
+            let calculation = record.calculation.calculation
+            var lines: [String] = []
+            if let index = record.index {
+                lines.append("\(record.player.name): Handicap Index \(indexText(index))")
+                lines.append("  lowest \(calculation.used.count) of \(calculation.considered.count) differentials "
+                             + "averaged \(tenths(calculation.averageOfUsed ?? 0)), adjustment \(calculation.adjustment), "
+                             + "cap \(calculation.cap.rawValue)"
+                             + (record.calculation.lowHandicapIndex.map { " (Low Handicap Index \(indexText($0)))" } ?? "")
+                             + (calculation.exceptionalScoreReductionApplied ? ", exceptional score reduction" : "")
+                             + (calculation.limitedToMaximum ? ", limited to 54.0" : ""))
+            } else {
+                lines.append("\(record.player.name): no Handicap Index yet (3 acceptable rounds are needed, "
+                             + "\(calculation.considered.count) so far)")
+                if let entered = record.player.handicapIndex {
+                    lines.append("  the entered index \(indexText(entered)) is used for net scores meanwhile")
+                }
+            }
+            if let model = record.calculation.expectedScoreModel {
+                lines.append("  unofficial: expected scores for holes not played use the \(model)")
+            }
+            if !record.calculation.rounds.isEmpty {
+                lines.append("")
+                lines.append("Rounds, oldest first (* counts):")
+                for round in record.calculation.rounds {
+                    let game = record.game(of: round)
+                    var line = "  \(round.counts ? "*" : " ") \(day(round.date))  game \(game?.game.short ?? "?")  "
+                        + "\(game?.spaceName ?? "?")  \(game?.course ?? "?"), tee \(game?.tee ?? "?")  "
+                        + "AGS \(round.adjustedGrossScore)"
+                    if round.holesPlayed < round.holes { line += " (\(round.holesPlayed) of \(round.holes) holes)" }
+                    if let differential = round.differential {
+                        line += "  differential \(tenths(differential.value))"
+                    }
+                    if round.exceptionalReductionTriggered != 0 {
+                        line += "  exceptional: \(tenths(round.exceptionalReductionTriggered))"
+                    }
+                    if let reason = round.notAcceptableBecause { line += "  not acceptable: \(reason.description)" }
+                    lines.append(line)
+                }
+            }
+            if !record.skipped.isEmpty {
+                lines.append("")
+                lines.append("Skipped games:")
+                for skipped in record.skipped {
+                    lines.append("  \(day(Date(timeIntervalSince1970: Double(skipped.createdAt) / 1000)))  "
+                                 + "game \(skipped.game.short)  \(skipped.spaceName): \(skipped.reason)")
+                }
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+}
+
+/// Runs a handicap calculation; its error becomes a `NodeError` that `guarded` prints as one line.
+private func calculating<T>(_ body: () throws(HandicapError) -> T) throws(NodeError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw .invalid(error.description)
+    }
+}
+
+/// A value to the nearest hundredth, .5 upwards, as the Rules round (the JSON prints 30.72, not 30.7221).
+private func roundedToHundredths(_ value: Double) -> Double {
+    (value * 100 + 0.5 + 1e-9).rounded(.down) / 100 + 0.0
+}
+
+/// A value with one decimal: 19.0, -2.3.
+private func tenths(_ value: Double) -> String { String(format: "%.1f", value) }
+
+/// A value with two decimals: 30.72.
+private func hundredths(_ value: Double) -> String { String(format: "%.2f", roundedToHundredths(value)) }
+
+/// A Handicap Index as golfers write it: a plus index with its plus sign.
+private func indexText(_ index: Double) -> String { index < 0 ? "+" + tenths(-index) : tenths(index) }
+
+/// A course or playing handicap as golfers write it: +2 for a plus handicap.
+private func handicapText(_ handicap: Int) -> String { handicap < 0 ? "+\(-handicap)" : "\(handicap)" }
+
+/// The UTC calendar day of a date, as ISO 8601 (2026-05-01).
+private func day(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withFullDate]
+    return formatter.string(from: date)
+}

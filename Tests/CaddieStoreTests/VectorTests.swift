@@ -1,0 +1,92 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import Testing
+@testable import CaddieStore
+
+/// The hex test vectors of Protocol/op-format.md, recomputed from fixed keys. Ed25519 signatures are
+/// deterministic, so every byte is reproducible. Set CADDIE_WRITE_VECTORS=1 to write the file anew
+/// (only when the format changes on purpose, with a new version).
+@Suite("Protocol test vectors")
+struct VectorTests {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Protocol/vectors/op-v1.json")
+
+    static func compute() throws -> [String: Any] {
+        let user = try SigningKey(seed: [UInt8](repeating: 0x11, count: 32))
+        let device = try SigningKey(seed: [UInt8](repeating: 0x22, count: 32))
+        let space = SpaceID(unchecked: Array(0..<16))
+        let spaceKey = [UInt8](repeating: 0x33, count: 32)
+        let certifiedAt: UInt64 = 1_763_683_200_000
+        let certificate = Membership.certify(device: device.publicKey, by: user, at: certifiedAt)
+        let proof = Membership.membershipProof(space: space, spaceKey: spaceKey, device: device.publicKey, user: user.publicKey)
+        let game = EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
+        let player = EntityID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])
+        let steps: [(String, [Change], [OpID])] = [
+            ("join", [.join(.init(user: user.publicKey, userName: "Ana", certifiedAt: certifiedAt,
+                                  certificateSignature: certificate, membershipProof: proof))], []),
+            ("player", [.set(kind: .player, id: player, fields: ["name": .text("Ana"), "index": .number(12.4)])], []),
+            ("game", [.set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)]),
+                      .rosterAdd(game: game, player: player)], []),
+            ("score", [.score(game: game, player: player, hole: 7, entry: try ScoreEntry(strokes: 5, putts: 2))], []),
+            ("correction", [.score(game: game, player: player, hole: 7, entry: try ScoreEntry(strokes: 4))],
+             [OpID(device: device.publicKey, seq: 4)]),
+            ("attest", [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 0x44, count: 32)))], []),
+        ]
+        var prev = Digest32.zero
+        var ops: [[String: Any]] = []
+        var raw: [[UInt8]] = []
+        for (index, (name, changes, pred)) in steps.enumerated() {
+            let seq = UInt64(index + 1)
+            let hlc = HLC(milliseconds: certifiedAt + 60_000 * seq, counter: 0)
+            let payload = Payload.encode(changes)
+            let unsigned = SignedOp.encodeUnsigned(space: space, device: device.publicKey, seq: seq, prev: prev, hlc: hlc,
+                                                   pred: pred, payload: payload)
+            let bytes = unsigned + device.sign(unsigned, context: SignedOp.signingContext)
+            let hash = Blake2b.hash(bytes)
+            ops.append(["name": name, "seq": Int(seq), "hlc": String(hlc.rawValue), "prev": prev.hex,
+                        "payload": Hex.encode(payload), "bytes": Hex.encode(bytes), "hash": hash.hex])
+            raw.append(bytes)
+            prev = hash
+        }
+        return [
+            "format": "Caddie op format version 1; see Protocol/op-format.md",
+            "userSeed": Hex.encode(user.seed), "userPublicKey": user.publicKey.hex,
+            "deviceSeed": Hex.encode(device.seed), "devicePublicKey": device.publicKey.hex,
+            "space": space.hex, "spaceKey": Hex.encode(spaceKey), "certifiedAt": String(certifiedAt),
+            "certificateMessage": Hex.encode(Membership.certificateMessage(user: user.publicKey, device: device.publicKey,
+                                                                           certifiedAt: certifiedAt)),
+            "certificateSignature": Hex.encode(certificate), "membershipProof": Hex.encode(proof),
+            "ops": ops, "bundle": Hex.encode(OpBundle(space: space, ops: raw).encoded),
+        ]
+    }
+
+    @Test("the committed vectors are exactly what this build encodes and signs")
+    func vectorsMatch() throws {
+        let computed = try Self.compute()
+        let data = try JSONSerialization.data(withJSONObject: computed, options: [.prettyPrinted, .sortedKeys])
+        if ProcessInfo.processInfo.environment["CADDIE_WRITE_VECTORS"] == "1" {
+            try data.write(to: Self.file)
+        }
+        let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.file)) as? [String: Any])
+        #expect(NSDictionary(dictionary: stored).isEqual(to: computed))
+    }
+
+    @Test("the committed ops verify and import into a fresh store, giving the documented state")
+    func vectorsImport() throws {
+        let stored = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.file)) as? [String: Any])
+        let bundleHex = try #require(stored["bundle"] as? String)
+        let bundle = try OpBundle(decoding: Hex.decode(bundleHex) ?? [])
+        let spaceHex = try #require(stored["space"] as? String)
+        let keyHex = try #require(stored["spaceKey"] as? String)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let key = try #require(Hex.decode(keyHex))
+        let store = try OpStore()
+        try store.addSpace(space, name: "vectors", now: 0)
+        let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: 0)
+        #expect(report.applied.count == 6)
+        let cell = try #require(try store.cells(space, game: EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
+        #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
+        #expect(try store.verify(space, spaceKey: key).failures.isEmpty)
+    }
+}
