@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -28,11 +29,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "CaddieWire", dependencies: ["CaddieCore", "CaddieCrypto"], swiftSettings: strict),
+        .target(
+            name: "CaddieSync",
+            dependencies: [
+                "CaddieCore", "CaddieCrypto", "CaddieWire", "CaddieStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(name: "CaddieServices", dependencies: ["CaddieCore"], swiftSettings: strict),
         .target(
             name: "CaddieNode",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices",
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieWire", "CaddieSync",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -40,8 +52,9 @@ let package = Package(
         .executableTarget(
             name: "caddie",
             dependencies: [
-                "CaddieCore", "CaddieStore", "CaddieNode",
+                "CaddieCore", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -51,6 +64,7 @@ let package = Package(
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
+        .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
         .testTarget(name: "CaddieCLITests", dependencies: ["CaddieCore", "CaddieCrypto"], swiftSettings: strict),
     ]

@@ -111,3 +111,11 @@ where C.Element == UInt8 {
     if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
     return Array(bytes).withUnsafeBufferPointer(body)
 }
+
+extension MessageAuthentication {
+    /// Compares two byte strings in time that depends only on their length.
+    public static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return sodium_memcmp(lhs, rhs, lhs.count) == 0
+    }
+}

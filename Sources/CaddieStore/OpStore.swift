@@ -8,6 +8,8 @@ import GRDB
 /// Every public method that writes runs in one transaction: it applies all of its ops or none.
 public final class OpStore: Sendable {
     let db: any DatabaseWriter
+    /// The database file, nil in memory.
+    public let path: String?
 
     /// Opens (creating if needed) the database file at `path` in WAL mode.
     public init(path: String) throws(StoreError) {
@@ -20,6 +22,7 @@ public final class OpStore: Sendable {
             let pool = try DatabasePool(path: path, configuration: config)
             try Schema.migrator.migrate(pool)
             db = pool
+            self.path = path
         } catch {
             throw StoreError.from(error)
         }
@@ -31,6 +34,7 @@ public final class OpStore: Sendable {
             let queue = try DatabaseQueue()
             try Schema.migrator.migrate(queue)
             db = queue
+            path = nil
         } catch {
             throw StoreError.from(error)
         }

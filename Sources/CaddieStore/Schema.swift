@@ -91,6 +91,17 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: peers") { db in
+            try db.execute(sql: """
+                -- Peers this home has synced with, per space: for `caddie peers`. Local knowledge, not replicated.
+                CREATE TABLE peer (
+                    space BLOB NOT NULL, device BLOB NOT NULL, address TEXT NOT NULL, found_by TEXT NOT NULL,
+                    user_name TEXT NOT NULL, last_seen INTEGER NOT NULL, last_sync INTEGER,
+                    vector TEXT NOT NULL, sent INTEGER NOT NULL, received INTEGER NOT NULL,
+                    PRIMARY KEY (space, device)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

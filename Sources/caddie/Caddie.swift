@@ -3,7 +3,7 @@ import CaddieNode
 import Foundation
 
 @main
-struct Caddie: ParsableCommand {
+struct Caddie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "caddie",
         abstract: "Offline score keeping and sync for golf groups.",
@@ -15,15 +15,19 @@ struct Caddie: ParsableCommand {
         subcommands: [
             Login.self, Whoami.self, Device.self, Space.self, Player.self, Course.self, Game.self, ScoreCommand.self, Card.self,
             Attest.self, Export.self, Import.self, Log.self, History.self, Verify.self, StateHash.self,
-            VectorCommand.self,
+            VectorCommand.self, HandicapCommand.self, Serve.self, SyncCommand.self, Peers.self,
         ]
     )
 
-    static func main() {
+    static func main() async {
         let arguments = reorderHomeOption(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             exit(withError: error)
         }

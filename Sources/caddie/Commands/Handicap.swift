@@ -106,11 +106,14 @@ struct HandicapCommand: ParsableCommand {
                     return
                 }
                 Console.print("Handicap Index \(indexText(index))")
-                Console.print("  lowest \(result.used.count) of \(result.considered.count) averaged "
-                              + "\(tenths(result.averageOfUsed ?? 0)): " + result.used.map(tenths).joined(separator: ", "))
-                Console.print("  adjustment \(result.adjustment), cap \(result.cap.rawValue)"
-                              + (result.lowHandicapIndex.map { " (Low Handicap Index \(indexText($0)))" } ?? "")
-                              + (result.limitedToMaximum ? ", limited to 54.0" : ""))
+                let used = result.used.map { tenths($0) }.joined(separator: ", ")
+                let average = tenths(result.averageOfUsed ?? 0)
+                let counted = "\(result.used.count) of \(result.considered.count)"
+                Console.print("  lowest \(counted) averaged \(average): \(used)")
+                var working = "  adjustment \(result.adjustment), cap \(result.cap.rawValue)"
+                if let low = result.lowHandicapIndex { working += " (Low Handicap Index \(indexText(low)))" }
+                if result.limitedToMaximum { working += ", limited to 54.0" }
+                Console.print(working)
             }
         }
     }
@@ -249,8 +252,9 @@ struct HandicapCommand: ParsableCommand {
                 if json {
                     Console.json(.object([("points", .int(result.points))]))
                 } else {
+                    let net = result.net ?? gross
                     Console.print("\(result.points) point\(result.points == 1 ? "" : "s"): gross \(gross), "
-                                  + "\(result.strokesReceived) strokes received, net \(result.net ?? gross) on par \(par)")
+                                  + "\(result.strokesReceived) strokes received, net \(net) on par \(par)")
                 }
             }
         }
@@ -347,12 +351,15 @@ struct HandicapCommand: ParsableCommand {
             var lines: [String] = []
             if let index = record.index {
                 lines.append("\(record.player.name): Handicap Index \(indexText(index))")
-                lines.append("  lowest \(calculation.used.count) of \(calculation.considered.count) differentials "
-                             + "averaged \(tenths(calculation.averageOfUsed ?? 0)), adjustment \(calculation.adjustment), "
-                             + "cap \(calculation.cap.rawValue)"
-                             + (record.calculation.lowHandicapIndex.map { " (Low Handicap Index \(indexText($0)))" } ?? "")
-                             + (calculation.exceptionalScoreReductionApplied ? ", exceptional score reduction" : "")
-                             + (calculation.limitedToMaximum ? ", limited to 54.0" : ""))
+                let average = tenths(calculation.averageOfUsed ?? 0)
+                var working = "  lowest \(calculation.used.count) of \(calculation.considered.count) differentials "
+                working += "averaged \(average), adjustment \(calculation.adjustment), cap \(calculation.cap.rawValue)"
+                if let low = record.calculation.lowHandicapIndex {
+                    working += " (Low Handicap Index \(indexText(low)))"
+                }
+                if calculation.exceptionalScoreReductionApplied { working += ", exceptional score reduction" }
+                if calculation.limitedToMaximum { working += ", limited to 54.0" }
+                lines.append(working)
             } else {
                 lines.append("\(record.player.name): no Handicap Index yet (3 acceptable rounds are needed, "
                              + "\(calculation.considered.count) so far)")
@@ -368,9 +375,10 @@ struct HandicapCommand: ParsableCommand {
                 lines.append("Rounds, oldest first (* counts):")
                 for round in record.calculation.rounds {
                     let game = record.game(of: round)
-                    var line = "  \(round.counts ? "*" : " ") \(day(round.date))  game \(game?.game.short ?? "?")  "
-                        + "\(game?.spaceName ?? "?")  \(game?.course ?? "?"), tee \(game?.tee ?? "?")  "
-                        + "AGS \(round.adjustedGrossScore)"
+                    let mark = round.counts ? "*" : " "
+                    var line = "  \(mark) \(day(round.date))  game \(game?.game.short ?? "?")  "
+                    line += "\(game?.spaceName ?? "?")  \(game?.course ?? "?"), tee \(game?.tee ?? "?")"
+                    line += "  AGS \(round.adjustedGrossScore)"
                     if round.holesPlayed < round.holes { line += " (\(round.holesPlayed) of \(round.holes) holes)" }
                     if let differential = round.differential {
                         line += "  differential \(tenths(differential.value))"
@@ -396,11 +404,11 @@ struct HandicapCommand: ParsableCommand {
 }
 
 /// Runs a handicap calculation; its error becomes a `NodeError` that `guarded` prints as one line.
-private func calculating<T>(_ body: () throws(HandicapError) -> T) throws(NodeError) -> T {
+private func calculating<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch {
-        throw .invalid(error.description)
+    } catch let error as HandicapError {
+        throw NodeError.invalid(error.description)
     }
 }
 

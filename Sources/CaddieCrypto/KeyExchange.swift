@@ -1,0 +1,85 @@
+import CSodium
+import CaddieCore
+
+/// X25519 ephemeral keys for the sync handshake's Diffie-Hellman: forward secrecy for every session.
+public struct EphemeralKey: Sendable {
+    /// The public half, sent in the clear.
+    public let publicKey: [UInt8]
+    let secret: [UInt8]
+
+    /// A fresh random key.
+    public static func generate() -> EphemeralKey {
+        Sodium.ensure()
+        // crypto_scalarmult_base clamps the scalar itself, so 32 random bytes are a valid secret.
+        let secret = SecureRandom.bytes(32)
+        return EphemeralKey(secret: secret)
+    }
+
+    /// The key with a given secret (fixed handshake test vectors only).
+    public init(secret: [UInt8]) {
+        Sodium.ensure()
+        self.secret = secret
+        var point = [UInt8](repeating: 0, count: 32)
+        _ = crypto_scalarmult_base(&point, secret)
+        publicKey = point
+    }
+
+    /// The shared secret with a peer's public key; nil for a low-order point (an all-zero result).
+    public func sharedSecret(with peer: [UInt8]) -> [UInt8]? {
+        guard peer.count == 32 else { return nil }
+        var shared = [UInt8](repeating: 0, count: 32)
+        guard crypto_scalarmult(&shared, secret, peer) == 0 else { return nil }
+        return shared
+    }
+}
+
+/// XChaCha20-Poly1305 (IETF) authenticated encryption with a caller-managed nonce.
+public enum AEAD {
+    /// Key length.
+    public static let keyLength = 32
+    /// Nonce length.
+    public static let nonceLength = 24
+    /// Bytes the tag adds.
+    public static let overhead = 16
+
+    /// The nonce for message number `counter`: 16 zero bytes and the counter big-endian.
+    public static func nonce(_ counter: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: 24)
+        writer.raw([UInt8](repeating: 0, count: 16))
+        writer.u64(counter)
+        return writer.bytes
+    }
+
+    /// Encrypts and authenticates.
+    public static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], associated: [UInt8] = []) -> [UInt8] {
+        Sodium.ensure()
+        var out = [UInt8](repeating: 0, count: plaintext.count + overhead)
+        var length: UInt64 = 0
+        crypto_aead_xchacha20poly1305_ietf_encrypt(&out, &length, plaintext, UInt64(plaintext.count), associated,
+                                                   UInt64(associated.count), nil, nonce, key)
+        return out
+    }
+
+    /// Decrypts; nil if anything was altered, replayed with another nonce, or the key is wrong.
+    public static func open(_ ciphertext: [UInt8], key: [UInt8], nonce: [UInt8], associated: [UInt8] = []) -> [UInt8]? {
+        Sodium.ensure()
+        guard ciphertext.count >= overhead, key.count == keyLength, nonce.count == nonceLength else { return nil }
+        var out = [UInt8](repeating: 0, count: ciphertext.count - overhead)
+        var length: UInt64 = 0
+        guard crypto_aead_xchacha20poly1305_ietf_decrypt(&out, &length, nil, ciphertext, UInt64(ciphertext.count),
+                                                         associated, UInt64(associated.count), nonce, key) == 0
+        else { return nil }
+        return out
+    }
+}
+
+extension Blake2b {
+    /// Keyed BLAKE2b-256 (a MAC and key-derivation function) over the concatenated parts.
+    public static func keyed(_ key: [UInt8], _ parts: [[UInt8]]) -> [UInt8] {
+        Sodium.ensure()
+        let message = parts.flatMap { $0 }
+        var out = [UInt8](repeating: 0, count: 32)
+        _ = crypto_generichash(&out, 32, message, UInt64(message.count), key, key.count)
+        return out
+    }
+}

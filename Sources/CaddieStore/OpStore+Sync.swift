@@ -1,0 +1,155 @@
+import CaddieCore
+import Foundation
+import GRDB
+
+/// A peer as `caddie peers` lists it.
+public struct PeerRecord: Sendable, Equatable {
+    /// The space synced.
+    public let space: SpaceID
+    /// The peer's device.
+    public let device: PublicKey
+    /// Where it was reached or came from.
+    public let address: String
+    /// "static" (--peer), "mdns", or "incoming".
+    public let foundBy: String
+    /// The peer user's name, when its join is known.
+    public let userName: String
+    /// Last time a session with it was established (ms since 1970).
+    public let lastSeen: UInt64
+    /// Last time a sync with it completed an exchange (ms since 1970).
+    public let lastSync: UInt64?
+    /// Its version vector as last heard.
+    public let vector: String
+    /// Ops sent to it in the last session.
+    public let sent: Int
+    /// Ops received from it in the last session.
+    public let received: Int
+
+    /// Creates a record.
+    public init(space: SpaceID, device: PublicKey, address: String, foundBy: String, userName: String, lastSeen: UInt64,
+                lastSync: UInt64?, vector: String, sent: Int, received: Int) {
+        self.space = space
+        self.device = device
+        self.address = address
+        self.foundBy = foundBy
+        self.userName = userName
+        self.lastSeen = lastSeen
+        self.lastSync = lastSync
+        self.vector = vector
+        self.sent = sent
+        self.received = received
+    }
+}
+
+extension OpStore {
+    /// Per device: the highest contiguous seq held and the hash of that op.
+    public func heads(_ space: SpaceID) throws(StoreError) -> [(device: PublicKey, seq: UInt64, hash: Digest32)] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT device, max(seq) AS seq, hash FROM op WHERE space = ? GROUP BY device ORDER BY device
+                """, arguments: [Data(space.bytes)]).map {
+                (PublicKey(unchecked: [UInt8]($0["device"] as Data)), UInt64($0["seq"] as Int64),
+                 Digest32(unchecked: [UInt8]($0["hash"] as Data)))
+            }
+        }
+    }
+
+    /// Ops a peer lacks: per device, those after the peer's seq, oldest first, at most `limit` in all.
+    public func ops(space: SpaceID, after peer: VersionVector, limit: Int) throws(StoreError) -> [[UInt8]] {
+        let heads = try heads(space)
+        return try read { db in
+            var out: [[UInt8]] = []
+            let statement = try db.cachedStatement(sql: """
+                SELECT bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
+                """)
+            for head in heads where head.seq > peer[head.device] && out.count < limit {
+                let rows = try Data.fetchAll(statement, arguments: [Data(space.bytes), Data(head.device.bytes),
+                                                                    Int64(bitPattern: peer[head.device]), limit - out.count])
+                out += rows.map { [UInt8]($0) }
+            }
+            return out
+        }
+    }
+
+    /// The hash of one held op.
+    public func opHash(_ space: SpaceID, _ id: OpID) throws(StoreError) -> Digest32? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?",
+                              arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)])
+                .map { Digest32(unchecked: [UInt8]($0)) }
+        }
+    }
+
+    /// The bytes of one held op.
+    public func opBytes(_ space: SpaceID, _ id: OpID) throws(StoreError) -> [UInt8]? {
+        try read { db in
+            try Data.fetchOne(db, sql: "SELECT bytes FROM op WHERE space = ? AND device = ? AND seq = ?",
+                              arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)])
+                .map { [UInt8]($0) }
+        }
+    }
+
+    /// Records a session with a peer.
+    public func recordPeer(_ peer: PeerRecord) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO peer (space, device, address, found_by, user_name, last_seen, last_sync, vector, sent, received)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (space, device) DO UPDATE SET address = excluded.address, found_by = excluded.found_by,
+                    user_name = excluded.user_name, last_seen = excluded.last_seen,
+                    last_sync = coalesce(excluded.last_sync, peer.last_sync), vector = excluded.vector,
+                    sent = excluded.sent, received = excluded.received
+                """, arguments: [Data(peer.space.bytes), Data(peer.device.bytes), peer.address, peer.foundBy, peer.userName,
+                                 Int64(bitPattern: peer.lastSeen), peer.lastSync.map { Int64(bitPattern: $0) }, peer.vector,
+                                 peer.sent, peer.received])
+        }
+    }
+
+    /// Peers known to this home.
+    public func peers() throws(StoreError) -> [PeerRecord] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM peer ORDER BY last_seen DESC").map { row in
+                PeerRecord(space: SpaceID(unchecked: [UInt8](row["space"] as Data)),
+                           device: PublicKey(unchecked: [UInt8](row["device"] as Data)), address: row["address"],
+                           foundBy: row["found_by"], userName: row["user_name"],
+                           lastSeen: UInt64(bitPattern: row["last_seen"]),
+                           lastSync: (row["last_sync"] as Int64?).map { UInt64(bitPattern: $0) }, vector: row["vector"],
+                           sent: row["sent"], received: row["received"])
+            }
+        }
+    }
+}
+
+/// Watches a database file for commits by any connection or process (SQLite's data_version, read on a
+/// connection of its own that never writes), so a running node notices edits made by `caddie` commands.
+public final class ChangeMonitor: Sendable {
+    private let queue: DatabaseQueue
+
+    init(path: String) throws(StoreError) {
+        do {
+            var config = Configuration()
+            config.readonly = true
+            config.busyMode = .timeout(5)
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+
+    /// A number that changes after every commit made elsewhere.
+    public func version() throws(StoreError) -> Int64 {
+        do {
+            return try queue.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+}
+
+extension OpStore {
+    /// A monitor of this store's file; nil for a store in memory.
+    public func changeMonitor() throws(StoreError) -> ChangeMonitor? {
+        guard let path else { return nil }
+        return try ChangeMonitor(path: path)
+    }
+}

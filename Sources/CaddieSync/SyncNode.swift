@@ -1,0 +1,179 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import CaddieWire
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A node's sync engine: it listens for peers, dials static peers per space, and runs one session per
+/// connection (Protocol/wire.md). Each (peer, space) pair has its own connection.
+public final class SyncNode: Sendable {
+    /// Seconds a peer has to finish the handshake before the connection is dropped (slow or stalled peers).
+    public static let handshakeTimeoutSeconds = 5
+    /// Seconds between vector exchanges on an open session (anti-entropy).
+    public static let antiEntropySeconds = 10
+    /// Most ops in one batch.
+    public static let batchOps = 500
+    /// Most sessions at once, incoming and outgoing.
+    public static let maxSessions = 128
+
+    let store: OpStore
+    let credentials: DeviceCredentials
+    let spaceKeys: [SpaceID: [UInt8]]
+    let spaceList: [(SpaceID, [UInt8])]
+    let feed: ChangeFeed
+    let logger: Logger
+    private let sessions = Mutex(0)
+
+    /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
+    public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger) throws {
+        self.store = store
+        self.credentials = credentials
+        self.spaceKeys = spaceKeys
+        spaceList = spaceKeys.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        feed = ChangeFeed(monitor: try store.changeMonitor())
+        self.logger = logger
+    }
+
+    func key(for space: SpaceID) throws -> [UInt8] {
+        guard let key = spaceKeys[space] else { throw SyncError.refused("no key for space \(space.short)") }
+        return key
+    }
+
+    /// Why a proven peer may not sync this space, if it may not: a revoked device, or a device this space
+    /// knows under another user.
+    func refusal(of peer: PeerIdentity, in space: SpaceID) async throws -> String? {
+        let store = self.store
+        let members = try await blocking { try store.members(space) }
+        guard let member = members.first(where: { $0.device == peer.device }) else { return nil }
+        if member.user != peer.user { return "device \(peer.device.short) belongs to another user in this space" }
+        if let revoked = member.revokedAfter { return "device \(peer.device.short) was revoked after op \(revoked)" }
+        return nil
+    }
+
+    func recordSession(_ report: SessionReport, address: String, foundBy: String, vector: VersionVector) async {
+        guard let space = report.space, let peer = report.peer else { return }
+        let store = self.store
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        _ = try? await blocking {
+            let name = try store.members(space).first { $0.device == peer.device }?.userName ?? "?"
+            try store.recordPeer(PeerRecord(space: space, device: peer.device, address: address, foundBy: foundBy,
+                                            userName: name, lastSeen: now, lastSync: report.completed ? now : nil,
+                                            vector: vector.description, sent: report.sent, received: report.received))
+        }
+    }
+
+    private func channelInitializer(_ channel: Channel) -> EventLoopFuture<NIOAsyncChannel<ByteBuffer, ByteBuffer>> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(ConnectionGuard())
+            return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }
+    }
+
+    /// Connects to a peer and syncs one space both ways, once.
+    public func syncOnce(host: String, port: Int, space: SpaceID) async throws -> SessionReport {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5))
+                .connect(host: host, port: port) { self.channelInitializer($0) }
+        } catch {
+            throw SyncError.unreachable("\(host):\(port): \(error)")
+        }
+        var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
+                                  address: "\(host):\(port)", foundBy: "static", oneShot: true, logger: logger)
+        return await session.run(channel)
+    }
+
+    /// Listens and keeps sessions with static peers until the task is cancelled. Calls `listening` with the
+    /// port bound once the node accepts connections.
+    public func serve(host: String, port: Int, peers: [(host: String, port: Int)],
+                      listening: @Sendable (Int) -> Void) async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .bind(host: host, port: port) { self.channelInitializer($0) }
+        listening(server.channel.localAddress?.port ?? port)
+        logger.info("listening", metadata: ["address": "\(host):\(server.channel.localAddress?.port ?? port)",
+                                            "spaces": "\(spaceKeys.count)"])
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.feed.run() }
+            for peer in peers {
+                for (space, _) in spaceList {
+                    group.addTask { await self.dialLoop(host: peer.host, port: peer.port, space: space) }
+                }
+            }
+            try await server.executeThenClose { inbound in
+                for try await connection in inbound {
+                    let address = connection.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
+                    guard admit() else {
+                        logger.warning("too many sessions; refusing connection", metadata: ["peer.address": "\(address)"])
+                        try? await connection.channel.close()
+                        continue
+                    }
+                    group.addTask {
+                        var session = SyncSession(node: self, role: .responder, address: address, foundBy: "incoming",
+                                                  oneShot: false, logger: self.logger)
+                        _ = await session.run(connection)
+                        self.release()
+                    }
+                }
+            }
+        }
+    }
+
+    private func admit() -> Bool {
+        sessions.withLock { count in
+            guard count < Self.maxSessions else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    private func release() { sessions.withLock { $0 -= 1 } }
+
+    /// Keeps one session with a static peer for one space, redialling with backoff when it ends.
+    private func dialLoop(host: String, port: Int, space: SpaceID) async {
+        var delay = 0.25
+        while !Task.isCancelled {
+            var failure: String?
+            do {
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connectTimeout(.seconds(3))
+                    .connect(host: host, port: port) { self.channelInitializer($0) }
+                if admit() {
+                    var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
+                                              address: "\(host):\(port)", foundBy: "static", oneShot: false, logger: logger)
+                    let report = await session.run(channel)
+                    release()
+                    failure = report.failure
+                    if report.peer != nil { delay = 0.25 }
+                } else {
+                    try? await channel.channel.close()
+                }
+            } catch {
+                failure = "\(error)"
+            }
+            if Task.isCancelled { return }
+            logger.debug("redialling", metadata: ["peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")",
+                                                  "delay": "\(delay)"])
+            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            delay = min(delay * 2, 30)
+        }
+    }
+}
+
+/// Drops connections that error at the socket level instead of letting the error reach the session as a
+/// crash: the session sees the stream end and reports why.
+final class ConnectionGuard: ChannelInboundHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

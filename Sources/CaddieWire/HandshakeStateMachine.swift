@@ -1,0 +1,149 @@
+import CaddieCore
+import CaddieCrypto
+
+/// The initiator's side of the handshake: it dials, names no space in the clear, and proves the space key
+/// with a tag only members can make.
+public struct HandshakeInitiator: Sendable {
+    /// What the driver does next.
+    public enum Action: Sendable {
+        /// Send this frame (message 3); the session is established.
+        case established(send: [UInt8], EstablishedSession)
+        /// End the connection for this reason.
+        case fail(WireError)
+    }
+
+    private enum State { case idle, awaitingMessage2, done }
+
+    private let space: SpaceID
+    private let hk: [UInt8]
+    private let credentials: DeviceCredentials
+    private let ephemeral: EphemeralKey
+    private var state = State.idle
+
+    /// Prepares a handshake for `space`.
+    public init(space: SpaceID, spaceKey: [UInt8], credentials: DeviceCredentials, ephemeral: EphemeralKey = .generate()) {
+        self.space = space
+        hk = Handshake.handshakeKey(space: space, spaceKey: spaceKey)
+        self.credentials = credentials
+        self.ephemeral = ephemeral
+    }
+
+    /// Message 1: magic, version, ephemeral key, and the tag under the space's handshake key.
+    public mutating func start() -> [UInt8] {
+        state = .awaitingMessage2
+        return Handshake.magic + [Handshake.version] + ephemeral.publicKey
+            + Handshake.tag1(hk, version: Handshake.version, ephemeral: ephemeral.publicKey)
+    }
+
+    /// Handles the responder's reply.
+    public mutating func receive(_ frame: [UInt8]) -> Action {
+        guard state == .awaitingMessage2 else { return .fail(.unexpected("handshake message after the handshake")) }
+        state = .done
+        if frame.count == 5, Array(frame.prefix(3)) == Handshake.magic, frame[3] == 0xFF {
+            return .fail(.version(peer: frame[4]))
+        }
+        guard frame.count == 32 + Handshake.identityLength + AEAD.overhead else {
+            return .fail(.malformedHandshake("message 2 has \(frame.count) bytes"))
+        }
+        let responder = Array(frame.prefix(32))
+        guard let shared = ephemeral.sharedSecret(with: responder) else { return .fail(.malformedHandshake("bad ephemeral key")) }
+        let keys = Handshake.keys(hk: hk, shared: shared, initiator: ephemeral.publicKey, responder: responder)
+        guard let block = AEAD.open(Array(frame.dropFirst(32)), key: keys.message2, nonce: AEAD.nonce(0),
+                                    associated: ephemeral.publicKey + responder) else {
+            return .fail(.notAMember)
+        }
+        let peer: PeerIdentity
+        do {
+            peer = try PeerIdentity.verify(block) { _ in
+                Handshake.responderSignatureMessage(space: space, initiator: ephemeral.publicKey, responder: responder)
+            }
+        } catch {
+            return .fail(error)
+        }
+        let identity = credentials.identityBlock(signing: Handshake.initiatorSignatureMessage(
+            space: space, initiator: ephemeral.publicKey, responder: responder, responderDevice: peer.device))
+        let message3 = AEAD.seal(identity, key: keys.message3, nonce: AEAD.nonce(0),
+                                 associated: ephemeral.publicKey + responder)
+        return .established(send: message3, EstablishedSession(
+            space: space, peer: peer, cipher: SessionCipher(send: keys.initiatorToResponder, receive: keys.responderToInitiator)))
+    }
+}
+
+/// The responder's side: it finds which of its spaces message 1 was made for, or stays silent.
+public struct HandshakeResponder: Sendable {
+    /// What the driver does next.
+    public enum Action: Sendable {
+        /// Send this frame and wait for the next.
+        case send([UInt8])
+        /// Send this frame (a version refusal) and close.
+        case sendAndClose([UInt8], WireError)
+        /// The session is established.
+        case established(EstablishedSession)
+        /// Close without a word: the peer proved nothing.
+        case fail(WireError)
+    }
+
+    private enum State {
+        case awaitingMessage1
+        case awaitingMessage3(space: SpaceID, keys: Handshake.Keys, initiator: [UInt8], responder: [UInt8])
+        case done
+    }
+
+    private let spaces: [(SpaceID, [UInt8])]
+    private let credentials: DeviceCredentials
+    private let ephemeral: EphemeralKey
+    private var state = State.awaitingMessage1
+
+    /// Prepares to answer for any of `spaces` (id and key).
+    public init(spaces: [(SpaceID, [UInt8])], credentials: DeviceCredentials, ephemeral: EphemeralKey = .generate()) {
+        self.spaces = spaces.map { ($0.0, Handshake.handshakeKey(space: $0.0, spaceKey: $0.1)) }
+        self.credentials = credentials
+        self.ephemeral = ephemeral
+    }
+
+    /// Handles the initiator's next handshake frame.
+    public mutating func receive(_ frame: [UInt8]) -> Action {
+        switch state {
+        case .awaitingMessage1:
+            state = .done
+            guard frame.count >= 4, Array(frame.prefix(3)) == Handshake.magic else {
+                return .fail(.malformedHandshake("not a caddie handshake"))
+            }
+            guard frame[3] == Handshake.version else {
+                return .sendAndClose(Handshake.magic + [0xFF, Handshake.version], .version(peer: frame[3]))
+            }
+            guard frame.count == Handshake.message1Length else { return .fail(.malformedHandshake("message 1 length")) }
+            let initiator = Array(frame[4..<36])
+            let tag = Array(frame[36..<68])
+            guard let (space, hk) = spaces.first(where: {
+                MessageAuthentication.constantTimeEqual(Handshake.tag1($0.1, version: frame[3], ephemeral: initiator), tag)
+            }) else { return .fail(.notAMember) }
+            guard let shared = ephemeral.sharedSecret(with: initiator) else {
+                return .fail(.malformedHandshake("bad ephemeral key"))
+            }
+            let keys = Handshake.keys(hk: hk, shared: shared, initiator: initiator, responder: ephemeral.publicKey)
+            let identity = credentials.identityBlock(signing: Handshake.responderSignatureMessage(
+                space: space, initiator: initiator, responder: ephemeral.publicKey))
+            state = .awaitingMessage3(space: space, keys: keys, initiator: initiator, responder: ephemeral.publicKey)
+            return .send(ephemeral.publicKey + AEAD.seal(identity, key: keys.message2, nonce: AEAD.nonce(0),
+                                                         associated: initiator + ephemeral.publicKey))
+        case .awaitingMessage3(let space, let keys, let initiator, let responder):
+            state = .done
+            guard let block = AEAD.open(frame, key: keys.message3, nonce: AEAD.nonce(0), associated: initiator + responder)
+            else { return .fail(.badFrame) }
+            do {
+                let peer = try PeerIdentity.verify(block) { device in
+                    Handshake.initiatorSignatureMessage(space: space, initiator: initiator, responder: responder,
+                                                        responderDevice: credentials.device.publicKey)
+                }
+                return .established(EstablishedSession(
+                    space: space, peer: peer,
+                    cipher: SessionCipher(send: keys.responderToInitiator, receive: keys.initiatorToResponder)))
+            } catch {
+                return .fail(error)
+            }
+        case .done:
+            return .fail(.unexpected("handshake message after the handshake"))
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CaddieCore
+
+/// The messages of an established session, each sent as one encrypted frame (Protocol/wire.md, "Messages").
+public enum WireMessage: Equatable, Sendable {
+    /// What the sender holds: per device, the highest contiguous seq and the hash of that op.
+    case vector([VectorEntry])
+    /// A batch of ops the receiver lacks, in per-device seq order.
+    case ops(batch: UInt32, [WireOp])
+    /// The receiver applied batch `batch` (all of it or what was valid), and how many ops were new.
+    case ack(batch: UInt32, applied: UInt32)
+    /// The sender has sent everything the receiver lacked as of the receiver's last vector.
+    case done
+    /// The sender ends the session.
+    case close(CloseReason, String)
+
+    /// Most ops in one batch.
+    public static let maxBatchOps = 1000
+    /// Most vector entries (devices in a space).
+    public static let maxVectorEntries = 10_000
+
+    /// One device's entry in a vector.
+    public struct VectorEntry: Equatable, Sendable {
+        /// The device.
+        public let device: PublicKey
+        /// Highest contiguous seq held.
+        public let seq: UInt64
+        /// BLAKE2b-256 of the op at that seq, so replicas can notice a fork even with equal vectors.
+        public let head: Digest32
+
+        /// Creates an entry.
+        public init(device: PublicKey, seq: UInt64, head: Digest32) {
+            self.device = device
+            self.seq = seq
+            self.head = head
+        }
+    }
+
+    /// Why a session ended.
+    public enum CloseReason: UInt8, Sendable {
+        /// A one-shot sync finished.
+        case finished = 0
+        /// The node is shutting down.
+        case shutdown = 1
+        /// The peer's device is revoked in this space.
+        case revoked = 2
+        /// The peer sent something invalid.
+        case protocolError = 3
+    }
+
+    /// Encodes the message.
+    public var encoded: [UInt8] {
+        var writer = ByteWriter(capacity: 64)
+        switch self {
+        case .vector(let entries):
+            writer.u8(0x01)
+            writer.u16(UInt16(clamping: entries.count))
+            for entry in entries {
+                writer.raw(entry.device.bytes)
+                writer.u64(entry.seq)
+                writer.raw(entry.head.bytes)
+            }
+        case .ops(let batch, let ops):
+            writer.u8(0x02)
+            writer.u32(batch)
+            writer.u16(UInt16(clamping: ops.count))
+            for op in ops { op.encode(into: &writer) }
+        case .ack(let batch, let applied):
+            writer.u8(0x03)
+            writer.u32(batch)
+            writer.u32(applied)
+        case .done:
+            writer.u8(0x04)
+        case .close(let reason, let text):
+            writer.u8(0x05)
+            writer.u8(reason.rawValue)
+            writer.string16(String(text.prefix(500)))
+        }
+        return writer.bytes
+    }
+
+    /// Decodes a message, refusing unknown types, bad lengths and trailing bytes.
+    public init(decoding bytes: [UInt8]) throws(WireError) {
+        var reader = ByteReader(bytes)
+        do {
+            switch try reader.u8("message type") {
+            case 0x01:
+                let count = Int(try reader.u16("vector count"))
+                guard count <= Self.maxVectorEntries else { throw WireError.malformedMessage("vector of \(count) devices") }
+                var entries: [VectorEntry] = []
+                for _ in 0..<count {
+                    let device = PublicKey(unchecked: try reader.raw(32, "vector device"))
+                    let seq = try reader.u64("vector seq")
+                    guard seq <= SignedOp.maxSeq else { throw WireError.malformedMessage("vector seq out of range") }
+                    entries.append(VectorEntry(device: device, seq: seq, head: Digest32(unchecked: try reader.raw(32, "vector head"))))
+                }
+                self = .vector(entries)
+            case 0x02:
+                let batch = try reader.u32("batch")
+                let count = Int(try reader.u16("op count"))
+                guard count <= Self.maxBatchOps else { throw WireError.malformedMessage("batch of \(count) ops") }
+                var ops: [WireOp] = []
+                for _ in 0..<count { ops.append(try WireOp.decode(from: &reader)) }
+                self = .ops(batch: batch, ops)
+            case 0x03:
+                self = .ack(batch: try reader.u32("batch"), applied: try reader.u32("applied"))
+            case 0x04:
+                self = .done
+            case 0x05:
+                let code = try reader.u8("close reason")
+                self = .close(CloseReason(rawValue: code) ?? .protocolError, try reader.string16("close text"))
+            case let type:
+                throw WireError.malformedMessage("unknown message type 0x\(String(type, radix: 16))")
+            }
+            try reader.expectEnd("message")
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw .malformedMessage("\(error)")
+        }
+    }
+}
+
+/// An op as carried in a batch: whole, or compact (without the space id and the chain link, which the
+/// receiver restores from the session's space and the previous op of the device).
+public enum WireOp: Equatable, Sendable {
+    /// The op's exact bytes.
+    case full([UInt8])
+    /// The op's bytes less space id (offset 1, 16 bytes) and prev (offset 57, 32 bytes).
+    case compact([UInt8])
+
+    /// The compact form of an op's bytes.
+    public static func compacting(_ bytes: [UInt8]) -> WireOp {
+        guard bytes.count > 89 else { return .full(bytes) }
+        return .compact([bytes[0]] + bytes[17..<57] + bytes[89...])
+    }
+
+    /// The device and seq a compact op names (at its offsets 1 and 33).
+    public var id: OpID? {
+        switch self {
+        case .full(let bytes): return try? SignedOp(bytes: bytes).id
+        case .compact(let bytes):
+            guard bytes.count >= 41 else { return nil }
+            let seq = bytes[33..<41].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return OpID(device: PublicKey(unchecked: Array(bytes[1..<33])), seq: seq)
+        }
+    }
+
+    /// The exact signed bytes, given the session's space and the hash of the device's previous op.
+    public func restore(space: SpaceID, prev: Digest32) -> [UInt8] {
+        switch self {
+        case .full(let bytes): return bytes
+        case .compact(let bytes):
+            guard bytes.count >= 41 else { return bytes }
+            return [bytes[0]] + space.bytes + bytes[1..<41] + prev.bytes + bytes[41...]
+        }
+    }
+
+    func encode(into writer: inout ByteWriter) {
+        switch self {
+        case .full(let bytes):
+            writer.u8(0)
+            writer.u32(UInt32(clamping: bytes.count))
+            writer.raw(bytes)
+        case .compact(let bytes):
+            writer.u8(1)
+            writer.u16(UInt16(clamping: bytes.count))
+            writer.raw(bytes)
+        }
+    }
+
+    static func decode(from reader: inout ByteReader) throws -> WireOp {
+        switch try reader.u8("op form") {
+        case 0:
+            let length = Int(try reader.u32("op length"))
+            guard length <= SignedOp.maxPayloadBytes + 4096 else { throw WireError.malformedMessage("op of \(length) bytes") }
+            return .full(try reader.raw(length, "op"))
+        case 1:
+            return .compact(try reader.raw(Int(try reader.u16("op length")), "op"))
+        case let form:
+            throw WireError.malformedMessage("unknown op form \(form)")
+        }
+    }
+}
