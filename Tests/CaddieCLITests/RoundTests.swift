@@ -55,7 +55,17 @@ struct RoundTests {
         // Dev's own 3, Ben's 7 and Cleo's 8 were all entered without seeing each other.
         #expect(values.compactMap { $0["strokes"] as? Int }.sorted() == [3, 7, 8])
         #expect(values.map { $0["author"] as? String }.compactMap { $0 }.sorted() == ["Ben", "Cleo", "Dev"])
+        // Net and Stableford from Ana's entered index 18.2 on tee 1 (74.2/133, par 72): course handicap
+        // 18.2 x 133 / 113 + (74.2 - 72) = 23.62, playing handicap 95% = 22.44 -> 22, one stroke a hole and a
+        // second on stroke index 1 and 3 (holes 6 and 9). Her gross 4 5 6 3 4 5 6 3 4 nets 3 4 5 2 3 3 5 2 2.
+        let rows = try #require(card["players"] as? [[String: Any]])
+        let anaRow = try #require(rows.first { $0["name"] as? String == "Ana" })
+        let ana = try #require(anaRow["handicap"] as? [String: Any])
+        #expect(ana["playingHandicap"] as? Int == 22)
+        #expect(ana["netTotal"] as? Int == 29)
+        #expect(ana["pointsTotal"] as? Int == 25)
         let text = try homes[3].ok(["card", game]).stdout
+        #expect(text.contains("PH") && text.contains("Pts"))
         #expect(text.contains("Conflicts"))
         #expect(text.contains("Out") && text.contains("Tot"))
         // Dev settles it; after the next merge nobody shows a conflict.

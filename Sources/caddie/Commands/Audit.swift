@@ -14,7 +14,9 @@ struct Card: ParsableCommand {
         try guarded {
             let (home, space) = try options.open()
             let card = try home.card(space: space, game: game)
-            if json { Console.json(CardText.json(card)) } else { Console.print(CardText.render(card)) }
+            // Individual stroke play and Stableford: 95% of the course handicap (Rules of Handicapping, Appendix C).
+            let net = try home.playingHandicap(card: card, space: space, allowancePercent: 95)
+            if json { Console.json(CardText.json(card, net: net)) } else { Console.print(CardText.render(card, net: net)) }
         }
     }
 }

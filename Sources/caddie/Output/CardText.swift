@@ -4,7 +4,7 @@ import Foundation
 
 /// The scorecard as a golfer reads it: holes across, players down, Out / In / Total, conflicts marked.
 enum CardText {
-    static func render(_ card: Scorecard) -> String {
+    static func render(_ card: Scorecard, net: [EntityID: NetCard] = [:]) -> String {
         let holes = card.holeCount
         let front = 1...min(9, holes)
         let back: ClosedRange<Int>? = holes > 9 ? 10...holes : nil
@@ -12,7 +12,8 @@ enum CardText {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
         }
-        func row(_ label: String, _ value: (Int) -> String, _ subtotal: (ClosedRange<Int>) -> String) -> String {
+        func row(_ label: String, _ value: (Int) -> String, _ subtotal: (ClosedRange<Int>) -> String,
+                 extra: [String] = []) -> String {
             var line = label.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             for hole in front { line += pad(value(hole), 4) }
             line += pad(subtotal(front), 5)
@@ -21,12 +22,14 @@ enum CardText {
                 line += pad(subtotal(back), 5)
                 line += pad(subtotal(1...holes), 5)
             }
+            if !net.isEmpty { line += extra.map { pad($0, 5) }.joined() }
             return line
         }
         var lines: [String] = []
         let course = card.course.map { "\($0.name), tee \(card.game.tee)" } ?? "course not yet received"
         lines.append("Game \(card.game.id.short) · \(course) · \(card.game.finished ? "finished" : "in progress")")
-        lines.append(row("Hole", { "\($0)" }, { $0 == front ? "Out" : ($0 == back ? "In" : "Tot") }))
+        lines.append(row("Hole", { "\($0)" }, { $0 == front ? "Out" : ($0 == back ? "In" : "Tot") },
+                         extra: ["PH", "Net", "Pts"]))
         if let course = card.course {
             lines.append(row("Par", { course.hole($0)?.par.map(String.init) ?? "" }, { range in
                 let pars = range.compactMap { course.hole($0)?.par }
@@ -38,7 +41,8 @@ enum CardText {
             lines.append(row(player.name, { hole in
                 guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return "-" }
                 return "\(winner.entry.strokes)\(cell.isConflict ? "*" : "")"
-            }, { range in card.total(player.id, holes: range).map(String.init) ?? "" }))
+            }, { range in card.total(player.id, holes: range).map(String.init) ?? "" },
+            extra: net[player.id].map { ["\($0.playingHandicap)", "\($0.netTotal)", "\($0.pointsTotal)"] } ?? ["", "", ""]))
         }
         let conflicts = card.conflicts
         if !conflicts.isEmpty {
@@ -48,6 +52,11 @@ enum CardText {
                 let values = cell.values.map { "\($0.entry.summary) by \($0.author)" }.joined(separator: " vs ")
                 lines.append("  \(card.name(cell.player)), hole \(cell.hole): \(values); shows \(cell.winner?.entry.strokes ?? 0)")
             }
+        }
+        if !net.isEmpty {
+            lines.append("")
+            lines.append("PH: playing handicap at \(net.values.first?.allowancePercent ?? 95)% of the course handicap; "
+                         + "Net and Pts (Stableford) over the holes entered.")
         }
         if !card.attestations.isEmpty {
             lines.append("")
@@ -60,7 +69,18 @@ enum CardText {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ card: Scorecard) -> JSON {
+    static func netJSON(_ net: NetCard) -> JSON {
+        func holes(_ values: [Int: Int]) -> JSON {
+            .array(values.sorted { $0.key < $1.key }.map { .object([("hole", .int($0.key)), ("value", .int($0.value))]) })
+        }
+        return .object([("index", .double(net.indexUsed)), ("indexSource", .string(net.indexSource.rawValue)),
+                        ("courseHandicap", .int(net.courseHandicap)), ("allowance", .int(net.allowancePercent)),
+                        ("playingHandicap", .int(net.playingHandicap)), ("net", holes(net.net)),
+                        ("points", holes(net.points)), ("netTotal", .int(net.netTotal)),
+                        ("pointsTotal", .int(net.pointsTotal))])
+    }
+
+    static func json(_ card: Scorecard, net: [EntityID: NetCard] = [:]) -> JSON {
         func value(_ value: ScoreValue) -> JSON {
             .object([("op", .string("\(value.op.device.hex):\(value.op.seq)")), ("strokes", .int(value.entry.strokes)),
                      ("putts", .optional(value.entry.putts)), ("penalties", .optional(value.entry.penalties)),
@@ -77,6 +97,7 @@ enum CardText {
                             ("out", .optional(card.total(player.id, holes: 1...min(9, card.holeCount)))),
                             ("in", .optional(card.holeCount > 9 ? card.total(player.id, holes: 10...card.holeCount) : nil)),
                             ("total", .optional(card.total(player.id, holes: 1...card.holeCount))),
+                            ("handicap", net[player.id].map(netJSON) ?? .null),
                             ("cells", .array(cells))])
         }
         return .object([
