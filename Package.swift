@@ -59,13 +59,21 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "caddie-bench", dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieNode"], swiftSettings: strict
+            name: "caddie-bench",
+            dependencies: [
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieSync", "CaddieNode",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
         ),
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
         .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
-        .testTarget(name: "CaddieCLITests", dependencies: ["CaddieCore", "CaddieCrypto"], swiftSettings: strict),
+        .testTarget(
+            name: "CaddieCLITests", dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieNode"],
+            swiftSettings: strict
+        ),
     ]
 )

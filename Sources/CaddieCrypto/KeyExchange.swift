@@ -77,6 +77,9 @@ extension Blake2b {
     /// Keyed BLAKE2b-256 (a MAC and key-derivation function) over the concatenated parts.
     public static func keyed(_ key: [UInt8], _ parts: [[UInt8]]) -> [UInt8] {
         Sodium.ensure()
+        // BLAKE2b keys are 16...64 bytes; Caddie's are always 32. Anything else is hashed into a key first
+        // rather than silently producing zeros.
+        guard (16...64).contains(key.count) else { return keyed(hash(key).bytes, parts) }
         let message = parts.flatMap { $0 }
         var out = [UInt8](repeating: 0, count: 32)
         _ = crypto_generichash(&out, 32, message, UInt64(message.count), key, key.count)

@@ -50,18 +50,25 @@ extension Home {
             throw .invalid("this device does not hold the user key: revoke from the device you first logged in on")
         }
         var revoked: [String] = []
-        for space in try spaces() {
-            guard try run({ try store.members(space.id) }).contains(where: { $0.device == device && $0.user == user.publicKey })
-            else { continue }
+        let all = try spaces()
+        var known: [SpaceSummary] = []
+        for space in all where try run({ try store.members(space.id) }).contains(where: { $0.device == device }) {
+            known.append(space)
+        }
+        // A device this home has never seen (paired, then lost before it synced) is revoked before its
+        // first op in every space: none of its ops will count.
+        for space in known.isEmpty ? all : known {
+            if let member = try run({ try store.members(space.id) }).first(where: { $0.device == device }),
+               member.user != user.publicKey {
+                throw .invalid("device \(device.short) belongs to another user (\(member.userName)); only they can revoke it")
+            }
             let lastValid = try run { try store.vector(space.id) }[device]
             let signature = user.sign(Membership.revocationMessage(space: space.id, device: device, lastValidSeq: lastValid))
             try append(space: space.id, keys: keys,
                        changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
             revoked.append(space.name)
         }
-        guard !revoked.isEmpty else {
-            throw .notFound("device \(device.short) is not one of \(identity.name)'s devices in any space this home holds")
-        }
+        guard !revoked.isEmpty else { throw .noSpace }
         return revoked
     }
 

@@ -14,7 +14,7 @@ public struct PeerRecord: Sendable, Equatable {
     public let foundBy: String
     /// The peer user's name, when its join is known.
     public let userName: String
-    /// Last time a session with it was established (ms since 1970).
+    /// Last time a session with it was recorded: at admission, after an exchange, at its end (ms since 1970).
     public let lastSeen: UInt64
     /// Last time a sync with it completed an exchange (ms since 1970).
     public let lastSync: UInt64?
@@ -45,29 +45,53 @@ extension OpStore {
     /// Per device: the highest contiguous seq held and the hash of that op.
     public func heads(_ space: SpaceID) throws(StoreError) -> [(device: PublicKey, seq: UInt64, hash: Digest32)] {
         try read { db in
+            // Every device with ops has a member row (its first op is its join), and the newest op of each is
+            // one index probe: this stays fast however long the log grows.
             try Row.fetchAll(db, sql: """
-                SELECT device, max(seq) AS seq, hash FROM op WHERE space = ? GROUP BY device ORDER BY device
-                """, arguments: [Data(space.bytes)]).map {
-                (PublicKey(unchecked: [UInt8]($0["device"] as Data)), UInt64($0["seq"] as Int64),
-                 Digest32(unchecked: [UInt8]($0["hash"] as Data)))
+                SELECT m.device,
+                    (SELECT seq FROM op WHERE space = m.space AND device = m.device ORDER BY seq DESC LIMIT 1) AS seq,
+                    (SELECT hash FROM op WHERE space = m.space AND device = m.device ORDER BY seq DESC LIMIT 1) AS hash
+                FROM member m WHERE m.space = ? ORDER BY m.device
+                """, arguments: [Data(space.bytes)]).compactMap { row in
+                guard let seq = row["seq"] as Int64?, let hash = row["hash"] as Data? else { return nil }
+                return (PublicKey(unchecked: [UInt8](row["device"] as Data)), UInt64(seq), Digest32(unchecked: [UInt8](hash)))
             }
         }
     }
 
-    /// Ops a peer lacks: per device, those after the peer's seq, oldest first, at most `limit` in all.
-    public func ops(space: SpaceID, after peer: VersionVector, limit: Int) throws(StoreError) -> [[UInt8]] {
+    /// Ops a peer lacks: per device, those after the peer's seq, oldest first, at most `limit` ops and about
+    /// `maxBytes` bytes in all (always at least one op when any is lacking).
+    public func ops(space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max) throws(StoreError)
+        -> [(id: OpID, bytes: [UInt8])]
+    {
         let heads = try heads(space)
         return try read { db in
-            var out: [[UInt8]] = []
+            var out: [(id: OpID, bytes: [UInt8])] = []
+            var size = 0
             let statement = try db.cachedStatement(sql: """
-                SELECT bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
+                SELECT seq, bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
                 """)
-            for head in heads where head.seq > peer[head.device] && out.count < limit {
-                let rows = try Data.fetchAll(statement, arguments: [Data(space.bytes), Data(head.device.bytes),
-                                                                    Int64(bitPattern: peer[head.device]), limit - out.count])
-                out += rows.map { [UInt8]($0) }
+            devices: for head in heads where head.seq > peer[head.device] {
+                let rows = try Row.fetchCursor(statement, arguments: [Data(space.bytes), Data(head.device.bytes),
+                                                                      Int64(bitPattern: peer[head.device]), limit - out.count])
+                while let row = try rows.next() {
+                    let bytes = [UInt8](row["bytes"] as Data)
+                    if !out.isEmpty, size + bytes.count > maxBytes { break devices }
+                    size += bytes.count
+                    out.append((OpID(device: head.device, seq: UInt64(row["seq"] as Int64)), bytes))
+                    if out.count >= limit { break devices }
+                }
             }
             return out
+        }
+    }
+
+    /// The last valid seq of `device` by its user's revocations, if any (also for a device not yet seen).
+    public func revokedAfter(_ space: SpaceID, device: PublicKey, user: PublicKey) throws(StoreError) -> UInt64? {
+        try read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
+                """, arguments: [Data(space.bytes), Data(device.bytes), Data(user.bytes)]).map { UInt64(bitPattern: $0) }
         }
     }
 

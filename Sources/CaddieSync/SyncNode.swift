@@ -13,12 +13,17 @@ import Synchronization
 public final class SyncNode: Sendable {
     /// Seconds a peer has to finish the handshake before the connection is dropped (slow or stalled peers).
     public static let handshakeTimeoutSeconds = 5
-    /// Seconds between vector exchanges on an open session (anti-entropy).
-    public static let antiEntropySeconds = 10
+    /// Seconds between vector exchanges on an open session (anti-entropy, and the relay of ops a peer got
+    /// from a third node).
+    public static let antiEntropySeconds = 2
     /// Most ops in one batch.
     public static let batchOps = 500
-    /// Most sessions at once, incoming and outgoing.
-    public static let maxSessions = 128
+    /// About the most bytes of ops in one batch, well under the frame limit.
+    public static let batchBytes = 512 * 1024
+    /// Most incoming connections at once (handshaking or established).
+    public static let maxIncoming = 128
+    /// Most incoming connections at once from one address, so one host cannot take every slot.
+    public static let maxIncomingPerAddress = 8
 
     let store: OpStore
     let credentials: DeviceCredentials
@@ -26,16 +31,36 @@ public final class SyncNode: Sendable {
     let spaceList: [(SpaceID, [UInt8])]
     let feed: ChangeFeed
     let logger: Logger
-    private let sessions = Mutex(0)
+    private let incoming = Mutex<[String: Int]>([:])
+    private let bytesSent = Mutex(0)
+    private let onApplied: (@Sendable ([OpID]) -> Void)?
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
-    public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger) throws {
+    ///
+    /// `onApplied` is called with the ids of the ops each received batch applied (for live events and
+    /// measurements); it must return quickly.
+    public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
+                onApplied: (@Sendable ([OpID]) -> Void)? = nil) throws {
+        self.onApplied = onApplied
         self.store = store
         self.credentials = credentials
         self.spaceKeys = spaceKeys
         spaceList = spaceKeys.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         feed = ChangeFeed(monitor: try store.changeMonitor())
         self.logger = logger
+    }
+
+    /// Tells every session that this process changed the store (an in-process edit), without waiting for
+    /// the file watch.
+    public func localChange() { feed.notify() }
+
+    /// Frame bytes this node has written since it started (length prefixes included).
+    public var wireBytesSent: Int { bytesSent.withLock { $0 } }
+
+    func countSent(bytes: Int) { bytesSent.withLock { $0 += bytes } }
+
+    func didApply(_ ops: [OpID]) {
+        onApplied?(ops)
     }
 
     func key(for space: SpaceID) throws -> [UInt8] {
@@ -48,20 +73,25 @@ public final class SyncNode: Sendable {
     func refusal(of peer: PeerIdentity, in space: SpaceID) async throws -> String? {
         let store = self.store
         let members = try await blocking { try store.members(space) }
-        guard let member = members.first(where: { $0.device == peer.device }) else { return nil }
-        if member.user != peer.user { return "device \(peer.device.short) belongs to another user in this space" }
-        if let revoked = member.revokedAfter { return "device \(peer.device.short) was revoked after op \(revoked)" }
+        if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {
+            return "device \(peer.device.short) belongs to another user in this space"
+        }
+        // Revocations count even before the device's join has arrived here.
+        if let revoked = try await blocking({ try store.revokedAfter(space, device: peer.device, user: peer.user) }) {
+            return "device \(peer.device.short) was revoked after op \(revoked)"
+        }
         return nil
     }
 
-    func recordSession(_ report: SessionReport, address: String, foundBy: String, vector: VersionVector) async {
+    func recordSession(_ report: SessionReport, address: String, foundBy: String, vector: VersionVector,
+                       synced: Bool = false) async {
         guard let space = report.space, let peer = report.peer else { return }
         let store = self.store
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         _ = try? await blocking {
             let name = try store.members(space).first { $0.device == peer.device }?.userName ?? "?"
             try store.recordPeer(PeerRecord(space: space, device: peer.device, address: address, foundBy: foundBy,
-                                            userName: name, lastSeen: now, lastSync: report.completed ? now : nil,
+                                            userName: name, lastSeen: now, lastSync: report.completed || synced ? now : nil,
                                             vector: vector.description, sent: report.sent, received: report.received))
         }
     }
@@ -109,9 +139,10 @@ public final class SyncNode: Sendable {
             }
             try await server.executeThenClose { inbound in
                 for try await connection in inbound {
-                    let address = connection.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "?"
-                    guard admit() else {
-                        logger.warning("too many sessions; refusing connection", metadata: ["peer.address": "\(address)"])
+                    let host = connection.channel.remoteAddress?.ipAddress ?? "?"
+                    let address = "\(host):\(connection.channel.remoteAddress?.port ?? 0)"
+                    guard admit(host) else {
+                        logger.warning("too many connections; refusing one", metadata: ["peer.address": "\(address)"])
                         try? await connection.channel.close()
                         continue
                     }
@@ -119,22 +150,28 @@ public final class SyncNode: Sendable {
                         var session = SyncSession(node: self, role: .responder, address: address, foundBy: "incoming",
                                                   oneShot: false, logger: self.logger)
                         _ = await session.run(connection)
-                        self.release()
+                        self.release(host)
                     }
                 }
             }
         }
     }
 
-    private func admit() -> Bool {
-        sessions.withLock { count in
-            guard count < Self.maxSessions else { return false }
-            count += 1
+    private func admit(_ host: String) -> Bool {
+        incoming.withLock { counts in
+            guard counts.values.reduce(0, +) < Self.maxIncoming, counts[host, default: 0] < Self.maxIncomingPerAddress
+            else { return false }
+            counts[host, default: 0] += 1
             return true
         }
     }
 
-    private func release() { sessions.withLock { $0 -= 1 } }
+    private func release(_ host: String) {
+        incoming.withLock { counts in
+            counts[host, default: 1] -= 1
+            if counts[host] == 0 { counts[host] = nil }
+        }
+    }
 
     /// Keeps one session with a static peer for one space, redialling with backoff when it ends.
     private func dialLoop(host: String, port: Int, space: SpaceID) async {
@@ -145,15 +182,14 @@ public final class SyncNode: Sendable {
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .connectTimeout(.seconds(3))
                     .connect(host: host, port: port) { self.channelInitializer($0) }
-                if admit() {
-                    var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
-                                              address: "\(host):\(port)", foundBy: "static", oneShot: false, logger: logger)
-                    let report = await session.run(channel)
-                    release()
-                    failure = report.failure
-                    if report.peer != nil { delay = 0.25 }
-                } else {
-                    try? await channel.channel.close()
+                var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
+                                          address: "\(host):\(port)", foundBy: "static", oneShot: false, logger: logger)
+                let report = await session.run(channel)
+                failure = report.failure
+                if report.failure?.contains("refused") == true || report.failure?.contains("does not hold") == true {
+                    delay = 60  // a refusal will not change soon: do not hammer the peer
+                } else if report.peer != nil {
+                    delay = 0.25
                 }
             } catch {
                 failure = "\(error)"

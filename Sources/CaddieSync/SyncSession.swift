@@ -5,6 +5,7 @@ import CaddieWire
 import Foundation
 import Logging
 import NIOCore
+import Synchronization
 
 /// What one session did.
 public struct SessionReport: Sendable {
@@ -49,7 +50,11 @@ struct SyncSession {
     private var session: EstablishedSession?
     private var peerKnown = VersionVector()
     private var batchesSent: UInt32 = 0
-    private var batchesAcked = 0
+    private var awaitingAck = Set<UInt32>()
+    private var heardVector = false
+    private var lastHeard = DispatchTime.now()
+    private var lastOpsActivity = DispatchTime.now()
+    private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var sentDone = false
     private var peerDone = false
     private var report = SessionReport()
@@ -69,12 +74,18 @@ struct SyncSession {
         do {
             try await channel.executeThenClose { inbound, outbound in
                 let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
+                let budget = FrameBudget()
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     // Every frame, from the first handshake message on, arrives through `events`.
                     group.addTask {
                         var reader = FrameReader(inbound)
                         do {
-                            while let frame = try await reader.next() { continuation.yield(.frame(frame)) }
+                            while let frame = try await reader.next() {
+                                // Backpressure: stop reading while the session is behind, so a fast sender
+                                // fills its own socket buffer instead of this node's memory.
+                                await budget.waitForRoom()
+                                continuation.yield(.frame(frame))
+                            }
                             continuation.yield(.closed(nil))
                         } catch {
                             continuation.yield(.closed(error))
@@ -97,6 +108,7 @@ struct SyncSession {
                         throw SyncError.refused(refusal)
                     }
                     logger.info("session established")
+                    await recordProgress(force: true)
                     let (subscription, changes) = node.feed.subscribe()
                     defer { node.feed.unsubscribe(subscription) }
                     group.addTask {
@@ -108,12 +120,15 @@ struct SyncSession {
                             continuation.yield(.tick)
                         }
                     }
-                    try await exchange(&iterator, outbound)
+                    try await exchange(&iterator, budget, outbound)
                 }
             }
         } catch {
             report.failure = Self.describe(error)
-            if !Task.isCancelled { logger.info("session ended", metadata: ["reason": "\(report.failure ?? "")"]) }
+        }
+        if !Task.isCancelled, report.peer != nil || report.failure != nil {
+            logger.info("session ended", metadata: ["reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
+                                                    "received": "\(report.received)"])
         }
         await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
         return report
@@ -178,26 +193,35 @@ struct SyncSession {
 
     // MARK: Exchange
 
-    private mutating func exchange(_ events: inout AsyncStream<Event>.Iterator,
+    private mutating func exchange(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
                                    _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         try await send(.vector(try await ourVector()), outbound)
         while let event = await events.next() {
             switch event {
             case .frame(let frame):
+                budget.consumed()
+                lastHeard = DispatchTime.now()
                 guard var cipher = session?.cipher else { throw WireError.unexpected("no session") }
                 let plain = try cipher.open(frame)
                 session?.cipher = cipher
                 try await handle(try WireMessage(decoding: plain), outbound)
             case .changed:
-                try await push(outbound)
+                try await push(outbound, onlyOwn: true)
             case .tick:
-                try await send(.vector(try await ourVector()), outbound)
+                let silent = (DispatchTime.now().uptimeNanoseconds - lastHeard.uptimeNanoseconds) / 1_000_000_000
+                if silent >= Self.silenceLimitSeconds { throw SyncError.silent(seconds: Int(silent)) }
+                if let space = session?.space, let peer = session?.peer,
+                   let refusal = try await node.refusal(of: peer, in: space) {
+                    try await send(.close(.revoked, refusal), outbound)
+                    throw SyncError.refused(refusal)
+                }
+                try await send(.digest(WireMessage.digest(of: try await ourVector())), outbound)
             case .closed(let error):
                 if let error { throw error }
-                if oneShot, !report.completed { throw SyncError.closedEarly }
+                if oneShot, !exchangeComplete { throw SyncError.closedEarly }
                 return
             }
-            if oneShot, peerDone, sentDone, batchesAcked == Int(batchesSent) {
+            if oneShot, exchangeComplete {
                 report.completed = true
                 try await send(.close(.finished, "sync complete"), outbound)
                 return
@@ -205,10 +229,33 @@ struct SyncSession {
         }
     }
 
+    /// Both sides have sent all the other lacked, and every batch this side sent was acknowledged.
+    private var exchangeComplete: Bool { peerDone && sentDone && awaitingAck.isEmpty }
+
+    /// Seconds without a frame after which the peer counts as gone: it sends a vector every
+    /// ``SyncNode/antiEntropySeconds`` while alive.
+    static let silenceLimitSeconds: UInt64 = 15
+
+    /// Records the session in the peer table when something moved, or at most once a minute otherwise.
+    private mutating func recordProgress(force: Bool = false) async {
+        let now = DispatchTime.now()
+        let stale = now.uptimeNanoseconds - lastRecorded.at.uptimeNanoseconds > 60_000_000_000
+        guard force || stale || lastRecorded.sent != report.sent || lastRecorded.received != report.received else { return }
+        lastRecorded = (report.sent, report.received, now)
+        await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown, synced: true)
+    }
+
+    private mutating func nextBatch() -> UInt32 {
+        batchesSent &+= 1
+        if oneShot { awaitingAck.insert(batchesSent) }
+        return batchesSent
+    }
+
     private mutating func send(_ message: WireMessage, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         guard var cipher = session?.cipher else { return }
         let frame = cipher.seal(message.encoded)
         session?.cipher = cipher
+        node.countSent(bytes: frame.count + 4)
         try await outbound.writeFrame(frame)
     }
 
@@ -224,21 +271,39 @@ struct SyncSession {
         guard let space = session?.space else { return }
         let store = node.store
         switch message {
+        case .digest(let digest):
+            // While ops are moving, vectors would only race the batches in flight: answer a later digest.
+            guard DispatchTime.now().uptimeNanoseconds - lastOpsActivity.uptimeNanoseconds > 1_000_000_000 else { return }
+            let ours = try await ourVector()
+            if WireMessage.digest(of: ours) != digest { try await send(.vector(ours), outbound) }
         case .vector(let entries):
-            peerKnown = VersionVector(Dictionary(entries.map { ($0.device, $0.seq) }, uniquingKeysWith: max))
+            let first = !heardVector
+            heardVector = true
+            // What this session sent is on its way (TCP keeps order), so the peer's vector never lowers what
+            // this side knows the peer holds: a vector that crossed a batch in flight causes no resend.
+            for entry in entries where entry.seq > peerKnown[entry.device] { peerKnown.entries[entry.device] = entry.seq }
             // Equal seqs with different heads mean a forked device: send our copy whole so the peer records it.
             for entry in entries {
                 let ours = try await blocking { try store.opHash(space, OpID(device: entry.device, seq: entry.seq)) }
                 if let ours, ours != entry.head,
                    let bytes = try await blocking({ try store.opBytes(space, OpID(device: entry.device, seq: entry.seq)) }) {
-                    batchesSent += 1
-                    try await send(.ops(batch: batchesSent, [.full(bytes)]), outbound)
+                    try await send(.ops(batch: nextBatch(), ack: oneShot, [.full(bytes)]), outbound)
                 }
             }
-            try await push(outbound)
+            // A live session's first exchange sends only this device's own ops: in a group where everyone is
+            // connected to everyone, each log then crosses each link once. Ops from third devices follow at the
+            // next digest mismatch. A one-shot sync sends everything at once.
+            try await push(outbound, onlyOwn: first && !oneShot)
             try await send(.done, outbound)
+            // The peer holds ops this side lacks: ask for them with our own vector.
+            let ours = try await ourVector()
+            if !first, entries.contains(where: { entry in entry.seq > (ours.first { $0.device == entry.device }?.seq ?? 0) }) {
+                try await send(.vector(ours), outbound)
+            }
             sentDone = true
-        case .ops(let batch, let wireOps):
+            if peerDone { await recordProgress() }
+        case .ops(let batch, let wantsAck, let wireOps):
+            lastOpsActivity = DispatchTime.now()
             let restored = try await restore(wireOps, space: space)
             let key = try node.key(for: space)
             let now = UInt64(Date().timeIntervalSince1970 * 1000)
@@ -252,16 +317,17 @@ struct SyncSession {
                                                                    "first": "\(result.rejected.first ?? "")"])
             }
             if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
-            try await send(.ack(batch: batch, applied: UInt32(clamping: result.applied.count)), outbound)
-            if !result.applied.isEmpty { node.feed.notify() }
-        case .ack:
-            batchesAcked += 1
+            if wantsAck { try await send(.ack(batch: batch, applied: UInt32(clamping: result.applied.count)), outbound) }
+            if !result.applied.isEmpty { node.didApply(result.applied) }
+        case .ack(let batch, _):
+            guard awaitingAck.remove(batch) != nil else { throw WireError.unexpected("an ack for batch \(batch), which was not sent") }
         case .done:
             peerDone = true
+            if sentDone { await recordProgress() }
         case .close(let reason, let text):
             if reason == .finished || reason == .shutdown {
-                if oneShot, !(peerDone && sentDone && batchesAcked == Int(batchesSent)) { throw SyncError.closedEarly }
-                report.completed = report.completed || reason == .finished
+                if oneShot, !exchangeComplete { throw SyncError.closedEarly }
+                report.completed = exchangeComplete
                 throw SyncError.peerClosed(text)
             }
             throw SyncError.refused(text)
@@ -292,23 +358,34 @@ struct SyncSession {
         return out
     }
 
-    /// Sends, in batches, every op the peer lacks by what this session knows it holds.
-    private mutating func push(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        guard let space = session?.space else { return }
+    /// Sends, in batches, every op the peer lacks by what this session knows it holds: all of them after the
+    /// peer's vector, or only this device's own (a live push) when something changed here. Ops this node
+    /// relays for others reach a peer through the next vector exchange, so in a group where everyone is
+    /// connected to everyone an edit crosses each link once.
+    private mutating func push(_ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, onlyOwn: Bool) async throws {
+        // Until the peer's vector arrives this session cannot know what it lacks.
+        guard heardVector, let space = session?.space else { return }
         let store = node.store
+        let own = node.credentials.device.publicKey
         while true {
-            let known = peerKnown
-            let ops = try await blocking { try store.ops(space: space, after: known, limit: SyncNode.batchOps) }
-            guard !ops.isEmpty else { return }
-            var wire: [WireOp] = []
-            for bytes in ops {
-                guard let op = try? SignedOp(bytes: bytes) else { continue }
-                wire.append(.compacting(bytes))
-                if peerKnown[op.device] < op.seq { peerKnown.entries[op.device] = op.seq }
+            var known = peerKnown
+            if onlyOwn {
+                // Everything but this device counts as known: only our own new ops go out.
+                let heads = try await blocking { try store.heads(space) }
+                let ownKnown = peerKnown[own]
+                known = VersionVector(Dictionary(uniqueKeysWithValues: heads.map {
+                    ($0.device, $0.device == own ? ownKnown : $0.seq)
+                }))
             }
-            batchesSent += 1
-            report.sent += wire.count
-            try await send(.ops(batch: batchesSent, wire), outbound)
+            let after = known
+            let ops = try await blocking {
+                try store.ops(space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes)
+            }
+            guard !ops.isEmpty else { return }
+            for op in ops where peerKnown[op.id.device] < op.id.seq { peerKnown.entries[op.id.device] = op.id.seq }
+            report.sent += ops.count
+            lastOpsActivity = DispatchTime.now()
+            try await send(.ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) }), outbound)
         }
     }
 }
@@ -325,6 +402,8 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case refused(String)
     /// The peer could not be reached.
     case unreachable(String)
+    /// The peer sent nothing for too long.
+    case silent(seconds: Int)
 
     /// One line for a person.
     public var description: String {
@@ -334,6 +413,20 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case .peerClosed(let text): "the peer closed the session: \(text)"
         case .refused(let text): "refused: \(text)"
         case .unreachable(let text): "cannot reach the peer: \(text)"
+        case .silent(let seconds): "the peer sent nothing for \(seconds) s and counts as gone"
         }
     }
+}
+
+/// How many received frames wait for the session; the reader pauses when the session falls behind.
+final class FrameBudget: Sendable {
+    static let limit = 16
+    private let waiting = Mutex(0)
+
+    func waitForRoom() async {
+        while waiting.withLock({ $0 >= Self.limit }) { try? await Task.sleep(for: .milliseconds(1)) }
+        waiting.withLock { $0 += 1 }
+    }
+
+    func consumed() { waiting.withLock { $0 = max(0, $0 - 1) } }
 }

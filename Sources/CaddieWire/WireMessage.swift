@@ -1,17 +1,21 @@
 import CaddieCore
+import CaddieCrypto
 
 /// The messages of an established session, each sent as one encrypted frame (Protocol/wire.md, "Messages").
 public enum WireMessage: Equatable, Sendable {
     /// What the sender holds: per device, the highest contiguous seq and the hash of that op.
     case vector([VectorEntry])
-    /// A batch of ops the receiver lacks, in per-device seq order.
-    case ops(batch: UInt32, [WireOp])
+    /// A batch of ops the receiver lacks, in per-device seq order; `ack` asks the receiver to acknowledge it
+    /// (a one-shot sync does, to know when it is done; live pushes do not, to keep each edit small).
+    case ops(batch: UInt32, ack: Bool, [WireOp])
     /// The receiver applied batch `batch` (all of it or what was valid), and how many ops were new.
     case ack(batch: UInt32, applied: UInt32)
     /// The sender has sent everything the receiver lacked as of the receiver's last vector.
     case done
     /// The sender ends the session.
     case close(CloseReason, String)
+    /// A digest of the sender's vector: a cheap "anything new?" that needs a full vector only on a mismatch.
+    case digest(Digest32)
 
     /// Most ops in one batch.
     public static let maxBatchOps = 1000
@@ -53,15 +57,17 @@ public enum WireMessage: Equatable, Sendable {
         switch self {
         case .vector(let entries):
             writer.u8(0x01)
-            writer.u16(UInt16(clamping: entries.count))
-            for entry in entries {
+            let sent = entries.prefix(Self.maxVectorEntries)
+            writer.u16(UInt16(sent.count))
+            for entry in sent {
                 writer.raw(entry.device.bytes)
                 writer.u64(entry.seq)
                 writer.raw(entry.head.bytes)
             }
-        case .ops(let batch, let ops):
+        case .ops(let batch, let ack, let ops):
             writer.u8(0x02)
             writer.u32(batch)
+            writer.u8(ack ? 1 : 0)
             writer.u16(UInt16(clamping: ops.count))
             for op in ops { op.encode(into: &writer) }
         case .ack(let batch, let applied):
@@ -74,6 +80,9 @@ public enum WireMessage: Equatable, Sendable {
             writer.u8(0x05)
             writer.u8(reason.rawValue)
             writer.string16(String(text.prefix(500)))
+        case .digest(let digest):
+            writer.u8(0x06)
+            writer.raw(digest.bytes)
         }
         return writer.bytes
     }
@@ -96,11 +105,13 @@ public enum WireMessage: Equatable, Sendable {
                 self = .vector(entries)
             case 0x02:
                 let batch = try reader.u32("batch")
+                let flags = try reader.u8("batch flags")
+                guard flags <= 1 else { throw WireError.malformedMessage("unknown batch flags \(flags)") }
                 let count = Int(try reader.u16("op count"))
                 guard count <= Self.maxBatchOps else { throw WireError.malformedMessage("batch of \(count) ops") }
                 var ops: [WireOp] = []
                 for _ in 0..<count { ops.append(try WireOp.decode(from: &reader)) }
-                self = .ops(batch: batch, ops)
+                self = .ops(batch: batch, ack: flags == 1, ops)
             case 0x03:
                 self = .ack(batch: try reader.u32("batch"), applied: try reader.u32("applied"))
             case 0x04:
@@ -108,6 +119,8 @@ public enum WireMessage: Equatable, Sendable {
             case 0x05:
                 let code = try reader.u8("close reason")
                 self = .close(CloseReason(rawValue: code) ?? .protocolError, try reader.string16("close text"))
+            case 0x06:
+                self = .digest(Digest32(unchecked: try reader.raw(32, "digest")))
             case let type:
                 throw WireError.malformedMessage("unknown message type 0x\(String(type, radix: 16))")
             }
@@ -130,7 +143,7 @@ public enum WireOp: Equatable, Sendable {
 
     /// The compact form of an op's bytes.
     public static func compacting(_ bytes: [UInt8]) -> WireOp {
-        guard bytes.count > 89 else { return .full(bytes) }
+        guard bytes.count > 89, bytes.count - 48 <= Int(UInt16.max) else { return .full(bytes) }
         return .compact([bytes[0]] + bytes[17..<57] + bytes[89...])
     }
 
@@ -179,5 +192,20 @@ public enum WireOp: Equatable, Sendable {
         case let form:
             throw WireError.malformedMessage("unknown op form \(form)")
         }
+    }
+}
+
+extension WireMessage {
+    /// The digest of a vector, as `digest` messages carry it: BLAKE2b-256 over the entries in device order.
+    public static func digest(of entries: [VectorEntry]) -> Digest32 {
+        var bytes: [UInt8] = []
+        for entry in entries.sorted(by: { $0.device < $1.device }) {
+            var writer = ByteWriter(capacity: 72)
+            writer.raw(entry.device.bytes)
+            writer.u64(entry.seq)
+            writer.raw(entry.head.bytes)
+            bytes += writer.bytes
+        }
+        return Blake2b.hash(bytes)
     }
 }

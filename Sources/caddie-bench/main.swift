@@ -3,7 +3,7 @@ import CaddieCrypto
 import CaddieStore
 import Foundation
 
-// Caddie's performance figures, measured on real SQLite files in a temporary directory.
+// caddie-bench: Caddie's performance figures, measured on real SQLite files in a temporary directory.
 //
 //   caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N]
 //
@@ -14,6 +14,9 @@ struct Options {
     var appends = 10_000
     var devices = 4
     var opsPerDevice = 10_000
+    var syncOps = 10_000
+    var edits = 200
+    var skipSync = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -29,8 +32,11 @@ struct Options {
             case "--appends": appends = try number()
             case "--devices": devices = try number()
             case "--ops-per-device": opsPerDevice = try number()
+            case "--sync-ops": syncOps = try number()
+            case "--edits": edits = try number()
+            case "--no-sync": skipSync = true
             case "-h", "--help":
-                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N]")
+                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
             }
@@ -62,7 +68,7 @@ func scoreEdit(_ index: Int, game: EntityID, players: [EntityID]) throws -> [Cha
             entry: try ScoreEntry(strokes: 3 + index % 5, putts: 2))]
 }
 
-func run() throws {
+func run() async throws {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -130,6 +136,9 @@ func run() throws {
     figures.append(("verifyEveryOpPerSecond", Double(bundle.count) / verifyTime, "ops/s"))
     let sample = try SignedOp(bytes: bundle[bundle.count - 1])
     figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))
+    if !options.skipSync {
+        figures += try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
+    }
 
     if !options.jsonOnly {
         print("Caddie benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite files in \(directory.path))")
@@ -142,7 +151,7 @@ func run() throws {
 }
 
 do {
-    try run()
+    try await run()
 } catch {
     FileHandle.standardError.write(Data("caddie-bench: error: \(error)\n".utf8))
     exit(1)

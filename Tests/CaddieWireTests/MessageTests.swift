@@ -35,7 +35,7 @@ struct MessageTests {
         let device = PublicKey(unchecked: [UInt8](repeating: 3, count: 32))
         let messages: [WireMessage] = [
             .vector([.init(device: device, seq: 42, head: Digest32(unchecked: [UInt8](repeating: 4, count: 32)))]),
-            .ops(batch: 7, [.full([1, 2, 3]), .compact([9, 8])]),
+            .ops(batch: 7, ack: true, [.full([1, 2, 3]), .compact([9, 8])]),
             .ack(batch: 7, applied: 2),
             .done,
             .close(.revoked, "device revoked"),
@@ -75,7 +75,7 @@ struct MessageTests {
                                              entry: try ScoreEntry(strokes: 5, putts: 2))])
         let unsigned = SignedOp.encodeUnsigned(space: space, device: key.publicKey, seq: 9, prev: .zero,
                                                hlc: HLC(rawValue: 77), pred: [], payload: payload)
-        let message = WireMessage.ops(batch: 1, [.compacting(unsigned + key.sign(unsigned, context: SignedOp.signingContext))])
+        let message = WireMessage.ops(batch: 1, ack: false, [.compacting(unsigned + key.sign(unsigned, context: SignedOp.signingContext))])
         let onWire = 4 + message.encoded.count + AEAD.overhead
         #expect(onWire < 200, "\(onWire) bytes")
     }
@@ -87,7 +87,7 @@ struct MessageTests {
         let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
         var initiator = HandshakeInitiator(space: space, spaceKey: [UInt8](repeating: 2, count: 32), credentials: credentials)
         let seeds: [[UInt8]] = [
-            WireMessage.vector([]).encoded, WireMessage.ops(batch: 1, [.full([1, 2]), .compact([3])]).encoded,
+            WireMessage.vector([]).encoded, WireMessage.ops(batch: 1, ack: false, [.full([1, 2]), .compact([3])]).encoded,
             WireMessage.close(.finished, "x").encoded,
             initiator.start(),
         ]

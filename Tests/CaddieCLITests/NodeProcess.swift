@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// A running `caddie serve` on loopback, started from a test home.
+final class NodeProcess: @unchecked Sendable {
+    let process = Process()
+    let home: CLI
+    private(set) var port = 0
+    private let errors = Pipe()
+
+    /// Starts the node and waits until it listens.
+    init(_ home: CLI, port requested: Int = 0, peers: [Int] = []) throws {
+        self.home = home
+        process.executableURL = CLI.binary
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)", "--no-mdns", "--home", home.home.path]
+            + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] }
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = home.passphrase
+        environment["CADDIE_LOG"] = "warning"
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = errors
+        try process.run()
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while !buffer.contains(UInt8(ascii: "\n")), Date() < deadline {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += chunk
+        }
+        let line = String(decoding: buffer, as: UTF8.self)
+        guard let text = line.split(separator: ":").last?.split(separator: "\n").first, let port = Int(text) else {
+            process.terminate()
+            throw CLI.CLIError("caddie serve did not start: \(line)")
+        }
+        self.port = port
+    }
+
+    /// Stops it as an operator would (SIGTERM) and waits.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Kills it without warning (SIGKILL), as a dying phone would.
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+}
+
+/// Waits until `condition` holds, polling; false if it never did within `seconds`.
+func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    } while Date() < deadline
+    return try condition()
+}

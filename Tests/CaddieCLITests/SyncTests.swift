@@ -1,0 +1,155 @@
+import CaddieCore
+import CaddieNode
+import Foundation
+import Testing
+
+@Suite("caddie serve and sync over TCP on loopback", .serialized)
+struct SyncTests {
+    @Test("four nodes with offline edits, one cell in conflict, converge; a later CLI edit reaches all within a second")
+    func fourNodesConverge() throws {
+        let (homes, game, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        for (index, home) in homes.enumerated() {
+            for hole in 1...9 { try home.ok(["score", game, players[index], "\(hole)", "\(3 + (hole * index) % 5)"]) }
+        }
+        try homes[0].ok(["score", game, "Ben", "3", "7"])
+        try homes[1].ok(["score", game, "Ben", "3", "6"])
+        #expect(try Set(homes.map { try $0.stateHash() }).count == 4)
+        var nodes: [NodeProcess] = []
+        defer { nodes.forEach { $0.stop() } }
+        for home in homes { nodes.append(try NodeProcess(home, peers: nodes.map(\.port))) }
+        #expect(try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 })
+        let card = try #require(try homes[3].ok(["card", game, "--json"]).json() as? [String: Any])
+        #expect((card["conflicts"] as? [Any])?.count == 1)
+        // Live push: an edit on one home while the nodes run reaches every other within one second.
+        try homes[2].ok(["score", game, "Ben", "3", "6"])
+        let target = try homes[2].stateHash()
+        #expect(try eventually(within: 1.0) { try homes.allSatisfy { try $0.stateHash() == target } })
+        let peers = try #require(try homes[0].ok(["peers", "--json"]).json() as? [[String: Any]])
+        #expect(peers.count >= 3)
+    }
+
+    @Test("a one-shot sync reports what moved and the state hash, and both sides agree")
+    func oneShot() throws {
+        let (homes, game, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        try homes[1].ok(["score", game, players[1], "1", "4"])
+        try homes[1].ok(["score", game, players[1], "2", "5"])
+        let node = try NodeProcess(homes[1])
+        defer { node.stop() }
+        try homes[0].ok(["score", game, players[0], "1", "3"])
+        let result = try homes[0].ok(["sync", "--peer", "127.0.0.1:\(node.port)", "--json"])
+        #expect(try result.field("sent") == "1")
+        #expect(try result.field("received") == "2")
+        #expect(try result.field("stateHash") == homes[1].stateHash())
+    }
+
+    @Test("a node of another space, a wrong key or a revoked device is refused and learns nothing")
+    func outsidersRefused() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let node = try NodeProcess(homes[0])
+        defer { node.stop() }
+        let stranger = try CLI(name: "stranger")
+        defer { stranger.remove() }
+        try stranger.ok(["login", "--name", "Mallory"])
+        try stranger.ok(["space", "create", "Elsewhere"])
+        let before = try homes[0].stateHash()
+        let strangerBefore = try stranger.stateHash()
+        try stranger.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "does not hold")
+        #expect(try homes[0].stateHash() == before)
+        #expect(try stranger.stateHash() == strangerBefore)
+        #expect(try !stranger.ok(["player", "list"]).stdout.contains("Ana"))
+        // Not a caddie at all: garbage on the port leaves the node serving.
+        try sendGarbage(port: node.port)
+        try homes[1].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        // A second device of Dev's, paired then revoked: refused.
+        var watch = try CLI(name: "watch")
+        watch.passphrase = "watch passphrase"
+        defer { watch.remove() }
+        let watchDevice = try DeviceTests.pair(first: homes[3], second: watch)
+        try homes[3].ok(["device", "revoke", watchDevice])
+        try homes[3].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        let watchBefore = try watch.stateHash()
+        try watch.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "revoked")
+        #expect(try watch.stateHash() == watchBefore)
+    }
+
+    @Test("a partition heals: a stopped node misses edits, restarts, and catches up")
+    func partitionHeals() throws {
+        let (homes, game, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let a = try NodeProcess(homes[0])
+        defer { a.stop() }
+        var b = try NodeProcess(homes[1], peers: [a.port])
+        defer { b.stop() }
+        try homes[0].ok(["score", game, players[0], "1", "4"])
+        #expect(try eventually(within: 5) { try homes[0].stateHash() == homes[1].stateHash() })
+        b.stop()
+        try homes[0].ok(["score", game, players[0], "2", "5"])
+        try homes[1].ok(["score", game, players[1], "2", "6"])
+        #expect(try homes[0].stateHash() != homes[1].stateHash())
+        b = try NodeProcess(homes[1], peers: [a.port])
+        #expect(try eventually(within: 10) { try homes[0].stateHash() == homes[1].stateHash() })
+    }
+
+    @Test("a node killed in the middle of receiving a large log keeps whole batches only, verifies, and resumes")
+    func killedMidBatch() throws {
+        let source = try CLI(name: "source")
+        let sink = try CLI(name: "sink")
+        defer { source.remove(); sink.remove() }
+        try source.ok(["login", "--name", "Ana"])
+        try sink.ok(["login", "--name", "Ben"])
+        let invite = try source.ok(["space", "create", "Big", "--json"]).field("invite")
+        try sink.ok(["space", "join", invite])
+        let total = try Self.appendPlayers(source, count: 20_000)
+        let device = try source.ok(["whoami", "--json"]).field("device")
+        let node = try NodeProcess(source)
+        defer { node.stop() }
+        let receiver = try NodeProcess(sink, peers: [node.port])
+        func received() throws -> Int {
+            (try sink.ok(["vector", "--json"]).json() as? [String: Int])?[device] ?? 0
+        }
+        _ = try eventually(within: 20) { try received() > 0 }
+        receiver.kill()
+        let partial = try received()
+        // Each batch applies in one transaction: a kill leaves whole batches of 500, never part of one.
+        #expect(partial % 500 == 0 || partial == total, "\(partial) of \(total)")
+        try sink.ok(["verify"])
+        let again = try NodeProcess(sink, peers: [node.port])
+        defer { again.stop() }
+        #expect(try eventually(within: 30) { try sink.stateHash() == source.stateHash() })
+        try sink.ok(["verify"])
+    }
+
+    /// Signs `count` player edits straight into the home's store (as the CLI would, one op each but in
+    /// batches, to keep the test fast); returns the device's highest seq.
+    static func appendPlayers(_ cli: CLI, count: Int) throws -> Int {
+        let home = try Home(path: cli.home.path)
+        let keys = try home.unlock(passphrase: cli.passphrase ?? "")
+        let space = try home.resolveSpace(nil)
+        for start in stride(from: 0, to: count, by: 1000) {
+            let edits = (start..<min(count, start + 1000)).map { index in
+                (changes: [Change.set(kind: .player, id: EntityID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
+                                      fields: ["name": .text("Player \(index)")])], pred: [OpID]())
+            }
+            _ = try home.store.appendBatch(space: space, signer: keys.device, edits: edits, now: 1_700_000_000_000)
+        }
+        return Int(try home.store.vector(space)[keys.device.publicKey])
+    }
+
+    private func sendGarbage(port: Int) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let junk: [UInt8] = [0, 0, 0, 5] + Array("hello".utf8) + (0..<2000).map { _ in UInt8.random(in: 0...255) }
+        _ = junk.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+}
