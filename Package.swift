@@ -40,19 +40,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "CaddieDiscovery", dependencies: ["CAvahi"], swiftSettings: strict),
         .target(name: "CaddieServices", dependencies: ["CaddieCore"], swiftSettings: strict),
         .target(
             name: "CaddieNode",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieWire", "CaddieSync",
-                .product(name: "Logging", package: "swift-log"),
+                "CaddieDiscovery", .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Resources/SampleCourses")],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "caddie",
             dependencies: [
-                "CaddieCore", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode",
+                "CaddieCore", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -66,7 +68,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
+        .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
         .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),

@@ -6,7 +6,7 @@
 # namespaces they create, never in the machine's own namespace.
 set -euo pipefail
 
-packages=(libsodium-dev libsqlite3-dev libavahi-client-dev avahi-daemon dbus iproute2 procps)
+packages=(libsodium-dev libsqlite3-dev libavahi-client-dev avahi-daemon dbus iproute2 procps util-linux)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -38,6 +38,7 @@ fi
 # package install started.
 if pgrep -x avahi-daemon >/dev/null 2>&1; then
     for pid in $(pgrep -x avahi-daemon); do
+        grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2>/dev/null && continue
         if [ "$(readlink /proc/$pid/ns/net)" = "$(readlink /proc/1/ns/net)" ]; then
             echo "setup: stopping avahi-daemon (pid $pid) in the root network namespace"
             $SUDO kill "$pid" || true

@@ -20,6 +20,8 @@ public final class SyncNode: Sendable {
     public static let batchOps = 500
     /// About the most bytes of ops in one batch, well under the frame limit.
     public static let batchBytes = 512 * 1024
+    /// Longest wait between two dials of a peer that does not answer (a phone walking back into range).
+    public static let maxRedialSeconds = 5.0
     /// Most incoming connections at once (handshaking or established).
     public static let maxIncoming = 128
     /// Most incoming connections at once from one address, so one host cannot take every slot.
@@ -31,6 +33,10 @@ public final class SyncNode: Sendable {
     let spaceList: [(SpaceID, [UInt8])]
     let feed: ChangeFeed
     let logger: Logger
+    /// A random id for this run of the node, advertised over mDNS; it changes at every start, so a bystander
+    /// cannot follow a device from round to round.
+    public let nodeID: [UInt8] = SecureRandom.bytes(8)
+    private let wanted = Mutex<Set<String>>([])
     private let incoming = Mutex<[String: Int]>([:])
     private let bytesSent = Mutex(0)
     private let onApplied: (@Sendable ([OpID]) -> Void)?
@@ -118,10 +124,29 @@ public final class SyncNode: Sendable {
         return await session.run(channel)
     }
 
-    /// Listens and keeps sessions with static peers until the task is cancelled. Calls `listening` with the
-    /// port bound once the node accepts connections.
+    /// The TXT strings this node advertises: protocol version, node id, and per space a hint that only
+    /// holders of that space's key can recognise (no person and no space in the clear).
+    public func advertTXT() -> [String] {
+        ["v=\(Handshake.version)", "id=\(Hex.encode(nodeID))"]
+            + spaceList.enumerated().map { "h\($0.offset)=\(Hex.encode(Self.hint(space: $0.element.0, key: $0.element.1, node: nodeID)))" }
+    }
+
+    static func hint(space: SpaceID, key: [UInt8], node: [UInt8]) -> [UInt8] {
+        Array(Blake2b.keyed(Handshake.handshakeKey(space: space, spaceKey: key), [Array("caddie-mdns-hint".utf8), node]).prefix(8))
+    }
+
+    /// The spaces a sighted node shares with this one, by its TXT hints.
+    func sharedSpaces(_ sighting: PeerSighting) -> [SpaceID] {
+        guard sighting.txt["v"] == "\(Handshake.version)", let id = sighting.txt["id"].flatMap(Hex.decode), id.count == 8,
+              id != nodeID else { return [] }
+        let hints = Set(sighting.txt.filter { $0.key.hasPrefix("h") }.compactMap { Hex.decode($0.value) })
+        return spaceList.filter { hints.contains(Self.hint(space: $0.0, key: $0.1, node: id)) }.map(\.0)
+    }
+
+    /// Listens and keeps sessions with static peers, and with peers that `sightings` reports (mDNS), until
+    /// the task is cancelled. Calls `listening` with the port bound once the node accepts connections.
     public func serve(host: String, port: Int, peers: [(host: String, port: Int)],
-                      listening: @Sendable (Int) -> Void) async throws {
+                      sightings: AsyncStream<PeerSighting>? = nil, listening: @Sendable (Int) -> Void) async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -134,9 +159,49 @@ public final class SyncNode: Sendable {
             group.addTask { await self.feed.run() }
             for peer in peers {
                 for (space, _) in spaceList {
-                    group.addTask { await self.dialLoop(host: peer.host, port: peer.port, space: space) }
+                    group.addTask { await self.dialLoop(host: peer.host, port: peer.port, space: space, foundBy: "static") { true } }
                 }
             }
+            group.addTask { try await self.accept(server) }
+            if let sightings { await self.follow(sightings, in: &group) }
+        }
+    }
+
+    /// Dials nodes that discovery reports and that share a space; stops redialling those that leave. Of two
+    /// nodes that see each other, only the one with the lower id dials, so a pair keeps one connection.
+    private func follow(_ sightings: AsyncStream<PeerSighting>, in group: inout ThrowingDiscardingTaskGroup<any Error>) async {
+        var sessionsOf: [String: Set<String>] = [:]
+        for await sighting in sightings {
+            if sighting.lost {
+                let keys = sessionsOf.removeValue(forKey: sighting.name) ?? []
+                wanted.withLock { $0.subtract(keys) }
+                continue
+            }
+            let shared = sharedSpaces(sighting)
+            if shared.isEmpty, sessionsOf[sighting.name] == nil {
+                sessionsOf[sighting.name] = []
+                logger.info("a caddie node nearby shares no space with this one; not connecting",
+                            metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
+            }
+            guard let id = sighting.txt["id"].flatMap(Hex.decode), Hex.encode(nodeID) < Hex.encode(id) else { continue }
+            for space in shared {
+                let key = "\(sighting.name)|\(space.hex)"
+                let isNew = wanted.withLock { $0.insert(key).inserted }
+                sessionsOf[sighting.name, default: []].insert(key)
+                guard isNew else { continue }
+                logger.info("found a peer by mDNS", metadata: ["peer.address": "\(sighting.host):\(sighting.port)",
+                                                               "space": "\(space.short)"])
+                group.addTask {
+                    await self.dialLoop(host: sighting.host, port: sighting.port, space: space, foundBy: "mdns") {
+                        self.wanted.withLock { $0.contains(key) }
+                    }
+                }
+            }
+        }
+    }
+
+    private func accept(_ server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>) async throws {
+        try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { inbound in
                 for try await connection in inbound {
                     let host = connection.channel.remoteAddress?.ipAddress ?? "?"
@@ -174,20 +239,22 @@ public final class SyncNode: Sendable {
     }
 
     /// Keeps one session with a static peer for one space, redialling with backoff when it ends.
-    private func dialLoop(host: String, port: Int, space: SpaceID) async {
+    private func dialLoop(host: String, port: Int, space: SpaceID, foundBy: String,
+                          while stillWanted: @Sendable () -> Bool) async {
         var delay = 0.25
-        while !Task.isCancelled {
+        while !Task.isCancelled, stillWanted() {
             var failure: String?
+            var refused = false
             do {
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .connectTimeout(.seconds(3))
                     .connect(host: host, port: port) { self.channelInitializer($0) }
                 var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
-                                          address: "\(host):\(port)", foundBy: "static", oneShot: false, logger: logger)
+                                          address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
                 let report = await session.run(channel)
                 failure = report.failure
                 if report.failure?.contains("refused") == true || report.failure?.contains("does not hold") == true {
-                    delay = 60  // a refusal will not change soon: do not hammer the peer
+                    refused = true  // a refusal will not change soon: do not hammer the peer
                 } else if report.peer != nil {
                     delay = 0.25
                 }
@@ -197,8 +264,8 @@ public final class SyncNode: Sendable {
             if Task.isCancelled { return }
             logger.debug("redialling", metadata: ["peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")",
                                                   "delay": "\(delay)"])
-            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
-            delay = min(delay * 2, 30)
+            try? await Task.sleep(for: .milliseconds(Int((refused ? 60 : delay) * 1000)))
+            delay = min(delay * 2, Self.maxRedialSeconds)
         }
     }
 }
@@ -211,5 +278,28 @@ final class ConnectionGuard: ChannelInboundHandler, Sendable {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
+    }
+}
+
+/// A node seen (or lost) by discovery, as the node layer hands it over.
+public struct PeerSighting: Sendable {
+    /// The advertised service name.
+    public let name: String
+    /// Its address.
+    public let host: String
+    /// Its port.
+    public let port: Int
+    /// Its TXT record.
+    public let txt: [String: String]
+    /// Whether it left.
+    public let lost: Bool
+
+    /// Creates a sighting.
+    public init(name: String, host: String, port: Int, txt: [String: String], lost: Bool) {
+        self.name = name
+        self.host = host
+        self.port = port
+        self.txt = txt
+        self.lost = lost
     }
 }

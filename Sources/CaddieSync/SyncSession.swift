@@ -54,6 +54,7 @@ struct SyncSession {
     private var heardVector = false
     private var lastHeard = DispatchTime.now()
     private var lastOpsActivity = DispatchTime.now()
+    private var outboundClosed = false
     private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var sentDone = false
     private var peerDone = false
@@ -96,7 +97,7 @@ struct SyncSession {
                     let timeout = channel.channel.eventLoop.scheduleTask(
                         in: .seconds(Int64(SyncNode.handshakeTimeoutSeconds))
                     ) { channel.channel.close(promise: nil) }
-                    let established = try await handshake(&iterator, outbound)
+                    let established = try await handshake(&iterator, budget, outbound)
                     timeout.cancel()
                     session = established
                     report.space = established.space
@@ -108,7 +109,7 @@ struct SyncSession {
                         throw SyncError.refused(refusal)
                     }
                     logger.info("session established")
-                    await recordProgress(force: true)
+                    await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
                     let (subscription, changes) = node.feed.subscribe()
                     defer { node.feed.unsubscribe(subscription) }
                     group.addTask {
@@ -147,10 +148,12 @@ struct SyncSession {
 
     // MARK: Handshake
 
-    private func nextFrame(_ events: inout AsyncStream<Event>.Iterator) async throws -> [UInt8]? {
+    private func nextFrame(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget) async throws -> [UInt8]? {
         while let event = await events.next() {
             switch event {
-            case .frame(let frame): return frame
+            case .frame(let frame):
+                budget.consumed()
+                return frame
             case .closed(let error):
                 if let error { throw error }
                 return nil
@@ -160,14 +163,15 @@ struct SyncSession {
         return nil
     }
 
-    private func handshake(_ events: inout AsyncStream<Event>.Iterator, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
+    private func handshake(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
+                           _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
         async throws -> EstablishedSession
     {
         switch role {
         case .initiator(let space, let spaceKey):
             var machine = HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials)
             try await outbound.writeFrame(machine.start())
-            guard let reply = try await nextFrame(&events) else { throw WireError.notAMember }
+            guard let reply = try await nextFrame(&events, budget) else { throw WireError.notAMember }
             switch machine.receive(reply) {
             case .established(let message3, let session):
                 try await outbound.writeFrame(message3)
@@ -178,7 +182,7 @@ struct SyncSession {
         case .responder:
             var machine = HandshakeResponder(spaces: node.spaceList, credentials: node.credentials)
             while true {
-                guard let frame = try await nextFrame(&events) else { throw SyncError.closedDuringHandshake }
+                guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedDuringHandshake }
                 switch machine.receive(frame) {
                 case .send(let reply): try await outbound.writeFrame(reply)
                 case .sendAndClose(let reply, let error):
@@ -195,7 +199,7 @@ struct SyncSession {
 
     private mutating func exchange(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
                                    _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        try await send(.vector(try await ourVector()), outbound)
+        try await send(.vector(try await ourVector(), wantAll: oneShot), outbound)
         while let event = await events.next() {
             switch event {
             case .frame(let frame):
@@ -251,12 +255,18 @@ struct SyncSession {
         return batchesSent
     }
 
+    /// Sends one message. If the peer already closed the connection the write is dropped and the session
+    /// keeps reading: the peer's last frame (a close with its reason) may still be on its way in.
     private mutating func send(_ message: WireMessage, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        guard var cipher = session?.cipher else { return }
+        guard !outboundClosed, var cipher = session?.cipher else { return }
         let frame = cipher.seal(message.encoded)
         session?.cipher = cipher
         node.countSent(bytes: frame.count + 4)
-        try await outbound.writeFrame(frame)
+        do {
+            try await outbound.writeFrame(frame)
+        } catch {
+            outboundClosed = true
+        }
     }
 
     private func ourVector() async throws -> [WireMessage.VectorEntry] {
@@ -275,8 +285,8 @@ struct SyncSession {
             // While ops are moving, vectors would only race the batches in flight: answer a later digest.
             guard DispatchTime.now().uptimeNanoseconds - lastOpsActivity.uptimeNanoseconds > 1_000_000_000 else { return }
             let ours = try await ourVector()
-            if WireMessage.digest(of: ours) != digest { try await send(.vector(ours), outbound) }
-        case .vector(let entries):
+            if WireMessage.digest(of: ours) != digest { try await send(.vector(ours, wantAll: oneShot), outbound) }
+        case .vector(let entries, let wantAll):
             let first = !heardVector
             heardVector = true
             // What this session sent is on its way (TCP keeps order), so the peer's vector never lowers what
@@ -293,12 +303,13 @@ struct SyncSession {
             // A live session's first exchange sends only this device's own ops: in a group where everyone is
             // connected to everyone, each log then crosses each link once. Ops from third devices follow at the
             // next digest mismatch. A one-shot sync sends everything at once.
-            try await push(outbound, onlyOwn: first && !oneShot)
+            try await push(outbound, onlyOwn: first && !oneShot && !wantAll)
             try await send(.done, outbound)
             // The peer holds ops this side lacks: ask for them with our own vector.
             let ours = try await ourVector()
-            if !first, entries.contains(where: { entry in entry.seq > (ours.first { $0.device == entry.device }?.seq ?? 0) }) {
-                try await send(.vector(ours), outbound)
+            let held = Dictionary(ours.map { ($0.device, $0.seq) }, uniquingKeysWith: max)
+            if !first, entries.contains(where: { $0.seq > held[$0.device, default: 0] }) {
+                try await send(.vector(ours, wantAll: oneShot), outbound)
             }
             sentDone = true
             if peerDone { await recordProgress() }
@@ -348,7 +359,7 @@ struct SyncSession {
                 } else if let stored = try await blocking({ try store.opHash(space, OpID(device: id.device, seq: id.seq - 1)) }) {
                     prev = stored
                 } else if case .compact = op {
-                    continue  // its predecessor is missing here; the next vector exchange resends from the gap
+                    continue  // its predecessor is missing here: a later session (or another peer) brings it
                 }
             }
             let bytes = op.restore(space: space, prev: prev)

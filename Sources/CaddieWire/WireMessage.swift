@@ -3,8 +3,9 @@ import CaddieCrypto
 
 /// The messages of an established session, each sent as one encrypted frame (Protocol/wire.md, "Messages").
 public enum WireMessage: Equatable, Sendable {
-    /// What the sender holds: per device, the highest contiguous seq and the hash of that op.
-    case vector([VectorEntry])
+    /// What the sender holds: per device, the highest contiguous seq and the hash of that op. `wantAll`
+    /// asks for everything the sender lacks at once (a one-shot sync), not only the receiver's own log.
+    case vector([VectorEntry], wantAll: Bool = false)
     /// A batch of ops the receiver lacks, in per-device seq order; `ack` asks the receiver to acknowledge it
     /// (a one-shot sync does, to know when it is done; live pushes do not, to keep each edit small).
     case ops(batch: UInt32, ack: Bool, [WireOp])
@@ -55,8 +56,9 @@ public enum WireMessage: Equatable, Sendable {
     public var encoded: [UInt8] {
         var writer = ByteWriter(capacity: 64)
         switch self {
-        case .vector(let entries):
+        case .vector(let entries, let wantAll):
             writer.u8(0x01)
+            writer.u8(wantAll ? 1 : 0)
             let sent = entries.prefix(Self.maxVectorEntries)
             writer.u16(UInt16(sent.count))
             for entry in sent {
@@ -93,6 +95,8 @@ public enum WireMessage: Equatable, Sendable {
         do {
             switch try reader.u8("message type") {
             case 0x01:
+                let flags = try reader.u8("vector flags")
+                guard flags <= 1 else { throw WireError.malformedMessage("unknown vector flags \(flags)") }
                 let count = Int(try reader.u16("vector count"))
                 guard count <= Self.maxVectorEntries else { throw WireError.malformedMessage("vector of \(count) devices") }
                 var entries: [VectorEntry] = []
@@ -102,7 +106,7 @@ public enum WireMessage: Equatable, Sendable {
                     guard seq <= SignedOp.maxSeq else { throw WireError.malformedMessage("vector seq out of range") }
                     entries.append(VectorEntry(device: device, seq: seq, head: Digest32(unchecked: try reader.raw(32, "vector head"))))
                 }
-                self = .vector(entries)
+                self = .vector(entries, wantAll: flags == 1)
             case 0x02:
                 let batch = try reader.u32("batch")
                 let flags = try reader.u8("batch flags")

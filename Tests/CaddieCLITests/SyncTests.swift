@@ -35,12 +35,17 @@ struct SyncTests {
         defer { homes.forEach { $0.remove() } }
         try homes[1].ok(["score", game, players[1], "1", "4"])
         try homes[1].ok(["score", game, players[1], "2", "5"])
+        // Cleo's edit reaches Ben's home by file: the node holds it as a third device's op.
+        try homes[2].ok(["score", game, players[2], "1", "6"])
+        let bundle = homes[2].home.appendingPathComponent("c.bundle").path
+        try homes[2].ok(["export", "--out", bundle, "--since", try homes[1].ok(["vector"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        try homes[1].ok(["import", bundle])
         let node = try NodeProcess(homes[1])
         defer { node.stop() }
         try homes[0].ok(["score", game, players[0], "1", "3"])
         let result = try homes[0].ok(["sync", "--peer", "127.0.0.1:\(node.port)", "--json"])
         #expect(try result.field("sent") == "1")
-        #expect(try result.field("received") == "2")
+        #expect(try result.field("received") == "3")
         #expect(try result.field("stateHash") == homes[1].stateHash())
     }
 

@@ -34,7 +34,9 @@ struct MessageTests {
     func roundTrip() throws {
         let device = PublicKey(unchecked: [UInt8](repeating: 3, count: 32))
         let messages: [WireMessage] = [
-            .vector([.init(device: device, seq: 42, head: Digest32(unchecked: [UInt8](repeating: 4, count: 32)))]),
+            .vector([.init(device: device, seq: 42, head: Digest32(unchecked: [UInt8](repeating: 4, count: 32)))], wantAll: true),
+            .vector([], wantAll: false),
+            .digest(Digest32(unchecked: [UInt8](repeating: 9, count: 32))),
             .ops(batch: 7, ack: true, [.full([1, 2, 3]), .compact([9, 8])]),
             .ack(batch: 7, applied: 2),
             .done,
@@ -44,7 +46,7 @@ struct MessageTests {
     }
 
     @Test("malformed messages are refused", arguments: [
-        [UInt8]([]), [0x09], [0x01, 0x00], [0x02, 0, 0, 0, 1, 0, 1, 7], [0x03, 0, 0], [0x04, 0], [0x05, 2, 0, 5, 65],
+        [UInt8]([]), [0x09], [0x01, 0x00], [0x01, 0x02, 0x00, 0x00], [0x06, 1, 2], [0x02, 0, 0, 0, 1, 0, 1, 7], [0x03, 0, 0], [0x04, 0], [0x05, 2, 0, 5, 65],
     ])
     func malformed(bytes: [UInt8]) {
         #expect(throws: WireError.self) { try WireMessage(decoding: bytes) }

@@ -20,7 +20,7 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var options: HomeOptions
     @Option(help: "Address and port to listen on.") var listen = "0.0.0.0:7400"
     @Option(name: .customLong("peer"), help: "A peer to keep in sync with, HOST:PORT (repeatable).") var peers: [String] = []
-    @Flag(help: "Do not use mDNS discovery (static peers only).") var noMdns = false
+    @Flag(help: "Do not publish or browse mDNS (static peers only).") var noMdns = false
 
     func run() async throws {
         try await guardedAsync {
@@ -29,11 +29,23 @@ struct Serve: AsyncParsableCommand {
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let logger = makeLogger("caddie.serve")
-            if !noMdns { logger.warning("mDNS discovery is not built yet; static peers only") }
             let node = try home.syncNode(keys: keys, logger: logger)
+            var discovery: LocalDiscovery?
+            if !noMdns {
+                guard address.port != 0 else {
+                    throw NodeError.invalid("mDNS advertises a fixed port: give --listen HOST:PORT with a port, or --no-mdns")
+                }
+                do {
+                    discovery = try LocalDiscovery(node: node, port: address.port, logger: logger)
+                } catch {
+                    logger.warning("mDNS unavailable: \(error); static peers only")
+                }
+            }
+            defer { discovery?.stop() }
+            let sightings = discovery?.sightings
             try await withShutdownSignals {
-                try await node.serve(host: address.host, port: address.port,
-                                     peers: peerList.map { ($0.host, $0.port) }) { port in
+                try await node.serve(host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
+                                     sightings: sightings) { port in
                     Console.print("listening on \(address.host):\(port)")
                 }
             }

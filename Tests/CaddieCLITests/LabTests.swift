@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// The network lab (Deploy/lab.sh): hosts in network namespaces, each with its own D-Bus and Avahi.
+/// It needs root. In CI (CI=true, which runs as root) a missing lab is a failure with the reason; on a
+/// developer's machine without root the tests are skipped, saying why.
+struct Lab {
+    static let script = CLI.repository.appendingPathComponent("Deploy/lab.sh").path
+    static var isRoot: Bool { getuid() == 0 }
+    static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var available: Bool { isRoot && FileManager.default.isExecutableFile(atPath: "/usr/sbin/avahi-daemon") }
+
+    let prefix: String
+
+    init(hosts: Int) throws {
+        prefix = "ct\(Int.random(in: 100...999))"
+        let result = try Self.run(prefix, ["up", "\(hosts)"])
+        guard result.status == 0 else { throw CLI.CLIError("lab did not come up: \(result.output)") }
+    }
+
+    @discardableResult
+    static func run(_ prefix: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_LAB_PREFIX"] = prefix
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func cut(_ host: Int) throws { try Self.run(prefix, ["cut", "\(host)"]) }
+    func restore(_ host: Int) throws { try Self.run(prefix, ["restore", "\(host)"]) }
+    func down() { _ = try? Self.run(prefix, ["down"]) }
+
+    /// Starts `caddie serve` inside a host, with mDNS and no static peer.
+    func serve(_ host: Int, _ home: CLI) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Self.script, "exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")",
+                             "CADDIE_LOG=info", CLI.binary.path, "serve", "--listen", "10.251.0.\(host):7400",
+                             "--home", home.home.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_LAB_PREFIX"] = prefix
+        process.environment = environment
+        let log = home.home.appendingPathComponent("serve.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        return process
+    }
+}
+
+@Suite("mDNS discovery in the network lab", .serialized)
+struct LabTests {
+    @Test("the lab is available where it must be: in CI, as root")
+    func labAvailable() {
+        if Lab.inCI {
+            #expect(Lab.isRoot, "CI must run as root to build the network lab (namespaces, Avahi)")
+            #expect(Lab.available, "avahi-daemon is not installed: Deploy/setup.sh should have installed it")
+        } else if !Lab.available {
+            print("LabTests: skipped — the lab needs root and avahi-daemon (run as root, or in CI)")
+        }
+    }
+
+    @Test("four hosts with no --peer find each other and converge; a cut and restored host catches up; a stranger learns nothing",
+          .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(3)))
+    func discoverAndConverge() throws {
+        let (homes, game, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        for (index, home) in homes.enumerated() {
+            for hole in 1...6 { try home.ok(["score", game, players[index], "\(hole)", "\(3 + (hole + index) % 4)"]) }
+        }
+        let stranger = try CLI(name: "stranger")
+        defer { stranger.remove() }
+        try stranger.ok(["login", "--name", "Mallory"])
+        try stranger.ok(["space", "create", "Elsewhere"])
+        try stranger.ok(["player", "add", "Mallory"])
+        let strangerHash = try stranger.stateHash()
+        let lab = try Lab(hosts: 5)
+        defer { lab.down() }
+        var nodes = try homes.enumerated().map { try lab.serve($0.offset + 1, $0.element) }
+        nodes.append(try lab.serve(5, stranger))
+        defer { for node in nodes where node.isRunning { node.terminate(); node.waitUntilExit() } }
+        let start = Date()
+        #expect(try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 },
+                "the four hosts did not converge within 10 s")
+        print("LabTests: four hosts converged in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
+        let peers = try #require(try homes[3].ok(["peers", "--json"]).json() as? [[String: Any]])
+        #expect(peers.contains { $0["foundBy"] as? String == "mdns" } || peers.contains { $0["foundBy"] as? String == "incoming" })
+
+        // Cut host 4, edit on both sides of the cut, restore: converged again within 10 s.
+        try lab.cut(4)
+        try homes[0].ok(["score", game, players[0], "7", "5"])
+        try homes[3].ok(["score", game, players[3], "7", "6"])
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try homes[3].stateHash() != homes[0].stateHash())
+        try lab.restore(4)
+        let restored = Date()
+        #expect(try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 },
+                "the cut host did not catch up within 10 s of its link coming back")
+        print("LabTests: reconverged \(String(format: "%.1f", Date().timeIntervalSince(restored))) s after the restore")
+
+        // The stranger saw the others advertised, connected to none, and learned nothing.
+        #expect(try stranger.stateHash() == strangerHash)
+        #expect(try stranger.ok(["peers", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        let strangerLog = try String(contentsOf: stranger.home.appendingPathComponent("serve.log"), encoding: .utf8)
+        #expect(strangerLog.contains("shares no space"))
+        #expect(try !homes[0].ok(["player", "list"]).stdout.contains("Mallory"))
+    }
+
+    @Test("without an Avahi daemon, serve says so once and keeps working with static peers")
+    func noDaemon() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        // The machine's own namespace never runs Avahi, so discovery is unavailable here by design.
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve", "--listen", "127.0.0.1:7499", "--home", homes[0].home.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = homes[0].passphrase
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/caddie-test-bus"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        try homes[1].ok(["sync", "--peer", "127.0.0.1:7499"])
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.components(separatedBy: "mDNS unavailable").count == 2, "\(log)")
+        #expect(log.contains("static peers only"))
+    }
+}
