@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "caddie-bench",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieSync", "CaddieNode",
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieSync", "CaddieServices", "CaddieNode",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -136,6 +136,7 @@ func run() async throws {
     figures.append(("verifyEveryOpPerSecond", Double(bundle.count) / verifyTime, "ops/s"))
     let sample = try SignedOp(bytes: bundle[bundle.count - 1])
     figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))
+    figures += try CourseBench(courses: 10_000, queries: 200).run()
     if !options.skipSync {
         figures += try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
     }

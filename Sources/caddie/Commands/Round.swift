@@ -56,24 +56,54 @@ struct Player: ParsableCommand {
 }
 
 struct Course: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Import and list courses.", subcommands: [Import.self, List.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Import, list, search and show courses.",
+        subcommands: [Import.self, List.self, Search.self, Nearby.self, Show.self])
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import a course from a Caddie course JSON file (docs/course-format.md).")
+            abstract: "Import a course: Caddie course JSON (docs/course-format.md) or OpenStreetMap GeoJSON/XML.",
+            discussion: "A course the space already has (same id) is merged, not duplicated. --sample imports the "
+                + "real courses that ship with caddie.")
         @OptionGroup var options: SpaceOptions
-        @Argument(help: "The course file.") var file: String
+        @Argument(help: "The course file.") var file: String?
+        @Flag(help: "Import the sample courses that ship with caddie.") var sample = false
         @Flag(help: "Print JSON.") var json = false
+
+        func validate() throws {
+            guard (file == nil) == sample else { throw ValidationError("give a course FILE, or --sample") }
+        }
 
         func run() throws {
             try guarded {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw NodeError.file("cannot read \(file): check the path")
+                var inputs: [(name: String, data: Data)] = []
+                if sample {
+                    inputs = try Home.sampleCourseFiles()
+                } else if let file {
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        throw NodeError.file("cannot read \(file): check the path")
+                    }
+                    inputs = [(file, data)]
                 }
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
-                let id = try home.importCourse(space: space, keys: keys, data: data)
-                if json { Console.json(.object([("course", .string(id.hex))])) } else { Console.print("Imported course \(id.hex)") }
+                var results: [CourseImportResult] = []
+                for input in inputs { results += try home.importCourses(space: space, keys: keys, data: input.data) }
+                if json {
+                    if !sample, results.count == 1 {
+                        Console.json(.object([("course", .string(results[0].id.hex)), ("merged", .bool(results[0].merged))]))
+                    } else {
+                        Console.json(.object([("courses", .array(results.map {
+                            .object([("course", .string($0.id.hex)), ("name", .string($0.name)), ("merged", .bool($0.merged)),
+                                     ("warnings", .array($0.warnings.map { .string($0) }))])
+                        }))]))
+                    }
+                } else {
+                    for result in results {
+                        Console.print("\(result.merged ? "Merged" : "Imported") course \(result.name): \(result.id.hex)")
+                        for warning in result.warnings { Console.print("  note: \(warning)") }
+                    }
+                }
             }
         }
     }
@@ -98,6 +128,97 @@ struct Course: ParsableCommand {
                         Console.print("\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
                                       + course.tees.map(\.name).joined(separator: ", "))
                     }
+                }
+            }
+        }
+    }
+
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find courses by name, club or city (accents and small typos forgiven), best first.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "What to look for.") var text: String
+        @Option(help: "At most this many results.") var limit = 20
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let results = try home.searchCourses(space: space, text: text, limit: limit)
+                if json {
+                    Console.json(.array(results.map {
+                        .object([("course", .string($0.course.id.hex)), ("name", .string($0.course.name)),
+                                 ("club", .optional($0.course.club)), ("city", .optional($0.course.city)),
+                                 ("score", .double($0.score))])
+                    }))
+                } else if results.isEmpty {
+                    Console.print("No course matches '\(text)'.")
+                } else {
+                    for result in results {
+                        Console.print("\(result.course.id.hex)  \(result.course.name)"
+                                      + ([result.course.club, result.course.city].compactMap { $0 }.map { ", \($0)" }.joined()))
+                    }
+                }
+            }
+        }
+    }
+
+    struct Nearby: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Courses nearest a position, with their distance.")
+        @OptionGroup var options: SpaceOptions
+        @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).") var lat: Double
+        @Option(parsing: .unconditional, help: "Longitude, degrees (west negative).") var lon: Double
+        @Option(name: .customLong("radius-km"), help: "Only within this many kilometres.") var radiusKm = 25.0
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let results = try home.nearbyCourses(space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
+                if json {
+                    Console.json(.array(results.map {
+                        .object([("course", .string($0.course.id.hex)), ("name", .string($0.course.name)),
+                                 ("km", .double(($0.kilometres * 1000).rounded() / 1000)), ("bearing", .double($0.bearing.rounded()))])
+                    }))
+                } else if results.isEmpty {
+                    Console.print("No course within \(radiusKm) km.")
+                } else {
+                    for result in results {
+                        Console.print(String(format: "%8.1f km  ", result.kilometres) + "\(result.course.name)  \(result.course.id.hex)")
+                    }
+                }
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The card of a course: hole, par, stroke index and yardage per tee, with totals.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The course (id, id prefix or name).") var course: String
+        @Option(help: "Only this tee.") var tee: String?
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let card = try home.courseCard(space: space, course: course, tee: tee)
+                if json {
+                    Console.json(.object([
+                        ("course", .string(card.id.hex)), ("name", .string(card.name)), ("club", .optional(card.club)),
+                        ("source", .optional(card.source)), ("attribution", .optional(card.attribution)),
+                        ("tees", .array(card.tees.map { teeCard in
+                            .object([("tee", .optional(teeCard.tee?.name)), ("rating", .optional(teeCard.tee?.rating)),
+                                     ("slope", .optional(teeCard.tee?.slope)),
+                                     ("holes", .array(teeCard.rows.map {
+                                         .object([("hole", .int($0.hole)), ("par", .optional($0.par)),
+                                                  ("strokeIndex", .optional($0.strokeIndex)), ("yards", .optional($0.yards))])
+                                     })),
+                                     ("par", .optional(teeCard.total.par)), ("yards", .optional(teeCard.total.yards))])
+                        })),
+                    ]))
+                } else {
+                    Console.print(card.text)
                 }
             }
         }

@@ -1,0 +1,104 @@
+import CaddieCore
+import CaddieServices
+import CaddieStore
+import Foundation
+
+/// What an import did to one course.
+public struct CourseImportResult: Sendable {
+    /// The course id.
+    public let id: EntityID
+    /// Its name.
+    public let name: String
+    /// Whether it merged into a course the space already had.
+    public let merged: Bool
+    /// Notes about data the import could not use.
+    public let warnings: [String]
+}
+
+extension Home {
+    /// The sample courses that ship with Caddie (docs: Sources/CaddieNode/Resources/SampleCourses/README.md).
+    public static func sampleCourseFiles() throws(NodeError) -> [(name: String, data: Data)] {
+        guard let folder = Bundle.module.url(forResource: "SampleCourses", withExtension: nil),
+              let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        else { throw .file("the sample courses are missing from this build of caddie") }
+        return try files.filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+            .map { url throws(NodeError) in
+                guard let data = FileManager.default.contents(atPath: url.path) else {
+                    throw .file("cannot read the sample course \(url.lastPathComponent)")
+                }
+                return (url.lastPathComponent, data)
+            }
+    }
+
+    /// Imports a course file: Caddie course JSON, or OpenStreetMap data (GeoJSON as Overpass exports it, or
+    /// OSM XML), which may hold several courses. A course whose id the space already has is merged into it,
+    /// not duplicated. Nothing is written unless the whole file is valid.
+    public func importCourses(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> [CourseImportResult] {
+        var imported: [(CourseRecord, [String])] = []
+        if Self.looksLikeOSM(data) {
+            let courses: [OSMImportedCourse]
+            do { courses = try OSMCourseImport.courses(from: data, asOf: Self.today()) } catch { throw .core(error) }
+            for course in courses {
+                let id = Self.courseID(name: course.suggestedName, club: course.club)
+                imported.append((course.record(id: id), course.warnings))
+            }
+        } else {
+            let file: CourseFile
+            do { file = try CourseFile(data: data) } catch { throw .core(error) }
+            let id = file.id ?? Self.courseID(name: file.name, club: file.club)
+            imported.append((file.record(id: id), []))
+        }
+        var results: [CourseImportResult] = []
+        var changes: [Change] = []
+        for (course, warnings) in imported {
+            let existing = try run { try store.record(space, kind: .course, id: course.id) }
+            let merged = existing.map { CourseRecord(id: course.id, fields: $0).merged(with: course) } ?? course
+            var fields = merged.fields
+            // Fields the merged course no longer has (a tee or yardage dropped from the file) are cleared.
+            for (key, value) in existing ?? [:] where fields[key] == nil && value != .null { fields[key] = .null }
+            changes.append(.set(kind: .course, id: course.id, fields: fields))
+            results.append(CourseImportResult(id: course.id, name: course.name, merged: existing != nil, warnings: warnings))
+        }
+        // One op per course keeps each op well under the payload limit.
+        for change in changes { try append(space: space, keys: keys, changes: [change]) }
+        return results
+    }
+
+    static func looksLikeOSM(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(4096), as: UTF8.self)
+        return head.contains("<osm") || head.contains("\"FeatureCollection\"") || head.contains("\"elements\"")
+    }
+
+    static func today() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: Date())
+    }
+
+    /// Searches the space's courses by name, club and city, tolerant of accents and small typos.
+    public func searchCourses(space: SpaceID, text: String, limit: Int = 20) throws(NodeError) -> [CourseSearchResult] {
+        let index = CourseSearchIndex(try courses(space).map(CourseSummary.init))
+        do { return try index.search(text, limit: limit) } catch { throw .invalid(error.description) }
+    }
+
+    /// The space's courses nearest a position, within a radius.
+    public func nearbyCourses(space: SpaceID, latitude: Double, longitude: Double, radiusKilometres: Double?)
+        throws(NodeError) -> [CourseDistance] {
+        do {
+            return try CourseNearby.nearby(latitude: latitude, longitude: longitude,
+                                           in: try courses(space).map(CourseSummary.init), radiusKilometres: radiusKilometres)
+        } catch let error as NodeError {
+            throw error
+        } catch let error as CourseLookupError {
+            throw .invalid(error.description)
+        } catch {
+            throw .invalid("\(error)")
+        }
+    }
+
+    /// The card of a course as a golfer reads it, for one tee or all.
+    public func courseCard(space: SpaceID, course text: String, tee: String?) throws(NodeError) -> CourseCard {
+        let course = try resolveCourse(space, text)
+        do { return try CourseCard(course: course, tee: tee) } catch { throw .invalid(error.description) }
+    }
+}
