@@ -35,7 +35,8 @@ extension Home {
     /// not duplicated. Nothing is written unless the whole file is valid.
     public func importCourses(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> [CourseImportResult] {
         var imported: [(CourseRecord, [String])] = []
-        if Self.looksLikeOSM(data) {
+        let isOSM = Self.looksLikeOSM(data)
+        if isOSM {
             let courses: [OSMImportedCourse]
             do { courses = try OSMCourseImport.courses(from: data, asOf: Self.today()) } catch { throw .core(error) }
             for course in courses {
@@ -52,15 +53,25 @@ extension Home {
         var changes: [Change] = []
         for (course, warnings) in imported {
             let existing = try run { try store.record(space, kind: .course, id: course.id) }
-            let merged = existing.map { CourseRecord(id: course.id, fields: $0).merged(with: course) } ?? course
-            var fields = merged.fields
-            // Fields the merged course no longer has (a tee or yardage dropped from the file) are cleared.
-            for (key, value) in existing ?? [:] where fields[key] == nil && value != .null { fields[key] = .null }
+            var fields: [String: FieldValue]
+            if isOSM {
+                // OpenStreetMap brings geometry: merged into the course's card data, which it leaves as it is.
+                fields = (existing.map { CourseRecord(id: course.id, fields: $0).merged(with: course) } ?? course).fields
+            } else {
+                // A Caddie course file is the whole course: what it no longer has (a tee, a yardage) is cleared.
+                fields = course.fields
+                for (key, value) in existing ?? [:] where fields[key] == nil && value != .null { fields[key] = .null }
+            }
             changes.append(.set(kind: .course, id: course.id, fields: fields))
             results.append(CourseImportResult(id: course.id, name: course.name, merged: existing != nil, warnings: warnings))
         }
-        // One op per course keeps each op well under the payload limit.
-        for change in changes { try append(space: space, keys: keys, changes: [change]) }
+        // One op per course keeps each op well under the payload limit; all of them commit together or not at all.
+        try ensureJoined(space, keys: keys)
+        do {
+            _ = try store.appendBatch(space: space, signer: keys.device, edits: changes.map { ([$0], []) }, now: Self.now())
+        } catch {
+            throw .store(error)
+        }
         return results
     }
 

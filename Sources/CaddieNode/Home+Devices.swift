@@ -55,13 +55,15 @@ extension Home {
         for space in all where try run({ try store.members(space.id) }).contains(where: { $0.device == device }) {
             known.append(space)
         }
-        // A device this home has never seen (paired, then lost before it synced) is revoked before its
-        // first op in every space: none of its ops will count.
-        for space in known.isEmpty ? all : known {
+        for space in known {
             if let member = try run({ try store.members(space.id) }).first(where: { $0.device == device }),
                member.user != user.publicKey {
                 throw .invalid("device \(device.short) belongs to another user (\(member.userName)); only they can revoke it")
             }
+        }
+        // A device this home has never seen (paired, then lost before it synced) is revoked before its
+        // first op in every space: none of its ops will count.
+        for space in known.isEmpty ? all : known {
             let lastValid = try run { try store.vector(space.id) }[device]
             let signature = user.sign(Membership.revocationMessage(space: space.id, device: device, lastValidSeq: lastValid))
             try append(space: space.id, keys: keys,

@@ -140,7 +140,7 @@ extension Home {
         guard holes.count == 9 || holes.count == 18 else { return [:] }
         var layout: [(number: Int, par: Int, strokeIndex: Int)] = []
         for hole in holes {
-            guard let holePar = hole.par, let strokeIndex = hole.strokeIndex else { return [:] }
+            guard let holePar = hole.par(tee: tee.name), let strokeIndex = hole.strokeIndex(tee: tee.name) else { return [:] }
             layout.append((hole.number, holePar, strokeIndex))
         }
         let played = Date(timeIntervalSince1970: Double(card.game.createdAt) / 1000)
@@ -247,7 +247,7 @@ extension Home {
         }
         var scores: [Handicap.HoleScore] = []
         for hole in holes {
-            guard let holePar = hole.par, let strokeIndex = hole.strokeIndex else {
+            guard let holePar = hole.par(tee: tee.name), let strokeIndex = hole.strokeIndex(tee: tee.name) else {
                 return .skipped("hole \(hole.number) of \(course.name) has no par or stroke index")
             }
             scores.append(Handicap.HoleScore(par: holePar, strokeIndex: strokeIndex, strokes: shown[hole.number]))

@@ -45,6 +45,8 @@ extension Home {
         if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
         var matches = records.filter { name($0).caseInsensitiveCompare(text) == .orderedSame }
         if matches.isEmpty, lowered.count >= 4 { matches = records.filter { id($0).hex.hasPrefix(lowered) } }
+        // A unique part of a name will do ("Zoute" for "Royal Zoute Golf Club").
+        if matches.isEmpty, lowered.count >= 3 { matches = records.filter { name($0).lowercased().contains(lowered) } }
         guard matches.count == 1 else {
             if matches.isEmpty { throw .notFound("no \(what) '\(text)' in this space: see `\(list)`") }
             throw .notFound("'\(text)' matches \(matches.count) \(what)s: give more of the id (see `\(list)`)")
@@ -70,21 +72,6 @@ extension Home {
     public static func courseID(name: String, club: String?) -> EntityID {
         let key = "\(club ?? "")|\(name)".lowercased()
         return EntityID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
-    }
-
-    /// Imports (or updates) a course from a Caddie course JSON file.
-    public func importCourse(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> EntityID {
-        let file: CourseFile
-        do { file = try CourseFile(data: data) } catch { throw .core(error) }
-        let id = file.id ?? Self.courseID(name: file.name, club: file.club)
-        var fields = file.record(id: id).fields
-        // Importing merges into the course by id: fields the new file no longer has (a tee or yardage that was
-        // dropped) are cleared rather than left behind.
-        if let existing = try run({ try store.record(space, kind: .course, id: id) }) {
-            for (key, value) in existing where fields[key] == nil && value != .null { fields[key] = .null }
-        }
-        try append(space: space, keys: keys, changes: [.set(kind: .course, id: id, fields: fields)])
-        return id
     }
 
     // MARK: Games

@@ -91,7 +91,8 @@ struct Course: ParsableCommand {
                 for input in inputs { results += try home.importCourses(space: space, keys: keys, data: input.data) }
                 if json {
                     if !sample, results.count == 1 {
-                        Console.json(.object([("course", .string(results[0].id.hex)), ("merged", .bool(results[0].merged))]))
+                        Console.json(.object([("course", .string(results[0].id.hex)), ("merged", .bool(results[0].merged)),
+                                              ("warnings", .array(results[0].warnings.map { .string($0) }))]))
                     } else {
                         Console.json(.object([("courses", .array(results.map {
                             .object([("course", .string($0.id.hex)), ("name", .string($0.name)), ("merged", .bool($0.merged)),

@@ -31,11 +31,11 @@ enum CardText {
         lines.append(row("Hole", { "\($0)" }, { $0 == front ? "Out" : ($0 == back ? "In" : "Tot") },
                          extra: ["PH", "Net", "Pts"]))
         if let course = card.course {
-            lines.append(row("Par", { course.hole($0)?.par.map(String.init) ?? "" }, { range in
-                let pars = range.compactMap { course.hole($0)?.par }
+            lines.append(row("Par", { course.hole($0)?.par(tee: card.game.tee).map(String.init) ?? "" }, { range in
+                let pars = range.compactMap { course.hole($0)?.par(tee: card.game.tee) }
                 return pars.isEmpty ? "" : String(pars.reduce(0, +))
             }))
-            lines.append(row("SI", { course.hole($0)?.strokeIndex.map(String.init) ?? "" }, { _ in "" }))
+            lines.append(row("SI", { course.hole($0)?.strokeIndex(tee: card.game.tee).map(String.init) ?? "" }, { _ in "" }))
         }
         for player in card.players {
             lines.append(row(player.name, { hole in
@@ -104,7 +104,7 @@ enum CardText {
             ("game", .string(card.game.id.hex)), ("course", .optional(card.course?.id.hex)),
             ("courseName", .optional(card.course?.name)), ("tee", .string(card.game.tee)),
             ("finished", .bool(card.game.finished)), ("holes", .int(card.holeCount)),
-            ("par", .array((1...card.holeCount).map { .optional(card.course?.hole($0)?.par) })),
+            ("par", .array((1...card.holeCount).map { .optional(card.course?.hole($0)?.par(tee: card.game.tee)) })),
             ("players", .array(players)),
             ("conflicts", .array(card.conflicts.map { cell in
                 .object([("player", .string(cell.player.hex)), ("hole", .int(cell.hole)),

@@ -1,0 +1,82 @@
+import CaddieCore
+import CaddieServices
+import Foundation
+
+/// A guidance target on a hole, with the green's outline when known (inside it counts as arrived).
+public struct HoleTarget: Sendable {
+    /// The course.
+    public let course: CourseRecord
+    /// The hole number.
+    public let hole: Int
+    /// What to guide to.
+    public let target: GuidanceTarget
+    /// The green's outline, for arrival.
+    public let green: GeoPolygon?
+}
+
+extension Home {
+    static func geo(_ point: CoursePoint?) -> GeoPoint? {
+        point.flatMap { try? GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+    }
+
+    /// The target on a hole: the green's centre (default), front or back, or a named layup point or hazard.
+    public func holeTarget(space: SpaceID, course text: String, hole number: Int, target name: String?)
+        throws(NodeError) -> HoleTarget
+    {
+        let course = try resolveCourse(space, text)
+        guard let hole = course.hole(number) else {
+            throw .notFound("course \(course.name) has no hole \(number): it has holes 1...\(course.holes.count)")
+        }
+        let green = hole.green
+        let outline = green.outline.flatMap { shape in
+            try? GeoPolygon(vertices: shape.points.compactMap { Self.geo($0) })
+        }
+        // The centre as mapped, else the last point of the hole's line of play (which ends on the green).
+        let centre = Self.geo(green.centre) ?? Self.geo(hole.line?.points.last)
+        let wanted = (name ?? "green").lowercased()
+        let target: GuidanceTarget
+        switch wanted {
+        case "green", "centre", "center":
+            guard let centre else { throw .notFound("hole \(number) of \(course.name) has no green position in the course data") }
+            target = GuidanceTarget(kind: .greenCentre, point: centre, greenFront: Self.geo(green.front),
+                                    greenBack: Self.geo(green.back))
+        case "front", "back":
+            guard let point = Self.geo(wanted == "front" ? green.front : green.back) else {
+                throw .notFound("hole \(number) of \(course.name) has no green \(wanted) in the course data")
+            }
+            target = GuidanceTarget(kind: wanted == "front" ? .greenFront : .greenBack, point: point)
+        default:
+            if let layup = hole.layups.first(where: { $0.name.lowercased() == wanted }), let point = Self.geo(layup.point) {
+                target = GuidanceTarget(name: layup.name, kind: .layup, point: point)
+            } else if let hazard = hole.hazards.first(where: { $0.name.lowercased() == wanted }),
+                      let point = Self.nearestPoint(of: hazard.shape) {
+                target = GuidanceTarget(name: hazard.name, kind: .hazard, point: point)
+            } else {
+                let known = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
+                throw .notFound("hole \(number) has no target '\(name ?? "")'; known: " + known.joined(separator: ", "))
+            }
+        }
+        return HoleTarget(course: course, hole: number, target: target, green: outline)
+    }
+
+    static func nearestPoint(of shape: CourseShape) -> GeoPoint? {
+        // A hazard outline's centroid is a fair single point to announce.
+        let points = shape.points
+        guard !points.isEmpty else { return nil }
+        return try? GeoPoint(latitude: points.map(\.latitude).reduce(0, +) / Double(points.count),
+                             longitude: points.map(\.longitude).reduce(0, +) / Double(points.count))
+    }
+
+    /// The hole a player is on in a game: the first hole with no score for them (the last hole when all have one).
+    public func currentHole(space: SpaceID, game gameText: String, player playerText: String)
+        throws(NodeError) -> (course: CourseRecord, hole: Int) {
+        let card = try card(space: space, game: gameText)
+        let player = try resolvePlayer(space, playerText)
+        guard card.players.contains(where: { $0.id == player.id }) else {
+            throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
+        }
+        guard let course = card.course else { throw .notFound("the course of game \(card.game.id.short) has not arrived yet") }
+        let hole = (1...card.holeCount).first { card.cell(player.id, $0)?.winner == nil } ?? card.holeCount
+        return (course, hole)
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+
+struct Guide: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Where is the target from here: distance, direction and a spoken-style callout.",
+        discussion: """
+            caddie guide --from LAT,LON --to LAT,LON [--heading DEG]        (a calculation: no home needed)
+            caddie guide --course ID --hole N --lat LAT --lon LON [--target green|front|back|NAME]
+            caddie guide --game ID --player ID --lat LAT --lon LON          (the player's current hole)
+            caddie guide --gpx FILE --course ID --hole N                    (replay a track's callouts)
+            """)
+    @OptionGroup var options: SpaceOptions
+    @Option(help: "Position, LAT,LON.") var from: String?
+    @Option(help: "Target, LAT,LON.") var to: String?
+    @Option(help: "Course (id, id prefix or name).") var course: String?
+    @Option(help: "Hole number.") var hole: Int?
+    @Option(help: "Game (with --player).") var game: String?
+    @Option(help: "Player (with --game).") var player: String?
+    @Option(parsing: .unconditional, help: "Latitude, degrees.") var lat: Double?
+    @Option(parsing: .unconditional, help: "Longitude, degrees.") var lon: Double?
+    @Option(help: "green (default), front, back, or a layup or hazard name.") var target: String?
+    @Option(parsing: .unconditional, help: "Heading, degrees clockwise from north.") var heading: Double?
+    @Option(help: "Where the heading comes from: head, compass or course (over ground).") var headingSource = "compass"
+    @Option(help: "A GPX track to replay.") var gpx: String?
+    @Flag(help: "Metres instead of yards.") var metres = false
+    @Flag(help: "Competition mode (Rules of Golf 4.3a): distance and direction only.") var competition = false
+    @Flag(help: "Print JSON.") var json = false
+
+    static func point(_ text: String, _ what: String) throws -> GeoPoint {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
+            throw NodeError.invalid("--\(what) must be LAT,LON in degrees, e.g. 36.5686,-121.9499")
+        }
+        return try position(lat, lon)
+    }
+
+    static func position(_ lat: Double, _ lon: Double) throws -> GeoPoint {
+        do { return try GeoPoint(latitude: lat, longitude: lon) } catch { throw NodeError.invalid("\(error)") }
+    }
+
+    var settings: GuidanceSettings { GuidanceSettings(unit: metres ? .metres : .yards, competitionMode: competition) }
+
+    func input(_ position: GeoPoint) throws -> GuidanceInput {
+        guard let heading else { return GuidanceInput(position: position, headings: []) }
+        let source: HeadingSource
+        switch headingSource.lowercased() {
+        case "head", "headtracking", "head-tracking": source = .headTracking
+        case "compass": source = .compass
+        case "course", "cog", "course-over-ground": source = .courseOverGround
+        default: throw NodeError.invalid("--heading-source is head, compass or course, not '\(headingSource)'")
+        }
+        do {
+            return GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source))
+        } catch {
+            throw NodeError.invalid(error.description)
+        }
+    }
+
+    func run() throws {
+        try guarded {
+            if let from, let to {
+                let guidance = Guidance(from: try input(try Self.point(from, "from")),
+                                        to: GuidanceTarget(kind: .other, point: try Self.point(to, "to")), settings: settings)
+                return print(guidance, hole: nil)
+            }
+            let (home, space) = try options.open()
+            if let gpx {
+                guard let course, let hole else { throw NodeError.invalid("--gpx needs --course ID --hole N") }
+                guard let data = FileManager.default.contents(atPath: gpx) else { throw NodeError.file("cannot read \(gpx)") }
+                let track: [TrackPoint]
+                do { track = try GPXParser.parse(data) } catch { throw NodeError.invalid("\(error)") }
+                let goal = try home.holeTarget(space: space, course: course, hole: hole, target: target)
+                let callouts = CalloutThrottle.replay(track, to: goal.target, settings: settings, area: goal.green)
+                if json {
+                    Console.json(.array(callouts.map {
+                        .object([("fix", .int($0.fixIndex)), ("time", .optional($0.time.map { ISO8601DateFormatter().string(from: $0) })),
+                                 ("kind", .string($0.kind.rawValue)), ("callout", .string($0.text)),
+                                 ("distanceMeters", .double(($0.guidance.distance * 10).rounded() / 10))])
+                    }))
+                } else {
+                    for callout in callouts {
+                        let stamp = callout.time.map { ISO8601DateFormatter().string(from: $0) } ?? "fix \(callout.fixIndex)"
+                        Console.print("\(stamp)  \(callout.text)")
+                    }
+                }
+                return
+            }
+            guard let lat, let lon else { throw NodeError.invalid("give --from and --to, or --lat and --lon with --course/--hole or --game/--player") }
+            let position = try Self.position(lat, lon)
+            let goal: HoleTarget
+            if let game, let player {
+                let current = try home.currentHole(space: space, game: game, player: player)
+                goal = try home.holeTarget(space: space, course: current.course.id.hex, hole: current.hole, target: target)
+            } else if let course, let hole {
+                goal = try home.holeTarget(space: space, course: course, hole: hole, target: target)
+            } else {
+                throw NodeError.invalid("say where to: --course ID --hole N, or --game ID --player ID")
+            }
+            print(Guidance(from: try input(position), to: goal.target, settings: settings), hole: goal.hole)
+        }
+    }
+
+    func print(_ guidance: Guidance, hole: Int?) {
+        if json {
+            Console.json(.object([
+                ("hole", .optional(hole)), ("target", .string(guidance.target.name)),
+                ("distanceMeters", .double((guidance.distance * 10).rounded() / 10)),
+                ("distanceYards", .double((guidance.distanceInYards * 10).rounded() / 10)),
+                ("bearing", .double((guidance.bearing * 10).rounded() / 10)),
+                ("relativeAngle", .optional(guidance.relativeAngle.map { ($0 * 10).rounded() / 10 })),
+                ("band", .string("\(guidance.band)")), ("inBounds", guidance.isInBounds.map { .bool($0) } ?? .null),
+                ("callout", .string(guidance.callout)),
+            ]))
+        } else {
+            Console.print((hole.map { "Hole \($0): " } ?? "") + guidance.callout)
+        }
+    }
+}
