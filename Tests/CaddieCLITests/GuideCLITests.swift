@@ -60,3 +60,39 @@ struct GuideCLITests {
         try cli.fails(["guide", "--gpx", bad.path, "--course", "Zoute", "--hole", "1"], saying: "lat")
     }
 }
+
+@Suite("caddie CLI: round tracking", .serialized)
+struct TrackCLITests {
+    @Test("shots and fixes are recorded per player and hole, merge to another home, and give walked distance and shot lengths")
+    func track() throws {
+        let (homes, _, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        try ana.ok(["course", "import", "--sample"])
+        let game = try ana.ok(["game", "new", "--course", "Pebble Beach Golf Links", "--tee", "Blue", "--players",
+                               players[0], "--json"]).field("game")
+        let shots = [(36.5680, -121.9470), (36.5672, -121.9455), (36.5668, -121.9449)]
+        for (lat, lon) in shots { try ana.ok(["track", "mark", game, players[0], "--lat", "\(lat)", "--lon", "\(lon)"]) }
+        try ana.ok(["score", game, players[0], "1", "4"])
+        let onTwo = try ana.ok(["track", "mark", game, players[0], "--lat", "36.5660", "--lon", "-121.9440", "--fix", "--json"])
+        #expect(try onTwo.field("hole") == "2")
+        // The marks travel like any other edit.
+        let bundle = ana.home.appendingPathComponent("t.bundle").path
+        try ana.ok(["export", "--out", bundle])
+        try homes[1].ok(["import", bundle])
+        let mine = try #require(try ana.ok(["track", "summary", game, "--json"]).json() as? [[String: Any]])
+        let theirs = try homes[1].ok(["track", "summary", game, "--json"]).stdout
+        #expect(try ana.ok(["track", "summary", game, "--json"]).stdout == theirs)
+        let summary = try #require(mine.first)
+        #expect(summary["marks"] as? Int == 4)
+        let lengths = (summary["shots"] as? [[String: Any]] ?? []).compactMap { $0["meters"] as? Double }
+        #expect(lengths.count == 2)
+        let expected = CourseCLITests.haversine(shots[0].0, shots[0].1, shots[1].0, shots[1].1) * 1000
+        #expect(abs((lengths.first ?? 0) - expected) < max(2, expected * 0.005))
+        let walked = try #require(summary["walkedMeters"] as? Double)
+        #expect(walked > lengths.reduce(0, +))
+        let holes = (summary["secondsPerHole"] as? [[String: Any]] ?? []).compactMap { $0["hole"] as? Int }
+        #expect(holes == [1])
+        try ana.fails(["track", "mark", game, players[0], "--lat", "91", "--lon", "0"], saying: "Latitude")
+    }
+}

@@ -75,16 +75,24 @@ struct Guide: ParsableCommand {
                 do { track = try GPXParser.parse(data) } catch { throw NodeError.invalid("\(error)") }
                 let goal = try home.holeTarget(space: space, course: course, hole: hole, target: target)
                 let callouts = CalloutThrottle.replay(track, to: goal.target, settings: settings, area: goal.green)
+                // On arrival at a green, the next hole's tee is suggested.
+                func text(_ callout: Callout) -> String {
+                    guard callout.kind == .arrival, goal.target.kind == .greenCentre,
+                          let point = track.indices.contains(callout.fixIndex) ? track[callout.fixIndex].point : nil,
+                          let next = home.nextTee(space: space, course: goal.course, after: hole, from: point, settings: settings)
+                    else { return callout.text }
+                    return callout.text + " " + next
+                }
                 if json {
                     Console.json(.array(callouts.map {
                         .object([("fix", .int($0.fixIndex)), ("time", .optional($0.time.map { ISO8601DateFormatter().string(from: $0) })),
-                                 ("kind", .string($0.kind.rawValue)), ("callout", .string($0.text)),
+                                 ("kind", .string($0.kind.rawValue)), ("callout", .string(text($0))),
                                  ("distanceMeters", .double(($0.guidance.distance * 10).rounded() / 10))])
                     }))
                 } else {
                     for callout in callouts {
                         let stamp = callout.time.map { ISO8601DateFormatter().string(from: $0) } ?? "fix \(callout.fixIndex)"
-                        Console.print("\(stamp)  \(callout.text)")
+                        Console.print("\(stamp)  \(text(callout))")
                     }
                 }
                 return

@@ -1,0 +1,84 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+
+struct Track: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record where a player is (a shot or a fix) and summarise a round: distance, time, pace, shots.",
+        subcommands: [Mark.self, Summary.self])
+
+    struct Mark: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Record a position for a player, on their current hole.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The game.") var game: String
+        @Argument(help: "The player.") var player: String
+        @Option(parsing: .unconditional, help: "Latitude, degrees.") var lat: Double
+        @Option(parsing: .unconditional, help: "Longitude, degrees.") var lon: Double
+        @Flag(help: "A position fix, not a shot (shots measure shot lengths).") var fix = false
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let point = try Guide.position(lat, lon)
+                let (home, space) = try options.open()
+                let mark = try home.mark(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                                         game: game, player: player, point: point, kind: fix ? .fix : .shot)
+                if json {
+                    Console.json(.object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]))
+                } else {
+                    Console.print("Marked a \(fix ? "fix" : "shot") for \(player) on hole \(mark.hole)")
+                }
+            }
+        }
+    }
+
+    struct Summary: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Distance walked, time per hole, pace of play, shot lengths.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The game.") var game: String
+        @Flag(help: "Metres instead of yards.") var metres = false
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let tracks = try home.trackSummary(space: space, game: game)
+                let unit = metres ? 1.0 : 1 / 0.9144
+                let unitName = metres ? "m" : "yd"
+                if json {
+                    Console.json(.array(tracks.map { track in
+                        .object([("player", .string(track.player.name)), ("marks", .int(track.marks.count)),
+                                 ("walkedMeters", .double(track.walked.rounded())), ("elapsedSeconds", .double(track.elapsed)),
+                                 ("targetSeconds", .optional(track.targetSeconds)),
+                                 ("secondsPerHole", .array(track.secondsPerHole.sorted { $0.key < $1.key }.map {
+                                     .object([("hole", .int($0.key)), ("seconds", .double($0.value))])
+                                 })),
+                                 ("shots", .array(track.shots.map {
+                                     .object([("hole", .int($0.hole)), ("meters", .double($0.metres.rounded())),
+                                              ("yards", .double(($0.metres / 0.9144).rounded()))])
+                                 }))])
+                    }))
+                } else if tracks.isEmpty {
+                    Console.print("No positions recorded in this game yet (caddie track mark).")
+                } else {
+                    for track in tracks {
+                        let pace = track.targetSeconds.map { target in
+                            let delta = (track.elapsed - target) / 60
+                            return delta > 0 ? String(format: ", %.0f min behind pace", delta) : String(format: ", %.0f min ahead of pace", -delta)
+                        } ?? ""
+                        Console.print("\(track.player.name): walked \(Int((track.walked * unit).rounded())) \(unitName) in "
+                                      + String(format: "%.0f min", track.elapsed / 60) + pace)
+                        for (hole, seconds) in track.secondsPerHole.sorted(by: { $0.key < $1.key }) {
+                            Console.print(String(format: "  hole %d: %.1f min", hole, seconds / 60))
+                        }
+                        for shot in track.shots {
+                            Console.print("  shot on hole \(shot.hole): \(Int((shot.metres * unit).rounded())) \(unitName)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
