@@ -31,7 +31,8 @@ public final class LocalDiscovery: Sendable {
                 let first = warned.withLock { already in defer { already = true }; return !already }
                 if first { logger.warning("mDNS unavailable: \(reason); static peers only") }
             case .available:
-                if warned.withLock({ $0 }) { logger.info("mDNS available again") }
+                // Reset, so that a later outage is reported again.
+                if warned.withLock({ was in defer { was = false }; return was }) { logger.info("mDNS available again") }
             }
         }
         try avahi.start()

@@ -37,6 +37,7 @@ public final class SyncNode: Sendable {
     /// cannot follow a device from round to round.
     public let nodeID: [UInt8] = SecureRandom.bytes(8)
     private let wanted = Mutex<Set<String>>([])
+    private let running = Mutex<Set<String>>([])
     private let incoming = Mutex<[String: Int]>([:])
     private let bytesSent = Mutex(0)
     private let onApplied: (@Sendable ([OpID]) -> Void)?
@@ -186,15 +187,17 @@ public final class SyncNode: Sendable {
             guard let id = sighting.txt["id"].flatMap(Hex.decode), Hex.encode(nodeID) < Hex.encode(id) else { continue }
             for space in shared {
                 let key = "\(sighting.name)|\(space.hex)"
-                let isNew = wanted.withLock { $0.insert(key).inserted }
+                wanted.withLock { _ = $0.insert(key) }
                 sessionsOf[sighting.name, default: []].insert(key)
-                guard isNew else { continue }
+                // A loop for this peer and space may still be running (its advert came back before it ended).
+                guard running.withLock({ $0.insert(key).inserted }) else { continue }
                 logger.info("found a peer by mDNS", metadata: ["peer.address": "\(sighting.host):\(sighting.port)",
                                                                "space": "\(space.short)"])
                 group.addTask {
                     await self.dialLoop(host: sighting.host, port: sighting.port, space: space, foundBy: "mdns") {
                         self.wanted.withLock { $0.contains(key) }
                     }
+                    _ = self.running.withLock { $0.remove(key) }
                 }
             }
         }
@@ -263,7 +266,7 @@ public final class SyncNode: Sendable {
             }
             if Task.isCancelled { return }
             logger.debug("redialling", metadata: ["peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")",
-                                                  "delay": "\(delay)"])
+                                                  "delay": "\(refused ? 60 : delay)"])
             try? await Task.sleep(for: .milliseconds(Int((refused ? 60 : delay) * 1000)))
             delay = min(delay * 2, Self.maxRedialSeconds)
         }
