@@ -85,6 +85,12 @@ struct CLI {
         return result
     }
 
+    /// A home at a given path (which need not exist yet).
+    init(at home: URL, passphrase: String?) {
+        self.home = home
+        self.passphrase = passphrase
+    }
+
     func stateHash() throws -> String { try ok(["state-hash", "--json"]).field("stateHash") }
 
     func remove() { try? FileManager.default.removeItem(at: home) }
