@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
         .testTarget(
-            name: "CaddieCLITests", dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieNode"],
+            name: "CaddieCLITests",
+            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],
             swiftSettings: strict
         ),
     ]

@@ -9,10 +9,11 @@ final class NodeProcess: @unchecked Sendable {
     private let errors = Pipe()
 
     /// Starts the node and waits until it listens.
-    init(_ home: CLI, port requested: Int = 0, peers: [Int] = []) throws {
+    init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false) throws {
         self.home = home
         process.executableURL = CLI.binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(requested)", "--no-mdns", "--home", home.home.path]
+        process.arguments = ["serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
+                             "--home", home.home.path]
             + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] }
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase

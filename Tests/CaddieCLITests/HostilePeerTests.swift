@@ -1,0 +1,194 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieNode
+import CaddieWire
+import Foundation
+import Testing
+
+/// A peer driven by hand over a plain socket: it can say anything, in any order.
+final class RawPeer {
+    let fd: Int32
+
+    init(port: Int, from source: String = "127.0.0.1") throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        _ = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else { throw CLI.CLIError("cannot connect to the node") }
+        var timeout = timeval(tv_sec: 8, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func sendFrame(_ body: [UInt8]) { send(FrameDecoder.frame(body)) }
+
+    /// The next frame, or nil when the node closed the connection (or said nothing for 8 s).
+    func readFrame() -> [UInt8]? {
+        guard let header = read(4) else { return nil }
+        let length = header.reduce(0) { $0 << 8 | Int($1) }
+        return read(length)
+    }
+
+    private func read(_ count: Int) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let got = buffer[offset...].withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard got > 0 else { return nil }
+            offset += got
+        }
+        return buffer
+    }
+
+    /// Whether the node closes the connection: frames already on their way are read past; end of stream
+    /// before the 8-second read timeout counts as closed.
+    func isClosed() -> Bool {
+        let start = Date()
+        for _ in 0..<1000 where readFrame() == nil { return Date().timeIntervalSince(start) < 7.5 }
+        return false
+    }
+}
+
+@Suite("Hostile peers", .serialized)
+struct HostilePeerTests {
+    /// A member of the space gone bad: it holds the space key and a valid certificate.
+    struct Insider {
+        let user = SigningKey.generate()
+        let device = SigningKey.generate()
+        let space: SpaceID
+        let key: [UInt8]
+
+        var credentials: DeviceCredentials {
+            DeviceCredentials(device: device, user: user.publicKey, certifiedAt: 1,
+                              certificate: Membership.certify(device: device.publicKey, by: user, at: 1))
+        }
+
+        func op(seq: UInt64, prev: Digest32, changes: [Change], signer: SigningKey? = nil, device: SigningKey? = nil) -> [UInt8] {
+            let author = device ?? self.device
+            let unsigned = SignedOp.encodeUnsigned(space: space, device: author.publicKey, seq: seq, prev: prev,
+                                                   hlc: HLC(milliseconds: 1_700_000_000_000 + seq, counter: 0), pred: [],
+                                                   payload: Payload.encode(changes))
+            return unsigned + (signer ?? author).sign(unsigned, context: SignedOp.signingContext)
+        }
+
+        func join(for device: SigningKey? = nil, key override: [UInt8]? = nil) -> [UInt8] {
+            let author = device ?? self.device
+            let join = Change.Join(user: user.publicKey, userName: "Mallory", certifiedAt: 1,
+                                   certificateSignature: Membership.certify(device: author.publicKey, by: user, at: 1),
+                                   membershipProof: Membership.membershipProof(space: space, spaceKey: override ?? key,
+                                                                               device: author.publicKey, user: user.publicKey))
+            return op(seq: 1, prev: .zero, changes: [.join(join)], device: author)
+        }
+    }
+
+    /// Completes the handshake as `insider`; returns the session to send encrypted messages on.
+    static func handshake(_ peer: RawPeer, _ insider: Insider) throws -> EstablishedSession {
+        var machine = HandshakeInitiator(space: insider.space, spaceKey: insider.key, credentials: insider.credentials)
+        peer.sendFrame(machine.start())
+        guard let reply = peer.readFrame(), case .established(let message3, let session) = machine.receive(reply) else {
+            throw CLI.CLIError("the handshake did not complete")
+        }
+        peer.sendFrame(message3)
+        return session
+    }
+
+    @Test("forged, foreign, forked and out-of-range ops apply nothing invalid; bad frames end only that connection; the node keeps serving")
+    func hostileMember() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let target = homes[0]
+        // The insider's key is the real space key: read it the way a member's device holds it.
+        let home = try Home(path: homes[2].home.path)
+        let spaceID = try home.resolveSpace(nil)
+        let key = try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID)
+        let insider = Insider(space: spaceID, key: key)
+        let node = try NodeProcess(target)
+        defer { node.stop() }
+        let before = try target.stateHash()
+
+        let peer = try RawPeer(port: node.port)
+        var session = try Self.handshake(peer, insider)
+        func send(_ message: WireMessage) { peer.sendFrame(session.cipher.seal(message.encoded)) }
+        let join = insider.join()
+        let joinHash = Blake2b.hash(join)
+        let game = EntityID(unchecked: [UInt8](repeating: 7, count: 8))
+        let score = { (strokes: Int) throws -> Change in
+            .score(game: game, player: game, hole: 1, entry: try ScoreEntry(strokes: strokes))
+        }
+        let forged = insider.op(seq: 2, prev: joinHash, changes: [try score(4)], signer: SigningKey.generate())
+        let outsiderDevice = SigningKey.generate()
+        let outsider = insider.join(for: outsiderDevice, key: SecureRandom.bytes(32))
+        var absurd = insider.op(seq: 2, prev: joinHash, changes: [try score(4)])
+        absurd[absurd.count - 64 - 3] = 31  // strokes 31, re-signed below so only the value is wrong
+        let unsigned = Array(absurd.dropLast(64))
+        absurd = unsigned + insider.device.sign(unsigned, context: SignedOp.signingContext)
+        send(.ops(batch: 1, ack: true, [.full(forged), .full(outsider), .full(absurd)]))
+        // The node answers what it applied: nothing but nothing.
+        var applied: UInt32?
+        while applied == nil, let frame = peer.readFrame() {
+            if let plain = try? session.cipher.open(frame), case .ack(1, let count)? = try? WireMessage(decoding: plain) {
+                applied = count
+            }
+        }
+        #expect(applied == 0)
+        #expect(try target.stateHash() == before)
+
+        // Its join is valid (it holds the key) and applies; then two different ops with one seq: a fork.
+        let first = insider.op(seq: 2, prev: joinHash, changes: [try score(3)])
+        let second = insider.op(seq: 2, prev: joinHash, changes: [try score(9)])
+        send(.ops(batch: 2, ack: true, [.full(join), .full(first)]))
+        send(.ops(batch: 3, ack: true, [.full(second)]))
+        Thread.sleep(forTimeInterval: 0.5)
+        try target.ok(["verify"])
+        #expect(try Self.forks(target) == 1)
+
+        // A frame over the limit ends this connection, and only this one.
+        peer.send([0x7f, 0xff, 0xff, 0xff])
+        #expect(peer.isClosed())
+        try homes[1].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+    }
+
+    @Test("a stalled handshake is dropped after 5 s; a flood of connections from one address cannot lock out others")
+    func slowlorisAndFlood() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let node = try NodeProcess(homes[0], bindAll: true)
+        defer { node.stop() }
+        let started = Date()
+        let stalled = try RawPeer(port: node.port, from: "127.0.0.2")
+        stalled.send([0, 0, 0, 68, 0x43])  // the start of a message 1, then silence
+        #expect(stalled.isClosed())
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 4 && waited < 8, "dropped after \(waited) s")
+        // 300 connections from one address: at most a handful are kept; an honest peer elsewhere still syncs.
+        var flood: [RawPeer] = []
+        for _ in 0..<300 { if let peer = try? RawPeer(port: node.port, from: "127.0.0.3") { flood.append(peer) } }
+        try homes[1].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        let open = flood.filter { peer in
+            var poller = pollfd(fd: peer.fd, events: Int16(POLLIN), revents: 0)
+            return poll(&poller, 1, 0) == 0  // nothing to read: not closed by the node
+        }
+        #expect(open.count <= 8, "\(open.count) connections from one address were kept")
+    }
+
+    static func forks(_ cli: CLI) throws -> Int {
+        let home = try Home(path: cli.home.path)
+        let space = try home.resolveSpace(nil)
+        return try home.store.forks(space).count
+    }
+}
