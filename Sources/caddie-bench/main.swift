@@ -17,6 +17,7 @@ struct Options {
     var syncOps = 10_000
     var edits = 200
     var skipSync = false
+    var startOps = 100_000
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -35,8 +36,9 @@ struct Options {
             case "--sync-ops": syncOps = try number()
             case "--edits": edits = try number()
             case "--no-sync": skipSync = true
+            case "--start-ops": startOps = try number()
             case "-h", "--help":
-                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync]")
+                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
             }
@@ -137,6 +139,7 @@ func run() async throws {
     let sample = try SignedOp(bytes: bundle[bundle.count - 1])
     figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))
     figures += try CourseBench(courses: 10_000, queries: 200).run()
+    figures += try StartBench(directory: directory, ops: options.startOps).run()
     if !options.skipSync {
         figures += try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
     }
