@@ -8,7 +8,8 @@ import Logging
 
 extension Home {
     /// A sync node over this home: its device credentials and the keys of every space it holds.
-    public func syncNode(keys: UnlockedKeys, logger: Logger) throws(NodeError) -> SyncNode {
+    public func syncNode(keys: UnlockedKeys, logger: Logger,
+                         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress) throws(NodeError) -> SyncNode {
         let identity = try identity()
         guard let user = identity.userKey, let certificate = Hex.decode(identity.certificate) else {
             throw .file("identity.json is damaged: restore it from a backup")
@@ -21,7 +22,8 @@ extension Home {
         let credentials = DeviceCredentials(device: keys.device, user: user, certifiedAt: identity.certifiedAt,
                                             certificate: certificate)
         do {
-            return try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger)
+            return try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
+                                maxIncomingPerAddress: maxIncomingPerAddress)
         } catch {
             throw NodeError.wrap(error)
         }

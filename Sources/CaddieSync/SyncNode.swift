@@ -24,8 +24,10 @@ public final class SyncNode: Sendable {
     public static let maxRedialSeconds = 5.0
     /// Most incoming connections at once (handshaking or established).
     public static let maxIncoming = 128
-    /// Most incoming connections at once from one address, so one host cannot take every slot.
-    public static let maxIncomingPerAddress = 8
+    /// Most incoming connections at once from one address by default, so one host cannot take every slot.
+    public static let defaultMaxIncomingPerAddress = 8
+    /// The per-address limit this node applies (a clubhouse hub behind one NAT address may raise it).
+    public let maxIncomingPerAddress: Int
 
     let store: OpStore
     let credentials: DeviceCredentials
@@ -47,8 +49,10 @@ public final class SyncNode: Sendable {
     /// `onApplied` is called with the ids of the ops each received batch applied (for live events and
     /// measurements); it must return quickly.
     public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
+                maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
                 onApplied: (@Sendable ([OpID]) -> Void)? = nil) throws {
         self.onApplied = onApplied
+        self.maxIncomingPerAddress = max(1, min(maxIncomingPerAddress, Self.maxIncoming))
         self.store = store
         self.credentials = credentials
         self.spaceKeys = spaceKeys
@@ -227,7 +231,7 @@ public final class SyncNode: Sendable {
 
     private func admit(_ host: String) -> Bool {
         incoming.withLock { counts in
-            guard counts.values.reduce(0, +) < Self.maxIncoming, counts[host, default: 0] < Self.maxIncomingPerAddress
+            guard counts.values.reduce(0, +) < Self.maxIncoming, counts[host, default: 0] < maxIncomingPerAddress
             else { return false }
             counts[host, default: 0] += 1
             return true

@@ -18,6 +18,9 @@ struct Options {
     var edits = 200
     var skipSync = false
     var startOps = 100_000
+    var loadPeers = 64
+    var loadSeconds = 20.0
+    var loadOnly = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -37,8 +40,11 @@ struct Options {
             case "--edits": edits = try number()
             case "--no-sync": skipSync = true
             case "--start-ops": startOps = try number()
+            case "--load-peers": loadPeers = try number()
+            case "--load-seconds": loadSeconds = Double(try number())
+            case "--load-only": loadOnly = true
             case "-h", "--help":
-                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N]")
+                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
             }
@@ -80,6 +86,11 @@ func run() async throws {
     let game = SecureRandom.entityID()
     let players = (0..<4).map { _ in SecureRandom.entityID() }
     var figures: [(String, Double, String)] = []
+    if options.loadOnly {
+        figures = try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20).run()
+        report(figures, options: options, directory: directory)
+        return
+    }
 
     // (a) Local appends: one signed op per transaction, as `caddie score` makes them.
     let local = try OpStore(path: directory.appendingPathComponent("local.sqlite").path)
@@ -144,6 +155,11 @@ func run() async throws {
         figures += try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
     }
 
+    figures += try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20).run()
+    report(figures, options: options, directory: directory)
+}
+
+func report(_ figures: [(String, Double, String)], options: Options, directory: URL) {
     if !options.jsonOnly {
         print("Caddie benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite files in \(directory.path))")
         for (name, value, unit) in figures {

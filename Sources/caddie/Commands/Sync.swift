@@ -21,6 +21,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address and port to listen on.") var listen = "0.0.0.0:7400"
     @Option(name: .customLong("peer"), help: "A peer to keep in sync with, HOST:PORT (repeatable).") var peers: [String] = []
     @Flag(help: "Do not publish or browse mDNS (static peers only).") var noMdns = false
+    @Option(help: "Most connections at once from one address (raise it for a hub behind one NAT address).")
+    var maxPerAddress = SyncNode.defaultMaxIncomingPerAddress
 
     func run() async throws {
         try await guardedAsync {
@@ -29,7 +31,7 @@ struct Serve: AsyncParsableCommand {
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let logger = makeLogger("caddie.serve")
-            let node = try home.syncNode(keys: keys, logger: logger)
+            let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress)
             var discovery: LocalDiscovery?
             if !noMdns {
                 guard address.port != 0 else {

@@ -1,0 +1,135 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieNode
+import CaddieStore
+import CaddieSync
+import CaddieWire
+import Foundation
+import Logging
+
+/// A clubhouse hub (`caddie serve`, its own process) with many peers (in this process, each its own
+/// SQLite home and sync node over real TCP), each entering scores at a walking golfer's rate and then all
+/// at once: time for everyone to hold everything, and the hub's CPU and peak memory.
+struct LoadBench {
+    let directory: URL
+    let peers: Int
+    let seconds: Double
+    let burst: Int
+
+    func run() async throws -> [(String, Double, String)] {
+        let caddie = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("caddie")
+        let hubPath = directory.appendingPathComponent("hub").path
+        let passphrase = "hub passphrase"
+        let invite: InviteCode
+        do {
+            let hub = try Home(path: hubPath)
+            _ = try hub.login(name: "Clubhouse", passphrase: passphrase)
+            invite = try hub.createSpace(name: "Club medal", passphrase: passphrase)
+        }
+        let port = Int.random(in: 20_000...40_000)
+        let process = Process()
+        process.executableURL = caddie
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--no-mdns", "--max-per-address", "\(peers + 8)",
+                             "--home", hubPath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = passphrase
+        environment["CADDIE_LOG"] = "error"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        while !StartBench.connects(port: port) { try await Task.sleep(for: .milliseconds(10)) }
+        let cpuBefore = Self.cpuSeconds(pid: process.processIdentifier)
+
+        var logger = Logger(label: "caddie.bench.load") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .error
+        var stores: [OpStore] = []
+        var devices: [SigningKey] = []
+        var nodes: [SyncNode] = []
+        for index in 0..<peers {
+            let store = try OpStore(path: directory.appendingPathComponent("peer-\(index).sqlite").path)
+            try store.addSpace(invite.space, name: "Club medal", now: 0)
+            let user = SigningKey.generate()
+            let device = SigningKey.generate()
+            try store.append(space: invite.space, signer: device, changes: [joinChange(space: invite.space, key: invite.key,
+                                                                                      user: user, device: device, name: "p\(index)")], now: 1)
+            stores.append(store)
+            devices.append(device)
+            nodes.append(try SyncNode(store: store, credentials: DeviceCredentials(
+                device: device, user: user.publicKey, certifiedAt: 1,
+                certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
+                spaceKeys: [invite.space: invite.key], logger: logger))
+        }
+        let game = SecureRandom.entityID()
+        var figures: [(String, Double, String)] = []
+        let wallStart = DispatchTime.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for node in nodes {
+                group.addTask { try await node.serve(host: "127.0.0.1", port: 0, peers: [("127.0.0.1", port)]) { _ in } }
+            }
+            // A walking golfer: one score every ~15 s per player, spread over the run; then the last holes at once.
+            var entered = 0
+            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+            var hole = 1
+            while DispatchTime.now().uptimeNanoseconds < deadline {
+                for index in stride(from: hole % 15, to: peers, by: 15) {
+                    try stores[index].append(space: invite.space, signer: devices[index],
+                                             changes: [.score(game: game, player: game, hole: hole % 18 + 1,
+                                                              entry: try ScoreEntry(strokes: 4))], now: 1_700_000_000_000)
+                    nodes[index].localChange()
+                    entered += 1
+                }
+                hole += 1
+                try await Task.sleep(for: .seconds(1))
+            }
+            for index in 0..<peers {
+                _ = try stores[index].appendBatch(space: invite.space, signer: devices[index], edits: try (0..<burst).map { _ in
+                    (changes: [Change.score(game: game, player: game, hole: 18, entry: try ScoreEntry(strokes: 5))], pred: [OpID]())
+                }, now: 1_700_000_000_000)
+                nodes[index].localChange()
+                entered += burst
+            }
+            let burstDone = DispatchTime.now().uptimeNanoseconds
+            let total = peers + entered
+            let hub = try OpStore(path: directory.appendingPathComponent("hub/caddie.sqlite").path)
+            func held(_ store: OpStore) throws -> Int { try store.heads(invite.space).reduce(0) { $0 + Int($1.seq) } }
+            // Everyone holds everything: the hub's own join and name ops are on top of the peers' ops.
+            let hubOwn = try hub.heads(invite.space).filter { $0.device != devices[0].publicKey }.count
+            _ = hubOwn
+            let limit = burstDone + 120_000_000_000
+            while DispatchTime.now().uptimeNanoseconds < limit {
+                let hubHolds = try held(hub)
+                if hubHolds >= total + 2, try stores.allSatisfy({ try held($0) >= total + 2 }) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let converged = Double(DispatchTime.now().uptimeNanoseconds - burstDone) / 1e9
+            guard try stores.allSatisfy({ try held($0) >= total + 2 }) else {
+                throw BenchError("the \(peers) peers did not converge within 120 s of the burst")
+            }
+            let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+            let cpu = Self.cpuSeconds(pid: process.processIdentifier) - cpuBefore
+            figures += [("loadPeers", Double(peers), "peers"), ("loadOps", Double(total), "ops"),
+                        ("loadConvergeAfterBurstSeconds", converged, "s"),
+                        ("loadHubCPUPercent", cpu / wall * 100, "% of one core"),
+                        ("loadHubPeakMiB", Double(Self.peakKilobytes(pid: process.processIdentifier)) / 1024, "MiB")]
+            group.cancelAll()
+        }
+        return figures
+    }
+
+    static func cpuSeconds(pid: Int32) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3; utime and stime are fields 14 and 15 (1-based in proc(5)).
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    static func peakKilobytes(pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+}
