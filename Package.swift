@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -51,10 +53,21 @@ let package = Package(
             resources: [.copy("Resources/SampleCourses")],
             swiftSettings: strict
         ),
+        .target(
+            name: "CaddieAPI",
+            dependencies: [
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "caddie",
             dependencies: [
-                "CaddieCore", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
+                "CaddieCore", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode", "CaddieAPI",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

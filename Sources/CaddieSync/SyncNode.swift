@@ -43,6 +43,9 @@ public final class SyncNode: Sendable {
     private let incoming = Mutex<[String: Int]>([:])
     private let bytesSent = Mutex(0)
     private let onApplied: (@Sendable ([OpID]) -> Void)?
+    private let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
+    private let appliedObserver = Mutex<(@Sendable ([OpID]) -> Void)?>(nil)
+    private let live = Mutex<(next: Int, sessions: [Int: LiveSession])>((0, [:]))
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
     ///
@@ -72,6 +75,34 @@ public final class SyncNode: Sendable {
 
     func didApply(_ ops: [OpID]) {
         onApplied?(ops)
+        appliedObserver.withLock { $0 }?(ops)
+    }
+
+    /// Sets what to call when received ops are applied and when a peer session opens or ends (for live
+    /// events); both must return quickly.
+    public func observe(applied: (@Sendable ([OpID]) -> Void)?, peers: (@Sendable (PeerEvent) -> Void)?) {
+        appliedObserver.withLock { $0 = applied }
+        peerObserver.withLock { $0 = peers }
+    }
+
+    /// The sessions open now, oldest first.
+    public var sessions: [LiveSession] { live.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
+
+    func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String) -> Int {
+        let session = live.withLock { state in
+            state.next += 1
+            let session = LiveSession(id: state.next, space: space, device: peer.device, user: peer.user,
+                                      address: address, foundBy: foundBy, since: Date())
+            state.sessions[state.next] = session
+            return session
+        }
+        peerObserver.withLock { $0 }?(.connected(session))
+        return session.id
+    }
+
+    func sessionClosed(_ id: Int, reason: String) {
+        guard let session = live.withLock({ $0.sessions.removeValue(forKey: id) }) else { return }
+        peerObserver.withLock { $0 }?(.lost(session, reason: reason))
     }
 
     func key(for space: SpaceID) throws -> [UInt8] {
@@ -289,6 +320,29 @@ final class ConnectionGuard: ChannelInboundHandler, Sendable {
 }
 
 /// A node seen (or lost) by discovery, as the node layer hands it over.
+/// A session with a proven peer, open now.
+public struct LiveSession: Sendable {
+    /// A number for this session, unique in this run of the node.
+    public let id: Int
+    /// The space it syncs.
+    public let space: SpaceID
+    /// The peer's device and user keys.
+    public let device: PublicKey
+    public let user: PublicKey
+    /// The peer's address, `host:port`.
+    public let address: String
+    /// How the peer was found: static, mdns or incoming.
+    public let foundBy: String
+    /// When the session was established.
+    public let since: Date
+}
+
+/// A peer session opening or ending.
+public enum PeerEvent: Sendable {
+    case connected(LiveSession)
+    case lost(LiveSession, reason: String)
+}
+
 public struct PeerSighting: Sendable {
     /// The advertised service name.
     public let name: String

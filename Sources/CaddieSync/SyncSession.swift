@@ -48,6 +48,7 @@ struct SyncSession {
     var logger: Logger
 
     private var session: EstablishedSession?
+    private var liveID: Int?
     private var peerKnown = VersionVector()
     private var batchesSent: UInt32 = 0
     private var awaitingAck = Set<UInt32>()
@@ -109,6 +110,8 @@ struct SyncSession {
                         throw SyncError.refused(refusal)
                     }
                     logger.info("session established")
+                    liveID = node.sessionOpened(space: established.space, peer: established.peer, address: address,
+                                                foundBy: foundBy)
                     await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
                     let (subscription, changes) = node.feed.subscribe()
                     defer { node.feed.unsubscribe(subscription) }
@@ -131,6 +134,7 @@ struct SyncSession {
             logger.info("session ended", metadata: ["reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
                                                     "received": "\(report.received)"])
         }
+        if let liveID { node.sessionClosed(liveID, reason: report.failure ?? "closed") }
         await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
         return report
     }

@@ -16,7 +16,7 @@ struct Card: ParsableCommand {
             let card = try home.card(space: space, game: game)
             // Individual stroke play and Stableford: 95% of the course handicap (Rules of Handicapping, Appendix C).
             let net = try home.playingHandicap(card: card, space: space, allowancePercent: 95)
-            if json { Console.json(CardText.json(card, net: net)) } else { Console.print(CardText.render(card, net: net)) }
+            if json { Console.json(Views.card(card, net: net)) } else { Console.print(CardText.render(card, net: net)) }
         }
     }
 }
@@ -82,25 +82,14 @@ struct Log: ParsableCommand {
             let (home, space) = try options.open()
             let entries = try home.auditLog(space: space, game: game)
             if json {
-                Console.json(.array(entries.map {
-                    .object([("op", .string("\($0.op.device.hex):\($0.op.seq)")), ("time", .string(Self.time($0.hlc))),
-                             ("hlc", .string($0.hlc.description)), ("user", .string($0.userName)),
-                             ("device", .string($0.op.device.hex)), ("change", .string($0.summary)),
-                             ("verified", .bool($0.verified))])
-                }))
+                Console.json(.array(entries.map(Views.audit)))
             } else {
                 for entry in entries {
-                    Console.print("\(Self.time(entry.hlc))  \(entry.userName.padding(toLength: 10, withPad: " ", startingAt: 0)) "
+                    Console.print("\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: 10, withPad: " ", startingAt: 0)) "
                                   + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.summary)")
                 }
             }
         }
-    }
-
-    static func time(_ hlc: HLC) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(hlc.milliseconds) / 1000))
     }
 }
 
@@ -116,22 +105,15 @@ struct History: ParsableCommand {
         try guarded {
             let (home, space) = try options.open()
             let entries = try home.history(space: space, game: game, player: player, hole: hole)
-            func ids(_ ops: [OpID]) -> JSON { .array(ops.map { .string("\($0.device.hex):\($0.seq)") }) }
             if json {
-                Console.json(.array(entries.map {
-                    .object([("op", .string("\($0.value.op.device.hex):\($0.value.op.seq)")),
-                             ("time", .string(Log.time($0.value.hlc))), ("author", .string($0.value.author)),
-                             ("strokes", .int($0.value.entry.strokes)), ("putts", .optional($0.value.entry.putts)),
-                             ("penalties", .optional($0.value.entry.penalties)), ("supersedes", ids($0.supersedes)),
-                             ("supersededBy", ids($0.supersededBy)), ("standing", .bool($0.supersededBy.isEmpty))])
-                }))
+                Console.json(.array(entries.map(Views.history)))
             } else if entries.isEmpty {
                 Console.print("No score has been entered for \(player) on hole \(hole).")
             } else {
                 for entry in entries {
                     let replaces = entry.supersedes.isEmpty ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
                     let state = entry.supersededBy.isEmpty ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
-                    Console.print("\(Log.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
+                    Console.print("\(Views.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
                                   + "(\(entry.value.op)\(replaces)) — \(state)")
                 }
             }

@@ -114,15 +114,7 @@ struct Guide: ParsableCommand {
 
     func print(_ guidance: Guidance, hole: Int?) {
         if json {
-            Console.json(.object([
-                ("hole", .optional(hole)), ("target", .string(guidance.target.name)),
-                ("distanceMeters", .double((guidance.distance * 10).rounded() / 10)),
-                ("distanceYards", .double((guidance.distanceInYards * 10).rounded() / 10)),
-                ("bearing", .double((guidance.bearing * 10).rounded() / 10)),
-                ("relativeAngle", .optional(guidance.relativeAngle.map { ($0 * 10).rounded() / 10 })),
-                ("band", .string("\(guidance.band)")), ("inBounds", guidance.isInBounds.map { .bool($0) } ?? .null),
-                ("callout", .string(guidance.callout)),
-            ]))
+            Console.json(Views.guidance(guidance, hole: hole))
         } else {
             Console.print((hole.map { "Hole \($0): " } ?? "") + guidance.callout)
         }

@@ -280,70 +280,8 @@ struct HandicapCommand: ParsableCommand {
                 var spaceID: SpaceID?
                 if let space { spaceID = try home.resolveSpace(space) }
                 let record = try home.handicapRecord(player: player, space: spaceID)
-                if json { Console.json(Self.jsonReport(record)) } else { Console.print(Self.textReport(record)) }
+                if json { Console.json(Views.handicap(record)) } else { Console.print(Self.textReport(record)) }
             }
-        }
-
-        static func jsonReport(_ record: Home.HandicapRecord) -> JSON {
-            let calculation = record.calculation.calculation
-            let rounds: [JSON] = record.calculation.rounds.map { round in
-                let game = record.game(of: round)
-                var fields: [(String, JSON)] = [
-                    ("game", .optional(game?.game.hex)),
-                    ("space", .optional(game?.space.hex)),
-                    ("spaceName", .optional(game?.spaceName)),
-                    ("player", .optional(game?.player.hex)),
-                    ("date", .string(day(round.date))),
-                    ("created", .optional(game.map { Int($0.createdAt) })),
-                    ("course", .optional(game?.course)),
-                    ("tee", .optional(game?.tee)),
-                ]
-                fields += [
-                    ("holes", .int(round.holes)),
-                    ("holesPlayed", .int(round.holesPlayed)),
-                    ("adjustedGrossScore", .int(round.adjustedGrossScore)),
-                    ("indexWhenPlayed", .optional(round.indexWhenPlayed)),
-                    ("courseHandicapWhenPlayed", .optional(round.courseHandicapWhenPlayed)),
-                    ("treatment", .string(round.treatment.rawValue)),
-                    ("differential", .optional(round.differential?.value)),
-                ]
-                fields += [
-                    ("exceptionalReduction", .double(round.exceptionalReductionTriggered)),
-                    ("reductionCarried", .double(round.exceptionalReductionCarried)),
-                    ("counts", .bool(round.counts)),
-                    ("indexAfter", .optional(round.indexAfter)),
-                    ("notAcceptable", .optional(round.notAcceptableBecause?.description)),
-                ]
-                return JSON.object(fields)
-            }
-            let skipped: [JSON] = record.skipped.map {
-                .object([
-                    ("game", .string($0.game.hex)), ("space", .string($0.space.hex)),
-                    ("spaceName", .string($0.spaceName)), ("created", .int(Int($0.createdAt))),
-                    ("reason", .string($0.reason)),
-                ])
-            }
-            var fields: [(String, JSON)] = [
-                ("player", .string(record.player.id.hex)),
-                ("name", .string(record.player.name)),
-                ("user", .optional(record.player.user?.hex)),
-                ("index", .optional(record.index)),
-                ("enteredIndex", .optional(record.player.handicapIndex)),
-                ("differentials", .int(calculation.considered.count)),
-                ("used", .array(calculation.used.map { .double($0) })),
-                ("averageOfUsed", .optional(calculation.averageOfUsed)),
-            ]
-            fields += [
-                ("adjustment", .int(calculation.adjustment)),
-                ("cap", .string(calculation.cap.rawValue)),
-                ("lowHandicapIndex", .optional(record.calculation.lowHandicapIndex)),
-                ("exceptionalScoreReduction", .bool(calculation.exceptionalScoreReductionApplied)),
-                ("limitedToMaximum", .bool(calculation.limitedToMaximum)),
-                ("expectedScoreModel", .optional(record.calculation.expectedScoreModel)),
-                ("rounds", .array(rounds)),
-                ("skipped", .array(skipped)),
-            ]
-            return .object(fields)
         }
 
         static func textReport(_ record: Home.HandicapRecord) -> String {

@@ -26,8 +26,7 @@ struct Login: ParsableCommand {
             let identity = try deviceCode.map { try home.login(deviceCode: $0, passphrase: passphrase) }
                 ?? home.login(name: name ?? "", passphrase: passphrase)
             if json {
-                Console.json(.object([("name", .string(identity.name)), ("user", .string(identity.user)),
-                                      ("device", .string(identity.device))]))
+                Console.json(Views.whoami(identity))
             } else {
                 Console.print("Logged in as \(identity.name) in \(home.directory.path)")
                 Console.print("user   \(identity.user)\ndevice \(identity.device)")
@@ -46,8 +45,7 @@ struct Whoami: ParsableCommand {
         try guarded {
             let identity = try options.open().identity()
             if json {
-                Console.json(.object([("name", .string(identity.name)), ("user", .string(identity.user)),
-                                      ("device", .string(identity.device))]))
+                Console.json(Views.whoami(identity))
             } else {
                 Console.print("\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
             }

@@ -41,10 +41,7 @@ struct Player: ParsableCommand {
                 let (home, space) = try options.open()
                 let players = try home.players(space)
                 if json {
-                    Console.json(.array(players.map {
-                        .object([("player", .string($0.id.hex)), ("name", .string($0.name)),
-                                 ("user", .optional($0.user?.hex)), ("index", .optional($0.handicapIndex))])
-                    }))
+                    Console.json(.array(players.map(Views.player)))
                 } else {
                     for player in players {
                         Console.print("\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? ""))
@@ -119,11 +116,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let courses = try home.courses(space)
                 if json {
-                    Console.json(.array(courses.map { course in
-                        .object([("course", .string(course.id.hex)), ("name", .string(course.name)),
-                                 ("club", .optional(course.club)), ("holes", .int(course.holes.count)),
-                                 ("tees", .array(course.tees.map { .string($0.name) }))])
-                    }))
+                    Console.json(.array(courses.map(Views.course)))
                 } else {
                     for course in courses {
                         Console.print("\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
@@ -147,11 +140,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let results = try home.searchCourses(space: space, text: text, limit: limit)
                 if json {
-                    Console.json(.array(results.map {
-                        .object([("course", .string($0.course.id.hex)), ("name", .string($0.course.name)),
-                                 ("club", .optional($0.course.club)), ("city", .optional($0.course.city)),
-                                 ("score", .double($0.score))])
-                    }))
+                    Console.json(.array(results.map(Views.searchResult)))
                 } else if results.isEmpty {
                     Console.print("No course matches '\(text)'.")
                 } else {
@@ -177,10 +166,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let results = try home.nearbyCourses(space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
                 if json {
-                    Console.json(.array(results.map {
-                        .object([("course", .string($0.course.id.hex)), ("name", .string($0.course.name)),
-                                 ("km", .double(($0.kilometres * 1000).rounded() / 1000)), ("bearing", .double($0.bearing.rounded()))])
-                    }))
+                    Console.json(.array(results.map(Views.nearby)))
                 } else if results.isEmpty {
                     Console.print("No course within \(radiusKm) km.")
                 } else {
@@ -205,19 +191,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let card = try home.courseCard(space: space, course: course, tee: tee)
                 if json {
-                    Console.json(.object([
-                        ("course", .string(card.id.hex)), ("name", .string(card.name)), ("club", .optional(card.club)),
-                        ("source", .optional(card.source)), ("attribution", .optional(card.attribution)),
-                        ("tees", .array(card.tees.map { teeCard in
-                            .object([("tee", .optional(teeCard.tee?.name)), ("rating", .optional(teeCard.tee?.rating)),
-                                     ("slope", .optional(teeCard.tee?.slope)),
-                                     ("holes", .array(teeCard.rows.map {
-                                         .object([("hole", .int($0.hole)), ("par", .optional($0.par)),
-                                                  ("strokeIndex", .optional($0.strokeIndex)), ("yards", .optional($0.yards))])
-                                     })),
-                                     ("par", .optional(teeCard.total.par)), ("yards", .optional(teeCard.total.yards))])
-                        })),
-                    ]))
+                    Console.json(Views.courseCard(card))
                 } else {
                     Console.print(card.text)
                 }
@@ -260,11 +234,7 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 let games = try home.games(space)
                 if json {
-                    Console.json(.array(games.map {
-                        .object([("game", .string($0.id.hex)), ("course", .optional($0.course?.hex)),
-                                 ("tee", .string($0.tee)), ("created", .int(Int($0.createdAt))),
-                                 ("finished", .bool($0.finished))])
-                    }))
+                    Console.json(.array(games.map(Views.game)))
                 } else {
                     for game in games {
                         Console.print("\(game.id.hex)  tee \(game.tee)  \(game.finished ? "finished" : "in progress")")

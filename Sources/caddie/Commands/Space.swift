@@ -53,10 +53,7 @@ struct Space: ParsableCommand {
             try guarded {
                 let spaces = try options.open().spaces()
                 if json {
-                    Console.json(.array(spaces.map {
-                        .object([("space", .string($0.id.hex)), ("name", .string($0.name)), ("ops", .int($0.ops)),
-                                 ("members", .int($0.members))])
-                    }))
+                    Console.json(.array(spaces.map(Views.space)))
                 } else if spaces.isEmpty {
                     Console.print("No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.")
                 } else {

@@ -5,6 +5,8 @@ import CaddieStore
 import CaddieSync
 import Foundation
 import Logging
+import ServiceLifecycle
+import CaddieAPI
 
 /// Logs to standard error, at the level given by CADDIE_LOG (default info).
 func makeLogger(_ label: String) -> Logger {
@@ -16,21 +18,36 @@ func makeLogger(_ label: String) -> Logger {
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the node: accept peers, keep sessions with static peers, push every edit at once.")
+        abstract: "Run the node: accept peers, keep sessions with static peers, push every edit at once; with --http, "
+            + "serve the HTTP API and live events.")
     @OptionGroup var options: HomeOptions
-    @Option(help: "Address and port to listen on.") var listen = "0.0.0.0:7400"
+    @Option(help: "Address and port to listen on for peers.") var listen = "0.0.0.0:7400"
     @Option(name: .customLong("peer"), help: "A peer to keep in sync with, HOST:PORT (repeatable).") var peers: [String] = []
     @Flag(help: "Do not publish or browse mDNS (static peers only).") var noMdns = false
     @Option(help: "Most connections at once from one address (raise it for a hub behind one NAT address).")
     var maxPerAddress = SyncNode.defaultMaxIncomingPerAddress
+    @Option(help: ArgumentHelp("Serve the HTTP API on HOST:PORT (127.0.0.1:7480 is the usual; see Protocol/openapi.yaml).",
+                               valueName: "host:port"))
+    var http: String?
+    @Flag(help: "Allow --http on an address other than loopback (anyone who can reach it and holds the token can act as you).")
+    var httpAnyAddress = false
+    @Flag(help: "Write a new API token into the home, invalidating the old one.") var newToken = false
 
     func run() async throws {
         try await guardedAsync {
             let address = try HostPort(parsing: listen)
             let peerList = try peers.map { try HostPort(parsing: $0) }
+            let httpAddress = try http.map { try HostPort(parsing: $0) }
+            let logger = makeLogger("caddie.serve")
+            if let httpAddress, !Self.isLoopback(httpAddress.host) {
+                guard httpAnyAddress else {
+                    throw NodeError.invalid("--http \(httpAddress) is not a loopback address: the API acts as you, so "
+                                            + "binding it elsewhere needs --http-any-address as well")
+                }
+                logger.warning("the HTTP API listens on \(httpAddress), reachable from other machines; only the bearer token protects it")
+            }
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let logger = makeLogger("caddie.serve")
             let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress)
             var discovery: LocalDiscovery?
             if !noMdns {
@@ -44,15 +61,34 @@ struct Serve: AsyncParsableCommand {
                 }
             }
             defer { discovery?.stop() }
-            let sightings = discovery?.sightings
-            try await withShutdownSignals {
-                try await node.serve(host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
-                                     sightings: sightings) { port in
+            var services: [any Service] = [
+                SyncService(node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
+                            sightings: discovery?.sightings) { port in
                     Console.print("listening on \(address.host):\(port)")
-                }
+                },
+            ]
+            if let httpAddress {
+                let token = try APIToken.load(home: home, rotate: newToken)
+                let hub = EventHub(home: home, logger: logger)
+                node.observe(applied: { _ in hub.nudge() }, peers: { hub.peer($0) })
+                let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
+                let tokenPath = APIToken.path(in: home)
+                services.append(api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
+                    let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
+                    Console.print("api on http://\(host):\(port) (bearer token in \(tokenPath))")
+                })
+                // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.
+                services.append(EventHubService(hub: hub))
             }
+            let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                                     cancellationSignals: [], logger: logger)
+            try await group.run()
             logger.info("stopped")
         }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }
 
@@ -95,46 +131,18 @@ struct Peers: ParsableCommand {
         try guarded {
             let peers = try options.open().peers()
             if json {
-                Console.json(.array(peers.map {
-                    .object([("space", .string($0.space.hex)), ("device", .string($0.device.hex)),
-                             ("user", .string($0.userName)), ("address", .string($0.address)),
-                             ("foundBy", .string($0.foundBy)), ("lastSeen", .string(Log.time(HLC(milliseconds: $0.lastSeen, counter: 0)))),
-                             ("lastSync", .optional($0.lastSync.map { Log.time(HLC(milliseconds: $0, counter: 0)) })),
-                             ("vector", .string($0.vector)), ("sent", .int($0.sent)), ("received", .int($0.received))])
-                }))
+                Console.json(.array(peers.map(Views.peer)))
             } else if peers.isEmpty {
                 Console.print("No peers yet.")
             } else {
                 for peer in peers {
                     Console.print("\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
-                                  + "last seen \(Log.time(HLC(milliseconds: peer.lastSeen, counter: 0)))"
-                                  + (peer.lastSync.map { ", last sync \(Log.time(HLC(milliseconds: $0, counter: 0)))" } ?? "")
+                                  + "last seen \(Views.time(milliseconds: peer.lastSeen))"
+                                  + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
                                   + ", sent \(peer.sent), received \(peer.received)")
                 }
             }
         }
-    }
-}
-
-/// Runs `body` until it ends or SIGINT/SIGTERM arrives, then cancels it and waits for it to finish.
-func withShutdownSignals(_ body: @escaping @Sendable () async throws -> Void) async throws {
-    signal(SIGINT, SIG_IGN)
-    signal(SIGTERM, SIG_IGN)
-    let (signals, continuation) = AsyncStream<Int32>.makeStream()
-    let sources = [SIGINT, SIGTERM].map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { continuation.yield(number) }
-        source.resume()
-        return source
-    }
-    defer { sources.forEach { $0.cancel() } }
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            for await _ in signals { return }
-        }
-        try await group.next()
-        group.cancelAll()
     }
 }
 

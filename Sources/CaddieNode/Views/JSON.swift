@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value printed exactly as Caddie documents it: keys in a fixed order, numbers as numbers.
-enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+public enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByFloatLiteral
 {
     case string(String)
@@ -12,17 +12,17 @@ enum JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleB
     case array([JSON])
     case object([(String, JSON)])
 
-    init(stringLiteral value: String) { self = .string(value) }
-    init(integerLiteral value: Int) { self = .int(value) }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(floatLiteral value: Double) { self = .double(value) }
-    init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
 
-    static func optional(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
-    static func optional(_ value: Int?) -> JSON { value.map { .int($0) } ?? .null }
-    static func optional(_ value: Double?) -> JSON { value.map { .double($0) } ?? .null }
+    public static func optional(_ value: String?) -> JSON { value.map { .string($0) } ?? .null }
+    public static func optional(_ value: Int?) -> JSON { value.map { .int($0) } ?? .null }
+    public static func optional(_ value: Double?) -> JSON { value.map { .double($0) } ?? .null }
 
-    var text: String {
+    public var text: String {
         var out = ""
         write(into: &out)
         return out

@@ -1,0 +1,422 @@
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import CaddieStore
+import CaddieSync
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The HTTP API of a running node (Protocol/openapi.yaml): the merged state read and written by the programs
+/// a golfer holds. It acts as this home's user and device; every request needs the home's bearer token.
+public struct NodeAPI: Sendable {
+    let home: Home
+    let keys: UnlockedKeys
+    let node: SyncNode
+    let hub: EventHub
+    let token: APIToken
+    /// Seconds between keep-alive comments on an event stream.
+    let keepAliveSeconds: Double
+
+    public init(home: Home, keys: UnlockedKeys, node: SyncNode, hub: EventHub, token: APIToken,
+                keepAliveSeconds: Double = 15) {
+        self.home = home
+        self.keys = keys
+        self.node = node
+        self.hub = hub
+        self.token = token
+        self.keepAliveSeconds = keepAliveSeconds
+    }
+
+    /// Largest request body accepted.
+    static let maxBody = 64 * 1024
+
+    /// The HTTP server, listening on `host:port`; `running` gets the port bound.
+    public func application(host: String, port: Int, logger: Logger,
+                            running: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
+        Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
+                    onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    /// Every route, behind the error and token checks.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: TokenMiddleware(token: token))
+        let v1 = router.group("v1")
+        v1.get("whoami") { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
+        v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces() }.map(Views.space))) }
+        v1.get("peers") { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
+        v1.get("sync") { _, _ in try await syncStatus() }
+        v1.get("events") { _, _ in events() }
+
+        let space = v1.group("spaces/:space")
+        space.get("players") { _, context in
+            let id = try await spaceID(context)
+            return Response.json(.array(try await read { try home.players(id) }.map(Views.player)))
+        }
+        space.post("players") { request, context in try await addPlayer(request, context) }
+        space.get("players/:player/handicap") { _, context in
+            let id = try await spaceID(context)
+            let player = try context.parameters.require("player")
+            return Response.json(Views.handicap(try await read { try home.handicapRecord(player: player, space: id) }))
+        }
+        space.get("courses") { _, context in
+            let id = try await spaceID(context)
+            return Response.json(.array(try await read { try home.courses(id) }.map(Views.course)))
+        }
+        space.get("courses/search") { request, context in try await searchCourses(request, context) }
+        space.get("courses/nearby") { request, context in try await nearbyCourses(request, context) }
+        space.get("courses/:course") { request, context in
+            let id = try await spaceID(context)
+            let course = try context.parameters.require("course")
+            let tee = request.uri.queryParameters.get("tee")
+            return Response.json(Views.courseCard(try await read { try home.courseCard(space: id, course: course, tee: tee) }))
+        }
+        space.get("games") { _, context in
+            let id = try await spaceID(context)
+            return Response.json(.array(try await read { try home.games(id) }.map(Views.game)))
+        }
+        space.post("games") { request, context in try await newGame(request, context) }
+        space.get("games/current") { _, context in
+            let id = try await spaceID(context)
+            let games = try await read { try home.games(id) }.filter { !$0.finished }
+            guard let game = games.max(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) else {
+                throw APIError.notFound("no game is in progress in this space: start one with POST /v1/spaces/{space}/games")
+            }
+            return Response.json(Views.game(game))
+        }
+        space.get("games/:game") { _, context in
+            let (id, game) = try await gameParameters(context)
+            return Response.json(Views.game(try await read { try home.resolveGame(id, game) }))
+        }
+        space.post("games/:game/finish") { _, context in try await setFinished(context, true) }
+        space.post("games/:game/reopen") { _, context in try await setFinished(context, false) }
+        space.get("games/:game/card") { request, context in
+            let (id, game) = try await gameParameters(context)
+            let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
+            return Response.json(try await read {
+                let card = try home.card(space: id, game: game)
+                return Views.card(card, net: try home.playingHandicap(card: card, space: id, allowancePercent: allowance))
+            })
+        }
+        space.get("games/:game/handicaps") { request, context in try await handicaps(request, context) }
+        space.post("games/:game/scores") { request, context in try await enterScore(request, context) }
+        space.post("games/:game/attestations") { request, context in try await attest(request, context) }
+        space.get("games/:game/history") { request, context in
+            let (id, game) = try await gameParameters(context)
+            guard let player = request.uri.queryParameters.get("player") else {
+                throw APIError.badRequest("give the player: ?player=ID or name, with &hole=N")
+            }
+            let hole = try intQuery(request, "hole", default: nil, range: 1...36)
+            return Response.json(.array(try await read { try home.history(space: id, game: game, player: player, hole: hole) }
+                .map(Views.history)))
+        }
+        space.get("log") { request, context in
+            let id = try await spaceID(context)
+            let game = request.uri.queryParameters.get("game")
+            return Response.json(.array(try await read { try home.auditLog(space: id, game: game) }.map(Views.audit)))
+        }
+        space.post("guidance") { request, context in try await guidance(request, context) }
+        return router
+    }
+
+    // MARK: Helpers
+
+    /// Runs store work off the server's threads.
+    func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await blocking(body)
+    }
+
+    /// Runs a write, then tells the sync sessions and the event hub at once.
+    func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let result = try await read(body)
+        node.localChange()
+        hub.nudge()
+        return result
+    }
+
+    func spaceID(_ context: BasicRequestContext) async throws -> SpaceID {
+        let text = try context.parameters.require("space")
+        return try await read { try home.resolveSpace(text) }
+    }
+
+    func gameParameters(_ context: BasicRequestContext) async throws -> (SpaceID, String) {
+        (try await spaceID(context), try context.parameters.require("game"))
+    }
+
+    func intQuery(_ request: Request, _ name: String, default value: Int?, range: ClosedRange<Int>) throws -> Int {
+        guard let text = request.uri.queryParameters.get(name) else {
+            guard let value else { throw APIError.badRequest("give ?\(name)=N (\(range.lowerBound)...\(range.upperBound))") }
+            return value
+        }
+        guard let number = Int(text), range.contains(number) else {
+            throw APIError.badRequest("\(name) must be a whole number \(range.lowerBound)...\(range.upperBound), not '\(text)'")
+        }
+        return number
+    }
+
+    func doubleQuery(_ request: Request, _ name: String) throws -> Double? {
+        guard let text = request.uri.queryParameters.get(name) else { return nil }
+        guard let number = Double(text), number.isFinite else { throw APIError.badRequest("\(name) must be a number, not '\(text)'") }
+        return number
+    }
+
+    /// Decodes a JSON body, saying which field is wrong when it does not fit.
+    func decode<T: Decodable>(_ request: Request, as type: T.Type) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: Self.maxBody)
+        } catch {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: "the body is over \(Self.maxBody) bytes")
+        }
+        guard buffer.readableBytes > 0 else { throw APIError.badRequest("this request needs a JSON body: see Protocol/openapi.yaml") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw APIError.badRequest("the field '\(Self.path(context.codingPath + [key]))' is missing")
+        } catch let DecodingError.typeMismatch(expected, context) {
+            throw APIError.badRequest("the field '\(Self.path(context.codingPath))' should be \(Self.name(expected))")
+        } catch let DecodingError.valueNotFound(expected, context) {
+            throw APIError.badRequest("the field '\(Self.path(context.codingPath))' should be \(Self.name(expected)), not null")
+        } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
+            throw APIError.badRequest("the field '\(Self.path(context.codingPath))' is not valid")
+        } catch {
+            throw APIError.badRequest("the body is not a JSON object of the documented shape (Protocol/openapi.yaml)")
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    static func name(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [String].Type: "a list of strings"
+        default: "an object"
+        }
+    }
+
+    // MARK: Writes
+
+    struct NewPlayer: Decodable { let name: String; let index: Double? }
+
+    func addPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: NewPlayer.self)
+        let (home, keys) = (home, keys)
+        let player = try await write {
+            let added = try home.addPlayer(space: id, keys: keys, name: body.name, user: nil, handicapIndex: body.index)
+            return try home.resolvePlayer(id, added.hex)
+        }
+        return Response.json(Views.player(player), status: .created)
+    }
+
+    struct NewGame: Decodable { let course: String; let tee: String; let players: [String] }
+
+    func newGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: NewGame.self)
+        let (home, keys) = (home, keys)
+        let game = try await write {
+            let created = try home.newGame(space: id, keys: keys, course: body.course, tee: body.tee, players: body.players)
+            return try home.resolveGame(id, created.hex)
+        }
+        return Response.json(Views.game(game), status: .created)
+    }
+
+    func setFinished(_ context: BasicRequestContext, _ finished: Bool) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let (home, keys) = (home, keys)
+        return Response.json(Views.game(try await write {
+            try home.setFinished(space: id, keys: keys, game: game, finished: finished)
+            return try home.resolveGame(id, game)
+        }))
+    }
+
+    struct NewScore: Decodable { let player: String; let hole: Int; let strokes: Int; let putts: Int?; let penalties: Int? }
+
+    func enterScore(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let body = try await decode(request, as: NewScore.self)
+        let entry: ScoreEntry
+        do {
+            entry = try ScoreEntry(strokes: body.strokes, putts: body.putts, penalties: body.penalties)
+        } catch {
+            throw APIError.badRequest("\(error)")
+        }
+        let (home, keys) = (home, keys)
+        let op = try await write {
+            try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry)
+        }
+        return Response.json(.object([("op", .string(Views.opName(op))), ("player", .string(body.player)),
+                              ("hole", .int(body.hole)), ("strokes", .int(entry.strokes))]), status: .created)
+    }
+
+    struct NewAttestation: Decodable { let player: String }
+
+    func attest(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let body = try await decode(request, as: NewAttestation.self)
+        let (home, keys) = (home, keys)
+        let hash = try await write { try home.attest(space: id, keys: keys, game: game, player: body.player) }
+        return Response.json(.object([("player", .string(body.player)), ("cardHash", .string(hash.hex))]), status: .created)
+    }
+
+    // MARK: Reads with parameters
+
+    func searchCourses(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        guard let text = request.uri.queryParameters.get("q"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw APIError.badRequest("give what to look for: ?q=NAME, CLUB or CITY")
+        }
+        let limit = try intQuery(request, "limit", default: 20, range: 1...200)
+        return Response.json(.array(try await read { try home.searchCourses(space: id, text: String(text), limit: limit) }
+            .map(Views.searchResult)))
+    }
+
+    func nearbyCourses(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        guard let lat = try doubleQuery(request, "lat"), let lon = try doubleQuery(request, "lon") else {
+            throw APIError.badRequest("give the position: ?lat=DEGREES&lon=DEGREES")
+        }
+        let radius = try doubleQuery(request, "radiusKm") ?? 25
+        return Response.json(.array(try await read {
+            try home.nearbyCourses(space: id, latitude: lat, longitude: lon, radiusKilometres: radius)
+        }.map(Views.nearby)))
+    }
+
+    func handicaps(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
+        return Response.json(try await read {
+            let card = try home.card(space: id, game: game)
+            let net = try home.playingHandicap(card: card, space: id, allowancePercent: allowance)
+            return .array(card.players.map { player in
+                .object([("player", .string(player.id.hex)), ("name", .string(player.name)),
+                         ("courseHandicap", .optional(net[player.id]?.courseHandicap)),
+                         ("playingHandicap", .optional(net[player.id]?.playingHandicap)),
+                         ("index", .optional(net[player.id]?.indexUsed)),
+                         ("indexSource", .optional(net[player.id]?.indexSource.rawValue)),
+                         ("allowance", .int(allowance))])
+            })
+        })
+    }
+
+    struct GuidanceRequest: Decodable {
+        let latitude: Double
+        let longitude: Double
+        let heading: Double?
+        let headingSource: String?
+        let course: String?
+        let hole: Int?
+        let target: String?
+        let game: String?
+        let player: String?
+        let to: Point?
+        let metres: Bool?
+        let competition: Bool?
+        struct Point: Decodable { let latitude: Double; let longitude: Double }
+    }
+
+    func guidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: GuidanceRequest.self)
+        let position: GeoPoint
+        do { position = try GeoPoint(latitude: body.latitude, longitude: body.longitude) } catch {
+            throw APIError.badRequest("\(error)")
+        }
+        var input = GuidanceInput(position: position, headings: [])
+        if let heading = body.heading {
+            let source: HeadingSource
+            switch body.headingSource?.lowercased() ?? "compass" {
+            case "head": source = .headTracking
+            case "compass": source = .compass
+            case "course": source = .courseOverGround
+            default: throw APIError.badRequest("headingSource is head, compass or course, not '\(body.headingSource ?? "")'")
+            }
+            do { input = GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source)) } catch {
+                throw APIError.badRequest(error.description)
+            }
+        }
+        let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
+        if let to = body.to {
+            let point: GeoPoint
+            do { point = try GeoPoint(latitude: to.latitude, longitude: to.longitude) } catch {
+                throw APIError.badRequest("to: \(error)")
+            }
+            return Response.json(Views.guidance(Guidance(from: input, to: GuidanceTarget(kind: .other, point: point), settings: settings),
+                                        hole: nil))
+        }
+        let goal: HoleTarget = try await read {
+            if let game = body.game, let player = body.player {
+                let current = try home.currentHole(space: id, game: game, player: player)
+                return try home.holeTarget(space: id, course: current.course.id.hex, hole: current.hole, target: body.target)
+            }
+            guard let course = body.course, let hole = body.hole else {
+                throw NodeError.invalid("say where to: course and hole, or game and player, or to {latitude, longitude}")
+            }
+            return try home.holeTarget(space: id, course: course, hole: hole, target: body.target)
+        }
+        return Response.json(Views.guidance(Guidance(from: input, to: goal.target, settings: settings), hole: goal.hole))
+    }
+
+    // MARK: Sync and events
+
+    func syncStatus() async throws -> Response {
+        let sessions = node.sessions
+        let spaces = try await read { try home.spaces() }
+        let store = home.store
+        let hashes: [(SpaceSummary, String, String)] = try await read {
+            try spaces.map { space in (space, try store.stateHash(space.id).hex, try store.vector(space.id).description) }
+        }
+        return Response.json(.object([
+            ("sessions", .array(sessions.map {
+                .object([("space", .string($0.space.hex)), ("device", .string($0.device.hex)), ("user", .string($0.user.hex)),
+                         ("address", .string($0.address)), ("foundBy", .string($0.foundBy)),
+                         ("since", .string(Views.time(milliseconds: UInt64($0.since.timeIntervalSince1970 * 1000))))])
+            })),
+            ("spaces", .array(hashes.map {
+                .object([("space", .string($0.0.id.hex)), ("name", .string($0.0.name)), ("ops", .int($0.0.ops)),
+                         ("stateHash", .string($0.1)), ("vector", .string($0.2))])
+            })),
+            ("wireBytesSent", .int(node.wireBytesSent)),
+            ("eventSubscribers", .int(hub.subscriberCount)),
+        ]))
+    }
+
+    /// A server-sent events stream of live changes, with a keep-alive comment when nothing happens.
+    func events() -> Response {
+        let (hub, keepAlive) = (hub, keepAliveSeconds)
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                let (id, stream) = hub.subscribe()
+                defer { hub.unsubscribe(id) }
+                try await writer.write(ByteBuffer(string: ": caddie live events\n\n"))
+                let (merged, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await event in stream { continuation.yield(event.sse) }
+                        continuation.finish()
+                    }
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: .milliseconds(Int(keepAlive * 1000)))
+                            continuation.yield(": keep-alive\n\n")
+                        }
+                    }
+                    for await text in merged { try await writer.write(ByteBuffer(string: text)) }
+                    group.cancelAll()
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

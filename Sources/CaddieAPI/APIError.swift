@@ -1,0 +1,94 @@
+import CaddieNode
+import CaddieStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An API failure as a client sees it: an HTTP status and a JSON body `{"code": ..., "message": ...}` whose
+/// message says what was wrong and what to do.
+struct APIError: Error, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+
+    static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
+    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+
+    /// The JSON body.
+    var body: JSON { .object([("code", .string(code)), ("message", .string(message))]) }
+
+    /// How a Caddie error reaches a client: a named record that does not exist is 404, anything the client
+    /// sent that Caddie refuses is 400 or 409, and a store that cannot write is 503 (507 when the disk is full).
+    init(_ error: NodeError) {
+        switch error {
+        case .notFound(let text): self.init(status: .notFound, code: "not_found", message: text)
+        case .noSpace: self.init(status: .notFound, code: "no_space", message: error.description)
+        case .notLoggedIn: self.init(status: .conflict, code: "not_logged_in", message: error.description)
+        case .spaceAmbiguous: self.init(status: .badRequest, code: "space_ambiguous", message: error.description)
+        case .store(let store):
+            let text = store.description
+            if text.hasPrefix("disk full") {
+                self.init(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: text)
+            } else {
+                self.init(status: .serviceUnavailable, code: "store", message: text)
+            }
+        case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)
+        case .invalid, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
+            self.init(status: .badRequest, code: "bad_request", message: error.description)
+        }
+    }
+
+    init(status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+}
+
+/// Turns every error into a JSON response: the API never answers 500 with an empty body, and an error it did
+/// not foresee is logged and reported as 503 with what is known.
+struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return respond(error)
+        } catch let error as NodeError {
+            return respond(APIError(error))
+        } catch let error as StoreError {
+            return respond(APIError(.store(error)))
+        } catch let error as HTTPError {
+            switch error.status {
+            case .notFound:
+                return respond(APIError(status: .notFound, code: "no_such_resource",
+                                        message: "\(request.method) \(request.uri.path) is not part of the Caddie API: see Protocol/openapi.yaml"))
+            case .methodNotAllowed:
+                return respond(APIError(status: .methodNotAllowed, code: "method_not_allowed",
+                                        message: "\(request.method) is not allowed on \(request.uri.path): see Protocol/openapi.yaml"))
+            case .contentTooLarge:
+                return respond(APIError(status: .contentTooLarge, code: "too_large", message: "the request body is too large"))
+            default:
+                let code = error.status.code
+                return respond(APIError(status: code >= 500 ? .serviceUnavailable : error.status, code: "http",
+                                        message: error.body ?? error.status.reasonPhrase))
+            }
+        } catch {
+            context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+            return respond(APIError(status: .serviceUnavailable, code: "unavailable", message: "the node could not answer: \(error)"))
+        }
+    }
+
+    func respond(_ error: APIError) -> Response {
+        var response = Response.json(error.body, status: error.status)
+        if error.status == .unauthorized { response.headers[.wwwAuthenticate] = "Bearer realm=\"caddie\"" }
+        return response
+    }
+}
+
+extension Response {
+    /// A JSON response.
+    static func json(_ value: JSON, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: value.text)))
+    }
+}

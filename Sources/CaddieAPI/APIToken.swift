@@ -1,0 +1,70 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieNode
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The bearer token every API request carries. `caddie serve` keeps it in the home as `api-token`, readable by
+/// the owner only; a client on the same device reads it from there.
+public struct APIToken: Sendable {
+    /// The token text (64 hex digits).
+    public let text: String
+
+    /// The token file of a home.
+    public static func path(in home: Home) -> String { home.directory.appendingPathComponent("api-token").path }
+
+    /// Reads the home's token, or writes a new one (owner-only) when there is none or `rotate` is set. A token
+    /// file that others could read is rewritten.
+    public static func load(home: Home, rotate: Bool) throws(NodeError) -> APIToken {
+        let path = path(in: home)
+        let manager = FileManager.default
+        if !rotate, let attributes = try? manager.attributesOfItem(atPath: path),
+           let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue, permissions & 0o077 == 0,
+           let data = manager.contents(atPath: path),
+           let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+           text.count == 64, Hex.decode(text) != nil {
+            return APIToken(text: text)
+        }
+        let text = Hex.encode(SecureRandom.bytes(32))
+        let temporary = path + ".new"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw .file("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let bytes = Array((text + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        close(fd)
+        guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw .file("cannot write the API token to \(path): \(String(cString: strerror(errno)))")
+        }
+        return APIToken(text: text)
+    }
+
+    init(text: String) { self.text = text }
+
+    /// Whether an `Authorization` header carries this token (compared in constant time).
+    func admits(_ header: String?) -> Bool {
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return false }
+        let given = Array(header.dropFirst(7).trimmingCharacters(in: .whitespaces).utf8)
+        let expected = Array(text.utf8)
+        return given.count == expected.count && MessageAuthentication.constantTimeEqual(given, expected)
+    }
+}
+
+/// Refuses, with 401, every request without the node's bearer token.
+struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let token: APIToken
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let header = request.headers[.authorization]
+        guard token.admits(header) else {
+            throw APIError(status: .unauthorized, code: header == nil ? "token_missing" : "token_wrong",
+                           message: header == nil
+                               ? "send the node's token as 'Authorization: Bearer TOKEN'; it is in the home's api-token file"
+                               : "the bearer token is not this node's: read it again from the home's api-token file")
+        }
+        return try await next(request, context)
+    }
+}

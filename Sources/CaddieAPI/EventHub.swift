@@ -1,0 +1,184 @@
+import CaddieCore
+import CaddieNode
+import CaddieStore
+import CaddieSync
+import Foundation
+import Logging
+import Synchronization
+
+/// One live event: a type (`score`, `conflict`, `conflict-resolved`, `peer-connected`, `peer-lost`) and its
+/// JSON data, numbered in the order this node saw them.
+public struct LiveEvent: Sendable {
+    public let id: Int
+    public let type: String
+    public let data: JSON
+
+    /// The event as a server-sent events record.
+    public var sse: String { "id: \(id)\nevent: \(type)\ndata: \(data.text)\n\n" }
+}
+
+/// Fans changes of the merged state out to live subscribers. Whatever changed the store (an API call, a
+/// `caddie` command in another process, ops merged from a peer), the hub compares the score cells with what it
+/// last saw and reports each new shown value, each conflict that appeared and each conflict that was settled.
+public final class EventHub: Sendable {
+    private struct CellState: Equatable {
+        let winner: OpID?
+        let conflict: Bool
+    }
+
+    private struct State {
+        var nextEvent = 0
+        var nextSubscriber = 0
+        var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
+        var cells: [String: CellState]? = nil
+        var closed = false
+    }
+
+    private let home: Home
+    private let device: PublicKey?
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let wake: AsyncStream<Void>.Continuation
+    private let wakes: AsyncStream<Void>
+
+    /// A hub over a home, whose own device's ops are reported as `local`.
+    public init(home: Home, logger: Logger) {
+        self.home = home
+        device = try? home.identity().deviceKey
+        self.logger = logger
+        (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// A stream of events from now on, and a number to end it with ``unsubscribe(_:)``.
+    public func subscribe() -> (Int, AsyncStream<LiveEvent>) {
+        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let id = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
+            state.nextSubscriber += 1
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        guard let id else {
+            continuation.finish()
+            return (0, stream)
+        }
+        return (id, stream)
+    }
+
+    /// Ends one subscription.
+    public func unsubscribe(_ id: Int) {
+        state.withLock { $0.subscribers.removeValue(forKey: id) }?.finish()
+    }
+
+    /// How many clients are listening.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    /// Ends every subscription (at shutdown, so that open streams do not hold the server up).
+    public func close() {
+        let continuations = state.withLock { state in
+            state.closed = true
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        continuations.forEach { $0.finish() }
+        wake.finish()
+    }
+
+    /// Says the store may have changed; the hub looks soon.
+    public func nudge() { wake.yield() }
+
+    func publish(_ type: String, _ data: JSON) {
+        let (event, continuations) = state.withLock { state in
+            state.nextEvent += 1
+            return (LiveEvent(id: state.nextEvent, type: type, data: data), Array(state.subscribers.values))
+        }
+        continuations.forEach { $0.yield(event) }
+    }
+
+    /// A peer session opened or ended.
+    public func peer(_ event: PeerEvent) {
+        func json(_ session: LiveSession, reason: String?) -> JSON {
+            var fields: [(String, JSON)] = [
+                ("space", .string(session.space.hex)), ("device", .string(session.device.hex)),
+                ("user", .string(session.user.hex)), ("address", .string(session.address)),
+                ("foundBy", .string(session.foundBy)),
+            ]
+            if let reason { fields.append(("reason", .string(reason))) }
+            return .object(fields)
+        }
+        switch event {
+        case .connected(let session): publish("peer-connected", json(session, reason: nil))
+        case .lost(let session, let reason): publish("peer-lost", json(session, reason: reason))
+        }
+    }
+
+    /// Watches the store until the hub is closed: looks after every nudge, and at least every `poll` seconds
+    /// for commits made by other processes.
+    public func run(poll: Double = 0.2) async {
+        let monitor = try? home.store.changeMonitor()
+        var version = (try? monitor?.version()) ?? 0
+        compare()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [wake] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(Int(poll * 1000)))
+                    wake.yield()
+                }
+            }
+            for await _ in wakes {
+                let now = (try? monitor?.version()) ?? version
+                if now != version || monitor == nil {
+                    version = now
+                    compare()
+                }
+                if state.withLock({ $0.closed }) { break }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Compares every score cell with the last look and publishes the differences.
+    func compare() {
+        var cells: [String: CellState] = [:]
+        var events: [(String, JSON)] = []
+        let previous = state.withLock { $0.cells }
+        do {
+            for space in try home.spaces() {
+                let players = Dictionary(try home.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                for game in try home.games(space.id) {
+                    for cell in try home.store.cells(space.id, game: game.id) {
+                        let key = "\(space.id.hex)/\(game.id.hex)/\(cell.player.hex)/\(cell.hole)"
+                        let now = CellState(winner: cell.winner?.op, conflict: cell.isConflict)
+                        cells[key] = now
+                        guard let previous, previous[key] != now else { continue }
+                        let before = previous[key]
+                        let base: [(String, JSON)] = [
+                            ("space", .string(space.id.hex)), ("game", .string(game.id.hex)),
+                            ("player", .string(cell.player.hex)), ("name", .string(players[cell.player] ?? cell.player.short)),
+                            ("hole", .int(cell.hole)),
+                        ]
+                        if let winner = cell.winner, before?.winner != winner.op {
+                            events.append(("score", .object(base + [
+                                ("strokes", .int(winner.entry.strokes)), ("putts", .optional(winner.entry.putts)),
+                                ("penalties", .optional(winner.entry.penalties)), ("author", .string(winner.author)),
+                                ("op", .string(Views.opName(winner.op))),
+                                ("origin", .string(winner.op.device == device ? "local" : "peer")),
+                                ("conflict", .bool(cell.isConflict)),
+                            ])))
+                        }
+                        if now.conflict, before?.conflict != true {
+                            events.append(("conflict", .object(base + [("values", .array(cell.values.map(Views.scoreValue)))])))
+                        } else if !now.conflict, before?.conflict == true, let winner = cell.winner {
+                            events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
+                        }
+                    }
+                }
+            }
+        } catch {
+            logger.warning("live events: cannot read the store", metadata: ["error": "\(error)"])
+            return
+        }
+        state.withLock { $0.cells = cells }
+        for (type, data) in events { publish(type, data) }
+    }
+}

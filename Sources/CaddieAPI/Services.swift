@@ -1,0 +1,46 @@
+import CaddieSync
+import Foundation
+import ServiceLifecycle
+
+/// The sync node as a service of `caddie serve`'s service group: it listens, keeps its sessions, and stops
+/// when the group shuts down.
+public struct SyncService: Service {
+    let node: SyncNode
+    let host: String
+    let port: Int
+    let peers: [(host: String, port: Int)]
+    let sightings: AsyncStream<PeerSighting>?
+    let listening: @Sendable (Int) -> Void
+
+    public init(node: SyncNode, host: String, port: Int, peers: [(host: String, port: Int)],
+                sightings: AsyncStream<PeerSighting>?, listening: @escaping @Sendable (Int) -> Void) {
+        self.node = node
+        self.host = host
+        self.port = port
+        self.peers = peers
+        self.sightings = sightings
+        self.listening = listening
+    }
+
+    public func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            try await node.serve(host: host, port: port, peers: peers, sightings: sightings, listening: listening)
+        }
+    }
+}
+
+/// The live-event hub as a service: it watches the store while the node runs, and at shutdown ends every open
+/// event stream so that the HTTP server can stop.
+public struct EventHubService: Service {
+    let hub: EventHub
+
+    public init(hub: EventHub) { self.hub = hub }
+
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            await hub.run()
+        } onGracefulShutdown: {
+            hub.close()
+        }
+    }
+}

@@ -1,0 +1,245 @@
+import CaddieCore
+import CaddieServices
+import CaddieStore
+import Foundation
+
+/// The JSON shapes of Caddie's records, shared by `caddie ... --json` and the HTTP API so that both speak
+/// the same document (Protocol/openapi.yaml names each shape).
+public enum Views {
+    /// `DEVICEHEX:SEQ`, how an op is named everywhere.
+    public static func opName(_ op: OpID) -> String { "\(op.device.hex):\(op.seq)" }
+
+    /// An HLC's wall time as ISO 8601 with milliseconds.
+    public static func time(_ hlc: HLC) -> String { time(milliseconds: hlc.milliseconds) }
+
+    /// Milliseconds since 1970 as ISO 8601.
+    public static func time(milliseconds: UInt64) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    /// A calendar day, `YYYY-MM-DD`.
+    public static func day(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+
+    static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+
+    // MARK: Identity, spaces, players
+
+    public static func whoami(_ identity: Identity) -> JSON {
+        .object([("name", .string(identity.name)), ("user", .string(identity.user)), ("device", .string(identity.device))])
+    }
+
+    public static func space(_ space: SpaceSummary) -> JSON {
+        .object([("space", .string(space.id.hex)), ("name", .string(space.name)), ("ops", .int(space.ops)),
+                 ("members", .int(space.members))])
+    }
+
+    public static func player(_ player: PlayerRecord) -> JSON {
+        .object([("player", .string(player.id.hex)), ("name", .string(player.name)),
+                 ("user", .optional(player.user?.hex)), ("index", .optional(player.handicapIndex))])
+    }
+
+    // MARK: Courses
+
+    public static func course(_ course: CourseRecord) -> JSON {
+        .object([("course", .string(course.id.hex)), ("name", .string(course.name)),
+                 ("club", .optional(course.club)), ("holes", .int(course.holes.count)),
+                 ("tees", .array(course.tees.map { .string($0.name) }))])
+    }
+
+    public static func searchResult(_ result: CourseSearchResult) -> JSON {
+        .object([("course", .string(result.course.id.hex)), ("name", .string(result.course.name)),
+                 ("club", .optional(result.course.club)), ("city", .optional(result.course.city)),
+                 ("score", .double(result.score))])
+    }
+
+    public static func nearby(_ result: CourseDistance) -> JSON {
+        .object([("course", .string(result.course.id.hex)), ("name", .string(result.course.name)),
+                 ("km", .double((result.kilometres * 1000).rounded() / 1000)), ("bearing", .double(result.bearing.rounded()))])
+    }
+
+    public static func courseCard(_ card: CourseCard) -> JSON {
+        .object([
+            ("course", .string(card.id.hex)), ("name", .string(card.name)), ("club", .optional(card.club)),
+            ("source", .optional(card.source)), ("attribution", .optional(card.attribution)),
+            ("tees", .array(card.tees.map { teeCard in
+                .object([("tee", .optional(teeCard.tee?.name)), ("rating", .optional(teeCard.tee?.rating)),
+                         ("slope", .optional(teeCard.tee?.slope)),
+                         ("holes", .array(teeCard.rows.map {
+                             .object([("hole", .int($0.hole)), ("par", .optional($0.par)),
+                                      ("strokeIndex", .optional($0.strokeIndex)), ("yards", .optional($0.yards))])
+                         })),
+                         ("par", .optional(teeCard.total.par)), ("yards", .optional(teeCard.total.yards))])
+            })),
+        ])
+    }
+
+    // MARK: Games and cards
+
+    public static func game(_ game: GameRecord) -> JSON {
+        .object([("game", .string(game.id.hex)), ("course", .optional(game.course?.hex)),
+                 ("tee", .string(game.tee)), ("created", .int(Int(game.createdAt))),
+                 ("finished", .bool(game.finished))])
+    }
+
+    public static func scoreValue(_ value: ScoreValue) -> JSON {
+        .object([("op", .string(opName(value.op))), ("strokes", .int(value.entry.strokes)),
+                 ("putts", .optional(value.entry.putts)), ("penalties", .optional(value.entry.penalties)),
+                 ("author", .string(value.author)), ("hlc", .string(value.hlc.description))])
+    }
+
+    public static func net(_ net: NetCard) -> JSON {
+        func holes(_ values: [Int: Int]) -> JSON {
+            .array(values.sorted { $0.key < $1.key }.map { .object([("hole", .int($0.key)), ("value", .int($0.value))]) })
+        }
+        return .object([("index", .double(net.indexUsed)), ("indexSource", .string(net.indexSource.rawValue)),
+                        ("courseHandicap", .int(net.courseHandicap)), ("allowance", .int(net.allowancePercent)),
+                        ("playingHandicap", .int(net.playingHandicap)), ("net", holes(net.net)),
+                        ("points", holes(net.points)), ("netTotal", .int(net.netTotal)),
+                        ("pointsTotal", .int(net.pointsTotal))])
+    }
+
+    public static func card(_ card: Scorecard, net: [EntityID: NetCard] = [:]) -> JSON {
+        let players: [JSON] = card.players.map { player in
+            let cells: [JSON] = (1...card.holeCount).compactMap { hole in
+                guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return nil }
+                return .object([("hole", .int(hole)), ("strokes", .int(winner.entry.strokes)),
+                                ("winner", scoreValue(winner)), ("values", .array(cell.values.map(scoreValue))),
+                                ("conflict", .bool(cell.isConflict))])
+            }
+            return .object([("player", .string(player.id.hex)), ("name", .string(player.name)),
+                            ("out", .optional(card.total(player.id, holes: 1...min(9, card.holeCount)))),
+                            ("in", .optional(card.holeCount > 9 ? card.total(player.id, holes: 10...card.holeCount) : nil)),
+                            ("total", .optional(card.total(player.id, holes: 1...card.holeCount))),
+                            ("handicap", net[player.id].map(Self.net) ?? .null),
+                            ("cells", .array(cells))])
+        }
+        return .object([
+            ("game", .string(card.game.id.hex)), ("course", .optional(card.course?.id.hex)),
+            ("courseName", .optional(card.course?.name)), ("tee", .string(card.game.tee)),
+            ("finished", .bool(card.game.finished)), ("holes", .int(card.holeCount)),
+            ("par", .array((1...card.holeCount).map { .optional(card.course?.hole($0)?.par(tee: card.game.tee)) })),
+            ("players", .array(players)),
+            ("conflicts", .array(card.conflicts.map { cell in
+                .object([("player", .string(cell.player.hex)), ("name", .string(card.name(cell.player))),
+                         ("hole", .int(cell.hole)), ("values", .array(cell.values.map(scoreValue)))])
+            })),
+            ("attestations", .array(card.attestations.map {
+                .object([("player", .string($0.player.hex)), ("marker", .string($0.marker)),
+                         ("cardHash", .string($0.cardHash.hex)),
+                         ("current", .bool(Home.cardHash(card, player: $0.player) == $0.cardHash))])
+            })),
+        ])
+    }
+
+    // MARK: Audit
+
+    public static func audit(_ entry: AuditEntry) -> JSON {
+        .object([("op", .string(opName(entry.op))), ("time", .string(time(entry.hlc))),
+                 ("hlc", .string(entry.hlc.description)), ("user", .string(entry.userName)),
+                 ("device", .string(entry.op.device.hex)), ("change", .string(entry.summary)),
+                 ("verified", .bool(entry.verified))])
+    }
+
+    public static func history(_ entry: ScoreHistoryEntry) -> JSON {
+        func ids(_ ops: [OpID]) -> JSON { .array(ops.map { .string(opName($0)) }) }
+        return .object([("op", .string(opName(entry.value.op))),
+                        ("time", .string(time(entry.value.hlc))), ("author", .string(entry.value.author)),
+                        ("strokes", .int(entry.value.entry.strokes)), ("putts", .optional(entry.value.entry.putts)),
+                        ("penalties", .optional(entry.value.entry.penalties)), ("supersedes", ids(entry.supersedes)),
+                        ("supersededBy", ids(entry.supersededBy)), ("standing", .bool(entry.supersededBy.isEmpty))])
+    }
+
+    // MARK: Handicap
+
+    public static func handicap(_ record: Home.HandicapRecord) -> JSON {
+        let calculation = record.calculation.calculation
+        let rounds: [JSON] = record.calculation.rounds.map { round in
+            let game = record.game(of: round)
+            var fields: [(String, JSON)] = [
+                ("game", .optional(game?.game.hex)),
+                ("space", .optional(game?.space.hex)),
+                ("spaceName", .optional(game?.spaceName)),
+                ("player", .optional(game?.player.hex)),
+                ("date", .string(Views.day(round.date))),
+                ("created", .optional(game.map { Int($0.createdAt) })),
+                ("course", .optional(game?.course)),
+                ("tee", .optional(game?.tee)),
+            ]
+            fields += [
+                ("holes", .int(round.holes)),
+                ("holesPlayed", .int(round.holesPlayed)),
+                ("adjustedGrossScore", .int(round.adjustedGrossScore)),
+                ("indexWhenPlayed", .optional(round.indexWhenPlayed)),
+                ("courseHandicapWhenPlayed", .optional(round.courseHandicapWhenPlayed)),
+                ("treatment", .string(round.treatment.rawValue)),
+                ("differential", .optional(round.differential?.value)),
+            ]
+            fields += [
+                ("exceptionalReduction", .double(round.exceptionalReductionTriggered)),
+                ("reductionCarried", .double(round.exceptionalReductionCarried)),
+                ("counts", .bool(round.counts)),
+                ("indexAfter", .optional(round.indexAfter)),
+                ("notAcceptable", .optional(round.notAcceptableBecause?.description)),
+            ]
+            return JSON.object(fields)
+        }
+        let skipped: [JSON] = record.skipped.map {
+            .object([
+                ("game", .string($0.game.hex)), ("space", .string($0.space.hex)),
+                ("spaceName", .string($0.spaceName)), ("created", .int(Int($0.createdAt))),
+                ("reason", .string($0.reason)),
+            ])
+        }
+        var fields: [(String, JSON)] = [
+            ("player", .string(record.player.id.hex)),
+            ("name", .string(record.player.name)),
+            ("user", .optional(record.player.user?.hex)),
+            ("index", .optional(record.index)),
+            ("enteredIndex", .optional(record.player.handicapIndex)),
+            ("differentials", .int(calculation.considered.count)),
+            ("used", .array(calculation.used.map { .double($0) })),
+            ("averageOfUsed", .optional(calculation.averageOfUsed)),
+        ]
+        fields += [
+            ("adjustment", .int(calculation.adjustment)),
+            ("cap", .string(calculation.cap.rawValue)),
+            ("lowHandicapIndex", .optional(record.calculation.lowHandicapIndex)),
+            ("exceptionalScoreReduction", .bool(calculation.exceptionalScoreReductionApplied)),
+            ("limitedToMaximum", .bool(calculation.limitedToMaximum)),
+            ("expectedScoreModel", .optional(record.calculation.expectedScoreModel)),
+            ("rounds", .array(rounds)),
+            ("skipped", .array(skipped)),
+        ]
+        return .object(fields)
+    }
+
+    // MARK: Sync
+
+    public static func peer(_ peer: PeerRecord) -> JSON {
+        .object([("space", .string(peer.space.hex)), ("device", .string(peer.device.hex)),
+                 ("user", .string(peer.userName)), ("address", .string(peer.address)),
+                 ("foundBy", .string(peer.foundBy)), ("lastSeen", .string(time(milliseconds: peer.lastSeen))),
+                 ("lastSync", .optional(peer.lastSync.map { time(milliseconds: $0) })),
+                 ("vector", .string(peer.vector)), ("sent", .int(peer.sent)), ("received", .int(peer.received))])
+    }
+
+    // MARK: Guidance
+
+    public static func guidance(_ guidance: Guidance, hole: Int?) -> JSON {
+        .object([
+            ("hole", .optional(hole)), ("target", .string(guidance.target.name)),
+            ("distanceMeters", .double(tenth(guidance.distance))),
+            ("distanceYards", .double(tenth(guidance.distanceInYards))),
+            ("bearing", .double(tenth(guidance.bearing))),
+            ("relativeAngle", .optional(guidance.relativeAngle.map(tenth))),
+            ("band", .string("\(guidance.band)")), ("inBounds", guidance.isInBounds.map { .bool($0) } ?? .null),
+            ("callout", .string(guidance.callout)),
+        ])
+    }
+}
