@@ -6,15 +6,17 @@ final class NodeProcess: @unchecked Sendable {
     let process = Process()
     let home: CLI
     private(set) var port = 0
+    /// The HTTP API's port, when started with `http`.
+    private(set) var httpPort = 0
     private let errors = Pipe()
 
     /// Starts the node and waits until it listens.
-    init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false) throws {
+    init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false) throws {
         self.home = home
         process.executableURL = CLI.binary
         process.arguments = ["serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
                              "--home", home.home.path]
-            + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] }
+            + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] } + (http ? ["--http", "127.0.0.1:0"] : [])
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase
         environment["CADDIE_LOG"] = "warning"
@@ -23,19 +25,28 @@ final class NodeProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = errors
         try process.run()
+        // "listening on HOST:PORT", and with --http "api on http://HOST:PORT (...)", in either order.
         var buffer = Data()
         let deadline = Date().addingTimeInterval(20)
-        while !buffer.contains(UInt8(ascii: "\n")), Date() < deadline {
+        func lines() -> [Substring] { String(decoding: buffer, as: UTF8.self).split(separator: "\n") }
+        while lines().count < (http ? 2 : 1) || buffer.last != UInt8(ascii: "\n"), Date() < deadline {
             let chunk = out.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             buffer += chunk
         }
-        let line = String(decoding: buffer, as: UTF8.self)
-        guard let text = line.split(separator: ":").last?.split(separator: "\n").first, let port = Int(text) else {
-            process.terminate()
-            throw CLI.CLIError("caddie serve did not start: \(line)")
+        for line in lines() {
+            if line.hasPrefix("listening on "), let text = line.split(separator: ":").last, let port = Int(text) {
+                self.port = port
+            } else if line.hasPrefix("api on http://"),
+                      let text = line.dropFirst("api on http://".count).split(separator: " ").first?.split(separator: ":").last,
+                      let port = Int(text) {
+                httpPort = port
+            }
         }
-        self.port = port
+        guard port != 0, !http || httpPort != 0 else {
+            process.terminate()
+            throw CLI.CLIError("caddie serve did not start: \(String(decoding: buffer, as: UTF8.self))")
+        }
     }
 
     /// Stops it as an operator would (SIGTERM) and waits.
