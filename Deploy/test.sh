@@ -17,8 +17,9 @@ if ! grep -q "^✔ Test run with .* passed" /tmp/caddie-swift-test.log; then
     exit 1
 fi
 echo "test: running the round demo end to end"
-if bash Deploy/demo.sh > /tmp/caddie-demo.log 2>&1 && grep -q "all four homes hold the same state" /tmp/caddie-demo.log; then
-    echo "test: demo converged"
+if bash Deploy/demo.sh > /tmp/caddie-demo.log 2>&1 && grep -q "^demo: converged, all four homes hold the same state" /tmp/caddie-demo.log \
+    && grep -q "Dev, hole 7: 6 by Ben vs 4 by Dev" /tmp/caddie-demo.log && grep -q "— standing" /tmp/caddie-demo.log; then
+    echo "test: demo converged, showed the conflict and its resolution ($(grep -o 'converged after the round in [0-9.]* s' /tmp/caddie-demo.log))"
 else
     echo "test: the demo failed (log: /tmp/caddie-demo.log)" >&2
     tail -20 /tmp/caddie-demo.log >&2

@@ -1,0 +1,342 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import CaddieStore
+import Foundation
+
+/// `caddie demo`: a foursome round across four nodes, start to finish, as a newcomer would want to see it.
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a foursome round across four caddie nodes (four processes, four homes) and show the merged card.",
+        discussion: """
+            Four players log in on four homes. Ana creates the space, the others join with her invite, and the four \
+            nodes sync the setup. Then the network goes away: each player scores their own card for nine holes \
+            offline, and Ben, marking Dev, disagrees with him on the 7th. The nodes meet again and converge; the \
+            demo prints the card with net and Stableford points, each playing handicap, a guidance callout, the \
+            conflict, how Dev settles it, and what the audit log says. Static peers on loopback by default; \
+            with --lab (as root), four hosts in the network lab find each other over mDNS.
+            """)
+    @Flag(help: "Run the four nodes in the network lab (Deploy/lab.sh, needs root) and let them find each other over mDNS.")
+    var lab = false
+    @Flag(help: "Keep the four homes afterwards (their folder is printed).") var keep = false
+    @Option(help: "Seconds to wait for the nodes to converge before giving up.") var timeout = 60.0
+
+    static let names = ["Ana", "Ben", "Cleo", "Dev"]
+    static let indexes = [12.4, 18.0, 7.6, 26.3]
+    /// Each player's own card for the nine holes (Dev's 7th is the hole Ben disputes).
+    static let scores = [[5, 4, 5, 3, 6, 4, 4, 3, 5], [6, 5, 4, 4, 6, 5, 5, 3, 4], [4, 4, 5, 3, 5, 4, 5, 3, 4],
+                         [7, 4, 6, 3, 6, 5, 4, 4, 5]]
+    static let passphrase = "demo passphrase"
+
+    func run() throws {
+        try guarded {
+            let demo = try DemoRun(lab: lab, timeout: timeout)
+            defer { demo.finish(keep: keep) }
+            try demo.play()
+        }
+    }
+}
+
+/// One run of the demo: four homes in a scratch folder, four `caddie serve` processes.
+final class DemoRun {
+    let lab: Bool
+    let timeout: Double
+    let folder: URL
+    let homes: [Home]
+    var nodes: [Process] = []
+    let executable: URL
+    let labScript: URL?
+    let started = Date()
+
+    init(lab: Bool, timeout: Double) throws {
+        self.lab = lab
+        self.timeout = timeout
+        executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        if lab {
+            guard getuid() == 0 else { throw NodeError.invalid("--lab needs root: it creates network namespaces") }
+            labScript = Self.findLabScript(from: executable)
+            guard labScript != nil else {
+                throw NodeError.file("--lab needs Deploy/lab.sh: run caddie demo from the Caddie checkout")
+            }
+        } else {
+            labScript = nil
+        }
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-demo-\(UUID().uuidString.prefix(8))")
+        let base = folder
+        homes = try Demo.names.map { try Home(path: base.appendingPathComponent($0).path) }
+    }
+
+    static func findLabScript(from executable: URL) -> URL? {
+        var directory = executable.deletingLastPathComponent()
+        let candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        for _ in 0..<6 {
+            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Deploy/lab.sh").path) {
+                return directory.appendingPathComponent("Deploy/lab.sh")
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return candidates.map { $0.appendingPathComponent("Deploy/lab.sh") }.first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    func say(_ text: String) { Console.print(text) }
+
+    func play() throws {
+        let (space, game, course) = try setUp()
+        try startNodes()
+        say("   the setup reached all four devices in \(seconds(try waitConverged(space)))")
+        stopNodes()
+
+        say("\n== On the course, out of range: each player scores their own card for nine holes")
+        for (index, home) in homes.enumerated() {
+            let keys = try home.unlock(passphrase: Demo.passphrase)
+            for (offset, strokes) in Demo.scores[index].enumerated() {
+                try home.score(space: space, keys: keys, game: game.hex, player: Demo.names[index], hole: offset + 1,
+                               entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
+            }
+            say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
+        }
+        say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
+        try homes[1].score(space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game.hex,
+                           player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
+        let distinct = Set(try homes.map { try $0.store.stateHash(space) }).count
+        say("   four devices, \(distinct) different states")
+
+        say("\n== Back in range at the clubhouse: the nodes meet" + (lab ? " (found over mDNS in the network lab)" : ""))
+        let meet = Date()
+        try startNodes()
+        _ = try waitConverged(space)
+        let converged = Date().timeIntervalSince(meet)
+        say("   converged: all four devices hold state \(try homes[0].store.stateHash(space).short) "
+            + "\(seconds(converged)) after the nodes started")
+
+        let card = try homes[0].card(space: space, game: game.hex)
+        let net = try homes[0].playingHandicap(card: card, space: space, allowancePercent: 95)
+        say("\n== The merged card (Ana's device), net and Stableford at 95% of course handicap")
+        say(CardText.render(card, net: net))
+        say("\n== Playing handicaps (index, course handicap, 95% allowance)")
+        for player in card.players {
+            guard let handicap = net[player.id] else { continue }
+            say("   \(player.name.padding(toLength: 5, withPad: " ", startingAt: 0)) index \(handicap.indexUsed)  "
+                + "course \(handicap.courseHandicap)  playing \(handicap.playingHandicap)  "
+                + "net \(handicap.netTotal)  \(handicap.pointsTotal) points")
+        }
+
+        try guidance(space: space, course: course)
+
+        let dev = try homes[3].resolvePlayer(space, "Dev")
+        guard let disputed = card.cell(dev.id, 7), disputed.isConflict else {
+            throw NodeError.invalid("the demo expected a conflict on Dev's 7th and found none")
+        }
+        say("\n== The conflict: Dev's 7th holds " + disputed.values.map { "\($0.entry.strokes) by \($0.author)" }
+            .joined(separator: " and ") + ", entered concurrently")
+        say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
+        try homes[3].score(space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game.hex,
+                           player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
+        let settled = Date()
+        _ = try waitConverged(space)
+        say("   every device has the settled value \(seconds(Date().timeIntervalSince(settled))) later")
+        let after = try homes[1].card(space: space, game: game.hex)
+        guard let cell = after.cell(dev.id, 7), !cell.isConflict, cell.winner?.entry.strokes == 5 else {
+            throw NodeError.invalid("the demo expected Dev's 7th to be settled at 5 on Ben's device")
+        }
+
+        say("\n== What the audit log says about Dev's 7th (as Cleo's device sees it)")
+        let audit = Dictionary(try homes[2].auditLog(space: space, game: game.hex).map { ($0.op, $0) },
+                               uniquingKeysWith: { first, _ in first })
+        for entry in try homes[2].history(space: space, game: game.hex, player: "Dev", hole: 7) {
+            let state = entry.supersededBy.isEmpty ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
+            let check = audit[entry.value.op].map { $0.verified ? "signature ok" : "SIGNATURE BAD" } ?? "not in log"
+            say("   \(Views.time(entry.value.hlc))  \(entry.value.entry.strokes) by \(entry.value.author) "
+                + "on device \(entry.value.op.device.short) (op \(entry.value.op), \(check)) — \(state)")
+        }
+
+        var checked = 0
+        for home in homes {
+            let result = try home.verify(space: space, keys: try home.unlock(passphrase: Demo.passphrase))
+            guard result.failures.isEmpty else { throw NodeError.invalid("verify failed on a demo home: \(result.failures)") }
+            checked += result.checked
+        }
+        say("\n== Summary")
+        say("   four nodes, \(try homes[0].store.opCount(space)) ops each, \(checked) signatures verified across the four homes")
+        say("   converged after the round in \(seconds(converged)); conflict shown and settled; total run \(seconds(Date().timeIntervalSince(started)))")
+        say("demo: converged, all four homes hold the same state")
+    }
+
+    func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
+
+    /// Logins, the space, the players, the course and the game, all on Ana's device; the others join.
+    func setUp() throws -> (SpaceID, EntityID, CourseRecord) {
+        say("== Four players log in on four devices (homes under \(folder.path))")
+        for (home, name) in zip(homes, Demo.names) {
+            let identity = try home.login(name: name, passphrase: Demo.passphrase)
+            say("   \(name): user \(identity.user.prefix(12))…, device \(identity.device.prefix(12))…")
+        }
+        say("== Ana creates the space; the others join with her invite")
+        let invite = try homes[0].createSpace(name: "Saturday foursome", passphrase: Demo.passphrase)
+        for home in homes.dropFirst() { _ = try home.joinSpace(invite: invite.text, passphrase: Demo.passphrase) }
+        let space = invite.space
+        let keys = try homes[0].unlock(passphrase: Demo.passphrase)
+        say("== Ana adds the players (with their Handicap Index), the course and the game")
+        var players: [String] = []
+        for (name, index) in zip(Demo.names, Demo.indexes) {
+            players.append(try homes[0].addPlayer(space: space, keys: keys, name: name, user: nil, handicapIndex: index).hex)
+        }
+        let imported = try homes[0].importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
+        let course = try homes[0].resolveCourse(space, imported[0].id.hex)
+        let game = try homes[0].newGame(space: space, keys: keys, course: course.id.hex, tee: "Yellow", players: players)
+        say("   course \(course.name), 9 holes, par 36; game \(game.short) from the yellow tee")
+        return (space, game, course)
+    }
+
+    /// One callout: Ana on the 1st tee, facing up the fairway.
+    func guidance(space: SpaceID, course: CourseRecord) throws {
+        let goal = try homes[0].holeTarget(space: space, course: course.id.hex, hole: 1, target: nil)
+        guard let tee = course.holes.first(where: { $0.number == 1 })?.teePositions.first else { return }
+        let position = try GeoPoint(latitude: tee.latitude, longitude: tee.longitude)
+        let bearing = Geodesy.initialBearing(from: position, to: goal.target.point)
+        let guidance = Guidance(from: GuidanceInput(position: position,
+                                                    heading: try HeadingReading(degrees: (bearing + 20).truncatingRemainder(dividingBy: 360),
+                                                                                source: .compass)),
+                                to: goal.target, settings: GuidanceSettings(unit: .yards, competitionMode: false))
+        say("\n== Guidance: Ana on the 1st tee, phone pointing a little right of the flag")
+        say("   \"\(guidance.callout)\"")
+    }
+
+    // MARK: Nodes
+
+    func startNodes() throws {
+        if lab {
+            if nodes.isEmpty, !FileManager.default.fileExists(atPath: "/tmp/caddie-lab-cdemo") {
+                try script(["up", "4"])
+            }
+            for (index, home) in homes.enumerated() {
+                try launch(["exec", "\(index + 1)", executable.path, "serve", "--listen", "10.251.0.\(index + 1):7400",
+                            "--home", home.directory.path], through: labScript, log: index)
+            }
+            return
+        }
+        var ports: [Int] = []
+        for (index, home) in homes.enumerated() {
+            let arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", home.directory.path]
+                + ports.flatMap { ["--peer", "127.0.0.1:\($0)"] }
+            ports.append(try launch(arguments, through: nil, log: index))
+        }
+    }
+
+    /// Starts one node; returns the port it listens on (0 in the lab, where it is fixed).
+    @discardableResult
+    func launch(_ arguments: [String], through script: URL?, log index: Int) throws -> Int {
+        let process = Process()
+        if let script {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [script.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = Demo.passphrase
+        environment["CADDIE_LOG"] = environment["CADDIE_LOG"] ?? "warning"
+        environment["CADDIE_LAB_PREFIX"] = "cdemo"
+        process.environment = environment
+        let logURL = folder.appendingPathComponent("\(Demo.names[index]).serve.log")
+        if !FileManager.default.fileExists(atPath: logURL.path) { FileManager.default.createFile(atPath: logURL.path, contents: nil) }
+        let log = try FileHandle(forWritingTo: logURL)
+        log.seekToEndOfFile()
+        process.standardError = log
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nodes.append(process)
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(20)
+        while !buffer.contains(UInt8(ascii: "\n")), Date() < deadline {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer += chunk
+        }
+        let line = String(decoding: buffer, as: UTF8.self)
+        guard line.hasPrefix("listening on "), let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            throw NodeError.invalid("\(Demo.names[index])'s node did not start (log: \(logURL.path)): \(line)")
+        }
+        return port
+    }
+
+    func stopNodes() {
+        for node in nodes where node.isRunning { kill(node.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(10)
+        for node in nodes {
+            while node.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if node.isRunning { kill(node.processIdentifier, SIGKILL) }
+        }
+        if lab { Thread.sleep(forTimeInterval: 0.3) }
+        nodes = []
+    }
+
+    func script(_ arguments: [String]) throws {
+        guard let labScript else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [labScript.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_LAB_PREFIX"] = "cdemo"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw NodeError.invalid("Deploy/lab.sh \(arguments.joined(separator: " ")) failed") }
+    }
+
+    /// Waits until the four homes hold one state; returns how long it took.
+    func waitConverged(_ space: SpaceID) throws -> Double {
+        let start = Date()
+        while Date().timeIntervalSince(start) < timeout {
+            if Set(try homes.map { try $0.store.stateHash(space) }).count == 1 { return Date().timeIntervalSince(start) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw NodeError.invalid("the four nodes did not converge within \(Int(timeout)) s (logs in \(folder.path))")
+    }
+
+    func finish(keep: Bool) {
+        stopNodes()
+        if lab { try? script(["down"]) }
+        if keep {
+            say("demo: the four homes are kept in \(folder.path)")
+        } else {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// A made-up nine-hole course laid out on the sea at 0°N 0°E, so that no real club is misdescribed.
+    static let demoCourse: String = {
+        let pars = [4, 5, 3, 4, 4, 3, 4, 5, 4]
+        let strokeIndexes = [3, 1, 9, 5, 2, 8, 4, 6, 7]
+        let yards = [362, 498, 164, 388, 405, 142, 351, 512, 376]
+        var holes: [String] = []
+        var latitude = 0.001
+        var longitude = 0.001
+        for (index, par) in pars.enumerated() {
+            let metres = Double(yards[index]) * 0.9144
+            // Holes zig-zag north: odd holes run north-east, even ones north-west.
+            let angle = (index % 2 == 0 ? 30.0 : -30.0) * Double.pi / 180
+            let greenLatitude = latitude + metres * cos(angle) / 111_320
+            let greenLongitude = longitude + metres * sin(angle) / 111_320
+            holes.append("""
+                {"number": \(index + 1), "par": \(par), "strokeIndex": \(strokeIndexes[index]), "yards": {"Yellow": \(yards[index])},
+                 "teePositions": [{"lat": \(latitude), "lon": \(longitude)}],
+                 "green": {"centre": {"lat": \(greenLatitude), "lon": \(greenLongitude)}}}
+                """)
+            latitude = greenLatitude + 0.0003
+            longitude = greenLongitude
+        }
+        return """
+            {"name": "Caddie Demo Nine", "city": "Null Island", "country": "ZZ",
+             "source": "Made up for caddie demo: a fictional course, not a real club", "asOf": "2026-11",
+             "tees": [{"name": "Yellow", "rating": 35.1, "slope": 124, "par": 36}],
+             "holes": [\(holes.joined(separator: ",\n"))]}
+            """
+    }()
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+@Suite("caddie demo: the foursome round across four node processes")
+struct DemoTests {
+    @Test("the demo converges, shows the card with net and Stableford, the conflict and its resolution, and cleans up")
+    func demoRuns() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["demo"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("four devices, 4 different states"))
+        #expect(text.contains("demo: converged, all four homes hold the same state"))
+        #expect(text.contains("PH  Net  Pts"))
+        #expect(text.contains("Dev, hole 7: 6 by Ben vs 4 by Dev"))
+        #expect(text.contains("5 by Dev on device") && text.contains("— standing"))
+        #expect(text.contains("Green, ") && text.contains("yards"))
+        // How long convergence took is printed as a number of seconds.
+        #expect(text.range(of: #"converged after the round in [0-9]+\.[0-9]+ s"#, options: .regularExpression) != nil)
+        // Its homes are gone afterwards.
+        let folder = text.range(of: #"/[^ )]*caddie-demo-[A-F0-9]{8}"#, options: .regularExpression).map { String(text[$0]) }
+        let path = try #require(folder)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
