@@ -66,7 +66,8 @@ let package = Package(
         .executableTarget(
             name: "caddie",
             dependencies: [
-                "CaddieCore", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode", "CaddieAPI",
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
+                "CaddieAPI",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

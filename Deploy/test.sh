@@ -16,6 +16,13 @@ if ! grep -q "^✔ Test run with .* passed" /tmp/caddie-swift-test.log; then
     grep -E "✘|Expectation failed|error:" /tmp/caddie-swift-test.log | head -40 >&2
     exit 1
 fi
+if command -v systemd-analyze >/dev/null; then
+    echo "test: checking the systemd unit"
+    unit_dir="$(mktemp -d)"
+    sed "s|/usr/local/bin/caddie|$(swift build --show-bin-path)/caddie|" Deploy/systemd/caddie.service > "$unit_dir/caddie.service"
+    if ! systemd-analyze verify "$unit_dir/caddie.service"; then echo "test: the systemd unit does not verify" >&2; exit 1; fi
+    rm -rf "$unit_dir"
+fi
 echo "test: running the round demo end to end"
 if bash Deploy/demo.sh > /tmp/caddie-demo.log 2>&1 && grep -q "^demo: converged, all four homes hold the same state" /tmp/caddie-demo.log \
     && grep -q "Dev, hole 7: 6 by Ben vs 4 by Dev" /tmp/caddie-demo.log && grep -q "— standing" /tmp/caddie-demo.log; then

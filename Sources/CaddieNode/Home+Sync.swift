@@ -9,7 +9,8 @@ import Logging
 extension Home {
     /// A sync node over this home: its device credentials and the keys of every space it holds.
     public func syncNode(keys: UnlockedKeys, logger: Logger,
-                         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress) throws(NodeError) -> SyncNode {
+                         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
+                         nodeID: [UInt8]? = nil) throws(NodeError) -> SyncNode {
         let identity = try identity()
         guard let user = identity.userKey, let certificate = Hex.decode(identity.certificate) else {
             throw .file("identity.json is damaged: restore it from a backup")
@@ -23,7 +24,7 @@ extension Home {
                                             certificate: certificate)
         do {
             return try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
-                                maxIncomingPerAddress: maxIncomingPerAddress)
+                                maxIncomingPerAddress: maxIncomingPerAddress, nodeID: nodeID)
         } catch {
             throw NodeError.wrap(error)
         }

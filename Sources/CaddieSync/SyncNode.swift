@@ -35,9 +35,9 @@ public final class SyncNode: Sendable {
     let spaceList: [(SpaceID, [UInt8])]
     let feed: ChangeFeed
     let logger: Logger
-    /// A random id for this run of the node, advertised over mDNS; it changes at every start, so a bystander
-    /// cannot follow a device from round to round.
-    public let nodeID: [UInt8] = SecureRandom.bytes(8)
+    /// The id advertised over mDNS: random for each run unless one is given, so a bystander cannot follow a
+    /// device from round to round. A fixed id serves a static advert (a hub's Avahi service file).
+    public let nodeID: [UInt8]
     private let wanted = Mutex<Set<String>>([])
     private let running = Mutex<Set<String>>([])
     private let incoming = Mutex<[String: Int]>([:])
@@ -53,8 +53,9 @@ public final class SyncNode: Sendable {
     /// measurements); it must return quickly.
     public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
                 maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
-                onApplied: (@Sendable ([OpID]) -> Void)? = nil) throws {
+                onApplied: (@Sendable ([OpID]) -> Void)? = nil, nodeID: [UInt8]? = nil) throws {
         self.onApplied = onApplied
+        self.nodeID = nodeID ?? SecureRandom.bytes(8)
         self.maxIncomingPerAddress = max(1, min(maxIncomingPerAddress, Self.maxIncoming))
         self.store = store
         self.credentials = credentials

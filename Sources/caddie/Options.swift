@@ -27,7 +27,15 @@ struct SpaceOptions: ParsableArguments {
 /// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.
 enum Passphrase {
     static func obtain(confirm: Bool = false) throws -> String {
-        if let env = ProcessInfo.processInfo.environment["CADDIE_PASSPHRASE"] { return env }
+        let environment = ProcessInfo.processInfo.environment
+        if let env = environment["CADDIE_PASSPHRASE"] { return env }
+        // A file (for a service: systemd's LoadCredential puts it in $CREDENTIALS_DIRECTORY).
+        if let path = environment["CADDIE_PASSPHRASE_FILE"] {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw NodeError.file("cannot read the passphrase file \(path) (CADDIE_PASSPHRASE_FILE)")
+            }
+            return text.hasSuffix("\n") ? String(text.dropLast()) : text
+        }
         guard isatty(STDIN_FILENO) == 1 else { throw NodeError.passphraseRequired }
         guard let first = getpass("Passphrase: ").map({ String(cString: $0) }) else { throw NodeError.passphraseRequired }
         if confirm {

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import CaddieAPI
+import CaddieCrypto
 
 /// Logs to standard error, at the level given by CADDIE_LOG (default info).
 func makeLogger(_ label: String) -> Logger {
@@ -32,6 +33,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Allow --http on an address other than loopback (anyone who can reach it and holds the token can act as you).")
     var httpAnyAddress = false
     @Flag(help: "Write a new API token into the home, invalidating the old one.") var newToken = false
+    @Option(help: ArgumentHelp("A fixed mDNS node id, 16 hex digits, to match a static Avahi service file (`caddie mdns-service`).",
+                               valueName: "hex"))
+    var nodeId: String?
 
     func run() async throws {
         try await guardedAsync {
@@ -48,7 +52,13 @@ struct Serve: AsyncParsableCommand {
             }
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress)
+            let fixedID = try nodeId.map { text throws(NodeError) -> [UInt8] in
+                guard let bytes = Hex.decode(text), bytes.count == 8 else {
+                    throw NodeError.invalid("--node-id must be 16 hex digits, as `caddie mdns-service` printed")
+                }
+                return bytes
+            }
+            let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress, nodeID: fixedID)
             var discovery: LocalDiscovery?
             if !noMdns {
                 guard address.port != 0 else {
@@ -161,5 +171,47 @@ func guardedAsync(_ body: () async throws -> Void) async throws {
     } catch {
         Console.error("\(error)")
         throw ExitCode(1)
+    }
+}
+
+struct MdnsService: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mdns-service",
+        abstract: "Print an Avahi static service file that advertises this home's node (for a hub run with --no-mdns).",
+        discussion: """
+            Write it to /etc/avahi/services/caddie.service and run `caddie serve --no-mdns --node-id ID` with the id \
+            it names; Avahi then advertises the node without the node talking to D-Bus. The advert carries a fixed \
+            node id and the space hints for that id, so the device is recognisable across restarts: use it for a \
+            clubhouse hub, not for a phone. Print it again after joining a space.
+            """)
+    @OptionGroup var options: HomeOptions
+    @Option(help: "The sync port `caddie serve --listen` uses.") var port = 7400
+    @Option(help: "The node id to advertise (16 hex digits); a new random one by default.") var nodeId: String?
+
+    func run() throws {
+        try guarded {
+            guard (1...65535).contains(port) else { throw NodeError.invalid("--port must be 1...65535") }
+            let id = try nodeId.map { text throws(NodeError) -> [UInt8] in
+                guard let bytes = Hex.decode(text), bytes.count == 8 else { throw NodeError.invalid("--node-id must be 16 hex digits") }
+                return bytes
+            } ?? SecureRandom.bytes(8)
+            let home = try options.open()
+            let keys = try home.unlock(passphrase: try Passphrase.obtain())
+            let node = try home.syncNode(keys: keys, logger: makeLogger("caddie.mdns"), nodeID: id)
+            let records = node.advertTXT().map { "    <txt-record>\($0)</txt-record>" }.joined(separator: "\n")
+            Console.print("""
+                <?xml version="1.0" standalone='no'?>
+                <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
+                <!-- Caddie node \(Hex.encode(id)): run `caddie serve --no-mdns --node-id \(Hex.encode(id)) --listen 0.0.0.0:\(port)` -->
+                <service-group>
+                  <name replace-wildcards="yes">caddie-\(Hex.encode(id))</name>
+                  <service>
+                    <type>_caddie._tcp</type>
+                    <port>\(port)</port>
+                \(records)
+                  </service>
+                </service-group>
+                """)
+        }
     }
 }
