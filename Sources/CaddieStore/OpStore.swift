@@ -20,6 +20,10 @@ public final class OpStore: Sendable {
         }
         do {
             let pool = try DatabasePool(path: path, configuration: config)
+            // A database written by a newer caddie is refused rather than misread.
+            if try pool.read({ try Schema.migrator.hasBeenSuperseded($0) }) {
+                throw StoreError.database("\(path) was written by a newer version of caddie: upgrade caddie to open it")
+            }
             try Schema.migrator.migrate(pool)
             db = pool
             self.path = path
