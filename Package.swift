@@ -82,6 +82,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "caddie-fuzz",
+            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieWire", "CaddieServices", "CaddieNode"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fuzzing with libFuzzer. Builds caddie-fuzz with -sanitize=fuzzer (release, in .build-fuzz) and runs each
+# harness for a bounded time from its committed seed corpus (Fuzz/corpus/HARNESS). New interesting inputs
+# go to a scratch folder, so the committed corpus only changes by hand. A crash, trap or timeout fails the
+# run; libFuzzer writes the input to Fuzz/crashes/HARNESS-... (replay it with
+# `caddie-fuzz HARNESS Fuzz/crashes`, then fix the bug and move the file to Fuzz/regressions/HARNESS/).
+#
+#   bash Deploy/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]   default: 60 s for each of the eight harnesses
+#
+# Prints one line per harness and a total; with CADDIE_FUZZ_JSON=FILE also writes the figures as JSON.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+seconds="${1:-60}"
+[ $# -gt 0 ] && shift
+harnesses=("$@")
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(frame message op handshake invite course osm gpx)
+
+echo "fuzz: building caddie-fuzz with libFuzzer"
+swift build -c release --product caddie-fuzz --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -DCADDIE_LIBFUZZER 2>&1 | grep -E "error|Compiling caddie_fuzz|Build complete" || true
+bin=".build-fuzz/release/caddie-fuzz"
+[ -x "$bin" ] || { echo "fuzz: the libFuzzer build failed" >&2; exit 1; }
+
+work="$(mktemp -d /tmp/caddie-fuzz.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p Fuzz/crashes
+status=0
+total=0
+json="{"
+for harness in "${harnesses[@]}"; do
+    [ -d "Fuzz/corpus/$harness" ] || { echo "fuzz: no harness '$harness' (Fuzz/corpus/$harness is missing)" >&2; exit 2; }
+    mkdir -p "$work/$harness"
+    regressions=()
+    [ -d "Fuzz/regressions/$harness" ] && regressions=("Fuzz/regressions/$harness")
+    if CADDIE_FUZZ="$harness" "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="Fuzz/crashes/$harness-" -print_final_stats=1 \
+        "$work/$harness" "Fuzz/corpus/$harness" "${regressions[@]}" > "$work/$harness.log" 2>&1; then
+        result="no crash"
+    else
+        result="CRASH"
+        status=1
+    fi
+    runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$work/$harness.log" | grep -oE "[0-9]+$" || echo 0)
+    coverage=$(grep -oE "cov: [0-9]+" "$work/$harness.log" | tail -1 | grep -oE "[0-9]+" || echo 0)
+    total=$((total + runs))
+    printf "fuzz: %-10s %10s executions in %s s, %s coverage points, %s\n" "$harness" "$runs" "$seconds" "$coverage" "$result"
+    json="$json\"$harness\": {\"executions\": $runs, \"seconds\": $seconds, \"coverage\": $coverage, \"crashed\": $([ "$result" = CRASH ] && echo true || echo false)}, "
+    if [ "$result" = CRASH ]; then
+        grep -E "ERROR|Fatal error|SUMMARY|artifact|Test unit written" "$work/$harness.log" | head -20 >&2
+    fi
+done
+echo "fuzz: $total executions in all, $([ $status = 0 ] && echo "no crash" || echo "CRASHES FOUND")"
+if [ -n "${CADDIE_FUZZ_JSON:-}" ]; then echo "${json}\"total\": $total}" > "$CADDIE_FUZZ_JSON"; fi
+exit $status
