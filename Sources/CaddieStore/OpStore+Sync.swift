@@ -61,7 +61,8 @@ extension OpStore {
 
     /// Ops a peer lacks: per device, those after the peer's seq, oldest first, at most `limit` ops and about
     /// `maxBytes` bytes in all (always at least one op when any is lacking).
-    public func ops(space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max) throws(StoreError)
+    public func ops(space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max,
+                    onlyDevice: PublicKey? = nil) throws(StoreError)
         -> [(id: OpID, bytes: [UInt8])]
     {
         let heads = try heads(space)
@@ -71,7 +72,7 @@ extension OpStore {
             let statement = try db.cachedStatement(sql: """
                 SELECT seq, bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
                 """)
-            devices: for head in heads where head.seq > peer[head.device] {
+            devices: for head in heads where head.seq > peer[head.device] && (onlyDevice == nil || onlyDevice == head.device) {
                 let rows = try Row.fetchCursor(statement, arguments: [Data(space.bytes), Data(head.device.bytes),
                                                                       Int64(bitPattern: peer[head.device]), limit - out.count])
                 while let row = try rows.next() {

@@ -293,9 +293,16 @@ struct SyncSession {
         case .vector(let entries, let wantAll):
             let first = !heardVector
             heardVector = true
-            // What this session sent is on its way (TCP keeps order), so the peer's vector never lowers what
-            // this side knows the peer holds: a vector that crossed a batch in flight causes no resend.
-            for entry in entries where entry.seq > peerKnown[entry.device] { peerKnown.entries[entry.device] = entry.seq }
+            // What this session sent is on its way (TCP keeps order), so while ops are moving the peer's vector
+            // never lowers what this side knows the peer holds: a vector that crossed a batch in flight causes
+            // no resend. Once the link has been quiet for a second, the peer's vector is the truth: ops it
+            // dropped (a compact op whose predecessor it lacked) are then sent again.
+            let quiet = DispatchTime.now().uptimeNanoseconds - lastOpsActivity.uptimeNanoseconds > 1_000_000_000
+            if quiet, !first {
+                peerKnown = VersionVector(Dictionary(entries.map { ($0.device, $0.seq) }, uniquingKeysWith: max))
+            } else {
+                for entry in entries where entry.seq > peerKnown[entry.device] { peerKnown.entries[entry.device] = entry.seq }
+            }
             // Equal seqs with different heads mean a forked device: send our copy whole so the peer records it.
             for entry in entries {
                 let ours = try await blocking { try store.opHash(space, OpID(device: entry.device, seq: entry.seq)) }
@@ -383,18 +390,13 @@ struct SyncSession {
         let store = node.store
         let own = node.credentials.device.publicKey
         while true {
-            var known = peerKnown
-            if onlyOwn {
-                // Everything but this device counts as known: only our own new ops go out.
-                let heads = try await blocking { try store.heads(space) }
-                let ownKnown = peerKnown[own]
-                known = VersionVector(Dictionary(uniqueKeysWithValues: heads.map {
-                    ($0.device, $0.device == own ? ownKnown : $0.seq)
-                }))
-            }
-            let after = known
+            // A live push sends only this device's own new ops (asked of the store by device, so that ops of
+            // other devices arriving meanwhile are never sent from a guessed starting point).
+            let after = peerKnown
+            let only = onlyOwn ? own : nil
             let ops = try await blocking {
-                try store.ops(space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes)
+                try store.ops(space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
+                              onlyDevice: only)
             }
             guard !ops.isEmpty else { return }
             for op in ops where peerKnown[op.id.device] < op.id.seq { peerKnown.entries[op.id.device] = op.id.seq }

@@ -43,7 +43,7 @@ struct LoadBench {
         let cpuBefore = Self.cpuSeconds(pid: process.processIdentifier)
 
         var logger = Logger(label: "caddie.bench.load") { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = .error
+        logger.logLevel = ProcessInfo.processInfo.environment["CADDIE_LOAD_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .error
         var stores: [OpStore] = []
         var devices: [SigningKey] = []
         var nodes: [SyncNode] = []
@@ -105,6 +105,17 @@ struct LoadBench {
             }
             let converged = Double(DispatchTime.now().uptimeNanoseconds - burstDone) / 1e9
             guard try stores.allSatisfy({ try held($0) >= total + 2 }) else {
+                let short = try stores.enumerated().compactMap { index, store in
+                    try held(store) < total + 2 ? "peer \(index) holds \(try held(store))" : nil
+                }
+                if let index = try stores.firstIndex(where: { try held($0) < total + 2 }) {
+                    let hubHeads = Dictionary(try hub.heads(invite.space).map { ($0.device, $0.seq) }, uniquingKeysWith: max)
+                    let peerHeads = Dictionary(try stores[index].heads(invite.space).map { ($0.device, $0.seq) }, uniquingKeysWith: max)
+                    for (device, seq) in hubHeads where peerHeads[device, default: 0] < seq {
+                        FileHandle.standardError.write(Data("load: peer \(index) lacks \(device.short) \(peerHeads[device, default: 0] + 1)...\(seq)\n".utf8))
+                    }
+                }
+                FileHandle.standardError.write(Data("load: expected \(total + 2) ops; hub holds \(try held(hub)); \(short.joined(separator: ", "))\n".utf8))
                 throw BenchError("the \(peers) peers did not converge within 120 s of the burst")
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
