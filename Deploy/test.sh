@@ -16,6 +16,11 @@ if ! grep -q "^✔ Test run with .* passed" /tmp/caddie-swift-test.log; then
     grep -E "✘|Expectation failed|error:" /tmp/caddie-swift-test.log | head -40 >&2
     exit 1
 fi
+echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-60} s (libFuzzer)"
+if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-60}"; then
+    echo "test: a fuzz harness crashed (inputs in Fuzz/crashes/)" >&2
+    exit 1
+fi
 if command -v systemd-analyze >/dev/null; then
     echo "test: checking the systemd unit"
     unit_dir="$(mktemp -d)"

@@ -60,7 +60,7 @@ public struct NodeAPI: Sendable {
         space.post("players") { request, context in try await addPlayer(request, context) }
         space.get("players/:player/handicap") { _, context in
             let id = try await spaceID(context)
-            let player = try context.parameters.require("player")
+            let player = try Self.parameter(context, "player")
             return Response.json(Views.handicap(try await read { try home.handicapRecord(player: player, space: id) }))
         }
         space.get("courses") { _, context in
@@ -71,7 +71,7 @@ public struct NodeAPI: Sendable {
         space.get("courses/nearby") { request, context in try await nearbyCourses(request, context) }
         space.get("courses/:course") { request, context in
             let id = try await spaceID(context)
-            let course = try context.parameters.require("course")
+            let course = try Self.parameter(context, "course")
             let tee = request.uri.queryParameters.get("tee")
             return Response.json(Views.courseCard(try await read { try home.courseCard(space: id, course: course, tee: tee) }))
         }
@@ -139,12 +139,19 @@ public struct NodeAPI: Sendable {
     }
 
     func spaceID(_ context: BasicRequestContext) async throws -> SpaceID {
-        let text = try context.parameters.require("space")
+        let text = try Self.parameter(context, "space")
         return try await read { try home.resolveSpace(text) }
     }
 
     func gameParameters(_ context: BasicRequestContext) async throws -> (SpaceID, String) {
-        (try await spaceID(context), try context.parameters.require("game"))
+        (try await spaceID(context), try Self.parameter(context, "game"))
+    }
+
+    /// A path parameter, percent-decoded (a name may hold spaces: `/spaces/Saturday%20foursome`).
+    static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+        let raw = try context.parameters.require(name)
+        guard let text = raw.removingPercentEncoding else { throw APIError.badRequest("the \(name) in the path is not valid percent-encoding") }
+        return text
     }
 
     func intQuery(_ request: Request, _ name: String, default value: Int?, range: ClosedRange<Int>) throws -> Int {
@@ -198,7 +205,7 @@ public struct NodeAPI: Sendable {
         case is Int.Type: "a whole number"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
-        case is [String].Type: "a list of strings"
+        case is [String].Type, is [Any].Type: "a list"
         default: "an object"
         }
     }
@@ -252,10 +259,11 @@ public struct NodeAPI: Sendable {
             throw APIError.badRequest("\(error)")
         }
         let (home, keys) = (home, keys)
-        let op = try await write {
-            try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry)
+        let (op, player) = try await write {
+            (try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry),
+             try home.resolvePlayer(id, body.player).id.hex)
         }
-        return Response.json(.object([("op", .string(Views.opName(op))), ("player", .string(body.player)),
+        return Response.json(.object([("op", .string(Views.opName(op))), ("player", .string(player)),
                               ("hole", .int(body.hole)), ("strokes", .int(entry.strokes))]), status: .created)
     }
 
@@ -265,8 +273,10 @@ public struct NodeAPI: Sendable {
         let (id, game) = try await gameParameters(context)
         let body = try await decode(request, as: NewAttestation.self)
         let (home, keys) = (home, keys)
-        let hash = try await write { try home.attest(space: id, keys: keys, game: game, player: body.player) }
-        return Response.json(.object([("player", .string(body.player)), ("cardHash", .string(hash.hex))]), status: .created)
+        let (hash, player) = try await write {
+            (try home.attest(space: id, keys: keys, game: game, player: body.player), try home.resolvePlayer(id, body.player).id.hex)
+        }
+        return Response.json(.object([("player", .string(player)), ("cardHash", .string(hash.hex))]), status: .created)
     }
 
     // MARK: Reads with parameters

@@ -129,6 +129,7 @@ extension Home {
     /// Finishes or reopens a game.
     public func setFinished(space: SpaceID, keys: UnlockedKeys, game text: String, finished: Bool) throws(NodeError) {
         let game = try resolveGame(space, text)
+        guard game.finished != finished else { return }  // already so: no op to sign
         try append(space: space, keys: keys, changes: [.set(kind: .game, id: game.id,
                                                             fields: ["finished": .integer(finished ? 1 : 0)])])
     }

@@ -85,7 +85,7 @@ struct SyncSession {
                             while let frame = try await reader.next() {
                                 // Backpressure: stop reading while the session is behind, so a fast sender
                                 // fills its own socket buffer instead of this node's memory.
-                                await budget.waitForRoom()
+                                try await budget.waitForRoom()
                                 continuation.yield(.frame(frame))
                             }
                             continuation.yield(.closed(nil))
@@ -440,8 +440,10 @@ final class FrameBudget: Sendable {
     static let limit = 16
     private let waiting = Mutex(0)
 
-    func waitForRoom() async {
-        while waiting.withLock({ $0 >= Self.limit }) { try? await Task.sleep(for: .milliseconds(1)) }
+    /// Waits until the session has taken enough frames; throws when the session's task is cancelled (a
+    /// swallowed cancellation here would spin: a cancelled sleep returns at once).
+    func waitForRoom() async throws {
+        while waiting.withLock({ $0 >= Self.limit }) { try await Task.sleep(for: .milliseconds(1)) }
         waiting.withLock { $0 += 1 }
     }
 

@@ -91,6 +91,7 @@ struct LoadBench {
                 entered += burst
             }
             let burstDone = DispatchTime.now().uptimeNanoseconds
+            FileHandle.standardError.write(Data("load: \(peers) peers entered \(entered) scores; waiting for convergence\n".utf8))
             let total = peers + entered
             let hub = try OpStore(path: directory.appendingPathComponent("hub/caddie.sqlite").path)
             func held(_ store: OpStore) throws -> Int { try store.heads(invite.space).reduce(0) { $0 + Int($1.seq) } }
@@ -98,8 +99,14 @@ struct LoadBench {
             let hubOwn = try hub.heads(invite.space).filter { $0.device != devices[0].publicKey }.count
             _ = hubOwn
             let limit = burstDone + 120_000_000_000
+            var lastReport = DispatchTime.now().uptimeNanoseconds
             while DispatchTime.now().uptimeNanoseconds < limit {
                 let hubHolds = try held(hub)
+                if DispatchTime.now().uptimeNanoseconds - lastReport > 10_000_000_000 {
+                    lastReport = DispatchTime.now().uptimeNanoseconds
+                    let lowest = try stores.map(held).min() ?? 0
+                    FileHandle.standardError.write(Data("load: waiting: \(total + 2) ops expected, hub \(hubHolds), lowest peer \(lowest)\n".utf8))
+                }
                 if hubHolds >= total + 2, try stores.allSatisfy({ try held($0) >= total + 2 }) { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
