@@ -6,7 +6,7 @@
 # namespaces they create, never in the machine's own namespace.
 set -euo pipefail
 
-packages=(libsodium-dev libsqlite3-dev libavahi-client-dev avahi-daemon dbus iproute2 procps util-linux)
+packages=(libsodium-dev libsqlite3-dev libavahi-client-dev avahi-daemon dbus iproute2 procps util-linux python3 python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine, builds Caddie, and runs every test: the swift-testing suites
-# (unit, property, store, CLI integration) and the round demo as an end-to-end check.
+# Sets up a fresh Debian machine, builds Caddie, and runs every test: the swift-testing suites (unit,
+# property, store, CLI, API, crash, hostile-peer and 16-peer load tests), the HTTP API against its OpenAPI
+# document with schemathesis, every libFuzzer harness for CADDIE_FUZZ_SECONDS (60) each, the systemd unit,
+# and `caddie demo` as an end-to-end check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -14,6 +16,11 @@ swift test 2>&1 | tee /tmp/caddie-swift-test.log | grep -E "✘|Test run with|pa
 if ! grep -q "^✔ Test run with .* passed" /tmp/caddie-swift-test.log; then
     echo "test: the test suites failed; see the lines marked ✘ above (full log: /tmp/caddie-swift-test.log)" >&2
     grep -E "✘|Expectation failed|error:" /tmp/caddie-swift-test.log | head -40 >&2
+    exit 1
+fi
+echo "test: checking the HTTP API against Protocol/openapi.yaml (openapi-spec-validator, schemathesis)"
+if ! bash Deploy/api-check.sh "$(swift build --show-bin-path)/caddie"; then
+    echo "test: the HTTP API check failed" >&2
     exit 1
 fi
 echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-60} s (libFuzzer)"
