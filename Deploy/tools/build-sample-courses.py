@@ -3,11 +3,10 @@
 
 Usage:  Deploy/tools/build-sample-courses.py [OSM_DIR] [OUT_DIR]
 
-OSM_DIR defaults to ../shared/data/osm next to the repository (the OpenStreetMap extracts described in its
-README.md); OUT_DIR to Sources/CaddieNode/Resources/SampleCourses. The output is deterministic: running the script
+OSM_DIR defaults to Data/osm (the OpenStreetMap extracts described in its README.md); OUT_DIR to Sources/CaddieNode/Resources/SampleCourses. The output is deterministic: running the script
 again on the same input gives the same files.
 
-Card data (names, pars, yardages, ratings) is copied from the sources cited in ../shared/domain/COURSES.md and
+Card data (names, pars, yardages, ratings) is copied from the sources cited in sample_course_cards.py and
 carried in each file's `source` / tee `source` fields. Geometry comes from OpenStreetMap (ODbL 1.0) and is derived
 with the rules of Sources/CaddieCore/Course/OSMCourseGeometry.swift (same constants, same projection), so a Swift
 import of the same GeoJSON gives the same greens. A value no source gives is left out, never guessed.
@@ -38,7 +37,7 @@ def dump(course):
 
 
 def main():
-    osm_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(REPO), "shared", "data", "osm")
+    osm_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "Data", "osm")
     out_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(REPO, "Sources", "CaddieNode", "Resources",
                                                                   "SampleCourses")
     os.makedirs(out_dir, exist_ok=True)

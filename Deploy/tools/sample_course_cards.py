@@ -1,8 +1,8 @@
-"""Card data of the sample courses, copied from the sources cited in ../shared/domain/COURSES.md (section 3).
+"""Card data of the sample courses, copied from the sources cited on each card below.
 
 Every value here is as a cited source gives it; what no source gives is absent. `asOf` is the date the source
-states (a scorecard's year, an article's date), else "2026-11", the month the sources were read for COURSES.md.
-`_osm` names the OpenStreetMap extract in ../shared/data/osm that supplies the geometry; `_copy` a file in the
+states (a scorecard's year, an article's date), else "2026-11", the month the sources were read.
+`_osm` names the OpenStreetMap extract in Data/osm that supplies the geometry; `_copy` a file in the
 repository to ship as it is.
 """
 

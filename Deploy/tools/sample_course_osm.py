@@ -1,4 +1,4 @@
-"""Geometry of the sample courses from the OpenStreetMap extracts in ../shared/data/osm.
+"""Geometry of the sample courses from the OpenStreetMap extracts in Data/osm (© OpenStreetMap contributors, ODbL 1.0).
 
 `osm_course` follows Sources/CaddieCore/Course/OSMCourseImport.swift for a file with numbered golf=hole ways;
 `pebble_course` handles the Pebble Beach extract, which has no hole ways: there the hole of each green, tee and
@@ -141,7 +141,7 @@ def osm_course(path, card, info):
     location = plane.position(centroid(boundary[2]))
     country = next((f["properties"].get("iso_country") for f in features if f["properties"].get("iso_country")), None)
     extract = info.get("extract", "")
-    source = ("OpenStreetMap (Overpass, fetched %s) as extracted by %s, via ../shared/data/osm/%s: %d golf=hole "
+    source = ("OpenStreetMap contributors, ODbL 1.0 (Overpass, fetched %s, as extracted by %s; Caddie's copy: Data/osm/%s): %d golf=hole "
               "ways in %s; ref/par/handicap tags were stripped upstream, so pars, stroke indexes, yardages and "
               "ratings are absent" % (date, extract, path.split("/")[-1], sum(len(w) for w in ways.values()),
                                       boundary[0]["id"]))
@@ -208,7 +208,7 @@ def pebble_course(path, card):
     course = {k: v for k, v in card.items() if not k.startswith("_") and k != "holes"}
     course["geometrySource"] = (
         "OpenStreetMap ways (OSM ids kept) from ahercus/golf-sim-2.0 src/courseData/PebbleData.json at commit "
-        "33f3716 (2025-01-28), via ../shared/data/osm/pebble-beach.osm-derived.geojson. OSM has no golf=hole ways "
+        "33f3716 (2025-01-28), © OpenStreetMap contributors, ODbL 1.0 (Caddie's copy: Data/osm/pebble-beach.osm-derived.geojson). OSM has no golf=hole ways "
         "here: the hole of each green, tee and bunker is that repository's feature label, not an OSM tag. Hole 7 has "
         "no green (the source's was hand-drawn and dropped); front/back only on par 3s, along the line from the back "
         "tee")

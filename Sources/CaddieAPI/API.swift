@@ -36,16 +36,18 @@ public struct NodeAPI: Sendable {
     /// The HTTP server, listening on `host:port`; `running` gets the port bound.
     public func application(host: String, port: Int, logger: Logger,
                             running: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
+        Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler()])),
+                    configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
                     onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
     /// Every route, behind the error and token checks.
     public func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: ErrorMiddleware())
+        let routes = RouteTable()
+        router.add(middleware: ErrorMiddleware(routes: routes))
         router.add(middleware: TokenMiddleware(token: token))
-        let v1 = router.group("v1")
+        let v1 = RecordingGroup(inner: router.group("v1"), prefix: "/v1", table: routes)
         v1.get("whoami") { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
         v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces() }.map(Views.space))) }
         v1.get("peers") { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
@@ -167,7 +169,7 @@ public struct NodeAPI: Sendable {
 
     func doubleQuery(_ request: Request, _ name: String) throws -> Double? {
         guard let text = request.uri.queryParameters.get(name) else { return nil }
-        guard let number = Double(text), number.isFinite else { throw APIError.badRequest("\(name) must be a number, not '\(text)'") }
+        guard let number = PlainDecimal.parse(text) else { throw APIError.badRequest("\(name): " + PlainDecimal.problem(text)) }
         return number
     }
 

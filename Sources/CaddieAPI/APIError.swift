@@ -24,6 +24,7 @@ struct APIError: Error, Sendable {
         case .notFound(let text): self.init(status: .notFound, code: "not_found", message: text)
         case .noSpace: self.init(status: .notFound, code: "no_space", message: error.description)
         case .notLoggedIn: self.init(status: .conflict, code: "not_logged_in", message: error.description)
+        case .ambiguous(let text): self.init(status: .badRequest, code: "ambiguous", message: text)
         case .spaceAmbiguous: self.init(status: .badRequest, code: "space_ambiguous", message: error.description)
         case .store(let store):
             let text = store.description
@@ -48,6 +49,9 @@ struct APIError: Error, Sendable {
 /// Turns every error into a JSON response: the API never answers 500 with an empty body, and an error it did
 /// not foresee is logged and reported as 503 with what is known.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The routes, to tell a wrong method (405) from a path that does not exist (404).
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -60,6 +64,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
+                let allowed = routes.methods(for: request.uri.path)
+                if !allowed.isEmpty {
+                    let names = allowed.map(\.rawValue).joined(separator: ", ")
+                    var response = respond(APIError(status: .methodNotAllowed, code: "method_not_allowed",
+                                                    message: "\(request.method) is not allowed on \(request.uri.path); use \(names)"))
+                    response.headers[.allow] = names
+                    return response
+                }
                 return respond(APIError(status: .notFound, code: "no_such_resource",
                                         message: "\(request.method) \(request.uri.path) is not part of the Caddie API: see Protocol/openapi.yaml"))
             case .methodNotAllowed:

@@ -27,6 +27,10 @@ extension Home {
             throw .invalid("a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) (written as a "
                            + "negative number) and 54.0, got \(handicapIndex)")
         }
+        if let same = try players(space).first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
+            throw .invalid("a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
+                           + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
+        }
         let id = SecureRandom.entityID()
         try append(space: space, keys: keys, changes: [
             .set(kind: .player, id: id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex)),
@@ -39,17 +43,39 @@ extension Home {
         try resolve(text, in: try players(space), what: "player", list: "caddie player list", id: \.id, name: \.name)
     }
 
+    /// The shortest id prefix a person may type; shorter text matches too many records to be safe.
+    static let minimumPrefix = 4
+
+    /// The record meant by `text`: its full id, its name (any case), a prefix of its id of at least four hex
+    /// digits, or, when the records have names, a unique part of a name ("Zoute" for "Royal Zoute Golf Club").
+    /// An id matches by prefix only, never by digits in its middle. When several records match, the error lists
+    /// them so the person can type more.
     func resolve<R>(_ text: String, in records: [R], what: String, list: String, id: (R) -> EntityID,
-                    name: (R) -> String) throws(NodeError) -> R {
-        let lowered = text.lowercased()
+                    name: ((R) -> String)?, describe: ((R) -> String)? = nil) throws(NodeError) -> R {
+        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !lowered.isEmpty else { throw .invalid("say which \(what): an id, an id prefix or a name (see `\(list)`)") }
         if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
-        var matches = records.filter { name($0).caseInsensitiveCompare(text) == .orderedSame }
-        if matches.isEmpty, lowered.count >= 4 { matches = records.filter { id($0).hex.hasPrefix(lowered) } }
-        // A unique part of a name will do ("Zoute" for "Royal Zoute Golf Club").
-        if matches.isEmpty, lowered.count >= 3 { matches = records.filter { name($0).lowercased().contains(lowered) } }
+        var matches = name.map { name in records.filter { name($0).caseInsensitiveCompare(lowered) == .orderedSame } } ?? []
+        let isHex = lowered.allSatisfy(\.isHexDigit)
+        if matches.isEmpty, isHex, lowered.count >= Self.minimumPrefix {
+            matches = records.filter { id($0).hex.hasPrefix(lowered) }
+        }
+        if matches.isEmpty, let name, lowered.count >= 3 { matches = records.filter { name($0).lowercased().contains(lowered) } }
         guard matches.count == 1 else {
-            if matches.isEmpty { throw .notFound("no \(what) '\(text)' in this space: see `\(list)`") }
-            throw .notFound("'\(text)' matches \(matches.count) \(what)s: give more of the id (see `\(list)`)")
+            if matches.isEmpty {
+                if name == nil, isHex, lowered.count < Self.minimumPrefix {
+                    throw .invalid("'\(text)' is too short to name a \(what): give at least \(Self.minimumPrefix) hex digits "
+                                   + "of its id (see `\(list)`)")
+                }
+                throw .notFound("no \(what) '\(text)' in this space: see `\(list)`")
+            }
+            let shown = matches.prefix(6).map { record in
+                let label = describe?(record) ?? name?(record) ?? ""
+                return label.isEmpty || label == id(record).hex ? id(record).hex : "\(id(record).hex) (\(label))"
+            }
+            let more = matches.count > 6 ? ", and \(matches.count - 6) more" : ""
+            throw .ambiguous("'\(text)' matches \(matches.count) \(what)s: \(shown.joined(separator: ", "))\(more); "
+                            + "give more of the id")
         }
         return matches[0]
     }
@@ -84,7 +110,11 @@ extension Home {
 
     /// The game meant by `text`: an id or unique id prefix.
     public func resolveGame(_ space: SpaceID, _ text: String) throws(NodeError) -> GameRecord {
-        try resolve(text, in: try games(space), what: "game", list: "caddie game list", id: \.id, name: \.id.hex)
+        let courses = (try? self.courses(space)) ?? []
+        return try resolve(text, in: try games(space), what: "game", list: "caddie game list", id: \.id, name: nil) { game in
+            let course = courses.first { $0.id == game.course }?.name ?? "unknown course"
+            return "\(course), \(Views.time(milliseconds: game.createdAt))"
+        }
     }
 
     /// Creates a game on a course from one tee, with its roster.

@@ -14,8 +14,10 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSpace
     /// More than one space could be meant.
     case spaceAmbiguous([String])
-    /// A named record does not exist or is ambiguous.
+    /// A named record does not exist.
     case notFound(String)
+    /// What was typed names more than one record; the text lists them.
+    case ambiguous(String)
     /// An argument or file is wrong; the text says how.
     case invalid(String)
     /// The store refused.
@@ -40,6 +42,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .spaceAmbiguous(let names):
             "this home holds several spaces (\(names.joined(separator: ", "))): choose one with --space ID"
         case .notFound(let text): text
+        case .ambiguous(let text): text
         case .invalid(let text): text
         case .store(let error): error.description
         case .crypto(let error): error.description

@@ -68,3 +68,11 @@ func reorderHomeOption(_ arguments: [String]) -> [String] {
     if let separator = result.firstIndex(of: "--") { result.insert(contentsOf: moved, at: separator) } else { result += moved }
     return result
 }
+
+/// A number option as a person types it (`--lat -37.951`): a plain decimal, never hexadecimal, an exponent,
+/// `nan` or `inf` (which the argument parser's own `Double` would take). Options that take it are declared with
+/// `parsing: .unconditional` so that a leading minus sign is a value, not an option.
+@Sendable func decimal(_ text: String) throws -> Double {
+    guard let value = PlainDecimal.parse(text) else { throw ValidationError(PlainDecimal.problem(text)) }
+    return value
+}

@@ -67,7 +67,7 @@ struct CourseCLITests {
         let json = try #require(try cli.ok(["course", "show", "Haagsche 18 holes", "--tee", "1", "--json"]).json() as? [String: Any])
         let tees = try #require(json["tees"] as? [[String: Any]])
         #expect(tees.first?["par"] as? Int == 72)
-        let osm = CLI.repository.deletingLastPathComponent().appendingPathComponent("shared/data/osm/royal-zoute.osm.geojson")
+        let osm = CLI.repository.appendingPathComponent("Data/osm/royal-zoute.osm.geojson")
         let merged = try cli.ok(["course", "import", osm.path, "--json"])
         #expect(try merged.field("merged") == "1" || merged.stdout.contains("\"merged\": true"))
         let before = try cli.stateHash()

@@ -3,13 +3,13 @@ import Testing
 
 @testable import CaddieCore
 
-/// The real data: the OpenStreetMap extracts in ../shared/data/osm (next to the repository) and the sample courses
+/// The real data: the OpenStreetMap extracts in Data/osm and the sample courses
 /// shipped in Sources/CaddieNode/Resources/SampleCourses.
-@Suite("Shared OpenStreetMap data and the shipped sample courses")
+@Suite("OpenStreetMap data and the shipped sample courses")
 struct CourseSampleDataTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let osm = repository.deletingLastPathComponent().appendingPathComponent("shared/data/osm")
+    static let osm = repository.appendingPathComponent("Data/osm")
     static let samples = repository.appendingPathComponent("Sources/CaddieNode/Resources/SampleCourses")
     static let id = EntityID(unchecked: [UInt8](repeating: 9, count: 8))
 
@@ -37,7 +37,7 @@ struct CourseSampleDataTests {
         #expect(course.holes.allSatisfy { $0.par == nil && $0.strokeIndex == nil })
         // The two unnumbered hole ways of the file are reported, not guessed at.
         #expect(imported.warnings.filter { $0.contains("ignored golf=hole") }.count == 2)
-        // The location is inside the course's bounding box given in ../shared/data/osm/README.md.
+        // The location is inside the course's bounding box given in Data/osm/README.md.
         #expect((51.3400...51.3497).contains(course.latitude ?? 0) && (3.2910...3.3142).contains(course.longitude ?? 0))
     }
 

@@ -17,7 +17,7 @@ struct Device: ParsableCommand {
         @Option(help: "Address and port to wait on (port 0 picks a free one).") var listen = "0.0.0.0:7401"
         @Option(help: "The IPv4 address the new device should dial (default: this machine's LAN address).")
         var address: String?
-        @Option(help: "Seconds to wait.") var timeout: Double = 300
+        @Option(parsing: .unconditional, help: "Seconds to wait.", transform: decimal) var timeout: Double = 300
 
         func run() throws {
             try guarded {

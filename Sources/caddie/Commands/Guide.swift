@@ -14,16 +14,16 @@ struct Guide: ParsableCommand {
             caddie guide --gpx FILE --course ID --hole N                    (replay a track's callouts)
             """)
     @OptionGroup var options: SpaceOptions
-    @Option(help: "Position, LAT,LON.") var from: String?
-    @Option(help: "Target, LAT,LON.") var to: String?
+    @Option(parsing: .unconditional, help: "Position, LAT,LON (south and west negative).") var from: String?
+    @Option(parsing: .unconditional, help: "Target, LAT,LON (south and west negative).") var to: String?
     @Option(help: "Course (id, id prefix or name).") var course: String?
     @Option(help: "Hole number.") var hole: Int?
     @Option(help: "Game (with --player).") var game: String?
     @Option(help: "Player (with --game).") var player: String?
-    @Option(parsing: .unconditional, help: "Latitude, degrees.") var lat: Double?
-    @Option(parsing: .unconditional, help: "Longitude, degrees.") var lon: Double?
+    @Option(parsing: .unconditional, help: "Latitude, degrees.", transform: decimal) var lat: Double?
+    @Option(parsing: .unconditional, help: "Longitude, degrees.", transform: decimal) var lon: Double?
     @Option(help: "green (default), front, back, or a layup or hazard name.") var target: String?
-    @Option(parsing: .unconditional, help: "Heading, degrees clockwise from north.") var heading: Double?
+    @Option(parsing: .unconditional, help: "Heading, degrees clockwise from north.", transform: decimal) var heading: Double?
     @Option(help: "Where the heading comes from: head, compass or course (over ground).") var headingSource = "compass"
     @Option(help: "A GPX track to replay.") var gpx: String?
     @Flag(help: "Metres instead of yards.") var metres = false
@@ -31,9 +31,11 @@ struct Guide: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     static func point(_ text: String, _ what: String) throws -> GeoPoint {
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { PlainDecimal.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
-            throw NodeError.invalid("--\(what) must be LAT,LON in degrees, e.g. 36.5686,-121.9499")
+            throw NodeError.invalid("--\(what) must be LAT,LON in decimal degrees, south and west negative, "
+                                    + "e.g. -37.951,144.425 or 36.5686,-121.9499; got '\(text)'")
         }
         return try position(lat, lon)
     }

@@ -29,14 +29,14 @@ struct HandicapCommand: ParsableCommand {
             abstract: "The Score Differential of a round (Rule 5.1): 113 / slope x (AGS - rating - PCC).")
         @OptionGroup var options: HomeOptions
         @Option(parsing: .unconditional, help: "The adjusted gross score.") var ags: Int
-        @Option(parsing: .unconditional, help: "The Course Rating of the tees played (the 9-hole rating for 9 holes).")
+        @Option(parsing: .unconditional, help: "The Course Rating of the tees played (the 9-hole rating for 9 holes).", transform: decimal)
         var rating: Double
         @Option(parsing: .unconditional, help: "The Slope Rating of the tees played, 55...155.") var slope: Int
-        @Option(parsing: .unconditional, help: "The playing conditions calculation adjustment, -1.0...3.0.")
+        @Option(parsing: .unconditional, help: "The playing conditions calculation adjustment, -1.0...3.0.", transform: decimal)
         var pcc: Double = 0
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
         @Option(parsing: .unconditional,
-                help: "For 9 holes: the player's index, to add the expected score of the other nine (unofficial).")
+                help: "For 9 holes: the player's index, to add the expected score of the other nine (unofficial).", transform: decimal)
         var index: Double?
         @Flag(help: "Print JSON.") var json = false
 
@@ -74,7 +74,7 @@ struct HandicapCommand: ParsableCommand {
                 help: "Score Differentials, comma-separated, OLDEST FIRST (the last 20 are the most recent 20).")
         var differentials: String
         @Option(parsing: .unconditional,
-                help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.")
+                help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.", transform: decimal)
         var lowIndex: Double?
         @Flag(help: "Print JSON.") var json = false
 
@@ -83,7 +83,7 @@ struct HandicapCommand: ParsableCommand {
                 var values: [Double] = []
                 for text in differentials.split(separator: ",", omittingEmptySubsequences: false) {
                     let trimmed = text.trimmingCharacters(in: .whitespaces)
-                    guard let value = Double(trimmed), value.isFinite else {
+                    guard let value = PlainDecimal.parse(trimmed) else {
                         throw NodeError.invalid("--differentials: '\(trimmed)' is not a number; give differentials "
                                                 + "separated by commas, oldest first, e.g. 12.0,14.1,9.8")
                     }
@@ -123,10 +123,10 @@ struct HandicapCommand: ParsableCommand {
             commandName: "course",
             abstract: "Course Handicap and Playing Handicap (Rules 6.1, 6.2, Appendix C).")
         @OptionGroup var options: HomeOptions
-        @Option(parsing: .unconditional, help: "The Handicap Index (a plus index negative: -1.5 for +1.5).")
+        @Option(parsing: .unconditional, help: "The Handicap Index (a plus index negative: -1.5 for +1.5).", transform: decimal)
         var index: Double
         @Option(parsing: .unconditional, help: "The Slope Rating of the tees, 55...155.") var slope: Int
-        @Option(parsing: .unconditional, help: "The Course Rating of the tees (the 9-hole rating for 9 holes).")
+        @Option(parsing: .unconditional, help: "The Course Rating of the tees (the 9-hole rating for 9 holes).", transform: decimal)
         var rating: Double
         @Option(parsing: .unconditional, help: "The par of the holes played.") var par: Int
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18

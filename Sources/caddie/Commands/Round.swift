@@ -11,7 +11,7 @@ struct Player: ParsableCommand {
         @OptionGroup var options: SpaceOptions
         @Argument(help: "The player's name.") var name: String
         @Option(help: "The user key (hex) of the player, if they use Caddie themselves.") var user: String?
-        @Option(help: "A Handicap Index to use until finished games give one (plus handicaps negative).") var index: Double?
+        @Option(parsing: .unconditional, help: "A Handicap Index to use until finished games give one (plus handicaps negative).", transform: decimal) var index: Double?
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
@@ -156,9 +156,10 @@ struct Course: ParsableCommand {
     struct Nearby: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Courses nearest a position, with their distance.")
         @OptionGroup var options: SpaceOptions
-        @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).") var lat: Double
-        @Option(parsing: .unconditional, help: "Longitude, degrees (west negative).") var lon: Double
-        @Option(name: .customLong("radius-km"), help: "Only within this many kilometres.") var radiusKm = 25.0
+        @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).", transform: decimal) var lat: Double
+        @Option(parsing: .unconditional, help: "Longitude, degrees (west negative).", transform: decimal) var lon: Double
+        @Option(name: .customLong("radius-km"), parsing: .unconditional, help: "Only within this many kilometres.", transform: decimal)
+        var radiusKm: Double = 25
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {

@@ -14,8 +14,8 @@ struct Track: ParsableCommand {
         @OptionGroup var options: SpaceOptions
         @Argument(help: "The game.") var game: String
         @Argument(help: "The player.") var player: String
-        @Option(parsing: .unconditional, help: "Latitude, degrees.") var lat: Double
-        @Option(parsing: .unconditional, help: "Longitude, degrees.") var lon: Double
+        @Option(parsing: .unconditional, help: "Latitude, degrees.", transform: decimal) var lat: Double
+        @Option(parsing: .unconditional, help: "Longitude, degrees.", transform: decimal) var lon: Double
         @Flag(help: "A position fix, not a shot (shots measure shot lengths).") var fix = false
         @Flag(help: "Print JSON.") var json = false
 

@@ -1,0 +1,60 @@
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+
+/// Every route of the API by path pattern and method, so that a request with a known path and an unknown method is
+/// answered 405 with `Allow`, not 404. Filled while the router is built, read-only after that.
+final class RouteTable: Sendable {
+    private let entries = NIOLockedValueBox<[(pattern: [Substring], method: HTTPRequest.Method)]>([])
+
+    func add(_ path: String, _ method: HTTPRequest.Method) {
+        entries.withLockedValue { $0.append((Self.components(path), method)) }
+    }
+
+    /// The methods routed for `path`, in a stable order; empty when no route has that path.
+    func methods(for path: String) -> [HTTPRequest.Method] {
+        let components = Self.components(path)
+        let matching = entries.withLockedValue { entries in
+            entries.filter { entry in
+                entry.pattern.count == components.count
+                    && zip(entry.pattern, components).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+            }.map(\.method)
+        }
+        var seen: [HTTPRequest.Method] = []
+        for method in matching where !seen.contains(method) { seen.append(method) }
+        return seen.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    static func components(_ path: String) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true)
+    }
+}
+
+/// A router group that records each route it adds in a `RouteTable`.
+struct RecordingGroup {
+    let inner: RouterGroup<BasicRequestContext>
+    let prefix: String
+    let table: RouteTable
+
+    func group(_ path: String) -> RecordingGroup {
+        RecordingGroup(inner: inner.group(RouterPath(path)), prefix: prefix + "/" + path, table: table)
+    }
+
+    @discardableResult
+    func get<Output: ResponseGenerator>(
+        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
+    ) -> RecordingGroup {
+        table.add(prefix + "/" + path, .get)
+        inner.get(RouterPath(path), use: handler)
+        return self
+    }
+
+    @discardableResult
+    func post<Output: ResponseGenerator>(
+        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
+    ) -> RecordingGroup {
+        table.add(prefix + "/" + path, .post)
+        inner.post(RouterPath(path), use: handler)
+        return self
+    }
+}
