@@ -21,6 +21,7 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         .target(name: "CaddieCore", swiftSettings: strict),
         .target(name: "CaddieCrypto", dependencies: ["CSodium", "CaddieCore"], swiftSettings: strict),
@@ -64,13 +65,27 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            // The web app's files, compiled into the binary: nothing to install beside it, nothing fetched.
+            resources: [
+                .embedInCode("Web/api.js"),
+                .embedInCode("Web/app.css"),
+                .embedInCode("Web/app.js"),
+                .embedInCode("Web/icon.svg"),
+                .embedInCode("Web/index.html"),
+                .embedInCode("Web/live.js"),
+                .embedInCode("Web/manifest.webmanifest"),
+                .embedInCode("Web/render.js"),
+                .embedInCode("Web/signin.html"),
+                .embedInCode("Web/store.js"),
+                .embedInCode("Web/sw.js"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "caddie",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
-                "CaddieAPI",
+                "CaddieAPI", "CQRencode",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

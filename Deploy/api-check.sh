@@ -271,7 +271,7 @@ EOF
 
 REPORT=${CADDIE_API_REPORT:-$WORK/report}
 mkdir -p "$REPORT"
-CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance
+CHECKS=not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance,unsupported_method
 args=(--config-file "$WORK/schemathesis.toml" run "$WORK/openapi.yaml"
       --url "$API"
       --header "Authorization: Bearer $TOKEN"

@@ -36,18 +36,21 @@ public struct NodeAPI: Sendable {
     /// The HTTP server, listening on `host:port`; `running` gets the port bound.
     public func application(host: String, port: Int, logger: Logger,
                             running: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        Application(router: router(), server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler()])),
+        Application(router: router(boundHost: host), server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler()])),
                     configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
                     onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
     /// Every route, behind the error and token checks.
-    public func router() -> Router<BasicRequestContext> {
+    public func router(boundHost: String = "127.0.0.1") -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         let routes = RouteTable()
+        let web = WebAccess(home: home)
         router.add(middleware: ErrorMiddleware(routes: routes))
-        router.add(middleware: TokenMiddleware(token: token))
-        let v1 = RecordingGroup(inner: router.group("v1"), prefix: "/v1", table: routes)
+        router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost)))
+        WebApp(web: web).add(to: router, table: routes)
+        let v1 = RecordingGroup(inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web)),
+                                prefix: "/v1", table: routes)
         v1.get("whoami") { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
         v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces() }.map(Views.space))) }
         v1.get("peers") { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }

@@ -53,18 +53,33 @@ public struct APIToken: Sendable {
     }
 }
 
-/// Refuses, with 401, every request without the node's bearer token.
-struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Lets a request reach the API when it carries the node's bearer token (programs) or the session cookie of a
+/// signed-in browser. A browser's writes must also come from the app's own origin (`Origin` equal to the page's
+/// scheme and host), so another site cannot make a signed-in browser act. Everything else gets 401.
+struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: APIToken
+    let web: WebAccess
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = request.headers[.authorization]
-        guard token.admits(header) else {
-            throw APIError(status: .unauthorized, code: header == nil ? "token_missing" : "token_wrong",
-                           message: header == nil
-                               ? "send the node's token as 'Authorization: Bearer TOKEN'; it is in the home's api-token file"
-                               : "the bearer token is not this node's: read it again from the home's api-token file")
+        if token.admits(header) { return try await next(request, context) }
+        if header == nil, let cookie = WebCookie.value(in: request) {
+            guard (try? web.session(cookie: cookie)) ?? nil != nil else {
+                throw APIError(status: .unauthorized, code: "session_ended",
+                               message: "this browser's session has ended: get a new sign-in link with `caddie web link`")
+            }
+            if request.method != .get, request.method != .head {
+                guard let origin = request.headers[.origin], let host = request.head.authority, origin == "http://\(host)" else {
+                    throw APIError(status: .forbidden, code: "origin",
+                                   message: "a browser may change this node's data only from the Caddie app's own page")
+                }
+            }
+            return try await next(request, context)
         }
-        return try await next(request, context)
+        throw APIError(status: .unauthorized, code: header == nil ? "token_missing" : "token_wrong",
+                       message: header == nil
+                           ? "send the node's token as 'Authorization: Bearer TOKEN' (it is in the home's api-token file), "
+                               + "or sign a browser in with `caddie web link`"
+                           : "the bearer token is not this node's: read it again from the home's api-token file")
     }
 }

@@ -15,7 +15,7 @@ struct Caddie: AsyncParsableCommand {
         subcommands: [
             Login.self, Whoami.self, Device.self, Space.self, Player.self, Course.self, Game.self, ScoreCommand.self, Card.self,
             Attest.self, Export.self, Import.self, Log.self, History.self, Verify.self, StateHash.self,
-            VectorCommand.self, HandicapCommand.self, Guide.self, Track.self, Serve.self, SyncCommand.self, Peers.self, MdnsService.self, Demo.self,
+            VectorCommand.self, HandicapCommand.self, Guide.self, Track.self, Serve.self, SyncCommand.self, Peers.self, MdnsService.self, Demo.self, Web.self,
         ]
     )
 

@@ -60,11 +60,11 @@ struct HTTPClient {
     }
 
     /// Sends one request and reads the whole reply.
-    func request(_ method: String, _ path: String, body: String? = nil) throws -> Reply {
+    func request(_ method: String, _ path: String, body: String? = nil, extra: [String: String] = [:]) throws -> Reply {
         let fd = try Self.connect(port: port)
         defer { close(fd) }
         let bodyBytes = body.map { Array($0.utf8) }
-        try Self.send(fd, Array(head(method, path, length: bodyBytes?.count).utf8) + (bodyBytes ?? []))
+        try Self.send(fd, Array(head(method, path, length: bodyBytes?.count, extra: extra).utf8) + (bodyBytes ?? []))
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {

@@ -85,13 +85,19 @@ struct Serve: AsyncParsableCommand {
                 let tokenPath = APIToken.path(in: home)
                 services.append(api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
                     let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
-                    Console.print("api on http://\(host):\(port) (bearer token in \(tokenPath))")
+                    do {
+                        try HTTPEndpoint(host: httpAddress.host, port: port, pid: getpid()).write(to: home)
+                    } catch {
+                        logger.warning("cannot record the web address for `caddie web link`: \(error)")
+                    }
+                    Console.print("api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
                 })
                 // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.
                 services.append(EventHubService(hub: hub))
             }
             let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                      cancellationSignals: [], logger: logger)
+            defer { HTTPEndpoint.remove(from: home, pid: getpid()) }
             try await group.run()
             logger.info("stopped")
         }

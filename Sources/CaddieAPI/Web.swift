@@ -1,0 +1,175 @@
+import CaddieNode
+import CaddieSync
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The session cookie of a signed-in browser.
+enum WebCookie {
+    static let name = "caddie_session"
+
+    /// The cookie's value in a request, if it carries one.
+    static func value(in request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for part in header.split(separator: ";") {
+                let pair = part.trimmingCharacters(in: .whitespaces)
+                if pair.hasPrefix(name + "=") { return String(pair.dropFirst(name.count + 1)) }
+            }
+        }
+        return nil
+    }
+
+    /// `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other site sends it).
+    static func set(_ value: String) -> String {
+        "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(WebAccess.sessionIdleLifetime))"
+    }
+
+    static let clear = "\(name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+}
+
+/// Which `Host` headers the node answers: its own address, loopback names and, when it listens on every address,
+/// any IP literal or this machine's own name. A name an attacker controls (DNS rebinding: evil.example resolving
+/// to 127.0.0.1) is refused, so a page from elsewhere can never read the API as same-origin.
+struct HostRule: Sendable {
+    let boundHost: String
+    let machineNames: Set<String>
+
+    init(boundHost: String) {
+        self.boundHost = boundHost.lowercased()
+        var names: Set<String> = ["localhost", "127.0.0.1", "::1"]
+        var buffer = [CChar](repeating: 0, count: 256)
+        if gethostname(&buffer, buffer.count) == 0 {
+            let name = String(cString: buffer).lowercased()
+            if !name.isEmpty { names.formUnion([name, name + ".local"]) }
+        }
+        machineNames = names
+    }
+
+    var wildcard: Bool { boundHost == "0.0.0.0" || boundHost == "::" }
+
+    func admits(_ authority: String?) -> Bool {
+        guard let authority, !authority.isEmpty else { return false }
+        let host: String
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            host = String(authority[authority.index(after: authority.startIndex)..<end])
+        } else {
+            host = String(authority.split(separator: ":", maxSplits: 1).first ?? "")
+        }
+        let lowered = host.lowercased()
+        if lowered == boundHost || machineNames.contains(lowered) { return true }
+        return wildcard && Self.isIPLiteral(lowered)
+    }
+
+    static func isIPLiteral(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+}
+
+/// Checks the Host of every request and adds the browser-hardening headers to every response: a strict
+/// Content-Security-Policy (no inline script, nothing from elsewhere), no sniffing, no framing, no referrer.
+/// No CORS header is ever sent, so other origins cannot read any answer.
+enum WebHeaders {
+    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; "
+        + "frame-ancestors 'none'; form-action 'self'"
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+}
+
+struct WebGuard<Context: RequestContext>: RouterMiddleware {
+    let hosts: HostRule
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard hosts.admits(request.head.authority) else {
+            throw APIError(status: .init(code: 421, reasonPhrase: "Misdirected Request"), code: "wrong_host",
+                           message: "this node does not answer for host '\(request.head.authority ?? "")': open it by its "
+                               + "address, as `caddie web link` prints it")
+        }
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = WebHeaders.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[WebHeaders.frameOptions] = "DENY"
+        response.headers[WebHeaders.referrerPolicy] = "no-referrer"
+        return response
+    }
+}
+
+/// The web app's files, compiled into the binary (Sources/CaddieAPI/Web), and the sign-in exchange.
+struct WebApp: Sendable {
+    let web: WebAccess
+
+    struct File: Sendable {
+        let bytes: [UInt8]
+        let type: String
+    }
+
+    /// Every file of the app by the path it is served at.
+    static let files: [String: File] = {
+        var files: [String: File] = [:]
+        for (name, bytes) in WebFiles.all {
+            let type: String
+            switch name.split(separator: ".").last {
+            case "html": type = "text/html; charset=utf-8"
+            case "css": type = "text/css; charset=utf-8"
+            case "js": type = "text/javascript; charset=utf-8"
+            case "svg": type = "image/svg+xml"
+            case "webmanifest": type = "application/manifest+json"
+            default: type = "application/octet-stream"
+            }
+            files["/" + name] = File(bytes: bytes, type: type)
+        }
+        return files
+    }()
+
+    static func serve(_ path: String, status: HTTPResponse.Status = .ok, cache: String = "no-cache") -> Response {
+        guard let file = files[path] else {
+            return Response.json(APIError.notFound("no such file").body, status: .notFound)
+        }
+        return Response(status: status, headers: [.contentType: file.type, .cacheControl: cache],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+    }
+
+    func signedIn(_ request: Request) -> Bool {
+        guard let cookie = WebCookie.value(in: request) else { return false }
+        return ((try? web.session(cookie: cookie)) ?? nil) != nil
+    }
+
+    /// Adds the app's routes: `/` (the app for a signed-in browser, else the sign-in page), its static files,
+    /// `/signin?t=SECRET` and `POST /signout`.
+    func add(to router: Router<BasicRequestContext>, table: RouteTable) {
+        router.get("/") { request, _ in
+            signedIn(request) ? Self.serve("/index.html") : Self.serve("/signin.html")
+        }
+        table.add("/", .get)
+        for path in Self.files.keys where path != "/index.html" && path != "/signin.html" {
+            router.get(RouterPath(path)) { _, _ in Self.serve(path) }
+            table.add(path, .get)
+        }
+        router.get("/signin") { request, _ in
+            guard let secret = request.uri.queryParameters.get("t"), !secret.isEmpty else { return Self.serve("/signin.html") }
+            let agent = request.headers[.userAgent] ?? "unknown browser"
+            let web = web
+            let redeemed = try await blocking { try web.redeem(secret, agent: agent) }
+            guard case .session(_, let cookie) = redeemed else {
+                var response = Self.serve("/signin.html", status: .unauthorized, cache: "no-store")
+                response.headers[.init("Caddie-Sign-In")!] = "refused"
+                return response
+            }
+            // 303 to the app: the link leaves the address bar and the history at once.
+            return Response(status: .seeOther, headers: [.location: "/#/game/current", .setCookie: WebCookie.set(cookie),
+                                                          .cacheControl: "no-store"])
+        }
+        table.add("/signin", .get)
+        router.post("/signout") { request, _ in
+            if let cookie = WebCookie.value(in: request), let id = cookie.split(separator: ".").first {
+                let web = web
+                _ = try? await blocking { try web.revoke(String(id)) }
+            }
+            return Response(status: .noContent, headers: [.setCookie: WebCookie.clear])
+        }
+        table.add("/signout", .post)
+    }
+}

@@ -1,0 +1,463 @@
+// The Caddie web app: games, the live card, conflicts, history, the audit log, attest/finish and sync status,
+// over the node's HTTP API and live events. Screens are chosen by the address's hash (#/games, #/game/ID, ...).
+
+import { h, mount } from './render.js';
+import { get, post, enc } from './api.js';
+import { connect } from './live.js';
+import * as card from './store.js';
+
+const main = document.getElementById('main');
+const statusLine = document.getElementById('status');
+const announcer = document.getElementById('announce');
+
+const state = {
+  me: null,          // whoami
+  space: null,       // the space shown
+  game: null,        // the game id of the open card
+  card: null,        // its card document
+  hole: null,        // the hole shown on a phone
+  draft: new Map(),  // player id -> {strokes, putts} typed on the shown hole, not yet saved
+  link: 'connecting',
+  reloadTimer: null,
+};
+
+function say(text) {
+  announcer.textContent = '';
+  window.setTimeout(() => { announcer.textContent = text; }, 30);
+}
+
+function setStatus() {
+  const labels = { live: 'Live', reconnecting: 'Reconnecting… (scores will appear when the node is back)',
+    closed: 'Disconnected: reload the page', connecting: 'Connecting…' };
+  statusLine.textContent = `${state.me ? state.me.name + ' · ' : ''}${labels[state.link] ?? state.link}`;
+  statusLine.dataset.link = state.link;
+}
+
+function problem(error) {
+  return h('p', { class: 'error', role: 'alert' }, error.message ?? String(error));
+}
+
+const base = () => `/v1/spaces/${enc(state.space.space)}`;
+
+// MARK: Routing
+
+async function route() {
+  const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  try {
+    if (!state.me) {
+      state.me = await get('/v1/whoami');
+      const spaces = await get('/v1/spaces');
+      if (spaces.length === 0) {
+        mount(main, h('p', {}, 'This node holds no space yet: create one with `caddie space create NAME`.'));
+        return;
+      }
+      state.space = spaces[0];
+      setStatus();
+    }
+    if (parts[0] === 'game' && parts[1]) {
+      if (parts[2] === 'log') return await showLog(parts[1]);
+      return await showCard(parts[1]);
+    }
+    if (parts[0] === 'sync') return await showSync();
+    if (parts[0] === 'new') return await showNewGame();
+    return await showGames();
+  } catch (error) {
+    mount(main, problem(error), h('p', {}, h('a', { href: '#/games' }, 'Back to the games')));
+  }
+}
+
+function nav(...links) {
+  return h('nav', { class: 'tabs', 'aria-label': 'Screens' },
+    links.map(([href, label, current]) => h('a', { href, 'aria-current': current ? 'page' : null }, label)));
+}
+
+// MARK: Games
+
+async function showGames() {
+  state.game = null;
+  const [games, courses] = await Promise.all([get(`${base()}/games`), get(`${base()}/courses`)]);
+  const names = new Map(courses.map((c) => [c.course, c.name]));
+  mount(main,
+    nav(['#/games', 'Games', true], ['#/new', 'New game'], ['#/sync', 'Devices']),
+    h('h2', {}, `Games in ${state.space.name}`),
+    games.length === 0
+      ? h('p', {}, 'No game yet.', ' ', h('a', { href: '#/new' }, 'Start one'), '.')
+      : h('ul', { class: 'list' }, games.map((game) => h('li', {},
+        h('a', { href: `#/game/${game.game}`, class: 'row-link' },
+          h('strong', {}, names.get(game.course) ?? 'Unknown course'),
+          h('span', {}, ` · tee ${game.tee} · ${new Date(game.created).toLocaleDateString()} · `),
+          h('span', { class: game.finished ? 'tag done' : 'tag live' }, game.finished ? 'finished' : 'in progress'))))));
+}
+
+async function showNewGame() {
+  const players = await get(`${base()}/players`);
+  const results = h('ul', { class: 'list', id: 'course-results', 'aria-live': 'polite' });
+  const tee = h('select', { id: 'tee', name: 'tee', required: true }, h('option', { value: '' }, 'Choose a course first'));
+  const message = h('div', { 'aria-live': 'assertive' });
+  let chosen = null;
+
+  async function choose(course) {
+    chosen = course;
+    const details = await get(`${base()}/courses/${enc(course.course)}`);
+    mount(tee, details.tees.filter((t) => t.tee).map((t) => h('option', { value: t.tee }, `${t.tee}${t.par ? ` (par ${t.par})` : ''}`)));
+    if (tee.options.length === 0) mount(tee, h('option', { value: '' }, 'This course has no tees'));
+    mount(results, h('li', {}, `Course: ${course.name}`));
+  }
+
+  async function search(event) {
+    event.preventDefault();
+    const text = document.getElementById('course-q').value.trim();
+    if (!text) return;
+    try {
+      const found = await get(`${base()}/courses/search?q=${enc(text)}&limit=8`);
+      mount(results, found.length === 0 ? h('li', {}, 'No course matches.')
+        : found.map((c) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => choose(c) }, c.name))));
+    } catch (error) { mount(message, problem(error)); }
+  }
+
+  async function nearby() {
+    if (!navigator.geolocation) return mount(message, problem(new Error('this browser gives no position')));
+    navigator.geolocation.getCurrentPosition(async (position) => {
+      try {
+        const { latitude, longitude } = position.coords;
+        const found = await get(`${base()}/courses/nearby?lat=${latitude.toFixed(6)}&lon=${longitude.toFixed(6)}&radiusKm=50`);
+        mount(results, found.length === 0 ? h('li', {}, 'No course within 50 km.')
+          : found.map((c) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => choose(c) },
+            `${c.name} (${c.km.toFixed(1)} km)`))));
+      } catch (error) { mount(message, problem(error)); }
+    }, () => mount(message, problem(new Error('no position: allow location for this page, or search by name'))));
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const ids = players.filter((p) => document.getElementById(`p-${p.player}`).checked).map((p) => p.player);
+    if (!chosen) return mount(message, problem(new Error('choose a course first')));
+    try {
+      const game = await post(`${base()}/games`, { course: chosen.course, tee: tee.value, players: ids });
+      window.location.hash = `#/game/${game.game}`;
+    } catch (error) { mount(message, problem(error)); }
+  }
+
+  mount(main,
+    nav(['#/games', 'Games'], ['#/new', 'New game', true], ['#/sync', 'Devices']),
+    h('h2', {}, 'New game'),
+    h('form', { class: 'stack', onsubmit: search },
+      h('label', { for: 'course-q' }, 'Course'),
+      h('div', { class: 'inline' },
+        h('input', { id: 'course-q', type: 'search', placeholder: 'Name, club or town', autocomplete: 'off' }),
+        h('button', { type: 'submit' }, 'Search'),
+        h('button', { type: 'button', onclick: nearby }, 'Nearby'))),
+    results,
+    h('form', { class: 'stack', onsubmit: create },
+      h('label', { for: 'tee' }, 'Tee'), tee,
+      h('fieldset', {}, h('legend', {}, 'Players'),
+        players.map((p) => h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `p-${p.player}`, checked: true }),
+          h('label', { for: `p-${p.player}` }, p.name)))),
+      h('p', { class: 'hint' }, 'Markers: each player attests the card of the player they mark, from their own device.'),
+      h('button', { type: 'submit', class: 'primary' }, 'Start the game')),
+    message);
+}
+
+// MARK: The card
+
+async function loadCard(gameText) {
+  const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
+  state.card = await get(`${base()}/games/${enc(game)}/card`);
+  if (state.game !== state.card.game) {
+    state.game = state.card.game;
+    state.hole = card.currentHole(state.card);
+    state.draft.clear();
+  }
+}
+
+async function showCard(gameText) {
+  try {
+    await loadCard(gameText);
+  } catch (error) {
+    if (error.status === 404 && gameText === 'current') {
+      return mount(main, nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices']),
+        h('p', {}, 'No game is in progress. ', h('a', { href: '#/new' }, 'Start one'), '.'));
+    }
+    throw error;
+  }
+  renderCard();
+}
+
+function parOf(hole) { return state.card.par[hole - 1] ?? null; }
+
+function renderCard() {
+  const c = state.card;
+  const disputed = card.conflictKeys(c);
+  mount(main,
+    nav(['#/games', 'Games'], [`#/game/${c.game}`, 'Card', true], [`#/game/${c.game}/log`, 'Audit log'], ['#/sync', 'Devices']),
+    h('h2', {}, `${c.courseName ?? 'Course'} · tee ${c.tee}`, c.finished ? h('span', { class: 'tag done' }, ' finished') : null),
+    c.conflicts.length ? h('p', { class: 'warning', role: 'status' },
+      `${c.conflicts.length} disputed score${c.conflicts.length > 1 ? 's' : ''}: marked ⚠ below. Tap one to settle it.`) : null,
+    holeView(disputed),
+    tableView(disputed),
+    h('div', { id: 'panel' }),
+    roundActions());
+}
+
+function holeView(disputed) {
+  const c = state.card;
+  const hole = state.hole;
+  const par = parOf(hole);
+  const rows = c.players.map((player) => {
+    const saved = card.cell(player, hole);
+    const draft = state.draft.get(player.player);
+    const value = draft?.strokes ?? saved?.strokes ?? null;
+    const putts = draft?.putts ?? saved?.winner?.putts ?? null;
+    const key = `${player.player}:${hole}`;
+    const change = (delta) => {
+      const next = card.stepStrokes(value, delta, par);
+      state.draft.set(player.player, { strokes: next, putts });
+      renderCard();
+      document.getElementById(`s-${player.player}`)?.focus();
+    };
+    const changePutts = (delta) => {
+      const next = Math.min(10, Math.max(0, (putts ?? (delta > 0 ? 1 : 0)) + (putts === null ? 0 : delta)));
+      state.draft.set(player.player, { strokes: value ?? par ?? 4, putts: next });
+      renderCard();
+    };
+    return h('li', { class: 'player' },
+      h('div', { class: 'who' }, h('strong', {}, player.name),
+        disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
+          '⚠ Disputed: settle') : null,
+        draft ? h('span', { class: 'tag' }, 'not saved') : null),
+      h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
+        h('button', { type: 'button', class: 'big', onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
+        h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes', 'aria-label': `${player.name}: ${value ?? 'no score'}` },
+          value ?? '–'),
+        h('button', { type: 'button', class: 'big', onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
+      h('div', { class: 'putts', role: 'group', 'aria-label': `${player.name}, putts` },
+        h('span', {}, 'Putts'),
+        h('button', { type: 'button', onclick: () => changePutts(-1), 'aria-label': `One putt fewer for ${player.name}` }, '−'),
+        h('span', { class: 'putt-count' }, putts ?? '–'),
+        h('button', { type: 'button', onclick: () => changePutts(1), 'aria-label': `One putt more for ${player.name}` }, '+')));
+  });
+  const go = (to) => { state.hole = to; state.draft.clear(); renderCard(); };
+  const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
+    h('div', { class: 'hole-head' },
+      h('button', { type: 'button', onclick: () => go(Math.max(1, hole - 1)), disabled: hole <= 1, 'aria-label': 'Previous hole' }, '‹'),
+      h('h3', { id: 'hole-title' }, `Hole ${hole}`, par ? h('span', { class: 'par' }, ` · Par ${par}`) : null),
+      h('button', { type: 'button', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
+        'aria-label': 'Next hole' }, '›')),
+    h('ul', { class: 'players' }, rows),
+    h('button', { type: 'button', class: 'primary', id: 'save-hole', onclick: saveHole, disabled: state.draft.size === 0 || state.card.finished },
+      `Save hole ${hole}`),
+    h('div', { id: 'save-message', 'aria-live': 'assertive' }));
+  let startX = null;
+  section.addEventListener('touchstart', (event) => { startX = event.touches[0].clientX; }, { passive: true });
+  section.addEventListener('touchend', (event) => {
+    if (startX === null) return;
+    const dx = event.changedTouches[0].clientX - startX;
+    startX = null;
+    if (Math.abs(dx) > 60) go(Math.min(state.card.holes, Math.max(1, hole + (dx < 0 ? 1 : -1))));
+  });
+  return section;
+}
+
+async function saveHole() {
+  const hole = state.hole;
+  const entries = [...state.draft.entries()];
+  const message = document.getElementById('save-message');
+  try {
+    for (const [player, entry] of entries) {
+      await post(`${base()}/games/${enc(state.game)}/scores`,
+        { player, hole, strokes: entry.strokes, ...(entry.putts !== null && entry.putts !== undefined ? { putts: entry.putts } : {}) });
+      state.draft.delete(player);
+    }
+    await loadCard(state.game);
+    if (state.hole === hole && hole < state.card.holes && state.card.players.every((p) => card.strokes(p, hole) !== null)) {
+      state.hole = hole + 1;
+    }
+    renderCard();
+    say(`Hole ${hole} saved.`);
+  } catch (error) {
+    mount(message, problem(error));
+  }
+}
+
+function tableView(disputed) {
+  const c = state.card;
+  const holes = Array.from({ length: c.holes }, (_, i) => i + 1);
+  const front = holes.filter((n) => n <= 9);
+  const back = holes.filter((n) => n > 9);
+  const headCells = [h('th', { scope: 'col' }, 'Player')];
+  const parCells = [h('th', { scope: 'row' }, 'Par')];
+  const parSum = (list) => list.reduce((sum, n) => sum + (parOf(n) ?? 0), 0) || '';
+  for (const n of front) { headCells.push(h('th', { scope: 'col' }, n)); parCells.push(h('td', {}, parOf(n) ?? '')); }
+  headCells.push(h('th', { scope: 'col' }, 'Out')); parCells.push(h('td', {}, parSum(front)));
+  if (back.length) {
+    for (const n of back) { headCells.push(h('th', { scope: 'col' }, n)); parCells.push(h('td', {}, parOf(n) ?? '')); }
+    headCells.push(h('th', { scope: 'col' }, 'In')); parCells.push(h('td', {}, parSum(back)));
+  }
+  headCells.push(h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'To par'), h('th', { scope: 'col' }, 'Hcp'),
+    h('th', { scope: 'col' }, 'Net'), h('th', { scope: 'col' }, 'Pts'));
+  parCells.push(h('td', {}, parSum(holes)), h('td'), h('td'), h('td'), h('td'));
+  const rows = c.players.map((player) => {
+    const cells = [h('th', { scope: 'row' }, player.name)];
+    const cellFor = (n) => {
+      const value = card.strokes(player, n);
+      const key = `${player.player}:${n}`;
+      if (disputed.has(key)) {
+        return h('td', { class: 'disputed' }, h('button', { type: 'button', class: 'link', onclick: () => showConflict(player, n),
+          'aria-label': `${player.name} hole ${n}: ${value}, disputed. Settle` }, `${value}⚠`));
+      }
+      return h('td', {}, value === null ? '' : h('button', { type: 'button', class: 'link', onclick: () => showHistory(player, n),
+        'aria-label': `${player.name} hole ${n}: ${value}. History` }, value));
+    };
+    for (const n of front) cells.push(cellFor(n));
+    cells.push(h('td', { class: 'sum' }, card.total(player, 1, Math.min(9, c.holes)) ?? ''));
+    if (back.length) {
+      for (const n of back) cells.push(cellFor(n));
+      cells.push(h('td', { class: 'sum' }, card.total(player, 10, c.holes) ?? ''));
+    }
+    cells.push(h('td', { class: 'sum' }, card.total(player, 1, c.holes) ?? ''), h('td', {}, card.toPar(c, player) ?? ''),
+      h('td', {}, player.handicap?.playingHandicap ?? ''), h('td', {}, player.handicap ? player.handicap.netTotal : ''),
+      h('td', {}, card.points(player) ?? ''));
+    return h('tr', {}, cells);
+  });
+  return h('section', { class: 'table-view', 'aria-label': 'The whole card' },
+    h('div', { class: 'scroll' }, h('table', {}, h('caption', {}, 'Scorecard (Hcp: playing handicap at 95%; Pts: Stableford)'),
+      h('thead', {}, h('tr', {}, headCells), h('tr', { class: 'par-row' }, parCells)), h('tbody', {}, rows))));
+}
+
+function roundActions() {
+  const c = state.card;
+  const mine = c.players.filter((p) => p.name !== state.me?.name);
+  const attested = new Set(c.attestations.filter((a) => a.current).map((a) => a.player));
+  return h('section', { class: 'actions', 'aria-label': 'Attest and finish' },
+    h('h3', {}, 'Attest and finish'),
+    h('p', { class: 'hint' }, 'Attest: as a player\'s marker, sign that their card is right as it stands now.'),
+    h('div', { class: 'inline wrap' }, mine.map((p) => attested.has(p.player)
+      ? h('span', { class: 'tag done' }, `✓ ${p.name} attested`)
+      : h('button', { type: 'button', onclick: () => attest(p) }, `Attest ${p.name}'s card`))),
+    h('p', { class: 'hint' }, c.finished
+      ? 'Reopen: allow scores again; the game leaves the handicap record until it is finished again.'
+      : 'Finish: close the round; its scores count for everyone\'s Handicap Index.'),
+    h('button', { type: 'button', id: 'finish', onclick: finishOrReopen }, c.finished ? 'Reopen the game' : 'Finish the game'),
+    h('div', { id: 'action-message', 'aria-live': 'assertive' }));
+}
+
+async function attest(player) {
+  try {
+    await post(`${base()}/games/${enc(state.game)}/attestations`, { player: player.player });
+    await loadCard(state.game);
+    renderCard();
+    say(`${player.name}'s card attested.`);
+  } catch (error) { mount(document.getElementById('action-message'), problem(error)); }
+}
+
+async function finishOrReopen() {
+  try {
+    await post(`${base()}/games/${enc(state.game)}/${state.card.finished ? 'reopen' : 'finish'}`);
+    await loadCard(state.game);
+    renderCard();
+    say(state.card.finished ? 'The game is finished.' : 'The game is open again.');
+  } catch (error) { mount(document.getElementById('action-message'), problem(error)); }
+}
+
+function showConflict(player, hole) {
+  const conflict = state.card.conflicts.find((c) => c.player === player.player && c.hole === hole);
+  if (!conflict) return showHistory(player, hole);
+  const panel = document.getElementById('panel');
+  mount(panel, h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'panel-title' },
+    h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: disputed`),
+    h('p', {}, 'These values were entered on different devices without seeing each other. Choose the one the group agrees on.'),
+    h('ul', { class: 'list' }, conflict.values.map((value) => h('li', {},
+      h('p', {}, h('strong', {}, `${value.strokes}`), ` stroke${value.strokes === 1 ? '' : 's'}`,
+        value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author}, ${card.clock(value.hlc)}, op ${value.op}`),
+      h('button', { type: 'button', class: 'primary', onclick: () => settle(player, hole, value) },
+        `Keep ${value.strokes} (${value.author})`)))),
+    h('button', { type: 'button', onclick: () => showHistory(player, hole) }, 'Full history'),
+    h('button', { type: 'button', onclick: () => mount(panel) }, 'Close'),
+    h('div', { id: 'panel-message', 'aria-live': 'assertive' })));
+  document.getElementById('panel-title').focus();
+}
+
+async function settle(player, hole, value) {
+  try {
+    await post(`${base()}/games/${enc(state.game)}/scores`,
+      { player: player.player, hole, strokes: value.strokes, ...(value.putts !== null ? { putts: value.putts } : {}) });
+    await loadCard(state.game);
+    renderCard();
+    say(`${player.name}'s hole ${hole} settled at ${value.strokes}.`);
+  } catch (error) { mount(document.getElementById('panel-message'), problem(error)); }
+}
+
+async function showHistory(player, hole) {
+  const panel = document.getElementById('panel');
+  try {
+    const entries = await get(`${base()}/games/${enc(state.game)}/history?player=${enc(player.player)}&hole=${hole}`);
+    mount(panel, h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'panel-title' },
+      h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: history`),
+      h('ol', { class: 'list' }, entries.map((entry) => h('li', {},
+        `${entry.strokes} by ${entry.author} at ${card.clock(entry.time)} (op ${entry.op})`,
+        entry.standing ? h('span', { class: 'tag live' }, ' standing') : h('span', { class: 'tag' }, ' replaced')))),
+      h('button', { type: 'button', onclick: () => mount(panel) }, 'Close')));
+    document.getElementById('panel-title').focus();
+  } catch (error) { mount(panel, problem(error)); }
+}
+
+// MARK: Audit log and devices
+
+async function showLog(gameText) {
+  const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
+  const entries = await get(`${base()}/log?game=${enc(game)}`);
+  mount(main,
+    nav(['#/games', 'Games'], [`#/game/${game}`, 'Card'], [`#/game/${game}/log`, 'Audit log', true], ['#/sync', 'Devices']),
+    h('h2', {}, 'Audit log'),
+    h('p', { class: 'hint' }, 'Every change to this game, who signed it, on which device, and whether its signature checks.'),
+    h('ol', { class: 'list log' }, entries.map((entry) => h('li', {},
+      h('span', { class: entry.verified ? 'tag live' : 'tag bad' }, entry.verified ? '✓ signature valid' : '✗ signature INVALID'),
+      ` ${card.clock(entry.time)} ${entry.user}: ${entry.change} `,
+      h('small', {}, `(device ${entry.device.slice(0, 8)}, op ${entry.op})`)))));
+}
+
+async function showSync() {
+  const [sync, peers] = await Promise.all([get('/v1/sync'), get('/v1/peers')]);
+  mount(main,
+    nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices', true]),
+    h('h2', {}, 'Devices'),
+    h('h3', {}, 'Connected now'),
+    sync.sessions.length === 0 ? h('p', {}, 'No device is connected. Scores are kept here and merge when devices meet.')
+      : h('ul', { class: 'list' }, sync.sessions.map((s) => h('li', {}, `${s.address} (device ${s.device.slice(0, 8)}), found by ${s.foundBy}`))),
+    h('h3', {}, 'State of each space'),
+    h('ul', { class: 'list' }, sync.spaces.map((s) => h('li', {}, `${s.name}: ${s.ops} ops, state hash `,
+      h('code', {}, s.stateHash.slice(0, 16)), '. Devices that show the same hash hold the same scores.'))),
+    h('h3', {}, 'Known peers'),
+    h('ul', { class: 'list' }, peers.map((p) => h('li', {}, JSON.stringify(p)))),
+    h('button', { type: 'button', onclick: signOut }, 'Sign this browser out'));
+}
+
+async function signOut() {
+  await fetch('/signout', { method: 'POST', credentials: 'same-origin' });
+  window.location.assign('/');
+}
+
+// MARK: Live events
+
+function onEvent(type, data) {
+  if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${data.strokes} on hole ${data.hole}.`);
+  if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
+  if (state.game && data.game === state.game && ['score', 'conflict', 'conflict-resolved'].includes(type)) {
+    // Several events arrive together after a merge: reload the card once.
+    window.clearTimeout(state.reloadTimer);
+    state.reloadTimer = window.setTimeout(async () => {
+      try { await loadCard(state.game); renderCard(); } catch (error) { /* shown on the next action */ }
+    }, 50);
+  }
+}
+
+function start() {
+  connect({ onEvent, onStatus: (link) => { state.link = link; setStatus(); } });
+  window.addEventListener('hashchange', route);
+  if (!window.location.hash) window.location.hash = '#/game/current';
+  else route();
+  if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+}
+
+start();

@@ -1,0 +1,79 @@
+// The card as the app shows it, computed from the node's card document (GET .../card). Pure functions: no DOM,
+// no network, so they are unit-tested with node's test runner (Tests/Web/store.test.mjs).
+
+/** The strokes a player has on a hole, or null. */
+export function strokes(player, hole) {
+  const cell = player.cells.find((c) => c.hole === hole);
+  return cell ? cell.strokes : null;
+}
+
+/** The cell of a player on a hole, or null. */
+export function cell(player, hole) {
+  return player.cells.find((c) => c.hole === hole) ?? null;
+}
+
+/** The hole to show first: the first hole that some player has no score on, else the last hole. */
+export function currentHole(card) {
+  for (let hole = 1; hole <= card.holes; hole += 1) {
+    if (card.players.some((p) => strokes(p, hole) === null)) return hole;
+  }
+  return card.holes;
+}
+
+/** Sum of a player's strokes over holes from..to; null when none is scored. */
+export function total(player, from, to) {
+  let sum = 0;
+  let any = false;
+  for (let hole = from; hole <= to; hole += 1) {
+    const value = strokes(player, hole);
+    if (value !== null) { sum += value; any = true; }
+  }
+  return any ? sum : null;
+}
+
+/** Strokes minus par over the holes a player has scored (par known), or null. "E" for even, "+3", "-1". */
+export function toPar(card, player) {
+  let diff = 0;
+  let any = false;
+  for (const c of player.cells) {
+    const par = card.par[c.hole - 1];
+    if (par === null || par === undefined) continue;
+    diff += c.strokes - par;
+    any = true;
+  }
+  if (!any) return null;
+  return diff === 0 ? 'E' : diff > 0 ? `+${diff}` : String(diff);
+}
+
+/** How many holes a player has scored. */
+export function thru(player) {
+  return player.cells.length;
+}
+
+/** The conflicts of a card keyed "player:hole". */
+export function conflictKeys(card) {
+  return new Set(card.conflicts.map((c) => `${c.player}:${c.hole}`));
+}
+
+/** Net points (Stableford) total of a player, when the node computed handicaps. */
+export function points(player) {
+  return player.handicap ? player.handicap.pointsTotal : null;
+}
+
+/** Clamps a stroke count typed with +/- to what a card holds (1...20). */
+export function stepStrokes(value, delta, par) {
+  const start = value ?? par ?? 4;
+  const next = value === null ? start : start + delta;
+  return Math.min(20, Math.max(1, next));
+}
+
+/** A short, human time from the node's ISO time ("2026-11-24T10:04:05Z" -> "10:04"). */
+export function clock(iso) {
+  const match = /T(\d\d:\d\d)/.exec(iso ?? '');
+  return match ? match[1] : (iso ?? '');
+}
+
+/** Whether every space's state hash reported by peers equals ours. */
+export function inStep(sync) {
+  return (sync.spaces ?? []).every((s) => typeof s.stateHash === 'string');
+}

@@ -1,0 +1,17 @@
+/// The web app's files as compiled into the binary (Package.swift embeds each file of Sources/CaddieAPI/Web).
+/// A file added to that folder is listed in Package.swift and here; WebAppTests checks that every file is served.
+enum WebFiles {
+    static let all: [(name: String, bytes: [UInt8])] = [
+        ("api.js", PackageResources.api_js),
+        ("app.css", PackageResources.app_css),
+        ("app.js", PackageResources.app_js),
+        ("icon.svg", PackageResources.icon_svg),
+        ("index.html", PackageResources.index_html),
+        ("live.js", PackageResources.live_js),
+        ("manifest.webmanifest", PackageResources.manifest_webmanifest),
+        ("render.js", PackageResources.render_js),
+        ("signin.html", PackageResources.signin_html),
+        ("store.js", PackageResources.store_js),
+        ("sw.js", PackageResources.sw_js),
+    ]
+}

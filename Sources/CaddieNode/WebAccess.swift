@@ -1,0 +1,199 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+
+/// Who may use the web app of a home's node: one-time sign-in links and the browser sessions they turn into.
+///
+/// A link is made by `caddie web link` (a separate process from the node) and redeemed by the node when a browser
+/// opens it, so both live in one file in the home, `web-access.json` (owner-only), changed under an exclusive lock
+/// on `web-access.lock` and replaced atomically. Only BLAKE2b digests of the secrets are stored: a copy of the file
+/// lets nobody sign in.
+public struct WebAccess: Sendable {
+    /// How long a sign-in link works.
+    public static let linkLifetime: TimeInterval = 10 * 60
+    /// How long a browser session lasts without being used.
+    public static let sessionIdleLifetime: TimeInterval = 30 * 24 * 3600
+    /// Most sessions kept; the least recently used go first.
+    public static let maxSessions = 32
+
+    let home: Home
+    var url: URL { home.directory.appendingPathComponent("web-access.json") }
+    var lockURL: URL { home.directory.appendingPathComponent("web-access.lock") }
+
+    public init(home: Home) { self.home = home }
+
+    /// A browser session as listed by `caddie web sessions`.
+    public struct Session: Codable, Sendable, Equatable {
+        /// The short id a person types to revoke it.
+        public let id: String
+        /// BLAKE2b of the cookie secret, hex.
+        let secretHash: String
+        /// When the link was redeemed (seconds since 1970).
+        public let created: Double
+        /// When the session was last used, to the minute.
+        public var lastSeen: Double
+        /// The browser's User-Agent, cut to 120 characters, so a person can tell sessions apart.
+        public let agent: String
+    }
+
+    struct Link: Codable {
+        let hash: String
+        let expires: Double
+    }
+
+    struct State: Codable {
+        var links: [Link] = []
+        var sessions: [Session] = []
+    }
+
+    /// What opening a link gave.
+    public enum Redeemed: Sendable, Equatable {
+        /// A new session; `cookie` is the value to set.
+        case session(id: String, cookie: String)
+        /// The link is unknown, already used or expired.
+        case refused
+    }
+
+    // MARK: Links
+
+    /// A new sign-in link secret, valid for `linkLifetime`.
+    public func newLink(now: Date = Date()) throws(NodeError) -> String {
+        let secret = Base32.encode(SecureRandom.bytes(20)).lowercased()
+        try change { state in
+            state.links.removeAll { $0.expires < now.timeIntervalSince1970 }
+            state.links.append(Link(hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.linkLifetime))
+        }
+        return secret
+    }
+
+    /// Exchanges a link secret for a session. The link is gone afterwards, whatever the outcome.
+    public func redeem(_ secret: String, agent: String, now: Date = Date()) throws(NodeError) -> Redeemed {
+        let hash = Self.digest(secret)
+        var result = Redeemed.refused
+        try change { state in
+            let live = state.links.filter { $0.expires >= now.timeIntervalSince1970 }
+            let found = live.contains { MessageAuthentication.constantTimeEqual(Array($0.hash.utf8), Array(hash.utf8)) }
+            state.links = live.filter { $0.hash != hash }
+            guard found else { return }
+            let id = Hex.encode(SecureRandom.bytes(4))
+            let cookieSecret = Hex.encode(SecureRandom.bytes(32))
+            state.sessions.append(Session(id: id, secretHash: Self.digest(cookieSecret), created: now.timeIntervalSince1970,
+                                          lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120))))
+            if state.sessions.count > Self.maxSessions {
+                state.sessions = Array(state.sessions.sorted { $0.lastSeen > $1.lastSeen }.prefix(Self.maxSessions))
+            }
+            result = .session(id: id, cookie: "\(id).\(cookieSecret)")
+        }
+        return result
+    }
+
+    // MARK: Sessions
+
+    /// The live sessions, newest first.
+    public func sessions(now: Date = Date()) throws(NodeError) -> [Session] {
+        try read().sessions.filter { $0.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970 }
+            .sorted { $0.created > $1.created }
+    }
+
+    /// The session a cookie value names, if it is live; notes its use at most once a minute.
+    public func session(cookie: String, now: Date = Date()) throws(NodeError) -> Session? {
+        let parts = cookie.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        let (id, hash) = (String(parts[0]), Self.digest(String(parts[1])))
+        guard var session = try read().sessions.first(where: { $0.id == id }),
+              MessageAuthentication.constantTimeEqual(Array(session.secretHash.utf8), Array(hash.utf8)),
+              session.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970 else { return nil }
+        if now.timeIntervalSince1970 - session.lastSeen >= 60 {
+            session.lastSeen = now.timeIntervalSince1970
+            let seen = session
+            try change { state in
+                if let index = state.sessions.firstIndex(where: { $0.id == id }) { state.sessions[index].lastSeen = seen.lastSeen }
+            }
+        }
+        return session
+    }
+
+    /// Ends a session by its id (or a unique prefix of it).
+    public func revoke(_ text: String) throws(NodeError) -> Session {
+        var revoked: Session?
+        var matches = 0
+        try change { state in
+            let found = state.sessions.filter { $0.id.hasPrefix(text.lowercased()) }
+            matches = found.count
+            guard found.count == 1, !text.isEmpty else { return }
+            revoked = found[0]
+            state.sessions.removeAll { $0.id == found[0].id }
+        }
+        guard let revoked else {
+            if matches > 1 { throw .ambiguous("'\(text)' matches \(matches) sessions: give the whole id (see `caddie web sessions`)") }
+            throw .notFound("no browser session '\(text)': see `caddie web sessions`")
+        }
+        return revoked
+    }
+
+    // MARK: The file
+
+    static func digest(_ secret: String) -> String { Blake2b.hash(Array("caddie-web|\(secret)".utf8)).hex }
+
+    func read() throws(NodeError) -> State {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return State() }
+        do { return try JSONDecoder().decode(State.self, from: data) } catch {
+            throw .file("\(url.path) is damaged: delete it to end every browser session, then make a new link")
+        }
+    }
+
+    /// Reads, changes and writes the file under the lock, so the node and a `caddie web` command never lose
+    /// each other's changes.
+    func change(_ body: (inout State) -> Void) throws(NodeError) {
+        let fd = open(lockURL.path, O_RDWR | O_CREAT, 0o600)
+        guard fd >= 0 else { throw .file("cannot open \(lockURL.path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw .file("cannot lock \(lockURL.path): \(String(cString: strerror(errno)))") }
+        defer { flock(fd, LOCK_UN) }
+        var state = try read()
+        body(&state)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data: Data
+        do { data = try encoder.encode(state) } catch { throw .file("cannot encode \(url.path): \(error)") }
+        try home.atomicWrite(data, to: url, permissions: 0o600)
+    }
+}
+
+/// Where a running node serves HTTP, written by `caddie serve --http` so that `caddie web link` can name it.
+public struct HTTPEndpoint: Codable, Sendable, Equatable {
+    /// The address the server listens on (may be 0.0.0.0 with --http-any-address).
+    public let host: String
+    public let port: Int
+    /// The process that serves it.
+    public let pid: Int32
+
+    public init(host: String, port: Int, pid: Int32) {
+        self.host = host
+        self.port = port
+        self.pid = pid
+    }
+
+    static func url(_ home: Home) -> URL { home.directory.appendingPathComponent("http-endpoint.json") }
+
+    /// Records the endpoint of this process.
+    public func write(to home: Home) throws(NodeError) {
+        let data: Data
+        do { data = try JSONEncoder().encode(self) } catch { throw .file("cannot encode the HTTP endpoint: \(error)") }
+        try home.atomicWrite(data, to: Self.url(home), permissions: 0o600)
+    }
+
+    /// Forgets the endpoint when this process stops serving.
+    public static func remove(from home: Home, pid: Int32) {
+        if (try? read(home))?.pid == pid { unlink(url(home).path) }
+    }
+
+    /// The endpoint of the node running on this home, if one is running.
+    public static func read(_ home: Home) throws(NodeError) -> HTTPEndpoint? {
+        guard let data = FileManager.default.contents(atPath: url(home).path),
+              let endpoint = try? JSONDecoder().decode(HTTPEndpoint.self, from: data) else { return nil }
+        // A node that died without cleaning up leaves a stale file: check its process is there.
+        guard kill(endpoint.pid, 0) == 0 || errno == EPERM else { return nil }
+        return endpoint
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import CQRencode
+import CaddieNode
+import Foundation
+
+struct Web: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sign a phone's browser in to this node's web app, and list or end browser sessions.",
+        discussion: """
+            The node must run with `caddie serve --http HOST:PORT`. `caddie web link` prints a link that works \
+            once, for 10 minutes, and a QR code of it to scan with the phone.
+            """,
+        subcommands: [Link.self, Sessions.self, Revoke.self])
+
+    struct Link: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A one-time sign-in link (and its QR code) for the web app.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The address the phone reaches the node at, when the node listens on every address (0.0.0.0).")
+        var host: String?
+        @Flag(help: "Print JSON ({\"url\": ...}) and no QR code.") var json = false
+
+        func run() throws {
+            try guarded {
+                let home = try options.open()
+                _ = try home.identity()
+                guard let endpoint = try HTTPEndpoint.read(home) else {
+                    throw NodeError.invalid("no node serves the web app from \(home.directory.path): start one with "
+                                            + "`caddie serve --http 127.0.0.1:7480` (add --http-any-address and an address "
+                                            + "of this machine's network for a phone), then run this again")
+                }
+                let address = try Self.address(endpoint: endpoint, given: host)
+                let secret = try WebAccess(home: home).newLink()
+                let url = "http://\(address):\(endpoint.port)/signin?t=\(secret)"
+                if json {
+                    Console.json(.object([("url", .string(url)), ("expiresInSeconds", .int(Int(WebAccess.linkLifetime)))]))
+                    return
+                }
+                if let code = QRCode.terminal(url) { Console.print(code) }
+                Console.print(url)
+                Console.print("Open it on the phone (or scan the code) within 10 minutes; it works once.")
+            }
+        }
+
+        static func address(endpoint: HTTPEndpoint, given: String?) throws(NodeError) -> String {
+            let bracket = { (host: String) in host.contains(":") ? "[\(host)]" : host }
+            if let given {
+                guard !given.isEmpty, !given.contains("/"), !given.contains(" ") else {
+                    throw NodeError.invalid("--host must be an address or name, such as 192.168.1.20, not '\(given)'")
+                }
+                return bracket(given)
+            }
+            if endpoint.host == "0.0.0.0" || endpoint.host == "::" {
+                guard let lan = localAddress() else { return "127.0.0.1" }
+                return lan
+            }
+            return bracket(endpoint.host)
+        }
+
+        /// The first IPv4 address of this machine that is not loopback, for a node listening on every address.
+        static func localAddress() -> String? {
+            var list: UnsafeMutablePointer<ifaddrs>?
+            guard getifaddrs(&list) == 0, let first = list else { return nil }
+            defer { freeifaddrs(list) }
+            var cursor: UnsafeMutablePointer<ifaddrs>? = first
+            while let entry = cursor {
+                defer { cursor = entry.pointee.ifa_next }
+                guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+                var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+                var v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+                guard inet_ntop(AF_INET, &v4, &text, socklen_t(text.count)) != nil else { continue }
+                let value = String(cString: text)
+                if !value.hasPrefix("127.") { return value }
+            }
+            return nil
+        }
+    }
+
+    struct Sessions: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "The browsers signed in to this node's web app.")
+        @OptionGroup var options: HomeOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let home = try options.open()
+                let sessions = try WebAccess(home: home).sessions()
+                let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
+                if json {
+                    Console.json(.array(sessions.map {
+                        .object([("id", .string($0.id)), ("created", .string(day($0.created))),
+                                 ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent))])
+                    }))
+                } else if sessions.isEmpty {
+                    Console.print("No browser is signed in. Sign one in with `caddie web link`.")
+                } else {
+                    for session in sessions {
+                        Console.print("\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)")
+                    }
+                }
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End a browser session: that browser is signed out at once.")
+        @OptionGroup var options: HomeOptions
+        @Argument(help: "The session id, as `caddie web sessions` lists it.") var id: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let session = try WebAccess(home: try options.open()).revoke(id)
+                if json { Console.json(.object([("revoked", .string(session.id))])) } else {
+                    Console.print("Ended browser session \(session.id) (\(session.agent)).")
+                }
+            }
+        }
+    }
+}
+
+/// QR codes drawn in a terminal, by libqrencode.
+enum QRCode {
+    /// The code of `text` as rows of Unicode half blocks (two modules a character cell), dark on light with a
+    /// quiet zone, or nil if libqrencode cannot encode it.
+    static func terminal(_ text: String) -> String? {
+        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
+        defer { QRcode_free(code) }
+        let width = Int(code.pointee.width)
+        let quiet = 2
+        let size = width + 2 * quiet
+        func dark(_ x: Int, _ y: Int) -> Bool {
+            let (cx, cy) = (x - quiet, y - quiet)
+            guard cx >= 0, cy >= 0, cx < width, cy < width else { return false }
+            return code.pointee.data[cy * width + cx] & 1 == 1
+        }
+        var lines: [String] = []
+        for y in stride(from: 0, to: size, by: 2) {
+            var line = ""
+            for x in 0..<size {
+                // Light modules are drawn as blocks, so the code reads on a dark terminal background.
+                switch (!dark(x, y), y + 1 < size ? !dark(x, y + 1) : true) {
+                case (true, true): line += "█"
+                case (true, false): line += "▀"
+                case (false, true): line += "▄"
+                case (false, false): line += " "
+                }
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
