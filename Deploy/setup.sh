@@ -6,7 +6,8 @@
 # namespaces they create, never in the machine's own namespace.
 set -euo pipefail
 
-packages=(libsodium-dev libsqlite3-dev libavahi-client-dev avahi-daemon dbus iproute2 procps util-linux python3 python3-venv)
+packages=(libsodium-dev libsqlite3-dev libavahi-client-dev libqrencode-dev avahi-daemon dbus iproute2 procps util-linux python3
+          python3-venv chromium chromium-driver nodejs)
 
 missing=()
 for p in "${packages[@]}"; do

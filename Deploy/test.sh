@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine, builds Caddie, and runs every test: the swift-testing suites (unit,
 # property, store, CLI, API, crash, hostile-peer and 16-peer load tests), the HTTP API against its OpenAPI
-# document with schemathesis, every libFuzzer harness for CADDIE_FUZZ_SECONDS (60) each, the systemd unit,
-# and `caddie demo` as an end-to-end check.
+# document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every libFuzzer harness
+# for CADDIE_FUZZ_SECONDS (60) each, the systemd unit, and `caddie demo` as an end-to-end check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -23,6 +23,13 @@ if ! bash Deploy/api-check.sh "$(swift build --show-bin-path)/caddie"; then
     echo "test: the HTTP API check failed" >&2
     exit 1
 fi
+echo "test: the web app in a real browser (Deploy/web-check.sh)"
+if ! bash Deploy/web-check.sh "$(swift build --show-bin-path)/caddie" > /tmp/caddie-web-check.log 2>&1; then
+    echo "test: the web app check failed (log: /tmp/caddie-web-check.log)" >&2
+    grep -E "FAIL|Error|error" /tmp/caddie-web-check.log | head -30 >&2
+    exit 1
+fi
+grep -E "^# (pass|fail) |^web: |^\{\"web\"" /tmp/caddie-web-check.log
 echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-60} s (libFuzzer)"
 if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-60}"; then
     echo "test: a fuzz harness crashed (inputs in Fuzz/crashes/)" >&2

@@ -52,7 +52,8 @@ struct HTTPClient {
     }
 
     func head(_ method: String, _ path: String, length: Int?, extra: [String: String] = [:]) -> String {
-        var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var text = "\(method) \(path) HTTP/1.1\r\n" + (extra["Host"] == nil ? "Host: 127.0.0.1:\(port)\r\n" : "")
+            + "Connection: close\r\n"
         if let token { text += "Authorization: Bearer \(token)\r\n" }
         if let length { text += "Content-Type: application/json\r\nContent-Length: \(length)\r\n" }
         for (key, value) in extra { text += "\(key): \(value)\r\n" }

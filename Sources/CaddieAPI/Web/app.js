@@ -144,7 +144,7 @@ async function showNewGame() {
     h('form', { class: 'stack', onsubmit: search },
       h('label', { for: 'course-q' }, 'Course'),
       h('div', { class: 'inline' },
-        h('input', { id: 'course-q', type: 'search', placeholder: 'Name, club or town', autocomplete: 'off' }),
+        h('input', { id: 'course-q', type: 'search', placeholder: 'Name, club or town' }),
         h('button', { type: 'submit' }, 'Search'),
         h('button', { type: 'button', onclick: nearby }, 'Nearby'))),
     results,
@@ -369,7 +369,7 @@ function showConflict(player, hole) {
     h('p', {}, 'These values were entered on different devices without seeing each other. Choose the one the group agrees on.'),
     h('ul', { class: 'list' }, conflict.values.map((value) => h('li', {},
       h('p', {}, h('strong', {}, `${value.strokes}`), ` stroke${value.strokes === 1 ? '' : 's'}`,
-        value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author}, ${card.clock(value.hlc)}, op ${value.op}`),
+        value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author} at ${card.clock(value.hlc)} UTC, ${card.opLabel(value.op)}`),
       h('button', { type: 'button', class: 'primary', onclick: () => settle(player, hole, value) },
         `Keep ${value.strokes} (${value.author})`)))),
     h('button', { type: 'button', onclick: () => showHistory(player, hole) }, 'Full history'),
@@ -395,7 +395,7 @@ async function showHistory(player, hole) {
     mount(panel, h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'panel-title' },
       h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: history`),
       h('ol', { class: 'list' }, entries.map((entry) => h('li', {},
-        `${entry.strokes} by ${entry.author} at ${card.clock(entry.time)} (op ${entry.op})`,
+        `${entry.strokes} by ${entry.author} at ${card.clock(entry.time)} UTC (${card.opLabel(entry.op)})`,
         entry.standing ? h('span', { class: 'tag live' }, ' standing') : h('span', { class: 'tag' }, ' replaced')))),
       h('button', { type: 'button', onclick: () => mount(panel) }, 'Close')));
     document.getElementById('panel-title').focus();
@@ -413,8 +413,8 @@ async function showLog(gameText) {
     h('p', { class: 'hint' }, 'Every change to this game, who signed it, on which device, and whether its signature checks.'),
     h('ol', { class: 'list log' }, entries.map((entry) => h('li', {},
       h('span', { class: entry.verified ? 'tag live' : 'tag bad' }, entry.verified ? '✓ signature valid' : '✗ signature INVALID'),
-      ` ${card.clock(entry.time)} ${entry.user}: ${entry.change} `,
-      h('small', {}, `(device ${entry.device.slice(0, 8)}, op ${entry.op})`)))));
+      ` ${card.clock(entry.time)} UTC ${entry.user}: ${entry.change} `,
+      h('small', {}, `(${card.opLabel(entry.op)})`)))));
 }
 
 async function showSync() {
@@ -429,7 +429,9 @@ async function showSync() {
     h('ul', { class: 'list' }, sync.spaces.map((s) => h('li', {}, `${s.name}: ${s.ops} ops, state hash `,
       h('code', {}, s.stateHash.slice(0, 16)), '. Devices that show the same hash hold the same scores.'))),
     h('h3', {}, 'Known peers'),
-    h('ul', { class: 'list' }, peers.map((p) => h('li', {}, JSON.stringify(p)))),
+    peers.length === 0 ? h('p', {}, 'No device seen yet.') : h('ul', { class: 'list' }, peers.map((p) => h('li', {},
+      h('strong', {}, p.user), ` at ${p.address} (device ${p.device.slice(0, 8)}), found by ${p.foundBy}; last seen `,
+      `${card.clock(p.lastSeen)} UTC${p.lastSync ? `, last synced ${card.clock(p.lastSync)} UTC` : ''}`))),
     h('button', { type: 'button', onclick: signOut }, 'Sign this browser out'));
 }
 
@@ -448,7 +450,7 @@ function onEvent(type, data) {
     window.clearTimeout(state.reloadTimer);
     state.reloadTimer = window.setTimeout(async () => {
       try { await loadCard(state.game); renderCard(); } catch (error) { /* shown on the next action */ }
-    }, 50);
+    }, 10);
   }
 }
 

@@ -45,11 +45,6 @@ export function toPar(card, player) {
   return diff === 0 ? 'E' : diff > 0 ? `+${diff}` : String(diff);
 }
 
-/** How many holes a player has scored. */
-export function thru(player) {
-  return player.cells.length;
-}
-
 /** The conflicts of a card keyed "player:hole". */
 export function conflictKeys(card) {
   return new Set(card.conflicts.map((c) => `${c.player}:${c.hole}`));
@@ -67,13 +62,19 @@ export function stepStrokes(value, delta, par) {
   return Math.min(20, Math.max(1, next));
 }
 
-/** A short, human time from the node's ISO time ("2026-11-24T10:04:05Z" -> "10:04"). */
-export function clock(iso) {
-  const match = /T(\d\d:\d\d)/.exec(iso ?? '');
-  return match ? match[1] : (iso ?? '');
+/** A short, human time (hours:minutes, UTC) from the node's ISO time ("2026-11-24T10:04:05.123Z") or from a
+ * hybrid logical clock ("1795485165655.0": milliseconds since 1970, then a counter). */
+export function clock(text) {
+  const value = String(text ?? '');
+  const iso = /T(\d\d:\d\d)/.exec(value);
+  if (iso) return iso[1];
+  const hlc = /^(\d{10,})\.\d+$/.exec(value);
+  if (hlc) return new Date(Number(hlc[1])).toISOString().slice(11, 16);
+  return value;
 }
 
-/** Whether every space's state hash reported by peers equals ours. */
-export function inStep(sync) {
-  return (sync.spaces ?? []).every((s) => typeof s.stateHash === 'string');
+/** "device c65d6ccf, entry 12" from an op name "DEVICEHEX:SEQ". */
+export function opLabel(op) {
+  const [device, seq] = String(op ?? '').split(':');
+  return seq ? `device ${device.slice(0, 8)}, entry ${seq}` : String(op ?? '');
 }

@@ -1,0 +1,435 @@
+"""The web app in a real browser: Debian's chromium through chromium-driver, against two real `caddie serve` nodes
+that sync over loopback TCP. Run by Deploy/web-check.sh, which installs Selenium and axe-core from PyPI.
+
+Usage: browser_test.py CADDIE_BINARY SCREENSHOT_DIR
+
+Every step asserts what a golfer would see; the figures (first-load bytes, tap-to-paint latency, the app's memory)
+are printed as a table and as JSON on the last line.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+CADDIE = os.path.abspath(sys.argv[1])
+SHOTS = os.path.abspath(sys.argv[2])
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PASSPHRASE = "correct horse battery"
+FAILURES = []
+
+
+def check(condition, what):
+    print(("  ok    " if condition else "  FAIL  ") + what, flush=True)
+    if not condition:
+        FAILURES.append(what)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def caddie(home, *args, check_ok=True):
+    env = dict(os.environ, CADDIE_PASSPHRASE=PASSPHRASE)
+    result = subprocess.run([CADDIE, *args, "--home", home], capture_output=True, text=True, env=env, timeout=60)
+    if check_ok and result.returncode != 0:
+        raise RuntimeError("caddie %s failed: %s" % (" ".join(args), result.stderr))
+    return result
+
+
+def caddie_json(home, *args):
+    return json.loads(caddie(home, *args, "--json").stdout)
+
+
+class Node:
+    """A `caddie serve` with sync on `port`, HTTP on `http`, and static peers."""
+
+    def __init__(self, home, port, http, peers):
+        self.home, self.port, self.http, self.peers = home, port, http, peers
+        self.process = None
+        self.start()
+
+    def start(self):
+        args = [CADDIE, "serve", "--home", self.home, "--listen", "127.0.0.1:%d" % self.port, "--no-mdns",
+                "--http", "127.0.0.1:%d" % self.http]
+        for peer in self.peers:
+            args += ["--peer", "127.0.0.1:%d" % peer]
+        env = dict(os.environ, CADDIE_PASSPHRASE=PASSPHRASE, CADDIE_LOG="warning")
+        self.log = open(os.path.join(self.home, "serve.log"), "a")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=self.log, env=env)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen("http://127.0.0.1:%d/" % self.http, timeout=1)
+                return
+            except Exception:
+                time.sleep(0.1)
+        raise RuntimeError("the node on %d did not start" % self.http)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        self.log.close()
+
+    def token(self):
+        with open(os.path.join(self.home, "api-token")) as handle:
+            return handle.read().strip()
+
+    def request(self, method, path, body=None, headers=None, token=True):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request("http://127.0.0.1:%d%s" % (self.http, path), data=data, method=method)
+        if token:
+            request.add_header("Authorization", "Bearer " + self.token())
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        for key, value in (headers or {}).items():
+            request.add_header(key, value)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, dict(response.headers), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, dict(error.headers), error.read()
+
+    def card(self, space, game):
+        status, _, body = self.request("GET", "/v1/spaces/%s/games/%s/card" % (space, game))
+        assert status == 200, body
+        return json.loads(body)
+
+
+def browser(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=%d,%d" % (width, height), "--enable-precise-memory-info", "--lang=en-GB"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    driver.set_window_size(width, height)
+    return driver
+
+
+def wait(driver, predicate, what, timeout=10):
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate(d))
+        return True
+    except Exception:
+        check(False, what + " (timed out)")
+        return False
+
+
+def shot(driver, name):
+    path = os.path.join(SHOTS, name + ".png")
+    driver.save_screenshot(path)
+    print("  shot  " + os.path.relpath(path, REPO))
+
+
+def text(driver):
+    return driver.find_element(By.TAG_NAME, "body").text
+
+
+def axe(driver, page):
+    import axe_selenium_python
+    script = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+    with open(script) as handle:
+        driver.execute_script(handle.read())
+    result = driver.execute_async_script("const done = arguments[arguments.length - 1]; axe.run().then(done);")
+    bad = [v for v in result["violations"] if v.get("impact") in ("serious", "critical")]
+    for violation in bad:
+        print("        axe: %s (%s): %s" % (violation["id"], violation["impact"], violation["help"]))
+    check(not bad, "axe-core: no serious or critical violation on %s (%d checks passed)" % (page, len(result["passes"])))
+
+
+def console_errors(driver, page):
+    entries = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    # The refused sign-in link is answered 401 on purpose; Chrome logs that load as an error.
+    entries = [e for e in entries if "signin?t=" not in e["message"]]
+    for entry in entries:
+        print("        console: " + entry["message"])
+    check(not entries, "no console errors on %s" % page)
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="caddie-web-")
+    ana, ben = os.path.join(work, "ana"), os.path.join(work, "ben")
+    nodes, drivers = [], []
+    figures = {}
+    try:
+        # Two players' homes in one space, a four-player game on the Haagsche course (pars and stroke indexes).
+        caddie(ana, "login", "--name", "Ana")
+        caddie(ben, "login", "--name", "Ben")
+        invite = caddie_json(ana, "space", "create", "Saturday foursome")["invite"]
+        caddie(ben, "space", "join", invite)
+        players = {name: caddie_json(ana, "player", "add", name, "--index", index)["player"]
+                   for name, index in [("Ana", "12.4"), ("Ben", "18.0"), ("Cleo", "7.5"), ("Dev", "24.1")]}
+        course = caddie_json(ana, "course", "import", os.path.join(REPO, "docs", "examples", "course.json"))["course"]
+        game = caddie_json(ana, "game", "new", "--course", course, "--tee", "1", "--players",
+                           ",".join(players.values()))["game"]
+        space = caddie_json(ana, "space", "list")[0]["space"]
+        ports = [free_port() for _ in range(4)]
+        node_a = Node(ana, ports[0], ports[1], [ports[2]])
+        node_b = Node(ben, ports[2], ports[3], [ports[0]])
+        nodes += [node_a, node_b]
+        deadline = time.time() + 20
+        while time.time() < deadline and caddie(ben, "card", game, check_ok=False).returncode != 0:
+            time.sleep(0.2)
+        check(caddie(ben, "card", game, check_ok=False).returncode == 0, "Ben's node received the game over sync")
+
+        phone = browser(390, 844)
+        drivers.append(phone)
+        origin = "http://127.0.0.1:%d" % node_a.http
+
+        print("Signing in")
+        phone.get(origin + "/")
+        check("Sign in with a link" in text(phone) and "Ana" not in text(phone),
+              "without a session the app shows the sign-in page and no data")
+        shot(phone, "signin-390")
+        axe(phone, "the sign-in page")
+        link = caddie_json(ana, "web", "link")["url"]
+        check(link.startswith(origin + "/signin?t="), "caddie web link --json gives this node's link")
+        qr = caddie(ana, "web", "link").stdout
+        check("█" in qr and "/signin?t=" in qr, "caddie web link prints a QR code and the link")
+        started = time.time()
+        phone.get(link)
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the link opens the current game's card")
+        check(phone.current_url.endswith("/#/game/current") and "t=" not in phone.current_url,
+              "after sign-in the address holds no secret: %s" % phone.current_url)
+        cookies = {c["name"]: c for c in phone.get_cookies()}
+        session = cookies.get("caddie_session", {})
+        check(session.get("httpOnly") is True and session.get("sameSite") == "Strict",
+              "the session cookie is HttpOnly and SameSite=Strict")
+        wait(phone, lambda d: "Live" in d.find_element(By.ID, "status").text, "the live-events stream connects")
+        resources = phone.execute_script(
+            "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
+            ".filter(e => !e.name.includes('/v1/')).map(e => [e.name, e.encodedBodySize || 0, e.transferSize || 0])")
+        figures["firstLoadBytes"] = sum(r[1] for r in resources)
+        figures["firstLoadFiles"] = len(resources)
+        check(figures["firstLoadBytes"] < 150 * 1024, "first load is under 150 KB (%d bytes in %d files)"
+              % (figures["firstLoadBytes"], len(resources)))
+        figures["signInToCardSeconds"] = round(time.time() - started, 3)
+        sessions = caddie_json(ana, "web", "sessions")
+        check(len(sessions) == 1 and "Chrome" in sessions[0]["browser"], "caddie web sessions lists the browser")
+
+        print("Entering hole 1 for four players")
+        check("Hole 1" in phone.find_element(By.ID, "hole-title").text and "Par 5" in text(phone),
+              "the card opens on hole 1 with its par")
+        for name, extra in [("Ana", 0), ("Ben", 1), ("Cleo", -1), ("Dev", 2)]:
+            plus = phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for %s']" % name)
+            plus.click()
+            for _ in range(abs(extra)):
+                button = "more" if extra > 0 else "fewer"
+                phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke %s for %s']" % (button, name)).click()
+        phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click()
+        phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click()
+        shot(phone, "card-hole-entry-390")
+        phone.find_element(By.ID, "save-hole").click()
+        wait(phone, lambda d: "Hole 2" in d.find_element(By.ID, "hole-title").text, "after saving, the card moves to hole 2")
+        card = node_a.card(space, game)
+        hole1 = {p["name"]: next((c["strokes"] for c in p["cells"] if c["hole"] == 1), None) for p in card["players"]}
+        check(hole1 == {"Ana": 5, "Ben": 6, "Cleo": 4, "Dev": 7}, "the node holds hole 1 as entered: %s" % hole1)
+        ana_cell = next(c for p in card["players"] if p["name"] == "Ana" for c in p["cells"] if c["hole"] == 1)
+        check(ana_cell["winner"]["putts"] == 2, "Ana's putts were saved")
+
+        print("A score entered on the other node arrives without reload")
+        marker = phone.execute_script("window.__sameDocument = 1; return 1")
+        caddie(ben, "score", game, "Cleo", "2", "3")
+        arrived = wait(phone, lambda d: d.find_element(By.ID, "s-" + players["Cleo"]).text == "3",
+                       "Cleo's 3 on hole 2, typed on Ben's device, appears on Ana's open page")
+        check(arrived and phone.execute_script("return window.__sameDocument") == marker, "it arrived without a reload")
+
+        print("A conflict, made offline, and settled in one tap")
+        node_b.stop()
+        caddie(ben, "score", game, "Dev", "2", "6")
+        caddie(ana, "score", game, "Dev", "2", "5")
+        node_b.start()
+        wait(phone, lambda d: "Disputed" in text(d), "the disputed cell is marked after the devices meet", timeout=20)
+        check("⚠" in text(phone), "the dispute is shown with a sign, not colour alone")
+        shot(phone, "card-conflict-390")
+        phone.find_element(By.CSS_SELECTOR, "button.dispute").click()
+        wait(phone, lambda d: d.find_elements(By.ID, "panel-title"), "tapping the dispute opens its values")
+        panel = phone.find_element(By.CSS_SELECTOR, ".panel").text
+        check("by Ana" in panel and "by Ben" in panel and "Keep 5 (Ana)" in panel and "Keep 6 (Ben)" in panel,
+              "the panel shows each value with who entered it")
+        shot(phone, "conflict-panel-390")
+        axe(phone, "the card with a dispute open")
+        phone.find_element(By.XPATH, "//button[normalize-space()='Keep 5 (Ana)']").click()
+        wait(phone, lambda d: "Disputed" not in text(d), "one tap settles it")
+        check(not node_a.card(space, game)["conflicts"], "the node's card has no conflict left")
+
+        print("History, attest, finish and the audit log at a laptop's width")
+        laptop = browser(1280, 800)
+        drivers.append(laptop)
+        laptop.get(origin + "/")
+        check("Sign in" in text(laptop), "a second browser without its own link sees only the sign-in page")
+        laptop.get(caddie_json(ana, "web", "link")["url"])
+        wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, ".table-view table"), "the laptop shows the whole card")
+        table = laptop.find_element(By.CSS_SELECTOR, ".table-view table").text
+        check("Out" in table and "In" in table and "Total" in table and "Pts" in table, "the whole card has Out, In, Total, Pts")
+        shot(laptop, "card-1280")
+        laptop.find_element(By.CSS_SELECTOR, "button[aria-label^='Dev hole 2: 5']").click()
+        wait(laptop, lambda d: "history" in d.find_element(By.ID, "panel-title").text, "a cell opens its history")
+        history = laptop.find_element(By.CSS_SELECTOR, ".panel").text
+        check("6 by Ben" in history and "5 by Ana" in history and "standing" in history, "the history shows every value")
+        shot(laptop, "history-1280")
+        laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]").click()
+        wait(laptop, lambda d: "Ben attested" in text(d), "attesting Ben's card shows it as attested")
+        laptop.find_element(By.ID, "finish").click()
+        wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Reopen the game", "finishing offers to reopen")
+        check(node_a.card(space, game)["finished"] is True, "the node's game is finished")
+        shot(laptop, "card-finished-1280")
+        laptop.find_element(By.ID, "finish").click()
+        wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Finish the game", "reopening works")
+        laptop.get(origin + "/#/game/%s/log" % game)
+        wait(laptop, lambda d: "signature valid" in text(d), "the audit log shows signature checks")
+        shot(laptop, "audit-log-1280")
+        axe(laptop, "the audit log")
+        laptop.get(origin + "/#/sync")
+        wait(laptop, lambda d: "Connected now" in text(d), "the devices screen opens")
+        check("state hash" in text(laptop), "the devices screen shows the state hash")
+        shot(laptop, "devices-1280")
+        phone.get(origin + "/#/games")
+        wait(phone, lambda d: "Games in Saturday foursome" in text(d), "the games list opens")
+        shot(phone, "games-390")
+        phone.get(origin + "/#/new")
+        wait(phone, lambda d: d.find_elements(By.ID, "course-q"), "the new-game screen opens")
+        phone.find_element(By.ID, "course-q").send_keys("haagsche")
+        phone.find_element(By.XPATH, "//button[normalize-space()='Search']").click()
+        wait(phone, lambda d: d.find_elements(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']"),
+             "course search finds the course")
+        phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']").click()
+        wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tee option")) == 2, "choosing it lists its tees")
+        shot(phone, "new-game-390")
+        axe(phone, "the new-game screen")
+
+        print("Tap to paint on the other node's page (50 taps)")
+        phone_b = browser(390, 844)
+        drivers.append(phone_b)
+        origin_b = "http://127.0.0.1:%d" % node_b.http
+        phone_b.get(caddie_json(ben, "web", "link")["url"])
+        wait(phone_b, lambda d: "Live" in d.find_element(By.ID, "status").text, "Ben's phone is live")
+        phone_b.get(origin_b + "/#/game/" + game)
+        wait(phone_b, lambda d: d.find_elements(By.ID, "s-" + players["Ana"]), "Ben's phone shows the card")
+        hole = int(phone_b.find_element(By.ID, "hole-title").text.split()[1])
+        latencies = []
+        for i in range(50):
+            strokes = 3 + (i % 2)
+            phone_b.execute_script(
+                "window.__painted = null; const target = document.getElementById('main');"
+                "const want = arguments[0], id = arguments[1];"
+                "if (window.__observer) window.__observer.disconnect();"
+                "window.__observer = new MutationObserver(() => { const e = document.getElementById(id);"
+                " if (e && e.textContent === want && window.__painted === null) window.__painted = performance.timeOrigin + performance.now(); });"
+                "window.__observer.observe(target, {subtree: true, childList: true, characterData: true});",
+                str(strokes), "s-" + players["Ana"])
+            sent = time.time() * 1000
+            status, _, _ = node_a.request("POST", "/v1/spaces/%s/games/%s/scores" % (space, game),
+                                          {"player": players["Ana"], "hole": hole, "strokes": strokes})
+            if status != 201:
+                check(False, "tap %d was refused (%d)" % (i, status))
+                break
+            if not wait(phone_b, lambda d: d.execute_script("return window.__painted") is not None, "tap %d painted" % i):
+                break
+            latencies.append(phone_b.execute_script("return window.__painted") - sent)
+        if latencies:
+            latencies.sort()
+            figures["tapToPaintMedianMs"] = round(statistics.median(latencies), 1)
+            figures["tapToPaintP99Ms"] = round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 1)
+            check(len(latencies) == 50, "all 50 taps painted on the other node's page")
+
+        print("An 18-hole round, then the app's memory")
+        for h in range(1, 19):
+            for name in ("Ana", "Ben", "Cleo", "Dev"):
+                node_a.request("POST", "/v1/spaces/%s/games/%s/scores" % (space, game),
+                               {"player": players[name], "hole": h, "strokes": 4 + (h % 3)})
+        phone.get(origin + "/#/game/" + game)
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the full card opens")
+        time.sleep(1)
+        memory = phone.execute_script("return performance.memory ? performance.memory.usedJSHeapSize : null")
+        if memory:
+            figures["appHeapBytesAfter18Holes"] = memory
+        shot(phone, "card-18-holes-390")
+        console_errors(phone, "the phone")
+        console_errors(laptop, "the laptop")
+        console_errors(phone_b, "Ben's phone")
+
+        print("Refusals")
+        status, headers, body = node_a.request("GET", "/signin?t=" + link.split("t=")[1], token=False)
+        check(status == 401 and b"Sign in with a link" in body, "a used link is refused with the sign-in page")
+        expired = caddie_json(ana, "web", "link")["url"]
+        access = os.path.join(ana, "web-access.json")
+        with open(access) as handle:
+            stored = json.load(handle)
+        for entry in stored["links"]:
+            entry["expires"] = time.time() - 1
+        with open(access, "w") as handle:
+            json.dump(stored, handle)
+        status, _, _ = node_a.request("GET", "/signin?t=" + expired.split("t=")[1], token=False)
+        check(status == 401, "an expired link is refused")
+        status, _, body = node_a.request("GET", "/v1/spaces", token=False)
+        check(status == 401 and b"caddie web link" in body, "the API without a cookie or token is refused")
+        status, _, body = node_a.request("GET", "/", token=False)
+        check(status == 200 and b"Sign in with a link" in body and b"Ana" not in body, "/ without a cookie is the sign-in page")
+        cookie = "caddie_session=" + session["value"]
+        path = "/v1/spaces/%s/games/%s/scores" % (space, game)
+        score = {"player": players["Ana"], "hole": 3, "strokes": 4}
+        status, _, body = node_a.request("POST", path, score, {"Cookie": cookie, "Origin": "http://evil.example"}, token=False)
+        check(status == 403, "a write with a foreign Origin is refused (%d)" % status)
+        status, _, _ = node_a.request("POST", path, score, {"Cookie": cookie}, token=False)
+        check(status == 403, "a cookie write without an Origin is refused")
+        status, _, _ = node_a.request("POST", path, score, {"Cookie": cookie, "Origin": origin}, token=False)
+        check(status == 201, "the same write from the app's own origin is accepted")
+        status, headers, _ = node_a.request("GET", "/", headers={"Host": "evil.example:%d" % node_a.http}, token=False)
+        check(status == 421, "a wrong Host (DNS rebinding) is refused (%d)" % status)
+        status, headers, _ = node_a.request("GET", "/v1/whoami", headers={"Cookie": cookie, "Origin": "http://evil.example"},
+                                            token=False)
+        check(not any(k.lower().startswith("access-control") for k in headers), "no CORS header is ever sent")
+        csp = node_a.request("GET", "/", token=False)[1].get("Content-Security-Policy", "")
+        check("script-src 'self'" in csp and "unsafe-inline" not in csp, "a strict Content-Security-Policy is sent")
+        revoked = caddie_json(ana, "web", "sessions")[-1]["id"]
+        caddie(ana, "web", "revoke", revoked)
+        status, _, _ = node_a.request("GET", "/v1/whoami", headers={"Cookie": cookie}, token=False)
+        check(status == 401, "a revoked session is refused at once")
+        check(caddie(ana, "web", "revoke", "ffffffff", check_ok=False).returncode != 0, "revoking an unknown session fails")
+    finally:
+        for driver in drivers:
+            try:
+                driver.quit()
+            except Exception:
+                pass
+        for node in nodes:
+            node.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+    print()
+    print("figure                               value")
+    for key, value in figures.items():
+        print("%-36s %s" % (key, value))
+    print(json.dumps({"web": figures}))
+    passed_line = "web: %d failed" % len(FAILURES)
+    print(passed_line)
+    if FAILURES:
+        print("web: FAILED: " + "; ".join(FAILURES))
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

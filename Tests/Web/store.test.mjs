@@ -1,0 +1,48 @@
+// Unit tests of the web app's pure helpers (Sources/CaddieAPI/Web/store.js), run with `node --test`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as card from '../../Sources/CaddieAPI/Web/store.js';
+
+const player = (name, scores) => ({ player: name, name, cells: Object.entries(scores).map(([hole, strokes]) => ({ hole: Number(hole), strokes })) });
+const game = (players, par = [4, 3, 5]) => ({ holes: par.length, par, players, conflicts: [] });
+
+test('the current hole is the first that someone has not scored', () => {
+  assert.equal(card.currentHole(game([player('Ana', { 1: 4 }), player('Ben', { 1: 5, 2: 3 })])), 2);
+  assert.equal(card.currentHole(game([player('Ana', {})])), 1);
+  assert.equal(card.currentHole(game([player('Ana', { 1: 4, 2: 3, 3: 5 })])), 3);
+});
+
+test('totals add the scored holes only, and are null with none', () => {
+  const ana = player('Ana', { 1: 4, 3: 6 });
+  assert.equal(card.total(ana, 1, 3), 10);
+  assert.equal(card.total(ana, 2, 2), null);
+});
+
+test('to par counts the holes played with a known par', () => {
+  assert.equal(card.toPar(game([]), player('Ana', { 1: 4, 2: 3 })), 'E');
+  assert.equal(card.toPar(game([]), player('Ana', { 1: 6 })), '+2');
+  assert.equal(card.toPar(game([]), player('Ana', { 3: 4 })), '-1');
+  assert.equal(card.toPar(game([], [null, null, null]), player('Ana', { 1: 4 })), null);
+});
+
+test('+/- starts at par on an empty cell and stays within 1...20', () => {
+  assert.equal(card.stepStrokes(null, 1, 5), 5);
+  assert.equal(card.stepStrokes(null, -1, null), 4);
+  assert.equal(card.stepStrokes(4, 1, 5), 5);
+  assert.equal(card.stepStrokes(1, -1, 5), 1);
+  assert.equal(card.stepStrokes(20, 1, 5), 20);
+});
+
+test('conflict keys name player and hole', () => {
+  const g = game([]);
+  g.conflicts = [{ player: 'p1', hole: 7 }];
+  assert.ok(card.conflictKeys(g).has('p1:7'));
+  assert.ok(!card.conflictKeys(g).has('p1:8'));
+});
+
+test('clock reads ISO times and hybrid logical clocks; op labels name device and entry', () => {
+  assert.equal(card.clock('2026-11-24T10:04:05.123Z'), '10:04');
+  assert.equal(card.clock('1795485165655.0'), new Date(1795485165655).toISOString().slice(11, 16));
+  assert.equal(card.clock('soon'), 'soon');
+  assert.equal(card.opLabel('c65d6ccfeed9d9075ad1:12'), 'device c65d6ccf, entry 12');
+});
