@@ -125,6 +125,7 @@ public struct NodeAPI: Sendable {
             return Response.json(.array(try await read { try home.auditLog(space: id, game: game) }.map(Views.audit)))
         }
         space.post("guidance") { request, context in try await guidance(request, context) }
+        space.post("guidance/hole") { request, context in try await holeGuidance(request, context) }
         return router
     }
 
@@ -343,23 +344,8 @@ public struct NodeAPI: Sendable {
     func guidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: GuidanceRequest.self)
-        let position: GeoPoint
-        do { position = try GeoPoint(latitude: body.latitude, longitude: body.longitude) } catch {
-            throw APIError.badRequest("\(error)")
-        }
-        var input = GuidanceInput(position: position, headings: [])
-        if let heading = body.heading {
-            let source: HeadingSource
-            switch body.headingSource?.lowercased() ?? "compass" {
-            case "head": source = .headTracking
-            case "compass": source = .compass
-            case "course": source = .courseOverGround
-            default: throw APIError.badRequest("headingSource is head, compass or course, not '\(body.headingSource ?? "")'")
-            }
-            do { input = GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source)) } catch {
-                throw APIError.badRequest(error.description)
-            }
-        }
+        let (position, input) = try Self.guidanceInput(latitude: body.latitude, longitude: body.longitude,
+                                                       heading: body.heading, headingSource: body.headingSource)
         let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
         if let to = body.to {
             let point: GeoPoint
@@ -380,6 +366,72 @@ public struct NodeAPI: Sendable {
             return try home.holeTarget(space: id, course: course, hole: hole, target: body.target)
         }
         return Response.json(Views.guidance(Guidance(from: input, to: goal.target, settings: settings), hole: goal.hole))
+    }
+
+    /// A position and an optional heading as guidance input; 400 for values out of range.
+    static func guidanceInput(latitude: Double, longitude: Double, heading: Double?, headingSource: String?) throws
+        -> (GeoPoint, GuidanceInput)
+    {
+        let position: GeoPoint
+        do { position = try GeoPoint(latitude: latitude, longitude: longitude) } catch {
+            throw APIError.badRequest("\(error)")
+        }
+        guard let heading else { return (position, GuidanceInput(position: position, headings: [])) }
+        let source: HeadingSource
+        switch headingSource?.lowercased() ?? "compass" {
+        case "head": source = .headTracking
+        case "compass": source = .compass
+        case "course", "cog": source = .courseOverGround
+        default: throw APIError.badRequest("headingSource is head, compass or course, not '\(headingSource ?? "")'")
+        }
+        do { return (position, GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source))) } catch {
+            throw APIError.badRequest(error.description)
+        }
+    }
+
+    struct HoleGuidanceRequest: Decodable {
+        let latitude: Double
+        let longitude: Double
+        let heading: Double?
+        let headingSource: String?
+        let game: String
+        let player: String
+        let metres: Bool?
+        let competition: Bool?
+    }
+
+    /// Guidance to every target of the hole a player is on: the green's centre, front and back, then each layup
+    /// and hazard the course data has, and whether the player is on the green (inside its outline, else within
+    /// the arrival radius of its centre), which the web app uses to ask for the hole's scores.
+    func holeGuidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: HoleGuidanceRequest.self)
+        let (position, input) = try Self.guidanceInput(latitude: body.latitude, longitude: body.longitude,
+                                                       heading: body.heading, headingSource: body.headingSource)
+        let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
+        let home = home
+        let (course, number, targets): (CourseRecord, Int, [HoleTarget]) = try await read {
+            let current = try home.currentHole(space: id, game: body.game, player: body.player)
+            guard let hole = current.course.hole(current.hole) else {
+                throw NodeError.notFound("course \(current.course.name) has no hole \(current.hole)")
+            }
+            let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
+            let targets = names.compactMap {
+                try? home.holeTarget(space: id, course: current.course.id.hex, hole: current.hole, target: $0)
+            }
+            return (current.course, current.hole, targets)
+        }
+        guard let centre = targets.first(where: { $0.target.kind == .greenCentre }) else {
+            throw NodeError.notFound("hole \(number) of \(course.name) has no green position in the course data: "
+                                     + "import its OpenStreetMap geometry (caddie course import FILE)")
+        }
+        let onGreen = centre.green?.contains(position)
+            ?? (Geodesy.distance(from: position, to: centre.target.point) <= ArrivalSettings.standard.enterRadius)
+        return Response.json(.object([
+            ("hole", .int(number)), ("course", .string(course.name)), ("par", .optional(course.hole(number)?.par(tee: nil))),
+            ("onGreen", .bool(onGreen)),
+            ("targets", .array(targets.map { Views.guidance(Guidance(from: input, to: $0.target, settings: settings), hole: number) })),
+        ]))
     }
 
     // MARK: Sync and events

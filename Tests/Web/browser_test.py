@@ -22,6 +22,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -129,10 +130,16 @@ def browser(width, height):
 
 def wait(driver, predicate, what, timeout=10):
     try:
-        WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: predicate(d))
+        # The app re-renders on live events, so an element found a moment ago may be gone: look again.
+        WebDriverWait(driver, timeout, poll_frequency=0.05,
+                      ignored_exceptions=[StaleElementReferenceException]).until(lambda d: predicate(d))
         return True
     except Exception:
         check(False, what + " (timed out)")
+        try:
+            print("        the page said: " + text(driver).replace("\n", " | ")[:600])
+        except Exception:
+            pass
         return False
 
 

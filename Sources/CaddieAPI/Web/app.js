@@ -161,14 +161,22 @@ async function showNewGame() {
 
 // MARK: The card
 
+let loads = 0;
+
+/** Fetches the card and shows it, unless a later fetch has been started meanwhile (answers can arrive out of
+ * order: an older card must never replace a newer one). Returns the card fetched, applied or not. */
 async function loadCard(gameText) {
+  const ticket = ++loads;
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
-  state.card = await get(`${base()}/games/${enc(game)}/card`);
-  if (state.game !== state.card.game) {
-    state.game = state.card.game;
-    state.hole = card.currentHole(state.card);
+  const fetched = await get(`${base()}/games/${enc(game)}/card`);
+  if (ticket !== loads) return fetched;
+  state.card = fetched;
+  if (state.game !== fetched.game) {
+    state.game = fetched.game;
+    state.hole = card.currentHole(fetched);
     state.draft.clear();
   }
+  return fetched;
 }
 
 async function showCard(gameText) {
@@ -269,8 +277,8 @@ async function saveHole() {
         { player, hole, strokes: entry.strokes, ...(entry.putts !== null && entry.putts !== undefined ? { putts: entry.putts } : {}) });
       state.draft.delete(player);
     }
-    await loadCard(state.game);
-    if (state.hole === hole && hole < state.card.holes && state.card.players.every((p) => card.strokes(p, hole) !== null)) {
+    const saved = await loadCard(state.game);
+    if (state.hole === hole && hole < saved.holes && saved.players.every((p) => card.strokes(p, hole) !== null)) {
       state.hole = hole + 1;
     }
     renderCard();

@@ -19,7 +19,8 @@ struct Demo: ParsableCommand {
             """)
     @Flag(help: "Run the four nodes in the network lab (Deploy/lab.sh, needs root) and let them find each other over mDNS.")
     var lab = false
-    @Flag(help: "Keep the four homes afterwards (their folder is printed).") var keep = false
+    @Flag(help: "Keep the four homes and leave their nodes running, Ana's with the web app, and print a sign-in link.")
+    var keep = false
     @Option(help: "Seconds to wait for the nodes to converge before giving up.") var timeout = 60.0
 
     static let names = ["Ana", "Ben", "Cleo", "Dev"]
@@ -305,9 +306,59 @@ final class DemoRun {
         if lab { try? script(["down"]) }
         if keep {
             say("demo: the four homes are kept in \(folder.path)")
+            if !lab {
+                do { try keepRunning() } catch { say("demo: could not leave the nodes running: \(error)") }
+            }
         } else {
             try? FileManager.default.removeItem(at: folder)
         }
+    }
+
+    /// Starts the four nodes again on loopback, detached from this process (output to their logs), Ana's with
+    /// the web app, and prints a one-time sign-in link to the merged card.
+    func keepRunning() throws {
+        var ports: [Int] = []
+        var pids: [Int32] = []
+        for (index, home) in homes.enumerated() {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", home.directory.path]
+                + (index == 0 ? ["--http", "127.0.0.1:0"] : []) + ports.flatMap { ["--peer", "127.0.0.1:\($0)"] }
+            var environment = ProcessInfo.processInfo.environment
+            environment["CADDIE_PASSPHRASE"] = Demo.passphrase
+            environment["CADDIE_LOG"] = environment["CADDIE_LOG"] ?? "warning"
+            process.environment = environment
+            let logURL = folder.appendingPathComponent("\(Demo.names[index]).kept.log")
+            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+            let log = try FileHandle(forWritingTo: logURL)
+            process.standardOutput = log
+            process.standardError = log
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            pids.append(process.processIdentifier)
+            let deadline = Date().addingTimeInterval(20)
+            var port: Int?
+            while port == nil, Date() < deadline {
+                let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+                port = text.split(separator: "\n").first { $0.hasPrefix("listening on ") }?.split(separator: ":").last
+                    .flatMap { Int($0) }
+                if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            guard let port else { throw NodeError.invalid("\(Demo.names[index])'s node did not start (log: \(logURL.path))") }
+            ports.append(port)
+        }
+        let deadline = Date().addingTimeInterval(20)
+        var endpoint = try HTTPEndpoint.read(homes[0])
+        while endpoint == nil, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            endpoint = try HTTPEndpoint.read(homes[0])
+        }
+        guard let endpoint else { throw NodeError.invalid("Ana's node did not start its web app (log in \(folder.path))") }
+        let secret = try WebAccess(home: homes[0]).newLink()
+        say("\n== The four nodes keep running; Ana's serves the web app")
+        say("   open this within 10 minutes, once, to see the card as Ana: http://127.0.0.1:\(endpoint.port)/signin?t=\(secret)")
+        say("   a new link: caddie web link --home \(homes[0].directory.path)")
+        say("   stop the nodes: kill \(pids.map(String.init).joined(separator: " "))")
     }
 
     /// A made-up nine-hole course laid out on the sea at 0°N 0°E, so that no real club is misdescribed.
