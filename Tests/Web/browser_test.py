@@ -362,6 +362,51 @@ def main():
             figures["tapToPaintP99Ms"] = round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 1)
             check(len(latencies) == 50, "all 50 taps painted on the other node's page")
 
+        print("Guidance with an emulated position")
+        tee, green = (0.001, 0.001), (0.0040, 0.0027)
+        nine = {"name": "Browser Test Nine", "source": "made up for the browser test", "asOf": "2026-11",
+                "tees": [{"name": "Yellow", "rating": 35.1, "slope": 124, "par": 36}],
+                "holes": [{"number": n, "par": 4, "strokeIndex": n} for n in range(1, 10)]}
+        nine["holes"][0].update({
+            "teePositions": [{"lat": tee[0], "lon": tee[1]}],
+            "green": {"centre": {"lat": green[0], "lon": green[1]}, "front": {"lat": green[0] - 0.0001, "lon": green[1]},
+                      "back": {"lat": green[0] + 0.0001, "lon": green[1]}},
+            "hazards": [{"name": "Pond", "kind": "water", "points": [[0.0025, 0.0020]]}]})
+        nine_file = os.path.join(work, "nine.json")
+        with open(nine_file, "w") as handle:
+            json.dump(nine, handle)
+        nine_id = caddie_json(ana, "course", "import", nine_file)["course"]
+        nine_game = caddie_json(ana, "game", "new", "--course", nine_id, "--tee", "Yellow", "--players",
+                                ",".join(players.values()))["game"]
+        phone.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["geolocation"]})
+        phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": tee[0], "longitude": tee[1], "accuracy": 5})
+        phone.get(origin + "/#/guide")
+        wait(phone, lambda d: d.find_elements(By.ID, "guide-start"), "the guidance screen opens")
+        phone.find_element(By.ID, "guide-start").click()
+        wait(phone, lambda d: "Green" in d.find_element(By.ID, "targets").text, "guidance shows the green from the position")
+        status, _, body = node_a.request("POST", "/v1/spaces/%s/guidance/hole" % space, {
+            "latitude": tee[0], "longitude": tee[1], "game": nine_game, "player": "Ana"})
+        expected = json.loads(body) if status == 200 else {"targets": []}
+        names = [t["target"] for t in expected["targets"]]
+        check(status == 200 and names[:3] == ["Green", "Green front", "Green back"] and "Pond" in names,
+              "the node gives the green's centre, front, back and the pond: %s" % names)
+        shown = phone.find_element(By.ID, "targets").text
+        yards = round(expected["targets"][0]["distanceYards"]) if expected["targets"] else -1
+        check("%d yd" % yards in shown and "Pond" in shown, "the page shows the node's distances (%d yd to the green)" % yards)
+        check("Hole 1" in phone.find_element(By.ID, "callout").text, "the callout names the hole")
+        shot(phone, "guide-390")
+        axe(phone, "the guidance screen")
+        phone.find_element(By.ID, "g-beacon").click()
+        phone.find_element(By.ID, "g-metres").click()
+        phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": green[0], "longitude": green[1], "accuracy": 5})
+        wait(phone, lambda d: "On the green of hole 1" in d.find_element(By.ID, "arrival").text,
+             "arriving at the green asks for the hole's scores", timeout=20)
+        check(" m" in phone.find_element(By.ID, "targets").text, "metres are shown when chosen")
+        shot(phone, "guide-arrived-390")
+        phone.find_element(By.XPATH, "//button[normalize-space()='Enter hole 1']").click()
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and "Hole 1" in d.find_element(By.ID, "hole-title").text,
+             "the prompt opens the card at that hole")
+
         print("An 18-hole round, then the app's memory")
         for h in range(1, 19):
             for name in ("Ana", "Ben", "Cleo", "Dev"):
