@@ -23,8 +23,14 @@ public struct SyncService: Service {
     }
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await node.serve(host: host, port: port, peers: peers, sightings: sightings, listening: listening)
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await node.serve(host: host, port: port, peers: peers, sightings: sightings, listening: listening)
+            }
+        } catch is CancellationError {
+            // A graceful shutdown (SIGTERM from systemd, SIGINT from a terminal) stops the node by cancelling it:
+            // that is a clean stop, not a failure.
+            return
         }
     }
 }

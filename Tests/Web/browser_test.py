@@ -9,6 +9,7 @@ are printed as a table and as JSON on the last line.
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -143,6 +144,16 @@ def wait(driver, predicate, what, timeout=10):
         return False
 
 
+def retry(action, attempts=40):
+    """Runs a step that touches an element, again if a live re-render replaced the element meanwhile."""
+    for _ in range(attempts - 1):
+        try:
+            return action()
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    return action()
+
+
 def shot(driver, name):
     path = os.path.join(SHOTS, name + ".png")
     driver.save_screenshot(path)
@@ -150,7 +161,7 @@ def shot(driver, name):
 
 
 def text(driver):
-    return driver.find_element(By.TAG_NAME, "body").text
+    return retry(lambda: driver.find_element(By.TAG_NAME, "body").text)
 
 
 def axe(driver, page):
@@ -237,18 +248,17 @@ def main():
         check(len(sessions) == 1 and "Chrome" in sessions[0]["browser"], "caddie web sessions lists the browser")
 
         print("Entering hole 1 for four players")
-        check("Hole 1" in phone.find_element(By.ID, "hole-title").text and "Par 5" in text(phone),
+        check("Hole 1" in retry(lambda: phone.find_element(By.ID, "hole-title").text) and "Par 5" in text(phone),
               "the card opens on hole 1 with its par")
         for name, extra in [("Ana", 0), ("Ben", 1), ("Cleo", -1), ("Dev", 2)]:
-            plus = phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for %s']" % name)
-            plus.click()
+            retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for %s']" % name).click())
             for _ in range(abs(extra)):
                 button = "more" if extra > 0 else "fewer"
-                phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke %s for %s']" % (button, name)).click()
-        phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click()
-        phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click()
+                retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke %s for %s']" % (button, name)).click())
+        retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click())
+        retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click())
         shot(phone, "card-hole-entry-390")
-        phone.find_element(By.ID, "save-hole").click()
+        retry(lambda: phone.find_element(By.ID, "save-hole").click())
         wait(phone, lambda d: "Hole 2" in d.find_element(By.ID, "hole-title").text, "after saving, the card moves to hole 2")
         card = node_a.card(space, game)
         hole1 = {p["name"]: next((c["strokes"] for c in p["cells"] if c["hole"] == 1), None) for p in card["players"]}
@@ -271,14 +281,14 @@ def main():
         wait(phone, lambda d: "Disputed" in text(d), "the disputed cell is marked after the devices meet", timeout=20)
         check("⚠" in text(phone), "the dispute is shown with a sign, not colour alone")
         shot(phone, "card-conflict-390")
-        phone.find_element(By.CSS_SELECTOR, "button.dispute").click()
+        retry(lambda: phone.find_element(By.CSS_SELECTOR, "button.dispute").click())
         wait(phone, lambda d: d.find_elements(By.ID, "panel-title"), "tapping the dispute opens its values")
-        panel = phone.find_element(By.CSS_SELECTOR, ".panel").text
+        panel = retry(lambda: phone.find_element(By.CSS_SELECTOR, ".panel").text)
         check("by Ana" in panel and "by Ben" in panel and "Keep 5 (Ana)" in panel and "Keep 6 (Ben)" in panel,
               "the panel shows each value with who entered it")
         shot(phone, "conflict-panel-390")
         axe(phone, "the card with a dispute open")
-        phone.find_element(By.XPATH, "//button[normalize-space()='Keep 5 (Ana)']").click()
+        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Keep 5 (Ana)']").click())
         wait(phone, lambda d: "Disputed" not in text(d), "one tap settles it")
         check(not node_a.card(space, game)["conflicts"], "the node's card has no conflict left")
 
@@ -289,21 +299,21 @@ def main():
         check("Sign in" in text(laptop), "a second browser without its own link sees only the sign-in page")
         laptop.get(caddie_json(ana, "web", "link")["url"])
         wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, ".table-view table"), "the laptop shows the whole card")
-        table = laptop.find_element(By.CSS_SELECTOR, ".table-view table").text
+        table = retry(lambda: laptop.find_element(By.CSS_SELECTOR, ".table-view table").text)
         check("Out" in table and "In" in table and "Total" in table and "Pts" in table, "the whole card has Out, In, Total, Pts")
         shot(laptop, "card-1280")
-        laptop.find_element(By.CSS_SELECTOR, "button[aria-label^='Dev hole 2: 5']").click()
+        retry(lambda: laptop.find_element(By.CSS_SELECTOR, "button[aria-label^='Dev hole 2: 5']").click())
         wait(laptop, lambda d: "history" in d.find_element(By.ID, "panel-title").text, "a cell opens its history")
-        history = laptop.find_element(By.CSS_SELECTOR, ".panel").text
+        history = retry(lambda: laptop.find_element(By.CSS_SELECTOR, ".panel").text)
         check("6 by Ben" in history and "5 by Ana" in history and "standing" in history, "the history shows every value")
         shot(laptop, "history-1280")
-        laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]").click()
+        retry(lambda: laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]").click())
         wait(laptop, lambda d: "Ben attested" in text(d), "attesting Ben's card shows it as attested")
-        laptop.find_element(By.ID, "finish").click()
+        retry(lambda: laptop.find_element(By.ID, "finish").click())
         wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Reopen the game", "finishing offers to reopen")
         check(node_a.card(space, game)["finished"] is True, "the node's game is finished")
         shot(laptop, "card-finished-1280")
-        laptop.find_element(By.ID, "finish").click()
+        retry(lambda: laptop.find_element(By.ID, "finish").click())
         wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Finish the game", "reopening works")
         laptop.get(origin + "/#/game/%s/log" % game)
         wait(laptop, lambda d: "signature valid" in text(d), "the audit log shows signature checks")
@@ -319,10 +329,10 @@ def main():
         phone.get(origin + "/#/new")
         wait(phone, lambda d: d.find_elements(By.ID, "course-q"), "the new-game screen opens")
         phone.find_element(By.ID, "course-q").send_keys("haagsche")
-        phone.find_element(By.XPATH, "//button[normalize-space()='Search']").click()
+        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Search']").click())
         wait(phone, lambda d: d.find_elements(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']"),
              "course search finds the course")
-        phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']").click()
+        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']").click())
         wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tee option")) == 2, "choosing it lists its tees")
         shot(phone, "new-game-390")
         axe(phone, "the new-game screen")
@@ -335,7 +345,7 @@ def main():
         wait(phone_b, lambda d: "Live" in d.find_element(By.ID, "status").text, "Ben's phone is live")
         phone_b.get(origin_b + "/#/game/" + game)
         wait(phone_b, lambda d: d.find_elements(By.ID, "s-" + players["Ana"]), "Ben's phone shows the card")
-        hole = int(phone_b.find_element(By.ID, "hole-title").text.split()[1])
+        hole = int(retry(lambda: phone_b.find_element(By.ID, "hole-title").text).split()[1])
         latencies = []
         for i in range(50):
             strokes = 3 + (i % 2)
@@ -382,7 +392,7 @@ def main():
         phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": tee[0], "longitude": tee[1], "accuracy": 5})
         phone.get(origin + "/#/guide")
         wait(phone, lambda d: d.find_elements(By.ID, "guide-start"), "the guidance screen opens")
-        phone.find_element(By.ID, "guide-start").click()
+        retry(lambda: phone.find_element(By.ID, "guide-start").click())
         wait(phone, lambda d: "Green" in d.find_element(By.ID, "targets").text, "guidance shows the green from the position")
         status, _, body = node_a.request("POST", "/v1/spaces/%s/guidance/hole" % space, {
             "latitude": tee[0], "longitude": tee[1], "game": nine_game, "player": "Ana"})
@@ -390,20 +400,20 @@ def main():
         names = [t["target"] for t in expected["targets"]]
         check(status == 200 and names[:3] == ["Green", "Green front", "Green back"] and "Pond" in names,
               "the node gives the green's centre, front, back and the pond: %s" % names)
-        shown = phone.find_element(By.ID, "targets").text
+        shown = retry(lambda: phone.find_element(By.ID, "targets").text)
         yards = round(expected["targets"][0]["distanceYards"]) if expected["targets"] else -1
         check("%d yd" % yards in shown and "Pond" in shown, "the page shows the node's distances (%d yd to the green)" % yards)
-        check("Hole 1" in phone.find_element(By.ID, "callout").text, "the callout names the hole")
+        check("Hole 1" in retry(lambda: phone.find_element(By.ID, "callout").text), "the callout names the hole")
         shot(phone, "guide-390")
         axe(phone, "the guidance screen")
-        phone.find_element(By.ID, "g-beacon").click()
-        phone.find_element(By.ID, "g-metres").click()
+        retry(lambda: phone.find_element(By.ID, "g-beacon").click())
+        retry(lambda: phone.find_element(By.ID, "g-metres").click())
         phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": green[0], "longitude": green[1], "accuracy": 5})
         wait(phone, lambda d: "On the green of hole 1" in d.find_element(By.ID, "arrival").text,
              "arriving at the green asks for the hole's scores", timeout=20)
-        check(" m" in phone.find_element(By.ID, "targets").text, "metres are shown when chosen")
+        check(" m" in retry(lambda: phone.find_element(By.ID, "targets").text), "metres are shown when chosen")
         shot(phone, "guide-arrived-390")
-        phone.find_element(By.XPATH, "//button[normalize-space()='Enter hole 1']").click()
+        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Enter hole 1']").click())
         wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and "Hole 1" in d.find_element(By.ID, "hole-title").text,
              "the prompt opens the card at that hole")
 
@@ -461,6 +471,31 @@ def main():
         status, _, _ = node_a.request("GET", "/v1/whoami", headers={"Cookie": cookie}, token=False)
         check(status == 401, "a revoked session is refused at once")
         check(caddie(ana, "web", "revoke", "ffffffff", check_ok=False).returncode != 0, "revoking an unknown session fails")
+
+        print("caddie demo --keep leaves its nodes running with a sign-in link")
+        demo = subprocess.run([CADDIE, "demo", "--keep"], capture_output=True, text=True, timeout=300)
+        check(demo.returncode == 0, "caddie demo --keep succeeds")
+        demo_link = re.search(r"(http://127\.0\.0\.1:\d+/signin\?t=\w+)", demo.stdout)
+        demo_pids = re.search(r"stop the nodes: kill ([\d ]+)", demo.stdout)
+        demo_folder = re.search(r"the four homes are kept in (\S+)", demo.stdout)
+        try:
+            check(demo_link is not None and demo_pids is not None, "the demo prints a sign-in link and how to stop its nodes")
+            if demo_link:
+                phone.get(demo_link.group(1))
+                wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".hole-view"), "the demo's link opens the merged card")
+                shown = text(phone)
+                check(all(name in shown for name in ("Ana", "Ben", "Cleo", "Dev")) and "Caddie Demo Nine" in shown,
+                      "the demo's card shows the foursome on the demo course")
+                shot(phone, "demo-card-390")
+        finally:
+            for pid in (demo_pids.group(1).split() if demo_pids else []):
+                try:
+                    os.kill(int(pid), signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+            if demo_folder:
+                time.sleep(1)
+                shutil.rmtree(demo_folder.group(1), ignore_errors=True)
     finally:
         for driver in drivers:
             try:
