@@ -231,14 +231,21 @@ public struct NodeAPI: Sendable {
         return Response.json(Views.player(player), status: .created)
     }
 
-    struct NewGame: Decodable { let course: String; let tee: String; let players: [String] }
+    struct NewGame: Decodable {
+        let course: String
+        let tee: String
+        let players: [String]
+        let markers: [Marker]?
+        struct Marker: Decodable { let player: String; let marker: String }
+    }
 
     func newGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: NewGame.self)
         let (home, keys) = (home, keys)
         let game = try await write {
-            let created = try home.newGame(space: id, keys: keys, course: body.course, tee: body.tee, players: body.players)
+            let created = try home.newGame(space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
+                                           markers: (body.markers ?? []).map { ($0.player, $0.marker) })
             return try home.resolveGame(id, created.hex)
         }
         return Response.json(Views.game(game), status: .created)
@@ -447,7 +454,8 @@ public struct NodeAPI: Sendable {
             ("sessions", .array(sessions.map {
                 .object([("space", .string($0.space.hex)), ("device", .string($0.device.hex)), ("user", .string($0.user.hex)),
                          ("address", .string($0.address)), ("foundBy", .string($0.foundBy)),
-                         ("since", .string(Views.time(milliseconds: UInt64($0.since.timeIntervalSince1970 * 1000))))])
+                         ("since", .string(Views.time(milliseconds: UInt64($0.since.timeIntervalSince1970 * 1000)))),
+                         ("inStep", $0.inStep.map { .bool($0) } ?? .null)])
             })),
             ("spaces", .array(hashes.map {
                 .object([("space", .string($0.0.id.hex)), ("name", .string($0.0.name)), ("ops", .int($0.0.ops)),

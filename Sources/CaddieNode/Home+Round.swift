@@ -117,9 +117,11 @@ extension Home {
         }
     }
 
-    /// Creates a game on a course from one tee, with its roster.
+    /// Creates a game on a course from one tee, with its roster and, optionally, who marks whom (pairs of
+    /// player and marker, as typed).
     public func newGame(space: SpaceID, keys: UnlockedKeys, course courseText: String, tee teeName: String,
-                        players playerTexts: [String]) throws(NodeError) -> EntityID {
+                        players playerTexts: [String], markers markerTexts: [(player: String, marker: String)] = [])
+        throws(NodeError) -> EntityID {
         let course = try resolveCourse(space, courseText)
         guard let tee = course.tee(named: teeName) else {
             throw .invalid("course \(course.name) has no tee '\(teeName)'; its tees: "
@@ -132,12 +134,45 @@ extension Home {
             guard !roster.contains(player.id) else { throw .invalid("player \(player.name) is listed twice") }
             roster.append(player.id)
         }
+        let markers = try resolveMarkers(space, markerTexts, roster: roster)
         let id = SecureRandom.entityID()
-        let changes: [Change] = [.set(kind: .game, id: id, fields: GameRecord.fields(course: course.id, tee: tee.name,
-                                                                                    createdAt: Self.now()))]
-            + roster.map { .rosterAdd(game: id, player: $0) }
+        var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Self.now())
+        for (player, marker) in markers { fields[GameRecord.markerField(player)] = .bytes(marker.bytes) }
+        let changes: [Change] = [.set(kind: .game, id: id, fields: fields)] + roster.map { .rosterAdd(game: id, player: $0) }
         try append(space: space, keys: keys, changes: changes)
         return id
+    }
+
+    /// Says who marks a player in a game (a last-writer-wins field of the game, synced like the others).
+    public func setMarker(space: SpaceID, keys: UnlockedKeys, game gameText: String, player: String, marker: String)
+        throws(NodeError) {
+        let card = try card(space: space, game: gameText)
+        let markers = try resolveMarkers(space, [(player, marker)], roster: card.players.map(\.id))
+        try append(space: space, keys: keys, changes: [
+            .set(kind: .game, id: card.game.id, fields: Dictionary(uniqueKeysWithValues: markers.map {
+                (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes))
+            })),
+        ])
+    }
+
+    /// Player and marker pairs resolved against a game's roster: both must play, and nobody marks themselves.
+    func resolveMarkers(_ space: SpaceID, _ texts: [(player: String, marker: String)], roster: [EntityID])
+        throws(NodeError) -> [(player: EntityID, marker: EntityID)] {
+        var result: [(player: EntityID, marker: EntityID)] = []
+        for (playerText, markerText) in texts {
+            let player = try resolvePlayer(space, playerText.trimmingCharacters(in: .whitespaces))
+            let marker = try resolvePlayer(space, markerText.trimmingCharacters(in: .whitespaces))
+            guard roster.contains(player.id), roster.contains(marker.id) else {
+                throw .invalid("\(roster.contains(player.id) ? marker.name : player.name) is not playing in this game: "
+                               + "a marker and the player they mark both play")
+            }
+            guard player.id != marker.id else { throw .invalid("\(player.name) cannot mark their own card: choose another player") }
+            guard !result.contains(where: { $0.player == player.id }) else {
+                throw .invalid("\(player.name) is given two markers: give one")
+            }
+            result.append((player.id, marker.id))
+        }
+        return result
     }
 
     /// Adds a player to a game's roster.

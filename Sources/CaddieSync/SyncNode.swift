@@ -101,6 +101,11 @@ public final class SyncNode: Sendable {
         return session.id
     }
 
+    /// Records whether a session's peer held the same ops as this node at its last digest.
+    func sessionInStep(_ id: Int, _ inStep: Bool) {
+        live.withLock { state in state.sessions[id]?.inStep = inStep }
+    }
+
     func sessionClosed(_ id: Int, reason: String) {
         guard let session = live.withLock({ $0.sessions.removeValue(forKey: id) }) else { return }
         peerObserver.withLock { $0 }?(.lost(session, reason: reason))
@@ -336,6 +341,9 @@ public struct LiveSession: Sendable {
     public let foundBy: String
     /// When the session was established.
     public let since: Date
+    /// Whether, at the peer's last digest, both sides held the same ops of the space (equal version vectors,
+    /// so the same state); nil until a digest has been compared.
+    public var inStep: Bool? = nil
 }
 
 /// A peer session opening or ending.

@@ -289,7 +289,9 @@ struct SyncSession {
             // While ops are moving, vectors would only race the batches in flight: answer a later digest.
             guard DispatchTime.now().uptimeNanoseconds - lastOpsActivity.uptimeNanoseconds > 1_000_000_000 else { return }
             let ours = try await ourVector()
-            if WireMessage.digest(of: ours) != digest { try await send(.vector(ours, wantAll: oneShot), outbound) }
+            let same = WireMessage.digest(of: ours) == digest
+            if let liveID { node.sessionInStep(liveID, same) }
+            if !same { try await send(.vector(ours, wantAll: oneShot), outbound) }
         case .vector(let entries, let wantAll):
             let first = !heardVector
             heardVector = true

@@ -172,7 +172,8 @@ def axe(driver, page):
     result = driver.execute_async_script("const done = arguments[arguments.length - 1]; axe.run().then(done);")
     bad = [v for v in result["violations"] if v.get("impact") in ("serious", "critical")]
     for violation in bad:
-        print("        axe: %s (%s): %s" % (violation["id"], violation["impact"], violation["help"]))
+        print("        axe: %s (%s): %s at %s" % (violation["id"], violation["impact"], violation["help"],
+                                             [node["target"] for node in violation["nodes"]][:3]))
     check(not bad, "axe-core: no serious or critical violation on %s (%d checks passed)" % (page, len(result["passes"])))
 
 
@@ -201,7 +202,7 @@ def main():
                    for name, index in [("Ana", "12.4"), ("Ben", "18.0"), ("Cleo", "7.5"), ("Dev", "24.1")]}
         course = caddie_json(ana, "course", "import", os.path.join(REPO, "docs", "examples", "course.json"))["course"]
         game = caddie_json(ana, "game", "new", "--course", course, "--tee", "1", "--players",
-                           ",".join(players.values()))["game"]
+                           ",".join(players.values()), "--markers", "Ben:Ana,Ana:Ben,Cleo:Dev,Dev:Cleo")["game"]
         space = caddie_json(ana, "space", "list")[0]["space"]
         ports = [free_port() for _ in range(4)]
         node_a = Node(ana, ports[0], ports[1], [ports[2]])
@@ -307,6 +308,8 @@ def main():
         history = retry(lambda: laptop.find_element(By.CSS_SELECTOR, ".panel").text)
         check("6 by Ben" in history and "5 by Ana" in history and "standing" in history, "the history shows every value")
         shot(laptop, "history-1280")
+        check("Ana marks Ben" in text(laptop) and "Attest Cleo's card" not in text(laptop),
+              "Ana is offered to attest only the card she marks")
         retry(lambda: laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]").click())
         wait(laptop, lambda d: "Ben attested" in text(d), "attesting Ben's card shows it as attested")
         retry(lambda: laptop.find_element(By.ID, "finish").click())
@@ -319,8 +322,15 @@ def main():
         wait(laptop, lambda d: "signature valid" in text(d), "the audit log shows signature checks")
         shot(laptop, "audit-log-1280")
         axe(laptop, "the audit log")
-        laptop.get(origin + "/#/sync")
-        wait(laptop, lambda d: "Connected now" in text(d), "the devices screen opens")
+        in_step = False
+        deadline = time.time() + 20
+        while time.time() < deadline and not in_step:
+            laptop.get(origin + "/#/sync")
+            wait(laptop, lambda d: "Connected now" in text(d), "the devices screen opens")
+            in_step = "holds the same state as this one" in text(laptop)
+            if not in_step:
+                time.sleep(1)
+        check(in_step, "the devices screen says Ben's device holds the same state")
         check("state hash" in text(laptop), "the devices screen shows the state hash")
         shot(laptop, "devices-1280")
         phone.get(origin + "/#/games")
@@ -336,6 +346,12 @@ def main():
         wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tee option")) == 2, "choosing it lists its tees")
         shot(phone, "new-game-390")
         axe(phone, "the new-game screen")
+        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']").click())
+        wait(phone, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "hole-title"), "starting the game opens its card")
+        new_game = phone.current_url.split("/#/game/")[1]
+        made = node_a.card(space, new_game)
+        check(len(made["players"]) == 4 and len(made["markers"]) == 4 and all(m["player"] != m["marker"] for m in made["markers"]),
+              "the game made in the browser has four players, each with a marker")
 
         print("Tap to paint on the other node's page (50 taps)")
         phone_b = browser(390, 844)

@@ -134,8 +134,10 @@ async function showNewGame() {
     event.preventDefault();
     const ids = players.filter((p) => document.getElementById(`p-${p.player}`).checked).map((p) => p.player);
     if (!chosen) return mount(message, problem(new Error('choose a course first')));
+    const markers = ids.map((player) => ({ player, marker: document.getElementById(`m-${player}`).value }))
+      .filter((pair) => pair.marker && ids.includes(pair.marker));
     try {
-      const game = await post(`${base()}/games`, { course: chosen.course, tee: tee.value, players: ids });
+      const game = await post(`${base()}/games`, { course: chosen.course, tee: tee.value, players: ids, markers });
       window.location.hash = `#/game/${game.game}`;
     } catch (error) { mount(message, problem(error)); }
   }
@@ -152,11 +154,17 @@ async function showNewGame() {
     results,
     h('form', { class: 'stack', onsubmit: create },
       h('label', { for: 'tee' }, 'Tee'), tee,
-      h('fieldset', {}, h('legend', {}, 'Players'),
-        players.map((p) => h('div', { class: 'check' },
-          h('input', { type: 'checkbox', id: `p-${p.player}`, checked: true }),
-          h('label', { for: `p-${p.player}` }, p.name)))),
-      h('p', { class: 'hint' }, 'Markers: each player attests the card of the player they mark, from their own device.'),
+      h('fieldset', {}, h('legend', {}, 'Players and who marks them'),
+        players.map((p, index) => h('div', { class: 'player-pick' },
+          h('div', { class: 'check' },
+            h('input', { type: 'checkbox', id: `p-${p.player}`, checked: true }),
+            h('label', { for: `p-${p.player}` }, p.name)),
+          h('select', { id: `m-${p.player}`, 'aria-label': `${p.name} is marked by` },
+            h('option', { value: '' }, 'marked by: nobody said'),
+            players.filter((m) => m.player !== p.player).map((m) => h('option', {
+              value: m.player, selected: m.player === players[(index + 1) % players.length].player,
+            }, `marked by ${m.name}`)))))),
+      h('p', { class: 'hint' }, 'A marker keeps a player\'s score and attests their card at the end, from their own device.'),
       h('button', { type: 'submit', class: 'primary' }, 'Start the game')),
     message);
 }
@@ -338,11 +346,18 @@ function tableView(disputed) {
 
 function roundActions() {
   const c = state.card;
-  const mine = c.players.filter((p) => p.name !== state.me?.name);
+  const me = c.players.find((p) => p.name === state.me?.name);
+  const marks = new Map((c.markers ?? []).map((m) => [m.player, m.marker]));
+  const nameOf = (id) => c.players.find((p) => p.player === id)?.name ?? 'someone';
+  // With markers set, this user attests the cards they mark; without, any other player's.
+  const mine = marks.size && me ? c.players.filter((p) => marks.get(p.player) === me.player)
+    : c.players.filter((p) => p.name !== state.me?.name);
   const attested = new Set(c.attestations.filter((a) => a.current).map((a) => a.player));
   return h('section', { class: 'actions', 'aria-label': 'Attest and finish' },
     h('h3', {}, 'Attest and finish'),
     h('p', { class: 'hint' }, 'Attest: as a player\'s marker, sign that their card is right as it stands now.'),
+    marks.size ? h('p', { class: 'hint' }, c.players.filter((p) => marks.has(p.player))
+      .map((p) => `${nameOf(marks.get(p.player))} marks ${p.name}`).join('; ') + '.') : null,
     h('div', { class: 'inline wrap' }, mine.map((p) => attested.has(p.player)
       ? h('span', { class: 'tag done' }, `✓ ${p.name} attested`)
       : h('button', { type: 'button', onclick: () => attest(p) }, `Attest ${p.name}'s card`))),
@@ -435,7 +450,17 @@ async function showSync() {
     h('h2', {}, 'Devices'),
     h('h3', {}, 'Connected now'),
     sync.sessions.length === 0 ? h('p', {}, 'No device is connected. Scores are kept here and merge when devices meet.')
-      : h('ul', { class: 'list' }, sync.sessions.map((s) => h('li', {}, `${s.address} (device ${s.device.slice(0, 8)}), found by ${s.foundBy}`))),
+      : h('ul', { class: 'list' }, sync.sessions.map((s) => h('li', {},
+        `${s.address} (device ${s.device.slice(0, 8)}), found by ${s.foundBy}: `,
+        s.inStep === true ? h('span', { class: 'tag live' }, '✓ holds the same state as this device')
+          : s.inStep === false ? h('span', { class: 'tag' }, '… catching up') : h('span', { class: 'tag' }, 'comparing…')))),
+    // Two devices may share two links (each dialled the other): a device is in step when any of its links says so.
+    (() => {
+      const devices = [...new Set(sync.sessions.map((s) => s.device))];
+      const inStep = (device) => sync.sessions.some((s) => s.device === device && s.inStep === true);
+      return devices.length > 0 && devices.every(inStep)
+        ? h('p', { class: 'ok' }, `✓ Every connected device (${devices.length}) holds the same state as this one.`) : null;
+    })(),
     h('h3', {}, 'State of each space'),
     h('ul', { class: 'list' }, sync.spaces.map((s) => h('li', {}, `${s.name}: ${s.ops} ops, state hash `,
       h('code', {}, s.stateHash.slice(0, 16)), '. Devices that show the same hash hold the same scores.'))),

@@ -38,10 +38,23 @@ public struct GameRecord: Hashable, Sendable {
     public let createdAt: UInt64
     /// Whether the last finish/reopen was a finish.
     public let finished: Bool
+    /// Who marks whom: each player's marker (another player of the game), where the group said so. Each is its
+    /// own last-writer-wins field, `marker.<player id>`, holding the marker's player id.
+    public let markers: [EntityID: EntityID]
+
+    /// The field that holds a player's marker.
+    public static func markerField(_ player: EntityID) -> String { "marker." + player.hex }
 
     /// Reads a game from its last-writer-wins fields.
     public init(id: EntityID, fields: [String: FieldValue]) {
         self.id = id
+        var markers: [EntityID: EntityID] = [:]
+        for (name, value) in fields where name.hasPrefix("marker.") {
+            guard let player = Hex.decode(String(name.dropFirst("marker.".count))).flatMap(EntityID.init(bytes:)),
+                  case .bytes(let bytes) = value, let marker = EntityID(bytes: bytes) else { continue }
+            markers[player] = marker
+        }
+        self.markers = markers
         if case .bytes(let bytes)? = fields["course"] { course = EntityID(bytes: bytes) } else { course = nil }
         tee = fields["tee"]?.text ?? ""
         createdAt = UInt64(max(0, fields["created"]?.integer ?? 0))

@@ -84,7 +84,14 @@ public enum Views {
     public static func game(_ game: GameRecord) -> JSON {
         .object([("game", .string(game.id.hex)), ("course", .optional(game.course?.hex)),
                  ("tee", .string(game.tee)), ("created", .int(Int(game.createdAt))),
-                 ("finished", .bool(game.finished))])
+                 ("finished", .bool(game.finished)), ("markers", markers(game))])
+    }
+
+    /// Who marks whom, by player id, ordered by player.
+    public static func markers(_ game: GameRecord) -> JSON {
+        .array(game.markers.sorted { $0.key < $1.key }.map {
+            .object([("player", .string($0.key.hex)), ("marker", .string($0.value.hex))])
+        })
     }
 
     public static func scoreValue(_ value: ScoreValue) -> JSON {
@@ -122,7 +129,7 @@ public enum Views {
         return .object([
             ("game", .string(card.game.id.hex)), ("course", .optional(card.course?.id.hex)),
             ("courseName", .optional(card.course?.name)), ("tee", .string(card.game.tee)),
-            ("finished", .bool(card.game.finished)), ("holes", .int(card.holeCount)),
+            ("finished", .bool(card.game.finished)), ("holes", .int(card.holeCount)), ("markers", markers(card.game)),
             ("par", .array((1...card.holeCount).map { .optional(card.course?.hole($0)?.par(tee: card.game.tee)) })),
             ("players", .array(players)),
             ("conflicts", .array(card.conflicts.map { cell in

@@ -204,7 +204,38 @@ struct Course: ParsableCommand {
 struct Game: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start, list, finish and reopen games; change a roster.",
-        subcommands: [New.self, List.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self])
+        subcommands: [New.self, List.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self])
+
+    /// `Ben:Ana,Cleo:Dev` as (player, marker) pairs.
+    static func markerPairs(_ text: String?) throws(NodeError) -> [(player: String, marker: String)] {
+        guard let text else { return [] }
+        return try text.split(separator: ",").map { pair throws(NodeError) in
+            let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].trimmingCharacters(in: .whitespaces).isEmpty,
+                  !parts[1].trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw NodeError.invalid("--markers takes PLAYER:MARKER pairs separated by commas, e.g. Ben:Ana,Ana:Ben; "
+                                        + "got '\(pair)'")
+            }
+            return (String(parts[0]), String(parts[1]))
+        }
+    }
+
+    struct Marker: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Say who marks a player in a game (the marker attests their card).")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The game.") var game: String
+        @Argument(help: "The player.") var player: String
+        @Argument(help: "Their marker, another player of the game.") var marker: String
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                try home.setMarker(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                                   game: game, player: player, marker: marker)
+                Console.print("\(marker) marks \(player) in game \(game)")
+            }
+        }
+    }
 
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start a game on a course from one tee.")
@@ -212,14 +243,17 @@ struct Game: ParsableCommand {
         @Option(help: "The course (id, id prefix or name).") var course: String
         @Option(help: "The tee's name.") var tee: String
         @Option(help: "Players, comma-separated (ids, id prefixes or names).") var players: String
+        @Option(help: "Who marks whom, PLAYER:MARKER pairs, comma-separated (Ben:Ana means Ana marks Ben).")
+        var markers: String?
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
+                let pairs = try Game.markerPairs(markers)
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 let id = try home.newGame(space: space, keys: keys, course: course, tee: tee,
-                                          players: players.split(separator: ",").map(String.init))
+                                          players: players.split(separator: ",").map(String.init), markers: pairs)
                 if json { Console.json(.object([("game", .string(id.hex))])) } else { Console.print("Started game \(id.hex)") }
             }
         }
