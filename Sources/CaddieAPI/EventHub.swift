@@ -112,28 +112,22 @@ public final class EventHub: Sendable {
         }
     }
 
-    /// Watches the store until the hub is closed: looks after every nudge, and at least every `poll` seconds
-    /// for commits made by other processes.
-    public func run(poll: Double = 0.2) async {
+    /// Watches the store until the hub is closed: looks after every nudge (this process's writes and merged
+    /// batches) and after every commit the kernel reports on the database file (other processes' writes).
+    /// Nothing polls: an idle hub does not wake.
+    public func run() async {
         let monitor = try? home.store.changeMonitor()
         var version = (try? monitor?.version()) ?? 0
         compare()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [wake] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(Int(poll * 1000)))
-                    wake.yield()
-                }
+        let watch = try? monitor?.watch { [wake] in wake.yield() }
+        defer { watch?.stop() }
+        for await _ in wakes {
+            let now = (try? monitor?.version()) ?? version
+            if now != version || monitor == nil {
+                version = now
+                compare()
             }
-            for await _ in wakes {
-                let now = (try? monitor?.version()) ?? version
-                if now != version || monitor == nil {
-                    version = now
-                    compare()
-                }
-                if state.withLock({ $0.closed }) { break }
-            }
-            group.cancelAll()
+            if state.withLock({ $0.closed }) { break }
         }
     }
 

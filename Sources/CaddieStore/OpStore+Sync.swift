@@ -149,8 +149,11 @@ extension OpStore {
 /// connection of its own that never writes), so a running node notices edits made by `caddie` commands.
 public final class ChangeMonitor: Sendable {
     private let queue: DatabaseQueue
+    /// The database file.
+    public let path: String
 
     init(path: String) throws(StoreError) {
+        self.path = path
         do {
             var config = Configuration()
             config.readonly = true

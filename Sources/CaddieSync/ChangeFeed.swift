@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// Tells every session when the home's database changed, whoever changed it: a session that applied a
-/// peer's batch, or a `caddie score` run in another process. It watches SQLite's data_version every 10 ms.
+/// peer's batch, or a `caddie score` run in another process. The kernel reports the writes (inotify, through
+/// `FileWatch`); nothing polls, so an idle node does not wake for it.
 final class ChangeFeed: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
     private let monitor: ChangeMonitor?
@@ -28,17 +29,20 @@ final class ChangeFeed: Sendable {
         for continuation in all { continuation.yield() }
     }
 
-    /// Polls the database until cancelled.
+    /// Watches the database until cancelled.
     func run() async {
-        guard let monitor else { return }
-        var last = (try? monitor.version()) ?? 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(10))
-            guard let now = try? monitor.version() else { continue }
-            if now != last {
-                last = now
-                notify()
-            }
-        }
+        guard let monitor, let watch = try? monitor.watch({ [self] in notify() }) else { return }
+        defer { watch.stop() }
+        await untilCancelled()
+    }
+}
+
+/// Returns when the calling task is cancelled, without waking before.
+func untilCancelled() async {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    await withTaskCancellationHandler {
+        for await _ in stream {}
+    } onCancel: {
+        continuation.finish()
     }
 }

@@ -21,6 +21,8 @@ struct Options {
     var loadPeers = 64
     var loadSeconds = 20.0
     var loadOnly = false
+    var idleOnly = false
+    var idleSeconds = 30.0
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -43,8 +45,10 @@ struct Options {
             case "--load-peers": loadPeers = try number()
             case "--load-seconds": loadSeconds = Double(try number())
             case "--load-only": loadOnly = true
+            case "--idle-only": idleOnly = true
+            case "--idle-seconds": idleSeconds = Double(try number())
             case "-h", "--help":
-                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only]")
+                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only] [--idle-seconds S] [--idle-only]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
             }
@@ -86,6 +90,10 @@ func run() async throws {
     let game = SecureRandom.entityID()
     let players = (0..<4).map { _ in SecureRandom.entityID() }
     var figures: [(String, Double, String)] = []
+    if options.idleOnly {
+        report(try await IdleBench(directory: directory, seconds: options.idleSeconds).run(), options: options, directory: directory)
+        return
+    }
     if options.loadOnly {
         figures = try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20).run()
         report(figures, options: options, directory: directory)
@@ -155,6 +163,7 @@ func run() async throws {
         figures += try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
     }
 
+    figures += try await IdleBench(directory: directory, seconds: options.idleSeconds).run()
     figures += try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20).run()
     report(figures, options: options, directory: directory)
 }
