@@ -26,13 +26,10 @@ struct APIError: Error, Sendable {
         case .notLoggedIn: self.init(status: .conflict, code: "not_logged_in", message: error.description)
         case .ambiguous(let text): self.init(status: .badRequest, code: "ambiguous", message: text)
         case .spaceAmbiguous: self.init(status: .badRequest, code: "space_ambiguous", message: error.description)
+        case .store(.diskFull):
+            self.init(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
         case .store(let store):
-            let text = store.description
-            if text.hasPrefix("disk full") {
-                self.init(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: text)
-            } else {
-                self.init(status: .serviceUnavailable, code: "store", message: text)
-            }
+            self.init(status: .serviceUnavailable, code: "store", message: store.description)
         case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)
         case .invalid, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
             self.init(status: .badRequest, code: "bad_request", message: error.description)

@@ -297,7 +297,7 @@ public final class SyncNode: Sendable {
                                           address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
                 let report = await session.run(channel)
                 failure = report.failure
-                if report.failure?.contains("refused") == true || report.failure?.contains("does not hold") == true {
+                if report.refused {
                     refused = true  // a refusal will not change soon: do not hammer the peer
                 } else if report.peer != nil {
                     delay = 0.25

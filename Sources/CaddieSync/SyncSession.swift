@@ -21,6 +21,9 @@ public struct SessionReport: Sendable {
     public var completed = false
     /// Why the session ended early, if it did.
     public var failure: String?
+    /// Whether it ended because one side refused the other (not a member, revoked, refused by the peer):
+    /// something that will not change by dialling again soon.
+    public var refused = false
 }
 
 /// One connection's sync session: the handshake, then vectors, batches of ops, acks and live pushes.
@@ -129,6 +132,7 @@ struct SyncSession {
             }
         } catch {
             report.failure = Self.describe(error)
+            report.refused = Self.isRefusal(error)
         }
         if !Task.isCancelled, report.peer != nil || report.failure != nil {
             logger.info("session ended", metadata: ["reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
@@ -137,6 +141,15 @@ struct SyncSession {
         if let liveID { node.sessionClosed(liveID, reason: report.failure ?? "closed") }
         await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
         return report
+    }
+
+    /// Whether an error is a refusal, by its type (never by its text).
+    static func isRefusal(_ error: any Error) -> Bool {
+        switch error {
+        case SyncError.refused: true
+        case WireError.notAMember: true
+        default: false
+        }
     }
 
     static func describe(_ error: any Error) -> String {
