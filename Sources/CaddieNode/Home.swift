@@ -35,10 +35,23 @@ public final class Home: Sendable {
         } catch {
             throw .file("cannot create home \(path): \(error.localizedDescription)")
         }
+        // A home that existed before keeps whatever mode it had: the keys and the database are the owner's
+        // alone, so a directory of ours that others can enter is closed to them.
+        var info = stat()
+        if stat(directory.path, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 != 0 {
+            chmod(directory.path, 0o700)
+        }
+        let database = directory.appendingPathComponent("caddie.sqlite").path
         do {
-            store = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
+            store = try OpStore(path: database)
         } catch {
             throw .store(error)
+        }
+        // SQLite creates the database with the process's umask (often 0644), and its -wal and -shm files after
+        // the database's mode: make it owner-only before they exist.
+        chmod(database, 0o600)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: database + suffix) {
+            chmod(database + suffix, 0o600)
         }
     }
 

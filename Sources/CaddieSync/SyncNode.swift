@@ -119,6 +119,9 @@ public final class SyncNode: Sendable {
     /// Why a proven peer may not sync this space, if it may not: a revoked device, or a device this space
     /// knows under another user.
     func refusal(of peer: PeerIdentity, in space: SpaceID) async throws -> String? {
+        // A node that reaches itself (its own address as a static peer, or its own mDNS advert under another
+        // address) would sync with itself for ever.
+        if peer.device == credentials.device.publicKey { return "this is this node itself: it does not sync with itself" }
         let store = self.store
         let members = try await blocking { try store.members(space) }
         if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {

@@ -5,13 +5,25 @@ import Foundation
 /// Where commands print: results to standard output, problems to standard error.
 enum Console {
     static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((printable(text) + "\n").utf8))
+    }
+
+    /// Text as a terminal may show it: names and other text that came from peers could carry escape sequences
+    /// (recolouring the screen, moving the cursor, setting the window title), so control characters other than
+    /// newline and tab are shown as `?`. JSON output is escaped by its encoder instead.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\n" && scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
     }
 
     static func json(_ value: JSON) { print(value.text) }
 
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("caddie: error: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("caddie: error: " + printable(text) + "\n").utf8))
     }
 }
 

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Findings of the security review that are fixed so far (docs/security.md): a home others can read, names that
+/// carry terminal escape sequences, and a node that dials itself.
+@Suite("hardening", .serialized)
+struct HardeningTests {
+    static func mode(_ path: String) throws -> Int {
+        try #require((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
+    }
+
+    @Test("a home that existed with mode 0755 becomes 0700, and its database is 0600")
+    func ownerOnly() throws {
+        let cli = try CLI(name: "modes")
+        defer { cli.remove() }
+        try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        try cli.ok(["login", "--name", "Ana"])
+        try cli.ok(["space", "create", "Saturday"])
+        #expect(try Self.mode(cli.home.path) == 0o700)
+        #expect(try Self.mode(cli.home.appendingPathComponent("caddie.sqlite").path) == 0o600)
+        for suffix in ["-wal", "-shm"] {
+            let path = cli.home.appendingPathComponent("caddie.sqlite" + suffix).path
+            if FileManager.default.fileExists(atPath: path) { #expect(try Self.mode(path) & 0o077 == 0, "\(suffix)") }
+        }
+    }
+
+    @Test("names with terminal escape sequences, from this home or from a peer, print without them")
+    func escapes() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let hostile = "Eve\u{1B}]0;owned\u{07}\u{1B}[2J"
+        try homes[1].ok(["player", "add", hostile])
+        try RoundTests.merge(Array(homes.prefix(2)))
+        let listed = try homes[0].ok(["player", "list"]).stdout
+        #expect(listed.contains("Eve"))
+        #expect(!listed.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "escape sequences reached the terminal")
+        #expect(listed.contains("Eve?]0;owned??[2J"))
+        // JSON keeps the name exactly, escaped by the encoder.
+        let json = try #require(try homes[0].ok(["player", "list", "--json"]).json() as? [[String: Any]])
+        #expect(json.contains { $0["name"] as? String == hostile })
+    }
+
+    @Test("a node given its own address as a peer refuses to sync with itself and does not hammer it")
+    func notWithItself() throws {
+        let cli = try CLI(name: "self")
+        defer { cli.remove() }
+        try cli.ok(["login", "--name", "Ana"])
+        try cli.ok(["space", "create", "Saturday"])
+        let port = Int.random(in: 30_000...45_000)
+        let node = try NodeProcess(cli, port: port, peers: [port], http: true)
+        defer { node.stop() }
+        Thread.sleep(forTimeInterval: 3)
+        let api = HTTPClient(port: node.httpPort, token: try APITests.token(cli))
+        let status = try api.get("/v1/sync").object()
+        #expect((status["sessions"] as? [Any])?.isEmpty == true, "the node holds a session with itself: \(status)")
+    }
+}
