@@ -360,8 +360,12 @@ def main():
         phone_b.get(caddie_json(ben, "web", "link")["url"])
         wait(phone_b, lambda d: "Live" in d.find_element(By.ID, "status").text, "Ben's phone is live")
         phone_b.get(origin_b + "/#/game/" + game)
-        wait(phone_b, lambda d: d.find_elements(By.ID, "s-" + players["Ana"]), "Ben's phone shows the card")
-        hole = int(retry(lambda: phone_b.find_element(By.ID, "hole-title").text).split()[1])
+        card_b = node_b.card(space, game)
+        hole = next((n for n in range(1, card_b["holes"] + 1)
+                     if any(all(c["hole"] != n for c in p["cells"]) for p in card_b["players"])), card_b["holes"])
+        wait(phone_b, lambda d: d.find_elements(By.ID, "s-" + players["Ana"])
+             and retry(lambda: d.find_element(By.ID, "hole-title").text).startswith("Hole %d" % hole),
+             "Ben's phone shows the card at hole %d" % hole)
         latencies = []
         for i in range(50):
             strokes = 3 + (i % 2)
@@ -432,6 +436,17 @@ def main():
         retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Enter hole 1']").click())
         wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and "Hole 1" in d.find_element(By.ID, "hole-title").text,
              "the prompt opens the card at that hole")
+
+        print("Every screen at both sizes")
+        screens = [("signin", "/signin", "Sign in with a link"), ("games", "/#/games", "Games in"),
+                   ("new-game", "/#/new", "New game"), ("card", "/#/game/" + game, "Attest and finish"),
+                   ("audit-log", "/#/game/%s/log" % game, "signature valid"), ("devices", "/#/sync", "Connected now"),
+                   ("guide", "/#/guide", "Guidance")]
+        for driver, size in ((phone, "390"), (laptop, "1280")):
+            for name, path, expect in screens:
+                driver.get(origin + path)
+                if wait(driver, lambda d: expect in text(d), "the %s screen at %s px" % (name, size)):
+                    shot(driver, "screen-%s-%s" % (name, size))
 
         print("An 18-hole round, then the app's memory")
         for h in range(1, 19):
