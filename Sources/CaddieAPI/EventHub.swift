@@ -121,6 +121,14 @@ public final class EventHub: Sendable {
         compare()
         let watch = try? monitor?.watch { [wake] in wake.yield() }
         defer { watch?.stop() }
+        // Without a kernel watch (no inotify, or its limit reached), look every 0.2 s instead.
+        let poll = watch == nil && monitor != nil ? Task { [wake] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(200))
+                wake.yield()
+            }
+        } : nil
+        defer { poll?.cancel() }
         for await _ in wakes {
             let now = (try? monitor?.version()) ?? version
             if now != version || monitor == nil {

@@ -29,11 +29,22 @@ final class ChangeFeed: Sendable {
         for continuation in all { continuation.yield() }
     }
 
-    /// Watches the database until cancelled.
+    /// Watches the database until cancelled. Where the kernel cannot watch it (no inotify, or its limit of
+    /// watches reached), it falls back to reading data_version every 10 ms.
     func run() async {
-        guard let monitor, let watch = try? monitor.watch({ [self] in notify() }) else { return }
-        defer { watch.stop() }
-        await untilCancelled()
+        guard let monitor else { return }
+        if let watch = try? monitor.watch({ [self] in notify() }) {
+            defer { watch.stop() }
+            await untilCancelled()
+            return
+        }
+        var last = (try? monitor.version()) ?? 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+            guard let now = try? monitor.version(), now != last else { continue }
+            last = now
+            notify()
+        }
     }
 }
 
