@@ -126,7 +126,7 @@ extension Home {
     /// Logs in as an existing user on this new device: pairs over the LAN with the first device.
     public func login(deviceCode text: String, passphrase: String) throws(NodeError) -> Identity {
         try requireNoIdentity()
-        guard !passphrase.isEmpty else { throw .invalid("the passphrase must not be empty") }
+        try Self.checkNewPassphrase(passphrase)
         let code = try PairingCode(parsing: text)
         let device = SigningKey.generate()
         let connection = try PairingSocket.connect(host: code.host, port: code.port, timeout: 10)

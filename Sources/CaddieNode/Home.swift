@@ -55,6 +55,17 @@ public final class Home: Sendable {
         }
     }
 
+    /// The shortest passphrase a new home accepts: it is all that protects the keys of a lost phone.
+    public static let minimumPassphraseLength = 8
+
+    /// Refuses a passphrase too short to protect the keys (homes made before keep theirs).
+    static func checkNewPassphrase(_ passphrase: String) throws(NodeError) {
+        guard passphrase.count >= minimumPassphraseLength else {
+            throw .invalid("a passphrase protects this device's keys if it is lost or stolen: use at least "
+                           + "\(minimumPassphraseLength) characters (a few words is easy to type and hard to guess)")
+        }
+    }
+
     /// Milliseconds since 1970 by the wall clock.
     public static func now() -> UInt64 { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) }
 
@@ -85,7 +96,7 @@ public final class Home: Sendable {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a name must be 1...64 characters") }
         try requireNoIdentity()
-        guard !passphrase.isEmpty else { throw .invalid("the passphrase must not be empty") }
+        try Self.checkNewPassphrase(passphrase)
         let user = SigningKey.generate()
         let device = SigningKey.generate()
         let now = Self.now()

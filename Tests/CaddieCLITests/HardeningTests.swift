@@ -25,6 +25,18 @@ struct HardeningTests {
         }
     }
 
+    @Test("a new home refuses a passphrase shorter than 8 characters and keeps no identity")
+    func passphraseLength() throws {
+        let cli = try CLI(name: "short")
+        defer { cli.remove() }
+        for short in ["x", "1234567"] {
+            try cli.fails(["login", "--name", "Ana"], passphrase: .some(short), saying: "at least 8 characters")
+        }
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("identity.json").path))
+        try cli.run(["login", "--name", "Ana"], passphrase: .some("12345678"))
+        #expect(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("identity.json").path))
+    }
+
     @Test("names with terminal escape sequences, from this home or from a peer, print without them")
     func escapes() throws {
         let (homes, _, _) = try RoundTests.foursome()
