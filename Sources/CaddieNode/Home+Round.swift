@@ -102,16 +102,21 @@ extension Home {
 
     // MARK: Games
 
-    /// The games of a space, newest first.
-    public func games(_ space: SpaceID) throws(NodeError) -> [GameRecord] {
+    /// The games of a space, newest first; deleted games only when asked for.
+    public func games(_ space: SpaceID, includeDeleted: Bool = false) throws(NodeError) -> [GameRecord] {
         try run { try store.records(space, kind: .game).map { GameRecord(id: $0.key, fields: $0.value) } }
+            .filter { includeDeleted || !$0.deleted }
             .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
 
-    /// The game meant by `text`: an id or unique id prefix.
-    public func resolveGame(_ space: SpaceID, _ text: String) throws(NodeError) -> GameRecord {
+    /// The game meant by `text`: an id or unique id prefix. A deleted game is found only when asked for.
+    public func resolveGame(_ space: SpaceID, _ text: String, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
         let courses = (try? self.courses(space)) ?? []
-        return try resolve(text, in: try games(space), what: "game", list: "caddie game list", id: \.id, name: nil) { game in
+        if !includeDeleted, let deleted = try? resolveGame(space, text, includeDeleted: true), deleted.deleted {
+            throw .notFound("game \(deleted.id.short) was deleted: `caddie game restore \(deleted.id.short)` brings it back")
+        }
+        return try resolve(text, in: try games(space, includeDeleted: includeDeleted), what: "game",
+                           list: "caddie game list", id: \.id, name: nil) { game in
             let course = courses.first { $0.id == game.course }?.name ?? "unknown course"
             return "\(course), \(Views.time(milliseconds: game.createdAt))"
         }
@@ -120,7 +125,8 @@ extension Home {
     /// Creates a game on a course from one tee, with its roster and, optionally, who marks whom (pairs of
     /// player and marker, as typed).
     public func newGame(space: SpaceID, keys: UnlockedKeys, course courseText: String, tee teeName: String,
-                        players playerTexts: [String], markers markerTexts: [(player: String, marker: String)] = [])
+                        players playerTexts: [String], markers markerTexts: [(player: String, marker: String)] = [],
+                        setup: GameSetup = GameSetup())
         throws(NodeError) -> EntityID {
         let course = try resolveCourse(space, courseText)
         guard let tee = course.tee(named: teeName) else {
@@ -138,6 +144,9 @@ extension Home {
         let id = SecureRandom.entityID()
         var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Self.now())
         for (player, marker) in markers { fields[GameRecord.markerField(player)] = .bytes(marker.bytes) }
+        var extra = setup
+        extra.tee = nil
+        fields.merge(try setupFields(space: space, course: course, game: nil, roster: roster, setup: extra)) { _, new in new }
         let changes: [Change] = [.set(kind: .game, id: id, fields: fields)] + roster.map { .rosterAdd(game: id, player: $0) }
         try append(space: space, keys: keys, changes: changes)
         return id
@@ -214,13 +223,29 @@ extension Home {
         guard roster.contains(player.id) else {
             throw .invalid("\(player.name) is not playing in game \(game.id.short): add them with `caddie game add-player`")
         }
-        let holes = try course(of: game, in: space)?.holes.count ?? 18
+        let course = try course(of: game, in: space)
+        let holes = course?.holes.count ?? 18
         guard (1...holes).contains(hole) else { throw .invalid("hole \(hole) does not exist: the course has holes 1...\(holes)") }
+        if let course, game.holesPlayed != nil || game.startHole != 1 {
+            let played = Self.holesPlayed(game, course: course)
+            guard played.contains(hole) else {
+                throw .invalid("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
+            }
+        }
         let standing = try run { try store.cells(space, game: game.id) }
             .first { $0.player == player.id && $0.hole == hole }?.values.map(\.op) ?? []
         return try append(space: space, keys: keys,
                           changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
                           pred: standing).id
+    }
+
+    /// Holes in order of play as a person reads them: "1-9", "10-18", "7-18, 1-6".
+    static func describe(_ holes: [Int]) -> String {
+        var runs: [(Int, Int)] = []
+        for hole in holes {
+            if let last = runs.last, last.1 + 1 == hole { runs[runs.count - 1].1 = hole } else { runs.append((hole, hole)) }
+        }
+        return runs.map { $0.0 == $0.1 ? "\($0.0)" : "\($0.0)-\($0.1)" }.joined(separator: ", ")
     }
 
     func course(of game: GameRecord, in space: SpaceID) throws(NodeError) -> CourseRecord? {

@@ -60,10 +60,13 @@ struct Materializer {
                 }
             case .score(let game, let player, let hole, let entry):
                 try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
+                                                 fairway, gir)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [space, device, seq, Data(game.bytes), Data(player.bytes), hole, hlc,
-                                             entry.strokes, entry.putts, entry.penalties])
+                                             entry.strokes, entry.putts, entry.penalties,
+                                             entry.fairway.map { Int($0.rawValue) },
+                                             entry.greenInRegulation.map { $0 ? 1 : 0 }])
                 // The score row is also an add to the roster (view roster_tag): a player someone scored stays
                 // on the card even if another device removed them without having seen that score.
                 if op.pred.isEmpty { continue }

@@ -35,6 +35,10 @@ public struct AttestationRecord: Hashable, Sendable {
     public let player: EntityID
     /// The card hash signed.
     public let cardHash: Digest32
+    /// When the marker signed it: the op's clock.
+    public var hlc: HLC = HLC(rawValue: 0)
+    /// The marker's user key.
+    public var user: PublicKey? = nil
 }
 
 extension OpStore {
@@ -105,12 +109,14 @@ extension OpStore {
     }
 
     private static let scoreColumns = """
-        s.device, s.seq, s.hlc, s.player, s.hole, s.strokes, s.putts, s.penalties,
+        s.device, s.seq, s.hlc, s.player, s.hole, s.strokes, s.putts, s.penalties, s.fairway, s.gir,
         coalesce((SELECT m.user_name FROM member m WHERE m.space = s.space AND m.device = s.device), '?') AS author
         """
 
     private static func scoreValue(_ row: Row) throws -> ScoreValue {
-        let entry = try ScoreEntry(strokes: row["strokes"], putts: row["putts"], penalties: row["penalties"])
+        let entry = try ScoreEntry(strokes: row["strokes"], putts: row["putts"], penalties: row["penalties"],
+                                   fairway: (row["fairway"] as Int?).flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
+                                   greenInRegulation: (row["gir"] as Int?).map { $0 == 1 })
         return ScoreValue(op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
                           hlc: HLC(rawValue: UInt64(bitPattern: row["hlc"])), entry: entry, author: row["author"])
     }
@@ -166,13 +172,16 @@ extension OpStore {
     public func attestations(_ space: SpaceID, game: EntityID) throws(StoreError) -> [AttestationRecord] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT a.device, a.seq, a.player, a.card_hash,
+                SELECT a.device, a.seq, a.player, a.card_hash, a.user,
+                    (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq) AS hlc,
                     coalesce((SELECT m.user_name FROM member m WHERE m.space = a.space AND m.device = a.device), '?') AS marker
                 FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
                 """, arguments: [Data(space.bytes), Data(game.bytes)]).map { row in
                 AttestationRecord(op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
                                   marker: row["marker"], player: EntityID(unchecked: [UInt8](row["player"] as Data)),
-                                  cardHash: Digest32(unchecked: [UInt8](row["card_hash"] as Data)))
+                                  cardHash: Digest32(unchecked: [UInt8](row["card_hash"] as Data)),
+                                  hlc: HLC(rawValue: UInt64(bitPattern: (row["hlc"] as Int64?) ?? 0)),
+                                  user: PublicKey(unchecked: [UInt8](row["user"] as Data)))
             }
         }
     }

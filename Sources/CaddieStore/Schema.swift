@@ -102,6 +102,13 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3: fairway and green in regulation") { db in
+            try db.execute(sql: """
+                -- Statistics a score may record (change 0x22); NULL where not recorded.
+                ALTER TABLE score ADD COLUMN fairway INTEGER;
+                ALTER TABLE score ADD COLUMN gir INTEGER;
+                """)
+        }
         return migrator
     }
 

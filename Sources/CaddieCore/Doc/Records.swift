@@ -41,20 +41,65 @@ public struct GameRecord: Hashable, Sendable {
     /// Who marks whom: each player's marker (another player of the game), where the group said so. Each is its
     /// own last-writer-wins field, `marker.<player id>`, holding the marker's player id.
     public let markers: [EntityID: EntityID]
+    /// Each player's own tee where it differs from `tee` (`tee.<player id>` fields).
+    public let playerTees: [EntityID: String]
+    /// Each player's team for match play and the Nassau, "A" or "B" (`team.<player id>` fields).
+    public let teams: [EntityID: String]
+    /// The hole the game starts on (a shotgun start may start on any): 1 unless set.
+    public let startHole: Int
+    /// How many holes are played, 9 or 18; nil plays every hole of the course.
+    public let holesPlayed: Int?
+    /// The formats played, as their names (`stroke`, `stableford`, `match`, `skins`, `nassau`); empty means
+    /// stroke play and Stableford, as before formats existed.
+    public let formats: [String]
+    /// Whether skins are played on gross scores (otherwise net).
+    public let grossSkins: Bool
+    /// Whether a skin must be validated on the next hole.
+    public let skinsValidation: Bool
+    /// The stake per unit (a skin, a bet), when the group settles up.
+    public let stake: Double?
+    /// Whether the game was deleted (created by mistake); its ops stay in the log.
+    public let deleted: Bool
 
     /// The field that holds a player's marker.
     public static func markerField(_ player: EntityID) -> String { "marker." + player.hex }
+    /// The field that holds a player's own tee.
+    public static func teeField(_ player: EntityID) -> String { "tee." + player.hex }
+    /// The field that holds a player's team.
+    public static func teamField(_ player: EntityID) -> String { "team." + player.hex }
+
+    /// The tee a player plays from.
+    public func tee(of player: EntityID) -> String { playerTees[player] ?? tee }
 
     /// Reads a game from its last-writer-wins fields.
     public init(id: EntityID, fields: [String: FieldValue]) {
         self.id = id
+        func player(_ name: String, _ prefix: String) -> EntityID? {
+            guard name.hasPrefix(prefix) else { return nil }
+            return Hex.decode(String(name.dropFirst(prefix.count))).flatMap(EntityID.init(bytes:))
+        }
         var markers: [EntityID: EntityID] = [:]
-        for (name, value) in fields where name.hasPrefix("marker.") {
-            guard let player = Hex.decode(String(name.dropFirst("marker.".count))).flatMap(EntityID.init(bytes:)),
-                  case .bytes(let bytes) = value, let marker = EntityID(bytes: bytes) else { continue }
-            markers[player] = marker
+        var tees: [EntityID: String] = [:]
+        var teams: [EntityID: String] = [:]
+        for (name, value) in fields {
+            if let id = player(name, "marker."), case .bytes(let bytes) = value, let marker = EntityID(bytes: bytes) {
+                markers[id] = marker
+            } else if let id = player(name, "tee."), let text = value.text, !text.isEmpty {
+                tees[id] = text
+            } else if let id = player(name, "team."), let text = value.text, !text.isEmpty {
+                teams[id] = text
+            }
         }
         self.markers = markers
+        playerTees = tees
+        self.teams = teams
+        startHole = Int(clamping: max(1, min(36, fields["start"]?.integer ?? 1)))
+        holesPlayed = fields["holes"]?.integer.flatMap { $0 == 9 || $0 == 18 ? Int($0) : nil }
+        formats = (fields["formats"]?.text ?? "").split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+        grossSkins = fields["skins"]?.text == "gross"
+        skinsValidation = (fields["skins.validate"]?.integer ?? 0) != 0
+        stake = fields["stake"]?.number.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        deleted = (fields["deleted"]?.integer ?? 0) != 0
         if case .bytes(let bytes)? = fields["course"] { course = EntityID(bytes: bytes) } else { course = nil }
         tee = fields["tee"]?.text ?? ""
         createdAt = UInt64(max(0, fields["created"]?.integer ?? 0))

@@ -33,9 +33,33 @@ public struct ScoreEntry: Hashable, Sendable {
     public let putts: Int?
     /// Penalty strokes, if recorded.
     public let penalties: Int?
+    /// Where the tee shot finished on a par 4 or 5, if recorded.
+    public let fairway: Fairway?
+    /// Whether the green was reached in regulation (par minus two strokes), if recorded.
+    public let greenInRegulation: Bool?
+
+    /// Where a tee shot finished, for statistics.
+    public enum Fairway: UInt8, Hashable, Sendable, CaseIterable {
+        /// On the fairway.
+        case hit = 0
+        /// Missed left.
+        case left = 1
+        /// Missed right.
+        case right = 2
+
+        /// The name typed and shown: hit, left, right.
+        public var name: String { switch self { case .hit: "hit"; case .left: "left"; case .right: "right" } }
+
+        /// The fairway result named `text`.
+        public init?(name text: String) {
+            guard let value = Self.allCases.first(where: { $0.name == text.lowercased() }) else { return nil }
+            self = value
+        }
+    }
 
     /// Creates an entry, checking ranges.
-    public init(strokes: Int, putts: Int? = nil, penalties: Int? = nil) throws(CoreError) {
+    public init(strokes: Int, putts: Int? = nil, penalties: Int? = nil, fairway: Fairway? = nil,
+                greenInRegulation: Bool? = nil) throws(CoreError) {
         guard Self.strokeRange.contains(strokes) else {
             throw .invalidArgument("strokes must be between 1 and 30, got \(strokes)")
         }
@@ -48,13 +72,20 @@ public struct ScoreEntry: Hashable, Sendable {
         self.strokes = strokes
         self.putts = putts
         self.penalties = penalties
+        self.fairway = fairway
+        self.greenInRegulation = greenInRegulation
     }
+
+    /// Whether the entry records a fairway or green in regulation: then it travels as change `0x22`.
+    public var hasStatistics: Bool { fairway != nil || greenInRegulation != nil }
 
     /// "5" or "5 (2 putts, 1 pen)".
     public var summary: String {
         var extras: [String] = []
         if let putts { extras.append("\(putts) putt\(putts == 1 ? "" : "s")") }
         if let penalties, penalties > 0 { extras.append("\(penalties) pen") }
+        if let fairway { extras.append(fairway == .hit ? "fairway" : "missed \(fairway.name)") }
+        if let greenInRegulation { extras.append(greenInRegulation ? "GIR" : "no GIR") }
         return extras.isEmpty ? "\(strokes)" : "\(strokes) (\(extras.joined(separator: ", ")))"
     }
 }

@@ -57,13 +57,19 @@ public enum Payload {
                 writer.u64(id.seq)
             }
         case .score(let game, let player, let hole, let entry):
-            writer.u8(0x20)
+            // An entry with a fairway or green in regulation is 0x22 (two more bytes); one without stays 0x20,
+            // byte for byte what older nodes write and read.
+            writer.u8(entry.hasStatistics ? 0x22 : 0x20)
             writer.raw(game.bytes)
             writer.raw(player.bytes)
             writer.u8(UInt8(clamping: hole))
             writer.u8(UInt8(clamping: entry.strokes))
             writer.u8(entry.putts.map { UInt8(clamping: $0) } ?? 0xFF)
             writer.u8(entry.penalties.map { UInt8(clamping: $0) } ?? 0xFF)
+            if entry.hasStatistics {
+                writer.u8(entry.fairway?.rawValue ?? 0xFF)
+                writer.u8(entry.greenInRegulation.map { $0 ? 1 : 0 } ?? 0xFF)
+            }
         case .attest(let game, let player, let cardHash):
             writer.u8(0x21)
             writer.raw(game.bytes)
@@ -156,7 +162,7 @@ public enum Payload {
                 observed.append(OpID(device: device, seq: seq))
             }
             return .rosterRemove(game: game, player: player, observed: observed)
-        case 0x20:
+        case 0x20, 0x22:
             let game = try entity(&reader, "game id")
             let player = try entity(&reader, "player id")
             let hole = Int(try reader.u8("hole"))
@@ -164,9 +170,31 @@ public enum Payload {
             let strokes = Int(try reader.u8("strokes"))
             let putts = try reader.u8("putts")
             let penalties = try reader.u8("penalties")
+            var fairway: ScoreEntry.Fairway?
+            var green: Bool?
+            if tag == 0x22 {
+                let fairwayByte = try reader.u8("fairway")
+                let greenByte = try reader.u8("green in regulation")
+                if fairwayByte != 0xFF {
+                    guard let value = ScoreEntry.Fairway(rawValue: fairwayByte) else {
+                        throw DecodeError(what: "fairway", reason: "\(fairwayByte) is not 0, 1, 2 or 0xFF")
+                    }
+                    fairway = value
+                }
+                if greenByte != 0xFF {
+                    guard greenByte <= 1 else {
+                        throw DecodeError(what: "green in regulation", reason: "\(greenByte) is not 0, 1 or 0xFF")
+                    }
+                    green = greenByte == 1
+                }
+                guard fairway != nil || green != nil else {
+                    throw DecodeError(what: "score 0x22", reason: "records neither fairway nor green: use 0x20")
+                }
+            }
             do {
                 let entry = try ScoreEntry(strokes: strokes, putts: putts == 0xFF ? nil : Int(putts),
-                                           penalties: penalties == 0xFF ? nil : Int(penalties))
+                                           penalties: penalties == 0xFF ? nil : Int(penalties), fairway: fairway,
+                                           greenInRegulation: green)
                 return .score(game: game, player: player, hole: hole, entry: entry)
             } catch {
                 throw DecodeError(what: "score", reason: error.description)
