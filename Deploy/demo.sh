@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: sets up a fresh Debian machine, builds Caddie, and runs `caddie demo`: four nodes (four
-# processes, four homes) play a foursome round: setup synced, nine holes scored offline with one deliberate
+# processes, four homes) play a foursome round: setup synced, eighteen holes scored offline with one deliberate
 # conflict, the nodes meet and converge, and the demo prints the card with net and Stableford points, the
 # playing handicaps, a guidance callout, the conflict and its resolution from the audit log, and how long
 # convergence took. It removes its homes at the end (keep them with --keep).

@@ -240,7 +240,7 @@ extension Home {
     }
 
     /// Holes in order of play as a person reads them: "1-9", "10-18", "7-18, 1-6".
-    static func describe(_ holes: [Int]) -> String {
+    public static func describe(_ holes: [Int]) -> String {
         var runs: [(Int, Int)] = []
         for hole in holes {
             if let last = runs.last, last.1 + 1 == hole { runs[runs.count - 1].1 = hole } else { runs.append((hole, hole)) }

@@ -19,6 +19,11 @@ struct DemoTests {
         #expect(text.contains("demo: converged, all four homes hold the same state"))
         #expect(text.contains("PH  Net  Pts"))
         #expect(text.contains("Dev, hole 7: 6 by Ben vs 4 by Dev"))
+        // The side games: the disputed hole is shown deciding a skin, and the settlement waits for it.
+        #expect(text.contains("Dev's 7th: 6 by Ben vs 4 by Dev: decides skin 7 (carry 2 or Dev wins 2)"))
+        #expect(text.contains("Settlement at 1.00 a unit (provisional: a dispute changes it):"))
+        #expect(text.contains("Nassau (Ana & Cleo v Ben & Dev):") && text.contains("front nine: "))
+        #expect(text.contains("== Settled: the standings on Ben's device now"))
         #expect(text.contains("5 by Dev on device") && text.contains("— standing"))
         #expect(text.contains("Green, ") && text.contains("yards"))
         // How long convergence took is printed as a number of seconds.

@@ -515,7 +515,7 @@ def main():
                 phone.get(demo_link.group(1))
                 wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".hole-view"), "the demo's link opens the merged card")
                 shown = text(phone)
-                check(all(name in shown for name in ("Ana", "Ben", "Cleo", "Dev")) and "Caddie Demo Nine" in shown,
+                check(all(name in shown for name in ("Ana", "Ben", "Cleo", "Dev")) and "Caddie Demo Links" in shown,
                       "the demo's card shows the foursome on the demo course")
                 shot(phone, "demo-card-390")
         finally:

@@ -84,7 +84,7 @@ public enum Views {
     public static func game(_ game: GameRecord) -> JSON {
         .object([("game", .string(game.id.hex)), ("course", .optional(game.course?.hex)),
                  ("tee", .string(game.tee)), ("created", .int(Int(game.createdAt))),
-                 ("finished", .bool(game.finished)), ("markers", markers(game))])
+                 ("finished", .bool(game.finished)), ("markers", markers(game))] + setup(game))
     }
 
     /// Who marks whom, by player id, ordered by player.
@@ -97,6 +97,8 @@ public enum Views {
     public static func scoreValue(_ value: ScoreValue) -> JSON {
         .object([("op", .string(opName(value.op))), ("strokes", .int(value.entry.strokes)),
                  ("putts", .optional(value.entry.putts)), ("penalties", .optional(value.entry.penalties)),
+                 ("fairway", .optional(value.entry.fairway?.name)),
+                 ("gir", value.entry.greenInRegulation.map { .bool($0) } ?? .null),
                  ("author", .string(value.author)), ("hlc", .string(value.hlc.description))])
     }
 

@@ -9,10 +9,29 @@ struct Card: ParsableCommand {
     @OptionGroup var options: SpaceOptions
     @Argument(help: "The game.") var game: String
     @Flag(help: "Print JSON with every cell, its winner and its concurrent values.") var json = false
+    @Option(help: "text (default), csv, or html: a card to hand in that prints on one A4 page.") var format = "text"
+    @Option(help: "Write the card to this file instead of standard output.") var out: String?
 
     func run() throws {
         try guarded {
+            guard ["text", "csv", "html"].contains(format) else {
+                throw NodeError.invalid("--format must be text, csv or html, got '\(format)'")
+            }
+            guard !(json && format != "text") else { throw NodeError.invalid("give --json or --format, not both") }
             let (home, space) = try options.open()
+            if format != "text" {
+                let export = try home.cardExport(space: space, game: game)
+                let text = format == "csv" ? export.csv : export.html
+                if let out {
+                    do { try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
+                        throw NodeError.file("cannot write \(out): \(error.localizedDescription)")
+                    }
+                    Console.print("Wrote the card to \(out)")
+                } else {
+                    FileHandle.standardOutput.write(Data(text.utf8))
+                }
+                return
+            }
             let card = try home.card(space: space, game: game)
             // Individual stroke play and Stableford: 95% of the course handicap (Rules of Handicapping, Appendix C).
             let net = try home.playingHandicap(card: card, space: space, allowancePercent: 95)

@@ -11,10 +11,11 @@ struct Demo: ParsableCommand {
         abstract: "Play a foursome round across four caddie nodes (four processes, four homes) and show the merged card.",
         discussion: """
             Four players log in on four homes. Ana creates the space, the others join with her invite, and the four \
-            nodes sync the setup. Then the network goes away: each player scores their own card for nine holes \
-            offline, and Ben, marking Dev, disagrees with him on the 7th. The nodes meet again and converge; the \
-            demo prints the card with net and Stableford points, each playing handicap, a guidance callout, the \
-            conflict, how Dev settles it, and what the audit log says. Static peers on loopback by default; \
+            nodes sync the setup. Then the network goes away: each player scores their own card for eighteen \
+            holes offline, and Ben, marking Dev, disagrees with him on the 7th. The nodes meet again and converge; the \
+            demo prints the card with net and Stableford points, each playing handicap, the standings of the net \
+            skins and the Nassau with the disputed hole shown as deciding a skin, a guidance callout, the conflict, \
+            how Dev settles it, the settlement, and what the audit log says. Static peers on loopback by default; \
             with --lab (as root), four hosts in the network lab find each other over mDNS.
             """)
     @Flag(help: "Run the four nodes in the network lab (Deploy/lab.sh, needs root) and let them find each other over mDNS.")
@@ -25,9 +26,11 @@ struct Demo: ParsableCommand {
 
     static let names = ["Ana", "Ben", "Cleo", "Dev"]
     static let indexes = [12.4, 18.0, 7.6, 26.3]
-    /// Each player's own card for the nine holes (Dev's 7th is the hole Ben disputes).
-    static let scores = [[5, 4, 5, 3, 6, 4, 4, 3, 5], [6, 5, 4, 4, 6, 5, 5, 3, 4], [4, 4, 5, 3, 5, 4, 5, 3, 4],
-                         [7, 4, 6, 3, 6, 5, 4, 4, 5]]
+    /// Each player's own card for the eighteen holes (Dev's 7th is the hole Ben disputes).
+    static let scores = [[5, 4, 5, 3, 6, 4, 4, 3, 5, 5, 4, 3, 6, 4, 5, 3, 5, 5],
+                         [6, 5, 4, 4, 6, 5, 5, 3, 4, 5, 5, 4, 6, 5, 4, 4, 5, 6],
+                         [4, 4, 5, 3, 5, 4, 5, 3, 4, 4, 4, 3, 5, 5, 4, 3, 4, 5],
+                         [7, 4, 6, 3, 6, 5, 4, 4, 5, 6, 5, 4, 7, 5, 5, 4, 5, 6]]
     static let passphrase = "demo passphrase"
 
     func run() throws {
@@ -88,7 +91,7 @@ final class DemoRun {
         say("   the setup reached all four devices in \(seconds(try waitConverged(space)))")
         stopNodes()
 
-        say("\n== On the course, out of range: each player scores their own card for nine holes")
+        say("\n== On the course, out of range: each player scores their own card for eighteen holes")
         for (index, home) in homes.enumerated() {
             let keys = try home.unlock(passphrase: Demo.passphrase)
             for (offset, strokes) in Demo.scores[index].enumerated() {
@@ -123,6 +126,10 @@ final class DemoRun {
                 + "net \(handicap.netTotal)  \(handicap.pointsTotal) points")
         }
 
+        let open = try homes[0].standings(space: space, game: game.hex)
+        say("\n== Standings (Ana's device): net skins and a Nassau, \(open.sideName(0)) v \(open.sideName(1)), 1.00 a unit")
+        say(StandingsText.render(open))
+
         try guidance(space: space, course: course)
 
         let dev = try homes[3].resolvePlayer(space, "Dev")
@@ -141,6 +148,10 @@ final class DemoRun {
         guard let cell = after.cell(dev.id, 7), !cell.isConflict, cell.winner?.entry.strokes == 5 else {
             throw NodeError.invalid("the demo expected Dev's 7th to be settled at 5 on Ben's device")
         }
+
+        let final = try homes[1].standings(space: space, game: game.hex)
+        say("\n== Settled: the standings on Ben's device now")
+        say(StandingsText.render(final))
 
         say("\n== What the audit log says about Dev's 7th (as Cleo's device sees it)")
         let audit = Dictionary(try homes[2].auditLog(space: space, game: game.hex).map { ($0.op, $0) },
@@ -185,8 +196,14 @@ final class DemoRun {
         }
         let imported = try homes[0].importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
         let course = try homes[0].resolveCourse(space, imported[0].id.hex)
-        let game = try homes[0].newGame(space: space, keys: keys, course: course.id.hex, tee: "Yellow", players: players)
-        say("   course \(course.name), 9 holes, par 36; game \(game.short) from the yellow tee")
+        var setup = GameSetup()
+        setup.formats = ["stroke", "stableford", "skins", "nassau"]
+        setup.teams = [["Ana", "Cleo"], ["Ben", "Dev"]]
+        setup.stake = 1
+        let game = try homes[0].newGame(space: space, keys: keys, course: course.id.hex, tee: "Yellow", players: players,
+                                        setup: setup)
+        say("   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: stroke play, Stableford, "
+            + "net skins and a Nassau (Ana & Cleo v Ben & Dev, automatic presses), 1.00 a unit")
         return (space, game, course)
     }
 
@@ -361,11 +378,11 @@ final class DemoRun {
         say("   stop the nodes: kill \(pids.map(String.init).joined(separator: " "))")
     }
 
-    /// A made-up nine-hole course laid out on the sea at 0°N 0°E, so that no real club is misdescribed.
+    /// A made-up eighteen-hole course laid out on the sea at 0°N 0°E, so that no real club is misdescribed.
     static let demoCourse: String = {
-        let pars = [4, 5, 3, 4, 4, 3, 4, 5, 4]
-        let strokeIndexes = [3, 1, 9, 5, 2, 8, 4, 6, 7]
-        let yards = [362, 498, 164, 388, 405, 142, 351, 512, 376]
+        let pars = [4, 5, 3, 4, 4, 3, 4, 5, 4, 4, 4, 3, 5, 4, 4, 3, 4, 5]
+        let strokeIndexes = [5, 1, 17, 9, 3, 15, 7, 11, 13, 6, 2, 18, 10, 4, 16, 8, 12, 14]
+        let yards = [362, 498, 164, 388, 405, 142, 351, 512, 376, 371, 402, 171, 521, 390, 344, 155, 366, 503]
         var holes: [String] = []
         var latitude = 0.001
         var longitude = 0.001
@@ -384,9 +401,9 @@ final class DemoRun {
             longitude = greenLongitude
         }
         return """
-            {"name": "Caddie Demo Nine", "city": "Null Island", "country": "ZZ",
+            {"name": "Caddie Demo Links", "city": "Null Island", "country": "ZZ",
              "source": "Made up for caddie demo: a fictional course, not a real club", "asOf": "2026-11",
-             "tees": [{"name": "Yellow", "rating": 35.1, "slope": 124, "par": 36}],
+             "tees": [{"name": "Yellow", "rating": 70.9, "slope": 128, "par": 72}],
              "holes": [\(holes.joined(separator: ",\n"))]}
             """
     }()

@@ -4,7 +4,7 @@ import CaddieNode
 import Foundation
 
 struct Player: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add and list players.", subcommands: [Add.self, List.self])
+    static let configuration = CommandConfiguration(abstract: "Add and list players.", subcommands: [Add.self, List.self, Edit.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a player to the space.")
@@ -204,7 +204,8 @@ struct Course: ParsableCommand {
 struct Game: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start, list, finish and reopen games; change a roster.",
-        subcommands: [New.self, List.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self])
+        subcommands: [New.self, List.self, Setup.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self,
+                      Delete.self, Restore.self])
 
     /// `Ben:Ana,Cleo:Dev` as (player, marker) pairs.
     static func markerPairs(_ text: String?) throws(NodeError) -> [(player: String, marker: String)] {
@@ -245,15 +246,18 @@ struct Game: ParsableCommand {
         @Option(help: "Players, comma-separated (ids, id prefixes or names).") var players: String
         @Option(help: "Who marks whom, PLAYER:MARKER pairs, comma-separated (Ben:Ana means Ana marks Ben).")
         var markers: String?
+        @OptionGroup var setup: GameSetupOptions
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
                 let pairs = try Game.markerPairs(markers)
+                let gameSetup = try setup.setup()
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 let id = try home.newGame(space: space, keys: keys, course: course, tee: tee,
-                                          players: players.split(separator: ",").map(String.init), markers: pairs)
+                                          players: players.split(separator: ",").map(String.init), markers: pairs,
+                                          setup: gameSetup)
                 if json { Console.json(.object([("game", .string(id.hex))])) } else { Console.print("Started game \(id.hex)") }
             }
         }
@@ -262,17 +266,20 @@ struct Game: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the games of the space, newest first.")
         @OptionGroup var options: SpaceOptions
+        @Flag(help: "Also list deleted games.") var deleted = false
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let games = try home.games(space)
+                let games = try home.games(space, includeDeleted: deleted)
                 if json {
                     Console.json(.array(games.map(Views.game)))
                 } else {
                     for game in games {
-                        Console.print("\(game.id.hex)  tee \(game.tee)  \(game.finished ? "finished" : "in progress")")
+                        let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
+                        Console.print("\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
+                                      + formats)
                     }
                 }
             }
@@ -353,12 +360,25 @@ struct ScoreCommand: ParsableCommand {
     @Argument(help: "Strokes, 1...30.") var strokes: Int
     @Option(help: "Putts.") var putts: Int?
     @Option(help: "Penalty strokes.") var penalties: Int?
+    @Option(help: "The tee shot on a par 4 or 5: hit, left or right.") var fairway: String?
+    @Flag(name: .customLong("gir"), inversion: .prefixedNo, help: "Green reached in regulation (--gir) or not (--no-gir).")
+    var greenInRegulation: Bool?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         try guarded {
+            var fairwayResult: ScoreEntry.Fairway?
+            if let fairway {
+                guard let value = ScoreEntry.Fairway(name: fairway) else {
+                    throw NodeError.invalid("--fairway must be hit, left or right, got '\(fairway)'")
+                }
+                fairwayResult = value
+            }
             let entry: ScoreEntry
-            do { entry = try ScoreEntry(strokes: strokes, putts: putts, penalties: penalties) } catch {
+            do {
+                entry = try ScoreEntry(strokes: strokes, putts: putts, penalties: penalties, fairway: fairwayResult,
+                                       greenInRegulation: greenInRegulation)
+            } catch {
                 throw NodeError.wrap(error)
             }
             let (home, space) = try options.open()

@@ -1,0 +1,181 @@
+import ArgumentParser
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+
+/// The options that set up a game, shared by `game new` and `game setup`.
+struct GameSetupOptions: ParsableArguments {
+    @Option(name: .customLong("player-tee"), help: "A player's own tee, PLAYER=TEE (repeat for each; mixed tees).")
+    var playerTees: [String] = []
+    @Option(help: "The hole the game starts on (a shotgun start may start anywhere).") var start: Int?
+    @Option(help: "How many holes: 9 or 18 (front nine: --holes 9; back nine: --holes 9 --start 10).") var holes: Int?
+    @Option(help: "Formats, comma-separated: stroke, stableford, match, skins, nassau.") var formats: String?
+    @Option(help: "Skins on net or gross scores (net by default).") var skins: String?
+    @Flag(inversion: .prefixedNo, help: "Skins must be validated by tying or beating the next hole.")
+    var validateSkins: Bool?
+    @Option(help: "The two sides of the match and Nassau, e.g. Ann+Ben,Cleo+Dev (two players need none).")
+    var teams: String?
+    @Option(parsing: .unconditional, help: "The stake per unit (a skin, a bet) for the settlement; 0 for none.",
+            transform: decimal)
+    var stake: Double?
+
+    func setup(tee: String? = nil) throws(NodeError) -> GameSetup {
+        var setup = GameSetup()
+        setup.tee = tee
+        for pair in playerTees {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw NodeError.invalid("--player-tee takes PLAYER=TEE, e.g. --player-tee Ann=Red; got '\(pair)'")
+            }
+            setup.playerTees.append((parts[0], parts[1]))
+        }
+        setup.start = start
+        setup.holes = holes
+        setup.formats = formats.map { $0.split(separator: ",").map(String.init) }
+        setup.skins = skins?.lowercased()
+        setup.skinsValidation = validateSkins
+        if let teams {
+            let sides = teams.split(separator: ",", omittingEmptySubsequences: false).map {
+                $0.split(separator: "+", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
+            }
+            guard sides.count == 2, sides.allSatisfy({ $0.allSatisfy { !$0.isEmpty } }) else {
+                throw NodeError.invalid("--teams takes two sides separated by a comma, partners joined by +, "
+                                        + "e.g. Ann+Ben,Cleo+Dev; got '\(teams)'")
+            }
+            setup.teams = sides
+        }
+        setup.stake = stake
+        return setup
+    }
+}
+
+extension Game {
+    struct Setup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a game's tees, holes, start, formats, teams or stake.",
+            discussion: "A player's tee cannot change once they have scores. Every setting is a synced field of the game: "
+                + "the last change wins, on every device.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The game.") var game: String
+        @Option(help: "The tee for everybody without their own.") var tee: String?
+        @OptionGroup var setup: GameSetupOptions
+
+        func run() throws {
+            try guarded {
+                let changes = try setup.setup(tee: tee)
+                let (home, space) = try options.open()
+                try home.setupGame(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                                   setup: changes)
+                Console.print("Set up game \(game)")
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a game created by mistake (its ops stay in the log; `game restore` brings it back).")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The game.") var game: String
+        @Flag(help: "Delete it even though it has scores.") var force = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                try home.deleteGame(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                                    force: force)
+                Console.print("Deleted game \(game) (`caddie game restore \(game)` brings it back)")
+            }
+        }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Bring back a deleted game.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The game.") var game: String
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                try home.deleteGame(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                                    force: true, restore: true)
+                Console.print("Restored game \(game)")
+            }
+        }
+    }
+}
+
+extension Player {
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Correct a player's name or entered Handicap Index.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The player.") var player: String
+        @Option(help: "The new name.") var name: String?
+        @Option(parsing: .unconditional, help: "The Handicap Index to use until finished games give one.", transform: decimal)
+        var index: Double?
+        @Flag(name: .customLong("clear-index"), help: "Remove the entered Handicap Index.") var clearIndex = false
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let edited = try home.editPlayer(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                                                 player: player, name: name, handicapIndex: index, clearIndex: clearIndex)
+                if json { Console.json(Views.player(edited)) } else {
+                    Console.print("\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
+                }
+            }
+        }
+    }
+}
+
+struct StandingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "standings",
+        abstract: "A game's standings: stroke play, Stableford, match, skins, Nassau, disputes and settlement.")
+    @OptionGroup var options: SpaceOptions
+    @Argument(help: "The game.") var game: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let standings = try home.standings(space: space, game: game)
+            if json { Console.json(Views.standings(standings)) } else { Console.print(StandingsText.render(standings)) }
+        }
+    }
+}
+
+struct Stats: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A player's statistics over finished games: fairways, greens in regulation, putts, penalties, scoring by par.")
+    @OptionGroup var options: SpaceOptions
+    @Argument(help: "The player.") var player: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try guarded {
+            let (home, space) = try options.open()
+            let stats = try home.statistics(space: space, player: player)
+            if json { Console.json(Views.statistics(stats)); return }
+            func percent(_ part: Int, _ whole: Int) -> String {
+                whole == 0 ? "not recorded" : String(format: "%d of %d (%.0f%%)", part, whole, Double(part) / Double(whole) * 100)
+            }
+            var lines = ["\(stats.player.name): \(stats.rounds) finished round\(stats.rounds == 1 ? "" : "s"), \(stats.holes) holes"]
+            lines.append("  fairways hit        \(percent(stats.fairwaysHit, stats.fairwaysRecorded))")
+            lines.append("  greens in reg.      \(percent(stats.greensHit, stats.greensRecorded))")
+            lines.append("  putts per round     " + (stats.puttRounds == 0 ? "not recorded"
+                : String(format: "%.1f (%d rounds)", Double(stats.putts) / Double(stats.puttRounds), stats.puttRounds)))
+            lines.append("  putts per GIR       " + (stats.greensHitWithPutts == 0 ? "not recorded"
+                : String(format: "%.2f", Double(stats.puttsOnGreensHit) / Double(stats.greensHitWithPutts))))
+            lines.append("  penalties           \(stats.penalties)"
+                         + (stats.rounds > 0 ? String(format: " (%.1f a round)", Double(stats.penalties) / Double(stats.rounds)) : ""))
+            for par in stats.byPar.keys.sorted() {
+                let value = stats.byPar[par]!
+                lines.append(String(format: "  par %d average      %.2f over %d holes", par,
+                                    Double(value.strokes) / Double(value.holes), value.holes))
+            }
+            Console.print(lines.joined(separator: "\n"))
+        }
+    }
+}
