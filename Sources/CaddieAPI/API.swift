@@ -107,6 +107,29 @@ public struct NodeAPI: Sendable {
                 return Views.card(card, net: try home.playingHandicap(card: card, space: id, allowancePercent: allowance))
             })
         }
+        // `games/current` is a read-only alias: a change must name the game it changes.
+        for method in ["PATCH", "DELETE"] {
+            let refuse: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, _ in
+                throw APIError.badRequest("'current' only reads the game in progress: \(method) needs the game's id "
+                                          + "(GET .../games/current gives it)")
+            }
+            if method == "PATCH" { space.patch("games/current", use: refuse) } else { space.delete("games/current", use: refuse) }
+        }
+        space.patch("games/:game") { request, context in try await setupGame(request, context) }
+        space.delete("games/:game") { request, context in try await deleteGame(request, context, restore: false) }
+        space.post("games/:game/restore") { request, context in try await deleteGame(request, context, restore: true) }
+        space.get("games/:game/standings") { _, context in
+            let (id, game) = try await gameParameters(context)
+            return Response.json(Views.standings(try await read { try home.standings(space: id, game: game) }))
+        }
+        space.get("games/:game/card.csv") { _, context in try await printable(context, html: false) }
+        space.get("games/:game/card.html") { _, context in try await printable(context, html: true) }
+        space.patch("players/:player") { request, context in try await editPlayer(request, context) }
+        space.get("players/:player/stats") { _, context in
+            let id = try await spaceID(context)
+            let player = try context.parameters.require("player")
+            return Response.json(Views.statistics(try await read { try home.statistics(space: id, player: player) }))
+        }
         space.get("games/:game/handicaps") { request, context in try await handicaps(request, context) }
         space.post("games/:game/scores") { request, context in try await enterScore(request, context) }
         space.post("games/:game/attestations") { request, context in try await attest(request, context) }
@@ -236,7 +259,92 @@ public struct NodeAPI: Sendable {
         let tee: String
         let players: [String]
         let markers: [Marker]?
+        let playerTees: [PlayerTee]?
+        let startHole: Int?
+        let holesPlayed: Int?
+        let formats: [String]?
+        let skins: String?
+        let skinsValidation: Bool?
+        let teams: [[String]]?
+        let stake: Double?
         struct Marker: Decodable { let player: String; let marker: String }
+    }
+
+    struct PlayerTee: Decodable { let player: String; let tee: String }
+
+    /// A game's setup changes: every field optional.
+    struct SetupBody: Decodable {
+        let tee: String?
+        let playerTees: [PlayerTee]?
+        let startHole: Int?
+        let holesPlayed: Int?
+        let formats: [String]?
+        let skins: String?
+        let skinsValidation: Bool?
+        let teams: [[String]]?
+        let stake: Double?
+
+        var setup: GameSetup {
+            var setup = GameSetup()
+            setup.tee = tee
+            setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
+            setup.start = startHole
+            setup.holes = holesPlayed
+            setup.formats = formats
+            setup.skins = skins
+            setup.skinsValidation = skinsValidation
+            setup.teams = teams
+            setup.stake = stake
+            return setup
+        }
+    }
+
+    func setupGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let body = try await decode(request, as: SetupBody.self)
+        let (home, keys) = (home, keys)
+        return Response.json(Views.game(try await write {
+            try home.setupGame(space: id, keys: keys, game: game, setup: body.setup)
+            return try home.resolveGame(id, game)
+        }))
+    }
+
+    func deleteGame(_ request: Request, _ context: BasicRequestContext, restore: Bool) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let force = request.uri.queryParameters.get("force").map { $0 == "true" || $0 == "1" } ?? false
+        let (home, keys) = (home, keys)
+        return Response.json(Views.game(try await write {
+            try home.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
+            return try home.resolveGame(id, game, includeDeleted: true)
+        }))
+    }
+
+    func printable(_ context: BasicRequestContext, html: Bool) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let (home, keys) = (home, keys)
+        let export = try await read { try home.cardExport(space: id, game: game, keys: keys) }
+        var headers: HTTPFields = [.contentType: html ? "text/html; charset=utf-8" : "text/csv; charset=utf-8",
+                                   .contentDisposition: "inline; filename=\"caddie-card-\(export.standings.card.game.id.short).\(html ? "html" : "csv")\""]
+        // The card has no script: its policy allows its own inline style and nothing else.
+        if html {
+            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; "
+                + "form-action 'none'; frame-ancestors 'none'"
+        }
+        return Response(status: .ok, headers: headers,
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: html ? export.html : export.csv)))
+    }
+
+    struct PlayerChanges: Decodable { let name: String?; let index: Double?; let clearIndex: Bool? }
+
+    func editPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let player = try context.parameters.require("player")
+        let body = try await decode(request, as: PlayerChanges.self)
+        let (home, keys) = (home, keys)
+        return Response.json(Views.player(try await write {
+            try home.editPlayer(space: id, keys: keys, player: player, name: body.name, handicapIndex: body.index,
+                                clearIndex: body.clearIndex ?? false)
+        }))
     }
 
     func newGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -244,8 +352,12 @@ public struct NodeAPI: Sendable {
         let body = try await decode(request, as: NewGame.self)
         let (home, keys) = (home, keys)
         let game = try await write {
+            var setup = SetupBody(tee: nil, playerTees: body.playerTees, startHole: body.startHole,
+                                  holesPlayed: body.holesPlayed, formats: body.formats, skins: body.skins,
+                                  skinsValidation: body.skinsValidation, teams: body.teams, stake: body.stake).setup
+            setup.tee = nil
             let created = try home.newGame(space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
-                                           markers: (body.markers ?? []).map { ($0.player, $0.marker) })
+                                           markers: (body.markers ?? []).map { ($0.player, $0.marker) }, setup: setup)
             return try home.resolveGame(id, created.hex)
         }
         return Response.json(Views.game(game), status: .created)
@@ -260,14 +372,27 @@ public struct NodeAPI: Sendable {
         }))
     }
 
-    struct NewScore: Decodable { let player: String; let hole: Int; let strokes: Int; let putts: Int?; let penalties: Int? }
+    struct NewScore: Decodable {
+        let player: String; let hole: Int; let strokes: Int; let putts: Int?; let penalties: Int?
+        let fairway: String?; let gir: Bool?
+    }
 
     func enterScore(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let body = try await decode(request, as: NewScore.self)
         let entry: ScoreEntry
         do {
-            entry = try ScoreEntry(strokes: body.strokes, putts: body.putts, penalties: body.penalties)
+            var fairway: ScoreEntry.Fairway?
+            if let text = body.fairway {
+                guard let value = ScoreEntry.Fairway(name: text) else {
+                    throw APIError.badRequest("the field 'fairway' must be hit, left or right, got '\(text)'")
+                }
+                fairway = value
+            }
+            entry = try ScoreEntry(strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: fairway,
+                                   greenInRegulation: body.gir)
+        } catch let error as APIError {
+            throw error
         } catch {
             throw APIError.badRequest("\(error)")
         }

@@ -6,7 +6,7 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One live event: a type (`score`, `conflict`, `conflict-resolved`, `peer-connected`, `peer-lost`) and its
+/// One live event: a type (`score`, `conflict`, `conflict-resolved`, `standings`, `peer-connected`, `peer-lost`) and its
 /// JSON data, numbered in the order this node saw them.
 public struct LiveEvent: Sendable {
     public let id: Int
@@ -31,6 +31,7 @@ public final class EventHub: Sendable {
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
         var cells: [String: CellState]? = nil
+        var games: [String: GameRecord] = [:]
         var closed = false
     }
 
@@ -142,12 +143,16 @@ public final class EventHub: Sendable {
     /// Compares every score cell with the last look and publishes the differences.
     func compare() {
         var cells: [String: CellState] = [:]
+        var games: [String: GameRecord] = [:]
         var events: [(String, JSON)] = []
-        let previous = state.withLock { $0.cells }
+        let (previous, previousGames) = state.withLock { ($0.cells, $0.games) }
         do {
             for space in try home.spaces() {
                 let players = Dictionary(try home.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                 for game in try home.games(space.id) {
+                    let gameKey = "\(space.id.hex)/\(game.id.hex)"
+                    games[gameKey] = game
+                    let eventsBefore = events.count
                     for cell in try home.store.cells(space.id, game: game.id) {
                         let key = "\(space.id.hex)/\(game.id.hex)/\(cell.player.hex)/\(cell.hole)"
                         let now = CellState(winner: cell.winner?.op, conflict: cell.isConflict)
@@ -174,13 +179,23 @@ public final class EventHub: Sendable {
                             events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
                         }
                     }
+                    // The game's standings, after its scores or its setup changed (not on the first look).
+                    if previous != nil, events.count > eventsBefore || previousGames[gameKey] != game,
+                       let standings = try? home.standings(space: space.id, game: game.id.hex) {
+                        events.append(("standings", .object([("space", .string(space.id.hex))] + {
+                            if case .object(let fields) = Views.standings(standings) { return fields } else { return [] }
+                        }())))
+                    }
                 }
             }
         } catch {
             logger.warning("live events: cannot read the store", metadata: ["error": "\(error)"])
             return
         }
-        state.withLock { $0.cells = cells }
+        state.withLock {
+            $0.cells = cells
+            $0.games = games
+        }
         for (type, data) in events { publish(type, data) }
     }
 }

@@ -57,4 +57,22 @@ struct RecordingGroup {
         inner.post(RouterPath(path), use: handler)
         return self
     }
+
+    @discardableResult
+    func patch<Output: ResponseGenerator>(
+        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
+    ) -> RecordingGroup {
+        table.add(prefix + "/" + path, .patch)
+        inner.patch(RouterPath(path), use: handler)
+        return self
+    }
+
+    @discardableResult
+    func delete<Output: ResponseGenerator>(
+        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
+    ) -> RecordingGroup {
+        table.add(prefix + "/" + path, .delete)
+        inner.delete(RouterPath(path), use: handler)
+        return self
+    }
 }

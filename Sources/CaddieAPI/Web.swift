@@ -89,7 +89,10 @@ struct WebGuard<Context: RequestContext>: RouterMiddleware {
                                + "address, as `caddie web link` prints it")
         }
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = WebHeaders.contentSecurityPolicy
+        // A response with its own, stricter policy keeps it (the printable card: no script at all).
+        if response.headers[.contentSecurityPolicy] == nil {
+            response.headers[.contentSecurityPolicy] = WebHeaders.contentSecurityPolicy
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[WebHeaders.frameOptions] = "DENY"
         response.headers[WebHeaders.referrerPolicy] = "no-referrer"

@@ -204,6 +204,9 @@ def main():
         game = caddie_json(ana, "game", "new", "--course", course, "--tee", "1", "--players",
                            ",".join(players.values()), "--markers", "Ben:Ana,Ana:Ben,Cleo:Dev,Dev:Cleo")["game"]
         space = caddie_json(ana, "space", "list")[0]["space"]
+        # The group's side games: net skins and a four-ball match, 1 a unit.
+        caddie(ana, "game", "setup", game, "--formats", "stroke,stableford,match,skins", "--teams", "Ana+Ben,Cleo+Dev",
+               "--stake", "1")
         ports = [free_port() for _ in range(4)]
         node_a = Node(ana, ports[0], ports[1], [ports[2]])
         node_b = Node(ben, ports[2], ports[3], [ports[0]])
@@ -322,6 +325,28 @@ def main():
         wait(laptop, lambda d: "signature valid" in text(d), "the audit log shows signature checks")
         shot(laptop, "audit-log-1280")
         axe(laptop, "the audit log")
+
+        print("Standings: the match, the skins, the settlement, live")
+        laptop.get(origin + "/#/game/%s/standings" % game)
+        wait(laptop, lambda d: "Settlement" in text(d), "the standings screen opens")
+        shown = text(laptop)
+        check("Match: Ana & Ben v Cleo & Dev" in shown and "Skins (net)" in shown, "standings show the match and the skins")
+        status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s/standings" % (space, game))
+        check(status == 200, "GET standings answers 200")
+        standings = json.loads(body)
+        check(standings["match"]["status"] in shown, "the match line is the node's: %s" % standings["match"]["status"])
+        shot(laptop, "standings-1280")
+        axe(laptop, "the standings")
+        ana_thru = lambda d: d.find_element(By.XPATH, "//table[contains(@class,'standings')]//tr[th[normalize-space()='Ana']]/td[1]").text
+        before = retry(lambda: ana_thru(laptop))
+        caddie(ben, "score", game, "Ana", "9", "4")
+        wait(laptop, lambda d: ana_thru(d) == str(int(before) + 1),
+             "a score typed on Ben's device updates the open standings (thru %s -> %d)" % (before, int(before) + 1))
+        laptop.get(origin + "/v1/spaces/%s/games/%s/card.html" % (space, game))
+        wait(laptop, lambda d: "State hash" in text(d), "the printable card opens in the signed-in browser")
+        check("Attestations" in text(laptop) and "Ben: signed by Ana" in text(laptop),
+              "the printable card lists the attestation with who signed")
+        shot(laptop, "card-print-1280")
         in_step = False
         deadline = time.time() + 20
         while time.time() < deadline and not in_step:

@@ -56,6 +56,7 @@ async function route() {
     }
     if (parts[0] === 'game' && parts[1]) {
       if (parts[2] === 'log') return await showLog(parts[1]);
+      if (parts[2] === 'standings') return await showStandings(parts[1]);
       return await showCard(parts[1]);
     }
     if (parts[0] !== 'guide') stopGuide();
@@ -208,8 +209,8 @@ function renderCard() {
   const c = state.card;
   const disputed = card.conflictKeys(c);
   mount(main,
-    nav(['#/games', 'Games'], [`#/game/${c.game}`, 'Card', true], ['#/guide', 'Guide'], [`#/game/${c.game}/log`, 'Audit log'],
-      ['#/sync', 'Devices']),
+    nav(['#/games', 'Games'], [`#/game/${c.game}`, 'Card', true], [`#/game/${c.game}/standings`, 'Standings'], ['#/guide', 'Guide'],
+      [`#/game/${c.game}/log`, 'Audit log'], ['#/sync', 'Devices']),
     h('h2', {}, `${c.courseName ?? 'Course'} · tee ${c.tee}`, c.finished ? h('span', { class: 'tag done' }, ' finished') : null),
     c.conflicts.length ? h('p', { class: 'warning', role: 'status' },
       `${c.conflicts.length} disputed score${c.conflicts.length > 1 ? 's' : ''}: marked ⚠ below. Tap one to settle it.`) : null,
@@ -426,6 +427,57 @@ async function showHistory(player, hole) {
       h('button', { type: 'button', onclick: () => mount(panel) }, 'Close')));
     document.getElementById('panel-title').focus();
   } catch (error) { mount(panel, problem(error)); }
+}
+
+// MARK: Standings
+
+function toPar(value, thru) {
+  if (!thru || value === null || value === undefined) return '–';
+  return value === 0 ? 'E' : value > 0 ? `+${value}` : `${value}`;
+}
+
+async function showStandings(gameText) {
+  const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
+  state.standings = game;
+  const s = await get(`${base()}/games/${enc(game)}/standings`);
+  if (state.standings !== game) return;
+  const money = (amount) => amount === null ? '' : amount.toFixed(2);
+  const order = [...s.players].sort((a, b) => (a.netToPar ?? a.grossToPar) - (b.netToPar ?? b.grossToPar));
+  mount(main,
+    nav(['#/games', 'Games'], [`#/game/${game}`, 'Card'], [`#/game/${game}/standings`, 'Standings', true],
+      [`#/game/${game}/log`, 'Audit log'], ['#/sync', 'Devices']),
+    h('h2', {}, `Standings · ${s.course ?? 'Course'}`),
+    h('p', { class: 'hint' }, `Holes ${s.holes[0]}–${s.holes[s.holes.length - 1]} · ${s.formats.join(', ')}`
+      + (s.stake !== null ? ` · ${money(s.stake)} a unit` : '')),
+    s.disputes.length ? h('section', { class: 'warning', role: 'status', 'aria-label': 'Disputes' },
+      h('h3', {}, `⚠ ${s.disputes.length} disputed score${s.disputes.length > 1 ? 's' : ''}`),
+      h('ul', { class: 'list' }, s.disputes.map((d) => h('li', {}, d.text, ' ',
+        h('a', { href: `#/game/${game}` }, 'Settle it on the card'))))) : null,
+    h('div', { class: 'scroll' }, h('table', { class: 'standings' },
+      h('caption', {}, 'Players (PH: playing handicap at 95%)'),
+      h('thead', {}, h('tr', {}, ['Player', 'Thru', 'Gross', 'To par', 'PH', 'Net', 'Pts', 'Skins']
+        .concat(s.stake !== null ? ['±'] : []).map((label) => h('th', { scope: 'col' }, label)))),
+      h('tbody', {}, order.map((p) => h('tr', {},
+        h('th', { scope: 'row' }, p.name), h('td', {}, `${p.thru}`), h('td', {}, p.thru ? `${p.gross}` : '–'),
+        h('td', {}, toPar(p.grossToPar, p.thru)), h('td', {}, p.playingHandicap ?? '–'), h('td', {}, toPar(p.netToPar, p.thru)),
+        h('td', {}, p.points ?? '–'), h('td', {}, `${p.skins}`),
+        s.stake !== null ? h('td', {}, money(p.amount)) : null))))),
+    s.match ? h('section', { 'aria-label': 'Match' }, h('h3', {}, `Match: ${s.sides[0].name} v ${s.sides[1].name}`),
+      h('p', { class: 'big' }, s.match.status)) : null,
+    s.nassau ? h('section', { 'aria-label': 'Nassau' }, h('h3', {}, `Nassau: ${s.sides[0].name} v ${s.sides[1].name}`),
+      h('ul', { class: 'list' }, s.nassau.bets.map((bet) => h('li', {}, h('strong', {}, bet.name),
+        bet.pressedBy ? ` (pressed by ${bet.pressedBy})` : '', `: ${bet.status}`)))) : null,
+    s.skins ? h('section', { 'aria-label': 'Skins' }, h('h3', {}, `Skins (${s.skins.net ? 'net' : 'gross'})`),
+      h('ol', { class: 'list skins' }, s.skins.holes.filter((hole) => hole.outcome !== 'undecided')
+        .map((hole) => h('li', {}, h('strong', {}, `${hole.hole}`), `: ${hole.outcome}`))),
+      s.skins.carry ? h('p', {}, `${s.skins.carry} carried`) : null) : null,
+    s.stake !== null ? h('section', { 'aria-label': 'Settlement' }, h('h3', {}, 'Settlement',
+      s.provisional ? h('span', { class: 'tag bad' }, ' provisional: a dispute changes it') : null),
+      s.settlement.length === 0 ? h('p', {}, 'Nothing owed.')
+        : h('ul', { class: 'list' }, s.settlement.map((t) => h('li', {}, `${t.fromName} pays ${t.toName} ${money(t.amount)}`)))) : null,
+    s.notes.length ? h('ul', { class: 'hint' }, s.notes.map((note) => h('li', {}, note))) : null,
+    h('p', {}, h('a', { href: `${base()}/games/${enc(game)}/card.html`, target: '_blank', rel: 'noopener' },
+      'The card to print and hand in'), ' · ', h('a', { href: `${base()}/games/${enc(game)}/card.csv` }, 'CSV')));
 }
 
 // MARK: Audit log and devices
@@ -649,6 +701,12 @@ function stopBeacon() {
 function onEvent(type, data) {
   if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${data.strokes} on hole ${data.hole}.`);
   if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
+  if (type === 'standings' && state.standings && data.game === state.standings
+      && window.location.hash.endsWith('/standings')) {
+    window.clearTimeout(state.reloadTimer);
+    state.reloadTimer = window.setTimeout(() => showStandings(state.standings).catch(() => {}), 10);
+    return;
+  }
   if (state.game && data.game === state.game && ['score', 'conflict', 'conflict-resolved'].includes(type)) {
     // Several events arrive together after a merge: reload the card once.
     window.clearTimeout(state.reloadTimer);

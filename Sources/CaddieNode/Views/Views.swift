@@ -160,7 +160,10 @@ public enum Views {
         return .object([("op", .string(opName(entry.value.op))),
                         ("time", .string(time(entry.value.hlc))), ("author", .string(entry.value.author)),
                         ("strokes", .int(entry.value.entry.strokes)), ("putts", .optional(entry.value.entry.putts)),
-                        ("penalties", .optional(entry.value.entry.penalties)), ("supersedes", ids(entry.supersedes)),
+                        ("penalties", .optional(entry.value.entry.penalties)),
+                        ("fairway", .optional(entry.value.entry.fairway?.name)),
+                        ("gir", entry.value.entry.greenInRegulation.map { .bool($0) } ?? .null),
+                        ("supersedes", ids(entry.supersedes)),
                         ("supersededBy", ids(entry.supersededBy)), ("standing", .bool(entry.supersededBy.isEmpty))])
     }
 

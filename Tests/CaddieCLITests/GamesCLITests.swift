@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// Side games end to end: real homes (SQLite files), the `caddie` binary, merges by op bundle.
+@Suite("caddie CLI: side games, standings, the card to hand in", .serialized)
+struct GamesCLITests {
+    /// Ana and Ben in one space, with a game of match play, gross skins and a Nassau at 2 a unit, Ana from tee 1
+    /// and Ben from tee 2 (no Handicap Index: both off scratch, so the figures below are gross and easy to check).
+    static func twoBall() throws -> (homes: [CLI], game: String) {
+        let homes = try ["Ana", "Ben"].map { try CLI(name: $0) }
+        for (home, name) in zip(homes, ["Ana", "Ben"]) { try home.ok(["login", "--name", name]) }
+        let invite = try homes[0].ok(["space", "create", "Saturday", "--json"]).field("invite")
+        try homes[1].ok(["space", "join", invite])
+        for name in ["Ana", "Ben"] { try homes[0].ok(["player", "add", name]) }
+        let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        let game = try homes[0].ok(["game", "new", "--course", course, "--tee", "1", "--players", "Ana,Ben",
+                                    "--player-tee", "Ben=2", "--formats", "match,skins,nassau", "--skins", "gross",
+                                    "--stake", "2", "--json"]).field("game")
+        try RoundTests.merge(homes)
+        return (homes, game)
+    }
+
+    /// Ana 3 on the 1st, Ben 3 on the 2nd, 4 everywhere else; Ben's 3rd is entered 3 by Ben and 5 by Ana.
+    static func play(_ homes: [CLI], _ game: String) throws {
+        for hole in 1...18 {
+            try homes[0].ok(["score", game, "Ana", "\(hole)", hole == 1 ? "3" : "4"])
+            if hole != 3 { try homes[1].ok(["score", game, "Ben", "\(hole)", hole == 2 ? "3" : "4"]) }
+        }
+        try homes[1].ok(["score", game, "Ben", "3", "3"])
+        try homes[0].ok(["score", game, "Ben", "3", "5"])
+        try RoundTests.merge(homes)
+    }
+
+    @Test("a disputed hole is shown with what it decides, the settlement is provisional until it is settled")
+    func disputeDecidesSkinsAndMatch() throws {
+        let (homes, game) = try Self.twoBall()
+        defer { homes.forEach { $0.remove() } }
+        try Self.play(homes, game)
+        let open = try #require(try homes[0].ok(["standings", game, "--json"]).json() as? [String: Any])
+        #expect(open["provisional"] as? Bool == true)
+        let disputes = try #require(open["disputes"] as? [[String: Any]])
+        #expect(disputes.count == 1)
+        let text = try #require(disputes.first?["text"] as? String)
+        #expect(text.hasPrefix("Ben's 3rd: "), "\(text)")
+        let decides = try #require(disputes.first?["decides"] as? [String])
+        // With Ben's 3 he wins skin 3 and the match 1 up; with Ana's 5 she wins both.
+        #expect(decides.contains { $0.hasPrefix("skin 3 (") && $0.contains("Ben wins 1") && $0.contains("Ana wins 1") }, "\(decides)")
+        #expect(decides.contains { $0.hasPrefix("the match (") }, "\(decides)")
+        #expect(decides.contains { $0.hasPrefix("the front nine (") }, "\(decides)")
+        let notes = try #require(open["notes"] as? [String])
+        #expect(notes.contains { $0.contains("no Handicap Index") })
+        // The card and the text view agree on the dispute.
+        let shown = try homes[1].ok(["standings", game]).stdout
+        #expect(shown.contains(text))
+        #expect(shown.contains("(provisional: a dispute changes it)"))
+
+        // Ben settles it with his 3, seen by Ana after the next merge.
+        try homes[1].ok(["score", game, "Ben", "3", "3"])
+        try RoundTests.merge(homes)
+        let settled = try #require(try homes[0].ok(["standings", game, "--json"]).json() as? [String: Any])
+        #expect(settled["provisional"] as? Bool == false)
+        #expect((settled["disputes"] as? [Any])?.isEmpty == true)
+        let match = try #require(settled["match"] as? [String: Any])
+        #expect(match["status"] as? String == "Ben won 1 up")
+        let skins = try #require(settled["skins"] as? [String: Any])
+        #expect(skins["carry"] as? Int == 15, "holes 4-18 tied: 15 skins unclaimed")
+        let players = try #require(settled["players"] as? [[String: Any]])
+        #expect(players.map { $0["skins"] as? Int } == [1, 2])
+        #expect(players.map { $0["tee"] as? String } == ["1", "2"], "Ben plays his own tee")
+        // Ben: skins +1 unit, match +1, front nine +1, back halved, 18 holes +1 = 4 units at 2.00.
+        let settlement = try #require(settled["settlement"] as? [[String: Any]])
+        #expect(settlement.count == 1)
+        #expect(settlement.first?["fromName"] as? String == "Ana" && settlement.first?["toName"] as? String == "Ben")
+        #expect(settlement.first?["amount"] as? Double == 8.0)
+        let nassau = try #require(settled["nassau"] as? [String: Any])
+        let bets = try #require(nassau["bets"] as? [[String: Any]])
+        #expect(bets.map { $0["name"] as? String } == ["front nine", "back nine", "18 holes"])
+        #expect(bets.map { $0["status"] as? String } == ["Ben won 1 up", "all square", "Ben won 1 up"])
+        // Both homes compute the same standings from the same ops.
+        let other = try homes[1].ok(["standings", game, "--json"]).stdout
+        #expect(other == (try homes[0].ok(["standings", game, "--json"]).stdout))
+    }
+
+    @Test("the card prints on one A4 page, as CSV, and as HTML with attestations and the state hash")
+    func cardToHandIn() throws {
+        let (homes, game) = try Self.twoBall()
+        defer { homes.forEach { $0.remove() } }
+        try Self.play(homes, game)
+        try homes[1].ok(["score", game, "Ben", "3", "3"])
+        try RoundTests.merge(homes)
+        try homes[1].ok(["attest", game, "Ana"])
+        try RoundTests.merge(homes)
+        let csv = try homes[0].ok(["card", game, "--format", "csv"]).stdout
+        let rows = csv.split(separator: "\r\n")
+        #expect(rows.count == 4, "header, par, Ana, Ben")
+        #expect(rows[0].hasPrefix("player,tee,course handicap,playing handicap,hole 1,"))
+        #expect(rows[2].hasPrefix("Ana,1,,,3,4,4,"))
+        #expect(rows[2].contains(",Ben"), "Ana's card is attested by Ben")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-card-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let html = folder.appendingPathComponent("card.html")
+        try homes[0].ok(["card", game, "--format", "html", "--out", html.path])
+        let page = try String(contentsOf: html, encoding: .utf8)
+        let hash = try homes[0].stateHash()
+        #expect(page.contains(hash))
+        #expect(page.contains("Ana: signed by Ben") && page.contains("signature checked") && page.contains("matches this card"))
+        #expect(page.contains("Ben: not attested"))
+        #expect(page.contains("Ana pays Ben 8.00"))
+        #expect(!page.contains("<script"))
+        // Chromium (Debian's) prints it to PDF: exactly one page.
+        let pdf = folder.appendingPathComponent("card.pdf")
+        let chromium = Process()
+        chromium.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+        chromium.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                              "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
+                              "--print-to-pdf=\(pdf.path)", html.absoluteString]
+        chromium.standardOutput = FileHandle.nullDevice
+        chromium.standardError = FileHandle.nullDevice
+        try chromium.run()
+        chromium.waitUntilExit()
+        let bytes = try Data(contentsOf: pdf)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        #expect(pages == 1, "the card should print on one page, got \(pages)")
+    }
+
+    @Test("bad setups are refused with a reason and change nothing")
+    func badSetupsAreRefused() throws {
+        let (homes, game) = try Self.twoBall()
+        defer { homes.forEach { $0.remove() } }
+        let home = homes[0]
+        let before = try home.stateHash()
+        try home.fails(["game", "setup", game, "--formats", "stroke,bingo"], saying: "unknown format 'bingo'")
+        try home.fails(["game", "setup", game, "--holes", "7"], saying: "--holes must be 9 or 18")
+        try home.fails(["game", "setup", game, "--start", "19"], saying: "--start must be a hole of")
+        try home.fails(["game", "setup", game, "--skins", "best"], saying: "--skins must be net or gross")
+        try home.fails(["game", "setup", game, "--stake", "-1"], saying: "--stake must be between 0")
+        try home.fails(["game", "setup", game, "--teams", "Ana"], saying: "--teams takes two sides")
+        try home.fails(["game", "setup", game, "--teams", "Ana,Ana"], saying: "Ana is on both sides")
+        try home.fails(["game", "setup", game, "--player-tee", "Ana=Blue"], saying: "has no tee 'Blue'")
+        try home.fails(["game", "setup", game, "--player-tee", "Ana"], saying: "--player-tee takes PLAYER=TEE")
+        try home.fails(["game", "setup", game], saying: "say what to change")
+        try home.fails(["player", "edit", "Ana", "--name", "ben"], saying: "a player named Ben is already")
+        try home.fails(["player", "edit", "Ana", "--index", "60"], saying: "a Handicap Index must be between")
+        try home.fails(["score", game, "Ana", "1", "4", "--fairway", "bunker"], saying: "--fairway must be hit, left or right")
+        #expect(try home.stateHash() == before, "a refused command changes nothing")
+
+        // Once Ben has a score, his tee is fixed; the back nine only accepts holes 10-18.
+        try home.ok(["score", game, "Ben", "1", "4"])
+        try home.fails(["game", "setup", game, "--player-tee", "Ben=1"], saying: "Ben already has scores from tee 2")
+        try home.ok(["game", "setup", game, "--holes", "9", "--start", "10"])
+        try home.fails(["score", game, "Ana", "2", "4"], saying: "plays holes 10-18: hole 2 is not one of them")
+        let standings = try #require(try home.ok(["standings", game, "--json"]).json() as? [String: Any])
+        #expect(standings["holes"] as? [Int] == Array(10...18))
+        #expect((standings["notes"] as? [String])?.contains { $0.contains("a Nassau needs 18 holes") } == true)
+
+        // A game with scores is deleted only with --force, then hidden, then restored.
+        try home.fails(["game", "delete", game], saying: "has 1 scores: delete it with --force")
+        try home.ok(["game", "delete", game, "--force"])
+        #expect(!(try home.ok(["game", "list"]).stdout.contains(game)))
+        try home.fails(["standings", game], saying: "was deleted: `caddie game restore")
+        #expect(try home.ok(["game", "list", "--deleted"]).stdout.contains(game))
+        try home.ok(["game", "restore", game])
+        #expect(try home.ok(["game", "list"]).stdout.contains(game))
+    }
+
+    @Test("player edits and statistics from fairways, greens, putts and penalties of finished games")
+    func statisticsAndEdits() throws {
+        let (homes, game) = try Self.twoBall()
+        defer { homes.forEach { $0.remove() } }
+        let home = homes[0]
+        try home.ok(["player", "edit", "Ana", "--name", "Ana B.", "--index", "11.8"])
+        let players = try #require(try home.ok(["player", "list", "--json"]).json() as? [[String: Any]])
+        #expect(players.contains { $0["name"] as? String == "Ana B." && $0["index"] as? Double == 11.8 })
+        // Hole 1 is a par 5, hole 2 a par 4 and hole 4 a par 3 on tee 1 of the example course.
+        try home.ok(["score", game, "Ana B.", "1", "5", "--putts", "2", "--fairway", "hit", "--gir"])
+        try home.ok(["score", game, "Ana B.", "2", "5", "--putts", "1", "--penalties", "1", "--fairway", "left", "--no-gir"])
+        try home.ok(["score", game, "Ana B.", "4", "3", "--putts", "2", "--gir"])
+        try home.ok(["game", "finish", game])
+        let stats = try #require(try home.ok(["stats", "Ana B.", "--json"]).json() as? [String: Any])
+        #expect(stats["rounds"] as? Int == 1)
+        #expect((stats["fairways"] as? [String: Any])?["hit"] as? Int == 1)
+        #expect((stats["fairways"] as? [String: Any])?["recorded"] as? Int == 2, "the par 3 has no fairway")
+        #expect((stats["greensInRegulation"] as? [String: Any])?["percent"] as? Double == 66.7)
+        #expect(stats["puttsPerRound"] as? Double == 5)
+        #expect(stats["puttsPerGreenInRegulation"] as? Double == 2)
+        #expect(stats["penalties"] as? Int == 1)
+        // A score with fairway and green travels to the other home (change 0x22) and reads back the same.
+        try RoundTests.merge(homes)
+        let history = try #require(try homes[1].ok(["history", game, "Ana B.", "1", "--json"]).json() as? [[String: Any]])
+        #expect(history.first?["fairway"] as? String == "hit")
+        #expect(history.first?["gir"] as? Bool == true)
+        #expect(try homes[1].stateHash() == (try home.stateHash()))
+    }
+}
