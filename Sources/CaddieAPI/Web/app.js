@@ -455,7 +455,7 @@ async function showStandings(gameText) {
         h('a', { href: `#/game/${game}` }, 'Settle it on the card'))))) : null,
     h('div', { class: 'scroll' }, h('table', { class: 'standings' },
       h('caption', {}, 'Players (PH: playing handicap at 95%)'),
-      h('thead', {}, h('tr', {}, ['Player', 'Thru', 'Gross', 'To par', 'PH', 'Net', 'Pts', 'Skins']
+      h('thead', {}, h('tr', {}, ['Player', 'Thru', 'Gross', 'To par', 'PH', 'Net to par', 'Pts', 'Skins']
         .concat(s.stake !== null ? ['±'] : []).map((label) => h('th', { scope: 'col' }, label)))),
       h('tbody', {}, order.map((p) => h('tr', {},
         h('th', { scope: 'row' }, p.name), h('td', {}, `${p.thru}`), h('td', {}, p.thru ? `${p.gross}` : '–'),
