@@ -485,6 +485,13 @@ extension Home {
             }
             if let text = alternatives(outcomes.map { "\($0.nassau!.bets.count - 3) press\($0.nassau!.bets.count == 4 ? "" : "es")" }) {
                 items.append("the presses (\(text))")
+            } else {
+                // The same presses either way: say which of them the value decides.
+                for index in 3..<nassau.bets.count {
+                    if let text = alternatives(outcomes.map { standings.describe($0.nassau!.bets[index].status) }) {
+                        items.append("the \(standings.name(nassau.bets[index])) (\(text))")
+                    }
+                }
             }
         }
         return items

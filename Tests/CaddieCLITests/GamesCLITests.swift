@@ -48,7 +48,7 @@ struct GamesCLITests {
         #expect(decides.contains { $0.hasPrefix("the match (") }, "\(decides)")
         #expect(decides.contains { $0.hasPrefix("the front nine (") }, "\(decides)")
         let notes = try #require(open["notes"] as? [String])
-        #expect(notes.contains { $0.contains("no Handicap Index") })
+        #expect(notes.contains { $0.contains("Ana has no Course Handicap here (no Handicap Index") })
         // The card and the text view agree on the dispute.
         let shown = try homes[1].ok(["standings", game]).stdout
         #expect(shown.contains(text))

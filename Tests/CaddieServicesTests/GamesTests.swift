@@ -146,12 +146,32 @@ final class GamesTests: XCTestCase {
         XCTAssertEqual(standings.transfers.count, 3)
     }
 
-    func testSettlementListsFewestPayments() {
+    // Rule 6.2b: on tees of different par, formats that compare strokes give the higher-par player the difference.
+    func testMixedTeesOfDifferentParAddTheDifference() {
+        let ann = card([5], handicap: 10, pars: Array(repeating: 4, count: 18))
+        let ben = card([5], handicap: 10, pars: [5] + Array(repeating: 4, count: 17))  // par 73
+        let standings = Games.standings(cards: [ann, ben], names: ["Ann", "Ben"], rules: Games.Rules(formats: [.match]))
+        XCTAssertEqual(standings.matchStrokes[1][0], 1, "Ben receives the one stroke of par difference, on SI 1")
+        XCTAssertEqual(standings.match?.results.first, .b)
+        XCTAssertEqual(standings.players[1].grossToPar, 0, "to par uses each player's own par")
+    }
+
+    func testSettlementPayments() {
         XCTAssertEqual(Games.settle([3, -1, -1, -1]), [
             Games.Transfer(from: 1, to: 0, units: 1), Games.Transfer(from: 2, to: 0, units: 1),
             Games.Transfer(from: 3, to: 0, units: 1),
         ])
         XCTAssertEqual(Games.settle([0, 0]), [])
+        // Never more payments than players less one, and every balance ends at zero.
+        let balances = [4, 3, -2, -2, -3]
+        let payments = Games.settle(balances)
+        XCTAssertLessThanOrEqual(payments.count, balances.count - 1)
+        var left = balances
+        for payment in payments {
+            left[payment.from] += payment.units
+            left[payment.to] -= payment.units
+        }
+        XCTAssertEqual(left, [0, 0, 0, 0, 0])
     }
 
     func testMatchNeedsTwoSides() {

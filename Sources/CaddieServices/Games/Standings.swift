@@ -126,7 +126,8 @@ extension Games {
         let holes = cards.first?.gross.count ?? 0
         var notes: [String] = []
         for (index, card) in cards.enumerated() where card.courseHandicap == nil {
-            notes.append("\(names[index]) has no Handicap Index: played off scratch in net scores")
+            notes.append("\(names[index]) has no Course Handicap here (no Handicap Index, or a tee without Course Rating, "
+                         + "Slope Rating and par): plays off scratch in net scores")
         }
         // Stroke play and Stableford: each player's own Playing Handicap at 95%.
         let strokePlay = cards.map { playingHandicap($0.courseHandicap, percent: 95) }
@@ -165,8 +166,15 @@ extension Games {
         }
         let fourBall = (validSides?[0].count ?? 1) == 2
         let matchPercent = fourBall ? 90 : 100
-        let matchPlaying = cards.map { playingHandicap($0.courseHandicap, percent: matchPercent) ?? 0 }
         let inMatch = validSides.map { Array($0.joined()) } ?? []
+        // Formats that compare strokes, not scores to par, give a player on a tee of higher par the difference in
+        // par as extra strokes (Rule 6.2b, players on tees with different pars).
+        let parTotals = cards.map { $0.pars.reduce(0, +) }
+        let matchLowPar = inMatch.map { parTotals[$0] }.min() ?? 0
+        let matchPlaying = cards.indices.map { index in
+            (playingHandicap(cards[index].courseHandicap, percent: matchPercent) ?? 0)
+                + (inMatch.contains(index) ? parTotals[index] - matchLowPar : 0)
+        }
         let matchLow = inMatch.map { matchPlaying[$0] }.min() ?? 0
         var matchStrokes = cards.map { _ in Array(repeating: 0, count: holes) }
         for index in inMatch { matchStrokes[index] = allocation(matchPlaying[index] - matchLow, card: cards[index]) }
@@ -193,7 +201,10 @@ extension Games {
         var skinStrokes = cards.map { _ in Array(repeating: 0, count: holes) }
         if rules.formats.contains(.skins) {
             if rules.netSkins {
-                let full = cards.map { playingHandicap($0.courseHandicap, percent: 100) ?? 0 }
+                let lowPar = parTotals.min() ?? 0
+                let full = cards.indices.map {
+                    (playingHandicap(cards[$0].courseHandicap, percent: 100) ?? 0) + parTotals[$0] - lowPar
+                }
                 let low = full.min() ?? 0
                 skinStrokes = cards.indices.map { allocation(full[$0] - low, card: cards[$0]) }
             }
@@ -243,8 +254,9 @@ extension Games {
         return card.strokeIndexes.map { Handicap.allocated(bounded, strokeIndex: $0, holes: holes) }
     }
 
-    /// The fewest payments that settle balances summing to zero: the largest debtor pays the largest creditor,
-    /// repeatedly (ties by position, so every device lists the same payments).
+    /// Payments that settle balances summing to zero, at most one fewer than the players: the largest debtor pays
+    /// the largest creditor, repeatedly (ties by position, so every device lists the same payments). Not always
+    /// the fewest possible (finding those is a hard problem), but never more than a foursome needs to read.
     public static func settle(_ balances: [Int]) -> [Transfer] {
         var owed = balances
         var transfers: [Transfer] = []
