@@ -32,8 +32,22 @@ struct PayloadTests {
         #expect(bytes.count == 2 + 1 + 8 + 8 + 4)
     }
 
+    @Test("a score with fairway and green in regulation is change 0x22, byte for byte as Protocol/op-format.md gives it")
+    func scoreWithStatistics() throws {
+        let entry = try ScoreEntry(strokes: 5, putts: 2, fairway: .left, greenInRegulation: true)
+        let bytes = Payload.encode([.score(game: game, player: player, hole: 3, entry: entry)])
+        #expect(Hex.encode(bytes) == "010122" + "0102030405060708" + "0909090909090909" + "030502ff0101")
+        #expect(try Payload.decode(bytes) == [.score(game: game, player: player, hole: 3, entry: entry)])
+        // Without them the same score is 0x20, as before.
+        let plain = Payload.encode([.score(game: game, player: player, hole: 3, entry: try ScoreEntry(strokes: 5, putts: 2))])
+        #expect(plain[2] == 0x20 && plain.count == bytes.count - 2)
+    }
+
     @Test("malformed payloads are refused with the reason", arguments: [
-        ([UInt8]([2, 1, 0x11]), "payload version"),
+        ([UInt8]([1, 1, 0x22]) + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 3, 0xff], "fairway"),
+        ([1, 1, 0x22] + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 0xff, 2], "green in regulation"),
+        ([1, 1, 0x22] + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 0xff, 0xff], "score 0x22"),
+        ([2, 1, 0x11], "payload version"),
         ([1, 0], "payload"),
         ([1, 1, 0x99], "change tag"),
         ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [1, 31, 0xff, 0xff], "score"),
