@@ -25,7 +25,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 CADDIE = os.path.abspath(sys.argv[1])
 SHOTS = os.path.abspath(sys.argv[2])
@@ -369,6 +369,14 @@ def main():
              "course search finds the course")
         retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']").click())
         wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tee option")) == 2, "choosing it lists its tees")
+        # Side games: skins and a Nassau, Ana and Ben against Cleo and Dev, 2 a unit.
+        for name in ("skins", "nassau"):
+            retry(lambda: phone.find_element(By.ID, "f-" + name).click())
+        for name, side in (("Ana", "A"), ("Ben", "A"), ("Cleo", "B"), ("Dev", "B")):
+            Select(phone.find_element(By.ID, "t-" + players[name])).select_by_value(side)
+        stake = phone.find_element(By.ID, "stake")
+        stake.clear()
+        stake.send_keys("2")
         shot(phone, "new-game-390")
         axe(phone, "the new-game screen")
         retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']").click())
@@ -377,6 +385,12 @@ def main():
         made = node_a.card(space, new_game)
         check(len(made["players"]) == 4 and len(made["markers"]) == 4 and all(m["player"] != m["marker"] for m in made["markers"]),
               "the game made in the browser has four players, each with a marker")
+        status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, new_game))
+        setup = json.loads(body)
+        teams = {t["player"]: t["team"] for t in setup["teams"]}
+        check(status == 200 and setup["formats"] == ["stroke", "stableford", "skins", "nassau"] and setup["stake"] == 2
+              and teams == {players["Ana"]: "A", players["Ben"]: "A", players["Cleo"]: "B", players["Dev"]: "B"},
+              "the game made in the browser plays skins and a Nassau, Ana & Ben v Cleo & Dev, 2 a unit: %s" % setup)
 
         print("Tap to paint on the other node's page (50 taps)")
         phone_b = browser(390, 844)

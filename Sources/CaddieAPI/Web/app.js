@@ -76,6 +76,10 @@ function nav(...links) {
 
 // MARK: Games
 
+/** The formats a game can play: name, label, on by default. */
+const FORMATS = [['stroke', 'Stroke play (gross and net)', true], ['stableford', 'Stableford', true],
+  ['match', 'Match play', false], ['skins', 'Skins', false], ['nassau', 'Nassau (automatic presses)', false]];
+
 async function showGames() {
   state.game = null;
   const [games, courses] = await Promise.all([get(`${base()}/games`), get(`${base()}/courses`)]);
@@ -137,8 +141,16 @@ async function showNewGame() {
     if (!chosen) return mount(message, problem(new Error('choose a course first')));
     const markers = ids.map((player) => ({ player, marker: document.getElementById(`m-${player}`).value }))
       .filter((pair) => pair.marker && ids.includes(pair.marker));
+    const formats = FORMATS.map(([name]) => name).filter((name) => document.getElementById(`f-${name}`).checked);
+    const sides = ['A', 'B'].map((side) => ids.filter((player) => document.getElementById(`t-${player}`).value === side));
+    const stake = Number(document.getElementById('stake').value || 0);
+    const body = { course: chosen.course, tee: tee.value, players: ids, markers };
+    if (formats.length) body.formats = formats;
+    if (formats.includes('skins')) body.skins = document.getElementById('skins').value;
+    if (sides[0].length || sides[1].length) body.teams = sides;
+    if (stake > 0) body.stake = stake;
     try {
-      const game = await post(`${base()}/games`, { course: chosen.course, tee: tee.value, players: ids, markers });
+      const game = await post(`${base()}/games`, body);
       window.location.hash = `#/game/${game.game}`;
     } catch (error) { mount(message, problem(error)); }
   }
@@ -166,6 +178,19 @@ async function showNewGame() {
               value: m.player, selected: m.player === players[(index + 1) % players.length].player,
             }, `marked by ${m.name}`)))))),
       h('p', { class: 'hint' }, 'A marker keeps a player\'s score and attests their card at the end, from their own device.'),
+      h('fieldset', {}, h('legend', {}, 'Side games'),
+        FORMATS.map(([name, label, on]) => h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `f-${name}`, checked: on }), h('label', { for: `f-${name}` }, label))),
+        h('label', { for: 'skins' }, 'Skins on'),
+        h('select', { id: 'skins' }, h('option', { value: 'net' }, 'net scores (strokes off the low)'),
+          h('option', { value: 'gross' }, 'gross scores')),
+        h('p', { class: 'hint' }, 'Match play and the Nassau need two sides: two players, or two teams of two.'),
+        players.map((p) => h('div', { class: 'inline' },
+          h('label', { for: `t-${p.player}` }, `${p.name}'s side`),
+          h('select', { id: `t-${p.player}` }, h('option', { value: '' }, 'none'), h('option', { value: 'A' }, 'side A'),
+            h('option', { value: 'B' }, 'side B')))),
+        h('label', { for: 'stake' }, 'Stake per skin or bet (0 for none)'),
+        h('input', { id: 'stake', type: 'number', min: '0', step: '0.5', value: '0', inputmode: 'decimal' })),
       h('button', { type: 'submit', class: 'primary' }, 'Start the game')),
     message);
 }
