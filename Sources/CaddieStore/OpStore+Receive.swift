@@ -31,10 +31,10 @@ public struct ReceiveReport: Sendable, Equatable {
 extension OpStore {
     /// Verifies and applies a batch of ops of one space in one transaction.
     ///
-    /// Checks, per op: structure, space, the hash chain to the device's previous op, the signature
-    /// (for a contiguous run of one device, every link is hashed and only the newest signature is
-    /// verified: it covers the whole chain behind it), the payload, the device's join (certificate
-    /// and proof of the space key), revocations and forks.
+    /// Checks, per op: structure, space, the hash chain to the device's previous op, its own signature
+    /// (every op's, so that whether an op is accepted never depends on which ops travelled with it), its
+    /// clock (at most a day ahead of `now`), the payload, the device's join (certificate and proof of the
+    /// space key), revocations and forks.
     public func receive(
         space: SpaceID, spaceKey: [UInt8], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64
     ) throws(StoreError) -> ReceiveReport {
@@ -184,7 +184,15 @@ struct ReceiveSession {
         let valid = try verifiedPrefix(run.map(\.op))
         var author = try user(of: device)
         var cutoff = try cutoff(of: device, user: author)
+        let ceiling = HLC.ceiling(now: now)
         for (op, hash) in run.prefix(valid) {
+            // A clock far ahead would win every last-writer-wins comparison for ever: honest devices never
+            // stamp one, so it is refused until this device's clock comes within a day of it.
+            guard op.hlc <= ceiling else {
+                try refuse(.invalidOp(op: op.id, reason: "its clock (\(op.hlc.milliseconds) ms) is more than a day ahead of "
+                                      + "this device's (\(now) ms): check the clock of the device that made it"))
+                break
+            }
             let changes: [Change]
             do {
                 changes = try Payload.decode(op.payload)
@@ -244,17 +252,33 @@ struct ReceiveSession {
             .execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: seq)])
     }
 
-    /// How many ops of a contiguous, hash-linked run carry valid signatures, checking the newest first.
+    /// How many ops of a contiguous, hash-linked run carry valid signatures: every op's own signature is checked
+    /// (a valid newer signature covers the older bytes, but not that their signatures are valid, and an op must be
+    /// judged the same whether it arrives alone or in a run). Long runs are checked on every core.
     private mutating func verifiedPrefix(_ run: [SignedOp]) throws -> Int {
-        guard let last = run.last else { return 0 }
-        if verifySignature(last) { return run.count }
-        // The newest is bad; find the first bad one (it may be the newest itself).
-        let index = run.firstIndex { !verifySignature($0) } ?? run.count - 1
+        guard !run.isEmpty else { return 0 }
+        let valid: [Bool]
+        if run.count < 64 {
+            valid = run.map(Self.verifySignature)
+        } else {
+            let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: run.count)
+            defer { results.deallocate() }
+            let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, run.count)
+            let size = (run.count + chunks - 1) / chunks
+            nonisolated(unsafe) let output = results
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for index in (chunk * size)..<min(run.count, (chunk + 1) * size) {
+                    output[index] = Self.verifySignature(run[index])
+                }
+            }
+            valid = Array(results)
+        }
+        guard let index = valid.firstIndex(of: false) else { return run.count }
         try refuse(.invalidOp(op: run[index].id, reason: "its signature does not verify"))
         return index
     }
 
-    private func verifySignature(_ op: SignedOp) -> Bool {
+    private static func verifySignature(_ op: SignedOp) -> Bool {
         Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device)
     }
 
@@ -318,7 +342,7 @@ struct ReceiveSession {
     }
 
     private mutating func recordFork(kept: SignedOp, other: SignedOp) throws {
-        for op in [kept, other] where !verifySignature(op) {
+        for op in [kept, other] where !Self.verifySignature(op) {
             try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
             return
         }
@@ -327,7 +351,7 @@ struct ReceiveSession {
     }
 
     private mutating func recordStoredFork(_ other: SignedOp, keptHash: Digest32) throws {
-        guard verifySignature(other) else {
+        guard Self.verifySignature(other) else {
             try refuse(.invalidOp(op: other.id, reason: "its signature does not verify"))
             return
         }

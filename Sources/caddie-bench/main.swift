@@ -147,7 +147,7 @@ func run() async throws {
     var applied = 0
     let importTime = try seconds {
         let decoded = try OpBundle(decoding: encoded)
-        applied = try importer.receive(space: space, spaceKey: key, ops: decoded.ops, mode: .strict, now: 0).applied.count
+        applied = try importer.receive(space: space, spaceKey: key, ops: decoded.ops, mode: .strict, now: UInt64(Date().timeIntervalSince1970 * 1000)).applied.count
     }
     guard applied == bundle.count else { throw BenchError("import applied \(applied) of \(bundle.count) ops") }
     figures.append(("bundleImportPerSecond", Double(bundle.count) / importTime, "ops/s"))

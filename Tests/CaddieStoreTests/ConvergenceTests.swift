@@ -65,7 +65,7 @@ struct ConvergenceTests {
                 while !delivery.isEmpty {
                     let size = min(delivery.count, Int.random(in: 1...8, using: &rng))
                     let report = try store.receive(space: space.id, spaceKey: space.key, ops: Array(delivery.prefix(size)),
-                                                   mode: .tolerant, now: 0)
+                                                   mode: .tolerant, now: receiverNow)
                     #expect(report.rejected.isEmpty, "seed \(seed): \(report.rejected)")
                     delivery.removeFirst(size)
                 }
@@ -84,10 +84,10 @@ struct ConvergenceTests {
         for hole in 1...3 { try author.score(game: entity(1), player: entity(2), hole: hole, strokes: 4) }
         let ops = try author.store.ops(space: space.id)
         let store = try replica(space)
-        let late = try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.suffix(2)), mode: .tolerant, now: 0)
+        let late = try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.suffix(2)), mode: .tolerant, now: receiverNow)
         #expect(late.applied.isEmpty && late.pending == 2)
         #expect(try store.cells(space.id, game: entity(1)).isEmpty)
-        let filled = try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.prefix(2)), mode: .tolerant, now: 0)
+        let filled = try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.prefix(2)), mode: .tolerant, now: receiverNow)
         #expect(filled.applied.count == 4)
         #expect(try store.pendingCount(space.id) == 0)
         #expect(try store.stateHash(space.id) == author.hash())

@@ -1,3 +1,4 @@
+import Foundation
 import CaddieCore
 import CaddieCrypto
 @testable import CaddieStore
@@ -79,3 +80,6 @@ func replica(_ space: TestSpace) throws -> OpStore {
 }
 
 func entity(_ byte: UInt8) -> EntityID { EntityID(unchecked: [UInt8](repeating: byte, count: 8)) }
+
+/// A receiver's clock: now, so that ops stamped by the authors' clocks (2023) are in its past.
+let receiverNow = UInt64(Date().timeIntervalSince1970 * 1000)

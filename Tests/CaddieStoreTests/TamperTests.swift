@@ -29,11 +29,11 @@ struct TamperTests {
             let offset = Int.random(in: bad[index].indices, using: &rng)
             bad[index][offset] ^= UInt8.random(in: 1...255, using: &rng)
             #expect(throws: StoreError.self) {
-                try store.receive(space: space.id, spaceKey: space.key, ops: bad, mode: .strict, now: 0)
+                try store.receive(space: space.id, spaceKey: space.key, ops: bad, mode: .strict, now: receiverNow)
             }
             try unchanged(store, space, before: before)
         }
-        let good = try store.receive(space: space.id, spaceKey: space.key, ops: ops, mode: .strict, now: 0)
+        let good = try store.receive(space: space.id, spaceKey: space.key, ops: ops, mode: .strict, now: receiverNow)
         #expect(good.applied.count == ops.count)
     }
 
@@ -45,13 +45,13 @@ struct TamperTests {
         let store = try replica(space)
         do {
             _ = try store.receive(space: space.id, spaceKey: space.key, ops: try outsider.store.ops(space: space.id),
-                                  mode: .strict, now: 0)
+                                  mode: .strict, now: receiverNow)
             Issue.record("an outsider's ops were accepted")
         } catch {
             #expect(error.description.contains("not a member"))
         }
         let tolerant = try store.receive(space: space.id, spaceKey: space.key, ops: try outsider.store.ops(space: space.id),
-                                         mode: .tolerant, now: 0)
+                                         mode: .tolerant, now: receiverNow)
         #expect(tolerant.applied.isEmpty && !tolerant.rejected.isEmpty)
         #expect(try store.opCount(space.id) == 0)
     }
@@ -66,7 +66,7 @@ struct TamperTests {
         let forged = Array(op.signedPortion) + forger.sign(op.signedPortion, context: SignedOp.signingContext)
         let store = try replica(space)
         #expect(throws: StoreError.self) {
-            try store.receive(space: space.id, spaceKey: space.key, ops: [forged], mode: .strict, now: 0)
+            try store.receive(space: space.id, spaceKey: space.key, ops: [forged], mode: .strict, now: receiverNow)
         }
         // A certificate signed by a key that is not the named user's.
         let device = SigningKey.generate()
@@ -79,7 +79,7 @@ struct TamperTests {
                                                hlc: HLC(rawValue: 1), pred: [], payload: Payload.encode([.join(fake)]))
         let bytes = unsigned + device.sign(unsigned, context: SignedOp.signingContext)
         do {
-            _ = try store.receive(space: space.id, spaceKey: space.key, ops: [bytes], mode: .strict, now: 0)
+            _ = try store.receive(space: space.id, spaceKey: space.key, ops: [bytes], mode: .strict, now: receiverNow)
             Issue.record("a forged certificate was accepted")
         } catch {
             #expect(error.description.contains("certificate"))
@@ -91,7 +91,7 @@ struct TamperTests {
     func unknownDevice() throws {
         let (space, _, ops, store) = try opsAndReceiver()
         #expect(throws: StoreError.missingOps(device: try SignedOp(bytes: ops[0]).device, from: 1, to: 1)) {
-            try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.dropFirst()), mode: .strict, now: 0)
+            try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.dropFirst()), mode: .strict, now: receiverNow)
         }
     }
 
@@ -105,19 +105,19 @@ struct TamperTests {
         // The same device signs a different seq 2 in a copy of its store.
         let copy = try OpStore()
         try copy.addSpace(space.id, name: "t", now: 0)
-        _ = try copy.receive(space: space.id, spaceKey: space.key, ops: [branchA[0]], mode: .strict, now: 0)
+        _ = try copy.receive(space: space.id, spaceKey: space.key, ops: [branchA[0]], mode: .strict, now: receiverNow)
         try copy.append(space: space.id, signer: twin.device,
                         changes: [.score(game: entity(1), player: entity(2), hole: 1, entry: try ScoreEntry(strokes: 9))],
                         now: 5)
         let branchB = try copy.ops(space: space.id)
         let store = try replica(space)
-        _ = try store.receive(space: space.id, spaceKey: space.key, ops: branchA, mode: .strict, now: 0)
+        _ = try store.receive(space: space.id, spaceKey: space.key, ops: branchA, mode: .strict, now: receiverNow)
         let before = try store.stateHash(space.id)
         #expect(throws: StoreError.fork(op: OpID(device: twin.device.publicKey, seq: 2))) {
-            try store.receive(space: space.id, spaceKey: space.key, ops: branchB, mode: .strict, now: 0)
+            try store.receive(space: space.id, spaceKey: space.key, ops: branchB, mode: .strict, now: receiverNow)
         }
         #expect(try store.stateHash(space.id) == before)
-        let report = try store.receive(space: space.id, spaceKey: space.key, ops: branchB, mode: .tolerant, now: 0)
+        let report = try store.receive(space: space.id, spaceKey: space.key, ops: branchB, mode: .tolerant, now: receiverNow)
         #expect(report.forks == [OpID(device: twin.device.publicKey, seq: 2)])
         #expect(try store.forks(space.id).count == 1)
         #expect(try store.vector(space.id)[twin.device.publicKey] == 1)
@@ -141,15 +141,15 @@ struct TamperTests {
         let phoneOps = try phone.store.ops(space: space.id)
         let watchOps = try watch.store.ops(space: space.id)
         #expect(throws: StoreError.self) {
-            try phone.store.receive(space: space.id, spaceKey: space.key, ops: watchOps, mode: .strict, now: 0)
+            try phone.store.receive(space: space.id, spaceKey: space.key, ops: watchOps, mode: .strict, now: receiverNow)
         }
         let first = try replica(space)
-        _ = try first.receive(space: space.id, spaceKey: space.key, ops: phoneOps, mode: .tolerant, now: 0)
-        _ = try first.receive(space: space.id, spaceKey: space.key, ops: watchOps, mode: .tolerant, now: 0)
+        _ = try first.receive(space: space.id, spaceKey: space.key, ops: phoneOps, mode: .tolerant, now: receiverNow)
+        _ = try first.receive(space: space.id, spaceKey: space.key, ops: watchOps, mode: .tolerant, now: receiverNow)
         let last = try replica(space)
-        _ = try last.receive(space: space.id, spaceKey: space.key, ops: watchOps, mode: .tolerant, now: 0)
+        _ = try last.receive(space: space.id, spaceKey: space.key, ops: watchOps, mode: .tolerant, now: receiverNow)
         #expect(try last.cells(space.id, game: entity(1)).count == 2)
-        _ = try last.receive(space: space.id, spaceKey: space.key, ops: phoneOps, mode: .tolerant, now: 0)
+        _ = try last.receive(space: space.id, spaceKey: space.key, ops: phoneOps, mode: .tolerant, now: receiverNow)
         for store in [first, last] {
             #expect(try store.cells(space.id, game: entity(1)).map(\.hole) == [1])
             #expect(try store.vector(space.id)[watch.device.publicKey] == lastValid)
@@ -169,13 +169,13 @@ struct TamperTests {
         let lastValid = try phone.store.vector(space.id)[watch.device.publicKey]
         try watch.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
         _ = try listener.store.receive(space: space.id, spaceKey: space.key, ops: try watch.store.ops(space: space.id),
-                                       mode: .strict, now: 0)
+                                       mode: .strict, now: receiverNow)
         #expect(try listener.store.cells(space.id, game: entity(1)).count == 1)
         let signature = user.sign(Membership.revocationMessage(space: space.id, device: watch.device.publicKey,
                                                                lastValidSeq: lastValid))
         try phone.edit([.revoke(.init(device: watch.device.publicKey, lastValidSeq: lastValid, userSignature: signature))])
         let report = try listener.store.receive(space: space.id, spaceKey: space.key,
-                                                ops: try phone.store.ops(space: space.id), mode: .strict, now: 0)
+                                                ops: try phone.store.ops(space: space.id), mode: .strict, now: receiverNow)
         #expect(report.removed == 1)
         #expect(try listener.store.cells(space.id, game: entity(1)).isEmpty)
         #expect(try listener.store.vector(space.id)[watch.device.publicKey] == lastValid)
@@ -192,7 +192,7 @@ struct TamperTests {
         let store = try replica(space)
         #expect(throws: StoreError.self) {
             try store.receive(space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id),
-                              mode: .strict, now: 0)
+                              mode: .strict, now: receiverNow)
         }
     }
 
@@ -207,7 +207,7 @@ struct TamperTests {
         try mallory.edit([.revoke(.init(device: victim.device.publicKey, lastValidSeq: 0, userSignature: signature))])
         let store = try replica(space)
         _ = try store.receive(space: space.id, spaceKey: space.key, ops: try mallory.store.ops(space: space.id),
-                              mode: .tolerant, now: 0)
+                              mode: .tolerant, now: receiverNow)
         #expect(try store.members(space.id).first { $0.device == victim.device.publicKey }?.revokedAfter == nil)
     }
 

@@ -83,7 +83,7 @@ struct VectorTests {
         let key = try #require(Hex.decode(keyHex))
         let store = try OpStore()
         try store.addSpace(space, name: "vectors", now: 0)
-        let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: 0)
+        let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
         #expect(report.applied.count == 6)
         let cell = try #require(try store.cells(space, game: EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
         #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
