@@ -24,7 +24,7 @@ extension Home {
     public func auditLog(space: SpaceID, game gameText: String?) throws(NodeError) -> [AuditEntry] {
         let filter = try gameText.map { text throws(NodeError) in try resolveGame(space, text).id }
         let names = Dictionary(try players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let members = Dictionary(try run { try store.members(space) }.map { ($0.device, $0.userName) },
+        let members = Dictionary(try run { try store.members(space) }.map { ($0.device, $0.displayName) },
                                  uniquingKeysWith: { first, _ in first })
         let stored = try run { try store.storedOps(space) }
         var hashes: [OpID: Digest32] = [:]

@@ -13,6 +13,24 @@ public struct MemberRecord: Hashable, Sendable {
     public let userName: String
     /// The last valid seq, if revoked.
     public let revokedAfter: UInt64?
+    /// The name as shown: the user's name, with the fingerprint of their user key when another user of the
+    /// space has the same name (names are self-asserted, keys are not).
+    public var displayName: String = ""
+}
+
+extension OpStore {
+    /// SQL for the name of the user behind `alias.device` in `alias.space`, as people see it: the name, and
+    /// ` (fingerprint)` (the first 4 bytes of the user key in hex) when another user of the space shares it, or
+    /// always when `alwaysFingerprint`.
+    static func authorName(_ alias: String, alwaysFingerprint: Bool = false) -> String {
+        let fingerprint = "' (' || lower(hex(substr(m.user, 1, 4))) || ')'"
+        let suffix = alwaysFingerprint ? fingerprint : """
+            CASE WHEN EXISTS (SELECT 1 FROM member o WHERE o.space = m.space AND o.user != m.user
+                              AND lower(o.user_name) = lower(m.user_name)) THEN \(fingerprint) ELSE '' END
+            """
+        return "coalesce((SELECT m.user_name || \(suffix) FROM member m WHERE m.space = \(alias).space "
+            + "AND m.device = \(alias).device), '?')"
+    }
 }
 
 /// One score op of a cell's history, superseded or not.
@@ -104,13 +122,13 @@ extension OpStore {
                 MemberRecord(device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
                              user: PublicKey(unchecked: [UInt8](row["user"] as Data)),
                              userName: row["user_name"], revokedAfter: (row["revoked"] as Int64?).map { UInt64(bitPattern: $0) })
-            }
+            }.withDisplayNames()
         }
     }
 
     private static let scoreColumns = """
         s.device, s.seq, s.hlc, s.player, s.hole, s.strokes, s.putts, s.penalties, s.fairway, s.gir,
-        coalesce((SELECT m.user_name FROM member m WHERE m.space = s.space AND m.device = s.device), '?') AS author
+        \(OpStore.authorName("s")) AS author
         """
 
     private static func scoreValue(_ row: Row) throws -> ScoreValue {
@@ -174,7 +192,7 @@ extension OpStore {
             try Row.fetchAll(db, sql: """
                 SELECT a.device, a.seq, a.player, a.card_hash, a.user,
                     (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq) AS hlc,
-                    coalesce((SELECT m.user_name FROM member m WHERE m.space = a.space AND m.device = a.device), '?') AS marker
+                    \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
                 FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
                 """, arguments: [Data(space.bytes), Data(game.bytes)]).map { row in
                 AttestationRecord(op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
@@ -210,6 +228,19 @@ extension OpStore {
     public func pendingCount(_ space: SpaceID) throws(StoreError) -> Int {
         try read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_op WHERE space = ?", arguments: [Data(space.bytes)]) ?? 0
+        }
+    }
+}
+
+extension [MemberRecord] {
+    /// The members with their display names: a name two users share gets each user's key fingerprint.
+    func withDisplayNames() -> [MemberRecord] {
+        map { member in
+            var named = member
+            let shared = contains { $0.user != member.user && $0.userName.lowercased() == member.userName.lowercased() }
+            named.displayName = shared ? "\(member.userName) (\(String(member.user.hex.prefix(8))))"
+                : member.userName
+            return named
         }
     }
 }

@@ -214,8 +214,7 @@ public struct CardExport: Sendable {
             }
             for attestation in signed {
                 let when = Views.time(milliseconds: attestation.record.hlc.milliseconds)
-                let key = attestation.record.user.map { " (key \(String($0.hex.prefix(8))))" } ?? ""
-                out += "<li>\(esc(player.name)): signed by \(esc(attestation.record.marker))\(key), \(esc(when)); "
+                out += "<li>\(esc(player.name)): signed by \(esc(attestation.record.marker)), \(esc(when)); "
                     + "signature \(attestation.signatureChecked ? "checked" : "<span class=\"warn\">FAILED</span>"); "
                     + (attestation.matchesCard ? "matches this card" : "<span class=\"warn\">the card changed after it</span>")
                     + "</li>\n"

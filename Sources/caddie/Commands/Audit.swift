@@ -104,7 +104,7 @@ struct Log: ParsableCommand {
                 Console.json(.array(entries.map(Views.audit)))
             } else {
                 for entry in entries {
-                    Console.print("\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: 10, withPad: " ", startingAt: 0)) "
+                    Console.print("\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
                                   + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.summary)")
                 }
             }

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// Findings of the security review that a person sees through the CLI, each with a test that failed before
+/// its fix.
+@Suite("Security review: what people see", .serialized)
+struct SecurityReviewCLITests {
+    @Test("finding 'impersonation by name': two users called Ana are told apart by their key's fingerprint")
+    func sameNameShowsFingerprint() throws {
+        let homes = try ["ana-real", "ana-fake"].map { try CLI(name: $0) }
+        defer { homes.forEach { $0.remove() } }
+        for home in homes { try home.ok(["login", "--name", "Ana"]) }
+        let users = try homes.map { try $0.ok(["whoami", "--json"]).field("user") }
+        let invite = try homes[0].ok(["space", "create", "Saturday", "--json"]).field("invite")
+        try homes[1].ok(["space", "join", invite])
+        try homes[0].ok(["player", "add", "Dev"])
+        let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        let game = try homes[0].ok(["game", "new", "--course", course, "--tee", "1", "--players", "Dev", "--json"]).field("game")
+        try RoundTests.merge(homes)
+        try homes[0].ok(["score", game, "Dev", "1", "4"])
+        try homes[1].ok(["score", game, "Dev", "1", "7"])
+        try RoundTests.merge(homes)
+        let fingerprints = users.map { String($0.prefix(8)) }
+        let card = try #require(try homes[0].ok(["card", game, "--json"]).json() as? [String: Any])
+        let conflict = try #require((card["conflicts"] as? [[String: Any]])?.first)
+        let authors = Set(((conflict["values"] as? [[String: Any]]) ?? []).compactMap { $0["author"] as? String })
+        #expect(authors == Set(fingerprints.map { "Ana (\($0))" }), "\(authors)")
+        let log = try homes[1].ok(["log", "--game", game]).stdout
+        #expect(fingerprints.allSatisfy { log.contains("Ana (\($0))") }, "\(log)")
+        // An attestation always names its signer's key, even when the name is unique.
+        try homes[0].ok(["score", game, "Dev", "1", "5"])
+        try homes[0].ok(["attest", game, "Dev"])
+        let attested = try #require(try homes[0].ok(["card", game, "--json"]).json() as? [String: Any])
+        let marker = try #require((attested["attestations"] as? [[String: Any]])?.first?["marker"] as? String)
+        #expect(marker == "Ana (\(fingerprints[0]))")
+    }
+}
