@@ -172,9 +172,17 @@ public final class SyncNode: Sendable {
     /// The TXT strings this node advertises: protocol version, node id, and per space a hint that only
     /// holders of that space's key can recognise (no person and no space in the clear).
     public func advertTXT() -> [String] {
-        ["v=\(Handshake.version)", "id=\(Hex.encode(nodeID))"]
-            + spaceList.enumerated().map { "h\($0.offset)=\(Hex.encode(Self.hint(space: $0.element.0, key: $0.element.1, node: nodeID)))" }
+        var hints = spaceList.map { Self.hint(space: $0.0, key: $0.1, node: nodeID) }
+        // Padded with decoys to a multiple of four (at least four), so the advert does not tell a stranger how
+        // many spaces this device holds. Decoys are random per node id and look like any other keyed hint.
+        let padded = max(4, (hints.count + 3) / 4 * 4)
+        hints += decoyHints.prefix(padded - hints.count)
+        return ["v=\(Handshake.version)", "id=\(Hex.encode(nodeID))"]
+            + hints.sorted { Hex.encode($0) < Hex.encode($1) }.enumerated().map { "h\($0.offset)=\(Hex.encode($0.element))" }
     }
+
+    /// Random hints to pad the advert with: padding never needs more than four.
+    private let decoyHints: [[UInt8]] = (0..<4).map { _ in SecureRandom.bytes(8) }
 
     static func hint(space: SpaceID, key: [UInt8], node: [UInt8]) -> [UInt8] {
         Array(Blake2b.keyed(Handshake.handshakeKey(space: space, spaceKey: key), [Array("caddie-mdns-hint".utf8), node]).prefix(8))

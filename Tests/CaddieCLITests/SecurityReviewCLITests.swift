@@ -34,4 +34,18 @@ struct SecurityReviewCLITests {
         let marker = try #require((attested["attestations"] as? [[String: Any]])?.first?["marker"] as? String)
         #expect(marker == "Ana (\(fingerprints[0]))")
     }
+
+    @Test("finding 'the advert's hint count shows how many spaces a device holds': hints are padded to fours")
+    func advertHintsArePadded() throws {
+        let home = try CLI(name: "hints")
+        defer { home.remove() }
+        try home.ok(["login", "--name", "Ana"])
+        func hints() throws -> Int {
+            try home.ok(["mdns-service", "--port", "7400"]).stdout.components(separatedBy: "<txt-record>h").count - 1
+        }
+        try home.ok(["space", "create", "One"])
+        #expect(try hints() == 4, "one space looks like four")
+        for name in ["Two", "Three", "Four", "Five"] { try home.ok(["space", "create", name]) }
+        #expect(try hints() == 8, "five spaces look like eight")
+    }
 }
