@@ -40,7 +40,8 @@ public final class SyncNode: Sendable {
     public let nodeID: [UInt8]
     private let wanted = Mutex<Set<String>>([])
     private let running = Mutex<Set<String>>([])
-    private let incoming = Mutex<[String: Int]>([:])
+    /// Incoming connections by number: their address, channel, and whether their peer has proven itself.
+    private let incoming = Mutex<(next: Int, open: [Int: IncomingConnection])>((0, [:]))
     private let bytesSent = Mutex(0)
     private let onApplied: (@Sendable ([OpID]) -> Void)?
     private let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
@@ -261,7 +262,13 @@ public final class SyncNode: Sendable {
                 for try await connection in inbound {
                     let host = connection.channel.remoteAddress?.ipAddress ?? "?"
                     let address = "\(host):\(connection.channel.remoteAddress?.port ?? 0)"
-                    guard admit(host) else {
+                    let (admitted, evicted) = admit(host, channel: connection.channel)
+                    for channel in evicted {
+                        logger.info("all connection slots are taken: dropping the oldest connection still unproven",
+                                    metadata: ["peer.address": "\(channel.remoteAddress?.description ?? "?")"])
+                        channel.close(promise: nil)
+                    }
+                    guard let id = admitted else {
                         logger.warning("too many connections; refusing one", metadata: ["peer.address": "\(address)"])
                         try? await connection.channel.close()
                         continue
@@ -269,28 +276,49 @@ public final class SyncNode: Sendable {
                     group.addTask {
                         var session = SyncSession(node: self, role: .responder, address: address, foundBy: "incoming",
                                                   oneShot: false, logger: self.logger)
+                        session.incomingID = id
                         _ = await session.run(connection)
-                        self.release(host)
+                        self.release(id)
                     }
                 }
             }
         }
     }
 
-    private func admit(_ host: String) -> Bool {
-        incoming.withLock { counts in
-            guard counts.values.reduce(0, +) < Self.maxIncoming, counts[host, default: 0] < maxIncomingPerAddress
-            else { return false }
-            counts[host, default: 0] += 1
-            return true
+    /// Takes a slot for a new connection. When the address has used its share, or every slot is taken, the
+    /// oldest connection whose peer has not yet proven itself (of that address, or of any) gives up its slot,
+    /// so idle handshakes from strangers can delay a member by a handshake at most, never lock it out. Returns
+    /// the new connection's number (nil: refused, every slot holds a proven peer) and the channels to close.
+    func admit(_ host: String, channel: any Channel) -> (id: Int?, evict: [any Channel]) {
+        incoming.withLock { state in
+            var evicted: [any Channel] = []
+            func evictOldest(where matches: (IncomingConnection) -> Bool) -> Bool {
+                guard let oldest = state.open.filter({ !$0.value.proven && matches($0.value) }).min(by: { $0.key < $1.key })
+                else { return false }
+                state.open[oldest.key] = nil
+                evicted.append(oldest.value.channel)
+                return true
+            }
+            if state.open.values.count(where: { $0.host == host }) >= maxIncomingPerAddress,
+               !evictOldest(where: { $0.host == host }) {
+                return (nil, evicted)
+            }
+            if state.open.count >= Self.maxIncoming, !evictOldest(where: { _ in true }) {
+                return (nil, evicted)
+            }
+            state.next += 1
+            state.open[state.next] = IncomingConnection(host: host, channel: channel, proven: false)
+            return (state.next, evicted)
         }
     }
 
-    private func release(_ host: String) {
-        incoming.withLock { counts in
-            counts[host, default: 1] -= 1
-            if counts[host] == 0 { counts[host] = nil }
-        }
+    /// The peer of an incoming connection finished its handshake and is a member: it keeps its slot.
+    func proven(_ id: Int) {
+        incoming.withLock { state in state.open[id]?.proven = true }
+    }
+
+    private func release(_ id: Int) {
+        _ = incoming.withLock { $0.open.removeValue(forKey: id) }
     }
 
     /// Keeps one session with a static peer for one space, redialling with backoff when it ends.
@@ -334,6 +362,13 @@ final class ConnectionGuard: ChannelInboundHandler, Sendable {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
     }
+}
+
+/// An incoming connection holding a slot.
+struct IncomingConnection {
+    let host: String
+    let channel: any Channel
+    var proven: Bool
 }
 
 /// A node seen (or lost) by discovery, as the node layer hands it over.

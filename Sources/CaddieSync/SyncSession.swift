@@ -52,6 +52,8 @@ struct SyncSession {
 
     private var session: EstablishedSession?
     private var liveID: Int?
+    /// The slot of an incoming connection, marked proven once the peer is a member.
+    var incomingID: Int?
     private var peerKnown = VersionVector()
     private var batchesSent: UInt32 = 0
     private var awaitingAck = Set<UInt32>()
@@ -113,6 +115,7 @@ struct SyncSession {
                         throw SyncError.refused(refusal)
                     }
                     logger.info("session established")
+                    if let incomingID { node.proven(incomingID) }
                     liveID = node.sessionOpened(space: established.space, peer: established.peer, address: address,
                                                 foundBy: foundBy)
                     await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)

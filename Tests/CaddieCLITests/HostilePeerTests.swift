@@ -186,6 +186,28 @@ struct HostilePeerTests {
         #expect(open.count <= 8, "\(open.count) connections from one address were kept")
     }
 
+    @Test("finding 'lock-out': 16 addresses holding idle handshakes in every slot cannot keep a member out")
+    func idleHandshakesCannotLockOut() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let node = try NodeProcess(homes[0], bindAll: true)
+        defer { node.stop() }
+        // 16 addresses x 8 connections = all 128 slots, each a stranger that never says a word.
+        var idle: [RawPeer] = []
+        for address in 2...17 {
+            for _ in 0..<8 { if let peer = try? RawPeer(port: node.port, from: "127.0.0.\(address)") { idle.append(peer) } }
+        }
+        #expect(idle.count == 128)
+        // A member arriving now is admitted at once (an idle stranger gives up its slot), well before the
+        // strangers' handshakes would time out.
+        let started = Date()
+        try homes[1].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        #expect(Date().timeIntervalSince(started) < Double(4), "the member waited \(Date().timeIntervalSince(started)) s")
+        // A member's proven session keeps its slot: a second member also gets in while strangers keep coming.
+        for _ in 0..<16 { if let peer = try? RawPeer(port: node.port, from: "127.0.0.18") { idle.append(peer) } }
+        try homes[2].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+    }
+
     static func forks(_ cli: CLI) throws -> Int {
         let home = try Home(path: cli.home.path)
         let space = try home.resolveSpace(nil)
