@@ -52,6 +52,8 @@ struct SyncSession {
 
     private var session: EstablishedSession?
     private var liveID: Int?
+    /// Ops sent whole because the peer's vector named another head for them (a fork): each once a session.
+    private var forkCopiesSent = Set<OpID>()
     /// The slot of an incoming connection, marked proven once the peer is a member.
     var incomingID: Int?
     private var peerKnown = VersionVector()
@@ -322,10 +324,15 @@ struct SyncSession {
                 for entry in entries where entry.seq > peerKnown[entry.device] { peerKnown.entries[entry.device] = entry.seq }
             }
             // Equal seqs with different heads mean a forked device: send our copy whole so the peer records it.
-            for entry in entries {
-                let ours = try await blocking { try store.opHash(space, OpID(device: entry.device, seq: entry.seq)) }
-                if let ours, ours != entry.head,
-                   let bytes = try await blocking({ try store.opBytes(space, OpID(device: entry.device, seq: entry.seq)) }) {
+            // Each op at most once a session, and only for the first entry of each device, so a vector that
+            // names one large op under many wrong heads cannot make this node send it again and again.
+            var seenDevices = Set<PublicKey>()
+            for entry in entries where seenDevices.insert(entry.device).inserted {
+                let id = OpID(device: entry.device, seq: entry.seq)
+                guard !forkCopiesSent.contains(id) else { continue }
+                let ours = try await blocking { try store.opHash(space, id) }
+                if let ours, ours != entry.head, let bytes = try await blocking({ try store.opBytes(space, id) }) {
+                    forkCopiesSent.insert(id)
                     try await send(.ops(batch: nextBatch(), ack: oneShot, [.full(bytes)]), outbound)
                 }
             }

@@ -186,6 +186,39 @@ struct HostilePeerTests {
         #expect(open.count <= 8, "\(open.count) connections from one address were kept")
     }
 
+    @Test("finding 'amplification': a vector naming one op under many wrong heads gets it sent once, not once per entry")
+    func vectorAmplification() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let target = homes[0]
+        let home = try Home(path: homes[2].home.path)
+        let spaceID = try home.resolveSpace(nil)
+        let insider = Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID))
+        let device = try #require(PublicKey(hex: try target.ok(["whoami", "--json"]).field("device")))
+        let node = try NodeProcess(target)
+        defer { node.stop() }
+        let peer = try RawPeer(port: node.port)
+        var session = try Self.handshake(peer, insider)
+        // 400 entries, all naming the target's own join under a wrong head.
+        let entries = (0..<400).map { index in
+            WireMessage.VectorEntry(device: device, seq: 1, head: Digest32(unchecked: [UInt8](repeating: UInt8(index % 250 + 1), count: 32)))
+        }
+        peer.sendFrame(session.cipher.seal(WireMessage.vector(entries, wantAll: false).encoded))
+        peer.sendFrame(session.cipher.seal(WireMessage.vector(entries, wantAll: false).encoded))
+        var copies = 0
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline, let frame = peer.readFrame() {
+            guard let plain = try? session.cipher.open(frame), let message = try? WireMessage(decoding: plain) else { continue }
+            // Count copies of the join the vector named (ops the insider lacks are sent as usual, once).
+            if case .ops(_, _, let ops) = message {
+                for case .full(let bytes) in ops {
+                    if let op = try? SignedOp(bytes: bytes), op.device == device, op.seq == 1 { copies += 1 }
+                }
+            }
+        }
+        #expect(copies == 1, "the node sent its join \(copies) times for two vectors of 400 entries")
+    }
+
     @Test("finding 'lock-out': 16 addresses holding idle handshakes in every slot cannot keep a member out")
     func idleHandshakesCannotLockOut() throws {
         let (homes, _, _) = try RoundTests.foursome()

@@ -342,6 +342,18 @@ def main():
         caddie(ben, "score", game, "Ana", "9", "4")
         wait(laptop, lambda d: ana_thru(d) == str(int(before) + 1),
              "a score typed on Ben's device updates the open standings (thru %s -> %d)" % (before, int(before) + 1))
+        caddie(ana, "game", "finish", game)  # statistics count finished rounds
+        retry(lambda: laptop.find_element(By.LINK_TEXT, "Ana").click())
+        wait(laptop, lambda d: "Ana: statistics" in text(d), "a player's name opens their statistics")
+        status, _, body = node_a.request("GET", "/v1/spaces/%s/players/%s/stats" % (space, players["Ana"]))
+        stats = json.loads(body)
+        shown = text(laptop)
+        check(stats["rounds"] == 1 and "Over 1 finished round (%d holes)" % stats["holes"] in shown
+              and "Putts per round" in shown and any("Par %d average" % p["par"] in shown for p in stats["byPar"]),
+              "the statistics screen shows the node's figures: %s" % stats)
+        shot(laptop, "stats-1280")
+        axe(laptop, "a player's statistics")
+        caddie(ana, "game", "reopen", game)
         laptop.get(origin + "/v1/spaces/%s/games/%s/card.html" % (space, game))
         wait(laptop, lambda d: "State hash" in text(d), "the printable card opens in the signed-in browser")
         check("Attestations" in text(laptop) and "Ben: signed by Ana" in text(laptop),

@@ -61,6 +61,7 @@ async function route() {
     }
     if (parts[0] !== 'guide') stopGuide();
     if (parts[0] === 'sync') return await showSync();
+    if (parts[0] === 'player' && parts[1]) return await showStats(parts[1]);
     if (parts[0] === 'guide') return await showGuide();
     if (parts[0] === 'new') return await showNewGame();
     return await showGames();
@@ -483,7 +484,8 @@ async function showStandings(gameText) {
       h('thead', {}, h('tr', {}, ['Player', 'Thru', 'Gross', 'To par', 'PH', 'Net to par', 'Pts', 'Skins']
         .concat(s.stake !== null ? ['±'] : []).map((label) => h('th', { scope: 'col' }, label)))),
       h('tbody', {}, order.map((p) => h('tr', {},
-        h('th', { scope: 'row' }, p.name), h('td', {}, `${p.thru}`), h('td', {}, p.thru ? `${p.gross}` : '–'),
+        h('th', { scope: 'row' }, h('a', { href: `#/player/${p.player}`, title: `${p.name}'s statistics` }, p.name)),
+        h('td', {}, `${p.thru}`), h('td', {}, p.thru ? `${p.gross}` : '–'),
         h('td', {}, toPar(p.grossToPar, p.thru)), h('td', {}, p.playingHandicap ?? '–'), h('td', {}, toPar(p.netToPar, p.thru)),
         h('td', {}, p.points ?? '–'), h('td', {}, `${p.skins}`),
         s.stake !== null ? h('td', {}, money(p.amount)) : null))))),
@@ -503,6 +505,24 @@ async function showStandings(gameText) {
     s.notes.length ? h('ul', { class: 'hint' }, s.notes.map((note) => h('li', {}, note))) : null,
     h('p', {}, h('a', { href: `${base()}/games/${enc(game)}/card.html`, target: '_blank', rel: 'noopener' },
       'The card to print and hand in'), ' · ', h('a', { href: `${base()}/games/${enc(game)}/card.csv` }, 'CSV')));
+}
+
+async function showStats(player) {
+  const s = await get(`${base()}/players/${enc(player)}/stats`);
+  const rate = (r) => (r.percent === null ? 'not recorded' : `${r.hit} of ${r.recorded} (${Math.round(r.percent)}%)`);
+  const number = (value, digits = 1) => (value === null ? 'not recorded' : value.toFixed(digits));
+  mount(main,
+    nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices']),
+    h('h2', {}, `${s.name}: statistics`),
+    h('p', { class: 'hint' }, `Over ${s.rounds} finished round${s.rounds === 1 ? '' : 's'} (${s.holes} holes).`),
+    h('dl', { class: 'stats' },
+      h('dt', {}, 'Fairways hit'), h('dd', {}, rate(s.fairways)),
+      h('dt', {}, 'Greens in regulation'), h('dd', {}, rate(s.greensInRegulation)),
+      h('dt', {}, 'Putts per round'), h('dd', {}, number(s.puttsPerRound)),
+      h('dt', {}, 'Putts per green in regulation'), h('dd', {}, number(s.puttsPerGreenInRegulation, 2)),
+      h('dt', {}, 'Penalty strokes'), h('dd', {}, `${s.penalties}` + (s.penaltiesPerRound === null ? '' : ` (${number(s.penaltiesPerRound)} a round)`)),
+      s.byPar.map((p) => [h('dt', {}, `Par ${p.par} average`), h('dd', {}, `${number(p.average, 2)} over ${p.holes} holes`)])),
+    h('p', { class: 'hint' }, 'Fairways and greens count where they were entered (caddie score --fairway, --gir).'));
 }
 
 // MARK: Audit log and devices
