@@ -91,6 +91,7 @@ struct ReceiveSession {
         guard try Int.fetchOne(db, sql: "SELECT count(*) FROM space WHERE id = ?", arguments: [spaceData]) == 1 else {
             throw StoreError.unknownSpace(space.hex)
         }
+        try expirePending()
         var byDevice: [PublicKey: [SignedOp]] = [:]
         for op in ops { byDevice[op.device, default: []].append(op) }
         for device in byDevice.keys.sorted() {
@@ -155,6 +156,8 @@ struct ReceiveSession {
         ops = unique
         var (headSeq, headHash) = try head(device)
         var run: [(op: SignedOp, hash: Digest32)] = []
+        // Ops beyond a gap wait; they are held after the run before them applies (it may be the device's join).
+        var beyondGap: [SignedOp] = []
         for (index, op) in ops.enumerated() {
             if op.seq <= headSeq {
                 if let stored = try storedHash(op.id), stored != Blake2b.hash(op.bytes) {
@@ -167,7 +170,7 @@ struct ReceiveSession {
             let expected = headSeq + UInt64(run.count) + 1
             if op.seq != expected {
                 if mode == .strict { throw StoreError.missingOps(device: device, from: expected, to: op.seq - 1) }
-                try holdPending(Array(ops[index...]))
+                beyondGap = Array(ops[index...])
                 break
             }
             let previous = run.last?.hash ?? headHash
@@ -179,6 +182,7 @@ struct ReceiveSession {
         }
         guard !run.isEmpty else {
             try forgetPending(device, through: headSeq)
+            if !beyondGap.isEmpty { try holdPending(beyondGap) }
             return
         }
         let valid = try verifiedPrefix(run.map(\.op))
@@ -244,6 +248,7 @@ struct ReceiveSession {
             headHash = hash
         }
         try forgetPending(device, through: headSeq)
+        if !beyondGap.isEmpty { try holdPending(beyondGap) }
     }
 
     /// Copies that waited in pending_op and have since arrived directly are no longer needed.
@@ -297,25 +302,60 @@ struct ReceiveSession {
         return nil
     }
 
-    /// Most ops a space keeps waiting for missing predecessors; beyond it, ops are refused (a peer resends them
-    /// after the gap is filled), so a hostile peer cannot fill the disk with unverifiable ops.
-    static let maxPending = 50_000
+    /// Most bytes of ops a space keeps waiting for missing predecessors; beyond it, ops are refused (a peer
+    /// resends them after the gap is filled), so a hostile peer cannot fill the disk with ops nobody can apply.
+    static let maxPendingBytes = 16 * 1024 * 1024
+    /// Most ops waiting for one device that is a member of the space.
+    static let maxPendingPerMember = 5_000
+    /// Most ops waiting for one device that has not joined (its join may be among the missing ops).
+    static let maxPendingPerStranger = 64
+    /// How long an op may wait for its predecessors before it is dropped (a peer offers it again later).
+    static let pendingLifetimeMilliseconds: UInt64 = 86_400_000
 
+    /// Stores ops that arrived beyond a gap, after the checks that need no predecessor: each op's own signature,
+    /// and bounds on what one device and the whole space may hold waiting.
     private mutating func holdPending(_ ops: [SignedOp]) throws {
-        let held = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM pending_op WHERE space = ?"),
-                                    arguments: [spaceData]) ?? 0
-        guard held + ops.count <= Self.maxPending else {
-            report.rejected.append("\(ops.count) ops of device \(ops[0].device.short) wait for missing ones and the "
-                                   + "pending queue is full; they will be accepted when offered again")
-            return
+        guard let first = ops.first else { return }
+        let device = Data(first.device.bytes)
+        let signed = ops.prefix { Self.verifySignature($0) }
+        if signed.count < ops.count {
+            report.rejected.append("op \(ops[signed.count].id) does not verify; it and the ops after it are not kept")
+        }
+        let (heldBytes, heldOfDevice) = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT coalesce(sum(length(bytes)), 0) AS bytes,
+                   coalesce(sum(CASE WHEN device = ? THEN 1 ELSE 0 END), 0) AS device
+            FROM pending_op WHERE space = ?
+            """), arguments: [device, spaceData]).map { (Int($0["bytes"] as Int64), Int($0["device"] as Int64)) } ?? (0, 0)
+        let member = try user(of: first.device) != nil
+        let deviceLimit = member ? Self.maxPendingPerMember : Self.maxPendingPerStranger
+        var room = max(0, deviceLimit - heldOfDevice)
+        var bytesLeft = max(0, Self.maxPendingBytes - heldBytes)
+        var kept: [SignedOp] = []
+        for op in signed {
+            guard room > 0, op.bytes.count <= bytesLeft else { break }
+            kept.append(op)
+            room -= 1
+            bytesLeft -= op.bytes.count
+        }
+        if kept.count < signed.count {
+            report.rejected.append("\(signed.count - kept.count) ops of device \(first.device.short) wait for missing ones "
+                                   + "and its share of the pending queue is full; they will be accepted when offered again")
         }
         let statement = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO pending_op (space, device, seq, bytes) VALUES (?, ?, ?, ?)
+            INSERT OR IGNORE INTO pending_op (space, device, seq, bytes, received_at) VALUES (?, ?, ?, ?, ?)
             """)
-        for op in ops {
-            try statement.execute(arguments: [spaceData, Data(op.device.bytes), Int64(bitPattern: op.seq), Data(op.bytes)])
+        for op in kept {
+            try statement.execute(arguments: [spaceData, device, Int64(bitPattern: op.seq), Data(op.bytes),
+                                              Int64(bitPattern: now)])
             report.pending += 1
         }
+    }
+
+    /// Drops ops that waited longer than their lifetime for predecessors that never came.
+    private func expirePending() throws {
+        guard now > Self.pendingLifetimeMilliseconds else { return }
+        try db.cachedStatement(sql: "DELETE FROM pending_op WHERE space = ? AND received_at < ?")
+            .execute(arguments: [spaceData, Int64(bitPattern: now - Self.pendingLifetimeMilliseconds)])
     }
 
     /// Applies pending ops whose predecessors have now arrived, until no more can be.

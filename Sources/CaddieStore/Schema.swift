@@ -109,6 +109,12 @@ enum Schema {
                 ALTER TABLE score ADD COLUMN gir INTEGER;
                 """)
         }
+        migrator.registerMigration("v4: pending ops expire") { db in
+            try db.execute(sql: """
+                -- When a pending op arrived (ms since 1970), so ops that never get their predecessors expire.
+                ALTER TABLE pending_op ADD COLUMN received_at INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 

@@ -76,4 +76,39 @@ struct SecurityReviewTests {
         #expect(try accepted.receive(space: space.id, spaceKey: space.key, ops: [join, fast], mode: .tolerant,
                                      now: receiverNow).applied.count == 2)
     }
+
+    @Test("finding 'disk fill': ops beyond a gap are checked, bounded per device and expire")
+    func pendingOpsAreBounded() throws {
+        let space = TestSpace()
+        var member = try Author("ana", space: space)
+        var stranger = try Author("mallory", space: space)
+        let store = try replica(space)
+        // The member's join arrives; then ops 3...102 without op 2: all wait, as sync delivers them.
+        for hole in 1...101 { try member.score(game: EntityID(unchecked: [1, 1, 1, 1, 1, 1, 1, 1]), player: EntityID(unchecked: [2, 2, 2, 2, 2, 2, 2, 2]), hole: hole % 18 + 1, strokes: 4) }
+        let memberOps = try member.store.ops(space: space.id)
+        _ = try store.receive(space: space.id, spaceKey: space.key, ops: [memberOps[0]] + Array(memberOps[2...]), mode: .tolerant,
+                              now: receiverNow)
+        let firstWait = try store.pendingCount(space.id)
+        #expect(firstWait == 100, "\(firstWait) of \(memberOps.count - 2)")
+        // A device that never joined sends 300 ops beyond its missing join: only a few are kept waiting.
+        for hole in 1...300 { try stranger.score(game: EntityID(unchecked: [1, 1, 1, 1, 1, 1, 1, 1]), player: EntityID(unchecked: [3, 3, 3, 3, 3, 3, 3, 3]), hole: hole % 18 + 1, strokes: 5) }
+        let strangerOps = try stranger.store.ops(space: space.id)
+        let report = try store.receive(space: space.id, spaceKey: space.key, ops: Array(strangerOps.dropFirst()), mode: .tolerant,
+                                       now: receiverNow)
+        #expect(report.pending == 64, "a stranger's share is 64 ops, got \(report.pending)")
+        #expect(try store.pendingCount(space.id) == 164)
+        // An op beyond a gap whose signature does not verify is not stored at all.
+        var forged = strangerOps[299]
+        forged[forged.count - 1] ^= 0xFF
+        let other = try replica(space)
+        let refused = try other.receive(space: space.id, spaceKey: space.key, ops: [forged], mode: .tolerant, now: receiverNow)
+        let waiting = try other.pendingCount(space.id)
+        #expect(refused.pending == 0 && waiting == 0)
+        // Waiting ops expire after a day.
+        _ = try store.receive(space: space.id, spaceKey: space.key, ops: [], mode: .tolerant, now: receiverNow + 2 * 86_400_000)
+        #expect(try store.pendingCount(space.id) == 0)
+        // The member's missing op still brings the rest in when they are offered again.
+        let healed = try store.receive(space: space.id, spaceKey: space.key, ops: memberOps, mode: .tolerant, now: receiverNow)
+        #expect(healed.applied.count == memberOps.count - 1)
+    }
 }
