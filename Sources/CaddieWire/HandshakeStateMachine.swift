@@ -69,7 +69,7 @@ public struct HandshakeInitiator: Sendable {
     }
 }
 
-/// The responder's side: it finds which of its spaces message 1 was made for, or stays silent.
+/// The responder's side: it finds which of its spaces message 1 was made for, or answers with a decoy.
 public struct HandshakeResponder: Sendable {
     /// What the driver does next.
     public enum Action: Sendable {
@@ -85,6 +85,8 @@ public struct HandshakeResponder: Sendable {
 
     private enum State {
         case awaitingMessage1
+        /// Answered a message 1 made for no space held here; whatever comes next fails.
+        case decoy
         case awaitingMessage3(space: SpaceID, keys: Handshake.Keys, initiator: [UInt8], responder: [UInt8])
         case done
     }
@@ -117,7 +119,16 @@ public struct HandshakeResponder: Sendable {
             let tag = Array(frame[36..<68])
             guard let (space, hk) = spaces.first(where: {
                 MessageAuthentication.constantTimeEqual(Handshake.tag1($0.1, version: frame[3], ephemeral: initiator), tag)
-            }) else { return .fail(.notAMember) }
+            }) else {
+                // Not a space held here: answer anyway, with a message 2 nobody can open, made with the same work
+                // (a key agreement and a signature) as a real one. A stranger replaying a captured message 1 then
+                // cannot tell whether this device belongs to that space; the handshake fails at message 3.
+                _ = ephemeral.sharedSecret(with: initiator)
+                let decoy = credentials.identityBlock(signing: SecureRandom.bytes(32))
+                state = .decoy
+                return .send(ephemeral.publicKey + AEAD.seal(decoy, key: SecureRandom.bytes(32), nonce: AEAD.nonce(0),
+                                                             associated: initiator + ephemeral.publicKey))
+            }
             guard let shared = ephemeral.sharedSecret(with: initiator) else {
                 return .fail(.malformedHandshake("bad ephemeral key"))
             }
@@ -127,6 +138,9 @@ public struct HandshakeResponder: Sendable {
             state = .awaitingMessage3(space: space, keys: keys, initiator: initiator, responder: ephemeral.publicKey)
             return .send(ephemeral.publicKey + AEAD.seal(identity, key: keys.message2, nonce: AEAD.nonce(0),
                                                          associated: initiator + ephemeral.publicKey))
+        case .decoy:
+            state = .done
+            return .fail(.notAMember)
         case .awaitingMessage3(let space, let keys, let initiator, let responder):
             state = .done
             guard let block = AEAD.open(frame, key: keys.message3, nonce: AEAD.nonce(0), associated: initiator + responder)

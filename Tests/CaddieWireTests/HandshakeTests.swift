@@ -60,14 +60,40 @@ struct HandshakeTests {
         }
     }
 
-    @Test("a peer with the wrong space key gets no reply, so it learns nothing, not even the space")
+    @Test("a peer with the wrong space key gets a decoy it cannot open, so it learns nothing, not even the space")
     func wrongKey() throws {
         var client = HandshakeInitiator(space: space, spaceKey: [UInt8](repeating: 9, count: 32), credentials: try TestDevice().credentials)
         var server = HandshakeResponder(spaces: [(space, key)], credentials: try TestDevice().credentials)
-        guard case .fail(.notAMember) = server.receive(client.start()) else {
-            Issue.record("the responder answered a non-member")
+        guard case .send(let decoy) = server.receive(client.start()) else {
+            Issue.record("the responder did not answer")
             return
         }
+        #expect(decoy.count == 248)
+        guard case .fail(.notAMember) = client.receive(decoy) else {
+            Issue.record("the initiator opened a decoy")
+            return
+        }
+        guard case .fail(.notAMember) = server.receive([UInt8](repeating: 0, count: 216)) else {
+            Issue.record("the responder went on after a decoy")
+            return
+        }
+    }
+
+    @Test("finding 'a membership oracle for strangers': a replayed message 1 gets the same kind of answer from a member and a non-member")
+    func replayedMessageOneRevealsNothing() throws {
+        let captured = HandshakeInitiator(space: space, spaceKey: key, credentials: try TestDevice().credentials)
+        var copy = captured
+        let message1 = copy.start()
+        var member = HandshakeResponder(spaces: [(space, key)], credentials: try TestDevice().credentials)
+        var stranger = HandshakeResponder(spaces: [(SpaceID(unchecked: [UInt8](repeating: 8, count: 16)), key)],
+                                          credentials: try TestDevice().credentials)
+        guard case .send(let fromMember) = member.receive(message1), case .send(let fromStranger) = stranger.receive(message1)
+        else {
+            Issue.record("one of the two stayed silent: the replay tells them apart")
+            return
+        }
+        #expect(fromMember.count == fromStranger.count)
+        // Without the initiator's ephemeral secret, neither answer opens: the replayer learns nothing more.
     }
 
     @Test("a responder holding several spaces answers for the one message 1 was made for")
