@@ -30,13 +30,22 @@ public struct NodeAPI: Sendable {
         self.keepAliveSeconds = keepAliveSeconds
     }
 
+    /// How long a connection with no request in progress stays open: 60 s, or `CADDIE_HTTP_IDLE_SECONDS`.
+    /// (A live-events stream is a request in progress: its keep-alives hold it open.)
+    static var idleTimeout: TimeAmount {
+        let seconds = ProcessInfo.processInfo.environment["CADDIE_HTTP_IDLE_SECONDS"].flatMap(Int64.init) ?? 60
+        return .seconds(max(1, min(seconds, 3600)))
+    }
+
     /// Largest request body accepted.
     static let maxBody = 64 * 1024
 
     /// The HTTP server, listening on `host:port`; `running` gets the port bound.
     public func application(host: String, port: Int, logger: Logger,
                             running: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        Application(router: router(boundHost: host), server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler()])),
+        Application(router: router(boundHost: host),
+                    server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()],
+                                                        idleTimeout: Self.idleTimeout)),
                     configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
                     onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
     }

@@ -11,7 +11,8 @@ final class NodeProcess: @unchecked Sendable {
     private let errors = Pipe()
 
     /// Starts the node and waits until it listens.
-    init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false) throws {
+    init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false,
+         environment extra: [String: String] = [:]) throws {
         self.home = home
         process.executableURL = CLI.binary
         process.arguments = ["serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
@@ -20,6 +21,7 @@ final class NodeProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase
         environment["CADDIE_LOG"] = "warning"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out

@@ -48,4 +48,24 @@ struct SecurityReviewCLITests {
         for name in ["Two", "Three", "Four", "Five"] { try home.ok(["space", "create", name]) }
         #expect(try hints() == 8, "five spaces look like eight")
     }
+
+    @Test("finding 'the HTTP server sets no idle timeout': a connection that says nothing is closed")
+    func idleHTTPConnectionIsClosed() throws {
+        let home = try CLI(name: "idle-http")
+        defer { home.remove() }
+        try home.ok(["login", "--name", "Ana"])
+        try home.ok(["space", "create", "One"])
+        let node = try NodeProcess(home, http: true, environment: ["CADDIE_HTTP_IDLE_SECONDS": "2"])
+        defer { node.stop() }
+        let started = Date()
+        let silent = try RawPeer(port: node.httpPort)
+        #expect(silent.isClosed(), "the idle connection was still open after 8 s")
+        #expect(Date().timeIntervalSince(started) < 6)
+        // A client that asks something is served as before.
+        let answer = try RawPeer(port: node.httpPort)
+        answer.send(Array("GET /v1/whoami HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let got = recv(answer.fd, &buffer, buffer.count, 0)
+        #expect(got > 12 && String(decoding: buffer.prefix(12), as: UTF8.self) == "HTTP/1.1 401")
+    }
 }
