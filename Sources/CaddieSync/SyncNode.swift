@@ -222,26 +222,33 @@ public final class SyncNode: Sendable {
     }
 
     /// Dials nodes that discovery reports and that share a space; stops redialling those that leave. Of two
-    /// nodes that see each other, only the one with the lower id dials, so a pair keeps one connection.
+    /// nodes that see each other, only the one with the lower id dials, so a pair keeps one connection. What
+    /// adverts can start is bounded (`DialPlan`): forged or replayed adverts cannot make the node dial without end.
     private func follow(_ sightings: AsyncStream<PeerSighting>, in group: inout ThrowingDiscardingTaskGroup<any Error>) async {
-        var sessionsOf: [String: Set<String>] = [:]
+        var plan = DialPlan()
+        var quiet = Set<String>()
         for await sighting in sightings {
             if sighting.lost {
-                let keys = sessionsOf.removeValue(forKey: sighting.name) ?? []
+                let keys = plan.lost(name: sighting.name).map(\.key)
                 wanted.withLock { $0.subtract(keys) }
                 continue
             }
             let shared = sharedSpaces(sighting)
-            if shared.isEmpty, sessionsOf[sighting.name] == nil {
-                sessionsOf[sighting.name] = []
+            if shared.isEmpty, quiet.insert(sighting.name).inserted {
                 logger.info("a caddie node nearby shares no space with this one; not connecting",
                             metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
             }
             guard let id = sighting.txt["id"].flatMap(Hex.decode), Hex.encode(nodeID) < Hex.encode(id) else { continue }
-            for space in shared {
-                let key = "\(sighting.name)|\(space.hex)"
+            let (loops, refused) = plan.sighted(name: sighting.name, node: Hex.encode(id), host: sighting.host,
+                                                port: sighting.port, spaces: shared.map(\.hex))
+            if refused > 0 {
+                logger.warning("not dialling every advert: too many addresses for one node, or too many dials",
+                               metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
+            }
+            for loop in loops {
+                guard let space = shared.first(where: { $0.hex == loop.space }) else { continue }
+                let key = loop.key
                 wanted.withLock { _ = $0.insert(key) }
-                sessionsOf[sighting.name, default: []].insert(key)
                 // A loop for this peer and space may still be running (its advert came back before it ended).
                 guard running.withLock({ $0.insert(key).inserted }) else { continue }
                 logger.info("found a peer by mDNS", metadata: ["peer.address": "\(sighting.host):\(sighting.port)",

@@ -1,0 +1,44 @@
+import Testing
+@testable import CaddieSync
+
+/// The mDNS dial plan: pure logic, so tested without a network; LabTests run discovery for real.
+@Suite("Which adverts a node dials")
+struct DialPlanTests {
+    @Test("finding 'mDNS spoofing': a replayed advert sent from many addresses starts at most two dial loops")
+    func replayedAdvertIsBounded() {
+        var plan = DialPlan()
+        var started = 0
+        var refused = 0
+        for port in 1000..<1500 {
+            let result = plan.sighted(name: "caddie-fake-\(port)", node: "a1b2c3d4e5f60718", host: "10.0.0.\(port % 200)",
+                                      port: port, spaces: ["space1"])
+            started += result.start.count
+            refused += result.refused
+        }
+        #expect(started == DialPlan.maxAddressesPerNode)
+        #expect(refused == 500 - DialPlan.maxAddressesPerNode)
+    }
+
+    @Test("adverts of many node ids start at most 32 loops in all; a lost advert frees its loops")
+    func manyNodesAreBounded() {
+        var plan = DialPlan()
+        var loops: [DialPlan.Loop] = []
+        for index in 0..<100 {
+            loops += plan.sighted(name: "n\(index)", node: "node\(index)", host: "10.0.1.\(index)", port: 7400,
+                                  spaces: ["space1"]).start
+        }
+        #expect(loops.count == DialPlan.maxLoops)
+        #expect(plan.lost(name: "n0").count == 1)
+        #expect(plan.sighted(name: "n99", node: "node99", host: "10.0.1.99", port: 7400, spaces: ["space1"]).start.count == 1)
+    }
+
+    @Test("a real node seen again, or on two spaces, is dialled once per space")
+    func repeatedSightings() {
+        var plan = DialPlan()
+        #expect(plan.sighted(name: "n", node: "id", host: "10.0.0.2", port: 7400, spaces: ["s1", "s2"]).start.count == 2)
+        let again = plan.sighted(name: "n", node: "id", host: "10.0.0.2", port: 7400, spaces: ["s1", "s2"])
+        #expect(again.start.isEmpty && again.refused == 0)
+        // It moves to another network: the second address is allowed.
+        #expect(plan.sighted(name: "n2", node: "id", host: "192.168.1.5", port: 7400, spaces: ["s1"]).start.count == 1)
+    }
+}
