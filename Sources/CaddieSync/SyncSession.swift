@@ -54,6 +54,8 @@ struct SyncSession {
     private var liveID: Int?
     /// Ops sent whole because the peer's vector named another head for them (a fork): each once a session.
     private var forkCopiesSent = Set<OpID>()
+    /// The connection, for the send watchdog.
+    private var connection: (any Channel)?
     /// The slot of an incoming connection, marked proven once the peer is a member.
     var incomingID: Int?
     private var peerKnown = VersionVector()
@@ -80,6 +82,7 @@ struct SyncSession {
 
     /// Runs the session to its end; never throws: the report says how it ended.
     mutating func run(_ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async -> SessionReport {
+        connection = channel.channel
         do {
             try await channel.executeThenClose { inbound, outbound in
                 let (events, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
@@ -284,12 +287,25 @@ struct SyncSession {
         let frame = cipher.seal(message.encoded)
         session?.cipher = cipher
         node.countSent(bytes: frame.count + 4)
+        // A peer that stops reading must not hold this session, and the frames queued for it, for ever: a write
+        // that cannot finish within the send timeout closes the connection.
+        let watchdog = connection?.eventLoop.scheduleTask(in: .seconds(Self.sendTimeoutSeconds)) { [connection] in
+            connection?.close(promise: nil)
+        }
+        defer { watchdog?.cancel() }
         do {
             try await outbound.writeFrame(frame)
         } catch {
             outboundClosed = true
         }
     }
+
+    /// Seconds a frame may wait to be written before the peer counts as gone: 30, or
+    /// `CADDIE_SEND_TIMEOUT_SECONDS`.
+    static let sendTimeoutSeconds: Int64 = {
+        let value = ProcessInfo.processInfo.environment["CADDIE_SEND_TIMEOUT_SECONDS"].flatMap(Int64.init) ?? 30
+        return max(1, min(value, 3600))
+    }()
 
     private func ourVector() async throws -> [WireMessage.VectorEntry] {
         guard let space = session?.space else { return [] }

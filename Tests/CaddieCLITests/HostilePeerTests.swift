@@ -219,6 +219,46 @@ struct HostilePeerTests {
         #expect(copies == 1, "the node sent its join \(copies) times for two vectors of 400 entries")
     }
 
+    @Test("finding 'pinned sessions': a member that stops reading loses its session once a write waits too long")
+    func peerThatStopsReading() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let home = try Home(path: homes[2].home.path)
+        let spaceID = try home.resolveSpace(nil)
+        let insider = Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID))
+        let node = try NodeProcess(homes[0], environment: ["CADDIE_SEND_TIMEOUT_SECONDS": "3"])
+        defer { node.stop() }
+        let peer = try RawPeer(port: node.port)
+        var small: Int32 = 4096
+        setsockopt(peer.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var session = try Self.handshake(peer, insider)
+        Thread.sleep(forTimeInterval: 1.5)  // past the first exchange: the node answers digests now
+        // Ask, and ask again, never reading an answer: each wrong digest makes the node send its vector.
+        _ = fcntl(peer.fd, F_SETFL, fcntl(peer.fd, F_GETFL) | O_NONBLOCK)
+        let digest = WireMessage.digest(Digest32(unchecked: [UInt8](repeating: 1, count: 32))).encoded
+        var sent = 0
+        var pending: [UInt8] = []
+        let flood = Date().addingTimeInterval(4)
+        while Date() < flood {
+            if pending.isEmpty {
+                pending = FrameDecoder.frame(session.cipher.seal(digest))  // each frame sealed in turn
+                sent += 1
+            }
+            let wrote = pending.withUnsafeBytes { Glibc.send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if wrote > 0 { pending.removeFirst(wrote) } else { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        // Then read: the node's answers, and the end of the connection once its write waited 3 s.
+        var closed = false
+        let deadline = Date().addingTimeInterval(10)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline, !closed {
+            let got = recv(peer.fd, &buffer, buffer.count, 0)
+            if got == 0 { closed = true } else if got < 0 { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(sent > 100, "the flood sent \(sent) digests")
+        #expect(closed, "the node kept a session whose peer stopped reading")
+    }
+
     @Test("finding 'lock-out': 16 addresses holding idle handshakes in every slot cannot keep a member out")
     func idleHandshakesCannotLockOut() throws {
         let (homes, _, _) = try RoundTests.foursome()
