@@ -360,13 +360,16 @@ def main():
               "the printable card lists the attestation with who signed")
         shot(laptop, "card-print-1280")
         in_step = False
-        deadline = time.time() + 20
+        deadline = time.time() + 45
         while time.time() < deadline and not in_step:
             laptop.get(origin + "/#/sync")
             wait(laptop, lambda d: "Connected now" in text(d), "the devices screen opens")
             in_step = "holds the same state as this one" in text(laptop)
             if not in_step:
                 time.sleep(1)
+        if not in_step:
+            status, _, body = node_a.request("GET", "/v1/sync")
+            print("  (diagnosis) Ana's /v1/sync: %s" % body.decode(errors="replace"))
         check(in_step, "the devices screen says Ben's device holds the same state")
         check("state hash" in text(laptop), "the devices screen shows the state hash")
         shot(laptop, "devices-1280")
