@@ -268,15 +268,19 @@ public struct NodeAPI: Sendable {
         let tee: String
         let players: [String]
         let markers: [Marker]?
-        let playerTees: [PlayerTee]?
-        let startHole: Int?
-        let holesPlayed: Int?
-        let formats: [String]?
-        let skins: String?
-        let skinsValidation: Bool?
-        let teams: [[String]]?
-        let stake: Double?
+        /// The side-game fields of the same body (`tee` there is the game's own, above).
+        let setup: SetupBody
         struct Marker: Decodable { let player: String; let marker: String }
+        enum CodingKeys: String, CodingKey { case course, tee, players, markers }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            course = try container.decode(String.self, forKey: .course)
+            tee = try container.decode(String.self, forKey: .tee)
+            players = try container.decode([String].self, forKey: .players)
+            markers = try container.decodeIfPresent([Marker].self, forKey: .markers)
+            setup = try SetupBody(from: decoder)
+        }
     }
 
     struct PlayerTee: Decodable { let player: String; let tee: String }
@@ -361,9 +365,7 @@ public struct NodeAPI: Sendable {
         let body = try await decode(request, as: NewGame.self)
         let (home, keys) = (home, keys)
         let game = try await write {
-            var setup = SetupBody(tee: nil, playerTees: body.playerTees, startHole: body.startHole,
-                                  holesPlayed: body.holesPlayed, formats: body.formats, skins: body.skins,
-                                  skinsValidation: body.skinsValidation, teams: body.teams, stake: body.stake).setup
+            var setup = body.setup.setup
             setup.tee = nil
             let created = try home.newGame(space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
                                            markers: (body.markers ?? []).map { ($0.player, $0.marker) }, setup: setup)
