@@ -361,8 +361,10 @@ def main():
         shot(laptop, "card-print-1280")
         in_step = False
         deadline = time.time() + 45
+        laptop.get(origin + "/#/sync")
         while time.time() < deadline and not in_step:
-            laptop.get(origin + "/#/sync")
+            # The same URL again changes no hash and re-renders nothing: reload the page for a fresh /v1/sync.
+            laptop.refresh()
             wait(laptop, lambda d: "Connected now" in text(d), "the devices screen opens")
             in_step = "holds the same state as this one" in text(laptop)
             if not in_step:
