@@ -261,6 +261,12 @@ def main():
                 retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke %s for %s']" % (button, name)).click())
         retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click())
         retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click())
+        # Fairway and green in regulation for Ana; her strokes and putts must survive these changes.
+        retry(lambda: phone.find_element(By.CSS_SELECTOR, "#fw-%s option[value='left']" % players["Ana"]).click())
+        retry(lambda: phone.find_element(By.ID, "gir-" + players["Ana"]).click())
+        check(phone.find_element(By.ID, "gir-" + players["Ana"]).is_selected()
+              and phone.find_element(By.ID, "s-" + players["Ana"]).text == "5",
+              "ticking green in regulation keeps Ana's 5 strokes on the open hole")
         shot(phone, "card-hole-entry-390")
         retry(lambda: phone.find_element(By.ID, "save-hole").click())
         wait(phone, lambda d: "Hole 2" in d.find_element(By.ID, "hole-title").text, "after saving, the card moves to hole 2")
@@ -269,6 +275,11 @@ def main():
         check(hole1 == {"Ana": 5, "Ben": 6, "Cleo": 4, "Dev": 7}, "the node holds hole 1 as entered: %s" % hole1)
         ana_cell = next(c for p in card["players"] if p["name"] == "Ana" for c in p["cells"] if c["hole"] == 1)
         check(ana_cell["winner"]["putts"] == 2, "Ana's putts were saved")
+        check(ana_cell["winner"]["fairway"] == "left" and ana_cell["winner"]["gir"] is True,
+              "Ana's fairway (missed left) and green in regulation were saved: %s" % ana_cell["winner"])
+        ben_cell = next(c for p in card["players"] if p["name"] == "Ben" for c in p["cells"] if c["hole"] == 1)
+        check(ben_cell["winner"]["fairway"] is None and ben_cell["winner"]["gir"] is None,
+              "a fairway and green left untouched are not recorded: %s" % ben_cell["winner"])
 
         print("A score entered on the other node arrives without reload")
         marker = phone.execute_script("window.__sameDocument = 1; return 1")

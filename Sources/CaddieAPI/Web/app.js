@@ -16,7 +16,7 @@ const state = {
   game: null,        // the game id of the open card
   card: null,        // its card document
   hole: null,        // the hole shown on a phone
-  draft: new Map(),  // player id -> {strokes, putts} typed on the shown hole, not yet saved
+  draft: new Map(),  // player id -> {strokes, putts, fairway, gir} typed on the shown hole, not yet saved
   link: 'connecting',
   reloadTimer: null,
 };
@@ -255,18 +255,21 @@ function holeView(disputed) {
     const draft = state.draft.get(player.player);
     const value = draft?.strokes ?? saved?.strokes ?? null;
     const putts = draft?.putts ?? saved?.winner?.putts ?? null;
+    const fairway = draft && draft.fairway !== undefined ? draft.fairway : saved?.winner?.fairway ?? null;
+    const gir = draft && draft.gir !== undefined ? draft.gir : saved?.winner?.gir ?? null;
     const key = `${player.player}:${hole}`;
+    // Every control keeps what the others hold: a draft is the whole cell as it will be saved.
+    const setDraft = (patch) => state.draft.set(player.player, { strokes: value ?? par ?? 4, putts, fairway, gir, ...patch });
     const change = (delta) => {
-      const next = card.stepStrokes(value, delta, par);
-      state.draft.set(player.player, { strokes: next, putts });
+      setDraft({ strokes: card.stepStrokes(value, delta, par) });
       renderCard();
       document.getElementById(`s-${player.player}`)?.focus();
     };
     const changePutts = (delta) => {
-      const next = Math.min(10, Math.max(0, (putts ?? (delta > 0 ? 1 : 0)) + (putts === null ? 0 : delta)));
-      state.draft.set(player.player, { strokes: value ?? par ?? 4, putts: next });
+      setDraft({ putts: Math.min(10, Math.max(0, (putts ?? (delta > 0 ? 1 : 0)) + (putts === null ? 0 : delta))) });
       renderCard();
     };
+    const fairwayChoices = [['', 'not recorded'], ['hit', 'hit'], ['left', 'missed left'], ['right', 'missed right']];
     return h('li', { class: 'player' },
       h('div', { class: 'who' }, h('strong', {}, player.name),
         disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
@@ -281,7 +284,15 @@ function holeView(disputed) {
         h('span', {}, 'Putts'),
         h('button', { type: 'button', onclick: () => changePutts(-1), 'aria-label': `One putt fewer for ${player.name}` }, '−'),
         h('span', { class: 'putt-count' }, putts ?? '–'),
-        h('button', { type: 'button', onclick: () => changePutts(1), 'aria-label': `One putt more for ${player.name}` }, '+')));
+        h('button', { type: 'button', onclick: () => changePutts(1), 'aria-label': `One putt more for ${player.name}` }, '+')),
+      h('div', { class: 'putts' },
+        // A fairway is recorded on par 4s and 5s only (statistics count it there).
+        par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
+          h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null }); renderCard(); } },
+            fairwayChoices.map(([v, label]) => h('option', { value: v, selected: (fairway ?? '') === v }, label)))] : null,
+        h('input', { type: 'checkbox', id: `gir-${player.player}`, checked: gir === true,
+          onchange: (event) => { setDraft({ gir: event.target.checked }); renderCard(); } }),
+        h('label', { for: `gir-${player.player}` }, 'Green in regulation')));
   });
   const go = (to) => { state.hole = to; state.draft.clear(); renderCard(); };
   const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
@@ -312,7 +323,8 @@ async function saveHole() {
   try {
     for (const [player, entry] of entries) {
       await post(`${base()}/games/${enc(state.game)}/scores`,
-        { player, hole, strokes: entry.strokes, ...(entry.putts !== null && entry.putts !== undefined ? { putts: entry.putts } : {}) });
+        { player, hole, strokes: entry.strokes, ...(entry.putts !== null && entry.putts !== undefined ? { putts: entry.putts } : {}),
+          ...(entry.fairway ? { fairway: entry.fairway } : {}), ...(typeof entry.gir === 'boolean' ? { gir: entry.gir } : {}) });
       state.draft.delete(player);
     }
     const saved = await loadCard(state.game);
