@@ -61,17 +61,23 @@ extension Home {
                 throw .invalid("device \(device.short) belongs to another user (\(member.userName)); only they can revoke it")
             }
         }
-        // A device this home has never seen (paired, then lost before it synced) is revoked before its
-        // first op in every space: none of its ops will count.
-        for space in known.isEmpty ? all : known {
-            let lastValid = try run { try store.vector(space.id) }[device]
-            let signature = user.sign(Membership.revocationMessage(space: space.id, device: device, lastValidSeq: lastValid))
-            try append(space: space.id, keys: keys,
-                       changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
+        // Revoked in every space this home holds, not only those where the device was seen: in a space it never
+        // reached (paired, then lost before it synced there) it is revoked before its first op, so none of its ops
+        // will count there either. Spaces this home joins later get the revocation with their join.
+        for space in all {
+            try appendRevocation(of: device, in: space.id, user: user, keys: keys)
             revoked.append(space.name)
         }
         guard !revoked.isEmpty else { throw .noSpace }
         return revoked
+    }
+
+    /// Appends this user's revocation of `device` to one space: valid through the ops of it held here.
+    func appendRevocation(of device: PublicKey, in space: SpaceID, user: SigningKey, keys: UnlockedKeys) throws(NodeError) {
+        let lastValid = try run { try store.vector(space) }[device]
+        let signature = user.sign(Membership.revocationMessage(space: space, device: device, lastValidSeq: lastValid))
+        try append(space: space, keys: keys,
+                   changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
     }
 
     /// Waits on the LAN for a new device to pair with `code`, certifies its key, and gives it the keys of

@@ -101,6 +101,14 @@ extension Home {
         } catch {
             throw NodeError.wrap(error)
         }
+        // The device that holds the user key carries the user's revocations into every space it joins, so a
+        // revoked device is refused there too (by its key), whichever space the revocation was made in.
+        if let userKey = keys.user {
+            let revoked = try run { try store.devicesRevoked(by: userKey.publicKey) }
+            for device in revoked where device != keys.device.publicKey {
+                try appendRevocation(of: device, in: space, user: userKey, keys: keys)
+            }
+        }
     }
 
     /// Appends one op of this device, joining the space first if this device has not yet.

@@ -96,6 +96,32 @@ extension OpStore {
         }
     }
 
+    /// Whether `device` has been revoked by its own user in any space this home holds, whatever user it presents
+    /// now: the lowest last valid seq of those revocations, if any.
+    ///
+    /// A revocation by user U counts against the device key when the device itself has acknowledged U: it
+    /// presents U's certificate now, or its join under U is held in some space. So a revoked phone cannot get
+    /// back in by presenting a fresh self-certified user, in this space or another, while a member cannot lock
+    /// out somebody else's device by "revoking" a key that never acknowledged them. This is a session decision,
+    /// local to this node; which ops a space accepts stays a rule of that space's own log (convergence).
+    public func deviceRevocation(_ device: PublicKey, presentedUser user: PublicKey) throws(StoreError) -> UInt64? {
+        try read { db in
+            try Int64.fetchOne(db, sql: """
+                SELECT min(r.last_valid_seq) FROM revocation r
+                WHERE r.device = ? AND (r.user = ? OR EXISTS (
+                    SELECT 1 FROM member m WHERE m.device = r.device AND m.user = r.user))
+                """, arguments: [Data(device.bytes), Data(user.bytes)]).map { UInt64(bitPattern: $0) }
+        }
+    }
+
+    /// The devices `user` has revoked in any space this home holds (for carrying revocations into a new space).
+    public func devicesRevoked(by user: PublicKey) throws(StoreError) -> [PublicKey] {
+        try read { db in
+            try Data.fetchAll(db, sql: "SELECT DISTINCT device FROM revocation WHERE user = ? ORDER BY device",
+                              arguments: [Data(user.bytes)]).map { PublicKey(unchecked: [UInt8]($0)) }
+        }
+    }
+
     /// The hash of one held op.
     public func opHash(_ space: SpaceID, _ id: OpID) throws(StoreError) -> Digest32? {
         try read { db in
