@@ -9,7 +9,8 @@ import NIOPosix
 import Synchronization
 
 /// A node's sync engine: it listens for peers, dials static peers per space, and runs one session per
-/// connection (Protocol/wire.md). Each (peer, space) pair has its own connection.
+/// connection (Protocol/wire.md). Each (peer, space) pair has its own connection, and one session: when two nodes
+/// dial each other, the session dialled by the lower device key stays.
 public final class SyncNode: Sendable {
     /// Seconds a peer has to finish the handshake before the connection is dropped (slow or stalled peers).
     public static let handshakeTimeoutSeconds = 5
@@ -46,7 +47,7 @@ public final class SyncNode: Sendable {
     private let onApplied: (@Sendable ([OpID]) -> Void)?
     private let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
     private let appliedObserver = Mutex<(@Sendable ([OpID]) -> Void)?>(nil)
-    private let live = Mutex<(next: Int, sessions: [Int: LiveSession])>((0, [:]))
+    private let live = Mutex(LiveSessions())
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
     ///
@@ -90,16 +91,65 @@ public final class SyncNode: Sendable {
     /// The sessions open now, oldest first.
     public var sessions: [LiveSession] { live.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
 
-    func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String) -> Int {
-        let session = live.withLock { state in
+    /// Registers a proven session, keeping one session per pair of devices and space: when both devices dial each
+    /// other, the session dialled by the device with the lower key stays, and the other device gives up the one it
+    /// dialled (Protocol/wire.md, "One session per pair"). Both sides compute the same rule; only the dialler of the
+    /// session that goes ever closes it. `dialled` is true for a live session this node dialled (never for a
+    /// one-shot `caddie sync`, which always runs to its end); `supersede` asks the session to close politely.
+    ///
+    /// Returns the session's number, or nil when this node dialled it and the peer's own session already runs:
+    /// the caller closes it.
+    func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
+                       supersede: @escaping @Sendable () -> Void) -> Int? {
+        let yields = credentials.device.publicKey > peer.device
+        let (session, superseded) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void]) in
+            let others = state.sessions.values.filter { $0.space == space && $0.device == peer.device }
+            var superseded: [@Sendable () -> Void] = []
+            if yields {
+                if dialled {
+                    // The peer's session to this node runs already: this one is the duplicate.
+                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, []) }
+                } else {
+                    // The peer (lower key) dialled: the sessions this node dialled to it give way.
+                    for other in others where state.dialled.contains(other.id) {
+                        if let close = state.supersede[other.id] { superseded.append(close) }
+                    }
+                }
+            }
             state.next += 1
             let session = LiveSession(id: state.next, space: space, device: peer.device, user: peer.user,
                                       address: address, foundBy: foundBy, since: Date())
             state.sessions[state.next] = session
-            return session
+            state.supersede[state.next] = supersede
+            if dialled { state.dialled.insert(state.next) }
+            return (session, superseded)
         }
+        for close in superseded { close() }
+        guard let session else { return nil }
         peerObserver.withLock { $0 }?(.connected(session))
         return session.id
+    }
+
+    /// Returns once no session with `device` for `space` is open (at once if none is), or when the task is
+    /// cancelled. A dial loop waits here while the peer's own session serves the pair, instead of redialling.
+    func untilNoSession(space: SpaceID, device: PublicKey) async {
+        let waiter = live.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = live.withLock { state in
+                    guard !Task.isCancelled, state.sessions.values.contains(where: { $0.space == space && $0.device == device })
+                    else { return true }
+                    state.waiters[waiter] = LiveSessions.Waiter(space: space, device: device, continuation: continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            live.withLock { $0.waiters.removeValue(forKey: waiter) }?.continuation.resume()
+        }
     }
 
     /// Records whether a session's peer held the same ops as this node at its last digest.
@@ -108,7 +158,18 @@ public final class SyncNode: Sendable {
     }
 
     func sessionClosed(_ id: Int, reason: String) {
-        guard let session = live.withLock({ $0.sessions.removeValue(forKey: id) }) else { return }
+        let (session, ready) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>]) in
+            guard let session = state.sessions.removeValue(forKey: id) else { return (nil, []) }
+            state.supersede[id] = nil
+            state.dialled.remove(id)
+            guard !state.sessions.values.contains(where: { $0.space == session.space && $0.device == session.device })
+            else { return (session, []) }
+            let done = state.waiters.filter { $0.value.space == session.space && $0.value.device == session.device }
+            for key in done.keys { state.waiters[key] = nil }
+            return (session, done.values.map(\.continuation))
+        }
+        for continuation in ready { continuation.resume() }
+        guard let session else { return }
         peerObserver.withLock { $0 }?(.lost(session, reason: reason))
     }
 
@@ -128,9 +189,13 @@ public final class SyncNode: Sendable {
         if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {
             return "device \(peer.device.short) belongs to another user in this space"
         }
-        // Revocations count even before the device's join has arrived here.
+        // Revocations count even before the device's join has arrived here, and by device key in every space this
+        // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
         if let revoked = try await blocking({ try store.revokedAfter(space, device: peer.device, user: peer.user) }) {
             return "device \(peer.device.short) was revoked after op \(revoked)"
+        }
+        if try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) != nil {
+            return "device \(peer.device.short) was revoked by its user"
         }
         return nil
     }
@@ -345,8 +410,13 @@ public final class SyncNode: Sendable {
                 failure = report.failure
                 if report.refused {
                     refused = true  // a refusal will not change soon: do not hammer the peer
-                } else if report.peer != nil {
+                } else if let peer = report.peer {
                     delay = 0.25
+                    // The peer's own session serves the pair (one session per pair): dial again only once it ends.
+                    if report.duplicate {
+                        await untilNoSession(space: space, device: peer.device)
+                        continue
+                    }
                 }
             } catch {
                 failure = "\(error)"
@@ -369,6 +439,24 @@ final class ConnectionGuard: ChannelInboundHandler, Sendable {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
     }
+}
+
+/// The sessions open now, and who waits for a pair's sessions to end.
+struct LiveSessions {
+    struct Waiter {
+        let space: SpaceID
+        let device: PublicKey
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    var next = 0
+    var sessions: [Int: LiveSession] = [:]
+    /// Sessions this node dialled (live ones, not one-shot syncs).
+    var dialled = Set<Int>()
+    /// How to ask each session to close because the pair's other session stays.
+    var supersede: [Int: @Sendable () -> Void] = [:]
+    var nextWaiter = 0
+    var waiters: [Int: Waiter] = [:]
 }
 
 /// An incoming connection holding a slot.

@@ -24,6 +24,8 @@ public struct SessionReport: Sendable {
     /// Whether it ended because one side refused the other (not a member, revoked, refused by the peer):
     /// something that will not change by dialling again soon.
     public var refused = false
+    /// Whether it ended because the pair's other session stays (one session per pair of devices and space).
+    public var duplicate = false
 }
 
 /// One connection's sync session: the handshake, then vectors, batches of ops, acks and live pushes.
@@ -40,6 +42,8 @@ struct SyncSession {
         case frame([UInt8])
         case changed
         case tick
+        /// The pair's other session stays: close this one.
+        case superseded
         case closed(Error?)
     }
 
@@ -121,8 +125,16 @@ struct SyncSession {
                     }
                     logger.info("session established")
                     if let incomingID { node.proven(incomingID) }
-                    liveID = node.sessionOpened(space: established.space, peer: established.peer, address: address,
-                                                foundBy: foundBy)
+                    let dialled = if case .initiator = role { !oneShot } else { false }
+                    guard let id = node.sessionOpened(space: established.space, peer: established.peer, address: address,
+                                                      foundBy: foundBy, dialled: dialled,
+                                                      supersede: { continuation.yield(.superseded) })
+                    else {
+                        report.duplicate = true
+                        try await send(.close(.finished, SyncError.duplicate.description), outbound)
+                        throw SyncError.duplicate
+                    }
+                    liveID = id
                     await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
                     let (subscription, changes) = node.feed.subscribe()
                     defer { node.feed.unsubscribe(subscription) }
@@ -182,7 +194,7 @@ struct SyncSession {
             case .closed(let error):
                 if let error { throw error }
                 return nil
-            case .changed, .tick: continue
+            case .changed, .tick, .superseded: continue
             }
         }
         return nil
@@ -245,6 +257,10 @@ struct SyncSession {
                     throw SyncError.refused(refusal)
                 }
                 try await send(.digest(WireMessage.digest(of: try await ourVector())), outbound)
+            case .superseded:
+                report.duplicate = true
+                try await send(.close(.finished, SyncError.duplicate.description), outbound)
+                throw SyncError.duplicate
             case .closed(let error):
                 if let error { throw error }
                 if oneShot, !exchangeComplete { throw SyncError.closedEarly }
@@ -462,6 +478,8 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreachable(String)
     /// The peer sent nothing for too long.
     case silent(seconds: Int)
+    /// The two devices hold another session for this space, which stays (one session per pair).
+    case duplicate
 
     /// One line for a person.
     public var description: String {
@@ -472,6 +490,7 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused(let text): "refused: \(text)"
         case .unreachable(let text): "cannot reach the peer: \(text)"
         case .silent(let seconds): "the peer sent nothing for \(seconds) s and counts as gone"
+        case .duplicate: "these two devices already hold a session for this space (the one the lower device key dialled stays)"
         }
     }
 }

@@ -80,6 +80,56 @@ struct SyncTests {
         #expect(try watch.stateHash() == watchBefore)
     }
 
+    @Test("two nodes that dial each other keep one session, the one the lower device key dialled, and edits flow")
+    func oneSessionPerPair() throws {
+        let (homes, game, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        // Each node names the other as a static peer, so both dial.
+        let ports = [try Self.freePort(), try Self.freePort()]
+        func start(_ index: Int) throws -> NodeProcess {
+            try NodeProcess(homes[index], port: ports[index], peers: [ports[1 - index]], http: true)
+        }
+        var nodes = [try start(0), try start(1)]
+        defer { nodes.forEach { $0.stop() } }
+        func sessions(_ index: Int) throws -> [[String: Any]] {
+            let client = HTTPClient(port: nodes[index].httpPort, token: try APITests.token(homes[index]))
+            return try client.get("/v1/sync").object()["sessions"] as? [[String: Any]] ?? []
+        }
+        #expect(try eventually(within: 10) { try sessions(0).count == 1 && sessions(1).count == 1 })
+        let devices = try homes[0...1].map { try $0.ok(["whoami", "--json"]).field("device") }
+        let lower = devices[0] < devices[1] ? 0 : 1
+        // The session that stays is the one the lower key dialled: at that node it is static, at the other incoming.
+        #expect(try sessions(lower).first?["foundBy"] as? String == "static")
+        #expect(try sessions(1 - lower).first?["foundBy"] as? String == "incoming")
+        // It stays one, and the same one: the other side's dial loop waits instead of redialling.
+        let before = try [0, 1].map { try sessions($0).first?["since"] as? String }
+        Thread.sleep(forTimeInterval: 4)
+        #expect(try [0, 1].map { try sessions($0).count } == [1, 1])
+        #expect(try [0, 1].map { try sessions($0).first?["since"] as? String } == before)
+        try homes[1].ok(["score", game, players[1], "1", "5"])
+        #expect(try eventually(within: 5) { try homes[0].stateHash() == homes[1].stateHash() })
+        // When the node whose session stays goes away, the other dials it again once it is back.
+        nodes[lower].stop()
+        #expect(try eventually(within: 5) { try sessions(1 - lower).isEmpty })
+        nodes[lower] = try start(lower)
+        #expect(try eventually(within: 10) { try sessions(0).count == 1 && sessions(1).count == 1 })
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw CLI.CLIError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     @Test("a partition heals: a stopped node misses edits, restarts, and catches up")
     func partitionHeals() throws {
         let (homes, game, players) = try RoundTests.foursome()
