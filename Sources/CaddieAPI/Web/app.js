@@ -285,7 +285,7 @@ function holeView(disputed) {
         h('button', { type: 'button', onclick: () => changePutts(-1), 'aria-label': `One putt fewer for ${player.name}` }, '−'),
         h('span', { class: 'putt-count' }, putts ?? '–'),
         h('button', { type: 'button', onclick: () => changePutts(1), 'aria-label': `One putt more for ${player.name}` }, '+')),
-      h('div', { class: 'putts' },
+      h('div', { class: 'putts extras' },
         // A fairway is recorded on par 4s and 5s only (statistics count it there).
         par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
           h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null }); renderCard(); } },
