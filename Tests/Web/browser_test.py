@@ -154,6 +154,13 @@ def retry(action, attempts=40):
     return action()
 
 
+def tap(driver, element):
+    """Brings an element to the middle of the screen, as a person scrolls to what they are about to tap, then taps it.
+    Without this the driver may tap a control that is only partly in view, under the sticky header."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
+    element.click()
+
+
 def shot(driver, name):
     path = os.path.join(SHOTS, name + ".png")
     driver.save_screenshot(path)
@@ -255,20 +262,20 @@ def main():
         check("Hole 1" in retry(lambda: phone.find_element(By.ID, "hole-title").text) and "Par 5" in text(phone),
               "the card opens on hole 1 with its par")
         for name, extra in [("Ana", 0), ("Ben", 1), ("Cleo", -1), ("Dev", 2)]:
-            retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for %s']" % name).click())
+            retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for %s']" % name)))
             for _ in range(abs(extra)):
                 button = "more" if extra > 0 else "fewer"
-                retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke %s for %s']" % (button, name)).click())
-        retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click())
-        retry(lambda: phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']").click())
+                retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke %s for %s']" % (button, name))))
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']")))
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One putt more for Ana']")))
         # Fairway and green in regulation for Ana; her strokes and putts must survive these changes.
-        retry(lambda: phone.find_element(By.CSS_SELECTOR, "#fw-%s option[value='left']" % players["Ana"]).click())
-        retry(lambda: phone.find_element(By.ID, "gir-" + players["Ana"]).click())
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "#fw-%s option[value='left']" % players["Ana"])))
+        retry(lambda: tap(phone, phone.find_element(By.ID, "gir-" + players["Ana"])))
         check(phone.find_element(By.ID, "gir-" + players["Ana"]).is_selected()
               and phone.find_element(By.ID, "s-" + players["Ana"]).text == "5",
               "ticking green in regulation keeps Ana's 5 strokes on the open hole")
         shot(phone, "card-hole-entry-390")
-        retry(lambda: phone.find_element(By.ID, "save-hole").click())
+        retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
         wait(phone, lambda d: "Hole 2" in d.find_element(By.ID, "hole-title").text, "after saving, the card moves to hole 2")
         card = node_a.card(space, game)
         hole1 = {p["name"]: next((c["strokes"] for c in p["cells"] if c["hole"] == 1), None) for p in card["players"]}
@@ -296,14 +303,14 @@ def main():
         wait(phone, lambda d: "Disputed" in text(d), "the disputed cell is marked after the devices meet", timeout=20)
         check("⚠" in text(phone), "the dispute is shown with a sign, not colour alone")
         shot(phone, "card-conflict-390")
-        retry(lambda: phone.find_element(By.CSS_SELECTOR, "button.dispute").click())
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button.dispute")))
         wait(phone, lambda d: d.find_elements(By.ID, "panel-title"), "tapping the dispute opens its values")
         panel = retry(lambda: phone.find_element(By.CSS_SELECTOR, ".panel").text)
         check("by Ana" in panel and "by Ben" in panel and "Keep 5 (Ana)" in panel and "Keep 6 (Ben)" in panel,
               "the panel shows each value with who entered it")
         shot(phone, "conflict-panel-390")
         axe(phone, "the card with a dispute open")
-        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Keep 5 (Ana)']").click())
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Keep 5 (Ana)']")))
         wait(phone, lambda d: "Disputed" not in text(d), "one tap settles it")
         check(not node_a.card(space, game)["conflicts"], "the node's card has no conflict left")
 
@@ -317,20 +324,20 @@ def main():
         table = retry(lambda: laptop.find_element(By.CSS_SELECTOR, ".table-view table").text)
         check("Out" in table and "In" in table and "Total" in table and "Pts" in table, "the whole card has Out, In, Total, Pts")
         shot(laptop, "card-1280")
-        retry(lambda: laptop.find_element(By.CSS_SELECTOR, "button[aria-label^='Dev hole 2: 5']").click())
+        retry(lambda: tap(laptop, laptop.find_element(By.CSS_SELECTOR, "button[aria-label^='Dev hole 2: 5']")))
         wait(laptop, lambda d: "history" in d.find_element(By.ID, "panel-title").text, "a cell opens its history")
         history = retry(lambda: laptop.find_element(By.CSS_SELECTOR, ".panel").text)
         check("6 by Ben" in history and "5 by Ana" in history and "standing" in history, "the history shows every value")
         shot(laptop, "history-1280")
         check("Ana marks Ben" in text(laptop) and "Attest Cleo's card" not in text(laptop),
               "Ana is offered to attest only the card she marks")
-        retry(lambda: laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]").click())
+        retry(lambda: tap(laptop, laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]")))
         wait(laptop, lambda d: "Ben attested" in text(d), "attesting Ben's card shows it as attested")
-        retry(lambda: laptop.find_element(By.ID, "finish").click())
+        retry(lambda: tap(laptop, laptop.find_element(By.ID, "finish")))
         wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Reopen the game", "finishing offers to reopen")
         check(node_a.card(space, game)["finished"] is True, "the node's game is finished")
         shot(laptop, "card-finished-1280")
-        retry(lambda: laptop.find_element(By.ID, "finish").click())
+        retry(lambda: tap(laptop, laptop.find_element(By.ID, "finish")))
         wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Finish the game", "reopening works")
         laptop.get(origin + "/#/game/%s/log" % game)
         wait(laptop, lambda d: "signature valid" in text(d), "the audit log shows signature checks")
@@ -354,7 +361,7 @@ def main():
         wait(laptop, lambda d: ana_thru(d) == str(int(before) + 1),
              "a score typed on Ben's device updates the open standings (thru %s -> %d)" % (before, int(before) + 1))
         caddie(ana, "game", "finish", game)  # statistics count finished rounds
-        retry(lambda: laptop.find_element(By.LINK_TEXT, "Ana").click())
+        retry(lambda: tap(laptop, laptop.find_element(By.LINK_TEXT, "Ana")))
         wait(laptop, lambda d: "Ana: statistics" in text(d), "a player's name opens their statistics")
         status, _, body = node_a.request("GET", "/v1/spaces/%s/players/%s/stats" % (space, players["Ana"]))
         stats = json.loads(body)
@@ -392,14 +399,14 @@ def main():
         phone.get(origin + "/#/new")
         wait(phone, lambda d: d.find_elements(By.ID, "course-q"), "the new-game screen opens")
         phone.find_element(By.ID, "course-q").send_keys("haagsche")
-        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Search']").click())
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Search']")))
         wait(phone, lambda d: d.find_elements(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']"),
              "course search finds the course")
-        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']").click())
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']")))
         wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tee option")) == 2, "choosing it lists its tees")
         # Side games: skins and a Nassau, Ana and Ben against Cleo and Dev, 2 a unit.
         for name in ("skins", "nassau"):
-            retry(lambda: phone.find_element(By.ID, "f-" + name).click())
+            retry(lambda: tap(phone, phone.find_element(By.ID, "f-" + name)))
         for name, side in (("Ana", "A"), ("Ben", "A"), ("Cleo", "B"), ("Dev", "B")):
             Select(phone.find_element(By.ID, "t-" + players[name])).select_by_value(side)
         stake = phone.find_element(By.ID, "stake")
@@ -407,7 +414,7 @@ def main():
         stake.send_keys("2")
         shot(phone, "new-game-390")
         axe(phone, "the new-game screen")
-        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']").click())
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']")))
         wait(phone, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "hole-title"), "starting the game opens its card")
         new_game = phone.current_url.split("/#/game/")[1]
         made = node_a.card(space, new_game)
@@ -479,7 +486,7 @@ def main():
         phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": tee[0], "longitude": tee[1], "accuracy": 5})
         phone.get(origin + "/#/guide")
         wait(phone, lambda d: d.find_elements(By.ID, "guide-start"), "the guidance screen opens")
-        retry(lambda: phone.find_element(By.ID, "guide-start").click())
+        retry(lambda: tap(phone, phone.find_element(By.ID, "guide-start")))
         wait(phone, lambda d: "Green" in d.find_element(By.ID, "targets").text, "guidance shows the green from the position")
         status, _, body = node_a.request("POST", "/v1/spaces/%s/guidance/hole" % space, {
             "latitude": tee[0], "longitude": tee[1], "game": nine_game, "player": "Ana"})
@@ -493,14 +500,14 @@ def main():
         check("Hole 1" in retry(lambda: phone.find_element(By.ID, "callout").text), "the callout names the hole")
         shot(phone, "guide-390")
         axe(phone, "the guidance screen")
-        retry(lambda: phone.find_element(By.ID, "g-beacon").click())
-        retry(lambda: phone.find_element(By.ID, "g-metres").click())
+        retry(lambda: tap(phone, phone.find_element(By.ID, "g-beacon")))
+        retry(lambda: tap(phone, phone.find_element(By.ID, "g-metres")))
         phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": green[0], "longitude": green[1], "accuracy": 5})
         wait(phone, lambda d: "On the green of hole 1" in d.find_element(By.ID, "arrival").text,
              "arriving at the green asks for the hole's scores", timeout=20)
         check(" m" in retry(lambda: phone.find_element(By.ID, "targets").text), "metres are shown when chosen")
         shot(phone, "guide-arrived-390")
-        retry(lambda: phone.find_element(By.XPATH, "//button[normalize-space()='Enter hole 1']").click())
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Enter hole 1']")))
         wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and "Hole 1" in d.find_element(By.ID, "hole-title").text,
              "the prompt opens the card at that hole")
 

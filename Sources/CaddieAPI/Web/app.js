@@ -290,9 +290,10 @@ function holeView(disputed) {
         par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
           h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null }); renderCard(); } },
             fairwayChoices.map(([v, label]) => h('option', { value: v, selected: (fairway ?? '') === v }, label)))] : null,
-        h('input', { type: 'checkbox', id: `gir-${player.player}`, checked: gir === true,
-          onchange: (event) => { setDraft({ gir: event.target.checked }); renderCard(); } }),
-        h('label', { for: `gir-${player.player}` }, 'Green in regulation')));
+        h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `gir-${player.player}`, checked: gir === true,
+            onchange: (event) => { setDraft({ gir: event.target.checked }); renderCard(); } }),
+          h('label', { for: `gir-${player.player}` }, 'Green in regulation'))));
   });
   const go = (to) => { state.hole = to; state.draft.clear(); renderCard(); };
   const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
