@@ -250,7 +250,11 @@ struct SyncSession {
                 try await push(outbound, onlyOwn: true)
             case .tick:
                 let silent = (DispatchTime.now().uptimeNanoseconds - lastHeard.uptimeNanoseconds) / 1_000_000_000
-                if silent >= Self.silenceLimitSeconds { throw SyncError.silent(seconds: Int(silent)) }
+                if silent >= Self.silenceLimitSeconds {
+                    // A gone peer may have left this side's frames unread in the socket: reset, not close.
+                    if let connection { Self.reset(connection) }
+                    throw SyncError.silent(seconds: Int(silent))
+                }
                 if let space = session?.space, let peer = session?.peer,
                    let refusal = try await node.refusal(of: peer, in: space) {
                     try await send(.close(.revoked, refusal), outbound)
@@ -304,9 +308,9 @@ struct SyncSession {
         session?.cipher = cipher
         node.countSent(bytes: frame.count + 4)
         // A peer that stops reading must not hold this session, and the frames queued for it, for ever: a write
-        // that cannot finish within the send timeout closes the connection.
+        // that cannot finish within the send timeout resets the connection.
         let watchdog = connection?.eventLoop.scheduleTask(in: .seconds(Self.sendTimeoutSeconds)) { [connection] in
-            connection?.close(promise: nil)
+            if let connection { Self.reset(connection) }
         }
         defer { watchdog?.cancel() }
         do {
@@ -314,6 +318,14 @@ struct SyncSession {
         } catch {
             outboundClosed = true
         }
+    }
+
+    /// Ends a connection whose peer stopped reading with a reset, not an orderly close. An orderly close queues its
+    /// FIN behind the bytes the peer never read, so the peer would not learn that the session ended and the kernel
+    /// would keep those bytes for a reader that never comes; a reset drops them and tells the peer at once.
+    static func reset(_ connection: any Channel) {
+        guard let socket = connection as? any SocketOptionProvider else { return connection.close(promise: nil) }
+        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in connection.close(promise: nil) }
     }
 
     /// Seconds a frame may wait to be written before the peer counts as gone: 30, or
