@@ -93,16 +93,20 @@ public final class Home: Sendable {
 
     /// Creates the user identity and this device's key and certificate.
     public func login(name: String, passphrase: String) throws(NodeError) -> Identity {
+        try login(name: name, user: SigningKey.generate(), recovered: false, passphrase: passphrase)
+    }
+
+    /// Creates an identity for `user` with a new device key certified by it.
+    func login(name: String, user: SigningKey, recovered: Bool, passphrase: String) throws(NodeError) -> Identity {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a name must be 1...64 characters") }
         try requireNoIdentity()
         try Self.checkNewPassphrase(passphrase)
-        let user = SigningKey.generate()
         let device = SigningKey.generate()
         let now = Self.now()
         let certificate = Membership.certify(device: device.publicKey, by: user, at: now)
         let identity = Identity(name: trimmed, user: user.publicKey.hex, device: device.publicKey.hex,
-                                certifiedAt: now, certificate: Hex.encode(certificate))
+                                certifiedAt: now, certificate: Hex.encode(certificate), recoveredAt: recovered ? now : nil)
         let ring = KeyRing(userSeed: Hex.encode(user.seed), deviceSeed: Hex.encode(device.seed), spaces: [:])
         try seal(ring, passphrase: passphrase)
         try write(identity)

@@ -14,6 +14,9 @@ public struct Identity: Codable, Sendable, Equatable {
     public var certifiedAt: UInt64
     /// The user's signature over the device certificate, hex.
     public var certificate: String
+    /// When this home restored the user from its recovery phrase (ms since 1970): devices of the user certified
+    /// before then count as lost. Absent on a home that was never recovered.
+    public var recoveredAt: UInt64?
 
     /// The user key.
     public var userKey: PublicKey? { PublicKey(hex: user) }

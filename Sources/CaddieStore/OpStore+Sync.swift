@@ -122,6 +122,15 @@ extension OpStore {
         }
     }
 
+    /// Devices of `user` that joined a space held here with a certificate made before `time` (ms since 1970).
+    public func devicesCertified(by user: PublicKey, before time: UInt64) throws(StoreError) -> [PublicKey] {
+        try read { db in
+            try Data.fetchAll(db, sql: """
+                SELECT DISTINCT device FROM member WHERE user = ? AND certified_at < ? ORDER BY device
+                """, arguments: [Data(user.bytes), Int64(bitPattern: time)]).map { PublicKey(unchecked: [UInt8]($0)) }
+        }
+    }
+
     /// The hash of one held op.
     public func opHash(_ space: SpaceID, _ id: OpID) throws(StoreError) -> Digest32? {
         try read { db in

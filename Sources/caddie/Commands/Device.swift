@@ -65,11 +65,30 @@ struct Device: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke one of your devices: its later ops are rejected everywhere the revocation reaches.")
         @OptionGroup var options: HomeOptions
-        @Argument(help: "The device key (hex).") var device: String
+        @Argument(help: "The device key (hex).") var device: String?
+        @Flag(help: "After `caddie login --recover`: revoke every device you had before the recovery.") var lost = false
+
+        func validate() throws {
+            guard (device == nil) == lost else { throw ValidationError("give a device key, or --lost, not both") }
+        }
 
         func run() throws {
             try guarded {
-                let spaces = try options.open().revokeDevice(device, passphrase: try Passphrase.obtain())
+                let home = try options.open()
+                let passphrase = try Passphrase.obtain()
+                guard let device else {
+                    guard try home.identity().recoveredAt != nil else {
+                        throw NodeError.invalid("--lost is for a home made with `caddie login --recover`; "
+                                                + "revoke a device by its key instead (`caddie device list`)")
+                    }
+                    let revoked = try home.revokeLostDevices(keys: try home.unlock(passphrase: passphrase))
+                    Console.print(revoked.isEmpty
+                        ? "Nothing to revoke: every device from before the recovery that this home knows is revoked "
+                            + "(none is known until you sync with a member; `caddie device list` shows them)"
+                        : "Revoked " + revoked.map(\.short).joined(separator: ", "))
+                    return
+                }
+                let spaces = try home.revokeDevice(device, passphrase: passphrase)
                 Console.print("Revoked \(device.prefix(8)) in " + spaces.joined(separator: ", "))
             }
         }

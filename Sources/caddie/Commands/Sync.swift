@@ -127,12 +127,28 @@ struct SyncCommand: AsyncParsableCommand {
             guard report.completed else {
                 throw NodeError.invalid("sync with \(address) failed: \(report.failure ?? "the session ended early")")
             }
+            // A recovered user's devices from before the recovery are revoked once this home holds what the group
+            // holds of them, and the revocation goes back to the peer at once.
+            let lost = try home.revokeLostDevices(keys: keys, only: [space])
+            var sent = report.sent
+            if !lost.isEmpty {
+                let again = try await node.syncOnce(host: address.host, port: address.port, space: space)
+                guard again.completed else {
+                    throw NodeError.invalid("the lost devices were revoked here, but sending that to \(address) failed: "
+                                            + "\(again.failure ?? "the session ended early"); run `caddie sync` again")
+                }
+                sent += again.sent
+            }
             let hash = try home.store.stateHash(space)
             if json {
-                Console.json(.object([("sent", .int(report.sent)), ("received", .int(report.received)),
-                                      ("stateHash", .string(hash.hex))]))
+                Console.json(.object([("sent", .int(sent)), ("received", .int(report.received)),
+                                      ("stateHash", .string(hash.hex)),
+                                      ("revokedLostDevices", .array(lost.map { .string($0.hex) }))]))
             } else {
-                Console.print("Synced with \(address): sent \(report.sent) ops, received \(report.received); state \(hash.short)")
+                Console.print("Synced with \(address): sent \(sent) ops, received \(report.received); state \(hash.short)")
+                for device in lost {
+                    Console.print("Revoked \(device.short), a device of yours from before the recovery: it is refused from now on")
+                }
             }
         }
     }
