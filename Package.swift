@@ -110,7 +110,11 @@ let package = Package(
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
         .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
-        .testTarget(name: "CaddieSyncTests", dependencies: ["CaddieSync"], swiftSettings: strict),
+        .testTarget(
+            name: "CaddieSyncTests",
+            dependencies: ["CaddieSync", .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CaddieCLITests",
             dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],

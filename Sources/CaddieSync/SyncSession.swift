@@ -67,7 +67,13 @@ struct SyncSession {
     private var awaitingAck = Set<UInt32>()
     private var heardVector = false
     private var lastHeard = DispatchTime.now()
-    private var lastOpsActivity = DispatchTime.now()
+    private var lastOpsActivity = DispatchTime.now() {
+        didSet { pace?.moving() }
+    }
+    /// When the next digest is due (live sessions).
+    private var pace: DigestPace?
+    /// This side's vector as last read (see `ourVector`).
+    private var vectorCache: [WireMessage.VectorEntry]?
     private var outboundClosed = false
     private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var sentDone = false
@@ -141,12 +147,10 @@ struct SyncSession {
                     group.addTask {
                         for await _ in changes { continuation.yield(.changed) }
                     }
-                    group.addTask {
-                        while !Task.isCancelled {
-                            try await Task.sleep(for: .seconds(SyncNode.antiEntropySeconds))
-                            continuation.yield(.tick)
-                        }
-                    }
+                    let pace = DigestPace(eventLoop: channel.channel.eventLoop) { continuation.yield(.tick) }
+                    self.pace = pace
+                    pace.start()
+                    defer { pace.stop() }
                     try await exchange(&iterator, budget, outbound)
                 }
             }
@@ -247,6 +251,14 @@ struct SyncSession {
                 session?.cipher = cipher
                 try await handle(try WireMessage(decoding: plain), outbound)
             case .changed:
+                pace?.moving()
+                vectorCache = nil
+                // A revocation, or the peer's join under another user, arrives as a change: check the peer again.
+                if let space = session?.space, let peer = session?.peer,
+                   let refusal = try await node.refusal(of: peer, in: space) {
+                    try await send(.close(.revoked, refusal), outbound)
+                    throw SyncError.refused(refusal)
+                }
                 try await push(outbound, onlyOwn: true)
             case .tick:
                 let silent = (DispatchTime.now().uptimeNanoseconds - lastHeard.uptimeNanoseconds) / 1_000_000_000
@@ -254,11 +266,6 @@ struct SyncSession {
                     // A gone peer may have left this side's frames unread in the socket: reset, not close.
                     if let connection { Self.reset(connection) }
                     throw SyncError.silent(seconds: Int(silent))
-                }
-                if let space = session?.space, let peer = session?.peer,
-                   let refusal = try await node.refusal(of: peer, in: space) {
-                    try await send(.close(.revoked, refusal), outbound)
-                    throw SyncError.refused(refusal)
                 }
                 try await send(.digest(WireMessage.digest(of: try await ourVector())), outbound)
             case .superseded:
@@ -281,8 +288,8 @@ struct SyncSession {
     /// Both sides have sent all the other lacked, and every batch this side sent was acknowledged.
     private var exchangeComplete: Bool { peerDone && sentDone && awaitingAck.isEmpty }
 
-    /// Seconds without a frame after which the peer counts as gone: it sends a vector every
-    /// ``SyncNode/antiEntropySeconds`` while alive.
+    /// Seconds without a frame after which the peer counts as gone: it sends a digest at least every
+    /// ``DigestPace/slowestSeconds`` while alive.
     static let silenceLimitSeconds: UInt64 = 15
 
     /// Records the session in the peer table when something moved, or at most once a minute otherwise.
@@ -335,12 +342,18 @@ struct SyncSession {
         return max(1, min(value, 3600))
     }()
 
-    private func ourVector() async throws -> [WireMessage.VectorEntry] {
+    /// This side's vector: read from the store once, then kept until the store changes (every commit of this home
+    /// reaches the session as `.changed`, and a batch this session applies clears it at once), so an idle link's
+    /// digests cost no database read.
+    private mutating func ourVector() async throws -> [WireMessage.VectorEntry] {
+        if let vectorCache { return vectorCache }
         guard let space = session?.space else { return [] }
         let store = node.store
-        return try await blocking { try store.heads(space) }.map {
+        let vector = try await blocking { try store.heads(space) }.map {
             WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
         }
+        vectorCache = vector
+        return vector
     }
 
     private mutating func handle(_ message: WireMessage, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
@@ -353,6 +366,7 @@ struct SyncSession {
             let ours = try await ourVector()
             let same = WireMessage.digest(of: ours) == digest
             if let liveID { node.sessionInStep(liveID, same) }
+            if same { pace?.inStep() } else { pace?.moving() }
             if !same { try await send(.vector(ours, wantAll: oneShot), outbound) }
         case .vector(let entries, let wantAll):
             let first = !heardVector
@@ -401,6 +415,7 @@ struct SyncSession {
             let result = try await blocking {
                 try store.receive(space: space, spaceKey: key, ops: restored, mode: .tolerant, now: now)
             }
+            vectorCache = nil
             for id in result.applied where peerKnown[id.device] < id.seq { peerKnown.entries[id.device] = id.seq }
             report.received += result.applied.count
             if !result.rejected.isEmpty {

@@ -43,11 +43,16 @@ struct SyncBench {
             let certificate = Membership.certify(device: device.publicKey, by: user, at: 1)
             try store.append(space: space, signer: device, changes: [joinChange(space: space, key: key, user: user,
                                                                                 device: device, name: "p\(index)")], now: 1)
+            // The foursome round of Deploy/bench-peer.py: edit i fills a fresh cell (18 holes a game, then the next
+            // game), except when i % 10 == 9, when it corrects the cell of edit i - 9 and supersedes that op.
             let player = SecureRandom.entityID()
+            let games = (0...(opsPerNode / 18)).map { _ in SecureRandom.entityID() }
             for start in stride(from: 0, to: opsPerNode, by: 1000) {
                 let batch = try (start..<min(opsPerNode, start + 1000)).map { number in
-                    (changes: [Change.score(game: game, player: player, hole: number % 18 + 1,
-                                            entry: try ScoreEntry(strokes: 3 + number % 5))], pred: [OpID]())
+                    let cell = number % 10 == 9 ? number - 9 : number
+                    return (changes: [Change.score(game: games[cell / 18], player: player, hole: cell % 18 + 1,
+                                                   entry: try ScoreEntry(strokes: 3 + number % 5))],
+                            pred: number % 10 == 9 ? [OpID(device: device.publicKey, seq: UInt64(cell + 2))] : [OpID]())
                 }
                 _ = try store.appendBatch(space: space, signer: device, edits: batch, now: 1_700_000_000_000)
             }

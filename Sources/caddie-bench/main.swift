@@ -23,6 +23,8 @@ struct Options {
     var loadOnly = false
     var idleOnly = false
     var idleSeconds = 30.0
+    var convergeOnly = false
+    var pycrdtSeconds: Double?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -47,8 +49,14 @@ struct Options {
             case "--load-only": loadOnly = true
             case "--idle-only": idleOnly = true
             case "--idle-seconds": idleSeconds = Double(try number())
+            case "--converge-only": convergeOnly = true
+            case "--pycrdt-seconds":
+                guard let text = iterator.next(), let value = Double(text), value > 0 else {
+                    throw BenchError("--pycrdt-seconds needs pycrdt's convergence time in seconds (Deploy/bench-peer.sh)")
+                }
+                pycrdtSeconds = value
             case "-h", "--help":
-                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only] [--idle-seconds S] [--idle-only]")
+                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--pycrdt-seconds S]")
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
             }
@@ -92,6 +100,16 @@ func run() async throws {
     var figures: [(String, Double, String)] = []
     if options.idleOnly {
         report(try await IdleBench(directory: directory, seconds: options.idleSeconds).run(), options: options, directory: directory)
+        return
+    }
+    if options.convergeOnly {
+        figures = try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
+        if let pycrdt = options.pycrdtSeconds,
+           let caddie = figures.first(where: { $0.0 == "convergeSeconds4x\(options.syncOps)" })?.1 {
+            figures.append(("pycrdtConvergeSeconds4x\(options.syncOps)", pycrdt, "s"))
+            figures.append(("convergeRatioToPycrdt", caddie / pycrdt, "x"))
+        }
+        report(figures, options: options, directory: directory)
         return
     }
     if options.loadOnly {
