@@ -2,12 +2,14 @@ import CaddieCore
 import CaddieCrypto
 import Foundation
 import GRDB
+import Synchronization
 
 /// One home's SQLite database: the signed op log of every space it holds and the state derived from it.
 ///
 /// Every public method that writes runs in one transaction: it applies all of its ops or none.
 public final class OpStore: Sendable {
     let db: any DatabaseWriter
+    private let writeCount = Atomic<Int>(0)
     /// The database file, nil in memory.
     public let path: String?
 
@@ -87,12 +89,18 @@ public final class OpStore: Sendable {
     // MARK: Transactions
 
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        defer { writeCount.add(1, ordering: .releasing) }
         do {
             return try db.write(body)
         } catch {
             throw StoreError.from(error)
         }
     }
+
+    /// How many write transactions this process has run on the store (committed or not): a value read before a
+    /// query and unchanged after it means this process wrote nothing in between. Other processes' writes are not
+    /// counted (the file watch reports those).
+    public var writes: Int { writeCount.load(ordering: .acquiring) }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {

@@ -68,12 +68,17 @@ struct SyncSession {
     private var heardVector = false
     private var lastHeard = DispatchTime.now()
     private var lastOpsActivity = DispatchTime.now() {
-        didSet { pace?.moving() }
+        didSet {
+            pace?.moving()
+            vectorCache = nil
+        }
     }
     /// When the next digest is due (live sessions).
     private var pace: DigestPace?
+    /// Whether the store changed since the peer's admission was last checked.
+    private var admissionStale = false
     /// This side's vector as last read (see `ourVector`).
-    private var vectorCache: [WireMessage.VectorEntry]?
+    private var vectorCache: (vector: [WireMessage.VectorEntry], writes: Int)?
     private var outboundClosed = false
     private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var sentDone = false
@@ -253,12 +258,10 @@ struct SyncSession {
             case .changed:
                 pace?.moving()
                 vectorCache = nil
-                // A revocation, or the peer's join under another user, arrives as a change: check the peer again.
-                if let space = session?.space, let peer = session?.peer,
-                   let refusal = try await node.refusal(of: peer, in: space) {
-                    try await send(.close(.revoked, refusal), outbound)
-                    throw SyncError.refused(refusal)
-                }
+                // A revocation, or the peer's join under another user, arrives as a change: the next tick (2 s at
+                // most, the pace is fast again) checks the peer again. Not here: a burst of edits would pay for a
+                // check each, in the latency of the edits behind it.
+                admissionStale = true
                 try await push(outbound, onlyOwn: true)
             case .tick:
                 let silent = (DispatchTime.now().uptimeNanoseconds - lastHeard.uptimeNanoseconds) / 1_000_000_000
@@ -267,7 +270,14 @@ struct SyncSession {
                     if let connection { Self.reset(connection) }
                     throw SyncError.silent(seconds: Int(silent))
                 }
-                try await send(.digest(WireMessage.digest(of: try await ourVector())), outbound)
+                if admissionStale, let space = session?.space, let peer = session?.peer {
+                    admissionStale = false
+                    if let refusal = try await node.refusal(of: peer, in: space) {
+                        try await send(.close(.revoked, refusal), outbound)
+                        throw SyncError.refused(refusal)
+                    }
+                }
+                try await send(.digest(WireMessage.digest(of: try await ourVector(cached: true))), outbound)
             case .superseded:
                 report.duplicate = true
                 try await send(.close(.finished, SyncError.duplicate.description), outbound)
@@ -342,17 +352,18 @@ struct SyncSession {
         return max(1, min(value, 3600))
     }()
 
-    /// This side's vector: read from the store once, then kept until the store changes (every commit of this home
-    /// reaches the session as `.changed`, and a batch this session applies clears it at once), so an idle link's
-    /// digests cost no database read.
-    private mutating func ourVector() async throws -> [WireMessage.VectorEntry] {
-        if let vectorCache { return vectorCache }
-        guard let space = session?.space else { return [] }
+    /// This side's vector. With `cached`, a digest's: read from the store once, then kept while this process has
+    /// written nothing to the store (`OpStore.writes`) and no other process has (`.changed` clears it), so an idle
+    /// link's digests cost no database read. Deciding what to send or ask for always reads it afresh.
+    private mutating func ourVector(cached: Bool = false) async throws -> [WireMessage.VectorEntry] {
         let store = node.store
+        let writes = store.writes
+        if cached, let vectorCache, vectorCache.writes == writes { return vectorCache.vector }
+        guard let space = session?.space else { return [] }
         let vector = try await blocking { try store.heads(space) }.map {
             WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
         }
-        vectorCache = vector
+        vectorCache = (vector, writes)
         return vector
     }
 
@@ -363,7 +374,7 @@ struct SyncSession {
         case .digest(let digest):
             // While ops are moving, vectors would only race the batches in flight: answer a later digest.
             guard DispatchTime.now().uptimeNanoseconds - lastOpsActivity.uptimeNanoseconds > 1_000_000_000 else { return }
-            let ours = try await ourVector()
+            let ours = try await ourVector(cached: true)
             let same = WireMessage.digest(of: ours) == digest
             if let liveID { node.sessionInStep(liveID, same) }
             if same { pace?.inStep() } else { pace?.moving() }

@@ -3,8 +3,9 @@ import CaddieNode
 import Foundation
 
 /// What an idle node costs: four `caddie serve` processes (the `caddie` next to this benchmark) in a full mesh
-/// on loopback, one space, nothing to do. After they have met and settled, the first node's CPU time and its
-/// threads' context switches (each one a wake-up) are read from /proc over `seconds`.
+/// on loopback, one space, nothing to do. After they have met and settled, the CPU time and the threads' context
+/// switches (each one a wake-up) of the first node (which also serves the HTTP API and web app) and of the second
+/// (sync only) are read from /proc over `seconds`.
 struct IdleBench {
     let directory: URL
     let seconds: Double
@@ -41,16 +42,19 @@ struct IdleBench {
         }
         // Let them meet and exchange their joins.
         try await Task.sleep(for: .seconds(5))
-        let pid = processes[0].processIdentifier
-        let cpuBefore = LoadBench.cpuSeconds(pid: pid)
-        let switchesBefore = Self.contextSwitches(pid: pid)
+        // The first node serves the web app as well (--http); the second is a sync node only.
+        let pids = [processes[0].processIdentifier, processes[1].processIdentifier]
+        let cpuBefore = pids.map { LoadBench.cpuSeconds(pid: $0) }
+        let switchesBefore = pids.map { Self.contextSwitches(pid: $0) }
         let start = DispatchTime.now().uptimeNanoseconds
         try await Task.sleep(for: .seconds(seconds))
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let cpu = LoadBench.cpuSeconds(pid: pid) - cpuBefore
-        let switches = Self.contextSwitches(pid: pid) - switchesBefore
-        return [("idleCPUPercent", cpu / wall * 100, "% of one core"),
-                ("idleWakeupsPerSecond", Double(switches) / wall, "per s"),
+        let cpu = pids.indices.map { LoadBench.cpuSeconds(pid: pids[$0]) - cpuBefore[$0] }
+        let switches = pids.indices.map { Self.contextSwitches(pid: pids[$0]) - switchesBefore[$0] }
+        return [("idleCPUPercent", cpu[0] / wall * 100, "% of one core"),
+                ("idleWakeupsPerSecond", Double(switches[0]) / wall, "per s"),
+                ("idleCPUPercentNoHTTP", cpu[1] / wall * 100, "% of one core"),
+                ("idleWakeupsPerSecondNoHTTP", Double(switches[1]) / wall, "per s"),
                 ("idleSeconds", wall, "s")]
     }
 
