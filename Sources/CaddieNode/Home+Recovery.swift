@@ -23,15 +23,23 @@ extension Home {
     /// user key. Devices of the user certified before now count as lost: `revokeLostDevices` revokes them.
     public func recover(phrase: String, name: String, passphrase: String) throws(NodeError) -> Identity {
         try requireNoIdentity()
+        let seed = try Self.recoverySeed(phrase)
         let user: SigningKey
         do {
-            user = try SigningKey(seed: try RecoveryPhrase.seed(from: phrase))
-        } catch let error as PhraseError {
-            throw .invalid("\(error.description); nothing was changed")
+            user = try SigningKey(seed: seed)
         } catch {
-            throw .invalid("\(error)")
+            throw .crypto(error)
         }
         return try login(name: name, user: user, recovered: true, passphrase: passphrase)
+    }
+
+    /// The seed a typed recovery phrase holds, or what to fix in it (checked before anything is asked or written).
+    public static func recoverySeed(_ phrase: String) throws(NodeError) -> [UInt8] {
+        do {
+            return try RecoveryPhrase.seed(from: phrase)
+        } catch {
+            throw .invalid("\(error.description); nothing was changed")
+        }
     }
 
     /// On a recovered home: revokes, in `only` these spaces or else every space held, each device of this user

@@ -191,11 +191,8 @@ public final class SyncNode: Sendable {
         }
         // Revocations count even before the device's join has arrived here, and by device key in every space this
         // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
-        if let revoked = try await blocking({ try store.revokedAfter(space, device: peer.device, user: peer.user) }) {
+        if let revoked = try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) {
             return "device \(peer.device.short) was revoked after op \(revoked)"
-        }
-        if try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) != nil {
-            return "device \(peer.device.short) was revoked by its user"
         }
         return nil
     }

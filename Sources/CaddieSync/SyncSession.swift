@@ -68,10 +68,7 @@ struct SyncSession {
     private var heardVector = false
     private var lastHeard = DispatchTime.now()
     private var lastOpsActivity = DispatchTime.now() {
-        didSet {
-            pace?.moving()
-            vectorCache = nil
-        }
+        didSet { pace?.moving() }
     }
     /// When the next digest is due (live sessions).
     private var pace: DigestPace?
@@ -353,8 +350,9 @@ struct SyncSession {
     }()
 
     /// This side's vector. With `cached`, a digest's: read from the store once, then kept while this process has
-    /// written nothing to the store (`OpStore.writes`) and no other process has (`.changed` clears it), so an idle
-    /// link's digests cost no database read. Deciding what to send or ask for always reads it afresh.
+    /// written nothing to the store (`OpStore.writes`, which a batch applied here also moves) and no other process
+    /// has (`.changed` clears it), so an idle link's digests cost no database read. Deciding what to send or ask
+    /// for always reads it afresh.
     private mutating func ourVector(cached: Bool = false) async throws -> [WireMessage.VectorEntry] {
         let store = node.store
         let writes = store.writes
@@ -377,8 +375,12 @@ struct SyncSession {
             let ours = try await ourVector(cached: true)
             let same = WireMessage.digest(of: ours) == digest
             if let liveID { node.sessionInStep(liveID, same) }
-            if same { pace?.inStep() } else { pace?.moving() }
-            if !same { try await send(.vector(ours, wantAll: oneShot), outbound) }
+            if same {
+                pace?.inStep()
+            } else {
+                pace?.moving()
+                try await send(.vector(ours, wantAll: oneShot), outbound)
+            }
         case .vector(let entries, let wantAll):
             let first = !heardVector
             heardVector = true
@@ -426,7 +428,6 @@ struct SyncSession {
             let result = try await blocking {
                 try store.receive(space: space, spaceKey: key, ops: restored, mode: .tolerant, now: now)
             }
-            vectorCache = nil
             for id in result.applied where peerKnown[id.device] < id.seq { peerKnown.entries[id.device] = id.seq }
             report.received += result.applied.count
             if !result.rejected.isEmpty {

@@ -44,7 +44,7 @@ struct Login: ParsableCommand {
             if recover {
                 // The words first: a wrong phrase is refused before a passphrase is asked for or a file written.
                 let phrase = try RecoveryInput.read(file: phraseFile)
-                _ = try RecoveryPhrase.seedOrExplain(phrase)
+                _ = try Home.recoverySeed(phrase)
                 let identity = try home.recover(phrase: phrase, name: name ?? "", passphrase: try Passphrase.obtain(confirm: true))
                 if json { return Console.json(Views.whoami(identity)) }
                 Console.print("Recovered \(identity.name) in \(home.directory.path)")
@@ -153,16 +153,6 @@ enum RecoveryInput {
     }
 }
 
-extension RecoveryPhrase {
-    /// The seed, or a `NodeError` that says what to fix and that nothing was changed.
-    static func seedOrExplain(_ phrase: String) throws -> [UInt8] {
-        do {
-            return try seed(from: phrase)
-        } catch {
-            throw NodeError.invalid("\(error.description); nothing was changed")
-        }
-    }
-}
 
 struct Whoami: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show this home's user and device.")
