@@ -29,7 +29,14 @@ extension Home {
         return invite
     }
 
-    /// Joins a space from its invite code.
+    /// The space's shared-key code (CADDIE1): it carries the space key itself.
+    public func sharedKeyInvite(space: SpaceID, passphrase: String) throws(NodeError) -> InviteCode {
+        let keys = try unlock(passphrase: passphrase)
+        let name = try spaces().first { $0.id == space }?.name ?? "space"
+        return InviteCode(space: space, key: try keys.key(for: space), name: name)
+    }
+
+    /// Joins a space from its shared-key code (CADDIE1).
     public func joinSpace(invite text: String, passphrase: String) throws(NodeError) -> InviteCode {
         let invite = try InviteCode(parsing: text)
         let keys = try unlock(passphrase: passphrase)
@@ -41,7 +48,7 @@ extension Home {
         return invite
     }
 
-    private func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String) throws(NodeError) {
+    func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String) throws(NodeError) {
         let updated = try keys.adding(space: invite.space, key: invite.key)
         try seal(updated.ring, passphrase: passphrase)
         do {

@@ -23,8 +23,10 @@ extension Home {
         let credentials = DeviceCredentials(device: keys.device, user: user, certifiedAt: identity.certifiedAt,
                                             certificate: certificate)
         do {
-            return try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
-                                maxIncomingPerAddress: maxIncomingPerAddress, nodeID: nodeID)
+            let node = try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
+                                    maxIncomingPerAddress: maxIncomingPerAddress, nodeID: nodeID)
+            node.serveInvites(inviteDesk(keys: keys))
+            return node
         } catch {
             throw NodeError.wrap(error)
         }

@@ -115,6 +115,17 @@ enum Schema {
                 ALTER TABLE pending_op ADD COLUMN received_at INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v5: invites") { db in
+            try db.execute(sql: """
+                -- Invites this device made. Local, never replicated: the secret (sealed under a key derived from the
+                -- device key) stays on the device that redeems it; the log holds a signed record of each invite.
+                CREATE TABLE invite (
+                    id BLOB PRIMARY KEY, space BLOB NOT NULL, sealedSecret BLOB NOT NULL, createdAt INTEGER NOT NULL,
+                    expiresAt INTEGER NOT NULL, uses INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0,
+                    revoked INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

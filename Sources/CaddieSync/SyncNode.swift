@@ -8,6 +8,21 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
+/// How a node answers invites its device made (the node layer fills it in: the sync layer keeps no invites).
+public struct InviteDesk: Sendable {
+    /// The invites a handshake may be made under (working or recently ended, so a late joiner hears why).
+    public let open: @Sendable () -> [HandshakeResponder.OpenInvite]
+    /// Takes one use of an invite for a peer and returns the welcome, or throws `SyncError.refused` with the reason.
+    public let redeem: @Sendable (_ invite: [UInt8], _ space: SpaceID, _ peer: PeerIdentity) throws -> Welcome
+
+    /// Creates a desk.
+    public init(open: @escaping @Sendable () -> [HandshakeResponder.OpenInvite],
+                redeem: @escaping @Sendable ([UInt8], SpaceID, PeerIdentity) throws -> Welcome) {
+        self.open = open
+        self.redeem = redeem
+    }
+}
+
 /// A node's sync engine: it listens for peers, dials static peers per space, and runs one session per
 /// connection (Protocol/wire.md). Each (peer, space) pair has its own connection, and one session: when two nodes
 /// dial each other, the session dialled by the lower device key stays.
@@ -48,6 +63,7 @@ public final class SyncNode: Sendable {
     private let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
     private let appliedObserver = Mutex<(@Sendable ([OpID]) -> Void)?>(nil)
     private let live = Mutex(LiveSessions())
+    private let inviteDesk = Mutex<InviteDesk?>(nil)
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
     ///
@@ -171,6 +187,47 @@ public final class SyncNode: Sendable {
         for continuation in ready { continuation.resume() }
         guard let session else { return }
         peerObserver.withLock { $0 }?(.lost(session, reason: reason))
+    }
+
+    /// Lets this node answer the redemption of the invites its device made.
+    public func serveInvites(_ desk: InviteDesk) { inviteDesk.withLock { $0 = desk } }
+
+    /// The invites a handshake may be made under: read afresh for each incoming connection, so an invite made
+    /// while the node runs works at once. Reading them must not fail a handshake: on an error there are none.
+    func openInvites() -> [HandshakeResponder.OpenInvite] {
+        guard let desk = inviteDesk.withLock({ $0 }) else { return [] }
+        return desk.open()
+    }
+
+    /// Redeems an invite for a proven peer: the welcome, or `SyncError.refused` saying why not.
+    func redeem(_ invite: [UInt8], space: SpaceID, peer: PeerIdentity) async throws -> Welcome {
+        guard let desk = inviteDesk.withLock({ $0 }) else { throw SyncError.refused("this node does not answer invites") }
+        return try await blocking { try desk.redeem(invite, space, peer) }
+    }
+
+    /// Redeems an invite at the device that made it: dials it, proves the invite's secret in the handshake, and
+    /// returns the space key it sends back.
+    public func redeemInvite(host: String, port: Int, space: SpaceID, secret: [UInt8], inviter: PublicKey)
+        async throws -> Welcome
+    {
+        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5))
+                .connect(host: host, port: port) { self.channelInitializer($0) }
+        } catch {
+            throw SyncError.unreachable("\(host):\(port): \(error)")
+        }
+        var session = SyncSession(node: self, role: .redeemer(space: space, secret: secret, inviter: inviter),
+                                  address: "\(host):\(port)", foundBy: "invite", oneShot: true, logger: logger)
+        let report = await session.run(channel)
+        if let welcome = report.welcome { return welcome }
+        if report.notRecognised {
+            throw SyncError.refused("the device at \(host):\(port) does not know this invite (it was made on another "
+                                    + "device, or expired long ago)")
+        }
+        if let refusal = report.refusal { throw SyncError.refused(refusal) }
+        throw SyncError.peerClosed(report.failure ?? "no answer")
     }
 
     func key(for space: SpaceID) throws -> [UInt8] {

@@ -26,6 +26,26 @@ public struct SessionReport: Sendable {
     public var refused = false
     /// Whether it ended because the pair's other session stays (one session per pair of devices and space).
     public var duplicate = false
+    /// What the inviting device sent back for a redeemed invite (redeeming side).
+    public var welcome: Welcome?
+    /// Whether the peer answered the handshake as a node that holds no such key (no such space or invite).
+    public var notRecognised = false
+    /// The reason given, when one side refused the other.
+    public var refusal: String?
+}
+
+/// The inviting device's answer to a redeemed invite.
+public struct Welcome: Sendable, Equatable {
+    /// The space key.
+    public let spaceKey: [UInt8]
+    /// The space's name.
+    public let name: String
+
+    /// Creates a welcome.
+    public init(spaceKey: [UInt8], name: String) {
+        self.spaceKey = spaceKey
+        self.name = name
+    }
 }
 
 /// One connection's sync session: the handshake, then vectors, batches of ops, acks and live pushes.
@@ -35,6 +55,8 @@ public struct SessionReport: Sendable {
 struct SyncSession {
     enum Role {
         case initiator(space: SpaceID, spaceKey: [UInt8])
+        /// Redeems an invite at the device that made it (`inviter`), under the invite's secret.
+        case redeemer(space: SpaceID, secret: [UInt8], inviter: PublicKey)
         case responder
     }
 
@@ -127,6 +149,17 @@ struct SyncSession {
                     report.peer = established.peer
                     logger[metadataKey: "peer.device"] = "\(established.peer.device.short)"
                     logger[metadataKey: "space"] = "\(established.space.short)"
+                    if case .redeemer(_, _, let inviter) = role {
+                        guard established.peer.device == inviter else {
+                            throw SyncError.refused("the device that answered is not the one that made this invite")
+                        }
+                        report.welcome = try await awaitWelcome(&iterator, budget)
+                        return
+                    }
+                    if let invite = established.invite {
+                        try await redeem(invite, established, outbound)
+                        return
+                    }
                     if let refusal = try await node.refusal(of: established.peer, in: established.space) {
                         try await send(.close(.revoked, refusal), outbound)
                         throw SyncError.refused(refusal)
@@ -159,12 +192,17 @@ struct SyncSession {
         } catch {
             report.failure = Self.describe(error)
             report.refused = Self.isRefusal(error)
+            report.notRecognised = (error as? WireError) == .notAMember
+            if case SyncError.refused(let text) = error { report.refusal = text }
         }
         if !Task.isCancelled, report.peer != nil || report.failure != nil {
             logger.info("session ended", metadata: ["reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
                                                     "received": "\(report.received)"])
         }
         if let liveID { node.sessionClosed(liveID, reason: report.failure ?? "closed") }
+        // An invite's session is not a sync with a member: the peer table keeps members only.
+        if case .redeemer = role { return report }
+        if session?.invite != nil { return report }
         await node.recordSession(report, address: address, foundBy: foundBy, vector: peerKnown)
         return report
     }
@@ -206,24 +244,36 @@ struct SyncSession {
         return nil
     }
 
+    private func initiate(_ initiator: HandshakeInitiator, _ events: inout AsyncStream<Event>.Iterator,
+                          _ budget: FrameBudget, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
+        async throws -> EstablishedSession
+    {
+        var machine = initiator
+        try await outbound.writeFrame(machine.start())
+        guard let reply = try await nextFrame(&events, budget) else { throw WireError.notAMember }
+        switch machine.receive(reply) {
+        case .established(let message3, let session):
+            try await outbound.writeFrame(message3)
+            return session
+        case .fail(let error):
+            throw error
+        }
+    }
+
     private func handshake(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
                            _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
         async throws -> EstablishedSession
     {
         switch role {
         case .initiator(let space, let spaceKey):
-            var machine = HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials)
-            try await outbound.writeFrame(machine.start())
-            guard let reply = try await nextFrame(&events, budget) else { throw WireError.notAMember }
-            switch machine.receive(reply) {
-            case .established(let message3, let session):
-                try await outbound.writeFrame(message3)
-                return session
-            case .fail(let error):
-                throw error
-            }
+            return try await initiate(HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials),
+                                      &events, budget, outbound)
+        case .redeemer(let space, let secret, _):
+            return try await initiate(HandshakeInitiator(space: space, inviteSecret: secret, credentials: node.credentials),
+                                      &events, budget, outbound)
         case .responder:
-            var machine = HandshakeResponder(spaces: node.spaceList, credentials: node.credentials)
+            var machine = HandshakeResponder(spaces: node.spaceList, invites: node.openInvites(),
+                                             credentials: node.credentials)
             while true {
                 guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedDuringHandshake }
                 switch machine.receive(frame) {
@@ -235,6 +285,43 @@ struct SyncSession {
                 case .fail(let error): throw error
                 }
             }
+        }
+    }
+
+    // MARK: Invites
+
+    /// The redeeming side: the inviting device's one message, a welcome or the reason it refused.
+    private mutating func awaitWelcome(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget)
+        async throws -> Welcome
+    {
+        guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedEarly }
+        guard var cipher = session?.cipher else { throw WireError.unexpected("no session") }
+        let plain = try cipher.open(frame)
+        session?.cipher = cipher
+        switch try WireMessage(decoding: plain) {
+        case .welcome(let key, let name): return Welcome(spaceKey: key, name: name)
+        case .close(_, let text): throw SyncError.refused(text)
+        default: throw WireError.unexpected("the inviting device sent something other than its welcome")
+        }
+    }
+
+    /// The inviting side: a session opened with an invite's key may redeem that invite and nothing else. A revoked
+    /// device is refused as on any session; the invite itself is checked (used, expired, revoked) and its use
+    /// recorded in one transaction before the space key leaves this device.
+    private mutating func redeem(_ invite: [UInt8], _ established: EstablishedSession,
+                                 _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        if let refusal = try await node.refusal(of: established.peer, in: established.space) {
+            try await send(.close(.revoked, refusal), outbound)
+            throw SyncError.refused(refusal)
+        }
+        do {
+            let welcome = try await node.redeem(invite, space: established.space, peer: established.peer)
+            try await send(.welcome(spaceKey: welcome.spaceKey, name: welcome.name), outbound)
+            logger.info("invite redeemed", metadata: ["invite": "\(Hex.encode(invite))"])
+        } catch SyncError.refused(let text) {
+            try await send(.close(.inviteRefused, text), outbound)
+            logger.info("invite refused", metadata: ["invite": "\(Hex.encode(invite))", "reason": "\(text)"])
+            throw SyncError.refused(text)
         }
     }
 
@@ -449,6 +536,8 @@ struct SyncSession {
                 throw SyncError.peerClosed(text)
             }
             throw SyncError.refused(text)
+        case .welcome:
+            throw WireError.unexpected("a welcome on a member's session")
         }
     }
 

@@ -17,6 +17,12 @@ public enum Handshake {
         Blake2b.keyed(spaceKey, [Array("caddie-handshake-v1".utf8), space.bytes])
     }
 
+    /// The handshake key of an invite: only holders of the invite code can compute it, and it opens nothing but
+    /// the redemption of that invite at the device that made it (a space key never equals it).
+    public static func inviteKey(space: SpaceID, secret: [UInt8]) -> [UInt8] {
+        Blake2b.keyed(secret, [Array("caddie-invite-v1".utf8), space.bytes])
+    }
+
     static func tag1(_ hk: [UInt8], version: UInt8, ephemeral: [UInt8]) -> [UInt8] {
         Blake2b.keyed(hk, [Array("caddie-m1".utf8), [version], ephemeral])
     }
@@ -143,4 +149,7 @@ public struct EstablishedSession: Sendable {
     public let peer: PeerIdentity
     /// The transport keys.
     public var cipher: SessionCipher
+    /// The invite whose key opened the session (responder side), when it was an invite's and not the space's:
+    /// such a session may only redeem that invite.
+    public var invite: [UInt8]? = nil
 }

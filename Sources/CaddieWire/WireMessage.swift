@@ -17,6 +17,9 @@ public enum WireMessage: Equatable, Sendable {
     case close(CloseReason, String)
     /// A digest of the sender's vector: a cheap "anything new?" that needs a full vector only on a mismatch.
     case digest(Digest32)
+    /// The inviting device's answer to a redeemed invite: the space key and the space's name. Sent only on a
+    /// session opened with an invite's key, as its one message; the session then ends.
+    case welcome(spaceKey: [UInt8], name: String)
 
     /// Most ops in one batch.
     public static let maxBatchOps = 1000
@@ -50,6 +53,8 @@ public enum WireMessage: Equatable, Sendable {
         case revoked = 2
         /// The peer sent something invalid.
         case protocolError = 3
+        /// The invite the peer presented is used up, expired or revoked.
+        case inviteRefused = 4
     }
 
     /// Encodes the message.
@@ -85,6 +90,10 @@ public enum WireMessage: Equatable, Sendable {
         case .digest(let digest):
             writer.u8(0x06)
             writer.raw(digest.bytes)
+        case .welcome(let key, let name):
+            writer.u8(0x07)
+            writer.raw(key)
+            writer.string8(String(name.prefix(60)))
         }
         return writer.bytes
     }
@@ -125,6 +134,8 @@ public enum WireMessage: Equatable, Sendable {
                 self = .close(CloseReason(rawValue: code) ?? .protocolError, try reader.string16("close text"))
             case 0x06:
                 self = .digest(Digest32(unchecked: try reader.raw(32, "digest")))
+            case 0x07:
+                self = .welcome(spaceKey: try reader.raw(32, "space key"), name: try reader.string8("space name"))
             case let type:
                 throw WireError.malformedMessage("unknown message type 0x\(String(type, radix: 16))")
             }

@@ -8,6 +8,9 @@ public enum EntityKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case course = 3
     /// A game.
     case game = 4
+    /// An invite a member made (its record: when it expires, how many it admits, whom it admitted, whether it
+    /// was revoked); the invite's secret is never in the log.
+    case invite = 5
 
     /// The kind's name.
     public var description: String {
@@ -16,6 +19,7 @@ public enum EntityKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .player: "player"
         case .course: "course"
         case .game: "game"
+        case .invite: "invite"
         }
     }
 }

@@ -1,14 +1,15 @@
 import ArgumentParser
+import Foundation
 import CaddieCore
 import CaddieNode
 
 struct Space: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create, join and list spaces (a group's shared games).",
-        subcommands: [Create.self, Join.self, List.self])
+        subcommands: [Create.self, Invite.self, Join.self, List.self])
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a space and print its invite code.")
+        static let configuration = CommandConfiguration(abstract: "Create a space.")
         @OptionGroup var options: HomeOptions
         @Argument(help: "The space's name, e.g. \"Saturday foursome\".") var name: String
         @Flag(help: "Print JSON.") var json = false
@@ -17,28 +18,199 @@ struct Space: ParsableCommand {
             try guarded {
                 let invite = try options.open().createSpace(name: name, passphrase: try Passphrase.obtain())
                 if json {
-                    Console.json(.object([("space", .string(invite.space.hex)), ("invite", .string(invite.text))]))
+                    Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
                 } else {
                     Console.print("Created space \(invite.name) (\(invite.space.hex))")
-                    Console.print("Invite code (share it only with the group):\n\(invite.text)")
+                    Console.print("Invite the group with `caddie space invite` (a code for one device, for 24 hours).")
                 }
             }
         }
     }
 
-    struct Join: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Join a space with its invite code.")
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join a space with an invite code.",
+            discussion: """
+                A CADDIE2 code (from `caddie space invite`) is redeemed at the device that made it, which must be \
+                running `caddie serve`: give its address with --peer. That device checks the invite (not used up, \
+                not expired, not revoked), records whom it admitted, and sends the space key; this home then joins \
+                and syncs once with it. A CADDIE1 code (`caddie space invite --shared-key`) carries the space key \
+                itself and joins offline.
+                """)
         @OptionGroup var options: HomeOptions
         @Argument(help: "The invite code.") var code: String
+        @Option(help: "The inviting device, HOST:PORT (its `caddie serve --listen` port, 7400 by default).") var peer: String?
         @Flag(help: "Print JSON.") var json = false
 
-        func run() throws {
-            try guarded {
-                let invite = try options.open().joinSpace(invite: code, passphrase: try Passphrase.obtain())
-                if json {
-                    Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
-                } else {
-                    Console.print("Joined space \(invite.name) (\(invite.space.hex))")
+        func run() async throws {
+            try await guardedAsync {
+                let home = try options.open()
+                switch try Invitation(parsing: code) {
+                case .sharedKey:
+                    let invite = try home.joinSpace(invite: code, passphrase: try Passphrase.obtain())
+                    if json {
+                        Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
+                    } else {
+                        Console.print("Joined space \(invite.name) (\(invite.space.hex))")
+                    }
+                case .ticket(let ticket):
+                    guard let peer else {
+                        throw NodeError.invalid(
+                            "this invite is redeemed at \(ticket.inviterName)'s device (\(ticket.inviter.short)): run it "
+                            + "again with --peer HOST:PORT, the address of that device, which must be running `caddie serve`")
+                    }
+                    let address = try HostPort(parsing: peer)
+                    var logger = makeLogger("caddie.join")
+                    if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
+                    let outcome = try await home.join(ticket: ticket, at: address, passphrase: try Passphrase.obtain(),
+                                                      logger: logger)
+                    if json {
+                        Console.json(.object([
+                            ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
+                            ("invitedBy", .string(outcome.invitedBy ?? "")),
+                            ("received", .int(outcome.firstSync?.received ?? 0)),
+                            ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
+                        ]))
+                    } else {
+                        Console.print("Joined space \(outcome.name) (\(outcome.space.hex)), invited by \(outcome.invitedBy ?? "?")")
+                        if let failure = outcome.firstSyncFailure {
+                            Console.print("The first sync did not finish (\(failure)); `caddie sync --peer \(address)` brings the space's games.")
+                        } else {
+                            Console.print("Synced with \(address): received \(outcome.firstSync?.received ?? 0) ops")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    struct Invite: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Invite a device to a space, list the invites made here, or revoke one.",
+            subcommands: [New.self, ListInvites.self, Revoke.self], defaultSubcommand: New.self)
+
+        struct New: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "new",
+                abstract: "Make an invite code (the default: `caddie space invite`).",
+                discussion: """
+                    The code admits --uses devices (one by default) until it expires (24 hours by default), and only \
+                    at this device: keep `caddie serve` running here while the group joins. Every admission is \
+                    recorded in the space's log (who invited whom). --shared-key prints the older CADDIE1 code \
+                    instead: it carries the space key itself, joins offline, and works for anyone who ever sees it.
+                    """)
+            @OptionGroup var options: SpaceOptions
+            @Option(help: "How many devices the code may admit (1...100).") var uses = 1
+            @Option(help: "How long the code works: 90m, 2h, 1d... (at most 30d).") var expires = "24h"
+            @Flag(help: "Print the CADDIE1 code that carries the space key itself (works offline, for anyone, for ever).")
+            var sharedKey = false
+            @Flag(help: "Print JSON and no QR code.") var json = false
+
+            func run() throws {
+                try guarded {
+                    let (home, space) = try options.open()
+                    let passphrase = try Passphrase.obtain()
+                    if sharedKey {
+                        let code = try home.sharedKeyInvite(space: space, passphrase: passphrase)
+                        if json {
+                            Console.json(.object([("space", .string(space.hex)), ("invite", .string(code.text))]))
+                        } else {
+                            Console.print(code.text)
+                            Console.print("This code carries the space key: anyone who sees it can join, for ever (until "
+                                          + "the space is recreated). Share it only with the group.")
+                        }
+                        return
+                    }
+                    let seconds = try Self.seconds(expires)
+                    let ticket = try home.createInvite(space: space, uses: uses, seconds: seconds, passphrase: passphrase)
+                    if json {
+                        Console.json(.object([
+                            ("space", .string(space.hex)), ("invite", .string(ticket.text)), ("id", .string(ticket.id.hex)),
+                            ("uses", .int(uses)), ("expiresAt", .int(Int(ticket.expiresAt))),
+                        ]))
+                        return
+                    }
+                    if isatty(STDOUT_FILENO) == 1, let code = QRCode.terminal(ticket.text) { Console.print(code) }
+                    Console.print(ticket.text)
+                    Console.print("Invite \(ticket.id.hex) to \(ticket.spaceName): admits \(uses == 1 ? "one device" : "\(uses) devices") "
+                                  + "until \(Self.local(ticket.expiresAt)), at this device only.")
+                    Console.print("Keep `caddie serve` running here; the new player runs "
+                                  + "`caddie space join CODE --peer THIS-DEVICE:7400`.")
+                }
+            }
+
+            /// `90m`, `2h`, `1d`, `45s` or a bare number of seconds.
+            static func seconds(_ text: String) throws(NodeError) -> Int {
+                let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+                let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+                let (digits, unit) = trimmed.last.flatMap { units[$0] }.map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
+                guard let value = Int(digits), value > 0, value <= Int(Int32.max) else {
+                    throw .invalid("--expires '\(text)' is not a duration: use e.g. 90m, 2h or 1d")
+                }
+                return value * unit
+            }
+
+            static func local(_ ms: UInt64) -> String {
+                Date(timeIntervalSince1970: Double(ms) / 1000).formatted(date: .abbreviated, time: .shortened)
+            }
+        }
+
+        struct ListInvites: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the invites made here.")
+            @OptionGroup var options: HomeOptions
+            @Option(help: "Only this space's (id, id prefix or name).") var space: String?
+            @Flag(help: "Print JSON.") var json = false
+
+            func run() throws {
+                try guarded {
+                    let home = try options.open()
+                    let invites = try home.invites(space: try space.map { try home.resolveSpace($0) })
+                    if json {
+                        Console.json(.array(invites.map { summary in
+                            .object([
+                                ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
+                                ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
+                                ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(Self.state(summary))),
+                                ("admitted", .array(summary.admitted.map { .string($0) })),
+                            ])
+                        }))
+                    } else if invites.isEmpty {
+                        Console.print("No invites made here: `caddie space invite` makes one.")
+                    } else {
+                        for summary in invites {
+                            let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
+                            Console.print("\(summary.invite.id.hex)  \(Self.state(summary))  \(summary.invite.used)/\(summary.invite.uses) used, "
+                                          + "expires \(New.local(summary.invite.expiresAt))\(admitted)")
+                        }
+                    }
+                }
+            }
+
+            static func state(_ summary: InviteSummary) -> String {
+                switch summary.refusal {
+                case nil: "open"
+                case .revoked: "revoked"
+                case .usedUp: "used"
+                case .expired: "expired"
+                case .unknown: "unknown"
+                }
+            }
+        }
+
+        struct Revoke: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke an invite made here, so it admits nobody.")
+            @OptionGroup var options: HomeOptions
+            @Argument(help: "The invite's id, or the start of it (see `caddie space invite list`).") var id: String
+            @Flag(help: "Print JSON.") var json = false
+
+            func run() throws {
+                try guarded {
+                    let invite = try options.open().revokeInvite(id, passphrase: try Passphrase.obtain())
+                    if json {
+                        Console.json(.object([("revoked", .string(invite.id.hex))]))
+                    } else {
+                        Console.print("Revoked invite \(invite.id.hex): it admits nobody from now on.")
+                    }
                 }
             }
         }

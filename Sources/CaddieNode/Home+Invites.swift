@@ -1,0 +1,208 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import CaddieSync
+import CaddieWire
+import Foundation
+import Logging
+
+/// An invite this home made, with its state for `caddie space invite list`.
+public struct InviteSummary: Sendable, Equatable {
+    /// The invite as kept.
+    public let invite: StoredInvite
+    /// Why it admits nobody now (nil: it still works).
+    public let refusal: InviteRefusal?
+    /// The names of the users it admitted, from the space's log.
+    public let admitted: [String]
+}
+
+/// What `caddie space join` did.
+public struct JoinOutcome: Sendable {
+    /// The space joined.
+    public let space: SpaceID
+    /// Its name.
+    public let name: String
+    /// Who invited (the inviting member's name), for a ticket.
+    public let invitedBy: String?
+    /// The first sync with the inviting device, when the join was a ticket's (nil when it failed: the next
+    /// `caddie sync` or `caddie serve` brings the space's ops).
+    public let firstSync: SessionReport?
+    /// Why the first sync failed, if it did.
+    public let firstSyncFailure: String?
+}
+
+extension Home {
+    /// How long an invite works unless told otherwise.
+    public static let defaultInviteSeconds = 24 * 3600
+    /// The longest an invite may work.
+    public static let maxInviteSeconds = 30 * 24 * 3600
+    /// The most devices one invite may admit.
+    public static let maxInviteUses = 100
+    /// How long after it ended an invite still gets a handshake answer, so a late joiner is told why it was refused.
+    static let endedInviteAnsweredSeconds: UInt64 = 7 * 24 * 3600
+
+    /// Makes an invite to `space`, redeemable at this device only: `uses` devices, until `seconds` from now.
+    public func createInvite(space: SpaceID, uses: Int, seconds: Int, passphrase: String) throws(NodeError) -> InviteTicket {
+        guard (1...Self.maxInviteUses).contains(uses) else {
+            throw .invalid("--uses must be 1...\(Self.maxInviteUses) (devices the invite may admit)")
+        }
+        guard (60...Self.maxInviteSeconds).contains(seconds) else {
+            throw .invalid("--expires must be 1m...30d (e.g. 2h, 1d)")
+        }
+        let keys = try unlock(passphrase: passphrase)
+        _ = try keys.key(for: space)
+        let identity = try identity()
+        let now = Self.now()
+        let id = EntityID(unchecked: SecureRandom.bytes(8))
+        let secret = SecureRandom.bytes(32)
+        let expiresAt = now + UInt64(seconds) * 1000
+        let sealed: [UInt8]
+        do {
+            sealed = try SecretBox.seal(secret, key: Self.inviteStoreKey(keys.device))
+        } catch {
+            throw .crypto(error)
+        }
+        // The signed record first: an invite is never honoured without its record in the log.
+        try append(space: space, keys: keys, changes: [.set(kind: .invite, id: id, fields: [
+            "expires": .integer(Int64(expiresAt)), "uses": .integer(Int64(uses)),
+        ])])
+        try run {
+            try store.addInvite(StoredInvite(id: id, space: space, sealedSecret: sealed, createdAt: now,
+                                             expiresAt: expiresAt, uses: uses))
+        }
+        let name = try spaces().first { $0.id == space }?.name ?? "space"
+        return InviteTicket(space: space, id: id, secret: secret, inviter: keys.device.publicKey, expiresAt: expiresAt,
+                            spaceName: name, inviterName: identity.name)
+    }
+
+    /// The invites this home made (of one space, or of all), newest first, with their state.
+    public func invites(space: SpaceID?) throws(NodeError) -> [InviteSummary] {
+        let now = Self.now()
+        return try run {
+            try store.invites(space).map { invite in
+                let record = try store.record(invite.space, kind: .invite, id: invite.id) ?? [:]
+                let members = try store.members(invite.space)
+                let admitted = record.filter { $0.key.hasPrefix(Self.admittedPrefix) }.sorted { $0.key < $1.key }
+                    .compactMap { _, value -> String? in
+                        guard case .bytes(let bytes) = value, bytes.count == 64 else { return nil }
+                        let device = PublicKey(unchecked: Array(bytes.prefix(32)))
+                        return members.first { $0.device == device }?.userName ?? "device \(device.short)"
+                    }
+                return InviteSummary(invite: invite, refusal: invite.refusal(at: now), admitted: admitted)
+            }
+        }
+    }
+
+    /// Revokes an invite this home made, named by its id or an id prefix; records the revocation in the log.
+    public func revokeInvite(_ text: String, passphrase: String) throws(NodeError) -> StoredInvite {
+        let lowered = text.lowercased()
+        let matches = try run { try store.invites() }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
+        guard matches.count == 1, let invite = matches.first else {
+            if matches.isEmpty { throw .notFound("no invite made here matches '\(text)': see `caddie space invite list`") }
+            throw .ambiguous("'\(text)' matches \(matches.count) invites: give more of the id")
+        }
+        let keys = try unlock(passphrase: passphrase)
+        _ = try run { try store.revokeInvite(invite.id) }
+        try append(space: invite.space, keys: keys, changes: [.set(kind: .invite, id: invite.id,
+                                                                    fields: ["revoked": .integer(1)])])
+        return try run { try store.invites(invite.space) }.first { $0.id == invite.id } ?? invite
+    }
+
+    /// How the sync node answers the invites this device made: the handshake keys of those that work or ended in
+    /// the last week, and the redemption, which takes a use and records whom it admitted, in the log, before
+    /// the space key is sent.
+    func inviteDesk(keys: UnlockedKeys) -> InviteDesk {
+        let storeKey = Self.inviteStoreKey(keys.device)
+        return InviteDesk(
+            open: { [store] in
+                let now = Self.now()
+                let invites = (try? store.invites()) ?? []
+                return invites.compactMap { invite in
+                    guard invite.expiresAt + Self.endedInviteAnsweredSeconds * 1000 > now,
+                          let secret = SecretBox.open(invite.sealedSecret, key: storeKey) else { return nil }
+                    return HandshakeResponder.OpenInvite(id: invite.id.bytes, space: invite.space, secret: secret)
+                }
+            },
+            redeem: { [self] id, space, peer in
+                let invite = EntityID(unchecked: id)
+                let now = Self.now()
+                if try self.store.vector(space)[peer.device] > 0 {
+                    throw SyncError.refused("this device is already a member of the space: sync instead")
+                }
+                if let refusal = try self.store.claimInvite(invite, now: now) {
+                    throw SyncError.refused(Self.describe(refusal))
+                }
+                do {
+                    try self.append(space: space, keys: keys, changes: [.set(
+                        kind: .invite, id: invite, fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])])
+                    let name = try self.spaces().first { $0.id == space }?.name ?? "space"
+                    return Welcome(spaceKey: try keys.key(for: space), name: name)
+                } catch {
+                    try? self.store.releaseInvite(invite)
+                    throw SyncError.refused("the inviting device could not record the admission: \(error)")
+                }
+            })
+    }
+
+    /// An invite record's fields that name whom it admitted: `admitted.<first 16 bytes of the device key, hex>`
+    /// (a field name has at most 64 bytes), holding the device key and the user key.
+    static let admittedPrefix = "admitted."
+
+    static func admittedField(_ device: PublicKey) -> String { admittedPrefix + Hex.encode(Array(device.bytes.prefix(16))) }
+
+    /// Why an invite admits nobody, in words for the person who tried it.
+    public static func describe(_ refusal: InviteRefusal) -> String {
+        switch refusal {
+        case .revoked: "this invite was revoked by the member who made it: ask for a new one"
+        case .usedUp(let uses):
+            uses == 1 ? "this invite was already used (it admits one device): ask for a new one"
+                : "this invite was already used by all \(uses) devices it admits: ask for a new one"
+        case .expired(let at):
+            "this invite expired at \(Self.dateText(at)): ask for a new one"
+        case .unknown: "the inviting device made no such invite"
+        }
+    }
+
+    static func dateText(_ ms: UInt64) -> String {
+        Date(timeIntervalSince1970: Double(ms) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
+            .dateSeparator(.dash).timeSeparator(.colon).timeZoneSeparator(.omitted))
+    }
+
+    /// The key the invite secrets are sealed with in the store: derived from the device key, so a copy of the
+    /// database alone redeems nothing.
+    static func inviteStoreKey(_ device: SigningKey) -> [UInt8] {
+        Blake2b.keyed(device.seed, [Array("caddie-invite-store-v1".utf8)])
+    }
+
+    /// Joins a space with a ticket: redeems it at the inviting device (`peer`), keeps the space key it sends,
+    /// joins, and syncs once with that device. Nothing is written unless the inviting device admitted this one.
+    public func join(ticket: InviteTicket, at peer: HostPort, passphrase: String, logger: Logger) async throws -> JoinOutcome {
+        let keys = try unlock(passphrase: passphrase)
+        if keys.spaceKeys[ticket.space] != nil, try spaces().contains(where: { $0.id == ticket.space }) {
+            throw NodeError.invalid("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
+        }
+        let welcome: Welcome
+        do {
+            welcome = try await syncNode(keys: keys, logger: logger).redeemInvite(
+                host: peer.host, port: peer.port, space: ticket.space, secret: ticket.secret, inviter: ticket.inviter)
+        } catch SyncError.refused(let text) {
+            throw NodeError.invalid("\(ticket.inviterName)'s device refused the invite: \(text)")
+        } catch SyncError.unreachable(let text) {
+            throw NodeError.invalid("cannot reach \(ticket.inviterName)'s device at \(peer) (\(text)): it must be running "
+                                    + "`caddie serve` there, on a network this device shares")
+        }
+        try enter(InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
+                  passphrase: passphrase)
+        // The first sync brings the space's players, courses and games; if it fails the join stands (the space
+        // key is held) and the next sync brings them.
+        do {
+            let node = try syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
+            let report = try await node.syncOnce(host: peer.host, port: peer.port, space: ticket.space)
+            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName,
+                               firstSync: report, firstSyncFailure: report.completed ? nil : report.failure)
+        } catch {
+            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, firstSync: nil,
+                               firstSyncFailure: "\(error)")
+        }
+    }
+}
