@@ -100,7 +100,7 @@ say "building a home with a space, courses, players, games and scores"
 caddie_ana login --name Ana >/dev/null
 created=$(caddie_ana space create "Saturday foursome" --json)
 SPACE=$(field space <<<"$created")
-INVITE=$(field invite <<<"$created")
+INVITE=$(caddie_ana space invite --shared-key --json | field invite)
 caddie_ana course import --sample >/dev/null
 courses=$(caddie_ana course list --json)
 course_id() { "$PY" -c 'import json, sys; print(next(c["course"] for c in json.load(sys.stdin) if c["name"].startswith(sys.argv[1])))' "$1" <<<"$courses"; }

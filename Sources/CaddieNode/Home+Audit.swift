@@ -42,14 +42,14 @@ extension Home {
             let chainOK = op.seq == 1 ? op.prev == .zero
                 : hashes[OpID(device: op.device, seq: op.seq - 1)].map { $0 == op.prev } ?? false
             let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
-            let summary = changes.map { describe($0, op: op, names: names) }.joined(separator: "; ")
+            let summary = changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
             entries.append(AuditEntry(op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
                                       verified: signatureOK && chainOK))
         }
         return entries
     }
 
-    private func describe(_ change: Change, op: SignedOp, names: [EntityID: String]) -> String {
+    private func describe(_ change: Change, op: SignedOp, names: [EntityID: String], members: [PublicKey: String]) -> String {
         func player(_ id: EntityID) -> String { names[id] ?? "player \(id.short)" }
         switch change {
         case .join(let join): return "\(join.userName)'s device \(op.device.short) joined the space"
@@ -64,6 +64,18 @@ extension Home {
             }
             if kind == .game, fields.count == 1, let finished = fields["finished"]?.integer {
                 return finished != 0 ? "finished game \(id.short)" : "reopened game \(id.short)"
+            }
+            if kind == .invite {
+                if fields["revoked"] != nil { return "revoked invite \(id.short)" }
+                let admitted = fields.compactMap { key, value -> String? in
+                    guard key.hasPrefix("admitted."), case .bytes(let bytes) = value, bytes.count == 64 else { return nil }
+                    let device = PublicKey(unchecked: Array(bytes.prefix(32)))
+                    return "\(members[device] ?? "a device")'s device \(device.short)"
+                }.sorted()
+                if !admitted.isEmpty { return "admitted \(admitted.joined(separator: ", ")) with invite \(id.short)" }
+                let uses = fields["uses"]?.integer ?? 1
+                return "invite \(id.short) for \(uses == 1 ? "one device" : "\(uses) devices"), expires "
+                    + (fields["expires"]?.integer.map { Home.dateText(UInt64(max(0, $0))) } ?? "?")
             }
             if kind == .course { return "course \(fields["name"]?.text ?? id.short) (\(id.short)): \(fields.count) fields" }
             if kind == .game { return "new game \(id.short) from tee \(fields["tee"]?.text ?? "?")" }

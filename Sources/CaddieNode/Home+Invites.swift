@@ -46,8 +46,8 @@ extension Home {
         guard (1...Self.maxInviteUses).contains(uses) else {
             throw .invalid("--uses must be 1...\(Self.maxInviteUses) (devices the invite may admit)")
         }
-        guard (60...Self.maxInviteSeconds).contains(seconds) else {
-            throw .invalid("--expires must be 1m...30d (e.g. 2h, 1d)")
+        guard (1...Self.maxInviteSeconds).contains(seconds) else {
+            throw .invalid("--expires must be at most 30d (e.g. 2h, 1d)")
         }
         let keys = try unlock(passphrase: passphrase)
         _ = try keys.key(for: space)
@@ -165,7 +165,7 @@ extension Home {
 
     static func dateText(_ ms: UInt64) -> String {
         Date(timeIntervalSince1970: Double(ms) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
-            .dateSeparator(.dash).timeSeparator(.colon).timeZoneSeparator(.omitted))
+            .dateSeparator(.dash).timeSeparator(.colon).timeZoneSeparator(.omitted)) + " UTC"
     }
 
     /// The key the invite secrets are sealed with in the store: derived from the device key, so a copy of the

@@ -86,7 +86,7 @@ enum Harness: String, CaseIterable {
     /// Invite codes, device pairing codes and version vectors as typed by a person.
     static func invite(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
-        _ = try? InviteCode(parsing: text)
+        _ = try? Invitation(parsing: text)
         _ = try? PairingCode(parsing: text)
         _ = try? VersionVector(parsing: text)
     }

@@ -37,6 +37,11 @@ struct BadInputTests {
             (["game", "new", "--course", "Haagsche 18 holes", "--tee", "Blue", "--players", "Ana"], nil, "no tee"),
             (["export", "--out", "/tmp/x.bundle", "--since", "nonsense"], nil, "version vector"),
             (["space", "join", "CADDIE1AAAA"], nil, "invite"),
+            (["space", "join", "CADDIE2AAAA"], nil, "invite"),
+            (["space", "invite", "--uses", "0"], nil, "--uses must be 1...100"),
+            (["space", "invite", "--expires", "soon"], nil, "not a duration"),
+            (["space", "invite", "--expires", "31d"], nil, "at most 30d"),
+            (["space", "invite", "revoke", "ffff"], nil, "no invite made here"),
             (["login", "--name", "Again"], nil, "already holds"),
         ]
         for (arguments, passphrase, message) in cases {
@@ -53,7 +58,7 @@ struct BadInputTests {
         let target = try CLI(name: "target")
         defer { target.remove() }
         try target.ok(["login", "--name", "Ben"])
-        let invite = try source.ok(["space", "create", "Second", "--json"]).field("invite")
+        let invite = try source.createSpace("Second").field("invite")
         try target.ok(["space", "join", invite])
         try source.ok(["player", "add", "Cleo", "--space", "Second"])
         let bundle = source.home.appendingPathComponent("second.bundle")

@@ -91,6 +91,29 @@ struct CLI {
         self.passphrase = passphrase
     }
 
+    /// A space made by `caddie space create`, with its shared-key code (CADDIE1, joins offline) for tests that
+    /// need a second member without a running node; the ticket invites have tests of their own (InviteTests).
+    struct CreatedSpace {
+        let space: String
+        let invite: String
+
+        func field(_ key: String) throws -> String {
+            switch key {
+            case "space": space
+            case "invite": invite
+            default: throw CLIError("no field \(key) in a created space")
+            }
+        }
+    }
+
+    /// Creates a space and returns its id and shared-key code.
+    func createSpace(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> CreatedSpace {
+        let space = try ok(["space", "create", name, "--json"], sourceLocation: sourceLocation).field("space")
+        let invite = try ok(["space", "invite", "--shared-key", "--space", space, "--json"], sourceLocation: sourceLocation)
+            .field("invite")
+        return CreatedSpace(space: space, invite: invite)
+    }
+
     func stateHash() throws -> String { try ok(["state-hash", "--json"]).field("stateHash") }
 
     func remove() { try? FileManager.default.removeItem(at: home) }

@@ -85,7 +85,7 @@ struct CourseCLITests {
         let ben = try CLI(name: "ben")
         defer { ana.remove(); ben.remove() }
         try ben.ok(["login", "--name", "Ben"])
-        try ben.ok(["space", "join", try ana.ok(["space", "create", "Pair", "--json"]).field("invite")])
+        try ben.ok(["space", "join", try ana.createSpace("Pair").field("invite")])
         try ana.ok(["course", "import", "--sample", "--space", "Pair"])
         let node = try NodeProcess(ana)
         defer { node.stop() }

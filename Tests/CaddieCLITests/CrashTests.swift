@@ -68,7 +68,7 @@ struct CrashTests {
         defer { source.remove(); sink.remove() }
         try source.ok(["login", "--name", "Ana"])
         try sink.ok(["login", "--name", "Ben"])
-        try sink.ok(["space", "join", try source.ok(["space", "create", "Big", "--json"]).field("invite")])
+        try sink.ok(["space", "join", try source.createSpace("Big").field("invite")])
         let total = try SyncTests.appendPlayers(source, count: 20_000)
         let device = try source.ok(["whoami", "--json"]).field("device")
         let bundle = source.home.appendingPathComponent("big.bundle").path

@@ -17,6 +17,7 @@ struct DemoTests {
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("four devices, 4 different states"))
         #expect(text.contains("demo: converged, all four homes hold the same state"))
+        #expect(text.contains("Dev joined Saturday foursome, invited by Ana") && text.contains("3 of 3 uses taken"))
         #expect(text.contains("PH  Net  Pts"))
         #expect(text.contains("Dev, hole 7: 6 by Ben vs 4 by Dev"))
         // The side games: the disputed hole is shown deciding a skin, and the settlement waits for it.

@@ -9,7 +9,7 @@ struct GamesCLITests {
     static func twoBall() throws -> (homes: [CLI], game: String) {
         let homes = try ["Ana", "Ben"].map { try CLI(name: $0) }
         for (home, name) in zip(homes, ["Ana", "Ben"]) { try home.ok(["login", "--name", name]) }
-        let invite = try homes[0].ok(["space", "create", "Saturday", "--json"]).field("invite")
+        let invite = try homes[0].createSpace("Saturday").field("invite")
         try homes[1].ok(["space", "join", invite])
         for name in ["Ana", "Ben"] { try homes[0].ok(["player", "add", name]) }
         let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")

@@ -244,9 +244,9 @@ struct HandicapCLITests {
         try ben.ok(["login", "--name", "Ben"])
         let anaKey = try ana.ok(["whoami", "--json"]).field("user")
         // Ana's club and Ben's trip: both homes hold both spaces.
-        let club = try ana.ok(["space", "create", "Club", "--json"])
+        let club = try ana.createSpace("Club")
         try ben.ok(["space", "join", try club.field("invite")])
-        let trip = try ben.ok(["space", "create", "Trip", "--json"])
+        let trip = try ben.createSpace("Trip")
         try ana.ok(["space", "join", try trip.field("invite")])
         let clubID = try club.field("space")
         let tripID = try trip.field("space")

@@ -187,7 +187,7 @@ struct HostilePeerTests {
         defer { watch.remove() }
         let watchDevice = try DeviceTests.pair(first: dev, second: watch)
         // Ana also runs a club medal space that the watch joins and Dev's phone does not.
-        let medal = try ana.ok(["space", "create", "Club medal", "--json"])
+        let medal = try ana.createSpace("Club medal")
         let (medalID, invite) = (try medal.field("space"), try medal.field("invite"))
         try watch.ok(["space", "join", invite])
         let groupID = try #require(try (ana.ok(["space", "list", "--json"]).json() as? [[String: Any]])?

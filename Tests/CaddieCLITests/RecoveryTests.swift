@@ -37,7 +37,7 @@ struct RecoveryTests {
         defer { [ana, ben, newPhone].forEach { $0.remove() } }
         try ana.ok(["login", "--name", "Ana"])
         try ben.ok(["login", "--name", "Ben"])
-        let invite = try ana.ok(["space", "create", "Saturday", "--json"]).field("invite")
+        let invite = try ana.createSpace("Saturday").field("invite")
         try ben.ok(["space", "join", invite])
         let player = try ana.ok(["player", "add", "Ana", "--index", "12", "--json"]).field("player")
         let course = try ana.ok(["course", "import", RoundTests.course, "--json"]).field("course")

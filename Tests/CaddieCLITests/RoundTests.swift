@@ -10,7 +10,7 @@ struct RoundTests {
         let names = ["Ana", "Ben", "Cleo", "Dev"]
         let homes = try names.map { try CLI(name: $0) }
         for (home, name) in zip(homes, names) { try home.ok(["login", "--name", name]) }
-        let invite = try homes[0].ok(["space", "create", "Saturday foursome", "--json"]).field("invite")
+        let invite = try homes[0].createSpace("Saturday foursome").field("invite")
         for home in homes.dropFirst() { try home.ok(["space", "join", invite]) }
         let players = try names.map { try homes[0].ok(["player", "add", $0, "--index", "18.2", "--json"]).field("player") }
         let course = try homes[0].ok(["course", "import", Self.course, "--json"]).field("course")

@@ -11,7 +11,7 @@ struct SecurityReviewCLITests {
         defer { homes.forEach { $0.remove() } }
         for home in homes { try home.ok(["login", "--name", "Ana"]) }
         let users = try homes.map { try $0.ok(["whoami", "--json"]).field("user") }
-        let invite = try homes[0].ok(["space", "create", "Saturday", "--json"]).field("invite")
+        let invite = try homes[0].createSpace("Saturday").field("invite")
         try homes[1].ok(["space", "join", invite])
         try homes[0].ok(["player", "add", "Dev"])
         let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")

@@ -155,7 +155,7 @@ struct SyncTests {
         defer { source.remove(); sink.remove() }
         try source.ok(["login", "--name", "Ana"])
         try sink.ok(["login", "--name", "Ben"])
-        let invite = try source.ok(["space", "create", "Big", "--json"]).field("invite")
+        let invite = try source.createSpace("Big").field("invite")
         try sink.ok(["space", "join", invite])
         let total = try Self.appendPlayers(source, count: 20_000)
         let device = try source.ok(["whoami", "--json"]).field("device")

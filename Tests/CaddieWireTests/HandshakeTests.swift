@@ -96,6 +96,39 @@ struct HandshakeTests {
         // Without the initiator's ephemeral secret, neither answer opens: the replayer learns nothing more.
     }
 
+    @Test("an invite's secret opens a session marked with that invite, and nothing else: not the space, not another invite")
+    func inviteSessions() throws {
+        let (ana, ben) = (try TestDevice(), try TestDevice())
+        let secret = [UInt8](repeating: 7, count: 32)
+        let invite = HandshakeResponder.OpenInvite(id: [1, 2, 3, 4, 5, 6, 7, 8], space: space, secret: secret)
+        func run(_ client: inout HandshakeInitiator, _ invites: [HandshakeResponder.OpenInvite])
+            -> (EstablishedSession?, EstablishedSession?)
+        {
+            var server = HandshakeResponder(spaces: [(space, key)], invites: invites, credentials: ben.credentials)
+            guard case .send(let message2) = server.receive(client.start()),
+                  case .established(let message3, let clientSession) = client.receive(message2),
+                  case .established(let serverSession) = server.receive(message3) else { return (nil, nil) }
+            return (clientSession, serverSession)
+        }
+        var redeemer = HandshakeInitiator(space: space, inviteSecret: secret, credentials: ana.credentials)
+        let (client, server) = run(&redeemer, [invite])
+        #expect(client?.peer.device == ben.device.publicKey)
+        #expect(server?.invite == invite.id, "the responder must know the session is the invite's")
+        // The space key opens a member's session, never marked as an invite's, even where invites are open.
+        var member = HandshakeInitiator(space: space, spaceKey: key, credentials: ana.credentials)
+        let (_, memberSession) = run(&member, [invite])
+        #expect(memberSession != nil && memberSession?.invite == nil)
+        // The secret used as if it were the space key, or a secret of no open invite, opens nothing.
+        var confused = HandshakeInitiator(space: space, spaceKey: secret, credentials: ana.credentials)
+        #expect(run(&confused, [invite]).1 == nil)
+        var stale = HandshakeInitiator(space: space, inviteSecret: [UInt8](repeating: 8, count: 32), credentials: ana.credentials)
+        #expect(run(&stale, [invite]).1 == nil)
+        // An invite to another space does not open this one's.
+        var elsewhere = HandshakeInitiator(space: SpaceID(unchecked: [UInt8](repeating: 6, count: 16)), inviteSecret: secret,
+                                           credentials: ana.credentials)
+        #expect(run(&elsewhere, [invite]).1 == nil)
+    }
+
     @Test("a responder holding several spaces answers for the one message 1 was made for")
     func severalSpaces() throws {
         let other = SpaceID(unchecked: [UInt8](repeating: 5, count: 16))

@@ -203,7 +203,8 @@ def main():
         # Two players' homes in one space, a four-player game on the Haagsche course (pars and stroke indexes).
         caddie(ana, "login", "--name", "Ana")
         caddie(ben, "login", "--name", "Ben")
-        invite = caddie_json(ana, "space", "create", "Saturday foursome")["invite"]
+        caddie_json(ana, "space", "create", "Saturday foursome")
+        invite = caddie_json(ana, "space", "invite", "--shared-key")["invite"]
         caddie(ben, "space", "join", invite)
         players = {name: caddie_json(ana, "player", "add", name, "--index", index)["player"]
                    for name, index in [("Ana", "12.4"), ("Ben", "18.0"), ("Cleo", "7.5"), ("Dev", "24.1")]}

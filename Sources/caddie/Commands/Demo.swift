@@ -6,7 +6,7 @@ import CaddieStore
 import Foundation
 
 /// `caddie demo`: a foursome round across four nodes, start to finish, as a newcomer would want to see it.
-struct Demo: ParsableCommand {
+struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a foursome round across four caddie nodes (four processes, four homes) and show the merged card.",
         discussion: """
@@ -33,11 +33,11 @@ struct Demo: ParsableCommand {
                          [7, 4, 6, 3, 6, 5, 4, 4, 5, 6, 5, 4, 7, 5, 5, 4, 5, 6]]
     static let passphrase = "demo passphrase"
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guardedAsync {
             let demo = try DemoRun(lab: lab, timeout: timeout)
             defer { demo.finish(keep: keep) }
-            try demo.play()
+            try await demo.play()
         }
     }
 }
@@ -85,8 +85,8 @@ final class DemoRun {
 
     func say(_ text: String) { Console.print(text) }
 
-    func play() throws {
-        let (space, game, course) = try setUp()
+    func play() async throws {
+        let (space, game, course) = try await setUp()
         try startNodes()
         say("   the setup reached all four devices in \(seconds(try waitConverged(space)))")
         stopNodes()
@@ -178,17 +178,33 @@ final class DemoRun {
     func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 
     /// Logins, the space, the players, the course and the game, all on Ana's device; the others join.
-    func setUp() throws -> (SpaceID, EntityID, CourseRecord) {
+    func setUp() async throws -> (SpaceID, EntityID, CourseRecord) {
         say("== Four players log in on four devices (homes under \(folder.path))")
         for (home, name) in zip(homes, Demo.names) {
             let identity = try home.login(name: name, passphrase: Demo.passphrase)
             say("   \(name): user \(identity.user.prefix(12))…, device \(identity.device.prefix(12))…")
         }
-        say("== Ana creates the space; the others join with her invite")
-        let invite = try homes[0].createSpace(name: "Saturday foursome", passphrase: Demo.passphrase)
-        for home in homes.dropFirst() { _ = try home.joinSpace(invite: invite.text, passphrase: Demo.passphrase) }
-        let space = invite.space
+        say("== Ana creates the space and an invite for three devices; the others redeem it at her device")
+        let space = try homes[0].createSpace(name: "Saturday foursome", passphrase: Demo.passphrase).space
+        let ticket = try homes[0].createInvite(space: space, uses: 3, seconds: 3600, passphrase: Demo.passphrase)
         let keys = try homes[0].unlock(passphrase: Demo.passphrase)
+        var logger = makeLogger("caddie.demo")
+        logger.logLevel = .warning
+        let anaNode = try homes[0].syncNode(keys: keys, logger: logger)
+        let (ports, listening) = AsyncStream<Int>.makeStream()
+        let serving = Task { try await anaNode.serve(host: "127.0.0.1", port: 0, peers: []) { listening.yield($0) } }
+        defer { serving.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw NodeError.invalid("Ana's node did not start") }
+        for (home, name) in zip(homes, Demo.names).dropFirst() {
+            let joined = try await home.join(ticket: ticket, at: try HostPort(parsing: "127.0.0.1:\(port)"),
+                                             passphrase: Demo.passphrase, logger: logger)
+            say("   \(name) joined \(joined.name), invited by \(joined.invitedBy ?? "?")")
+        }
+        serving.cancel()
+        _ = try? await serving.value
+        let used = try homes[0].invites(space: space).first { $0.invite.id == ticket.id }
+        say("   Ana's invite \(ticket.id.short): \(used?.invite.used ?? 0) of 3 uses taken; a fourth device would be refused")
         say("== Ana adds the players (with their Handicap Index), the course and the game")
         var players: [String] = []
         for (name, index) in zip(Demo.names, Demo.indexes) {
