@@ -14,15 +14,15 @@ public final class AvahiDiscovery: @unchecked Sendable {
     private var group: OpaquePointer?
     private var browser: OpaquePointer?
     private var name: String
-    private let advert: ServiceAdvert
+    private let advert: ServiceAdvert?
     private let onEvent: @Sendable (DiscoveryEvent) -> Void
     private var unavailableReported = false
 
-    /// Prepares discovery for `advert`; call ``start()`` to begin. `onEvent` runs on Avahi's thread and
-    /// must return quickly.
-    public init(advert: ServiceAdvert, onEvent: @escaping @Sendable (DiscoveryEvent) -> Void) {
+    /// Prepares discovery for `advert` (nil: browse only, publish nothing); call ``start()`` to begin.
+    /// `onEvent` runs on Avahi's thread and must return quickly.
+    public init(advert: ServiceAdvert?, onEvent: @escaping @Sendable (DiscoveryEvent) -> Void) {
         self.advert = advert
-        name = advert.name
+        name = advert?.name ?? ""
         self.onEvent = onEvent
     }
 
@@ -115,6 +115,7 @@ public final class AvahiDiscovery: @unchecked Sendable {
     }
 
     private func publish(_ client: OpaquePointer) {
+        guard let advert else { return }
         if group == nil {
             group = avahi_entry_group_new(client, { group, state, userdata in
                 AvahiDiscovery.from(userdata)?.groupChanged(group, state)

@@ -24,6 +24,8 @@ public struct JoinOutcome: Sendable {
     public let name: String
     /// Who invited (the inviting member's name), for a ticket.
     public let invitedBy: String?
+    /// Where the inviting device answered.
+    public let inviter: HostPort
     /// The first sync with the inviting device, when the join was a ticket's (nil when it failed: the next
     /// `caddie sync` or `caddie serve` brings the space's ops).
     public let firstSync: SessionReport?
@@ -174,35 +176,86 @@ extension Home {
         Blake2b.keyed(device.seed, [Array("caddie-invite-store-v1".utf8)])
     }
 
-    /// Joins a space with a ticket: redeems it at the inviting device (`peer`), keeps the space key it sends,
-    /// joins, and syncs once with that device. Nothing is written unless the inviting device admitted this one.
-    public func join(ticket: InviteTicket, at peer: HostPort, passphrase: String, logger: Logger) async throws -> JoinOutcome {
+    /// Joins a space with a ticket: redeems it at the inviting device (at `peer`, or found over mDNS within
+    /// `searchSeconds` when no address is given), keeps the space key it sends, joins, and syncs once with that
+    /// device. Nothing is written unless the inviting device admitted this one.
+    public func join(ticket: InviteTicket, at peer: HostPort?, searchSeconds: Int = 30, passphrase: String,
+                     logger: Logger) async throws -> JoinOutcome {
         let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[ticket.space] != nil, try spaces().contains(where: { $0.id == ticket.space }) {
             throw NodeError.invalid("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
         }
-        let welcome: Welcome
+        let node = try syncNode(keys: keys, logger: logger)
+        let (welcome, address): (Welcome, HostPort)
         do {
-            welcome = try await syncNode(keys: keys, logger: logger).redeemInvite(
-                host: peer.host, port: peer.port, space: ticket.space, secret: ticket.secret, inviter: ticket.inviter)
+            if let peer {
+                welcome = try await node.redeemInvite(host: peer.host, port: peer.port, space: ticket.space,
+                                                      secret: ticket.secret, inviter: ticket.inviter)
+                address = peer
+            } else {
+                (welcome, address) = try await search(ticket: ticket, node: node, seconds: searchSeconds, logger: logger)
+            }
         } catch SyncError.refused(let text) {
             throw NodeError.invalid("\(ticket.inviterName)'s device refused the invite: \(text)")
+        } catch SyncError.inviteUnknown(let at) {
+            throw NodeError.invalid("the device at \(at) does not know this invite: it is redeemed only at "
+                                    + "\(ticket.inviterName)'s device (\(ticket.inviter.short)), which made it")
         } catch SyncError.unreachable(let text) {
-            throw NodeError.invalid("cannot reach \(ticket.inviterName)'s device at \(peer) (\(text)): it must be running "
-                                    + "`caddie serve` there, on a network this device shares")
+            throw NodeError.invalid("cannot reach \(ticket.inviterName)'s device at \(peer?.description ?? "?") (\(text)): "
+                                    + "it must be running `caddie serve` there, on a network this device shares")
         }
         try enter(InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
                   passphrase: passphrase)
         // The first sync brings the space's players, courses and games; if it fails the join stands (the space
         // key is held) and the next sync brings them.
         do {
-            let node = try syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
-            let report = try await node.syncOnce(host: peer.host, port: peer.port, space: ticket.space)
-            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName,
+            let member = try syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
+            let report = try await member.syncOnce(host: address.host, port: address.port, space: ticket.space)
+            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
                                firstSync: report, firstSyncFailure: report.completed ? nil : report.failure)
         } catch {
-            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, firstSync: nil,
-                               firstSyncFailure: "\(error)")
+            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
+                               firstSync: nil, firstSyncFailure: "\(error)")
         }
+    }
+
+    /// Looks for the inviting device over mDNS: every Caddie node sighted is asked, once, to redeem the ticket
+    /// (a node that did not make it answers as to any stranger, and the next is asked). The adverts name no
+    /// space and no device, so there is nothing to match on before asking.
+    private func search(ticket: InviteTicket, node: SyncNode, seconds: Int, logger: Logger) async throws
+        -> (Welcome, HostPort)
+    {
+        let discovery = try LocalDiscovery(browsingFor: logger)
+        defer { discovery.stop() }
+        let found = try await withThrowingTaskGroup(of: (Welcome, HostPort)?.self) { group in
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            group.addTask {
+                var asked = Set<String>()
+                for await sighting in discovery.sightings where !sighting.lost && sighting.port > 0 {
+                    guard asked.insert("\(sighting.host):\(sighting.port)").inserted,
+                          let address = try? HostPort(parsing: sighting.host.contains(":") ? "[\(sighting.host)]:\(sighting.port)"
+                                                                                         : "\(sighting.host):\(sighting.port)")
+                    else { continue }
+                    do {
+                        let welcome = try await node.redeemInvite(host: address.host, port: address.port, space: ticket.space,
+                                                                  secret: ticket.secret, inviter: ticket.inviter)
+                        return (welcome, address)
+                    } catch SyncError.inviteUnknown, SyncError.unreachable, SyncError.closedDuringHandshake {
+                        continue  // not the inviting device, or gone: ask the next
+                    }
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let found else {
+            throw NodeError.invalid("did not find \(ticket.inviterName)'s device on this network within \(seconds) s: it must be "
+                                    + "running `caddie serve` on the same Wi-Fi; or give its address with --peer HOST:PORT")
+        }
+        return found
     }
 }

@@ -14,12 +14,21 @@ public final class LocalDiscovery: Sendable {
     private let continuation: AsyncStream<PeerSighting>.Continuation
 
     /// Starts publishing and browsing for `node`, listening on `port`.
-    public init(node: SyncNode, port: Int, logger: Logger) throws {
+    public convenience init(node: SyncNode, port: Int, logger: Logger) throws {
+        try self.init(advert: ServiceAdvert(name: "caddie-\(Hex.encode(node.nodeID))", port: port, txt: node.advertTXT()),
+                      logger: logger)
+    }
+
+    /// Starts browsing only, publishing nothing (a device looking for the node that made its invite).
+    public convenience init(browsingFor logger: Logger) throws {
+        try self.init(advert: nil, logger: logger)
+    }
+
+    private init(advert: ServiceAdvert?, logger: Logger) throws {
         let (sightings, continuation) = AsyncStream<PeerSighting>.makeStream(bufferingPolicy: .bufferingNewest(256))
         self.sightings = sightings
         self.continuation = continuation
         let warned = Mutex(false)
-        let advert = ServiceAdvert(name: "caddie-\(Hex.encode(node.nodeID))", port: port, txt: node.advertTXT())
         avahi = AvahiDiscovery(advert: advert) { event in
             switch event {
             case .found(let service):

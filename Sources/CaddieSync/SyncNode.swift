@@ -222,10 +222,7 @@ public final class SyncNode: Sendable {
                                   address: "\(host):\(port)", foundBy: "invite", oneShot: true, logger: logger)
         let report = await session.run(channel)
         if let welcome = report.welcome { return welcome }
-        if report.notRecognised {
-            throw SyncError.refused("the device at \(host):\(port) does not know this invite (it was made on another "
-                                    + "device, or expired long ago)")
-        }
+        if report.notRecognised { throw SyncError.inviteUnknown(address: "\(host):\(port)") }
         if let refusal = report.refusal { throw SyncError.refused(refusal) }
         throw SyncError.peerClosed(report.failure ?? "no answer")
     }

@@ -608,6 +608,8 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
     case silent(seconds: Int)
     /// The two devices hold another session for this space, which stays (one session per pair).
     case duplicate
+    /// The node at this address holds no such invite (it answered as it answers any stranger).
+    case inviteUnknown(address: String)
 
     /// One line for a person.
     public var description: String {
@@ -618,6 +620,8 @@ public enum SyncError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused(let text): "refused: \(text)"
         case .unreachable(let text): "cannot reach the peer: \(text)"
         case .silent(let seconds): "the peer sent nothing for \(seconds) s and counts as gone"
+        case .inviteUnknown(let address):
+            "the device at \(address) does not know this invite (it was made on another device, or expired long ago)"
         case .duplicate: "these two devices already hold a session for this space (the one the lower device key dialled stays)"
         }
     }

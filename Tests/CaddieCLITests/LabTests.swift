@@ -59,8 +59,47 @@ struct Lab {
     }
 }
 
+extension Lab {
+    /// Runs a caddie command inside a host, as `home`.
+    func caddie(_ host: Int, _ home: CLI, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try Self.run(prefix, ["exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")", CLI.binary.path]
+                     + arguments + ["--home", home.home.path])
+    }
+}
+
 @Suite("mDNS discovery in the network lab", .serialized)
 struct LabTests {
+    @Test("a new device on the same network finds the inviting device over mDNS and joins with the code alone",
+          .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(2)))
+    func joinByMdns() throws {
+        let ana = try CLI(name: "Ana")
+        let ben = try CLI(name: "Ben")
+        defer { [ana, ben].forEach { $0.remove() } }
+        try ana.ok(["login", "--name", "Ana"])
+        try ben.ok(["login", "--name", "Ben"])
+        try ana.ok(["space", "create", "Saturday"])
+        try ana.ok(["player", "add", "Ana", "--index", "12"])
+        let code = try ana.ok(["space", "invite", "--json"]).field("invite")
+        let lab = try Lab(hosts: 3)
+        defer { lab.down() }
+        let node = try lab.serve(1, ana)
+        defer { node.terminate(); node.waitUntilExit() }
+        // Host 3 runs another group's node, which does not know the invite: if it is asked first, it is passed over.
+        let bystander = try CLI(name: "Cy")
+        defer { bystander.remove() }
+        try bystander.ok(["login", "--name", "Cy"])
+        try bystander.ok(["space", "create", "Elsewhere"])
+        let other = try lab.serve(3, bystander)
+        defer { other.terminate(); other.waitUntilExit() }
+        let joined = try lab.caddie(2, ben, ["space", "join", code, "--wait", "60", "--json"])
+        #expect(joined.status == 0, "\(joined.output)")
+        let line = joined.output.split(separator: "\n").first { $0.hasPrefix("{") } ?? ""
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["inviter"] as? String == "10.251.0.1:7400", "\(joined.output)")
+        #expect(object?["invitedBy"] as? String == "Ana")
+        #expect(try ben.stateHash() == (try ana.stateHash()))
+    }
+
     @Test("the lab is available where it must be: in CI, as root")
     func labAvailable() {
         if Lab.inCI {

@@ -32,14 +32,17 @@ struct Space: ParsableCommand {
             abstract: "Join a space with an invite code.",
             discussion: """
                 A CADDIE2 code (from `caddie space invite`) is redeemed at the device that made it, which must be \
-                running `caddie serve`: give its address with --peer. That device checks the invite (not used up, \
+                running `caddie serve`: on the same network it is found over mDNS, or give its address with \
+                --peer. That device checks the invite (not used up, \
                 not expired, not revoked), records whom it admitted, and sends the space key; this home then joins \
                 and syncs once with it. A CADDIE1 code (`caddie space invite --shared-key`) carries the space key \
                 itself and joins offline.
                 """)
         @OptionGroup var options: HomeOptions
         @Argument(help: "The invite code.") var code: String
-        @Option(help: "The inviting device, HOST:PORT (its `caddie serve --listen` port, 7400 by default).") var peer: String?
+        @Option(help: "The inviting device, HOST:PORT (its `caddie serve --listen` port, 7400 by default); without it, the device is looked for over mDNS.")
+        var peer: String?
+        @Option(help: "How long to look for the inviting device over mDNS, in seconds.") var wait = 30
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
@@ -54,29 +57,29 @@ struct Space: ParsableCommand {
                         Console.print("Joined space \(invite.name) (\(invite.space.hex))")
                     }
                 case .ticket(let ticket):
-                    guard let peer else {
-                        throw NodeError.invalid(
-                            "this invite is redeemed at \(ticket.inviterName)'s device (\(ticket.inviter.short)): run it "
-                            + "again with --peer HOST:PORT, the address of that device, which must be running `caddie serve`")
-                    }
-                    let address = try HostPort(parsing: peer)
+                    guard (1...600).contains(wait) else { throw NodeError.invalid("--wait must be 1...600 seconds") }
+                    let address = try peer.map { try HostPort(parsing: $0) }
                     var logger = makeLogger("caddie.join")
                     if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
-                    let outcome = try await home.join(ticket: ticket, at: address, passphrase: try Passphrase.obtain(),
-                                                      logger: logger)
+                    let passphrase = try Passphrase.obtain()
+                    if address == nil, !json {
+                        Console.print("Looking for \(ticket.inviterName)'s device on this network (up to \(wait) s)...")
+                    }
+                    let outcome = try await home.join(ticket: ticket, at: address, searchSeconds: wait,
+                                                      passphrase: passphrase, logger: logger)
                     if json {
                         Console.json(.object([
                             ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
-                            ("invitedBy", .string(outcome.invitedBy ?? "")),
+                            ("invitedBy", .string(outcome.invitedBy ?? "")), ("inviter", .string(outcome.inviter.description)),
                             ("received", .int(outcome.firstSync?.received ?? 0)),
                             ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
                         ]))
                     } else {
                         Console.print("Joined space \(outcome.name) (\(outcome.space.hex)), invited by \(outcome.invitedBy ?? "?")")
                         if let failure = outcome.firstSyncFailure {
-                            Console.print("The first sync did not finish (\(failure)); `caddie sync --peer \(address)` brings the space's games.")
+                            Console.print("The first sync did not finish (\(failure)); `caddie sync --peer \(outcome.inviter)` brings the space's games.")
                         } else {
-                            Console.print("Synced with \(address): received \(outcome.firstSync?.received ?? 0) ops")
+                            Console.print("Synced with \(outcome.inviter): received \(outcome.firstSync?.received ?? 0) ops")
                         }
                     }
                 }
@@ -134,8 +137,8 @@ struct Space: ParsableCommand {
                     Console.print(ticket.text)
                     Console.print("Invite \(ticket.id.hex) to \(ticket.spaceName): admits \(uses == 1 ? "one device" : "\(uses) devices") "
                                   + "until \(Self.local(ticket.expiresAt)), at this device only.")
-                    Console.print("Keep `caddie serve` running here; the new player runs "
-                                  + "`caddie space join CODE --peer THIS-DEVICE:7400`.")
+                    Console.print("Keep `caddie serve` running here; on the same Wi-Fi the new player runs "
+                                  + "`caddie space join CODE` (it finds this device over mDNS; or add --peer ADDRESS:7400).")
                 }
             }
 
