@@ -58,7 +58,7 @@ let package = Package(
         .target(
             name: "CaddieAPI",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode",
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode", "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -85,7 +85,7 @@ let package = Package(
             name: "caddie",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
-                "CaddieAPI", "CQRencode",
+                "CaddieAPI",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -158,6 +158,7 @@ public struct NodeAPI: Sendable {
         }
         space.post("guidance") { request, context in try await guidance(request, context) }
         space.post("guidance/hole") { request, context in try await holeGuidance(request, context) }
+        addInviteRoutes(space)
         return router
     }
 

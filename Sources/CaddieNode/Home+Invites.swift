@@ -45,13 +45,22 @@ extension Home {
 
     /// Makes an invite to `space`, redeemable at this device only: `uses` devices, until `seconds` from now.
     public func createInvite(space: SpaceID, uses: Int, seconds: Int, passphrase: String) throws(NodeError) -> InviteTicket {
+        try Self.checkInvite(uses: uses, seconds: seconds)
+        return try createInvite(space: space, uses: uses, seconds: seconds, keys: try unlock(passphrase: passphrase))
+    }
+
+    static func checkInvite(uses: Int, seconds: Int) throws(NodeError) {
         guard (1...Self.maxInviteUses).contains(uses) else {
             throw .invalid("--uses must be 1...\(Self.maxInviteUses) (devices the invite may admit)")
         }
         guard (1...Self.maxInviteSeconds).contains(seconds) else {
             throw .invalid("--expires must be at most 30d (e.g. 2h, 1d)")
         }
-        let keys = try unlock(passphrase: passphrase)
+    }
+
+    /// Makes an invite with keys already unlocked (the running node's).
+    public func createInvite(space: SpaceID, uses: Int, seconds: Int, keys: UnlockedKeys) throws(NodeError) -> InviteTicket {
+        try Self.checkInvite(uses: uses, seconds: seconds)
         _ = try keys.key(for: space)
         let identity = try identity()
         let now = Self.now()
@@ -97,13 +106,24 @@ extension Home {
 
     /// Revokes an invite this home made, named by its id or an id prefix; records the revocation in the log.
     public func revokeInvite(_ text: String, passphrase: String) throws(NodeError) -> StoredInvite {
+        try revokeInvite(text, keys: { () throws(NodeError) in try unlock(passphrase: passphrase) })
+    }
+
+    /// Revokes an invite with keys already unlocked (the running node's).
+    public func revokeInvite(_ text: String, keys: UnlockedKeys) throws(NodeError) -> StoredInvite {
+        try revokeInvite(text, keys: { () throws(NodeError) in keys })
+    }
+
+    private func revokeInvite(_ text: String, keys unlockKeys: () throws(NodeError) -> UnlockedKeys) throws(NodeError)
+        -> StoredInvite
+    {
         let lowered = text.lowercased()
         let matches = try run { try store.invites() }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
         guard matches.count == 1, let invite = matches.first else {
             if matches.isEmpty { throw .notFound("no invite made here matches '\(text)': see `caddie space invite list`") }
             throw .ambiguous("'\(text)' matches \(matches.count) invites: give more of the id")
         }
-        let keys = try unlock(passphrase: passphrase)
+        let keys = try unlockKeys()
         _ = try run { try store.revokeInvite(invite.id) }
         try append(space: invite.space, keys: keys, changes: [.set(kind: .invite, id: invite.id,
                                                                     fields: ["revoked": .integer(1)])])

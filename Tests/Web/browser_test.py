@@ -315,6 +315,36 @@ def main():
         wait(phone, lambda d: "Disputed" not in text(d), "one tap settles it")
         check(not node_a.card(space, game)["conflicts"], "the node's card has no conflict left")
 
+        print("Inviting a player from the phone: a QR code, redeemed by a new device, then revoked")
+        phone.get(origin + "/#/invite")
+        wait(phone, lambda d: d.find_elements(By.ID, "invite-uses"), "the invite screen opens")
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "#invite-uses option[value='2']")))
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Make an invite']")))
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#invite-made img.qr"), "the invite shows its QR code")
+        check(phone.execute_script("return document.querySelector('#invite-made img.qr').naturalWidth") > 0,
+              "the QR code image loads")
+        command = phone.find_element(By.CSS_SELECTOR, "#invite-made .invite-code").text
+        check(command.startswith("caddie space join CADDIE2"), "the invite shows the command with its code: %s" % command)
+        check("Admits 2 devices" in text(phone), "the invite says how many devices it admits")
+        shot(phone, "invite-390")
+        axe(phone, "the invite screen")
+        code = command.split()[-1]
+        cleo, dee = os.path.join(work, "cleo"), os.path.join(work, "dee")
+        caddie(cleo, "login", "--name", "Cleo")
+        caddie(dee, "login", "--name", "Dee")
+        joined = caddie_json(cleo, "space", "join", code, "--peer", "127.0.0.1:%d" % node_a.port)
+        check(joined["invitedBy"] == "Ana" and joined["space"] == space, "a new device redeems the code: %s" % joined)
+        phone.refresh()
+        wait(phone, lambda d: "admitted Cleo" in text(d), "the list shows whom the invite admitted")
+        check("1 of 2 used" in text(phone), "one of the two uses is taken")
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label^='Revoke invite']")))
+        wait(phone, lambda d: "revoked" in text(d) and not d.find_elements(By.CSS_SELECTOR, "button[aria-label^='Revoke invite']"),
+             "revoking marks the invite revoked")
+        shot(phone, "invite-revoked-390")
+        refused = caddie(dee, "space", "join", code, "--peer", "127.0.0.1:%d" % node_a.port, check_ok=False)
+        check(refused.returncode != 0 and "revoked" in refused.stderr,
+              "the revoked invite refuses a second device: %s" % refused.stderr.strip())
+
         print("History, attest, finish and the audit log at a laptop's width")
         laptop = browser(1280, 800)
         drivers.append(laptop)

@@ -61,6 +61,7 @@ async function route() {
     }
     if (parts[0] !== 'guide') stopGuide();
     if (parts[0] === 'sync') return await showSync();
+    if (parts[0] === 'invite') return await showInvite();
     if (parts[0] === 'player' && parts[1]) return await showStats(parts[1]);
     if (parts[0] === 'guide') return await showGuide();
     if (parts[0] === 'new') return await showNewGame();
@@ -578,7 +579,69 @@ async function showSync() {
     peers.length === 0 ? h('p', {}, 'No device seen yet.') : h('ul', { class: 'list' }, peers.map((p) => h('li', {},
       h('strong', {}, p.user), ` at ${p.address} (device ${p.device.slice(0, 8)}), found by ${p.foundBy}; last seen `,
       `${card.clock(p.lastSeen)} UTC${p.lastSync ? `, last synced ${card.clock(p.lastSync)} UTC` : ''}`))),
+    h('h3', {}, 'A new player'),
+    h('p', {}, h('a', { href: '#/invite' }, 'Invite a player'), ': a code for their device, shown as a QR code.'),
     h('button', { type: 'button', onclick: signOut }, 'Sign this browser out'));
+}
+
+// MARK: Invites
+
+const INVITE_LIFETIMES = [['2 hours', 7200], ['24 hours', 86400], ['3 days', 259200]];
+
+/** "Invite a player": make a ticket (redeemed at this node), show it as a QR code, and list what each invite did. */
+async function showInvite(made) {
+  const invites = await get(`${base()}/invites`);
+  const message = h('div', { 'aria-live': 'assertive' });
+
+  async function make(event) {
+    event.preventDefault();
+    try {
+      const invite = await post(`${base()}/invites`, {
+        uses: Number(document.getElementById('invite-uses').value),
+        expiresInSeconds: Number(document.getElementById('invite-expires').value),
+      });
+      await showInvite(invite);
+      say('Invite made: show the QR code to the new player.');
+      document.getElementById('invite-made')?.focus();
+    } catch (error) { mount(message, problem(error)); }
+  }
+
+  async function revoke(id) {
+    try {
+      await post(`${base()}/invites/${enc(id)}/revoke`);
+      await showInvite();
+      say('Invite revoked: it admits nobody now.');
+    } catch (error) { mount(message, problem(error)); }
+  }
+
+  const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  mount(main,
+    nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices'], ['#/invite', 'Invite', true]),
+    h('h2', {}, 'Invite a player'),
+    h('p', { class: 'hint' }, 'The code works only at this device, for as many devices as you choose, until it expires. ',
+      'It does not carry the group\'s key, so a code that reaches the wrong person is harmless once it is used or revoked.'),
+    h('form', { class: 'stack', onsubmit: make },
+      h('label', { for: 'invite-uses' }, 'Devices it admits'),
+      h('select', { id: 'invite-uses' }, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, String(n)))),
+      h('label', { for: 'invite-expires' }, 'Works for'),
+      h('select', { id: 'invite-expires' }, INVITE_LIFETIMES.map(([label, seconds]) =>
+        h('option', { value: seconds, selected: seconds === 86400 }, label))),
+      h('button', { type: 'submit', class: 'primary' }, 'Make an invite')),
+    message,
+    made ? h('section', { class: 'invite-made', id: 'invite-made', tabindex: '-1', 'aria-label': 'The invite just made' },
+      made.qr ? h('img', { class: 'qr', src: `data:image/svg+xml;utf8,${encodeURIComponent(made.qr)}`,
+        alt: 'QR code of the invite code shown below' }) : null,
+      h('p', {}, `Admits ${made.uses === 1 ? 'one device' : `${made.uses} devices`} until ${when(made.expiresAt)}. `,
+        'On the new player\'s device, on this Wi-Fi, with this node running:'),
+      h('p', {}, h('code', { class: 'invite-code' }, `caddie space join ${made.invite}`))) : null,
+    h('h3', {}, 'Invites made here'),
+    invites.length === 0 ? h('p', {}, 'None yet.') : h('ul', { class: 'list invites' }, invites.map((invite) => h('li', {},
+      h('code', {}, invite.id.slice(0, 8)), ' ',
+      h('span', { class: `tag${invite.state === 'open' ? ' live' : ''}` }, invite.state), ' ',
+      `${invite.used} of ${invite.uses} used, expires ${when(invite.expiresAt)}`,
+      invite.admitted.length ? `; admitted ${invite.admitted.join(', ')}` : '',
+      invite.state === 'open' ? [' ', h('button', { type: 'button', class: 'link', onclick: () => revoke(invite.id),
+        'aria-label': `Revoke invite ${invite.id.slice(0, 8)}` }, 'Revoke')] : null))));
 }
 
 async function signOut() {

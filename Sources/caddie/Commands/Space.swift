@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import CaddieCore
+import CaddieAPI
 import CaddieNode
 
 struct Space: ParsableCommand {

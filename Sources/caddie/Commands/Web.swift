@@ -1,5 +1,5 @@
 import ArgumentParser
-import CQRencode
+import CaddieAPI
 import CaddieNode
 import Foundation
 
@@ -115,38 +115,5 @@ struct Web: ParsableCommand {
                 }
             }
         }
-    }
-}
-
-/// QR codes drawn in a terminal, by libqrencode.
-enum QRCode {
-    /// The code of `text` as rows of Unicode half blocks (two modules a character cell), dark on light with a
-    /// quiet zone, or nil if libqrencode cannot encode it.
-    static func terminal(_ text: String) -> String? {
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { return nil }
-        defer { QRcode_free(code) }
-        let width = Int(code.pointee.width)
-        let quiet = 2
-        let size = width + 2 * quiet
-        func dark(_ x: Int, _ y: Int) -> Bool {
-            let (cx, cy) = (x - quiet, y - quiet)
-            guard cx >= 0, cy >= 0, cx < width, cy < width else { return false }
-            return code.pointee.data[cy * width + cx] & 1 == 1
-        }
-        var lines: [String] = []
-        for y in stride(from: 0, to: size, by: 2) {
-            var line = ""
-            for x in 0..<size {
-                // Light modules are drawn as blocks, so the code reads on a dark terminal background.
-                switch (!dark(x, y), y + 1 < size ? !dark(x, y + 1) : true) {
-                case (true, true): line += "█"
-                case (true, false): line += "▀"
-                case (false, true): line += "▄"
-                case (false, false): line += " "
-                }
-            }
-            lines.append(line)
-        }
-        return lines.joined(separator: "\n")
     }
 }

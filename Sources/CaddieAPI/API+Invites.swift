@@ -1,0 +1,63 @@
+import CaddieCore
+import CaddieNode
+import CaddieStore
+import Foundation
+import Hummingbird
+
+/// Invites made at this node, for the web app's "Invite a player" screen: the same tickets as
+/// `caddie space invite`, redeemed at this node (docs/identity-and-spaces.md, "Invites").
+extension NodeAPI {
+    struct NewInvite: Decodable {
+        let uses: Int?
+        let expiresInSeconds: Int?
+    }
+
+    func addInviteRoutes(_ space: RecordingGroup) {
+        space.get("invites") { _, context in
+            let id = try await spaceID(context)
+            let home = home
+            return Response.json(.array(try await read { try home.invites(space: id) }.map(Self.invite)))
+        }
+        space.post("invites") { request, context in try await makeInvite(request, context) }
+        space.post("invites/:invite/revoke") { _, context in
+            let id = try await spaceID(context)
+            let text = try Self.parameter(context, "invite")
+            let (home, keys) = (home, keys)
+            let revoked = try await write { () throws -> InviteSummary? in
+                let invite = try home.revokeInvite(text, keys: keys)
+                return try home.invites(space: id).first { $0.invite.id == invite.id }
+            }
+            guard let revoked else { throw APIError(status: .notFound, code: "not_found", message: "no such invite") }
+            return Response.json(Self.invite(revoked))
+        }
+    }
+
+    func makeInvite(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: NewInvite.self)
+        let (home, keys) = (home, keys)
+        let ticket = try await write {
+            try home.createInvite(space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? Home.defaultInviteSeconds,
+                                  keys: keys)
+        }
+        return Response.json(.object([
+            ("id", .string(ticket.id.hex)), ("invite", .string(ticket.text)), ("uses", .int(body.uses ?? 1)),
+            ("expiresAt", .int(Int(ticket.expiresAt))), ("qr", QRCode.svg(ticket.text).map { .string($0) } ?? .null),
+        ]), status: .created)
+    }
+
+    static func invite(_ summary: InviteSummary) -> JSON {
+        let state = switch summary.refusal {
+        case nil: "open"
+        case .revoked: "revoked"
+        case .usedUp: "used"
+        case .expired: "expired"
+        case .unknown: "unknown"
+        }
+        return .object([
+            ("id", .string(summary.invite.id.hex)), ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
+            ("createdAt", .int(Int(summary.invite.createdAt))), ("expiresAt", .int(Int(summary.invite.expiresAt))),
+            ("state", .string(state)), ("admitted", .array(summary.admitted.map { .string($0) })),
+        ])
+    }
+}
