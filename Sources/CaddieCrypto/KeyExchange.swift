@@ -86,3 +86,35 @@ extension Blake2b {
         return out
     }
 }
+
+/// A secret sealed to one device, by anyone, for that device alone: libsodium's anonymous box (crypto_box_seal,
+/// X25519 and XSalsa20-Poly1305) to the X25519 form of the device's Ed25519 key. Used to hand a space's new key
+/// to each remaining member device when a member is removed.
+public enum DeviceBox {
+    /// Bytes a sealed secret adds.
+    public static let overhead = Int(crypto_box_PUBLICKEYBYTES) + Int(crypto_box_MACBYTES)
+
+    /// Seals `secret` to `device`; nil if the key is not a valid Ed25519 point.
+    public static func seal(_ secret: [UInt8], to device: PublicKey) -> [UInt8]? {
+        Sodium.ensure()
+        var x25519 = [UInt8](repeating: 0, count: Int(crypto_box_PUBLICKEYBYTES))
+        guard crypto_sign_ed25519_pk_to_curve25519(&x25519, device.bytes) == 0 else { return nil }
+        var sealed = [UInt8](repeating: 0, count: secret.count + overhead)
+        guard crypto_box_seal(&sealed, secret, UInt64(secret.count), x25519) == 0 else { return nil }
+        return sealed
+    }
+
+    /// Opens what was sealed to this device's key; nil if it was sealed to another device or altered.
+    public static func open(_ sealed: [UInt8], with device: SigningKey) -> [UInt8]? {
+        Sodium.ensure()
+        guard sealed.count >= overhead else { return nil }
+        var publicKey = [UInt8](repeating: 0, count: Int(crypto_box_PUBLICKEYBYTES))
+        var secretKey = [UInt8](repeating: 0, count: Int(crypto_box_SECRETKEYBYTES))
+        guard crypto_sign_ed25519_pk_to_curve25519(&publicKey, device.publicKey.bytes) == 0,
+              crypto_sign_ed25519_sk_to_curve25519(&secretKey, device.secret) == 0 else { return nil }
+        defer { sodium_memzero(&secretKey, secretKey.count) }
+        var opened = [UInt8](repeating: 0, count: sealed.count - overhead)
+        guard crypto_box_seal_open(&opened, sealed, UInt64(sealed.count), publicKey, secretKey) == 0 else { return nil }
+        return opened
+    }
+}

@@ -58,4 +58,17 @@ public enum Membership {
         writer.u64(lastValidSeq)
         return writer.bytes
     }
+
+    /// The id of a space owned by `owner`: the first 16 bytes of BLAKE2b-256 keyed with the salt over
+    /// `caddie-space-owner-v1 ‖ owner`. Whoever shows a salt that hashes the signer's user key to the space id
+    /// owns the space; finding another user key with the same id means a 128-bit second preimage.
+    public static func ownedSpaceID(owner: PublicKey, salt: [UInt8]) -> SpaceID {
+        SpaceID(unchecked: Array(Blake2b.keyed(salt, [Array("caddie-space-owner-v1".utf8), owner.bytes]).prefix(16)))
+    }
+
+    /// The public check of an epoch's key (8 bytes): names the epoch a key belongs to without revealing it.
+    public static func keyCheck(_ key: [UInt8]) -> [UInt8] {
+        Array(Blake2b.keyed(key, [Array("caddie-epoch-check".utf8)]).prefix(8))
+    }
 }
+

@@ -55,6 +55,12 @@ extension Home {
         case .join(let join): return "\(join.userName)'s device \(op.device.short) joined the space"
         case .revoke(let revocation):
             return "revoked device \(revocation.device.short) after its op \(revocation.lastValidSeq)"
+        case .remove(let removal):
+            let name = removal.devices.lazy.compactMap { members[$0.device] }.first
+            return "removed \(name.map { "\($0) (user \(removal.user.short))" } ?? "user \(removal.user.short)") from the space, "
+                + "with \(removal.devices.count == 1 ? "one device" : "\(removal.devices.count) devices")"
+        case .rotate(let rotation):
+            return "new space key (epoch \(rotation.epoch)) for \(rotation.sealed.count == 1 ? "one device" : "\(rotation.sealed.count) devices")"
         case .set(let kind, let id, let fields):
             if kind == .player {
                 let shown = fields.sorted { $0.key < $1.key }.map { key, value in

@@ -158,7 +158,9 @@ extension Home {
                     try self.append(space: space, keys: keys, changes: [.set(
                         kind: .invite, id: invite, fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])])
                     let name = try self.spaces().first { $0.id == space }?.name ?? "space"
-                    return Welcome(spaceKey: try keys.key(for: space), name: name)
+                    // The current key: after a removal, the one sealed to the remaining members.
+                    let all = try self.keyring(space, keys: keys)?.keys ?? [keys.key(for: space)]
+                    return Welcome(spaceKey: all[0], name: name, earlierKeys: Array(all.dropFirst()))
                 } catch {
                     try? self.store.releaseInvite(invite)
                     throw SyncError.refused("the inviting device could not record the admission: \(error)")
@@ -225,7 +227,7 @@ extension Home {
                                     + "it must be running `caddie serve` there, on a network this device shares")
         }
         try enter(InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
-                  passphrase: passphrase)
+                  passphrase: passphrase, earlier: welcome.earlierKeys)
         // The first sync brings the space's players, courses and games; if it fails the join stands (the space
         // key is held) and the next sync brings them.
         do {

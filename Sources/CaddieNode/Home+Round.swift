@@ -318,9 +318,11 @@ extension Home {
         guard try spaces().contains(where: { $0.id == bundle.space }) else {
             throw .store(.unknownSpace(bundle.space.hex))
         }
-        let key = try keys.key(for: bundle.space)
+        let all: [[UInt8]]
+        if let ring = keyring(bundle.space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: bundle.space)] }
         return try run {
-            try store.receive(space: bundle.space, spaceKey: key, ops: bundle.ops, mode: .strict, now: Self.now())
+            try store.receive(space: bundle.space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: bundle.ops,
+                              mode: .strict, now: Self.now())
         }
     }
 }

@@ -13,6 +13,9 @@ public struct SpaceSummary: Sendable, Equatable {
     public let ops: Int
     /// Member devices.
     public let members: Int
+    /// The epoch of the space's current key (0 until a member is removed) and that key's public check.
+    public var keyEpoch: UInt32 = 0
+    public var keyCheck: [UInt8]? = nil
 }
 
 extension Home {
@@ -21,11 +24,16 @@ extension Home {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else { throw .invalid("a space name must be 1...100 characters") }
         let keys = try unlock(passphrase: passphrase)
-        let invite = InviteCode(space: SecureRandom.spaceID(), key: SecureRandom.bytes(32), name: trimmed)
+        guard let owner = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
+        // The id binds the creating user as the space's owner (the one who may remove members): it is a hash of
+        // the user key under a random salt, which the space record keeps for the owner's devices to show.
+        let salt = SecureRandom.bytes(16)
+        let invite = InviteCode(space: Membership.ownedSpaceID(owner: owner, salt: salt), key: SecureRandom.bytes(32),
+                                name: trimmed)
         try enter(invite, keys: keys, passphrase: passphrase)
         try append(space: invite.space, keys: try keys.adding(space: invite.space, key: invite.key),
-                   changes: [.set(kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)),
-                                  fields: ["name": .text(trimmed)])])
+                   changes: [.set(kind: .space, id: Self.spaceRecord,
+                                  fields: ["name": .text(trimmed), "owner": .bytes(owner.bytes), "ownerSalt": .bytes(salt)])])
         return invite
     }
 
@@ -48,8 +56,8 @@ extension Home {
         return invite
     }
 
-    func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String) throws(NodeError) {
-        let updated = try keys.adding(space: invite.space, key: invite.key)
+    func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String, earlier: [[UInt8]] = []) throws(NodeError) {
+        let updated = try keys.adding(space: invite.space, key: invite.key, earlier: earlier)
         try seal(updated.ring, passphrase: passphrase)
         do {
             try store.addSpace(invite.space, name: invite.name, now: Self.now())
@@ -64,8 +72,13 @@ extension Home {
         do {
             return try store.spaces().map { space throws(StoreError) in
                 let synced = try store.record(space.id, kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)))
-                return SpaceSummary(id: space.id, name: synced?["name"]?.text ?? space.name,
-                                    ops: try store.opCount(space.id), members: try store.members(space.id).count)
+                var summary = SpaceSummary(id: space.id, name: synced?["name"]?.text ?? space.name,
+                                           ops: try store.opCount(space.id), members: try store.members(space.id).count)
+                if let current = Self.currentRotation(try store.sealedSpaceKeys(space.id)) {
+                    summary.keyEpoch = current.value[0].epoch
+                    summary.keyCheck = current.value[0].keyCheck
+                }
+                return summary
             }
         } catch {
             throw .store(error)

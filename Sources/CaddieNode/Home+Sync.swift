@@ -26,6 +26,7 @@ extension Home {
             let node = try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
                                     maxIncomingPerAddress: maxIncomingPerAddress, nodeID: nodeID)
             node.serveInvites(inviteDesk(keys: keys))
+            node.useKeyrings { [self] space in keyring(space, keys: keys) }
             return node
         } catch {
             throw NodeError.wrap(error)

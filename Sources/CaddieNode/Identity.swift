@@ -32,6 +32,9 @@ struct KeyRing: Codable, Sendable {
     var deviceSeed: String
     /// Space keys by space id, hex.
     var spaces: [String: String]
+    /// Keys of earlier epochs by space id, hex, for a device that joined after a member was removed: they let it
+    /// check the joins made before (absent in key rings from before removals existed).
+    var earlierSpaceKeys: [String: [String]]?
 }
 
 /// The unlocked keys of a home, for one command's lifetime.
@@ -42,6 +45,8 @@ public struct UnlockedKeys: Sendable {
     public let device: SigningKey
     /// Space keys.
     let spaceKeys: [SpaceID: [UInt8]]
+    /// Keys of earlier epochs that this device was given when it joined (see KeyRing.earlierSpaceKeys).
+    let earlierKeys: [SpaceID: [[UInt8]]]
     fileprivate(set) var ring: KeyRing
 
     init(ring: KeyRing) throws(NodeError) {
@@ -63,6 +68,11 @@ public struct UnlockedKeys: Sendable {
             if let id = SpaceID(hex: id), let key = Hex.decode(key), key.count == 32 { keys[id] = key }
         }
         spaceKeys = keys
+        var earlier: [SpaceID: [[UInt8]]] = [:]
+        for (id, list) in ring.earlierSpaceKeys ?? [:] {
+            if let id = SpaceID(hex: id) { earlier[id] = list.compactMap(Hex.decode).filter { $0.count == 32 } }
+        }
+        earlierKeys = earlier
     }
 
     /// The key of a space, or an error saying how to get it.
@@ -73,9 +83,14 @@ public struct UnlockedKeys: Sendable {
         return key
     }
 
-    func adding(space: SpaceID, key: [UInt8]) throws(NodeError) -> UnlockedKeys {
+    func adding(space: SpaceID, key: [UInt8], earlier: [[UInt8]] = []) throws(NodeError) -> UnlockedKeys {
         var ring = self.ring
         ring.spaces[space.hex] = Hex.encode(key)
+        if !earlier.isEmpty {
+            var all = ring.earlierSpaceKeys ?? [:]
+            all[space.hex] = earlier.map(Hex.encode)
+            ring.earlierSpaceKeys = all
+        }
         return try UnlockedKeys(ring: ring)
     }
 }

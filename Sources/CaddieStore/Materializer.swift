@@ -34,6 +34,26 @@ struct Materializer {
                     VALUES (?, ?, ?, ?, ?, ?)
                     """).execute(arguments: [space, Data(user.bytes), Data(revocation.device.bytes),
                                              Int64(bitPattern: revocation.lastValidSeq), device, seq])
+            case .remove(let removal):
+                try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO removal (space, user, by_device, by_seq) VALUES (?, ?, ?, ?)
+                    """).execute(arguments: [space, Data(removal.user.bytes), device, seq])
+                // The listed devices are cut like revoked ones (their own user is the revocation's user).
+                for cutoff in removal.devices {
+                    try db.cachedStatement(sql: """
+                        INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """).execute(arguments: [space, Data(removal.user.bytes), Data(cutoff.device.bytes),
+                                                 Int64(bitPattern: cutoff.lastValidSeq), device, seq])
+                }
+            case .rotate(let rotation):
+                for entry in rotation.sealed {
+                    try db.cachedStatement(sql: """
+                        INSERT OR IGNORE INTO space_key (space, epoch, key_check, device, sealed, by_device, by_seq)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """).execute(arguments: [space, Int64(rotation.epoch), Data(rotation.keyCheck), Data(entry.device.bytes),
+                                                 Data(entry.box), device, seq])
+                }
             case .set(let kind, let id, let fields):
                 let statement = try db.cachedStatement(sql: """
                     INSERT INTO lww (space, kind, id, field, value, hlc, device, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -36,7 +36,7 @@ extension OpStore {
     /// clock (at most a day ahead of `now`), the payload, the device's join (certificate and proof of the
     /// space key), revocations and forks.
     public func receive(
-        space: SpaceID, spaceKey: [UInt8], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64
+        space: SpaceID, spaceKey: [UInt8], laterKeys: [[UInt8]] = [], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64
     ) throws(StoreError) -> ReceiveReport {
         var report = ReceiveReport()
         var decoded: [SignedOp] = []
@@ -59,7 +59,7 @@ extension OpStore {
         }
         let batch = decoded
         return try write { db in
-            var session = ReceiveSession(db: db, space: space, spaceKey: spaceKey, mode: mode, now: now)
+            var session = ReceiveSession(db: db, space: space, spaceKeys: [spaceKey] + laterKeys, mode: mode, now: now)
             session.report = report
             try session.run(batch)
             return session.report
@@ -72,17 +72,18 @@ struct ReceiveSession {
     let db: Database
     let space: SpaceID
     let spaceData: Data
-    let spaceKey: [UInt8]
+    /// Every key of the space this home knows (the first, and those of later epochs): a join proves any of them.
+    let spaceKeys: [[UInt8]]
     let mode: ReceiveMode
     let now: UInt64
     var report = ReceiveReport()
     private var cutoffsChanged = false
 
-    init(db: Database, space: SpaceID, spaceKey: [UInt8], mode: ReceiveMode, now: UInt64) {
+    init(db: Database, space: SpaceID, spaceKeys: [[UInt8]], mode: ReceiveMode, now: UInt64) {
         self.db = db
         self.space = space
         spaceData = Data(space.bytes)
-        self.spaceKey = spaceKey
+        self.spaceKeys = spaceKeys
         self.mode = mode
         self.now = now
     }
@@ -133,6 +134,17 @@ struct ReceiveSession {
                 """)
             if let value = try Int64.fetchOne(statement, arguments: [spaceData, Data(device.bytes), Data(user.bytes)]) {
                 cutoff = min(cutoff, UInt64(bitPattern: value))
+            }
+        }
+        // A removed user's device that the removal did not list (the owner had not seen it) keeps nothing.
+        if let user {
+            let unlisted = try db.cachedStatement(sql: """
+                SELECT count(*) FROM removal r WHERE r.space = ? AND r.user = ? AND NOT EXISTS (
+                    SELECT 1 FROM revocation v WHERE v.space = r.space AND v.user = r.user AND v.device = ?
+                        AND v.by_device = r.by_device AND v.by_seq = r.by_seq)
+                """)
+            if try Int.fetchOne(unlisted, arguments: [spaceData, Data(user.bytes), Data(device.bytes)]) ?? 0 > 0 {
+                cutoff = 0
             }
         }
         let forks = try db.cachedStatement(sql: "SELECT min(seq) FROM fork WHERE space = ? AND device = ?")
@@ -215,8 +227,10 @@ struct ReceiveSession {
                     try refuse(.invalidOp(op: op.id, reason: "its device certificate does not verify"))
                     break
                 }
-                guard Membership.verifyMembershipProof(join.membershipProof, space: space, spaceKey: spaceKey,
-                                                       device: op.device, user: join.user) else {
+                guard spaceKeys.contains(where: {
+                    Membership.verifyMembershipProof(join.membershipProof, space: space, spaceKey: $0, device: op.device,
+                                                     user: join.user)
+                }) else {
                     try refuse(.invalidOp(op: op.id, reason: "its device does not hold the space key (not a member)"))
                     break
                 }
@@ -233,7 +247,7 @@ struct ReceiveSession {
                 try refuse(.revoked(op: op.id, lastValidSeq: cutoff))
                 break
             }
-            if let reason = revocationProblem(changes, author: author, op: op) {
+            if let reason = revocationProblem(changes, author: author, op: op) ?? removalProblem(changes, author: author) {
                 try refuse(.invalidOp(op: op.id, reason: reason))
                 break
             }
@@ -242,7 +256,9 @@ struct ReceiveSession {
                 """).execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
                                          Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now)])
             try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
-            if changes.contains(where: { if case .revoke = $0 { true } else { false } }) { cutoffsChanged = true }
+            if changes.contains(where: {
+                switch $0 { case .revoke, .remove: true; default: false }
+            }) { cutoffsChanged = true }
             report.applied.append(op.id)
             headSeq = op.seq
             headHash = hash
@@ -285,6 +301,26 @@ struct ReceiveSession {
 
     private static func verifySignature(_ op: SignedOp) -> Bool {
         Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device)
+    }
+
+    /// Only the space's owner removes (never themselves) and changes the space's key.
+    private func removalProblem(_ changes: [Change], author: PublicKey?) -> String? {
+        for change in changes {
+            switch change {
+            case .remove(let removal):
+                guard let author, Membership.ownedSpaceID(owner: author, salt: removal.ownerSalt) == space else {
+                    return "only the space's owner may remove a member"
+                }
+                if removal.user == author { return "the space's owner cannot remove themselves" }
+            case .rotate(let rotation):
+                guard let author, Membership.ownedSpaceID(owner: author, salt: rotation.ownerSalt) == space else {
+                    return "only the space's owner may change the space's key"
+                }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     private func revocationProblem(_ changes: [Change], author: PublicKey?, op: SignedOp) -> String? {

@@ -126,11 +126,27 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v6: removed users and space keys") { db in
+            try db.execute(sql: """
+                -- Users removed from a space by its owner (change 0x03): refused, and their devices' ops cut.
+                CREATE TABLE removal (
+                    space BLOB NOT NULL, user BLOB NOT NULL, by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
+                    PRIMARY KEY (space, user, by_device, by_seq)
+                ) WITHOUT ROWID;
+                -- New space keys (change 0x04), one row per device each was sealed to.
+                CREATE TABLE space_key (
+                    space BLOB NOT NULL, epoch INTEGER NOT NULL, key_check BLOB NOT NULL, device BLOB NOT NULL,
+                    sealed BLOB NOT NULL, by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
+                    PRIMARY KEY (space, by_device, by_seq, device)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
     /// Tables derived from `op`; a rebuild empties them and replays the space's ops.
     static let materialisedTables = [
         "member", "revocation", "lww", "roster_add", "roster_cancel", "score", "superseded", "attestation",
+        "removal", "space_key",
     ]
 }

@@ -8,6 +8,36 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
+/// The keys of one space as this device holds them, and what a changed key asks of peers
+/// (docs/identity-and-spaces.md, "Removing a member").
+public struct SpaceKeyring: Sendable {
+    /// Every key of the space held here, the current one first (the one to dial with).
+    public let keys: [[UInt8]]
+    /// Once a member was removed: the check of the current key and the devices it was sealed to. A peer that
+    /// opens a session with an older key is admitted only if it is one of them (a member who has not yet heard).
+    public let current: Current?
+
+    /// The current key's check and its recipients.
+    public struct Current: Sendable {
+        /// Membership.keyCheck of the current key.
+        public let check: [UInt8]
+        /// The devices it was sealed to.
+        public let recipients: Set<PublicKey>
+
+        /// Creates it.
+        public init(check: [UInt8], recipients: Set<PublicKey>) {
+            self.check = check
+            self.recipients = recipients
+        }
+    }
+
+    /// Creates a keyring.
+    public init(keys: [[UInt8]], current: Current?) {
+        self.keys = keys
+        self.current = current
+    }
+}
+
 /// How a node answers invites its device made (the node layer fills it in: the sync layer keeps no invites).
 public struct InviteDesk: Sendable {
     /// The invites a handshake may be made under (working or recently ended, so a late joiner hears why).
@@ -64,6 +94,7 @@ public final class SyncNode: Sendable {
     private let appliedObserver = Mutex<(@Sendable ([OpID]) -> Void)?>(nil)
     private let live = Mutex(LiveSessions())
     private let inviteDesk = Mutex<InviteDesk?>(nil)
+    private let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
     ///
@@ -227,14 +258,28 @@ public final class SyncNode: Sendable {
         throw SyncError.peerClosed(report.failure ?? "no answer")
     }
 
+    /// Lets this node read each space's keys afresh (a removal changes them while the node runs).
+    public func useKeyrings(_ source: @escaping @Sendable (SpaceID) -> SpaceKeyring?) { keyringSource.withLock { $0 = source } }
+
+    /// The keys of a space: from the keyring source, else the one key the node started with.
+    public func keyring(_ space: SpaceID) -> SpaceKeyring {
+        if let source = keyringSource.withLock({ $0 }), let ring = source(space), !ring.keys.isEmpty { return ring }
+        return SpaceKeyring(keys: spaceKeys[space].map { [$0] } ?? [], current: nil)
+    }
+
+    /// Every (space, key) pair a handshake may be made under.
+    func allSpaceKeys() -> [(SpaceID, [UInt8])] {
+        spaceList.flatMap { space, _ in keyring(space).keys.map { (space, $0) } }
+    }
+
     func key(for space: SpaceID) throws -> [UInt8] {
-        guard let key = spaceKeys[space] else { throw SyncError.refused("no key for space \(space.short)") }
+        guard let key = keyring(space).keys.first else { throw SyncError.refused("no key for space \(space.short)") }
         return key
     }
 
     /// Why a proven peer may not sync this space, if it may not: a revoked device, or a device this space
     /// knows under another user.
-    func refusal(of peer: PeerIdentity, in space: SpaceID) async throws -> String? {
+    func refusal(of peer: PeerIdentity, in space: SpaceID, keyCheck: [UInt8]? = nil) async throws -> String? {
         // A node that reaches itself (its own address as a static peer, or its own mDNS advert under another
         // address) would sync with itself for ever.
         if peer.device == credentials.device.publicKey { return "this is this node itself: it does not sync with itself" }
@@ -245,8 +290,19 @@ public final class SyncNode: Sendable {
         }
         // Revocations count even before the device's join has arrived here, and by device key in every space this
         // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
+        if try await blocking({ try store.isRemoved(space, user: peer.user) }) {
+            return "user \(peer.user.short) was removed from this space by its owner"
+        }
         if let revoked = try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) {
             return "device \(peer.device.short) was revoked after op \(revoked)"
+        }
+        // After a removal, an older key admits only the devices the new one was sealed to: members that have not
+        // yet heard of it. Anyone else holding an old key (an old shared-key code, a removed member's new device)
+        // needs a new invite.
+        if let keyCheck, let current = keyring(space).current, keyCheck != current.check,
+           !current.recipients.contains(peer.device) {
+            return "this space's key changed when a member was removed, and device \(peer.device.short) was not a member "
+                + "then: ask a member for a new invite"
         }
         return nil
     }
@@ -271,8 +327,20 @@ public final class SyncNode: Sendable {
         }
     }
 
-    /// Connects to a peer and syncs one space both ways, once.
+    /// Connects to a peer and syncs one space both ways, once: with the current key, then, if the peer does not
+    /// recognise it (it has not yet heard of a new key), with each older key in turn.
     public func syncOnce(host: String, port: Int, space: SpaceID) async throws -> SessionReport {
+        let keys = keyring(space).keys
+        guard !keys.isEmpty else { throw SyncError.refused("no key for space \(space.short)") }
+        var report = SessionReport()
+        for key in keys {
+            report = try await syncOnce(host: host, port: port, space: space, key: key)
+            if !report.notRecognised { break }
+        }
+        return report
+    }
+
+    private func syncOnce(host: String, port: Int, space: SpaceID, key: [UInt8]) async throws -> SessionReport {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -281,7 +349,7 @@ public final class SyncNode: Sendable {
         } catch {
             throw SyncError.unreachable("\(host):\(port): \(error)")
         }
-        var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
+        var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: key),
                                   address: "\(host):\(port)", foundBy: "static", oneShot: true, logger: logger)
         return await session.run(channel)
     }
@@ -289,7 +357,7 @@ public final class SyncNode: Sendable {
     /// The TXT strings this node advertises: protocol version, node id, and per space a hint that only
     /// holders of that space's key can recognise (no person and no space in the clear).
     public func advertTXT() -> [String] {
-        var hints = spaceList.map { Self.hint(space: $0.0, key: $0.1, node: nodeID) }
+        var hints = allSpaceKeys().map { Self.hint(space: $0.0, key: $0.1, node: nodeID) }
         // Padded with decoys to a multiple of four (at least four), so the advert does not tell a stranger how
         // many spaces this device holds. Decoys are random per node id and look like any other keyed hint.
         let padded = max(4, (hints.count + 3) / 4 * 4)
@@ -310,7 +378,11 @@ public final class SyncNode: Sendable {
         guard sighting.txt["v"] == "\(Handshake.version)", let id = sighting.txt["id"].flatMap(Hex.decode), id.count == 8,
               id != nodeID else { return [] }
         let hints = Set(sighting.txt.filter { $0.key.hasPrefix("h") }.compactMap { Hex.decode($0.value) })
-        return spaceList.filter { hints.contains(Self.hint(space: $0.0, key: $0.1, node: id)) }.map(\.0)
+        var shared: [SpaceID] = []
+        for (space, key) in allSpaceKeys() where !shared.contains(space) && hints.contains(Self.hint(space: space, key: key, node: id)) {
+            shared.append(space)
+        }
+        return shared
     }
 
     /// Listens and keeps sessions with static peers, and with peers that `sightings` reports (mDNS), until
@@ -448,6 +520,9 @@ public final class SyncNode: Sendable {
     private func dialLoop(host: String, port: Int, space: SpaceID, foundBy: String,
                           while stillWanted: @Sendable () -> Bool) async {
         var delay = 0.25
+        // A peer that has not yet heard of a new key answers only an older one: after a handshake it could not
+        // open, the next dial tries the next older key.
+        var keyIndex = 0
         while !Task.isCancelled, stillWanted() {
             var failure: String?
             var refused = false
@@ -455,10 +530,13 @@ public final class SyncNode: Sendable {
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .connectTimeout(.seconds(3))
                     .connect(host: host, port: port) { self.channelInitializer($0) }
-                var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: try key(for: space)),
+                let keys = keyring(space).keys
+                guard !keys.isEmpty else { throw SyncError.refused("no key for space \(space.short)") }
+                var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: keys[keyIndex % keys.count]),
                                           address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
                 let report = await session.run(channel)
                 failure = report.failure
+                keyIndex = report.notRecognised ? keyIndex + 1 : 0
                 if report.refused {
                     refused = true  // a refusal will not change soon: do not hammer the peer
                 } else if let peer = report.peer {

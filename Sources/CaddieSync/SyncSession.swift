@@ -40,11 +40,14 @@ public struct Welcome: Sendable, Equatable {
     public let spaceKey: [UInt8]
     /// The space's name.
     public let name: String
+    /// Keys of earlier epochs (after a removal), to check the joins made before.
+    public let earlierKeys: [[UInt8]]
 
     /// Creates a welcome.
-    public init(spaceKey: [UInt8], name: String) {
+    public init(spaceKey: [UInt8], name: String, earlierKeys: [[UInt8]] = []) {
         self.spaceKey = spaceKey
         self.name = name
+        self.earlierKeys = earlierKeys
     }
 }
 
@@ -77,6 +80,8 @@ struct SyncSession {
     var logger: Logger
 
     private var session: EstablishedSession?
+    /// The check of the space key the session was opened with (for the admission rule after a removal).
+    private var keyCheck: [UInt8]?
     private var liveID: Int?
     /// Ops sent whole because the peer's vector named another head for them (a fork): each once a session.
     private var forkCopiesSent = Set<OpID>()
@@ -145,6 +150,9 @@ struct SyncSession {
                     let established = try await handshake(&iterator, budget, outbound)
                     timeout.cancel()
                     session = established
+                    if case .initiator(_, let spaceKey) = role { keyCheck = Membership.keyCheck(spaceKey) } else {
+                        keyCheck = established.keyCheck
+                    }
                     report.space = established.space
                     report.peer = established.peer
                     logger[metadataKey: "peer.device"] = "\(established.peer.device.short)"
@@ -160,7 +168,7 @@ struct SyncSession {
                         try await redeem(invite, established, outbound)
                         return
                     }
-                    if let refusal = try await node.refusal(of: established.peer, in: established.space) {
+                    if let refusal = try await node.refusal(of: established.peer, in: established.space, keyCheck: keyCheck) {
                         try await send(.close(.revoked, refusal), outbound)
                         throw SyncError.refused(refusal)
                     }
@@ -272,7 +280,7 @@ struct SyncSession {
             return try await initiate(HandshakeInitiator(space: space, inviteSecret: secret, credentials: node.credentials),
                                       &events, budget, outbound)
         case .responder:
-            var machine = HandshakeResponder(spaces: node.spaceList, invites: node.openInvites(),
+            var machine = HandshakeResponder(spaces: node.allSpaceKeys(), invites: node.openInvites(),
                                              credentials: node.credentials)
             while true {
                 guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedDuringHandshake }
@@ -299,7 +307,7 @@ struct SyncSession {
         let plain = try cipher.open(frame)
         session?.cipher = cipher
         switch try WireMessage(decoding: plain) {
-        case .welcome(let key, let name): return Welcome(spaceKey: key, name: name)
+        case .welcome(let key, let name, let earlier): return Welcome(spaceKey: key, name: name, earlierKeys: earlier)
         case .close(_, let text): throw SyncError.refused(text)
         default: throw WireError.unexpected("the inviting device sent something other than its welcome")
         }
@@ -316,7 +324,7 @@ struct SyncSession {
         }
         do {
             let welcome = try await node.redeem(invite, space: established.space, peer: established.peer)
-            try await send(.welcome(spaceKey: welcome.spaceKey, name: welcome.name), outbound)
+            try await send(.welcome(spaceKey: welcome.spaceKey, name: welcome.name, earlierKeys: welcome.earlierKeys), outbound)
             logger.info("invite redeemed", metadata: ["invite": "\(Hex.encode(invite))"])
         } catch SyncError.refused(let text) {
             try await send(.close(.inviteRefused, text), outbound)
@@ -356,7 +364,7 @@ struct SyncSession {
                 }
                 if admissionStale, let space = session?.space, let peer = session?.peer {
                     admissionStale = false
-                    if let refusal = try await node.refusal(of: peer, in: space) {
+                    if let refusal = try await node.refusal(of: peer, in: space, keyCheck: keyCheck) {
                         try await send(.close(.revoked, refusal), outbound)
                         throw SyncError.refused(refusal)
                     }
@@ -510,10 +518,23 @@ struct SyncSession {
         case .ops(let batch, let wantsAck, let wireOps):
             lastOpsActivity = DispatchTime.now()
             let restored = try await restore(wireOps, space: space)
-            let key = try node.key(for: space)
+            let keys = node.keyring(space).keys
+            guard let key = keys.first else { throw SyncError.refused("no key for space \(space.short)") }
             let now = UInt64(Date().timeIntervalSince1970 * 1000)
-            let result = try await blocking {
-                try store.receive(space: space, spaceKey: key, ops: restored, mode: .tolerant, now: now)
+            var result = try await blocking {
+                try store.receive(space: space, spaceKey: key, laterKeys: Array(keys.dropFirst()), ops: restored,
+                                  mode: .tolerant, now: now)
+            }
+            // A batch that brought a new space key (a removal) may also hold joins made with it, checked before the
+            // key was known: offer the batch once more with every key now held (what applied is skipped as held).
+            let after = node.keyring(space).keys
+            if !result.rejected.isEmpty, after.count > keys.count {
+                let again = try await blocking {
+                    try store.receive(space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
+                                      mode: .tolerant, now: now)
+                }
+                result.applied += again.applied
+                result.rejected = again.rejected
             }
             for id in result.applied where peerKnown[id.device] < id.seq { peerKnown.entries[id.device] = id.seq }
             report.received += result.applied.count

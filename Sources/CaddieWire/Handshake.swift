@@ -152,4 +152,6 @@ public struct EstablishedSession: Sendable {
     /// The invite whose key opened the session (responder side), when it was an invite's and not the space's:
     /// such a session may only redeem that invite.
     public var invite: [UInt8]? = nil
+    /// The check (Membership.keyCheck) of the space key the session was opened with (responder side).
+    public var keyCheck: [UInt8]? = nil
 }

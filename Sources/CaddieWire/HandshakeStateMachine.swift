@@ -96,7 +96,7 @@ public struct HandshakeResponder: Sendable {
         case awaitingMessage1
         /// Answered a message 1 made for no space held here; whatever comes next fails.
         case decoy
-        case awaitingMessage3(space: SpaceID, invite: [UInt8]?, keys: Handshake.Keys, initiator: [UInt8],
+        case awaitingMessage3(space: SpaceID, invite: [UInt8]?, check: [UInt8]?, keys: Handshake.Keys, initiator: [UInt8],
                               responder: [UInt8])
         case done
     }
@@ -118,8 +118,9 @@ public struct HandshakeResponder: Sendable {
         }
     }
 
-    /// Each handshake key answered for: its space, and the invite it belongs to (nil: the space's own key).
-    private let spaces: [(SpaceID, [UInt8], [UInt8]?)]
+    /// Each handshake key answered for: its space, the invite it belongs to (nil: a space key), and the space
+    /// key's check.
+    private let spaces: [(SpaceID, [UInt8], [UInt8]?, [UInt8]?)]
     private let credentials: DeviceCredentials
     private let ephemeral: EphemeralKey
     private var state = State.awaitingMessage1
@@ -127,8 +128,8 @@ public struct HandshakeResponder: Sendable {
     /// Prepares to answer for any of `spaces` (id and key), and for the redemption of any of `invites`.
     public init(spaces: [(SpaceID, [UInt8])], invites: [OpenInvite] = [], credentials: DeviceCredentials,
                 ephemeral: EphemeralKey = .generate()) {
-        self.spaces = spaces.map { ($0.0, Handshake.handshakeKey(space: $0.0, spaceKey: $0.1), nil) }
-            + invites.map { ($0.space, Handshake.inviteKey(space: $0.space, secret: $0.secret), $0.id) }
+        self.spaces = spaces.map { ($0.0, Handshake.handshakeKey(space: $0.0, spaceKey: $0.1), nil, Membership.keyCheck($0.1)) }
+            + invites.map { ($0.space, Handshake.inviteKey(space: $0.space, secret: $0.secret), $0.id, nil) }
         self.credentials = credentials
         self.ephemeral = ephemeral
     }
@@ -147,7 +148,7 @@ public struct HandshakeResponder: Sendable {
             guard frame.count == Handshake.message1Length else { return .fail(.malformedHandshake("message 1 length")) }
             let initiator = Array(frame[4..<36])
             let tag = Array(frame[36..<68])
-            guard let (space, hk, invite) = spaces.first(where: {
+            guard let (space, hk, invite, check) = spaces.first(where: {
                 MessageAuthentication.constantTimeEqual(Handshake.tag1($0.1, version: frame[3], ephemeral: initiator), tag)
             }) else {
                 // Not a space held here: answer anyway, with a message 2 nobody can open, made with the same work
@@ -165,14 +166,14 @@ public struct HandshakeResponder: Sendable {
             let keys = Handshake.keys(hk: hk, shared: shared, initiator: initiator, responder: ephemeral.publicKey)
             let identity = credentials.identityBlock(signing: Handshake.responderSignatureMessage(
                 space: space, initiator: initiator, responder: ephemeral.publicKey))
-            state = .awaitingMessage3(space: space, invite: invite, keys: keys, initiator: initiator,
+            state = .awaitingMessage3(space: space, invite: invite, check: check, keys: keys, initiator: initiator,
                                       responder: ephemeral.publicKey)
             return .send(ephemeral.publicKey + AEAD.seal(identity, key: keys.message2, nonce: AEAD.nonce(0),
                                                          associated: initiator + ephemeral.publicKey))
         case .decoy:
             state = .done
             return .fail(.notAMember)
-        case .awaitingMessage3(let space, let invite, let keys, let initiator, let responder):
+        case .awaitingMessage3(let space, let invite, let check, let keys, let initiator, let responder):
             state = .done
             guard let block = AEAD.open(frame, key: keys.message3, nonce: AEAD.nonce(0), associated: initiator + responder)
             else { return .fail(.badFrame) }
@@ -184,7 +185,7 @@ public struct HandshakeResponder: Sendable {
                 return .established(EstablishedSession(
                     space: space, peer: peer,
                     cipher: SessionCipher(send: keys.responderToInitiator, receive: keys.initiatorToResponder),
-                    invite: invite))
+                    invite: invite, keyCheck: check))
             } catch {
                 return .fail(error)
             }

@@ -19,7 +19,7 @@ public enum WireMessage: Equatable, Sendable {
     case digest(Digest32)
     /// The inviting device's answer to a redeemed invite: the space key and the space's name. Sent only on a
     /// session opened with an invite's key, as its one message; the session then ends.
-    case welcome(spaceKey: [UInt8], name: String)
+    case welcome(spaceKey: [UInt8], name: String, earlierKeys: [[UInt8]] = [])
 
     /// Most ops in one batch.
     public static let maxBatchOps = 1000
@@ -90,10 +90,13 @@ public enum WireMessage: Equatable, Sendable {
         case .digest(let digest):
             writer.u8(0x06)
             writer.raw(digest.bytes)
-        case .welcome(let key, let name):
+        case .welcome(let key, let name, let earlier):
             writer.u8(0x07)
             writer.raw(key)
             writer.string8(String(name.prefix(60)))
+            let sent = earlier.prefix(255).filter { $0.count == 32 }
+            writer.u8(UInt8(sent.count))
+            for key in sent { writer.raw(key) }
         }
         return writer.bytes
     }
@@ -135,7 +138,11 @@ public enum WireMessage: Equatable, Sendable {
             case 0x06:
                 self = .digest(Digest32(unchecked: try reader.raw(32, "digest")))
             case 0x07:
-                self = .welcome(spaceKey: try reader.raw(32, "space key"), name: try reader.string8("space name"))
+                let key = try reader.raw(32, "space key")
+                let name = try reader.string8("space name")
+                var earlier: [[UInt8]] = []
+                for _ in 0..<Int(try reader.u8("earlier key count")) { earlier.append(try reader.raw(32, "earlier key")) }
+                self = .welcome(spaceKey: key, name: name, earlierKeys: earlier)
             case let type:
                 throw WireError.malformedMessage("unknown message type 0x\(String(type, radix: 16))")
             }

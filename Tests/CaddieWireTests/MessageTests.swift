@@ -43,13 +43,14 @@ struct MessageTests {
             .close(.revoked, "device revoked"),
             .close(.inviteRefused, "this invite was already used"),
             .welcome(spaceKey: [UInt8](repeating: 5, count: 32), name: "Saturday foursome"),
+            .welcome(spaceKey: [UInt8](repeating: 5, count: 32), name: "Club", earlierKeys: [[UInt8](repeating: 6, count: 32)]),
         ]
         for message in messages { #expect(try WireMessage(decoding: message.encoded) == message) }
     }
 
     @Test("malformed messages are refused", arguments: [
         [UInt8]([]), [0x09], [0x01, 0x00], [0x01, 0x02, 0x00, 0x00], [0x06, 1, 2], [0x02, 0, 0, 0, 1, 0, 1, 7], [0x03, 0, 0], [0x04, 0], [0x05, 2, 0, 5, 65],
-        [0x07] + [UInt8](repeating: 5, count: 31), [0x07] + [UInt8](repeating: 5, count: 32) + [3, 65],
+        [0x07] + [UInt8](repeating: 5, count: 31), [0x07] + [UInt8](repeating: 5, count: 32) + [3, 65], [0x07] + [UInt8](repeating: 5, count: 32) + [1, 65, 1],
     ])
     func malformed(bytes: [UInt8]) {
         #expect(throws: WireError.self) { try WireMessage(decoding: bytes) }

@@ -111,6 +111,12 @@ public enum Change: Hashable, Sendable {
     case score(game: EntityID, player: EntityID, hole: Int, entry: ScoreEntry)
     /// The signing device's user, as marker, attests a player's card as it stood (its hash).
     case attest(game: EntityID, player: EntityID, cardHash: Digest32)
+    /// The space's owner removes a user: the listed devices' ops after their last valid seq, and every op of
+    /// the user's other devices, are rejected everywhere, and the user's devices are refused.
+    case remove(Removal)
+    /// A new space key, sealed to each remaining member device, by the space's owner (with a removal, or when the
+    /// current key reached a removed member's device).
+    case rotate(Rotation)
 
     /// A device joining a space.
     public struct Join: Hashable, Sendable {
@@ -133,6 +139,73 @@ public enum Change: Hashable, Sendable {
             self.certifiedAt = certifiedAt
             self.certificateSignature = certificateSignature
             self.membershipProof = membershipProof
+        }
+    }
+
+    /// The removal of a user from a space by its owner.
+    public struct Removal: Hashable, Sendable {
+        /// The user removed.
+        public let user: PublicKey
+        /// The salt that, with the signing device's user key, hashes to the space id: the proof that the
+        /// signer owns the space (Membership.ownedSpaceID).
+        public let ownerSalt: [UInt8]
+        /// The user's devices as the owner knew them, each with the last seq that stays valid.
+        public let devices: [Cutoff]
+
+        /// One device and its last valid seq.
+        public struct Cutoff: Hashable, Sendable {
+            /// The device.
+            public let device: PublicKey
+            /// Its last op that stays valid.
+            public let lastValidSeq: UInt64
+
+            /// Creates a cutoff.
+            public init(device: PublicKey, lastValidSeq: UInt64) {
+                self.device = device
+                self.lastValidSeq = lastValidSeq
+            }
+        }
+
+        /// Creates a removal.
+        public init(user: PublicKey, ownerSalt: [UInt8], devices: [Cutoff]) {
+            self.user = user
+            self.ownerSalt = ownerSalt
+            self.devices = devices
+        }
+    }
+
+    /// A new space key (an epoch), sealed to each remaining member device.
+    public struct Rotation: Hashable, Sendable {
+        /// The epoch number: one more than the highest the signer knew.
+        public let epoch: UInt32
+        /// The owner's proof, as in a removal: only the space's owner changes its key.
+        public let ownerSalt: [UInt8]
+        /// The first 8 bytes of BLAKE2b-256 keyed with the new key over "caddie-epoch-check": lets a holder
+        /// tell which epoch a key is, and tells nobody else anything.
+        public let keyCheck: [UInt8]
+        /// Per device: the new key sealed to it (libsodium's anonymous box to its X25519 form, 80 bytes).
+        public let sealed: [Sealed]
+
+        /// The new key sealed to one device.
+        public struct Sealed: Hashable, Sendable {
+            /// The device.
+            public let device: PublicKey
+            /// The sealed key.
+            public let box: [UInt8]
+
+            /// Creates an entry.
+            public init(device: PublicKey, box: [UInt8]) {
+                self.device = device
+                self.box = box
+            }
+        }
+
+        /// Creates a rotation.
+        public init(epoch: UInt32, ownerSalt: [UInt8], keyCheck: [UInt8], sealed: [Sealed]) {
+            self.epoch = epoch
+            self.ownerSalt = ownerSalt
+            self.keyCheck = keyCheck
+            self.sealed = sealed
         }
     }
 

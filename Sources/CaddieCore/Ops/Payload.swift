@@ -34,6 +34,25 @@ public enum Payload {
             writer.raw(revocation.device.bytes)
             writer.u64(revocation.lastValidSeq)
             writer.raw(revocation.userSignature)
+        case .remove(let removal):
+            writer.u8(0x03)
+            writer.raw(removal.user.bytes)
+            writer.raw(removal.ownerSalt)
+            writer.u16(UInt16(clamping: removal.devices.count))
+            for cutoff in removal.devices {
+                writer.raw(cutoff.device.bytes)
+                writer.u64(cutoff.lastValidSeq)
+            }
+        case .rotate(let rotation):
+            writer.u8(0x04)
+            writer.u32(rotation.epoch)
+            writer.raw(rotation.ownerSalt)
+            writer.raw(rotation.keyCheck)
+            writer.u16(UInt16(clamping: rotation.sealed.count))
+            for entry in rotation.sealed {
+                writer.raw(entry.device.bytes)
+                writer.raw(entry.box)
+            }
         case .set(let kind, let id, let fields):
             writer.u8(0x10)
             writer.u8(kind.rawValue)
@@ -124,6 +143,32 @@ public enum Payload {
             guard lastValid <= SignedOp.maxSeq else { throw DecodeError(what: "revocation last valid seq", reason: "is out of range") }
             let signature = try reader.raw(64, "revocation signature")
             return .revoke(Change.Revocation(device: device, lastValidSeq: lastValid, userSignature: signature))
+        case 0x03:
+            let user = try key(&reader, "removed user")
+            let salt = try reader.raw(16, "owner salt")
+            let count = Int(try reader.u16("removed devices"))
+            guard count <= 1024 else { throw DecodeError(what: "removed devices", reason: "more than 1024") }
+            var devices: [Change.Removal.Cutoff] = []
+            for _ in 0..<count {
+                let device = try key(&reader, "removed device")
+                let lastValid = try reader.u64("removed device last valid seq")
+                guard lastValid <= SignedOp.maxSeq else { throw DecodeError(what: "removed device last valid seq", reason: "is out of range") }
+                devices.append(.init(device: device, lastValidSeq: lastValid))
+            }
+            return .remove(Change.Removal(user: user, ownerSalt: salt, devices: devices))
+        case 0x04:
+            let epoch = try reader.u32("rotation epoch")
+            guard epoch >= 1 else { throw DecodeError(what: "rotation epoch", reason: "must be at least 1") }
+            let rotationSalt = try reader.raw(16, "rotation owner salt")
+            let check = try reader.raw(8, "rotation key check")
+            let count = Int(try reader.u16("rotation devices"))
+            guard count <= 4096 else { throw DecodeError(what: "rotation devices", reason: "more than 4096") }
+            var sealed: [Change.Rotation.Sealed] = []
+            for _ in 0..<count {
+                let device = try key(&reader, "rotation device")
+                sealed.append(.init(device: device, box: try reader.raw(80, "rotation sealed key")))
+            }
+            return .rotate(Change.Rotation(epoch: epoch, ownerSalt: rotationSalt, keyCheck: check, sealed: sealed))
         case 0x10:
             let rawKind = try reader.u8("entity kind")
             guard let kind = EntityKind(rawValue: rawKind) else {

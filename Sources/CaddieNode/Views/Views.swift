@@ -36,7 +36,8 @@ public enum Views {
 
     public static func space(_ space: SpaceSummary) -> JSON {
         .object([("space", .string(space.id.hex)), ("name", .string(space.name)), ("ops", .int(space.ops)),
-                 ("members", .int(space.members))])
+                 ("members", .int(space.members)), ("keyEpoch", .int(Int(space.keyEpoch))),
+                 ("keyCheck", space.keyCheck.map { .string(Hex.encode($0)) } ?? .null)])
     }
 
     public static func player(_ player: PlayerRecord) -> JSON {

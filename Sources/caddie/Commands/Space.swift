@@ -7,7 +7,7 @@ import CaddieNode
 struct Space: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create, join and list spaces (a group's shared games).",
-        subcommands: [Create.self, Invite.self, Join.self, List.self])
+        subcommands: [Create.self, Invite.self, Join.self, List.self, Remove.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a space.")
@@ -83,6 +83,39 @@ struct Space: ParsableCommand {
                             Console.print("Synced with \(outcome.inviter): received \(outcome.firstSync?.received ?? 0) ops")
                         }
                     }
+                }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a member from a space (its owner only) and give the others a new space key.",
+            discussion: """
+                Only the user who created the space may remove members. The removal and a new space key, sealed to \
+                each remaining member device, go into the log as one op: every device that has it refuses the \
+                removed user's devices, rejects anything they sign after their ops known here, and admits no \
+                newcomer holding the old key (such as an old CADDIE1 code). Their ops up to now stay, and stay \
+                auditable. Sync afterwards so that the removal reaches the others.
+                """)
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The member: their name, or the start of their user key.") var user: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let outcome = try home.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
+                if json {
+                    Console.json(.object([
+                        ("removed", .string(outcome.user.hex)), ("name", .string(outcome.name)), ("devices", .int(outcome.devices)),
+                        ("epoch", .int(Int(outcome.epoch))), ("sealedTo", .int(outcome.sealedTo)),
+                    ]))
+                } else {
+                    Console.print("Removed \(outcome.name) (user \(outcome.user.short)) and their "
+                                  + "\(outcome.devices == 1 ? "device" : "\(outcome.devices) devices"); a new space key "
+                                  + "(epoch \(outcome.epoch)) went to \(outcome.sealedTo) member devices.")
+                    Console.print("Every device that syncs this refuses theirs from now on: sync with the group.")
                 }
             }
         }

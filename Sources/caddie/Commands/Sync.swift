@@ -130,8 +130,11 @@ struct SyncCommand: AsyncParsableCommand {
             // A recovered user's devices from before the recovery are revoked once this home holds what the group
             // holds of them, and the revocation goes back to the peer at once.
             let lost = try home.revokeLostDevices(keys: keys, only: [space])
+            // On the owner's devices: a key that reached a removed member (two removals made offline on two of the
+            // owner's devices) is replaced at once, and the new one goes back to the peer.
+            let renewed = try home.renewExposedKey(space: space, keys: keys)
             var sent = report.sent
-            if !lost.isEmpty {
+            if !lost.isEmpty || renewed != nil {
                 let again = try await node.syncOnce(host: address.host, port: address.port, space: space)
                 guard again.completed else {
                     throw NodeError.invalid("the lost devices were revoked here, but sending that to \(address) failed: "

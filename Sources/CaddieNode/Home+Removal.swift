@@ -1,0 +1,136 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import CaddieSync
+import Foundation
+
+/// What `caddie space remove` did.
+public struct RemovalOutcome: Sendable, Equatable {
+    /// The user removed, as shown.
+    public let name: String
+    /// Their user key.
+    public let user: PublicKey
+    /// How many of their devices the removal names (their ops up to now stay valid).
+    public let devices: Int
+    /// The new key's epoch.
+    public let epoch: UInt32
+    /// How many remaining member devices the new key was sealed to.
+    public let sealedTo: Int
+}
+
+extension Home {
+    /// The id of the space record (one per space).
+    static let spaceRecord = EntityID(unchecked: [UInt8](repeating: 0, count: 8))
+
+    /// The owner of a space and the salt that proves it, if the space has one (spaces made before owners have not).
+    func owner(of space: SpaceID) throws(NodeError) -> (user: PublicKey, salt: [UInt8])? {
+        let record = try run { try store.record(space, kind: .space, id: Self.spaceRecord) } ?? [:]
+        guard case .bytes(let salt)? = record["ownerSalt"], case .bytes(let user)? = record["owner"], user.count == 32,
+              let key = PublicKey(bytes: user), Membership.ownedSpaceID(owner: key, salt: salt) == space else { return nil }
+        return (key, salt)
+    }
+
+    /// Removes a user from a space: only its owner may. One op, signed by this device, records the removal (each
+    /// of the user's devices known here keeps its ops up to now) and a new space key sealed to every other member
+    /// device, so the removed user's devices are refused by every node that has the op, and an old key admits no
+    /// newcomer there.
+    public func removeMember(space: SpaceID, user text: String, passphrase: String) throws(NodeError) -> RemovalOutcome {
+        let keys = try unlock(passphrase: passphrase)
+        guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
+        guard let owner = try owner(of: space) else {
+            throw .invalid("this space was made before members could be removed, so it has no owner: to leave someone out, "
+                           + "create a new space and invite the others to it")
+        }
+        let members = try run { try store.members(space) }
+        guard owner.user == me else {
+            let name = members.first { $0.user == owner.user }?.displayName ?? "user \(owner.user.short)"
+            throw .invalid("only the space's owner, \(name), can remove members")
+        }
+        let removed = try run { try store.removedUsers(space) }
+        let lowered = text.lowercased()
+        let users = Set(members.filter {
+            $0.userName.caseInsensitiveCompare(text) == .orderedSame || $0.displayName.caseInsensitiveCompare(text) == .orderedSame
+                || (lowered.count >= 4 && $0.user.hex.hasPrefix(lowered))
+        }.map(\.user))
+        guard users.count == 1, let user = users.first else {
+            if users.isEmpty { throw .notFound("no member of this space is called '\(text)' (a name, or the start of a user key)") }
+            throw .ambiguous("'\(text)' names \(users.count) users: give the start of the user key (see `caddie log`)")
+        }
+        guard user != me else { throw .invalid("the space's owner cannot remove themselves") }
+        guard !removed.contains(user) else { throw .invalid("\(text) was already removed from this space") }
+        let vector = try run { try store.vector(space) }
+        let theirs = members.filter { $0.user == user }
+        let cutoffs = theirs.map { Change.Removal.Cutoff(device: $0.device, lastValidSeq: vector[$0.device]) }
+        let rotation = try newKey(space: space, members: members, removed: removed.union([user]), salt: owner.salt)
+        try append(space: space, keys: keys, changes: [
+            .remove(Change.Removal(user: user, ownerSalt: owner.salt, devices: cutoffs)), .rotate(rotation),
+        ])
+        let name = theirs.first?.displayName ?? text
+        return RemovalOutcome(name: name, user: user, devices: cutoffs.count, epoch: rotation.epoch,
+                              sealedTo: rotation.sealed.count)
+    }
+
+    /// A fresh space key sealed to every member device that is neither removed nor revoked, one epoch above any seen.
+    private func newKey(space: SpaceID, members: [MemberRecord], removed: Set<PublicKey>, salt: [UInt8])
+        throws(NodeError) -> Change.Rotation
+    {
+        let remaining = Set(members.filter { !removed.contains($0.user) && $0.revokedAfter == nil }.map(\.device))
+        let key = SecureRandom.bytes(32)
+        let sealed = remaining.sorted().compactMap { device in
+            DeviceBox.seal(key, to: device).map { Change.Rotation.Sealed(device: device, box: $0) }
+        }
+        let epoch = (try run { try store.sealedSpaceKeys(space) }.map(\.epoch).max() ?? 0) + 1
+        return Change.Rotation(epoch: epoch, ownerSalt: salt, keyCheck: Membership.keyCheck(key), sealed: sealed)
+    }
+
+    /// On the owner's devices: when the current key was sealed to a device of a removed user (two removals made
+    /// offline on two of the owner's devices, each sealing its key to the user the other removed), seals a new
+    /// one to the members that remain. Returns the new epoch, or nil when nothing needed doing.
+    @discardableResult
+    public func renewExposedKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> UInt32? {
+        guard let me = try identity().userKey, let owner = try owner(of: space), owner.user == me,
+              let current = keyring(space, keys: keys)?.current else { return nil }
+        let members = try run { try store.members(space) }
+        let removed = try run { try store.removedUsers(space) }
+        let exposed = members.contains { removed.contains($0.user) && current.recipients.contains($0.device) }
+        guard exposed else { return nil }
+        let rotation = try newKey(space: space, members: members, removed: removed, salt: owner.salt)
+        try append(space: space, keys: keys, changes: [.rotate(rotation)])
+        return rotation.epoch
+    }
+
+    /// The rotation whose key is current: the highest epoch; two rotations of one epoch (made offline on two of the
+    /// owner's devices) are ordered by the op that carried them, so every node picks the same one.
+    static func currentRotation(_ rows: [SealedSpaceKey]) -> (key: OpID, value: [SealedSpaceKey])? {
+        Dictionary(grouping: rows, by: \.by).max { ($0.value[0].epoch, $0.key) < ($1.value[0].epoch, $1.key) }
+            .map { (key: $0.key, value: $0.value) }
+    }
+
+    /// The keys of a space this device holds, the current one first, and what the current one asks of peers.
+    /// Nil when the home does not hold the space.
+    func keyring(_ space: SpaceID, keys: UnlockedKeys) -> SpaceKeyring? {
+        guard let ringKey = keys.spaceKeys[space] else { return nil }
+        let rows = (try? store.sealedSpaceKeys(space)) ?? []
+        let rotations = Dictionary(grouping: rows, by: \.by)
+        guard let current = Self.currentRotation(rows) else {
+            return SpaceKeyring(keys: [ringKey] + (keys.earlierKeys[space] ?? []), current: nil)
+        }
+        var held: [(epoch: UInt32, check: [UInt8], key: [UInt8])] = []
+        for entries in rotations.values {
+            guard let mine = entries.first(where: { $0.device == keys.device.publicKey }),
+                  let key = DeviceBox.open(mine.sealed, with: keys.device), Membership.keyCheck(key) == mine.keyCheck,
+                  !held.contains(where: { $0.check == mine.keyCheck }) else { continue }
+            held.append((mine.epoch, mine.keyCheck, key))
+        }
+        for key in [ringKey] + (keys.earlierKeys[space] ?? []) {
+            let check = Membership.keyCheck(key)
+            if !held.contains(where: { $0.check == check }) {
+                held.append((rows.first { $0.keyCheck == check }?.epoch ?? 0, check, key))
+            }
+        }
+        let currentCheck = current.value[0].keyCheck
+        held.sort { ($0.check == currentCheck ? 1 : 0, $0.epoch) > ($1.check == currentCheck ? 1 : 0, $1.epoch) }
+        return SpaceKeyring(keys: held.map(\.key),
+                            current: .init(check: currentCheck, recipients: Set(current.value.map(\.device))))
+    }
+}
