@@ -83,6 +83,21 @@ extension Home {
         return Change.Rotation(epoch: epoch, ownerSalt: salt, keyCheck: Membership.keyCheck(key), sealed: sealed)
     }
 
+    /// Gives the space a new key (the owner only): sealed to every member device that is neither removed nor
+    /// revoked, so that keys on a revoked (stolen) device admit no newcomer once the new key has arrived.
+    public func rotateKey(space: SpaceID, passphrase: String) throws(NodeError) -> Change.Rotation {
+        let keys = try unlock(passphrase: passphrase)
+        guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
+        guard let owner = try owner(of: space) else {
+            throw .invalid("this space was made before owners, so its key cannot be changed: create a new space")
+        }
+        guard owner.user == me else { throw .invalid("only the space's owner can give it a new key") }
+        let rotation = try newKey(space: space, members: try run { try store.members(space) },
+                                  removed: try run { try store.removedUsers(space) }, salt: owner.salt)
+        try append(space: space, keys: keys, changes: [.rotate(rotation)])
+        return rotation
+    }
+
     /// On the owner's devices: when the current key was sealed to a device of a removed user (two removals made
     /// offline on two of the owner's devices, each sealing its key to the user the other removed), seals a new
     /// one to the members that remain. Returns the new epoch, or nil when nothing needed doing.

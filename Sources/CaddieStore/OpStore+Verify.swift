@@ -85,7 +85,8 @@ extension OpStore {
     /// A digest of the materialised state of a space: equal on every replica that holds the same ops.
     ///
     /// It covers members and revocations, every last-writer-wins field with its winning op, the
-    /// standing roster, every standing score value, and attestations, each in a fixed order.
+    /// standing roster, every standing score value, attestations, removals and sealed space keys, each in a
+    /// fixed order.
     public func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32 {
         try read { db in
             var hasher = Blake2bHasher()
@@ -112,6 +113,11 @@ extension OpStore {
                     """),
                 ("attestations", """
                     SELECT device, seq, user, game, player, card_hash FROM attestation WHERE space = ? ORDER BY device, seq
+                    """),
+                ("removals", "SELECT user, by_device, by_seq FROM removal WHERE space = ? ORDER BY user, by_device, by_seq"),
+                ("space keys", """
+                    SELECT epoch, key_check, device, sealed, by_device, by_seq FROM space_key WHERE space = ?
+                    ORDER BY by_device, by_seq, device
                     """),
             ]
             for (name, sql) in sections {

@@ -109,4 +109,34 @@ struct RemovalTests {
         try ben.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "was removed from this space by its owner")
         try cy.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "was removed from this space by its owner")
     }
+
+    @Test("a new key after a stolen phone: the owner revokes it and rotates; the stolen key admits no newcomer, members carry on")
+    func rotateAfterTheft() throws {
+        let (ana, ben, eve) = (try Self.home("Ana"), try Self.home("Ben"), try Self.home("Eve"))
+        var tablet = try CLI(name: "Ana-tablet")
+        tablet.passphrase = "tablet passphrase"
+        defer { [ana, ben, eve, tablet].forEach { $0.remove() } }
+        let created = try ana.createSpace("Saturday")
+        try ben.ok(["space", "join", created.invite])
+        let tabletDevice = try DeviceTests.pair(first: ana, second: tablet)
+        let node = try NodeProcess(ana)
+        defer { node.stop() }
+        try ben.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        try tablet.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        try ben.fails(["space", "rotate"], saying: "only the space's owner can give it a new key")
+        // The tablet is stolen: Ana revokes it and gives the space a new key, sealed to her phone and Ben's.
+        try ana.ok(["device", "revoke", tabletDevice])
+        let rotated = try #require(try ana.ok(["space", "rotate", "--json"]).json() as? [String: Any])
+        #expect(rotated["epoch"] as? Int == 1 && rotated["sealedTo"] as? Int == 2, "\(rotated)")
+        try ben.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        #expect(try Self.space(ben)["keyEpoch"] as? Int == 1)
+        try tablet.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "was revoked")
+        // The thief, holding the old key, comes back as a newcomer: refused.
+        try eve.ok(["space", "join", created.invite])
+        try eve.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "this space's key changed")
+        // Ben, who has the new key, and a ticket newcomer carry on with Ana.
+        try ben.ok(["player", "add", "Ben"])
+        try ben.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        #expect(try ben.stateHash() == (try ana.stateHash()))
+    }
 }

@@ -20,6 +20,9 @@ struct PayloadTests {
             [.score(game: game, player: player, hole: 18, entry: try ScoreEntry(strokes: 7, putts: 3, penalties: 1))],
             [.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 4))],
             [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 5, count: 32)))],
+            [.remove(.init(user: key, ownerSalt: [UInt8](repeating: 6, count: 16), devices: [.init(device: key, lastValidSeq: 12)])),
+             .rotate(.init(epoch: 2, ownerSalt: [UInt8](repeating: 6, count: 16), keyCheck: [UInt8](repeating: 7, count: 8),
+                           sealed: [.init(device: key, box: [UInt8](repeating: 8, count: 80))]))],
         ]
         for list in changes {
             #expect(try Payload.decode(Payload.encode(list)) == list)
@@ -53,6 +56,9 @@ struct PayloadTests {
         ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [1, 31, 0xff, 0xff], "score"),
         ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [0, 4, 0xff, 0xff], "hole"),
         ([1, 1, 0x11] + [UInt8](repeating: 0, count: 16) + [0], "payload"),
+        ([1, 1, 0x04, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 24) + [0, 0], "rotation epoch"),
+        ([1, 1, 0x04, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 24) + [0, 1] + [UInt8](repeating: 0, count: 40), "rotation sealed key"),
+        ([1, 1, 0x03] + [UInt8](repeating: 0, count: 48) + [0x04, 0x01], "removed devices"),
     ])
     func malformed(bytes: [UInt8], field: String) {
         do {

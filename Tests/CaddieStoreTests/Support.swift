@@ -18,8 +18,13 @@ struct SplitMix64: RandomNumberGenerator {
 
 /// A space and its key, as the tests' invite.
 struct TestSpace {
-    let id = SecureRandom.spaceID()
+    var id = SecureRandom.spaceID()
     let key = SecureRandom.bytes(32)
+
+    init() {}
+
+    /// A space with a given id (one bound to its owner).
+    init(id: SpaceID) { self.id = id }
 }
 
 /// One device of one user, with its own real SQLite store (in memory or on disk).

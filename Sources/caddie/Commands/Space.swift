@@ -7,7 +7,7 @@ import CaddieNode
 struct Space: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create, join and list spaces (a group's shared games).",
-        subcommands: [Create.self, Invite.self, Join.self, List.self, Remove.self])
+        subcommands: [Create.self, Invite.self, Join.self, List.self, Remove.self, Rotate.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a space.")
@@ -116,6 +116,31 @@ struct Space: ParsableCommand {
                                   + "\(outcome.devices == 1 ? "device" : "\(outcome.devices) devices"); a new space key "
                                   + "(epoch \(outcome.epoch)) went to \(outcome.sealedTo) member devices.")
                     Console.print("Every device that syncs this refuses theirs from now on: sync with the group.")
+                }
+            }
+        }
+    }
+
+    struct Rotate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Give a space a new key (its owner only), after a member's phone was lost or stolen.",
+            discussion: """
+                The new key is sealed to every member device that is neither removed nor revoked (revoke the lost \
+                device first: `caddie device revoke`). Where it has arrived, the old key admits no newcomer. Sync \
+                afterwards so that it reaches the others.
+                """)
+        @OptionGroup var options: SpaceOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try guarded {
+                let (home, space) = try options.open()
+                let rotation = try home.rotateKey(space: space, passphrase: try Passphrase.obtain())
+                if json {
+                    Console.json(.object([("epoch", .int(Int(rotation.epoch))), ("sealedTo", .int(rotation.sealed.count))]))
+                } else {
+                    Console.print("New space key (epoch \(rotation.epoch)) sealed to \(rotation.sealed.count) member devices; "
+                                  + "sync with the group so that it reaches them.")
                 }
             }
         }
