@@ -34,6 +34,9 @@ struct RemovalTests {
         try ben.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
         try cy.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
 
+        // Before his removal, Ben makes an invite at his own device (any member may).
+        let bensInvite = try ben.ok(["space", "invite", "--json"]).field("invite")
+
         // Only the owner removes, and not themselves.
         try ben.fails(["space", "remove", "Ana"], saying: "only the space's owner, Ana, can remove members")
         try ana.fails(["space", "remove", "Ana"], saying: "the space's owner cannot remove themselves")
@@ -64,6 +67,15 @@ struct RemovalTests {
                       saying: "this space's key changed when a member was removed")
         try eve.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"],
                       saying: "this space's key changed when a member was removed")
+
+        // Ben's invite, redeemed at his node after his removal, hands out only the old key: the newcomer it admits
+        // is refused by every node that has the removal.
+        let fay = try Self.home("Fay")
+        defer { fay.remove() }
+        let benNode = try NodeProcess(ben)
+        try fay.ok(["space", "join", bensInvite, "--peer", "127.0.0.1:\(benNode.port)"])
+        benNode.stop()
+        try fay.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"], saying: "this space's key changed when a member was removed")
 
         // Everyone who remains converges on one state and one key; Cy's log shows the removal, signed by Ana.
         try cy.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
