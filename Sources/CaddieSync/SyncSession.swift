@@ -527,8 +527,7 @@ struct SyncSession {
             }
             // A batch that brought a new space key (a removal) may also hold joins made with it, checked before the
             // key was known: offer the batch once more with every key now held (what applied is skipped as held).
-            let after = node.keyring(space).keys
-            if !result.rejected.isEmpty, after.count > keys.count {
+            if !result.rejected.isEmpty, case let after = node.keyring(space).keys, after.count > keys.count {
                 let again = try await blocking {
                     try store.receive(space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
                                       mode: .tolerant, now: now)

@@ -58,6 +58,12 @@ struct Serve: AsyncParsableCommand {
                 }
                 return bytes
             }
+            // On the owner's devices: a space key that reached a removed member is renewed before serving.
+            for space in try home.spaces() {
+                if let epoch = try home.renewExposedKey(space: space.id, keys: keys) {
+                    logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
+                }
+            }
             let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress, nodeID: fixedID)
             var discovery: LocalDiscovery?
             if !noMdns {
