@@ -277,8 +277,9 @@ public final class SyncNode: Sendable {
         return key
     }
 
-    /// Why a proven peer may not sync this space, if it may not: a revoked device, or a device this space
-    /// knows under another user.
+    /// Why a proven peer may not sync this space, if it may not: a device this space knows under another user, a
+    /// removed user, a revoked device, or a newcomer on a key that a removal replaced (`keyCheck`: the check of the
+    /// key the session was opened with).
     func refusal(of peer: PeerIdentity, in space: SpaceID, keyCheck: [UInt8]? = nil) async throws -> String? {
         // A node that reaches itself (its own address as a static peer, or its own mDNS advert under another
         // address) would sync with itself for ever.
@@ -288,11 +289,12 @@ public final class SyncNode: Sendable {
         if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {
             return "device \(peer.device.short) belongs to another user in this space"
         }
-        // Revocations count even before the device's join has arrived here, and by device key in every space this
-        // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
+        // A removal also revokes the devices it lists: say which it was.
         if try await blocking({ try store.isRemoved(space, user: peer.user) }) {
             return "user \(peer.user.short) was removed from this space by its owner"
         }
+        // Revocations count even before the device's join has arrived here, and by device key in every space this
+        // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
         if let revoked = try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) {
             return "device \(peer.device.short) was revoked after op \(revoked)"
         }
