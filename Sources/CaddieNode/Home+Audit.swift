@@ -17,6 +17,9 @@ public struct AuditEntry: Sendable, Equatable {
     public let games: [EntityID]
     /// Whether its signature and chain link verify.
     public let verified: Bool
+    /// Whether its bytes and its changes could be read; an op that cannot is listed, marked, with the reason as
+    /// its summary, never left out.
+    public var readable = true
 }
 
 extension Home {
@@ -32,9 +35,28 @@ extension Home {
             if let op = try? SignedOp(bytes: entry.bytes) { hashes[op.id] = Blake2b.hash(entry.bytes) }
         }
         var entries: [AuditEntry] = []
-        for (bytes, _) in stored {
-            guard let op = try? SignedOp(bytes: bytes) else { continue }
-            let changes = (try? Payload.decode(op.payload)) ?? []
+        for entry in stored {
+            let op: SignedOp
+            do {
+                op = try SignedOp(bytes: entry.bytes)
+            } catch {
+                // Only a damaged or altered database holds such bytes: the auditor must see them.
+                if filter != nil { continue }
+                entries.append(AuditEntry(op: entry.id, hlc: HLC(rawValue: entry.hlc),
+                                          userName: members[entry.id.device] ?? "device \(entry.id.device.short)",
+                                          summary: "UNREADABLE op: its stored bytes do not parse (\(error))", games: [],
+                                          verified: false, readable: false))
+                continue
+            }
+            let changes: [Change]
+            var unreadable: String?
+            do {
+                changes = try Payload.decode(op.payload)
+            } catch {
+                changes = []
+                unreadable = "UNREADABLE changes: the op's payload does not decode (\(error))"
+            }
+            if unreadable != nil, filter != nil { continue }
             let games = changes.compactMap(\.game)
             if let filter, !games.contains(filter) { continue }
             let signatureOK = Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext,
@@ -42,9 +64,9 @@ extension Home {
             let chainOK = op.seq == 1 ? op.prev == .zero
                 : hashes[OpID(device: op.device, seq: op.seq - 1)].map { $0 == op.prev } ?? false
             let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
-            let summary = changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
+            let summary = unreadable ?? changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
             entries.append(AuditEntry(op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
-                                      verified: signatureOK && chainOK))
+                                      verified: signatureOK && chainOK, readable: unreadable == nil))
         }
         return entries
     }

@@ -205,11 +205,13 @@ extension OpStore {
     }
 
     /// Raw stored ops of a space with their hashes, oldest clock first (for the audit log and verify).
-    public func storedOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], hash: Digest32)] {
+    public func storedOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], hash: Digest32, id: OpID, hlc: UInt64)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT bytes, hash FROM op WHERE space = ? ORDER BY hlc, device, seq",
+            try Row.fetchAll(db, sql: "SELECT bytes, hash, device, seq, hlc FROM op WHERE space = ? ORDER BY hlc, device, seq",
                              arguments: [Data(space.bytes)]).map {
-                ([UInt8]($0["bytes"] as Data), Digest32(unchecked: [UInt8]($0["hash"] as Data)))
+                ([UInt8]($0["bytes"] as Data), Digest32(unchecked: [UInt8]($0["hash"] as Data)),
+                 OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64(bitPattern: $0["seq"] as Int64)),
+                 UInt64(bitPattern: $0["hlc"] as Int64))
             }
         }
     }

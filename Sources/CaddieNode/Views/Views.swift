@@ -153,7 +153,7 @@ public enum Views {
         .object([("op", .string(opName(entry.op))), ("time", .string(time(entry.hlc))),
                  ("hlc", .string(entry.hlc.description)), ("user", .string(entry.userName)),
                  ("device", .string(entry.op.device.hex)), ("change", .string(entry.summary)),
-                 ("verified", .bool(entry.verified))])
+                 ("verified", .bool(entry.verified)), ("readable", .bool(entry.readable))])
     }
 
     public static func history(_ entry: ScoreHistoryEntry) -> JSON {

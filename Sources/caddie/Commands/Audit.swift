@@ -105,7 +105,7 @@ struct Log: ParsableCommand {
             } else {
                 for entry in entries {
                     Console.print("\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
-                                  + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.summary)")
+                                  + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")\(entry.summary)")
                 }
             }
         }
