@@ -47,17 +47,10 @@ extension NodeAPI {
     }
 
     static func invite(_ summary: InviteSummary) -> JSON {
-        let state = switch summary.refusal {
-        case nil: "open"
-        case .revoked: "revoked"
-        case .usedUp: "used"
-        case .expired: "expired"
-        case .unknown: "unknown"
-        }
-        return .object([
+        .object([
             ("id", .string(summary.invite.id.hex)), ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
             ("createdAt", .int(Int(summary.invite.createdAt))), ("expiresAt", .int(Int(summary.invite.expiresAt))),
-            ("state", .string(state)), ("admitted", .array(summary.admitted.map { .string($0) })),
+            ("state", .string(summary.state)), ("admitted", .array(summary.admitted.map { .string($0) })),
         ])
     }
 }

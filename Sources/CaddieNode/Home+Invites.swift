@@ -14,6 +14,17 @@ public struct InviteSummary: Sendable, Equatable {
     public let refusal: InviteRefusal?
     /// The names of the users it admitted, from the space's log.
     public let admitted: [String]
+
+    /// Its state in one word: open, used, expired, revoked.
+    public var state: String {
+        switch refusal {
+        case nil: "open"
+        case .revoked: "revoked"
+        case .usedUp: "used"
+        case .expired: "expired"
+        case .unknown: "unknown"
+        }
+    }
 }
 
 /// What `caddie space join` did.

@@ -36,18 +36,25 @@ public struct InviteCode: Sendable, Equatable {
         return Self.prefix + Base32.encode(writer.bytes)
     }
 
-    /// Parses a token, refusing anything mistyped or truncated.
-    public init(parsing text: String) throws(NodeError) {
+    /// The bytes of a code of either kind: `prefix`, then base32 of a body and its 4-byte BLAKE2b check. Refuses a
+    /// wrong prefix, bad base32, a body under `minimum` bytes, or a check that does not match.
+    static func body(of text: String, prefix: String, minimum: Int) throws(NodeError) -> [UInt8] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.uppercased().hasPrefix(Self.prefix), let bytes = Base32.decode(String(trimmed.dropFirst(Self.prefix.count))),
-              bytes.count >= 1 + 16 + 32 + 1 + 4
+        guard trimmed.uppercased().hasPrefix(prefix), let bytes = Base32.decode(String(trimmed.dropFirst(prefix.count))),
+              bytes.count >= minimum + 4
         else {
-            throw .invalid("that is not a Caddie invite code (it should start with \(Self.prefix)); ask for the code again")
+            throw .invalid("that is not a Caddie invite code (it should start with \(prefix)); ask for the code again")
         }
         let body = Array(bytes.dropLast(4))
         guard Array(Blake2b.hash(body).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
             throw .invalid("the invite code is mistyped or incomplete (its check digits do not match); copy it again")
         }
+        return body
+    }
+
+    /// Parses a token, refusing anything mistyped or truncated.
+    public init(parsing text: String) throws(NodeError) {
+        let body = try InviteCode.body(of: text, prefix: Self.prefix, minimum: 1 + 16 + 32 + 1)
         var reader = ByteReader(body)
         do {
             let version = try reader.u8("version")

@@ -55,17 +55,7 @@ public struct InviteTicket: Sendable, Equatable {
 
     /// Parses a code, refusing anything mistyped or truncated.
     public init(parsing text: String) throws(NodeError) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.uppercased().hasPrefix(Self.prefix),
-              let bytes = Base32.decode(String(trimmed.dropFirst(Self.prefix.count))),
-              bytes.count >= 1 + 16 + 8 + 32 + 32 + 8 + 1 + 1 + 4
-        else {
-            throw .invalid("that is not a Caddie invite code (it should start with \(Self.prefix)); ask for the code again")
-        }
-        let body = Array(bytes.dropLast(4))
-        guard Array(Blake2b.hash(body).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
-            throw .invalid("the invite code is mistyped or incomplete (its check digits do not match); copy it again")
-        }
+        let body = try InviteCode.body(of: text, prefix: Self.prefix, minimum: 1 + 16 + 8 + 32 + 32 + 8 + 1 + 1)
         var reader = ByteReader(body)
         do {
             let version = try reader.u8("version")

@@ -241,14 +241,7 @@ public final class SyncNode: Sendable {
     public func redeemInvite(host: String, port: Int, space: SpaceID, secret: [UInt8], inviter: PublicKey)
         async throws -> Welcome
     {
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(5))
-                .connect(host: host, port: port) { self.channelInitializer($0) }
-        } catch {
-            throw SyncError.unreachable("\(host):\(port): \(error)")
-        }
+        let channel = try await connect(host: host, port: port)
         var session = SyncSession(node: self, role: .redeemer(space: space, secret: secret, inviter: inviter),
                                   address: "\(host):\(port)", foundBy: "invite", oneShot: true, logger: logger)
         let report = await session.run(channel)
@@ -256,6 +249,17 @@ public final class SyncNode: Sendable {
         if report.notRecognised { throw SyncError.inviteUnknown(address: "\(host):\(port)") }
         if let refusal = report.refusal { throw SyncError.refused(refusal) }
         throw SyncError.peerClosed(report.failure ?? "no answer")
+    }
+
+    /// Dials a peer for a one-shot session (a sync or an invite's redemption).
+    private func connect(host: String, port: Int) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+        do {
+            return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(5))
+                .connect(host: host, port: port) { self.channelInitializer($0) }
+        } catch {
+            throw SyncError.unreachable("\(host):\(port): \(error)")
+        }
     }
 
     /// Lets this node read each space's keys afresh (a removal changes them while the node runs).
@@ -343,14 +347,7 @@ public final class SyncNode: Sendable {
     }
 
     private func syncOnce(host: String, port: Int, space: SpaceID, key: [UInt8]) async throws -> SessionReport {
-        let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-        do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(5))
-                .connect(host: host, port: port) { self.channelInitializer($0) }
-        } catch {
-            throw SyncError.unreachable("\(host):\(port): \(error)")
-        }
+        let channel = try await connect(host: host, port: port)
         var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: key),
                                   address: "\(host):\(port)", foundBy: "static", oneShot: true, logger: logger)
         return await session.run(channel)

@@ -232,7 +232,7 @@ struct Space: ParsableCommand {
                             .object([
                                 ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
                                 ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
-                                ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(Self.state(summary))),
+                                ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
                                 ("admitted", .array(summary.admitted.map { .string($0) })),
                             ])
                         }))
@@ -241,20 +241,10 @@ struct Space: ParsableCommand {
                     } else {
                         for summary in invites {
                             let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
-                            Console.print("\(summary.invite.id.hex)  \(Self.state(summary))  \(summary.invite.used)/\(summary.invite.uses) used, "
+                            Console.print("\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
                                           + "expires \(New.local(summary.invite.expiresAt))\(admitted)")
                         }
                     }
-                }
-            }
-
-            static func state(_ summary: InviteSummary) -> String {
-                switch summary.refusal {
-                case nil: "open"
-                case .revoked: "revoked"
-                case .usedUp: "used"
-                case .expired: "expired"
-                case .unknown: "unknown"
                 }
             }
         }
