@@ -200,3 +200,34 @@ struct APITests {
         #expect(!FileManager.default.fileExists(atPath: home.home.appendingPathComponent("api-token").path))
     }
 }
+
+@Suite("the API's documented error codes")
+struct APIErrorCodeTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A client switches on `code`; a code the server sends that openapi.yaml does not list is a broken contract
+    /// (schemathesis finds it only when its random inputs happen to reach that branch).
+    @Test("every code the API sources send is in openapi.yaml's Error enum")
+    func everyCodeDocumented() throws {
+        let spec = try String(contentsOf: Self.repository.appendingPathComponent("Protocol/openapi.yaml"), encoding: .utf8)
+        guard let start = spec.range(of: "    Error:\n"), let enumStart = spec.range(of: "enum: [", range: start.upperBound..<spec.endIndex),
+              let enumEnd = spec.range(of: "]", range: enumStart.upperBound..<spec.endIndex)
+        else { Issue.record("openapi.yaml has no Error schema with a code enum"); return }
+        let documented = Set(spec[enumStart.upperBound..<enumEnd.lowerBound].split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        #expect(documented.contains("bad_request"))
+
+        let folder = Self.repository.appendingPathComponent("Sources/CaddieAPI")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        let pattern = try Regex(#"code: "([a-z_]+)""#)
+        var sent: Set<String> = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: pattern) {
+                if let name = match.output[1].substring { sent.insert(String(name)) }
+            }
+        }
+        #expect(sent.count >= 10, "the scan found only \(sent.sorted()): has APIError's shape changed?")
+        #expect(sent.subtracting(documented).isEmpty, "sent but not in openapi.yaml: \(sent.subtracting(documented).sorted())")
+    }
+}
