@@ -54,7 +54,7 @@ struct DigestPaceTests {
         // An idle minute at the slowest pace: ten digests, where the fixed 2 s pace sent thirty.
         loop.advanceTime(by: .seconds(60))
         #expect(ticks.value == 13)
-        #expect(DigestPace.slowestSeconds * 2 < Int64(SyncSession.silenceLimitSeconds), "the peer's silence rule keeps a margin")
+        #expect(DigestPace.slowestSeconds * 2 < Int64(SessionMachine.silenceLimitSeconds), "the peer's silence rule keeps a margin")
     }
 
     @Test("a change brings the 2 s pace back at once, counted from the change")

@@ -1,0 +1,291 @@
+import CaddieCore
+import CaddieWire
+
+/// Every decision of a member's sync session after the handshake, with no I/O and no clock: events go in (a
+/// message from the peer, a change in the store, a digest tick, the answers to what it asked), actions come out
+/// (send a message, read this side's vector, fetch ops after a vector, apply a batch, check the peer's admission,
+/// end). ``SyncSession`` carries the actions out against the socket, the store and the node, and feeds each
+/// answer back in; the times it passes are its clock's, in nanoseconds.
+///
+/// The rules kept here, each with a unit test in `SessionMachineTests`:
+/// - a live session's first push sends only this device's own ops (in a full mesh each log crosses each link
+///   once); a one-shot sync, or a peer that asks `wantAll`, gets everything at once;
+/// - a live push after a local change fetches this device's own ops by device, never other devices' ops from a
+///   guessed starting point;
+/// - while ops are moving, a peer's vector never lowers what this side knows the peer holds (it may have crossed
+///   a batch in flight); once the link has been quiet for ``quietNanoseconds`` the peer's vector is the truth,
+///   so ops it dropped are sent again;
+/// - a digest is answered only on a quiet link, with a vector only when it differs;
+/// - a copy of a forked op is sent at most once a session, for the first entry of each device;
+/// - a peer silent for ``silenceLimitSeconds`` is gone (the connection is reset, not closed);
+/// - a change in the store makes the next tick re-check the peer's admission (a revocation or a removal);
+/// - a one-shot sync ends when both sides said `done` and every batch it sent was acknowledged.
+struct SessionMachine {
+    /// Where the digest timer should go.
+    enum Pace: Equatable {
+        /// Something moved: fastest pace.
+        case moving
+        /// The peer's digest matched: the next gap may be longer.
+        case inStep
+    }
+
+    /// What this side's vector is read for.
+    enum VectorUse: Equatable {
+        /// The session's opening vector.
+        case open
+        /// A tick's digest (the heartbeat).
+        case digest
+        /// The peer's digest, to compare.
+        case answer(Digest32)
+        /// After a push: ask with this side's vector when the peer's vector holds ops this side lacks.
+        case askIfBehind([WireMessage.VectorEntry])
+    }
+
+    /// What the session should do, in order. An answer to a question (`readVector`, `lookUpHeads`, `fetchOps`,
+    /// `apply`, `checkAdmission`) comes back through the method of the same name, and the actions it returns run
+    /// before the ones that followed the question.
+    enum Action: Equatable {
+        /// Seal and send one message.
+        case send(WireMessage)
+        /// Read this side's vector (`cached`: a digest's, which may reuse the last read) and call ``vectorRead``.
+        case readVector(cached: Bool, for: VectorUse)
+        /// Look up this side's ops at these entries' seqs and call ``headsLookedUp`` with the ones whose hash
+        /// differs from the entry's head (a forked device).
+        case lookUpHeads([WireMessage.VectorEntry])
+        /// Fetch the next batch of ops after `after` (only `onlyDevice`'s, when given) and call ``fetched``.
+        case fetchOps(after: VersionVector, onlyDevice: PublicKey?)
+        /// Restore and apply a received batch and call ``applied``.
+        case apply(batch: UInt32, wantsAck: Bool, [WireOp])
+        /// Check whether the peer is still admitted and call ``admission``.
+        case checkAdmission
+        /// Record the session's progress in the peer table.
+        case recordProgress
+        /// Move the digest timer.
+        case pace(Pace)
+        /// Tell the node whether the last digest matched (for `caddie peers`).
+        case inStep(Bool)
+        /// Reset the connection (the peer stopped reading: an orderly close would queue behind unread bytes).
+        case reset
+        /// The session ends with this error.
+        case end(SyncError)
+        /// The session ends normally.
+        case finish
+    }
+
+    /// A live session answers a digest, and trusts a peer's vector, only after this long without ops moving.
+    static let quietNanoseconds: UInt64 = 1_000_000_000
+    /// Seconds without a frame after which the peer counts as gone: it sends a digest at least every
+    /// ``DigestPace/slowestSeconds`` while alive.
+    static let silenceLimitSeconds: UInt64 = 15
+
+    /// A one-shot sync (`caddie sync`): everything at once, acknowledged, then closed.
+    let oneShot: Bool
+    /// This device, whose own ops a live push sends.
+    let ownDevice: PublicKey
+
+    /// What this side knows the peer holds.
+    private(set) var peerKnown = VersionVector()
+    /// Ops sent to the peer.
+    private(set) var sent = 0
+    /// Ops received from the peer and newly applied.
+    private(set) var received = 0
+    /// Whether a one-shot exchange completed (or the peer closed a live one after it did).
+    private(set) var completed = false
+    /// Whether the session ended because the pair's other session stays.
+    private(set) var duplicate = false
+
+    private var heardVector = false
+    private var sentDone = false
+    private var peerDone = false
+    private var batchesSent: UInt32 = 0
+    private var awaitingAck = Set<UInt32>()
+    private var forkCopiesSent = Set<OpID>()
+    private var lastHeard: UInt64
+    private var lastOpsActivity: UInt64
+    private var admissionStale = false
+    private var ended = false
+
+    init(oneShot: Bool, ownDevice: PublicKey, now: UInt64) {
+        self.oneShot = oneShot
+        self.ownDevice = ownDevice
+        lastHeard = now
+        lastOpsActivity = now
+    }
+
+    /// Both sides have sent all the other lacked, and every batch this side sent was acknowledged.
+    var exchangeComplete: Bool { peerDone && sentDone && awaitingAck.isEmpty }
+
+    // MARK: Events
+
+    /// The session is established: open with this side's vector.
+    func start() -> [Action] { [.readVector(cached: false, for: .open)] }
+
+    /// A message from the peer. Throws when it breaks the protocol or ends the session.
+    mutating func received(_ message: WireMessage, now: UInt64) throws -> [Action] {
+        lastHeard = now
+        switch message {
+        case .digest(let digest):
+            // While ops are moving, vectors would only race the batches in flight: answer a later digest.
+            guard quiet(now) else { return [] }
+            return [.readVector(cached: true, for: .answer(digest))]
+        case .vector(let entries, let wantAll):
+            return receivedVector(entries, wantAll: wantAll, now: now)
+        case .ops(let batch, let wantsAck, let ops):
+            lastOpsActivity = now
+            return [.pace(.moving), .apply(batch: batch, wantsAck: wantsAck, ops)]
+        case .ack(let batch, _):
+            guard awaitingAck.remove(batch) != nil else { throw WireError.unexpected("an ack for batch \(batch), which was not sent") }
+            return []
+        case .done:
+            peerDone = true
+            return sentDone ? [.recordProgress] : []
+        case .close(let reason, let text):
+            guard reason == .finished || reason == .shutdown else { throw SyncError.refused(text) }
+            if oneShot, !exchangeComplete { throw SyncError.closedEarly }
+            completed = exchangeComplete
+            throw SyncError.peerClosed(text)
+        case .welcome:
+            throw WireError.unexpected("a welcome on a member's session")
+        }
+    }
+
+    private mutating func receivedVector(_ entries: [WireMessage.VectorEntry], wantAll: Bool, now: UInt64) -> [Action] {
+        let first = !heardVector
+        heardVector = true
+        // What this session sent is on its way (TCP keeps order), so while ops are moving the peer's vector never
+        // lowers what this side knows the peer holds: a vector that crossed a batch in flight causes no resend.
+        // Once the link is quiet the peer's vector is the truth: ops it dropped (a compact op whose predecessor
+        // it lacked) are then sent again.
+        if quiet(now), !first {
+            peerKnown = VersionVector(Dictionary(entries.map { ($0.device, $0.seq) }, uniquingKeysWith: max))
+        } else {
+            for entry in entries where entry.seq > peerKnown[entry.device] { peerKnown.entries[entry.device] = entry.seq }
+        }
+        var actions: [Action] = []
+        // Equal seqs with different heads mean a forked device: its copy is sent whole so the peer records it.
+        // Each op at most once a session, and only for the first entry of each device, so a vector that names
+        // one large op under many wrong heads cannot make this node send it again and again.
+        var seenDevices = Set<PublicKey>()
+        let candidates = entries.filter {
+            seenDevices.insert($0.device).inserted && !forkCopiesSent.contains(OpID(device: $0.device, seq: $0.seq))
+        }
+        if !candidates.isEmpty { actions.append(.lookUpHeads(candidates)) }
+        // A live session's first push sends only this device's own ops: in a group where everyone is connected to
+        // everyone, each log then crosses each link once. Ops from third devices follow at the next digest
+        // mismatch. A one-shot sync sends everything at once.
+        let onlyOwn = first && !oneShot && !wantAll
+        actions.append(.fetchOps(after: peerKnown, onlyDevice: onlyOwn ? ownDevice : nil))
+        actions.append(.send(.done))
+        if !first { actions.append(.readVector(cached: false, for: .askIfBehind(entries))) }
+        sentDone = true
+        if peerDone { actions.append(.recordProgress) }
+        return actions
+    }
+
+    /// Something changed in the store (an edit here, or a batch applied on another session).
+    mutating func changed() -> [Action] {
+        // A revocation, or the peer's join under another user, arrives as a change: the next tick (2 s at most,
+        // the pace is fast again) checks the peer again. Not here: a burst of edits would pay for a check each,
+        // in the latency of the edits behind it.
+        admissionStale = true
+        // Until the peer's vector arrives this session cannot know what it lacks.
+        guard heardVector else { return [.pace(.moving)] }
+        return [.pace(.moving), .fetchOps(after: peerKnown, onlyDevice: ownDevice)]
+    }
+
+    /// The digest timer fired.
+    mutating func tick(now: UInt64) -> [Action] {
+        let silent = now >= lastHeard ? (now - lastHeard) / 1_000_000_000 : 0
+        if silent >= Self.silenceLimitSeconds {
+            // A gone peer may have left this side's frames unread in the socket: reset, not close.
+            return [.reset, .end(.silent(seconds: Int(silent)))]
+        }
+        var actions: [Action] = []
+        if admissionStale {
+            admissionStale = false
+            actions.append(.checkAdmission)
+        }
+        actions.append(.readVector(cached: true, for: .digest))
+        return actions
+    }
+
+    /// The pair's other session stays (one session per pair of devices and space).
+    mutating func superseded() -> [Action] {
+        duplicate = true
+        return [.send(.close(.finished, SyncError.duplicate.description)), .end(.duplicate)]
+    }
+
+    /// The peer closed the connection without a close message.
+    func connectionClosed() throws -> [Action] {
+        if oneShot, !exchangeComplete { throw SyncError.closedEarly }
+        return [.finish]
+    }
+
+    /// After an event's actions ran: a one-shot sync that is complete says so and ends.
+    mutating func settle() -> [Action] {
+        guard oneShot, exchangeComplete, !ended else { return [] }
+        ended = true
+        completed = true
+        return [.send(.close(.finished, "sync complete")), .finish]
+    }
+
+    // MARK: Answers
+
+    /// This side's vector, read for `use`.
+    func vectorRead(_ ours: [WireMessage.VectorEntry], for use: VectorUse) -> [Action] {
+        switch use {
+        case .open:
+            return [.send(.vector(ours, wantAll: oneShot))]
+        case .digest:
+            return [.send(.digest(WireMessage.digest(of: ours)))]
+        case .answer(let theirs):
+            let same = WireMessage.digest(of: ours) == theirs
+            return same ? [.inStep(true), .pace(.inStep)] : [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: oneShot))]
+        case .askIfBehind(let theirs):
+            let held = Dictionary(ours.map { ($0.device, $0.seq) }, uniquingKeysWith: max)
+            guard theirs.contains(where: { $0.seq > held[$0.device, default: 0] }) else { return [] }
+            return [.send(.vector(ours, wantAll: oneShot))]
+        }
+    }
+
+    /// This side's copies of ops the peer's vector named under another head.
+    mutating func headsLookedUp(forks: [(id: OpID, bytes: [UInt8])]) -> [Action] {
+        forks.compactMap { fork in
+            guard forkCopiesSent.insert(fork.id).inserted else { return nil }
+            return .send(.ops(batch: nextBatch(), ack: oneShot, [.full(fork.bytes)]))
+        }
+    }
+
+    /// The next batch of ops the peer lacks (empty: nothing more to send).
+    mutating func fetched(_ ops: [(id: OpID, bytes: [UInt8])], onlyDevice: PublicKey?, now: UInt64) -> [Action] {
+        guard !ops.isEmpty else { return [] }
+        for op in ops where peerKnown[op.id.device] < op.id.seq { peerKnown.entries[op.id.device] = op.id.seq }
+        sent += ops.count
+        lastOpsActivity = now
+        return [.pace(.moving), .send(.ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) })),
+                .fetchOps(after: peerKnown, onlyDevice: onlyDevice)]
+    }
+
+    /// A received batch was applied; `applied` are the ops that were new here.
+    mutating func applied(batch: UInt32, wantsAck: Bool, _ applied: [OpID]) -> [Action] {
+        for id in applied where peerKnown[id.device] < id.seq { peerKnown.entries[id.device] = id.seq }
+        received += applied.count
+        return wantsAck ? [.send(.ack(batch: batch, applied: UInt32(clamping: applied.count)))] : []
+    }
+
+    /// Whether the peer is still admitted: nil, or why not.
+    func admission(refusal: String?) -> [Action] {
+        guard let refusal else { return [] }
+        return [.send(.close(.revoked, refusal)), .end(.refused(refusal))]
+    }
+
+    // MARK: Helpers
+
+    private func quiet(_ now: UInt64) -> Bool { now >= lastOpsActivity && now - lastOpsActivity > Self.quietNanoseconds }
+
+    private mutating func nextBatch() -> UInt32 {
+        batchesSent &+= 1
+        if oneShot { awaitingAck.insert(batchesSent) }
+        return batchesSent
+    }
+}

@@ -1,0 +1,305 @@
+import CaddieCore
+import CaddieWire
+import Testing
+@testable import CaddieSync
+
+/// The session's decisions, with no socket, store or clock: each rule of ``SessionMachine`` and each race fixed so
+/// far, then two machines wired to each other through in-memory logs until they converge.
+@Suite("Session machine: the sync session's rules, without I/O")
+struct SessionMachineTests {
+    typealias Action = SessionMachine.Action
+
+    static func key(_ byte: UInt8) -> PublicKey { PublicKey(unchecked: [UInt8](repeating: byte, count: 32)) }
+    static let own = key(0xA1)
+    static let peer = key(0xB2)
+    static let third = key(0xC3)
+    static let second: UInt64 = 1_000_000_000
+
+    /// An op's bytes in the signed layout the wire compacts: kind, space, device, seq, prev, payload.
+    static func op(_ device: PublicKey, _ seq: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = [1] + [UInt8](repeating: 7, count: 16) + device.bytes
+        bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: seq >> (8 * $0)) }
+        bytes += [UInt8](repeating: 0, count: 32) + [UInt8(truncatingIfNeeded: seq), 0x55]
+        return bytes
+    }
+
+    static func head(_ device: PublicKey, _ seq: UInt64, variant: UInt8 = 0) -> Digest32 {
+        Digest32(unchecked: Array(device.bytes.prefix(24)) + (0..<8).map { UInt8(truncatingIfNeeded: seq >> (8 * $0)) ^ variant })
+    }
+
+    static func entry(_ device: PublicKey, _ seq: UInt64, variant: UInt8 = 0) -> WireMessage.VectorEntry {
+        WireMessage.VectorEntry(device: device, seq: seq, head: head(device, seq, variant: variant))
+    }
+
+    static func ops(_ device: PublicKey, _ seqs: ClosedRange<UInt64>) -> [(id: OpID, bytes: [UInt8])] {
+        seqs.map { (OpID(device: device, seq: $0), op(device, $0)) }
+    }
+
+    // MARK: Rules
+
+    @Test("a session opens with its vector; a one-shot sync asks for everything")
+    func opensWithVector() {
+        let ours = [Self.entry(Self.own, 3)]
+        let live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(live.start() == [.readVector(cached: false, for: .open)])
+        #expect(live.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: false))])
+        let oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
+        #expect(oneShot.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: true))])
+    }
+
+    @Test("a live session's first push sends only this device's own ops; wantAll and one-shot syncs get everything")
+    func firstPushOwnOnly() throws {
+        let theirs = [Self.entry(Self.peer, 4)]
+        var live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let actions = try live.received(.vector(theirs), now: 10)
+        #expect(actions == [.lookUpHeads(theirs), .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: Self.own), .send(.done)])
+
+        var asked = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(try asked.received(.vector(theirs, wantAll: true), now: 10).contains(.fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
+        var oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
+        #expect(try oneShot.received(.vector(theirs), now: 10).contains(.fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
+    }
+
+    @Test("a push after a local change asks the store by device, starting after what the peer holds, and continues from what it sent")
+    func livePushByDevice() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(machine.changed() == [.pace(.moving)], "before the peer's vector nothing is pushed")
+        _ = try machine.received(.vector([Self.entry(Self.own, 2), Self.entry(Self.third, 9)]), now: 1)
+        let push = machine.changed()
+        #expect(push == [.pace(.moving), .fetchOps(after: VersionVector([Self.own: 2, Self.third: 9]), onlyDevice: Self.own)])
+        // The race once fixed: a second read must not start other devices' ops from a guessed point. The follow-up
+        // fetch is again by device, after exactly what was sent.
+        let next = machine.fetched(Self.ops(Self.own, 3...5), onlyDevice: Self.own, now: 2)
+        #expect(next == [.pace(.moving), .send(.ops(batch: 1, ack: false, (3...5).map { .compacting(Self.op(Self.own, $0)) })),
+                         .fetchOps(after: VersionVector([Self.own: 5, Self.third: 9]), onlyDevice: Self.own)])
+        #expect(machine.fetched([], onlyDevice: Self.own, now: 3) == [], "an empty fetch ends the push")
+        #expect(machine.sent == 3)
+    }
+
+    @Test("while ops move, a peer's vector never lowers what it holds; on a quiet link it does, and the dropped ops go again")
+    func vectorInFlightDoesNotLower() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = try machine.received(.vector([]), now: 0)
+        _ = machine.fetched(Self.ops(Self.own, 1...5), onlyDevice: Self.own, now: 5 * Self.second)
+        #expect(machine.peerKnown[Self.own] == 5)
+        // The peer's vector crossed the batch in flight: it says 2, but 3-5 are on their way.
+        let crossing = try machine.received(.vector([Self.entry(Self.own, 2)]), now: 5 * Self.second + Self.second / 2)
+        #expect(crossing.contains(.fetchOps(after: VersionVector([Self.own: 5]), onlyDevice: nil)))
+        #expect(machine.peerKnown[Self.own] == 5)
+        // A second and more later, with nothing moving, the peer's word is the truth: it dropped 3-5.
+        let quiet = try machine.received(.vector([Self.entry(Self.own, 2)]), now: 7 * Self.second)
+        #expect(quiet.contains(.fetchOps(after: VersionVector([Self.own: 2]), onlyDevice: nil)))
+        #expect(machine.peerKnown[Self.own] == 2)
+    }
+
+    @Test("a digest is answered only on a quiet link: in step it slows the pace, a mismatch sends the vector")
+    func digestOnQuietLink() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let ours = [Self.entry(Self.own, 3)]
+        let digest = WireMessage.digest(of: ours)
+        _ = try machine.received(.ops(batch: 1, ack: false, []), now: 10 * Self.second)
+        #expect(try machine.received(.digest(digest), now: 10 * Self.second + Self.second / 2) == [], "ops are moving")
+        #expect(try machine.received(.digest(digest), now: 12 * Self.second) == [.readVector(cached: true, for: .answer(digest))])
+        #expect(machine.vectorRead(ours, for: .answer(digest)) == [.inStep(true), .pace(.inStep)])
+        let other = WireMessage.digest(of: [Self.entry(Self.own, 4)])
+        #expect(machine.vectorRead(ours, for: .answer(other)) == [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: false))])
+    }
+
+    @Test("the peer's vector holding more than this side makes it ask with its own vector, on every vector but the first")
+    func asksWhenBehind() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let theirs = [Self.entry(Self.peer, 8)]
+        #expect(!(try machine.received(.vector(theirs), now: 0)).contains(.readVector(cached: false, for: .askIfBehind(theirs))))
+        #expect(try machine.received(.vector(theirs), now: 5 * Self.second).contains(.readVector(cached: false, for: .askIfBehind(theirs))))
+        let behind = [Self.entry(Self.peer, 6)]
+        #expect(machine.vectorRead(behind, for: .askIfBehind(theirs)) == [.send(.vector(behind, wantAll: false))])
+        #expect(machine.vectorRead([Self.entry(Self.peer, 8)], for: .askIfBehind(theirs)) == [])
+    }
+
+    @Test("a forked op's copy goes at most once a session, for the first entry of each device")
+    func forkCopyOnce() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let forked = [Self.entry(Self.third, 4, variant: 1), Self.entry(Self.third, 4, variant: 2), Self.entry(Self.third, 4, variant: 3)]
+        let actions = try machine.received(.vector(forked), now: 0)
+        #expect(actions.first == .lookUpHeads([forked[0]]), "one entry per device is looked up")
+        let copy = Self.op(Self.third, 4)
+        #expect(machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [.send(.ops(batch: 1, ack: false, [.full(copy)]))])
+        let again = try machine.received(.vector(forked), now: 5 * Self.second)
+        #expect(!again.contains { if case .lookUpHeads = $0 { true } else { false } }, "the copy was sent: no second look-up")
+        #expect(machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [])
+    }
+
+    @Test("a peer silent for 15 s is reset and counts as gone")
+    func silentPeer() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = try machine.received(.digest(.zero), now: 100 * Self.second)
+        #expect(machine.tick(now: 114 * Self.second) == [.readVector(cached: true, for: .digest)])
+        #expect(machine.tick(now: 115 * Self.second) == [.reset, .end(.silent(seconds: 15))])
+    }
+
+    @Test("a change makes the next tick re-check the peer's admission, once; a refusal closes with the reason")
+    func admissionAfterChange() {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(machine.tick(now: 2 * Self.second) == [.readVector(cached: true, for: .digest)])
+        _ = machine.changed()
+        _ = machine.changed()
+        #expect(machine.tick(now: 4 * Self.second) == [.checkAdmission, .readVector(cached: true, for: .digest)])
+        #expect(machine.tick(now: 6 * Self.second) == [.readVector(cached: true, for: .digest)])
+        #expect(machine.admission(refusal: nil) == [])
+        let text = "device 1234 was revoked"
+        #expect(machine.admission(refusal: text) == [.send(.close(.revoked, text)), .end(.refused(text))])
+    }
+
+    @Test("a one-shot sync ends once both sides are done and every batch is acknowledged, and says so once")
+    func oneShotCompletes() throws {
+        var machine = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
+        _ = try machine.received(.vector([]), now: 0)
+        #expect(machine.fetched(Self.ops(Self.own, 1...2), onlyDevice: nil, now: 0).contains(
+            .send(.ops(batch: 1, ack: true, (1...2).map { .compacting(Self.op(Self.own, $0)) }))))
+        #expect(try machine.received(.done, now: 0) == [.recordProgress])
+        #expect(machine.settle() == [], "batch 1 is not acknowledged yet")
+        #expect(!machine.completed)
+        #expect(throws: WireError.unexpected("an ack for batch 9, which was not sent")) { _ = try machine.received(.ack(batch: 9, applied: 0), now: 0) }
+        _ = try machine.received(.ack(batch: 1, applied: 2), now: 0)
+        #expect(machine.settle() == [.send(.close(.finished, "sync complete")), .finish])
+        #expect(machine.completed)
+        #expect(machine.settle() == [])
+    }
+
+    @Test("an early close, a refusal and a superseded session each end as what they are")
+    func endings() throws {
+        var oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
+        #expect(throws: SyncError.closedEarly) { _ = try oneShot.received(.close(.finished, "bye"), now: 0) }
+        #expect(throws: SyncError.closedEarly) { _ = try oneShot.connectionClosed() }
+        var live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(try live.connectionClosed() == [.finish])
+        #expect(throws: SyncError.peerClosed("stopping")) { _ = try live.received(.close(.shutdown, "stopping"), now: 0) }
+        #expect(throws: SyncError.refused("not a member")) { _ = try live.received(.close(.revoked, "not a member"), now: 0) }
+        #expect(throws: WireError.self) { _ = try live.received(.welcome(spaceKey: [], name: ""), now: 0) }
+        #expect(live.superseded() == [.send(.close(.finished, SyncError.duplicate.description)), .end(.duplicate)])
+        #expect(live.duplicate)
+    }
+
+    @Test("a received batch is applied, acknowledged when asked, and raises what the peer is known to hold")
+    func appliesBatches() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let wire = (1...3).map { WireOp.compacting(Self.op(Self.peer, $0)) }
+        #expect(try machine.received(.ops(batch: 4, ack: true, wire), now: 0) == [.pace(.moving), .apply(batch: 4, wantsAck: true, wire)])
+        let ids = (1...3).map { OpID(device: Self.peer, seq: $0) }
+        #expect(machine.applied(batch: 4, wantsAck: true, ids) == [.send(.ack(batch: 4, applied: 3))])
+        #expect(machine.applied(batch: 5, wantsAck: false, []) == [])
+        #expect(machine.peerKnown[Self.peer] == 3)
+        #expect(machine.received == 3)
+    }
+
+    // MARK: Two machines
+
+    /// One side of a simulated link: a machine, an in-memory log, and the messages waiting for it.
+    struct Side {
+        var machine: SessionMachine
+        var log: [PublicKey: UInt64]
+        var inbox: [WireMessage] = []
+        var finished = false
+        var ended: SyncError?
+        var batchesSent = 0
+
+        var vector: [WireMessage.VectorEntry] {
+            log.filter { $0.value > 0 }.map { SessionMachineTests.entry($0.key, $0.value) }.sorted { $0.device < $1.device }
+        }
+    }
+
+    /// Runs actions the way ``SyncSession`` does (an answer's actions first), delivering sends to `other`.
+    static func perform(_ actions: [Action], _ side: inout Side, _ other: inout Side, now: UInt64) {
+        var queue = Array(actions.reversed())
+        while let action = queue.popLast() {
+            var next: [Action] = []
+            switch action {
+            case .send(let message):
+                if case .ops = message { side.batchesSent += 1 }
+                other.inbox.append(message)
+            case .readVector(_, let use): next = side.machine.vectorRead(side.vector, for: use)
+            case .lookUpHeads: next = side.machine.headsLookedUp(forks: [])
+            case .fetchOps(let after, let only):
+                var batch: [(id: OpID, bytes: [UInt8])] = []
+                for device in side.log.keys.sorted() where only == nil || only == device {
+                    let held = side.log[device] ?? 0
+                    guard held > after[device], batch.count < 500 else { continue }
+                    batch += ops(device, (after[device] + 1)...min(held, after[device] + UInt64(500 - batch.count)))
+                }
+                next = side.machine.fetched(batch, onlyDevice: only, now: now)
+            case .apply(let number, let wantsAck, let wire):
+                var applied: [OpID] = []
+                for op in wire {
+                    guard let id = op.id, id.seq == (side.log[id.device] ?? 0) + 1 else { continue }
+                    side.log[id.device] = id.seq
+                    applied.append(id)
+                }
+                next = side.machine.applied(batch: number, wantsAck: wantsAck, applied)
+            case .checkAdmission: next = side.machine.admission(refusal: nil)
+            case .recordProgress, .pace, .inStep, .reset: break
+            case .end(let error): side.ended = error; return
+            case .finish: side.finished = true; return
+            }
+            queue.append(contentsOf: next.reversed())
+        }
+    }
+
+    /// Delivers messages until both inboxes are empty; ticks both sides when `tick` says so.
+    static func pump(_ a: inout Side, _ b: inout Side, now: inout UInt64, rounds: Int = 10_000) throws {
+        for _ in 0..<rounds {
+            guard !a.inbox.isEmpty || !b.inbox.isEmpty else { return }
+            now += Self.second / 1000
+            if !a.inbox.isEmpty, !a.finished, a.ended == nil {
+                let message = a.inbox.removeFirst()
+                perform(try a.machine.received(message, now: now), &a, &b, now: now)
+                perform(a.machine.settle(), &a, &b, now: now)
+            } else { a.inbox.removeAll() }
+            if !b.inbox.isEmpty, !b.finished, b.ended == nil {
+                let message = b.inbox.removeFirst()
+                perform(try b.machine.received(message, now: now), &b, &a, now: now)
+                perform(b.machine.settle(), &b, &a, now: now)
+            } else { b.inbox.removeAll() }
+        }
+        Issue.record("the link did not settle")
+    }
+
+    @Test("two one-shot machines exchange 1,250 ops in batches of 500 and both end complete with the same logs")
+    func oneShotConverges() throws {
+        var now: UInt64 = 0
+        var a = Side(machine: SessionMachine(oneShot: true, ownDevice: Self.own, now: 0), log: [Self.own: 600, Self.third: 50])
+        var b = Side(machine: SessionMachine(oneShot: true, ownDevice: Self.peer, now: 0), log: [Self.peer: 600, Self.third: 20])
+        Self.perform(a.machine.start(), &a, &b, now: now)
+        Self.perform(b.machine.start(), &b, &a, now: now)
+        try Self.pump(&a, &b, now: &now)
+        #expect(a.log == b.log)
+        #expect(a.log == [Self.own: 600, Self.peer: 600, Self.third: 50])
+        #expect(a.finished && b.finished && a.machine.completed && b.machine.completed)
+        #expect(a.machine.sent == 630 && b.machine.sent == 600)
+        #expect(a.machine.received == 600 && b.machine.received == 630)
+        #expect(a.batchesSent == 2, "600 own ops and 30 of the third device's: batches of at most 500")
+    }
+
+    @Test("two live machines: the first exchange moves own logs only, a third device's ops follow at the next digest")
+    func liveConverges() throws {
+        var now: UInt64 = 0
+        var a = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.own, now: 0), log: [Self.own: 40, Self.third: 7])
+        var b = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.peer, now: 0), log: [Self.peer: 30])
+        Self.perform(a.machine.start(), &a, &b, now: now)
+        Self.perform(b.machine.start(), &b, &a, now: now)
+        try Self.pump(&a, &b, now: &now)
+        #expect(b.log == [Self.peer: 30, Self.own: 40], "own logs only: the third device's ops wait")
+        #expect(a.log == [Self.own: 40, Self.third: 7, Self.peer: 30])
+        // The digest tick, two seconds on, finds the difference and moves the rest.
+        now += 2 * Self.second
+        Self.perform(a.machine.tick(now: now), &a, &b, now: now)
+        Self.perform(b.machine.tick(now: now), &b, &a, now: now)
+        try Self.pump(&a, &b, now: &now)
+        #expect(a.log == b.log)
+        #expect(!a.finished && !b.finished && a.ended == nil && b.ended == nil, "a live session stays open")
+        // A local edit on b goes out at once, with no tick.
+        b.log[Self.peer] = 31
+        Self.perform(b.machine.changed(), &b, &a, now: now)
+        try Self.pump(&a, &b, now: &now)
+        #expect(a.log[Self.peer] == 31)
+    }
+}
