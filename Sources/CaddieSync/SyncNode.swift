@@ -8,51 +8,6 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// The keys of one space as this device holds them, and what a changed key asks of peers
-/// (docs/identity-and-spaces.md, "Removing a member").
-public struct SpaceKeyring: Sendable {
-    /// Every key of the space held here, the current one first (the one to dial with).
-    public let keys: [[UInt8]]
-    /// Once a member was removed: the check of the current key and the devices it was sealed to. A peer that
-    /// opens a session with an older key is admitted only if it is one of them (a member who has not yet heard).
-    public let current: Current?
-
-    /// The current key's check and its recipients.
-    public struct Current: Sendable {
-        /// Membership.keyCheck of the current key.
-        public let check: [UInt8]
-        /// The devices it was sealed to.
-        public let recipients: Set<PublicKey>
-
-        /// Creates it.
-        public init(check: [UInt8], recipients: Set<PublicKey>) {
-            self.check = check
-            self.recipients = recipients
-        }
-    }
-
-    /// Creates a keyring.
-    public init(keys: [[UInt8]], current: Current?) {
-        self.keys = keys
-        self.current = current
-    }
-}
-
-/// How a node answers invites its device made (the node layer fills it in: the sync layer keeps no invites).
-public struct InviteDesk: Sendable {
-    /// The invites a handshake may be made under (working or recently ended, so a late joiner hears why).
-    public let open: @Sendable () -> [HandshakeResponder.OpenInvite]
-    /// Takes one use of an invite for a peer and returns the welcome, or throws `SyncError.refused` with the reason.
-    public let redeem: @Sendable (_ invite: [UInt8], _ space: SpaceID, _ peer: PeerIdentity) throws -> Welcome
-
-    /// Creates a desk.
-    public init(open: @escaping @Sendable () -> [HandshakeResponder.OpenInvite],
-                redeem: @escaping @Sendable ([UInt8], SpaceID, PeerIdentity) throws -> Welcome) {
-        self.open = open
-        self.redeem = redeem
-    }
-}
-
 /// A node's sync engine: it listens for peers, dials static peers per space, and runs one session per
 /// connection (Protocol/wire.md). Each (peer, space) pair has its own connection, and one session: when two nodes
 /// dial each other, the session dialled by the lower device key stays.
@@ -90,11 +45,11 @@ public final class SyncNode: Sendable {
     private let incoming = Mutex<(next: Int, open: [Int: IncomingConnection])>((0, [:]))
     private let bytesSent = Mutex(0)
     private let onApplied: (@Sendable ([OpID]) -> Void)?
-    private let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
+    let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
     private let appliedObserver = Mutex<(@Sendable ([OpID]) -> Void)?>(nil)
-    private let live = Mutex(LiveSessions())
-    private let inviteDesk = Mutex<InviteDesk?>(nil)
-    private let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
+    let live = Mutex(LiveSessions())
+    let inviteDesk = Mutex<InviteDesk?>(nil)
+    let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
     ///
@@ -138,121 +93,8 @@ public final class SyncNode: Sendable {
     /// The sessions open now, oldest first.
     public var sessions: [LiveSession] { live.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
 
-    /// Registers a proven session, keeping one session per pair of devices and space: when both devices dial each
-    /// other, the session dialled by the device with the lower key stays, and the other device gives up the one it
-    /// dialled (Protocol/wire.md, "One session per pair"). Both sides compute the same rule; only the dialler of the
-    /// session that goes ever closes it. `dialled` is true for a live session this node dialled (never for a
-    /// one-shot `caddie sync`, which always runs to its end); `supersede` asks the session to close politely.
-    ///
-    /// Returns the session's number, or nil when this node dialled it and the peer's own session already runs:
-    /// the caller closes it.
-    func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
-                       supersede: @escaping @Sendable () -> Void) -> Int? {
-        let yields = credentials.device.publicKey > peer.device
-        let (session, superseded) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void]) in
-            let others = state.sessions.values.filter { $0.space == space && $0.device == peer.device }
-            var superseded: [@Sendable () -> Void] = []
-            if yields {
-                if dialled {
-                    // The peer's session to this node runs already: this one is the duplicate.
-                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, []) }
-                } else {
-                    // The peer (lower key) dialled: the sessions this node dialled to it give way.
-                    for other in others where state.dialled.contains(other.id) {
-                        if let close = state.supersede[other.id] { superseded.append(close) }
-                    }
-                }
-            }
-            state.next += 1
-            let session = LiveSession(id: state.next, space: space, device: peer.device, user: peer.user,
-                                      address: address, foundBy: foundBy, since: Date())
-            state.sessions[state.next] = session
-            state.supersede[state.next] = supersede
-            if dialled { state.dialled.insert(state.next) }
-            return (session, superseded)
-        }
-        for close in superseded { close() }
-        guard let session else { return nil }
-        peerObserver.withLock { $0 }?(.connected(session))
-        return session.id
-    }
-
-    /// Returns once no session with `device` for `space` is open (at once if none is), or when the task is
-    /// cancelled. A dial loop waits here while the peer's own session serves the pair, instead of redialling.
-    func untilNoSession(space: SpaceID, device: PublicKey) async {
-        let waiter = live.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = live.withLock { state in
-                    guard !Task.isCancelled, state.sessions.values.contains(where: { $0.space == space && $0.device == device })
-                    else { return true }
-                    state.waiters[waiter] = LiveSessions.Waiter(space: space, device: device, continuation: continuation)
-                    return false
-                }
-                if now { continuation.resume() }
-            }
-        } onCancel: {
-            live.withLock { $0.waiters.removeValue(forKey: waiter) }?.continuation.resume()
-        }
-    }
-
-    /// Records whether a session's peer held the same ops as this node at its last digest.
-    func sessionInStep(_ id: Int, _ inStep: Bool) {
-        live.withLock { state in state.sessions[id]?.inStep = inStep }
-    }
-
-    func sessionClosed(_ id: Int, reason: String) {
-        let (session, ready) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>]) in
-            guard let session = state.sessions.removeValue(forKey: id) else { return (nil, []) }
-            state.supersede[id] = nil
-            state.dialled.remove(id)
-            guard !state.sessions.values.contains(where: { $0.space == session.space && $0.device == session.device })
-            else { return (session, []) }
-            let done = state.waiters.filter { $0.value.space == session.space && $0.value.device == session.device }
-            for key in done.keys { state.waiters[key] = nil }
-            return (session, done.values.map(\.continuation))
-        }
-        for continuation in ready { continuation.resume() }
-        guard let session else { return }
-        peerObserver.withLock { $0 }?(.lost(session, reason: reason))
-    }
-
-    /// Lets this node answer the redemption of the invites its device made.
-    public func serveInvites(_ desk: InviteDesk) { inviteDesk.withLock { $0 = desk } }
-
-    /// The invites a handshake may be made under: read afresh for each incoming connection, so an invite made
-    /// while the node runs works at once. Reading them must not fail a handshake: on an error there are none.
-    func openInvites() -> [HandshakeResponder.OpenInvite] {
-        guard let desk = inviteDesk.withLock({ $0 }) else { return [] }
-        return desk.open()
-    }
-
-    /// Redeems an invite for a proven peer: the welcome, or `SyncError.refused` saying why not.
-    func redeem(_ invite: [UInt8], space: SpaceID, peer: PeerIdentity) async throws -> Welcome {
-        guard let desk = inviteDesk.withLock({ $0 }) else { throw SyncError.refused("this node does not answer invites") }
-        return try await blocking { try desk.redeem(invite, space, peer) }
-    }
-
-    /// Redeems an invite at the device that made it: dials it, proves the invite's secret in the handshake, and
-    /// returns the space key it sends back.
-    public func redeemInvite(host: String, port: Int, space: SpaceID, secret: [UInt8], inviter: PublicKey)
-        async throws -> Welcome
-    {
-        let channel = try await connect(host: host, port: port)
-        var session = SyncSession(node: self, role: .redeemer(space: space, secret: secret, inviter: inviter),
-                                  address: "\(host):\(port)", foundBy: "invite", oneShot: true, logger: logger)
-        let report = await session.run(channel)
-        if let welcome = report.welcome { return welcome }
-        if report.notRecognised { throw SyncError.inviteUnknown(address: "\(host):\(port)") }
-        if let refusal = report.refusal { throw SyncError.refused(refusal) }
-        throw SyncError.peerClosed(report.failure ?? "no answer")
-    }
-
     /// Dials a peer for a one-shot session (a sync or an invite's redemption).
-    private func connect(host: String, port: Int) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
+    func connect(host: String, port: Int) async throws -> NIOAsyncChannel<ByteBuffer, ByteBuffer> {
         do {
             return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(5))
@@ -260,57 +102,6 @@ public final class SyncNode: Sendable {
         } catch {
             throw SyncError.unreachable("\(host):\(port): \(error)")
         }
-    }
-
-    /// Lets this node read each space's keys afresh (a removal changes them while the node runs).
-    public func useKeyrings(_ source: @escaping @Sendable (SpaceID) -> SpaceKeyring?) { keyringSource.withLock { $0 = source } }
-
-    /// The keys of a space: from the keyring source, else the one key the node started with.
-    public func keyring(_ space: SpaceID) -> SpaceKeyring {
-        if let source = keyringSource.withLock({ $0 }), let ring = source(space), !ring.keys.isEmpty { return ring }
-        return SpaceKeyring(keys: spaceKeys[space].map { [$0] } ?? [], current: nil)
-    }
-
-    /// Every (space, key) pair a handshake may be made under.
-    func allSpaceKeys() -> [(SpaceID, [UInt8])] {
-        spaceList.flatMap { space, _ in keyring(space).keys.map { (space, $0) } }
-    }
-
-    func key(for space: SpaceID) throws -> [UInt8] {
-        guard let key = keyring(space).keys.first else { throw SyncError.refused("no key for space \(space.short)") }
-        return key
-    }
-
-    /// Why a proven peer may not sync this space, if it may not: a device this space knows under another user, a
-    /// removed user, a revoked device, or a newcomer on a key that a removal replaced (`keyCheck`: the check of the
-    /// key the session was opened with).
-    func refusal(of peer: PeerIdentity, in space: SpaceID, keyCheck: [UInt8]? = nil) async throws -> String? {
-        // A node that reaches itself (its own address as a static peer, or its own mDNS advert under another
-        // address) would sync with itself for ever.
-        if peer.device == credentials.device.publicKey { return "this is this node itself: it does not sync with itself" }
-        let store = self.store
-        let members = try await blocking { try store.members(space) }
-        if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {
-            return "device \(peer.device.short) belongs to another user in this space"
-        }
-        // A removal also revokes the devices it lists: say which it was.
-        if try await blocking({ try store.isRemoved(space, user: peer.user) }) {
-            return "user \(peer.user.short) was removed from this space by its owner"
-        }
-        // Revocations count even before the device's join has arrived here, and by device key in every space this
-        // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
-        if let revoked = try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) {
-            return "device \(peer.device.short) was revoked after op \(revoked)"
-        }
-        // After a removal, an older key admits only the devices the new one was sealed to: members that have not
-        // yet heard of it. Anyone else holding an old key (an old shared-key code, a removed member's new device)
-        // needs a new invite.
-        if let keyCheck, let current = keyring(space).current, keyCheck != current.check,
-           !current.recipients.contains(peer.device) {
-            return "this space's key changed when a member was removed, and device \(peer.device.short) was not a member "
-                + "then: ask a member for a new invite"
-        }
-        return nil
     }
 
     func recordSession(_ report: SessionReport, address: String, foundBy: String, vector: VersionVector,
@@ -569,24 +360,6 @@ final class ConnectionGuard: ChannelInboundHandler, Sendable {
     }
 }
 
-/// The sessions open now, and who waits for a pair's sessions to end.
-struct LiveSessions {
-    struct Waiter {
-        let space: SpaceID
-        let device: PublicKey
-        let continuation: CheckedContinuation<Void, Never>
-    }
-
-    var next = 0
-    var sessions: [Int: LiveSession] = [:]
-    /// Sessions this node dialled (live ones, not one-shot syncs).
-    var dialled = Set<Int>()
-    /// How to ask each session to close because the pair's other session stays.
-    var supersede: [Int: @Sendable () -> Void] = [:]
-    var nextWaiter = 0
-    var waiters: [Int: Waiter] = [:]
-}
-
 /// An incoming connection holding a slot.
 struct IncomingConnection {
     let host: String
@@ -595,32 +368,6 @@ struct IncomingConnection {
 }
 
 /// A node seen (or lost) by discovery, as the node layer hands it over.
-/// A session with a proven peer, open now.
-public struct LiveSession: Sendable {
-    /// A number for this session, unique in this run of the node.
-    public let id: Int
-    /// The space it syncs.
-    public let space: SpaceID
-    /// The peer's device and user keys.
-    public let device: PublicKey
-    public let user: PublicKey
-    /// The peer's address, `host:port`.
-    public let address: String
-    /// How the peer was found: static, mdns or incoming.
-    public let foundBy: String
-    /// When the session was established.
-    public let since: Date
-    /// Whether, at the peer's last digest, both sides held the same ops of the space (equal version vectors,
-    /// so the same state); nil until a digest has been compared.
-    public var inStep: Bool? = nil
-}
-
-/// A peer session opening or ending.
-public enum PeerEvent: Sendable {
-    case connected(LiveSession)
-    case lost(LiveSession, reason: String)
-}
-
 public struct PeerSighting: Sendable {
     /// The advertised service name.
     public let name: String

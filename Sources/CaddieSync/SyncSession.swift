@@ -19,7 +19,7 @@ struct SyncSession {
         case responder
     }
 
-    private enum Event {
+    enum Event {
         case frame([UInt8])
         case changed
         case tick
@@ -35,7 +35,7 @@ struct SyncSession {
     let oneShot: Bool
     var logger: Logger
 
-    private var session: EstablishedSession?
+    var session: EstablishedSession?
     /// The check of the space key the session was opened with (for the admission rule after a removal).
     private var keyCheck: [UInt8]?
     private var liveID: Int?
@@ -184,7 +184,7 @@ struct SyncSession {
 
     // MARK: Handshake
 
-    private func nextFrame(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget) async throws -> [UInt8]? {
+    func nextFrame(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget) async throws -> [UInt8]? {
         while let event = await events.next() {
             switch event {
             case .frame(let frame):
@@ -240,43 +240,6 @@ struct SyncSession {
                 case .fail(let error): throw error
                 }
             }
-        }
-    }
-
-    // MARK: Invites
-
-    /// The redeeming side: the inviting device's one message, a welcome or the reason it refused.
-    private mutating func awaitWelcome(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget)
-        async throws -> Welcome
-    {
-        guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedEarly }
-        guard var cipher = session?.cipher else { throw WireError.unexpected("no session") }
-        let plain = try cipher.open(frame)
-        session?.cipher = cipher
-        switch try WireMessage(decoding: plain) {
-        case .welcome(let key, let name, let earlier): return Welcome(spaceKey: key, name: name, earlierKeys: earlier)
-        case .close(_, let text): throw SyncError.refused(text)
-        default: throw WireError.unexpected("the inviting device sent something other than its welcome")
-        }
-    }
-
-    /// The inviting side: a session opened with an invite's key may redeem that invite and nothing else. A revoked
-    /// device is refused as on any session; the invite itself is checked (used, expired, revoked) and its use
-    /// recorded in one transaction before the space key leaves this device.
-    private mutating func redeem(_ invite: [UInt8], _ established: EstablishedSession,
-                                 _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        if let refusal = try await node.refusal(of: established.peer, in: established.space) {
-            try await send(.close(.revoked, refusal), outbound)
-            throw SyncError.refused(refusal)
-        }
-        do {
-            let welcome = try await node.redeem(invite, space: established.space, peer: established.peer)
-            try await send(.welcome(spaceKey: welcome.spaceKey, name: welcome.name, earlierKeys: welcome.earlierKeys), outbound)
-            logger.info("invite redeemed", metadata: ["invite": "\(Hex.encode(invite))"])
-        } catch SyncError.refused(let text) {
-            try await send(.close(.inviteRefused, text), outbound)
-            logger.info("invite refused", metadata: ["invite": "\(Hex.encode(invite))", "reason": "\(text)"])
-            throw SyncError.refused(text)
         }
     }
 
@@ -381,7 +344,7 @@ struct SyncSession {
 
     /// Sends one message. If the peer already closed the connection the write is dropped and the session
     /// keeps reading: the peer's last frame (a close with its reason) may still be on its way in.
-    private mutating func send(_ message: WireMessage, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    mutating func send(_ message: WireMessage, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         guard !outboundClosed, var cipher = session?.cipher else { return }
         let frame = cipher.seal(message.encoded)
         session?.cipher = cipher

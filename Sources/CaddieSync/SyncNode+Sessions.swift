@@ -1,0 +1,138 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+import CaddieWire
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The node's table of live sessions: one session per pair of devices and space, and who waits for a pair's
+/// session to end.
+extension SyncNode {
+    /// Registers a proven session, keeping one session per pair of devices and space: when both devices dial each
+    /// other, the session dialled by the device with the lower key stays, and the other device gives up the one it
+    /// dialled (Protocol/wire.md, "One session per pair"). Both sides compute the same rule; only the dialler of the
+    /// session that goes ever closes it. `dialled` is true for a live session this node dialled (never for a
+    /// one-shot `caddie sync`, which always runs to its end); `supersede` asks the session to close politely.
+    ///
+    /// Returns the session's number, or nil when this node dialled it and the peer's own session already runs:
+    /// the caller closes it.
+    func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
+                       supersede: @escaping @Sendable () -> Void) -> Int? {
+        let yields = credentials.device.publicKey > peer.device
+        let (session, superseded) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void]) in
+            let others = state.sessions.values.filter { $0.space == space && $0.device == peer.device }
+            var superseded: [@Sendable () -> Void] = []
+            if yields {
+                if dialled {
+                    // The peer's session to this node runs already: this one is the duplicate.
+                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, []) }
+                } else {
+                    // The peer (lower key) dialled: the sessions this node dialled to it give way.
+                    for other in others where state.dialled.contains(other.id) {
+                        if let close = state.supersede[other.id] { superseded.append(close) }
+                    }
+                }
+            }
+            state.next += 1
+            let session = LiveSession(id: state.next, space: space, device: peer.device, user: peer.user,
+                                      address: address, foundBy: foundBy, since: Date())
+            state.sessions[state.next] = session
+            state.supersede[state.next] = supersede
+            if dialled { state.dialled.insert(state.next) }
+            return (session, superseded)
+        }
+        for close in superseded { close() }
+        guard let session else { return nil }
+        peerObserver.withLock { $0 }?(.connected(session))
+        return session.id
+    }
+
+    /// Returns once no session with `device` for `space` is open (at once if none is), or when the task is
+    /// cancelled. A dial loop waits here while the peer's own session serves the pair, instead of redialling.
+    func untilNoSession(space: SpaceID, device: PublicKey) async {
+        let waiter = live.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = live.withLock { state in
+                    guard !Task.isCancelled, state.sessions.values.contains(where: { $0.space == space && $0.device == device })
+                    else { return true }
+                    state.waiters[waiter] = LiveSessions.Waiter(space: space, device: device, continuation: continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            live.withLock { $0.waiters.removeValue(forKey: waiter) }?.continuation.resume()
+        }
+    }
+
+    /// Records whether a session's peer held the same ops as this node at its last digest.
+    func sessionInStep(_ id: Int, _ inStep: Bool) {
+        live.withLock { state in state.sessions[id]?.inStep = inStep }
+    }
+
+    func sessionClosed(_ id: Int, reason: String) {
+        let (session, ready) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>]) in
+            guard let session = state.sessions.removeValue(forKey: id) else { return (nil, []) }
+            state.supersede[id] = nil
+            state.dialled.remove(id)
+            guard !state.sessions.values.contains(where: { $0.space == session.space && $0.device == session.device })
+            else { return (session, []) }
+            let done = state.waiters.filter { $0.value.space == session.space && $0.value.device == session.device }
+            for key in done.keys { state.waiters[key] = nil }
+            return (session, done.values.map(\.continuation))
+        }
+        for continuation in ready { continuation.resume() }
+        guard let session else { return }
+        peerObserver.withLock { $0 }?(.lost(session, reason: reason))
+    }
+}
+
+/// The sessions open now, and who waits for a pair's sessions to end.
+struct LiveSessions {
+    struct Waiter {
+        let space: SpaceID
+        let device: PublicKey
+        let continuation: CheckedContinuation<Void, Never>
+    }
+
+    var next = 0
+    var sessions: [Int: LiveSession] = [:]
+    /// Sessions this node dialled (live ones, not one-shot syncs).
+    var dialled = Set<Int>()
+    /// How to ask each session to close because the pair's other session stays.
+    var supersede: [Int: @Sendable () -> Void] = [:]
+    var nextWaiter = 0
+    var waiters: [Int: Waiter] = [:]
+}
+
+/// A session with a proven peer, open now.
+public struct LiveSession: Sendable {
+    /// A number for this session, unique in this run of the node.
+    public let id: Int
+    /// The space it syncs.
+    public let space: SpaceID
+    /// The peer's device and user keys.
+    public let device: PublicKey
+    public let user: PublicKey
+    /// The peer's address, `host:port`.
+    public let address: String
+    /// How the peer was found: static, mdns or incoming.
+    public let foundBy: String
+    /// When the session was established.
+    public let since: Date
+    /// Whether, at the peer's last digest, both sides held the same ops of the space (equal version vectors,
+    /// so the same state); nil until a digest has been compared.
+    public var inStep: Bool? = nil
+}
+
+/// A peer session opening or ending.
+public enum PeerEvent: Sendable {
+    case connected(LiveSession)
+    case lost(LiveSession, reason: String)
+}
