@@ -521,12 +521,8 @@ public struct NodeAPI: Sendable {
             throw APIError.badRequest("\(error)")
         }
         guard let heading else { return (position, GuidanceInput(position: position, headings: [])) }
-        let source: HeadingSource
-        switch headingSource?.lowercased() ?? "compass" {
-        case "head": source = .headTracking
-        case "compass": source = .compass
-        case "course", "cog": source = .courseOverGround
-        default: throw APIError.badRequest("headingSource is head, compass or course, not '\(headingSource ?? "")'")
+        guard let source = HeadingSource(name: headingSource ?? "compass") else {
+            throw APIError.badRequest("headingSource is head, compass or course, not '\(headingSource ?? "")'")
         }
         do { return (position, GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source))) } catch {
             throw APIError.badRequest(error.description)

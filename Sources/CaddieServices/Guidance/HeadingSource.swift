@@ -9,6 +9,18 @@ public enum HeadingSource: String, Sendable, Hashable, Codable, CaseIterable {
     /// The direction of travel computed from successive GPS fixes; absent while the player stands still.
     case courseOverGround
 
+    /// The names a person or a client may give a source, case aside: `head` (or `headtracking`, `head-tracking`),
+    /// `compass`, `course` (or `cog`, `course-over-ground`). The CLI's `--heading-source` and the API's
+    /// `headingSource` both read them here.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "head", "headtracking", "head-tracking": self = .headTracking
+        case "compass": self = .compass
+        case "course", "cog", "course-over-ground": self = .courseOverGround
+        default: return nil
+        }
+    }
+
     /// The order in which guidance prefers heading sources, best first.
     public static let preferenceOrder: [HeadingSource] = [.headTracking, .compass, .courseOverGround]
 

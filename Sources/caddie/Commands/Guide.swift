@@ -48,12 +48,8 @@ struct Guide: ParsableCommand {
 
     func input(_ position: GeoPoint) throws -> GuidanceInput {
         guard let heading else { return GuidanceInput(position: position, headings: []) }
-        let source: HeadingSource
-        switch headingSource.lowercased() {
-        case "head", "headtracking", "head-tracking": source = .headTracking
-        case "compass": source = .compass
-        case "course", "cog", "course-over-ground": source = .courseOverGround
-        default: throw NodeError.invalid("--heading-source is head, compass or course, not '\(headingSource)'")
+        guard let source = HeadingSource(name: headingSource) else {
+            throw NodeError.invalid("--heading-source is head, compass or course, not '\(headingSource)'")
         }
         do {
             return GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source))
