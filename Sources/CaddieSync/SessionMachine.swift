@@ -10,8 +10,11 @@ import CaddieWire
 /// The rules kept here, each with a unit test in `SessionMachineTests`:
 /// - a live session's first push sends only this device's own ops (in a full mesh each log crosses each link
 ///   once); a one-shot sync, or a peer that asks `wantAll`, gets everything at once;
-/// - a live push after a local change fetches this device's own ops by device, never other devices' ops from a
-///   guessed starting point;
+/// - a live push after a change fetches this device's own ops by device, never other devices' ops from a guessed
+///   starting point; to a peer whose last vector set `wantAll` (it has no other session in the space: a phone
+///   that reaches the group only through a clubhouse hub) it relays every device's ops at once;
+/// - a live session's vectors set `wantAll` while it is this node's only session in the space, and a change in
+///   that (a second session opened, or the others closed) is announced with a fresh vector;
 /// - while ops are moving, a peer's vector never lowers what this side knows the peer holds (it may have crossed
 ///   a batch in flight); once the link has been quiet for ``quietNanoseconds`` the peer's vector is the truth,
 ///   so ops it dropped are sent again;
@@ -39,6 +42,8 @@ struct SessionMachine {
         case answer(Digest32)
         /// After a push: ask with this side's vector when the peer's vector holds ops this side lacks.
         case askIfBehind([WireMessage.VectorEntry])
+        /// Tell the peer that this node's company changed (whether it wants everything relayed).
+        case announce
     }
 
     /// What the session should do, in order. An answer to a question (`readVector`, `lookUpHeads`, `fetchOps`,
@@ -95,6 +100,10 @@ struct SessionMachine {
     private(set) var duplicate = false
 
     private var heardVector = false
+    /// Whether the peer's last vector set `wantAll`: it has no other source, so this side relays to it at once.
+    private var peerWantsAll = false
+    /// Whether this is the node's only session in the space (the driver says so; see ``company(alone:)``).
+    private var alone = false
     private var sentDone = false
     private var peerDone = false
     private var batchesSent: UInt32 = 0
@@ -117,8 +126,23 @@ struct SessionMachine {
 
     // MARK: Events
 
-    /// The session is established: open with this side's vector.
-    func start() -> [Action] { [.readVector(cached: false, for: .open)] }
+    /// The session is established: open with this side's vector. `alone`: it is the node's only session in the
+    /// space.
+    mutating func start(alone: Bool = false) -> [Action] {
+        self.alone = alone
+        return [.readVector(cached: false, for: .open)]
+    }
+
+    /// Whether this session is the node's only one in the space changed: a fresh vector says so to the peer.
+    mutating func company(alone: Bool) -> [Action] {
+        guard alone != self.alone else { return [] }
+        self.alone = alone
+        return oneShot ? [] : [.readVector(cached: true, for: .announce)]
+    }
+
+    /// What this side's vectors say of `wantAll`: everything at once for a one-shot sync, and everything relayed
+    /// while this node has no other session in the space.
+    private var askingAll: Bool { oneShot || alone }
 
     /// A message from the peer. Throws when it breaks the protocol or ends the session.
     mutating func received(_ message: WireMessage, now: UInt64) throws -> [Action] {
@@ -152,6 +176,7 @@ struct SessionMachine {
     private mutating func receivedVector(_ entries: [WireMessage.VectorEntry], wantAll: Bool, now: UInt64) -> [Action] {
         let first = !heardVector
         heardVector = true
+        peerWantsAll = wantAll
         // What this session sent is on its way (TCP keeps order), so while ops are moving the peer's vector never
         // lowers what this side knows the peer holds: a vector that crossed a batch in flight causes no resend.
         // Once the link is quiet the peer's vector is the truth: ops it dropped (a compact op whose predecessor
@@ -190,7 +215,9 @@ struct SessionMachine {
         admissionStale = true
         // Until the peer's vector arrives this session cannot know what it lacks.
         guard heardVector else { return [.pace(.moving)] }
-        return [.pace(.moving), .fetchOps(after: peerKnown, onlyDevice: ownDevice)]
+        // A peer with no other session hears of other devices' ops only from this side: relay them at once.
+        // Anyone else gets them from their author (or at the next digest), so each log crosses each link once.
+        return [.pace(.moving), .fetchOps(after: peerKnown, onlyDevice: peerWantsAll ? nil : ownDevice)]
     }
 
     /// The digest timer fired.
@@ -234,17 +261,17 @@ struct SessionMachine {
     /// This side's vector, read for `use`.
     func vectorRead(_ ours: [WireMessage.VectorEntry], for use: VectorUse) -> [Action] {
         switch use {
-        case .open:
-            return [.send(.vector(ours, wantAll: oneShot))]
+        case .open, .announce:
+            return [.send(.vector(ours, wantAll: askingAll))]
         case .digest:
             return [.send(.digest(WireMessage.digest(of: ours)))]
         case .answer(let theirs):
             let same = WireMessage.digest(of: ours) == theirs
-            return same ? [.inStep(true), .pace(.inStep)] : [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: oneShot))]
+            return same ? [.inStep(true), .pace(.inStep)] : [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: askingAll))]
         case .askIfBehind(let theirs):
             let held = Dictionary(ours.map { ($0.device, $0.seq) }, uniquingKeysWith: max)
             guard theirs.contains(where: { $0.seq > held[$0.device, default: 0] }) else { return [] }
-            return [.send(.vector(ours, wantAll: oneShot))]
+            return [.send(.vector(ours, wantAll: askingAll))]
         }
     }
 

@@ -14,20 +14,23 @@ extension SyncNode {
     /// other, the session dialled by the device with the lower key stays, and the other device gives up the one it
     /// dialled (Protocol/wire.md, "One session per pair"). Both sides compute the same rule; only the dialler of the
     /// session that goes ever closes it. `dialled` is true for a live session this node dialled (never for a
-    /// one-shot `caddie sync`, which always runs to its end); `supersede` asks the session to close politely.
+    /// one-shot `caddie sync`, which always runs to its end); `supersede` asks the session to close politely;
+    /// `company` tells it, later, whether it has become the node's only session in its space (true) or no longer
+    /// is (false), which decides whether it asks its peer to relay everything (``SessionMachine``).
     ///
     /// Returns the session's number, or nil when this node dialled it and the peer's own session already runs:
     /// the caller closes it.
     func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
-                       supersede: @escaping @Sendable () -> Void) -> Int? {
+                       supersede: @escaping @Sendable () -> Void,
+                       company: @escaping @Sendable (Bool) -> Void = { _ in }) -> Int? {
         let yields = credentials.device.publicKey > peer.device
-        let (session, superseded) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void]) in
+        let (session, superseded, told) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void], [@Sendable (Bool) -> Void]) in
             let others = state.sessions.values.filter { $0.space == space && $0.device == peer.device }
             var superseded: [@Sendable () -> Void] = []
             if yields {
                 if dialled {
                     // The peer's session to this node runs already: this one is the duplicate.
-                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, []) }
+                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, [], []) }
                 } else {
                     // The peer (lower key) dialled: the sessions this node dialled to it give way.
                     for other in others where state.dialled.contains(other.id) {
@@ -41,9 +44,13 @@ extension SyncNode {
             state.sessions[state.next] = session
             state.supersede[state.next] = supersede
             if dialled { state.dialled.insert(state.next) }
-            return (session, superseded)
+            state.company[state.next] = company
+            // A second peer in the space: the session that was alone is no longer.
+            let told = state.peerCount(space) == 2 ? state.sessionIDs(space).compactMap { state.company[$0] } : []
+            return (session, superseded, told)
         }
         for close in superseded { close() }
+        for tell in told { tell(false) }
         guard let session else { return nil }
         peerObserver.withLock { $0 }?(.connected(session))
         return session.id
@@ -76,18 +83,27 @@ extension SyncNode {
         live.withLock { state in state.sessions[id]?.inStep = inStep }
     }
 
+    /// Whether the session numbered `id` is the node's only session (by peer device) in `space`.
+    func isAlone(_ id: Int, space: SpaceID) -> Bool {
+        live.withLock { $0.peerCount(space) == 1 && $0.sessions[id] != nil }
+    }
+
     func sessionClosed(_ id: Int, reason: String) {
-        let (session, ready) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>]) in
-            guard let session = state.sessions.removeValue(forKey: id) else { return (nil, []) }
+        let (session, ready, told) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>], [@Sendable (Bool) -> Void]) in
+            guard let session = state.sessions.removeValue(forKey: id) else { return (nil, [], []) }
             state.supersede[id] = nil
+            state.company[id] = nil
             state.dialled.remove(id)
+            // One peer left in the space: its session is now the only way in, and asks for everything.
+            let told = state.peerCount(session.space) == 1 ? state.sessionIDs(session.space).compactMap { state.company[$0] } : []
             guard !state.sessions.values.contains(where: { $0.space == session.space && $0.device == session.device })
-            else { return (session, []) }
+            else { return (session, [], told) }
             let done = state.waiters.filter { $0.value.space == session.space && $0.value.device == session.device }
             for key in done.keys { state.waiters[key] = nil }
-            return (session, done.values.map(\.continuation))
+            return (session, done.values.map(\.continuation), told)
         }
         for continuation in ready { continuation.resume() }
+        for tell in told { tell(true) }
         guard let session else { return }
         peerObserver.withLock { $0 }?(.lost(session, reason: reason))
     }
@@ -107,8 +123,16 @@ struct LiveSessions {
     var dialled = Set<Int>()
     /// How to ask each session to close because the pair's other session stays.
     var supersede: [Int: @Sendable () -> Void] = [:]
+    /// How to tell each session whether it is alone in its space.
+    var company: [Int: @Sendable (Bool) -> Void] = [:]
     var nextWaiter = 0
     var waiters: [Int: Waiter] = [:]
+
+    /// The sessions open in a space.
+    func sessionIDs(_ space: SpaceID) -> [Int] { sessions.values.filter { $0.space == space }.map(\.id) }
+
+    /// The peer devices this node has sessions with in a space.
+    func peerCount(_ space: SpaceID) -> Int { Set(sessions.values.filter { $0.space == space }.map(\.device)).count }
 }
 
 /// A session with a proven peer, open now.

@@ -25,6 +25,8 @@ struct SyncSession {
         case tick
         /// The pair's other session stays: close this one.
         case superseded
+        /// This session became the node's only one in its space (true), or stopped being it.
+        case company(alone: Bool)
         case closed(Error?)
     }
 
@@ -122,7 +124,8 @@ struct SyncSession {
                     let dialled = if case .initiator = role { !oneShot } else { false }
                     guard let id = node.sessionOpened(space: established.space, peer: established.peer, address: address,
                                                       foundBy: foundBy, dialled: dialled,
-                                                      supersede: { continuation.yield(.superseded) })
+                                                      supersede: { continuation.yield(.superseded) },
+                                                      company: { continuation.yield(.company(alone: $0)) })
                     else {
                         report.duplicate = true
                         try await send(.close(.finished, SyncError.duplicate.description), outbound)
@@ -193,7 +196,7 @@ struct SyncSession {
             case .closed(let error):
                 if let error { throw error }
                 return nil
-            case .changed, .tick, .superseded: continue
+            case .changed, .tick, .superseded, .company: continue
             }
         }
         return nil
@@ -250,7 +253,8 @@ struct SyncSession {
     /// Feeds the session's events to its ``SessionMachine`` and carries out what it decides.
     private mutating func exchange(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
                                    _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        if try await perform(machine.start(), outbound) { return }
+        let alone = if let liveID, let space = session?.space { node.isAlone(liveID, space: space) } else { false }
+        if try await perform(machine.start(alone: alone), outbound) { return }
         while let event = await events.next() {
             let actions: [SessionMachine.Action]
             switch event {
@@ -267,6 +271,8 @@ struct SyncSession {
                 actions = machine.tick(now: Self.now())
             case .superseded:
                 actions = machine.superseded()
+            case .company(let alone):
+                actions = machine.company(alone: alone)
             case .closed(let error):
                 if let error { throw error }
                 actions = try machine.connectionClosed()

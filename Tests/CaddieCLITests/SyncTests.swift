@@ -29,6 +29,28 @@ struct SyncTests {
         #expect(peers.count >= 3)
     }
 
+    @Test("two phones that reach each other only through a hub see each other's edits within a second (the hub relays at once)")
+    func hubRelaysAtOnce() throws {
+        let (homes, game, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let (hub, left, right) = (homes[0], homes[1], homes[2])
+        let hubNode = try NodeProcess(hub)
+        defer { hubNode.stop() }
+        // Each phone knows only the hub: neither dials the other.
+        let leftNode = try NodeProcess(left, peers: [hubNode.port])
+        defer { leftNode.stop() }
+        let rightNode = try NodeProcess(right, peers: [hubNode.port])
+        defer { rightNode.stop() }
+        try left.ok(["score", game, "Ben", "1", "4"])
+        #expect(try eventually(within: 10) { try Set([hub, left, right].map { try $0.stateHash() }).count == 1 })
+        // Without a relay the hub would pass it on at its next digest, two seconds after the change at the earliest.
+        for (from, to, hole) in [(left, right, "2"), (right, left, "3"), (left, right, "4")] {
+            try from.ok(["score", game, "Ben", hole, "5"])
+            let target = try from.stateHash()
+            #expect(try eventually(within: 1.0) { try to.stateHash() == target }, "hole \(hole) did not cross the hub within a second")
+        }
+    }
+
     @Test("a one-shot sync reports what moved and the state hash, and both sides agree")
     func oneShot() throws {
         let (homes, game, players) = try RoundTests.foursome()

@@ -40,7 +40,7 @@ struct SessionMachineTests {
     @Test("a session opens with its vector; a one-shot sync asks for everything")
     func opensWithVector() {
         let ours = [Self.entry(Self.own, 3)]
-        let live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        var live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         #expect(live.start() == [.readVector(cached: false, for: .open)])
         #expect(live.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: false))])
         let oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
@@ -192,6 +192,32 @@ struct SessionMachineTests {
         #expect(machine.received == 3)
     }
 
+    @Test("a peer whose vector set wantAll (no other session) gets every device's ops relayed at once; others only this device's")
+    func relaysToALonePeer() throws {
+        var hub = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = try hub.received(.vector([Self.entry(Self.peer, 1)], wantAll: true), now: 0)
+        #expect(hub.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevice: nil)])
+        // The peer found other company: its next vector drops the flag, and the relay stops.
+        _ = try hub.received(.vector([Self.entry(Self.peer, 1)], wantAll: false), now: 5 * Self.second)
+        #expect(hub.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevice: Self.own)])
+    }
+
+    @Test("a session's vectors set wantAll while it is its node's only session in the space, and say so when that changes")
+    func announcesCompany() throws {
+        var leaf = SessionMachine(oneShot: false, ownDevice: Self.peer, now: 0)
+        let ours = [Self.entry(Self.peer, 2)]
+        #expect(leaf.start(alone: true) == [.readVector(cached: false, for: .open)])
+        #expect(leaf.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: true))])
+        #expect(leaf.company(alone: true) == [], "no change, nothing to say")
+        #expect(leaf.company(alone: false) == [.readVector(cached: true, for: .announce)])
+        #expect(leaf.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
+        #expect(leaf.vectorRead(ours, for: .answer(.zero)).last == .send(.vector(ours, wantAll: false)))
+        #expect(leaf.company(alone: true) == [.readVector(cached: true, for: .announce)])
+        #expect(leaf.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: true))])
+        var oneShot = SessionMachine(oneShot: true, ownDevice: Self.peer, now: 0)
+        #expect(oneShot.company(alone: true) == [], "a one-shot sync asks for everything anyway")
+    }
+
     // MARK: Two machines
 
     /// One side of a simulated link: a machine, an in-memory log, and the messages waiting for it.
@@ -261,6 +287,39 @@ struct SessionMachineTests {
             } else { b.inbox.removeAll() }
         }
         Issue.record("the link did not settle")
+    }
+
+    @Test("a hub with two lone peers relays each one's edit to the other at once, with no digest tick")
+    func hubRelays() throws {
+        var now: UInt64 = 0
+        // Two links at the hub, one per leaf; the hub's log is shared by both of its sides.
+        var hubToLeft = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.own, now: 0), log: [Self.own: 3])
+        var left = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.peer, now: 0), log: [Self.peer: 5])
+        var hubToRight = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.own, now: 0), log: [Self.own: 3])
+        var right = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.third, now: 0), log: [Self.third: 4])
+        Self.perform(hubToLeft.machine.start(), &hubToLeft, &left, now: now)
+        Self.perform(left.machine.start(alone: true), &left, &hubToLeft, now: now)
+        try Self.pump(&hubToLeft, &left, now: &now)
+        Self.perform(hubToRight.machine.start(), &hubToRight, &right, now: now)
+        hubToRight.log = hubToLeft.log
+        Self.perform(right.machine.start(alone: true), &right, &hubToRight, now: now)
+        try Self.pump(&hubToRight, &right, now: &now)
+        hubToLeft.log = hubToRight.log
+        #expect(right.log == [Self.third: 4, Self.own: 3, Self.peer: 5], "the lone peer asked for everything at its first vector")
+        #expect(left.log == [Self.peer: 5, Self.own: 3])
+        // The right leaf's ops reached the hub: the change relays them to the left leaf at once.
+        Self.perform(hubToLeft.machine.changed(), &hubToLeft, &left, now: now)
+        try Self.pump(&hubToLeft, &left, now: &now)
+        #expect(left.log == hubToLeft.log)
+        // A new edit on the left leaf goes to the hub, and from there to the right leaf, each at once.
+        left.log[Self.peer] = 6
+        Self.perform(left.machine.changed(), &left, &hubToLeft, now: now)
+        try Self.pump(&hubToLeft, &left, now: &now)
+        hubToRight.log = hubToLeft.log
+        Self.perform(hubToRight.machine.changed(), &hubToRight, &right, now: now)
+        try Self.pump(&hubToRight, &right, now: &now)
+        #expect(right.log[Self.peer] == 6)
+        #expect(left.log == right.log)
     }
 
     @Test("two one-shot machines exchange 1,250 ops in batches of 500 and both end complete with the same logs")
