@@ -1,5 +1,8 @@
+import CaddieCore
+import CaddieNode
 import CaddieSync
 import Foundation
+import Logging
 import ServiceLifecycle
 
 /// The sync node as a service of `caddie serve`'s service group: it listens, keeps its sessions, and stops
@@ -47,6 +50,32 @@ public struct EventHubService: Service {
             await hub.run()
         } onGracefulShutdown: {
             hub.close()
+        }
+    }
+}
+
+/// The node's control socket as a service: while `caddie serve` runs, commands on the same home hand it their
+/// writes (`Home.serveControl`), and each one reaches the node's sessions the moment it commits.
+public struct ControlService: Service {
+    let home: Home
+    let keys: UnlockedKeys
+    let logger: Logger
+    let appended: @Sendable ([SignedOp]) -> Void
+
+    public init(home: Home, keys: UnlockedKeys, logger: Logger, appended: @escaping @Sendable ([SignedOp]) -> Void) {
+        self.home = home
+        self.keys = keys
+        self.logger = logger
+        self.appended = appended
+    }
+
+    public func run() async throws {
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await home.serveControl(keys: keys, logger: logger, appended: appended)
+            }
+        } catch is CancellationError {
+            return
         }
     }
 }

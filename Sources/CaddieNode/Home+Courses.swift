@@ -66,12 +66,7 @@ extension Home {
             results.append(CourseImportResult(id: course.id, name: course.name, merged: existing != nil, warnings: warnings))
         }
         // One op per course keeps each op well under the payload limit; all of them commit together or not at all.
-        try ensureJoined(space, keys: keys)
-        do {
-            _ = try store.appendBatch(space: space, signer: keys.device, edits: changes.map { ([$0], []) }, now: Self.now())
-        } catch {
-            throw .store(error)
-        }
+        _ = try appendEdits(space: space, keys: keys, edits: changes.map { ControlRequest.Edit(changes: [$0], pred: []) })
         return results
     }
 

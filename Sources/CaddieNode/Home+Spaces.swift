@@ -131,16 +131,14 @@ extension Home {
         }
     }
 
-    /// Appends one op of this device, joining the space first if this device has not yet.
+    /// Appends one op of this device, joining the space first if this device has not yet; through the node
+    /// running on this home when there is one (see `appendEdits`).
     @discardableResult
     public func append(space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = [])
         throws(NodeError) -> SignedOp
     {
-        try ensureJoined(space, keys: keys)
-        do {
-            return try store.append(space: space, signer: keys.device, changes: changes, pred: pred, now: Self.now())
-        } catch {
-            throw .store(error)
-        }
+        let ops = try appendEdits(space: space, keys: keys, edits: [ControlRequest.Edit(changes: changes, pred: pred)])
+        guard let op = ops.first, ops.count == 1 else { throw .invalid("the running node wrote \(ops.count) ops for one edit") }
+        return op
     }
 }

@@ -10,6 +10,7 @@ extension Home {
     /// A sync node over this home: its device credentials and the keys of every space it holds.
     public func syncNode(keys: UnlockedKeys, logger: Logger,
                          maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
+                         maxIncoming: Int = SyncNode.defaultMaxIncoming,
                          nodeID: [UInt8]? = nil) throws(NodeError) -> SyncNode {
         let identity = try identity()
         guard let user = identity.userKey, let certificate = Hex.decode(identity.certificate) else {
@@ -24,7 +25,7 @@ extension Home {
                                             certificate: certificate)
         do {
             let node = try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
-                                    maxIncomingPerAddress: maxIncomingPerAddress, nodeID: nodeID)
+                                    maxIncomingPerAddress: maxIncomingPerAddress, maxIncoming: maxIncoming, nodeID: nodeID)
             node.serveInvites(inviteDesk(keys: keys))
             node.useKeyrings { [self] space in keyring(space, keys: keys) }
             return node

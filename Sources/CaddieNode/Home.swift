@@ -5,6 +5,7 @@ import CaddieCore
 import CaddieCrypto
 import CaddieStore
 import Foundation
+import Synchronization
 
 /// A node's home directory: its identity, sealed keys and database.
 ///
@@ -16,6 +17,9 @@ public final class Home: Sendable {
     public let directory: URL
     /// The database.
     public let store: OpStore
+    /// Whether this is the running node's home object, which writes its ops itself and answers commands' writes
+    /// (`takeWrites`); a command's home hands its ops to that node while one runs.
+    let servesWrites = Mutex(false)
 
     var identityURL: URL { directory.appendingPathComponent("identity.json") }
     var keysURL: URL { directory.appendingPathComponent("keys.sealed") }

@@ -85,7 +85,7 @@ extension SyncNode {
 
     /// Whether the session numbered `id` is the node's only session (by peer device) in `space`.
     func isAlone(_ id: Int, space: SpaceID) -> Bool {
-        live.withLock { $0.peerCount(space) == 1 && $0.sessions[id] != nil }
+        return live.withLock { $0.peerCount(space) == 1 && $0.sessions[id] != nil }
     }
 
     func sessionClosed(_ id: Int, reason: String) {

@@ -23,8 +23,10 @@ public final class SyncNode: Sendable {
     public static let batchBytes = 512 * 1024
     /// Longest wait between two dials of a peer that does not answer (a phone walking back into range).
     public static let maxRedialSeconds = 5.0
-    /// Most incoming connections at once (handshaking or established).
-    public static let maxIncoming = 128
+    /// Most incoming connections at once (handshaking or established), by default.
+    public static let defaultMaxIncoming = 128
+    /// The most this node accepts at once (a clubhouse hub for a whole field raises it).
+    public let maxIncoming: Int
     /// Most incoming connections at once from one address by default, so one host cannot take every slot.
     public static let defaultMaxIncomingPerAddress = 8
     /// The per-address limit this node applies (a clubhouse hub behind one NAT address may raise it).
@@ -57,10 +59,12 @@ public final class SyncNode: Sendable {
     /// measurements); it must return quickly.
     public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
                 maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
+                maxIncoming: Int = SyncNode.defaultMaxIncoming,
                 onApplied: (@Sendable ([OpID]) -> Void)? = nil, nodeID: [UInt8]? = nil) throws {
         self.onApplied = onApplied
         self.nodeID = nodeID ?? SecureRandom.bytes(8)
-        self.maxIncomingPerAddress = max(1, min(maxIncomingPerAddress, Self.maxIncoming))
+        self.maxIncoming = max(1, min(maxIncoming, 4096))
+        self.maxIncomingPerAddress = max(1, min(maxIncomingPerAddress, self.maxIncoming))
         self.store = store
         self.credentials = credentials
         self.spaceKeys = spaceKeys
@@ -288,7 +292,7 @@ public final class SyncNode: Sendable {
                !evictOldest(where: { $0.host == host }) {
                 return (nil, evicted)
             }
-            if state.open.count >= Self.maxIncoming, !evictOldest(where: { _ in true }) {
+            if state.open.count >= maxIncoming, !evictOldest(where: { _ in true }) {
                 return (nil, evicted)
             }
             state.next += 1

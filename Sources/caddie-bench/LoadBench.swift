@@ -30,6 +30,7 @@ struct LoadBench {
         let process = Process()
         process.executableURL = caddie
         process.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--no-mdns", "--max-per-address", "\(peers + 8)",
+                             "--max-connections", "\(peers + 16)",
                              "--home", hubPath]
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = passphrase

@@ -27,6 +27,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Do not publish or browse mDNS (static peers only).") var noMdns = false
     @Option(help: "Most connections at once from one address (raise it for a hub behind one NAT address).")
     var maxPerAddress = SyncNode.defaultMaxIncomingPerAddress
+    @Option(help: "Most incoming connections at once (raise it for a hub that serves a whole field; at most 4096).")
+    var maxConnections = SyncNode.defaultMaxIncoming
     @Option(help: ArgumentHelp("Serve the HTTP API on HOST:PORT (127.0.0.1:7480 is the usual; see Protocol/openapi.yaml).",
                                valueName: "host:port"))
     var http: String?
@@ -51,7 +53,12 @@ struct Serve: AsyncParsableCommand {
                 logger.warning("the HTTP API listens on \(httpAddress), reachable from other machines; only the bearer token protects it")
             }
             let home = try options.open()
+            if await ControlSocket.answers(path: home.controlSocketPath) {
+                throw NodeError.invalid(ControlSocket.Failure.inUse(home.controlSocketPath).description)
+            }
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
+            // From here this process is the home's one writer of ops: commands hand theirs over the control socket.
+            home.takeWrites()
             let fixedID = try nodeId.map { text throws(NodeError) -> [UInt8] in
                 guard let bytes = Hex.decode(text), bytes.count == 8 else {
                     throw NodeError.invalid("--node-id must be 16 hex digits, as `caddie mdns-service` printed")
@@ -64,7 +71,8 @@ struct Serve: AsyncParsableCommand {
                     logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
                 }
             }
-            let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress, nodeID: fixedID)
+            let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress,
+                                         maxIncoming: maxConnections, nodeID: fixedID)
             var discovery: LocalDiscovery?
             if !noMdns {
                 guard address.port != 0 else {
@@ -78,6 +86,7 @@ struct Serve: AsyncParsableCommand {
             }
             defer { discovery?.stop() }
             var services: [any Service] = [
+                ControlService(home: home, keys: keys, logger: logger) { _ in node.localChange() },
                 SyncService(node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
                             sightings: discovery?.sightings) { port in
                     Console.print("listening on \(address.host):\(port)")

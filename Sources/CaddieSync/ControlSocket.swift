@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CaddieWire
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+
+/// The running node's local control socket: a Unix domain socket in the home (mode 0600, answering only
+/// processes of the node's own user), through which a command hands the node its writes while the node runs,
+/// so that the node is the home's one writer. Requests and replies are length-prefixed frames as on the sync
+/// wire (``FrameDecoder``); what they mean is the node layer's (`NodeControl`).
+public enum ControlSocket {
+    /// The socket's file name in the home.
+    public static let fileName = "control.sock"
+    /// The longest path a Unix domain socket address holds (sun_path, with its terminating zero).
+    public static let maxPathBytes = 107
+    /// Seconds a command waits for the node's answer.
+    public static let replyTimeoutSeconds: Int64 = 30
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// Another process answers on the socket already: a second node on the same home.
+        case inUse(String)
+        /// The home's path is too long for a socket address.
+        case pathTooLong(String)
+        /// The node took the request but did not answer.
+        case noAnswer(String)
+
+        public var description: String {
+            switch self {
+            case .inUse(let path):
+                "another `caddie serve` runs on this home (\(path) answers): stop it first, or use another --home"
+            case .pathTooLong(let path):
+                "the home's path is too long for its control socket (\(path)): use a shorter --home"
+            case .noAnswer(let why): "the running node did not answer: \(why)"
+            }
+        }
+    }
+
+    /// Serves the socket at `path` until the task is cancelled, answering each request frame with
+    /// `handle`'s reply. Refuses to start when another process answers at `path`; a socket file left by a node
+    /// that died is replaced. The file is removed when serving ends.
+    public static func serve(path: String, logger: Logger, ready: @Sendable () -> Void = {},
+                             handle: @escaping @Sendable ([UInt8]) async -> [UInt8]) async throws {
+        guard path.utf8.count <= maxPathBytes else { throw Failure.pathTooLong(path) }
+        if await answers(path: path) { throw Failure.inUse(path) }
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        defer { unlink(path) }
+        chmod(path, 0o600)
+        ready()
+        let owner = getuid()
+        try await withThrowingDiscardingTaskGroup { group in
+            try await server.executeThenClose { connections in
+                for try await connection in connections {
+                    group.addTask {
+                        // The file's mode keeps other users out; the peer's credentials say so again.
+                        if let uid = try? await peerUID(connection.channel), uid != owner, uid != 0 {
+                            logger.warning("control socket: refused a process of user \(uid)")
+                            try? await connection.channel.close()
+                            return
+                        }
+                        do {
+                            try await connection.executeThenClose { inbound, outbound in
+                                var reader = FrameReader(inbound)
+                                while let frame = try await reader.next() {
+                                    try await outbound.writeFrame(await handle(frame))
+                                }
+                            }
+                        } catch {
+                            logger.warning("control socket: a connection ended: \(error)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a process serves the socket at `path` now (a node running on this home).
+    public static func answers(path: String) async -> Bool {
+        guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path),
+              let other = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                  .connect(unixDomainSocketPath: path).get()
+        else { return false }
+        try? await other.close()
+        return true
+    }
+
+    /// `struct ucred` of Linux (pid, uid, gid), which Glibc shows Swift only under _GNU_SOURCE.
+    struct PeerCredentials {
+        var pid: Int32 = 0
+        var uid: UInt32 = 0
+        var gid: UInt32 = 0
+    }
+
+    /// The user id of the process at the other end of a Unix domain socket (SO_PEERCRED).
+    static func peerUID(_ channel: any Channel) async throws -> UInt32? {
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        let credentials: PeerCredentials = try await provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
+        ).get()
+        return credentials.uid
+    }
+
+    /// Sends one request to the node serving `path` and returns its reply; nil when no node serves there (no
+    /// socket file, or one a stopped node left behind), so the caller writes itself.
+    public static func request(path: String, _ body: [UInt8]) throws -> [UInt8]? {
+        guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let (channel, reader) = try? connect(path: path) else { return nil }
+        defer { channel.close(promise: nil) }
+        let timeout = channel.eventLoop.scheduleTask(in: .seconds(replyTimeoutSeconds)) {
+            reader.finish(.failure(Failure.noAnswer("no reply within \(replyTimeoutSeconds) s")))
+        }
+        defer { timeout.cancel() }
+        do {
+            try channel.writeAndFlush(ByteBuffer(bytes: FrameDecoder.frame(body))).wait()
+            return try reader.promise.futureResult.wait()
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            // The node took the connection but stopped before it answered: whether it wrote is not known.
+            throw Failure.noAnswer("\(error); check with `caddie card` before trying again")
+        }
+    }
+
+    private static func connect(path: String) throws -> (any Channel, ReplyReader) {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let reader = ReplyReader(loop.makePromise(of: [UInt8].self))
+        do {
+            let channel = try ClientBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(reader) }
+                }
+                .connect(unixDomainSocketPath: path).wait()
+            return (channel, reader)
+        } catch {
+            loop.execute { reader.finish(.failure(error)) }
+            throw error
+        }
+    }
+
+    /// Completes its promise once: with the first whole frame, or with why none came. Used on its channel's event
+    /// loop only.
+    private final class ReplyReader: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = ByteBuffer
+        let promise: EventLoopPromise<[UInt8]>
+        private var decoder = FrameDecoder()
+        private var done = false
+
+        init(_ promise: EventLoopPromise<[UInt8]>) { self.promise = promise }
+
+        func finish(_ result: Result<[UInt8], any Error>) {
+            guard !done else { return }
+            done = true
+            promise.completeWith(result)
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            decoder.append(Array(unwrapInboundIn(data).readableBytesView))
+            do {
+                if let frame = try decoder.next() { finish(.success(frame)) }
+            } catch {
+                finish(.failure(error))
+            }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            finish(.failure(Failure.noAnswer("the node closed the connection")))
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            finish(.failure(error))
+            context.close(promise: nil)
+        }
+    }
+}
