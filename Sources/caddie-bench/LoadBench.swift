@@ -49,7 +49,9 @@ struct LoadBench {
         var devices: [SigningKey] = []
         var nodes: [SyncNode] = []
         for index in 0..<peers {
-            let store = try OpStore(path: directory.appendingPathComponent("peer-\(index).sqlite").path)
+            // Each peer in a directory of its own, as each phone's home is: a node watches its home directory for
+            // writes, and 64 stores in one directory would wake every watcher at every write of any of them.
+            let store = try OpStore(path: try ownDirectory(directory, "peer-\(index)").appendingPathComponent("caddie.sqlite").path)
             try store.addSpace(invite.space, name: "Club medal", now: 0)
             let user = SigningKey.generate()
             let device = SigningKey.generate()

@@ -36,7 +36,8 @@ struct SyncBench {
         let game = SecureRandom.entityID()
         var members: [Member] = []
         for index in 0..<4 {
-            let store = try OpStore(path: directory.appendingPathComponent("node-\(index).sqlite").path)
+            // Each node in a directory of its own, as each home is (a node watches its home directory for writes).
+            let store = try OpStore(path: try ownDirectory(directory, "node-\(index)").appendingPathComponent("caddie.sqlite").path)
             try store.addSpace(space, name: "bench", now: 0)
             let user = SigningKey.generate()
             let device = SigningKey.generate()

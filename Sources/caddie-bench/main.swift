@@ -203,3 +203,10 @@ do {
     FileHandle.standardError.write(Data("caddie-bench: error: \(error)\n".utf8))
     exit(1)
 }
+
+/// A new directory `name` inside `parent`, for one node's database.
+func ownDirectory(_ parent: URL, _ name: String) throws -> URL {
+    let url = parent.appendingPathComponent(name, isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
