@@ -26,14 +26,8 @@ public struct SyncService: Service {
     }
 
     public func run() async throws {
-        do {
-            try await cancelWhenGracefulShutdown {
-                try await node.serve(host: host, port: port, peers: peers, sightings: sightings, listening: listening)
-            }
-        } catch is CancellationError {
-            // A graceful shutdown (SIGTERM from systemd, SIGINT from a terminal) stops the node by cancelling it:
-            // that is a clean stop, not a failure.
-            return
+        try await untilShutdown {
+            try await node.serve(host: host, port: port, peers: peers, sightings: sightings, listening: listening)
         }
     }
 }
@@ -71,11 +65,21 @@ public struct ControlService: Service {
 
     public func run() async throws {
         do {
-            try await cancelWhenGracefulShutdown {
-                try await home.serveControl(keys: keys, logger: logger, appended: appended)
-            }
-        } catch is CancellationError {
-            return
+            try await untilShutdown { try await home.serveControl(keys: keys, logger: logger, appended: appended) }
+        } catch ControlSocket.Failure.pathTooLong(let path) {
+            // The node still works: commands then write the database themselves, as with no node running.
+            logger.warning("no control socket: the home's path is too long for one (\(path)); commands write the database themselves")
+            try? await gracefulShutdown()
         }
+    }
+}
+
+/// Runs `body` until the service group shuts down. A graceful shutdown (SIGTERM from systemd, SIGINT from a
+/// terminal) stops it by cancelling it: that is a clean stop, not a failure.
+func untilShutdown(_ body: @escaping @Sendable () async throws -> Void) async throws {
+    do {
+        try await cancelWhenGracefulShutdown { try await body() }
+    } catch is CancellationError {
+        return
     }
 }

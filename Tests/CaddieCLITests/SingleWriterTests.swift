@@ -70,6 +70,40 @@ struct SingleWriterTests {
         #expect(try ana.stateHash() != written)
     }
 
+    @Test("a home whose path is too long for a socket still serves; its commands write the database themselves")
+    func longHomePath() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-test-long-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let cli = CLI(at: base.appendingPathComponent(String(repeating: "fairway-", count: 10)).appendingPathComponent("ana"),
+                      passphrase: "correct horse battery staple")
+        #expect(cli.home.appendingPathComponent("control.sock").path.utf8.count > 107)
+        try cli.ok(["login", "--name", "Ana"])
+        _ = try cli.createSpace("Saturday")
+        let out = cli.home.appendingPathComponent("serve.out")
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", cli.home.path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = cli.passphrase
+        environment["CADDIE_LOG"] = "info"
+        process.environment = environment
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: out)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        #expect(try eventually(within: 20) { Self.log(out).contains("no control socket") }, "\(Self.log(out))")
+        #expect(process.isRunning, "the node serves on")
+        let before = try cli.stateHash()
+        try cli.ok(["player", "add", "Ben"])
+        #expect(try cli.stateHash() != before)
+        #expect(!Self.log(out).contains("wrote for a command"))
+    }
+
     @Test("a damaged request on the control socket is refused with the reason, and nothing is written")
     func damagedRequest() throws {
         let (homes, game, _) = try RoundTests.foursome()
