@@ -50,11 +50,7 @@ struct Lab {
         environment["CADDIE_LAB_PREFIX"] = prefix
         process.environment = environment
         let log = home.home.appendingPathComponent("serve.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        try process.run(loggingTo: log)
         return process
     }
 }

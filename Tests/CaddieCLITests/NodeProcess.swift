@@ -77,3 +77,14 @@ func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows
     } while Date() < deadline
     return try condition()
 }
+
+extension Process {
+    /// Starts the process with its standard output and error both written to a new file at `log`.
+    func run(loggingTo log: URL) throws {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        standardOutput = handle
+        standardError = handle
+        try run()
+    }
+}

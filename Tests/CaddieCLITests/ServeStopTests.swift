@@ -19,11 +19,7 @@ struct ServeStopTests {
         environment["CADDIE_LOG"] = "info"
         process.environment = environment
         let log = cli.home.appendingPathComponent("serve.out")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        try process.run(loggingTo: log)
         let endpoint = cli.home.appendingPathComponent("http-endpoint.json")
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: endpoint.path), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }

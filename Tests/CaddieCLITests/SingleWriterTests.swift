@@ -8,6 +8,16 @@ import Testing
 struct SingleWriterTests {
     /// A node on `cli`'s home logging at info into `log`, started and waited for until its control socket answers.
     static func serve(_ cli: CLI, log: URL) throws -> Process {
+        let process = try start(cli, log: log)
+        let socket = cli.home.appendingPathComponent("control.sock").path
+        #expect(try eventually(within: 20) {
+            try String(contentsOf: log, encoding: .utf8).contains("listening on") && FileManager.default.fileExists(atPath: socket)
+        })
+        return process
+    }
+
+    /// A node on `cli`'s home logging at info into `log`, started.
+    static func start(_ cli: CLI, log: URL) throws -> Process {
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", cli.home.path]
@@ -15,15 +25,7 @@ struct SingleWriterTests {
         environment["CADDIE_PASSPHRASE"] = cli.passphrase
         environment["CADDIE_LOG"] = "info"
         process.environment = environment
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let socket = cli.home.appendingPathComponent("control.sock").path
-        #expect(try eventually(within: 20) {
-            try String(contentsOf: log, encoding: .utf8).contains("listening on") && FileManager.default.fileExists(atPath: socket)
-        })
+        try process.run(loggingTo: log)
         return process
     }
 
@@ -80,18 +82,7 @@ struct SingleWriterTests {
         try cli.ok(["login", "--name", "Ana"])
         _ = try cli.createSpace("Saturday")
         let out = cli.home.appendingPathComponent("serve.out")
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", cli.home.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CADDIE_PASSPHRASE"] = cli.passphrase
-        environment["CADDIE_LOG"] = "info"
-        process.environment = environment
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
+        let process = try Self.start(cli, log: out)
         defer {
             process.terminate()
             process.waitUntilExit()
