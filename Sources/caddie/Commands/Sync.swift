@@ -196,24 +196,6 @@ struct Peers: ParsableCommand {
     }
 }
 
-/// The async twin of ``guarded(_:)``.
-func guardedAsync(_ body: () async throws -> Void) async throws {
-    do {
-        try await body()
-    } catch let error as NodeError {
-        Console.error(error.description)
-        throw ExitCode(1)
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as SyncError {
-        Console.error(error.description)
-        throw ExitCode(1)
-    } catch {
-        Console.error("\(error)")
-        throw ExitCode(1)
-    }
-}
-
 struct MdnsService: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mdns-service",

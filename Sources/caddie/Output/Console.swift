@@ -31,13 +31,25 @@ enum Console {
 func guarded(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let error as NodeError {
-        Console.error(error.description)
-        throw ExitCode(1)
-    } catch let error as ExitCode {
-        throw error
     } catch {
-        Console.error("\(error)")
-        throw ExitCode(1)
+        throw exitCode(for: error)
     }
+}
+
+/// The async twin of ``guarded(_:)``.
+func guardedAsync(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        throw exitCode(for: error)
+    }
+}
+
+/// How every command ends on an error: its one line on standard error and exit status 1. Every Caddie error type
+/// (NodeError, SyncError, StoreError, ...) describes itself with what was wrong and what to do. An `ExitCode` a
+/// command chose passes through.
+func exitCode(for error: any Error) -> ExitCode {
+    if let code = error as? ExitCode { return code }
+    Console.error("\(error)")
+    return ExitCode(1)
 }
