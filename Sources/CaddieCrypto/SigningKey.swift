@@ -93,3 +93,11 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// A signing key prints, logs and reflects as its public key only: its secret never reaches a log line or a
+/// debug description (a service group logs its services' descriptions at debug level).
+extension SigningKey: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "SigningKey(publicKey: \(publicKey.hex))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["publicKey": publicKey.hex]) }
+}

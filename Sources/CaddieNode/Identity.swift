@@ -94,3 +94,11 @@ public struct UnlockedKeys: Sendable {
         return try UnlockedKeys(ring: ring)
     }
 }
+
+/// Unlocked keys print, log and reflect as the device's public key only: no secret, seed or space key reaches a
+/// log line or a debug description.
+extension UnlockedKeys: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "UnlockedKeys(device: \(device.publicKey.hex))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["device": device.publicKey.hex]) }
+}

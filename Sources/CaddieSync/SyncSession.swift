@@ -267,6 +267,9 @@ struct SyncSession {
             case .changed:
                 vectorCache = nil
                 actions = machine.changed()
+                if actions.contains(where: { if case .fetchOps(_, nil) = $0 { true } else { false } }) {
+                    logger.debug("relaying a change at once to a peer with no other session")
+                }
             case .tick:
                 actions = machine.tick(now: Self.now())
             case .superseded:

@@ -12,7 +12,7 @@ final class NodeProcess: @unchecked Sendable {
 
     /// Starts the node and waits until it listens.
     init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false,
-         environment extra: [String: String] = [:]) throws {
+         environment extra: [String: String] = [:], log: URL? = nil) throws {
         self.home = home
         process.executableURL = CLI.binary
         process.arguments = ["serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
@@ -25,7 +25,12 @@ final class NodeProcess: @unchecked Sendable {
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = errors
+        if let log {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+        } else {
+            process.standardError = errors
+        }
         try process.run()
         // "listening on HOST:PORT", and with --http "api on http://HOST:PORT (...)", in either order.
         var buffer = Data()
