@@ -116,6 +116,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CaddieAPITests",
+            dependencies: ["CaddieAPI", "CaddieNode", "CaddieCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CaddieCLITests",
             dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],
             swiftSettings: strict

@@ -18,20 +18,40 @@ public struct LiveEvent: Sendable {
 }
 
 /// Fans changes of the merged state out to live subscribers. Whatever changed the store (an API call, a
-/// `caddie` command in another process, ops merged from a peer), the hub compares the score cells with what it
-/// last saw and reports each new shown value, each conflict that appeared and each conflict that was settled.
+/// `caddie` command in another process, ops merged from a peer), the hub reads the ops added since its last
+/// look, compares the cells of the games they touch with what it last saw, and reports each new shown value,
+/// each conflict that appeared and each conflict that was settled.
 public final class EventHub: Sendable {
     private struct CellState: Equatable {
         let winner: OpID?
         let conflict: Bool
     }
 
+    private struct Head: Equatable {
+        let seq: UInt64
+        let hash: Digest32
+    }
+
+    /// What the hub saw at its last look: per game ("space/game"), each cell ("player/hole") and the game's
+    /// record; per space, each device's head.
+    private struct Look {
+        var cells: [String: [String: CellState]] = [:]
+        var games: [String: GameRecord] = [:]
+        var heads: [SpaceID: [PublicKey: Head]] = [:]
+    }
+
+    /// How much one look read.
+    struct LookStats: Equatable {
+        var wholeSpaces = 0
+        var gamesRead = 0
+    }
+
     private struct State {
         var nextEvent = 0
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
-        var cells: [String: CellState]? = nil
-        var games: [String: GameRecord] = [:]
+        var look: Look? = nil
+        var lastLook = LookStats()
         var closed = false
     }
 
@@ -140,31 +160,54 @@ public final class EventHub: Sendable {
         }
     }
 
-    /// Compares every score cell with the last look and publishes the differences.
+    /// The most new ops one look reads to narrow itself to the games they touch; beyond it (a peer's whole
+    /// round arriving at once) reading every card of the space is the cheaper way.
+    static let narrowingLimit = 2_000
+
+    /// Looks at what changed since the last look and publishes the differences. The first look reads every
+    /// score cell. After it, each space's heads are compared with the last look's: the ops each device added
+    /// since are read and decoded, and only the games they touch are read again; the cards of every other
+    /// game are carried over unread. A space whose change cannot be narrowed that way (a device's log cut back
+    /// by a revocation or a fork, a new member, a removal, more than ``narrowingLimit`` new ops) is read whole.
     func compare() {
-        var cells: [String: CellState] = [:]
-        var games: [String: GameRecord] = [:]
+        let last = state.withLock { $0.look }
+        var look = Look()
         var events: [(String, JSON)] = []
-        let (previous, previousGames) = state.withLock { ($0.cells, $0.games) }
+        var stats = LookStats()
         do {
             for space in try home.spaces() {
-                let players = Dictionary(try home.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                let heads = Dictionary(try home.store.heads(space.id).map { ($0.device, Head(seq: $0.seq, hash: $0.hash)) },
+                                       uniquingKeysWith: { a, _ in a })
+                look.heads[space.id] = heads
+                let touched = last.flatMap { touchedGames(space.id, before: $0.heads[space.id], now: heads) }
+                if touched == nil { stats.wholeSpaces += 1 }
+                var players: [EntityID: String]?
                 for game in try home.games(space.id) {
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
-                    games[gameKey] = game
+                    look.games[gameKey] = game
+                    let before = last.map { $0.cells[gameKey] ?? [:] }
+                    if let touched, !touched.contains(game.id), let before, last?.games[gameKey] == game {
+                        look.cells[gameKey] = before
+                        continue
+                    }
+                    stats.gamesRead += 1
+                    if players == nil {
+                        players = Dictionary(try home.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                    }
                     let eventsBefore = events.count
+                    var cells: [String: CellState] = [:]
                     for cell in try home.store.cells(space.id, game: game.id) {
-                        let key = "\(space.id.hex)/\(game.id.hex)/\(cell.player.hex)/\(cell.hole)"
+                        let key = "\(cell.player.hex)/\(cell.hole)"
                         let now = CellState(winner: cell.winner?.op, conflict: cell.isConflict)
                         cells[key] = now
-                        guard let previous, previous[key] != now else { continue }
-                        let before = previous[key]
+                        guard let before, before[key] != now else { continue }
+                        let previous = before[key]
                         let base: [(String, JSON)] = [
                             ("space", .string(space.id.hex)), ("game", .string(game.id.hex)),
-                            ("player", .string(cell.player.hex)), ("name", .string(players[cell.player] ?? cell.player.short)),
+                            ("player", .string(cell.player.hex)), ("name", .string(players?[cell.player] ?? cell.player.short)),
                             ("hole", .int(cell.hole)),
                         ]
-                        if let winner = cell.winner, before?.winner != winner.op {
+                        if let winner = cell.winner, previous?.winner != winner.op {
                             events.append(("score", .object(base + [
                                 ("strokes", .int(winner.entry.strokes)), ("putts", .optional(winner.entry.putts)),
                                 ("penalties", .optional(winner.entry.penalties)), ("author", .string(winner.author)),
@@ -173,14 +216,15 @@ public final class EventHub: Sendable {
                                 ("conflict", .bool(cell.isConflict)),
                             ])))
                         }
-                        if now.conflict, before?.conflict != true {
+                        if now.conflict, previous?.conflict != true {
                             events.append(("conflict", .object(base + [("values", .array(cell.values.map(Views.scoreValue)))])))
-                        } else if !now.conflict, before?.conflict == true, let winner = cell.winner {
+                        } else if !now.conflict, previous?.conflict == true, let winner = cell.winner {
                             events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
                         }
                     }
+                    look.cells[gameKey] = cells
                     // The game's standings, after its scores or its setup changed (not on the first look).
-                    if previous != nil, events.count > eventsBefore || previousGames[gameKey] != game,
+                    if last != nil, events.count > eventsBefore || last?.games[gameKey] != game,
                        let standings = try? home.standings(space: space.id, game: game.id.hex) {
                         events.append(("standings", .object([("space", .string(space.id.hex))] + {
                             if case .object(let fields) = Views.standings(standings) { return fields } else { return [] }
@@ -193,9 +237,46 @@ public final class EventHub: Sendable {
             return
         }
         state.withLock {
-            $0.cells = cells
-            $0.games = games
+            $0.look = look
+            $0.lastLook = stats
         }
         for (type, data) in events { publish(type, data) }
     }
+
+    /// The games that the ops added to a space since the last look touch, or nil when the space must be read
+    /// whole (see ``compare()``).
+    private func touchedGames(_ space: SpaceID, before: [PublicKey: Head]?, now: [PublicKey: Head]) -> Set<EntityID>? {
+        guard let before else { return nil }
+        var seen = VersionVector()
+        for (device, head) in before {
+            // A log that went back, or holds another op at the seq last seen, was cut and rebuilt.
+            guard let current = now[device], current.seq >= head.seq, current.seq > head.seq || current.hash == head.hash
+            else { return nil }
+            seen.entries[device] = head.seq
+        }
+        guard let added = try? home.store.ops(space: space, after: seen, limit: Self.narrowingLimit + 1),
+              added.count <= Self.narrowingLimit else { return nil }
+        var games = Set<EntityID>()
+        for (id, bytes) in added {
+            guard let op = try? SignedOp(bytes: bytes), let changes = try? Payload.decode(op.payload) else { return nil }
+            // The first new op of a device must follow the one the last look saw, or the log was replaced.
+            if let head = before[id.device], id.seq == head.seq + 1, op.prev != head.hash { return nil }
+            for change in changes {
+                switch change {
+                case .score(let game, _, _, _), .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _):
+                    games.insert(game)
+                case .set(kind: .game, let id, _):
+                    games.insert(id)
+                case .set:
+                    continue
+                case .join, .revoke, .remove, .rotate:
+                    return nil
+                }
+            }
+        }
+        return games
+    }
+
+    /// What the last look read: spaces read whole and games whose cards were read (for tests and the log).
+    var lastLook: LookStats { state.withLock { $0.lastLook } }
 }

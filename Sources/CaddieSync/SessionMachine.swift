@@ -13,8 +13,11 @@ import CaddieWire
 /// - a live push after a change fetches this device's own ops by device, never other devices' ops from a guessed
 ///   starting point; to a peer whose last vector set `wantAll` (it has no other session in the space: a phone
 ///   that reaches the group only through a clubhouse hub) it relays every device's ops at once;
-/// - a live session's vectors set `wantAll` while it is this node's only session in the space, and a change in
-///   that (a second session opened, or the others closed) is announced with a fresh vector;
+/// - a live session's vectors set `wantAll` while it is this node's only session in the space, or while a third
+///   device whose fresh ops came through this peer has no session with this node (this node is then reached
+///   through the peer: a chain, or a group where not everyone reaches everyone); a change in that is announced
+///   with a fresh vector, and a device that sent nothing fresh this way for ``relayMemoryNanoseconds`` no
+///   longer counts;
 /// - while ops are moving, a peer's vector never lowers what this side knows the peer holds (it may have crossed
 ///   a batch in flight); once the link has been quiet for ``quietNanoseconds`` the peer's vector is the truth,
 ///   so ops it dropped are sent again;
@@ -79,6 +82,8 @@ struct SessionMachine {
 
     /// A live session answers a digest, and trusts a peer's vector, only after this long without ops moving.
     static let quietNanoseconds: UInt64 = 1_000_000_000
+    /// How long a third device counts as reached through this peer after its last fresh op came this way.
+    static let relayMemoryNanoseconds: UInt64 = 300 * 1_000_000_000
     /// Seconds without a frame after which the peer counts as gone: it sends a digest at least every
     /// ``DigestPace/slowestSeconds`` while alive.
     static let silenceLimitSeconds: UInt64 = 15
@@ -102,8 +107,13 @@ struct SessionMachine {
     private var heardVector = false
     /// Whether the peer's last vector set `wantAll`: it has no other source, so this side relays to it at once.
     private var peerWantsAll = false
-    /// Whether this is the node's only session in the space (the driver says so; see ``company(alone:)``).
-    private var alone = false
+    /// The peer's device (nil until ``start(peer:company:)``).
+    private var peer: PublicKey?
+    /// The devices of the node's other sessions in the space (the driver says so; see ``company(_:)``); nil when
+    /// not told (some other company, as far as this machine knows).
+    private var others: Set<PublicKey>?
+    /// Third devices whose fresh ops came through this peer, and when the last one came.
+    private var throughPeer: [PublicKey: UInt64] = [:]
     private var sentDone = false
     private var peerDone = false
     private var batchesSent: UInt32 = 0
@@ -126,23 +136,33 @@ struct SessionMachine {
 
     // MARK: Events
 
-    /// The session is established: open with this side's vector. `alone`: it is the node's only session in the
-    /// space.
-    mutating func start(alone: Bool = false) -> [Action] {
-        self.alone = alone
+    /// The session is established with `peer`: open with this side's vector. `company`: the devices of the node's
+    /// sessions in the space.
+    mutating func start(peer: PublicKey? = nil, company: Set<PublicKey>? = nil) -> [Action] {
+        self.peer = peer
+        others = company?.subtracting(peer.map { [$0] } ?? [])
         return [.readVector(cached: false, for: .open)]
     }
 
-    /// Whether this session is the node's only one in the space changed: a fresh vector says so to the peer.
-    mutating func company(alone: Bool) -> [Action] {
-        guard alone != self.alone else { return [] }
-        self.alone = alone
-        return oneShot ? [] : [.readVector(cached: true, for: .announce)]
+    /// The devices of the node's sessions in the space changed: if that changes whether this side needs the
+    /// peer to relay, a fresh vector says so.
+    mutating func company(_ devices: Set<PublicKey>) -> [Action] {
+        let before = askingAll
+        others = devices.subtracting(peer.map { [$0] } ?? [])
+        return announceIfChanged(from: before)
     }
 
-    /// What this side's vectors say of `wantAll`: everything at once for a one-shot sync, and everything relayed
-    /// while this node has no other session in the space.
-    private var askingAll: Bool { oneShot || alone }
+    /// What this side's vectors say of `wantAll`: everything at once for a one-shot sync; everything relayed while
+    /// this node has no other session in the space, or while a device that reaches it through this peer has no
+    /// session with it.
+    private var askingAll: Bool {
+        guard !oneShot, let others else { return oneShot || !throughPeer.isEmpty }
+        return others.isEmpty || throughPeer.keys.contains { !others.contains($0) }
+    }
+
+    private func announceIfChanged(from before: Bool) -> [Action] {
+        !oneShot && askingAll != before ? [.readVector(cached: true, for: .announce)] : []
+    }
 
     /// A message from the peer. Throws when it breaks the protocol or ends the session.
     mutating func received(_ message: WireMessage, now: UInt64) throws -> [Action] {
@@ -232,7 +252,11 @@ struct SessionMachine {
             admissionStale = false
             actions.append(.checkAdmission)
         }
-        actions.append(.readVector(cached: true, for: .digest))
+        // Devices that sent nothing fresh through this peer for a while no longer need its relay.
+        let before = askingAll
+        throughPeer = throughPeer.filter { now < $0.value || now - $0.value < Self.relayMemoryNanoseconds }
+        let announce = announceIfChanged(from: before)
+        actions += announce.isEmpty ? [.readVector(cached: true, for: .digest)] : announce
         return actions
     }
 
@@ -293,11 +317,16 @@ struct SessionMachine {
                 .fetchOps(after: peerKnown, onlyDevice: onlyDevice)]
     }
 
-    /// A received batch was applied; `applied` are the ops that were new here.
-    mutating func applied(batch: UInt32, wantsAck: Bool, _ applied: [OpID]) -> [Action] {
+    /// A received batch was applied; `applied` are the ops that were new here, and `fresh` the devices among
+    /// them whose newest op was made just now (by its clock): devices live now.
+    mutating func applied(batch: UInt32, wantsAck: Bool, _ applied: [OpID], fresh: Set<PublicKey> = []) -> [Action] {
         for id in applied where peerKnown[id.device] < id.seq { peerKnown.entries[id.device] = id.seq }
         received += applied.count
-        return wantsAck ? [.send(.ack(batch: batch, applied: UInt32(clamping: applied.count)))] : []
+        let before = askingAll
+        // A live third device's ops came this way: while this node has no session with it, the peer is its path.
+        for device in fresh where device != peer && device != ownDevice { throughPeer[device] = lastOpsActivity }
+        let ack: [Action] = wantsAck ? [.send(.ack(batch: batch, applied: UInt32(clamping: applied.count)))] : []
+        return ack + announceIfChanged(from: before)
     }
 
     /// Whether the peer is still admitted: nil, or why not.

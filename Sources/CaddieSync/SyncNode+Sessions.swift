@@ -15,22 +15,22 @@ extension SyncNode {
     /// dialled (Protocol/wire.md, "One session per pair"). Both sides compute the same rule; only the dialler of the
     /// session that goes ever closes it. `dialled` is true for a live session this node dialled (never for a
     /// one-shot `caddie sync`, which always runs to its end); `supersede` asks the session to close politely;
-    /// `company` tells it, later, whether it has become the node's only session in its space (true) or no longer
-    /// is (false), which decides whether it asks its peer to relay everything (``SessionMachine``).
+    /// `company` tells it, later, the peer devices of the node's sessions in its space each time they change,
+    /// which decides whether it asks its peer to relay everything (``SessionMachine``).
     ///
     /// Returns the session's number, or nil when this node dialled it and the peer's own session already runs:
     /// the caller closes it.
     func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
                        supersede: @escaping @Sendable () -> Void,
-                       company: @escaping @Sendable (Bool) -> Void = { _ in }) -> Int? {
+                       company: @escaping @Sendable (Set<PublicKey>) -> Void = { _ in }) -> Int? {
         let yields = credentials.device.publicKey > peer.device
-        let (session, superseded, told) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void], [@Sendable (Bool) -> Void]) in
+        let (session, superseded, told) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void], LiveSessions.Told) in
             let others = state.sessions.values.filter { $0.space == space && $0.device == peer.device }
             var superseded: [@Sendable () -> Void] = []
             if yields {
                 if dialled {
                     // The peer's session to this node runs already: this one is the duplicate.
-                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, [], []) }
+                    if others.contains(where: { !state.dialled.contains($0.id) }) { return (nil, [], .nobody) }
                 } else {
                     // The peer (lower key) dialled: the sessions this node dialled to it give way.
                     for other in others where state.dialled.contains(other.id) {
@@ -38,6 +38,7 @@ extension SyncNode {
                     }
                 }
             }
+            let before = state.peerDevices(space)
             state.next += 1
             let session = LiveSession(id: state.next, space: space, device: peer.device, user: peer.user,
                                       address: address, foundBy: foundBy, since: Date())
@@ -45,12 +46,10 @@ extension SyncNode {
             state.supersede[state.next] = supersede
             if dialled { state.dialled.insert(state.next) }
             state.company[state.next] = company
-            // A second peer in the space: the session that was alone is no longer.
-            let told = state.peerCount(space) == 2 ? state.sessionIDs(space).compactMap { state.company[$0] } : []
-            return (session, superseded, told)
+            return (session, superseded, state.tellCompany(space, before: before))
         }
         for close in superseded { close() }
-        for tell in told { tell(false) }
+        told.tell()
         guard let session else { return nil }
         peerObserver.withLock { $0 }?(.connected(session))
         return session.id
@@ -83,19 +82,19 @@ extension SyncNode {
         live.withLock { state in state.sessions[id]?.inStep = inStep }
     }
 
-    /// Whether the session numbered `id` is the node's only session (by peer device) in `space`.
-    func isAlone(_ id: Int, space: SpaceID) -> Bool {
-        return live.withLock { $0.peerCount(space) == 1 && $0.sessions[id] != nil }
+    /// The peer devices of the node's sessions in `space`.
+    func company(_ space: SpaceID) -> Set<PublicKey> {
+        live.withLock { $0.peerDevices(space) }
     }
 
     func sessionClosed(_ id: Int, reason: String) {
-        let (session, ready, told) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>], [@Sendable (Bool) -> Void]) in
-            guard let session = state.sessions.removeValue(forKey: id) else { return (nil, [], []) }
+        let (session, ready, told) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>], LiveSessions.Told) in
+            guard let before = state.sessions[id].map({ state.peerDevices($0.space) }),
+                  let session = state.sessions.removeValue(forKey: id) else { return (nil, [], .nobody) }
             state.supersede[id] = nil
             state.company[id] = nil
             state.dialled.remove(id)
-            // One peer left in the space: its session is now the only way in, and asks for everything.
-            let told = state.peerCount(session.space) == 1 ? state.sessionIDs(session.space).compactMap { state.company[$0] } : []
+            let told = state.tellCompany(session.space, before: before)
             guard !state.sessions.values.contains(where: { $0.space == session.space && $0.device == session.device })
             else { return (session, [], told) }
             let done = state.waiters.filter { $0.value.space == session.space && $0.value.device == session.device }
@@ -103,7 +102,7 @@ extension SyncNode {
             return (session, done.values.map(\.continuation), told)
         }
         for continuation in ready { continuation.resume() }
-        for tell in told { tell(true) }
+        told.tell()
         guard let session else { return }
         peerObserver.withLock { $0 }?(.lost(session, reason: reason))
     }
@@ -123,8 +122,8 @@ struct LiveSessions {
     var dialled = Set<Int>()
     /// How to ask each session to close because the pair's other session stays.
     var supersede: [Int: @Sendable () -> Void] = [:]
-    /// How to tell each session whether it is alone in its space.
-    var company: [Int: @Sendable (Bool) -> Void] = [:]
+    /// How to tell each session the peer devices of the node's sessions in its space.
+    var company: [Int: @Sendable (Set<PublicKey>) -> Void] = [:]
     var nextWaiter = 0
     var waiters: [Int: Waiter] = [:]
 
@@ -132,7 +131,24 @@ struct LiveSessions {
     func sessionIDs(_ space: SpaceID) -> [Int] { sessions.values.filter { $0.space == space }.map(\.id) }
 
     /// The peer devices this node has sessions with in a space.
-    func peerCount(_ space: SpaceID) -> Int { Set(sessions.values.filter { $0.space == space }.map(\.device)).count }
+    func peerDevices(_ space: SpaceID) -> Set<PublicKey> { Set(sessions.values.filter { $0.space == space }.map(\.device)) }
+
+    /// Whom to tell of the space's company, once the lock is released: every session in it, if its peer devices
+    /// are no longer `before`.
+    func tellCompany(_ space: SpaceID, before: Set<PublicKey>) -> Told {
+        let now = peerDevices(space)
+        guard now != before else { return .nobody }
+        return Told(devices: now, sessions: sessionIDs(space).compactMap { company[$0] })
+    }
+
+    /// The company of a space, to tell its sessions.
+    struct Told {
+        static let nobody = Told(devices: [], sessions: [])
+        let devices: Set<PublicKey>
+        let sessions: [@Sendable (Set<PublicKey>) -> Void]
+
+        func tell() { for session in sessions { session(devices) } }
+    }
 }
 
 /// A session with a proven peer, open now.

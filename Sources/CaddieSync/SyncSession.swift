@@ -25,8 +25,8 @@ struct SyncSession {
         case tick
         /// The pair's other session stays: close this one.
         case superseded
-        /// This session became the node's only one in its space (true), or stopped being it.
-        case company(alone: Bool)
+        /// The peer devices of the node's sessions in this session's space changed: these are they now.
+        case company(Set<PublicKey>)
         case closed(Error?)
     }
 
@@ -125,7 +125,7 @@ struct SyncSession {
                     guard let id = node.sessionOpened(space: established.space, peer: established.peer, address: address,
                                                       foundBy: foundBy, dialled: dialled,
                                                       supersede: { continuation.yield(.superseded) },
-                                                      company: { continuation.yield(.company(alone: $0)) })
+                                                      company: { continuation.yield(.company($0)) })
                     else {
                         report.duplicate = true
                         try await send(.close(.finished, SyncError.duplicate.description), outbound)
@@ -253,8 +253,8 @@ struct SyncSession {
     /// Feeds the session's events to its ``SessionMachine`` and carries out what it decides.
     private mutating func exchange(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
                                    _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        let alone = if let liveID, let space = session?.space { node.isAlone(liveID, space: space) } else { false }
-        if try await perform(machine.start(alone: alone), outbound) { return }
+        let company = if liveID != nil, let space = session?.space { node.company(space) } else { Set<PublicKey>() }
+        if try await perform(machine.start(peer: session?.peer.device, company: company), outbound) { return }
         while let event = await events.next() {
             let actions: [SessionMachine.Action]
             switch event {
@@ -268,14 +268,14 @@ struct SyncSession {
                 vectorCache = nil
                 actions = machine.changed()
                 if actions.contains(where: { if case .fetchOps(_, nil) = $0 { true } else { false } }) {
-                    logger.debug("relaying a change at once to a peer with no other session")
+                    logger.debug("relaying a change at once to a peer that asked for it")
                 }
             case .tick:
                 actions = machine.tick(now: Self.now())
             case .superseded:
                 actions = machine.superseded()
-            case .company(let alone):
-                actions = machine.company(alone: alone)
+            case .company(let devices):
+                actions = machine.company(devices)
             case .closed(let error):
                 if let error { throw error }
                 actions = try machine.connectionClosed()
@@ -308,7 +308,8 @@ struct SyncSession {
                 }
                 next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
             case .apply(let batch, let wantsAck, let ops):
-                next = machine.applied(batch: batch, wantsAck: wantsAck, try await apply(ops))
+                let (applied, fresh) = try await apply(ops)
+                next = machine.applied(batch: batch, wantsAck: wantsAck, applied, fresh: fresh)
             case .checkAdmission:
                 guard let space = session?.space, let peer = session?.peer else { break }
                 next = machine.admission(refusal: try await node.refusal(of: peer, in: space, keyCheck: keyCheck))
@@ -418,8 +419,10 @@ struct SyncSession {
     }
 
     /// Restores and applies a received batch; the ops that were new here.
-    private func apply(_ wireOps: [WireOp]) async throws -> [OpID] {
-        guard let space = session?.space else { return [] }
+    /// Applies a received batch: the ops that were new here, and the devices whose newest op among them was made
+    /// within ``freshMilliseconds`` by its clock (devices live now, see ``SessionMachine``).
+    private func apply(_ wireOps: [WireOp]) async throws -> (applied: [OpID], fresh: Set<PublicKey>) {
+        guard let space = session?.space else { return ([], []) }
         let store = node.store
         let restored = try await restore(wireOps, space: space)
         let keys = node.keyring(space).keys
@@ -445,7 +448,24 @@ struct SyncSession {
         }
         if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
         if !result.applied.isEmpty { node.didApply(result.applied) }
-        return result.applied
+        return (result.applied, Self.fresh(restored, applied: result.applied, now: now))
+    }
+
+    /// How recent an op's clock must be for its device to count as live now.
+    static let freshMilliseconds: UInt64 = 60_000
+
+    /// The devices whose newest applied op in `ops` was made within ``freshMilliseconds`` of `now`.
+    static func fresh(_ ops: [[UInt8]], applied: [OpID], now: UInt64) -> Set<PublicKey> {
+        var newest: [PublicKey: UInt64] = [:]
+        for id in applied where id.seq > newest[id.device, default: 0] { newest[id.device] = id.seq }
+        var fresh = Set<PublicKey>()
+        for bytes in ops.reversed() where newest.isEmpty == false {
+            guard let op = try? SignedOp(bytes: bytes), newest[op.device] == op.seq else { continue }
+            newest[op.device] = nil
+            let made = op.hlc.milliseconds
+            if made <= now ? now - made < freshMilliseconds : made - now < freshMilliseconds { fresh.insert(op.device) }
+        }
+        return fresh
     }
 
     /// Restores compact ops to their signed bytes, using the previous op of each device.

@@ -53,10 +53,41 @@ struct SyncTests {
             #expect(try eventually(within: 10) { try to.stateHash() == target }, "hole \(hole) did not cross the hub")
         }
         let log = (try? String(contentsOf: hubLog, encoding: .utf8)) ?? ""
-        #expect(log.contains("relaying a change at once to a peer with no other session"), "the hub never relayed at once")
+        #expect(log.contains("relaying a change at once to a peer that asked for it"), "the hub never relayed at once")
         // Its debug log names its services and their keys: never a secret.
         #expect(log.contains("ControlService"))
         #expect(!log.contains("secret") && !log.contains("Seed"), "the debug log shows key material")
+    }
+
+    @Test("in a chain whose middle phone has another session, the hub still relays to it at once: a live device reaches it only through the hub")
+    func chainRelaysAtOnce() throws {
+        let (homes, game, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        // far – hub – middle – end: the middle phone has two sessions, so it is not alone, but the far phone's
+        // edits reach it only through the hub.
+        let (far, hub, middle, end) = (homes[0], homes[1], homes[2], homes[3])
+        let hubLog = hub.home.appendingPathComponent("hub.log")
+        let hubNode = try NodeProcess(hub, environment: ["CADDIE_LOG": "debug"], log: hubLog)
+        defer { hubNode.stop() }
+        let middleNode = try NodeProcess(middle, peers: [hubNode.port])
+        defer { middleNode.stop() }
+        let endNode = try NodeProcess(end, peers: [middleNode.port])
+        defer { endNode.stop() }
+        let farNode = try NodeProcess(far, peers: [hubNode.port])
+        defer { farNode.stop() }
+        #expect(try eventually(within: 20) { try Set(homes.map { try $0.stateHash() }).count == 1 })
+        // Until the end phone met it, the middle phone was alone and asked for relay for that reason: only what
+        // the hub logs from now on counts.
+        let before = ((try? String(contentsOf: hubLog, encoding: .utf8)) ?? "").utf8.count
+        for hole in ["5", "6", "7"] {
+            try far.ok(["score", game, "Ben", hole, "4"])
+            let target = try far.stateHash()
+            #expect(try eventually(within: 10) { try end.stateHash() == target }, "hole \(hole) did not reach the end of the chain")
+        }
+        let middleDevice = try #require(try Home(path: middle.home.path).identity().deviceKey).short
+        let log = String(decoding: ((try? Data(contentsOf: hubLog)) ?? Data()).dropFirst(before), as: UTF8.self)
+        let relays = log.split(separator: "\n").filter { $0.contains("relaying a change at once to a peer that asked for it") }
+        #expect(relays.contains { $0.contains(middleDevice) }, "the hub never relayed at once to the middle phone, which has another session")
     }
 
     @Test("a one-shot sync reports what moved and the state hash, and both sides agree")

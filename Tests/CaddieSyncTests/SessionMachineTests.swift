@@ -206,16 +206,50 @@ struct SessionMachineTests {
     func announcesCompany() throws {
         var leaf = SessionMachine(oneShot: false, ownDevice: Self.peer, now: 0)
         let ours = [Self.entry(Self.peer, 2)]
-        #expect(leaf.start(alone: true) == [.readVector(cached: false, for: .open)])
+        #expect(leaf.start(peer: Self.own, company: [Self.own]) == [.readVector(cached: false, for: .open)])
         #expect(leaf.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: true))])
-        #expect(leaf.company(alone: true) == [], "no change, nothing to say")
-        #expect(leaf.company(alone: false) == [.readVector(cached: true, for: .announce)])
+        #expect(leaf.company([Self.own]) == [], "no change, nothing to say")
+        #expect(leaf.company([Self.own, Self.third]) == [.readVector(cached: true, for: .announce)])
         #expect(leaf.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
         #expect(leaf.vectorRead(ours, for: .answer(.zero)).last == .send(.vector(ours, wantAll: false)))
-        #expect(leaf.company(alone: true) == [.readVector(cached: true, for: .announce)])
+        #expect(leaf.company([Self.own]) == [.readVector(cached: true, for: .announce)])
         #expect(leaf.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: true))])
         var oneShot = SessionMachine(oneShot: true, ownDevice: Self.peer, now: 0)
-        #expect(oneShot.company(alone: true) == [], "a one-shot sync asks for everything anyway")
+        #expect(oneShot.company([Self.own]) == [], "a one-shot sync asks for everything anyway")
+    }
+
+    @Test("a live third device reached only through this peer makes this side ask the peer to relay, until a session with it opens or it goes quiet")
+    func asksForRelayWhenReachedThroughPeer() throws {
+        let far = Self.key(0xD4)
+        var node = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let ours = [Self.entry(Self.own, 2)]
+        _ = node.start(peer: Self.peer, company: [Self.peer, Self.third])
+        #expect(node.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: false))], "another session: no relay asked")
+        _ = try node.received(.vector([Self.entry(Self.peer, 1)]), now: Self.second)
+        let wire = [WireOp.full(Self.op(far, 1))]
+        _ = try node.received(.ops(batch: 1, ack: false, wire), now: 2 * Self.second)
+        // Old ops of a device that is not live (its clock says so, so the driver does not call it fresh) ask nothing.
+        #expect(node.applied(batch: 1, wantsAck: false, [OpID(device: far, seq: 1)]) == [])
+        // The peer's own fresh ops, and this device's own, ask nothing either.
+        #expect(node.applied(batch: 2, wantsAck: false, [OpID(device: Self.peer, seq: 2)], fresh: [Self.peer, Self.own]) == [])
+        // The third device's fresh ops came this way, and this node has no session with it: ask for relay.
+        _ = try node.received(.ops(batch: 3, ack: false, [WireOp.full(Self.op(far, 2))]), now: 3 * Self.second)
+        #expect(node.applied(batch: 3, wantsAck: false, [OpID(device: far, seq: 2)], fresh: [far])
+            == [.readVector(cached: true, for: .announce)])
+        #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: true))])
+        // A session with it opens: its ops come from it now, so the relay is no longer asked.
+        #expect(node.company([Self.peer, Self.third, far]) == [.readVector(cached: true, for: .announce)])
+        #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
+        // It closes again: ask again.
+        #expect(node.company([Self.peer, Self.third]) == [.readVector(cached: true, for: .announce)])
+        // Nothing fresh from it for five minutes: it is no longer reached this way, and the tick says so.
+        _ = try node.received(.digest(.zero), now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - 2 * Self.second)
+        #expect(node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - Self.second).last
+            == .readVector(cached: true, for: .digest))
+        _ = try node.received(.digest(.zero), now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds)
+        #expect(node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds).last
+            == .readVector(cached: true, for: .announce))
+        #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
     }
 
     // MARK: Two machines
@@ -298,11 +332,11 @@ struct SessionMachineTests {
         var hubToRight = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.own, now: 0), log: [Self.own: 3])
         var right = Side(machine: SessionMachine(oneShot: false, ownDevice: Self.third, now: 0), log: [Self.third: 4])
         Self.perform(hubToLeft.machine.start(), &hubToLeft, &left, now: now)
-        Self.perform(left.machine.start(alone: true), &left, &hubToLeft, now: now)
+        Self.perform(left.machine.start(peer: Self.own, company: [Self.own]), &left, &hubToLeft, now: now)
         try Self.pump(&hubToLeft, &left, now: &now)
         Self.perform(hubToRight.machine.start(), &hubToRight, &right, now: now)
         hubToRight.log = hubToLeft.log
-        Self.perform(right.machine.start(alone: true), &right, &hubToRight, now: now)
+        Self.perform(right.machine.start(peer: Self.own, company: [Self.own]), &right, &hubToRight, now: now)
         try Self.pump(&hubToRight, &right, now: &now)
         hubToLeft.log = hubToRight.log
         #expect(right.log == [Self.third: 4, Self.own: 3, Self.peer: 5], "the lone peer asked for everything at its first vector")

@@ -1,0 +1,145 @@
+import CaddieCore
+import CaddieNode
+import Foundation
+import Logging
+import Testing
+@testable import CaddieAPI
+
+/// The live-event hub over a real home (SQLite on disk): what it reports, and that after its first look it reads
+/// only the games that the new ops touch.
+@Suite("Live events from what changed")
+struct EventHubTests {
+    /// A home with one space, the sample courses, four players and two games of two players each.
+    struct Round {
+        let home: Home
+        let keys: UnlockedKeys
+        let space: SpaceID
+        let players: [EntityID]
+        let games: [EntityID]
+        let invite: InviteCode
+
+        init(at directory: URL, name: String = "Ann") throws {
+            let home = try Home(path: directory.path)
+            _ = try home.login(name: name, passphrase: "hub test passphrase")
+            let invite = try home.createSpace(name: "Saturday", passphrase: "hub test passphrase")
+            let keys = try home.unlock(passphrase: "hub test passphrase")
+            let space = invite.space
+            for file in try Home.sampleCourseFiles() where file.name == "haagsche.json" {
+                _ = try home.importCourses(space: space, keys: keys, data: file.data)
+            }
+            let course = try #require(try home.courses(space).first)
+            let players = try ["Ann", "Bob", "Cat", "Dan"].map {
+                try home.addPlayer(space: space, keys: keys, name: $0, user: nil, handicapIndex: nil)
+            }
+            let tee = try #require(course.tees.first).name
+            games = try [players[0...1], players[2...3]].map { pair in
+                try home.newGame(space: space, keys: keys, course: course.id.hex, tee: tee, players: pair.map(\.hex))
+            }
+            (self.home, self.keys, self.invite, self.space, self.players) = (home, keys, invite, space, players)
+        }
+
+        func score(game: Int, player: Int, hole: Int, strokes: Int) throws {
+            try home.score(space: space, keys: keys, game: games[game].hex, player: players[player].hex, hole: hole,
+                           entry: try ScoreEntry(strokes: strokes))
+        }
+    }
+
+    static func directory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-hub-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Every event published so far, without waiting.
+    static func drain(_ stream: AsyncStream<LiveEvent>, count: Int) async -> [LiveEvent] {
+        var events: [LiveEvent] = []
+        var iterator = stream.makeAsyncIterator()
+        while events.count < count, let event = await iterator.next() { events.append(event) }
+        return events
+    }
+
+    /// One field of an event's data, as JSON text.
+    static func field(_ event: LiveEvent, _ name: String) -> String? {
+        guard case .object(let fields) = event.data else { return nil }
+        return fields.first { $0.0 == name }?.1.text
+    }
+
+    @Test("a score reads only its own game's card, and is reported with its game's standings")
+    func narrowLook() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let round = try Round(at: directory.appendingPathComponent("home"))
+        try round.score(game: 1, player: 2, hole: 1, strokes: 5)
+        let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        let (_, stream) = hub.subscribe()
+
+        hub.compare()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2), "the first look reads every game")
+
+        try round.score(game: 0, player: 1, hole: 3, strokes: 4)
+        hub.compare()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1), "a score in one game reads that game only")
+        let events = await Self.drain(stream, count: 2)
+        #expect(events.map(\.type) == ["score", "standings"])
+        #expect(Self.field(events[0], "game") == "\"\(round.games[0].hex)\"")
+        #expect(Self.field(events[0], "hole") == "3")
+        #expect(Self.field(events[0], "strokes") == "4")
+        #expect(Self.field(events[0], "origin") == "\"local\"")
+
+        // Nothing new: nothing read, nothing reported.
+        hub.compare()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 0))
+
+        // A correction and a player's rename: the rename touches no game's card.
+        try round.score(game: 1, player: 2, hole: 1, strokes: 6)
+        try round.home.append(space: round.space, keys: round.keys, changes: [
+            .set(kind: .player, id: round.players[0], fields: ["name": .text("Annie")]),
+        ])
+        hub.compare()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
+        let more = await Self.drain(stream, count: 2)
+        #expect(more.map(\.type) == ["score", "standings"])
+        #expect(Self.field(more[0], "game") == "\"\(round.games[1].hex)\"")
+        #expect(Self.field(more[0], "strokes") == "6")
+    }
+
+    @Test("ops merged from another home are reported, and a new member's join makes the hub read the space whole")
+    func mergedOps() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let round = try Round(at: directory.appendingPathComponent("ann"))
+        let other = try Home(path: directory.appendingPathComponent("bob").path)
+        _ = try other.login(name: "Bob", passphrase: "hub test passphrase")
+        _ = try other.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
+        let otherKeys = try other.unlock(passphrase: "hub test passphrase")
+        // Bob's home takes Ann's log, then scores on the second game.
+        let toBob = try round.home.export(space: round.space, since: VersionVector()).bundle
+        _ = try other.importBundle(keys: otherKeys, bytes: toBob.encoded)
+        _ = try other.score(space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
+                        hole: 7, entry: try ScoreEntry(strokes: 3))
+
+        let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        let (_, stream) = hub.subscribe()
+        hub.compare()
+
+        // Bob's join and his score arrive together: a new member, so the space is read whole.
+        let fromBob = try other.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
+        _ = try round.home.importBundle(keys: round.keys, bytes: fromBob.encoded)
+        hub.compare()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2))
+        let events = await Self.drain(stream, count: 2)
+        #expect(events.map(\.type) == ["score", "standings"])
+        #expect(Self.field(events[0], "hole") == "7")
+        #expect(Self.field(events[0], "origin") == "\"peer\"")
+
+        // His next score arrives alone: one game read.
+        _ = try other.score(space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
+                        hole: 8, entry: try ScoreEntry(strokes: 4))
+        let next = try other.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
+        _ = try round.home.importBundle(keys: round.keys, bytes: next.encoded)
+        hub.compare()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
+        let later = await Self.drain(stream, count: 1)
+        #expect(Self.field(later[0], "hole") == "8")
+    }
+}
