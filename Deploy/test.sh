@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine, builds Caddie, and runs every test: the swift-testing suites (unit,
+# Sets up a fresh Debian machine, checks the formatting, builds Caddie, and runs every test: the swift-testing suites (unit,
 # property, store, CLI, API, crash, hostile-peer and 16-peer load tests), the HTTP API against its OpenAPI
 # document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every libFuzzer harness
 # for CADDIE_FUZZ_SECONDS (60) each, the systemd unit, and `caddie demo` as an end-to-end check.
@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
 bash Deploy/setup.sh
+echo "test: checking the formatting (swift-format, .swift-format)"
+if ! swift-format lint --strict --recursive Sources Tests Package.swift; then
+    echo "test: the code above is not formatted: run swift-format format --in-place --recursive Sources Tests Package.swift" >&2
+    exit 1
+fi
 echo "test: building"
 swift build 2>&1 | grep -E "error|warning: unreachable|Compiling|Build complete" | grep -v "^\[" || true
 swift build >/dev/null

@@ -37,13 +37,15 @@ extension NodeAPI {
         let body = try await decode(request, as: NewInvite.self)
         let (home, keys) = (home, keys)
         let ticket = try await write {
-            try home.createInvite(space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? Home.defaultInviteSeconds,
-                                  keys: keys)
+            try home.createInvite(
+                space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? Home.defaultInviteSeconds,
+                keys: keys)
         }
-        return Response.json(.object([
-            ("id", .string(ticket.id.hex)), ("invite", .string(ticket.text)), ("uses", .int(body.uses ?? 1)),
-            ("expiresAt", .int(Int(ticket.expiresAt))), ("qr", QRCode.svg(ticket.text).map { .string($0) } ?? .null),
-        ]), status: .created)
+        return Response.json(
+            .object([
+                ("id", .string(ticket.id.hex)), ("invite", .string(ticket.text)), ("uses", .int(body.uses ?? 1)),
+                ("expiresAt", .int(Int(ticket.expiresAt))), ("qr", QRCode.svg(ticket.text).map { .string($0) } ?? .null),
+            ]), status: .created)
     }
 
     static func invite(_ summary: InviteSummary) -> JSON {

@@ -20,8 +20,10 @@ public struct NodeAPI: Sendable {
     /// Seconds between keep-alive comments on an event stream.
     let keepAliveSeconds: Double
 
-    public init(home: Home, keys: UnlockedKeys, node: SyncNode, hub: EventHub, token: APIToken,
-                keepAliveSeconds: Double = 15) {
+    public init(
+        home: Home, keys: UnlockedKeys, node: SyncNode, hub: EventHub, token: APIToken,
+        keepAliveSeconds: Double = 15
+    ) {
         self.home = home
         self.keys = keys
         self.node = node
@@ -41,13 +43,18 @@ public struct NodeAPI: Sendable {
     static let maxBody = 64 * 1024
 
     /// The HTTP server, listening on `host:port`; `running` gets the port bound.
-    public func application(host: String, port: Int, logger: Logger,
-                            running: @escaping @Sendable (Int) async -> Void) -> some ApplicationProtocol {
-        Application(router: router(boundHost: host),
-                    server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()],
-                                                        idleTimeout: Self.idleTimeout)),
-                    configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
-                    onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
+    public func application(
+        host: String, port: Int, logger: Logger,
+        running: @escaping @Sendable (Int) async -> Void
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(boundHost: host),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()],
+                    idleTimeout: Self.idleTimeout)),
+            configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
+            onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
     /// Every route, behind the error and token checks.
@@ -58,8 +65,9 @@ public struct NodeAPI: Sendable {
         router.add(middleware: ErrorMiddleware(routes: routes))
         router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost)))
         WebApp(web: web).add(to: router, table: routes)
-        let v1 = RecordingGroup(inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web)),
-                                prefix: "/v1", table: routes)
+        let v1 = RecordingGroup(
+            inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web)),
+            prefix: "/v1", table: routes)
         v1.get("whoami") { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
         v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces() }.map(Views.space))) }
         v1.get("peers") { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
@@ -111,16 +119,18 @@ public struct NodeAPI: Sendable {
         space.get("games/:game/card") { request, context in
             let (id, game) = try await gameParameters(context)
             let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
-            return Response.json(try await read {
-                let card = try home.card(space: id, game: game)
-                return Views.card(card, net: try home.playingHandicap(card: card, space: id, allowancePercent: allowance))
-            })
+            return Response.json(
+                try await read {
+                    let card = try home.card(space: id, game: game)
+                    return Views.card(card, net: try home.playingHandicap(card: card, space: id, allowancePercent: allowance))
+                })
         }
         // `games/current` is a read-only alias: a change must name the game it changes.
         for method in ["PATCH", "DELETE"] {
             let refuse: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, _ in
-                throw APIError.badRequest("'current' only reads the game in progress: \(method) needs the game's id "
-                                          + "(GET .../games/current gives it)")
+                throw APIError.badRequest(
+                    "'current' only reads the game in progress: \(method) needs the game's id "
+                        + "(GET .../games/current gives it)")
             }
             if method == "PATCH" { space.patch("games/current", use: refuse) } else { space.delete("games/current", use: refuse) }
         }
@@ -148,8 +158,10 @@ public struct NodeAPI: Sendable {
                 throw APIError.badRequest("give the player: ?player=ID or name, with &hole=N")
             }
             let hole = try intQuery(request, "hole", default: nil, range: 1...36)
-            return Response.json(.array(try await read { try home.history(space: id, game: game, player: player, hole: hole) }
-                .map(Views.history)))
+            return Response.json(
+                .array(
+                    try await read { try home.history(space: id, game: game, player: player, hole: hole) }
+                        .map(Views.history)))
         }
         space.get("log") { request, context in
             let id = try await spaceID(context)
@@ -189,7 +201,9 @@ public struct NodeAPI: Sendable {
     /// A path parameter, percent-decoded (a name may hold spaces: `/spaces/Saturday%20foursome`).
     static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
         let raw = try context.parameters.require(name)
-        guard let text = raw.removingPercentEncoding else { throw APIError.badRequest("the \(name) in the path is not valid percent-encoding") }
+        guard let text = raw.removingPercentEncoding else {
+            throw APIError.badRequest("the \(name) in the path is not valid percent-encoding")
+        }
         return text
     }
 
@@ -218,7 +232,9 @@ public struct NodeAPI: Sendable {
         } catch {
             throw APIError(status: .contentTooLarge, code: "too_large", message: "the body is over \(Self.maxBody) bytes")
         }
-        guard buffer.readableBytes > 0 else { throw APIError.badRequest("this request needs a JSON body: see Protocol/openapi.yaml") }
+        guard buffer.readableBytes > 0 else {
+            throw APIError.badRequest("this request needs a JSON body: see Protocol/openapi.yaml")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
         } catch let DecodingError.keyNotFound(key, context) {
@@ -251,7 +267,10 @@ public struct NodeAPI: Sendable {
 
     // MARK: Writes
 
-    struct NewPlayer: Decodable { let name: String; let index: Double? }
+    struct NewPlayer: Decodable {
+        let name: String
+        let index: Double?
+    }
 
     func addPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
@@ -271,7 +290,10 @@ public struct NodeAPI: Sendable {
         let markers: [Marker]?
         /// The side-game fields of the same body (`tee` there is the game's own, above).
         let setup: SetupBody
-        struct Marker: Decodable { let player: String; let marker: String }
+        struct Marker: Decodable {
+            let player: String
+            let marker: String
+        }
         enum CodingKeys: String, CodingKey { case course, tee, players, markers }
 
         init(from decoder: any Decoder) throws {
@@ -284,7 +306,10 @@ public struct NodeAPI: Sendable {
         }
     }
 
-    struct PlayerTee: Decodable { let player: String; let tee: String }
+    struct PlayerTee: Decodable {
+        let player: String
+        let tee: String
+    }
 
     /// A game's setup changes: every field optional.
     struct SetupBody: Decodable {
@@ -317,48 +342,64 @@ public struct NodeAPI: Sendable {
         let (id, game) = try await gameParameters(context)
         let body = try await decode(request, as: SetupBody.self)
         let (home, keys) = (home, keys)
-        return Response.json(Views.game(try await write {
-            try home.setupGame(space: id, keys: keys, game: game, setup: body.setup)
-            return try home.resolveGame(id, game)
-        }))
+        return Response.json(
+            Views.game(
+                try await write {
+                    try home.setupGame(space: id, keys: keys, game: game, setup: body.setup)
+                    return try home.resolveGame(id, game)
+                }))
     }
 
     func deleteGame(_ request: Request, _ context: BasicRequestContext, restore: Bool) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let force = request.uri.queryParameters.get("force").map { $0 == "true" || $0 == "1" } ?? false
         let (home, keys) = (home, keys)
-        return Response.json(Views.game(try await write {
-            try home.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
-            return try home.resolveGame(id, game, includeDeleted: true)
-        }))
+        return Response.json(
+            Views.game(
+                try await write {
+                    try home.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
+                    return try home.resolveGame(id, game, includeDeleted: true)
+                }))
     }
 
     func printable(_ context: BasicRequestContext, html: Bool) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let (home, keys) = (home, keys)
         let export = try await read { try home.cardExport(space: id, game: game, keys: keys) }
-        var headers: HTTPFields = [.contentType: html ? "text/html; charset=utf-8" : "text/csv; charset=utf-8",
-                                   .contentDisposition: "inline; filename=\"caddie-card-\(export.standings.card.game.id.short).\(html ? "html" : "csv")\""]
+        var headers: HTTPFields = [
+            .contentType: html ? "text/html; charset=utf-8" : "text/csv; charset=utf-8",
+            .contentDisposition:
+                "inline; filename=\"caddie-card-\(export.standings.card.game.id.short).\(html ? "html" : "csv")\"",
+        ]
         // The card has no script: its policy allows its own inline style and nothing else.
         if html {
-            headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; "
+            headers[.contentSecurityPolicy] =
+                "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; "
                 + "form-action 'none'; frame-ancestors 'none'"
         }
-        return Response(status: .ok, headers: headers,
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: html ? export.html : export.csv)))
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html ? export.html : export.csv)))
     }
 
-    struct PlayerChanges: Decodable { let name: String?; let index: Double?; let clearIndex: Bool? }
+    struct PlayerChanges: Decodable {
+        let name: String?
+        let index: Double?
+        let clearIndex: Bool?
+    }
 
     func editPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let player = try context.parameters.require("player")
         let body = try await decode(request, as: PlayerChanges.self)
         let (home, keys) = (home, keys)
-        return Response.json(Views.player(try await write {
-            try home.editPlayer(space: id, keys: keys, player: player, name: body.name, handicapIndex: body.index,
-                                clearIndex: body.clearIndex ?? false)
-        }))
+        return Response.json(
+            Views.player(
+                try await write {
+                    try home.editPlayer(
+                        space: id, keys: keys, player: player, name: body.name, handicapIndex: body.index,
+                        clearIndex: body.clearIndex ?? false)
+                }))
     }
 
     func newGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -368,8 +409,9 @@ public struct NodeAPI: Sendable {
         let game = try await write {
             var setup = body.setup.setup
             setup.tee = nil
-            let created = try home.newGame(space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
-                                           markers: (body.markers ?? []).map { ($0.player, $0.marker) }, setup: setup)
+            let created = try home.newGame(
+                space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
+                markers: (body.markers ?? []).map { ($0.player, $0.marker) }, setup: setup)
             return try home.resolveGame(id, created.hex)
         }
         return Response.json(Views.game(game), status: .created)
@@ -378,15 +420,22 @@ public struct NodeAPI: Sendable {
     func setFinished(_ context: BasicRequestContext, _ finished: Bool) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let (home, keys) = (home, keys)
-        return Response.json(Views.game(try await write {
-            try home.setFinished(space: id, keys: keys, game: game, finished: finished)
-            return try home.resolveGame(id, game)
-        }))
+        return Response.json(
+            Views.game(
+                try await write {
+                    try home.setFinished(space: id, keys: keys, game: game, finished: finished)
+                    return try home.resolveGame(id, game)
+                }))
     }
 
     struct NewScore: Decodable {
-        let player: String; let hole: Int; let strokes: Int; let putts: Int?; let penalties: Int?
-        let fairway: String?; let gir: Bool?
+        let player: String
+        let hole: Int
+        let strokes: Int
+        let putts: Int?
+        let penalties: Int?
+        let fairway: String?
+        let gir: Bool?
     }
 
     func enterScore(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -401,8 +450,9 @@ public struct NodeAPI: Sendable {
                 }
                 fairway = value
             }
-            entry = try ScoreEntry(strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: fairway,
-                                   greenInRegulation: body.gir)
+            entry = try ScoreEntry(
+                strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: fairway,
+                greenInRegulation: body.gir)
         } catch let error as APIError {
             throw error
         } catch {
@@ -410,11 +460,16 @@ public struct NodeAPI: Sendable {
         }
         let (home, keys) = (home, keys)
         let (op, player) = try await write {
-            (try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry),
-             try home.resolvePlayer(id, body.player).id.hex)
+            (
+                try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry),
+                try home.resolvePlayer(id, body.player).id.hex
+            )
         }
-        return Response.json(.object([("op", .string(Views.opName(op))), ("player", .string(player)),
-                              ("hole", .int(body.hole)), ("strokes", .int(entry.strokes))]), status: .created)
+        return Response.json(
+            .object([
+                ("op", .string(Views.opName(op))), ("player", .string(player)),
+                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)),
+            ]), status: .created)
     }
 
     struct NewAttestation: Decodable { let player: String }
@@ -424,7 +479,10 @@ public struct NodeAPI: Sendable {
         let body = try await decode(request, as: NewAttestation.self)
         let (home, keys) = (home, keys)
         let (hash, player) = try await write {
-            (try home.attest(space: id, keys: keys, game: game, player: body.player), try home.resolvePlayer(id, body.player).id.hex)
+            (
+                try home.attest(space: id, keys: keys, game: game, player: body.player),
+                try home.resolvePlayer(id, body.player).id.hex
+            )
         }
         return Response.json(.object([("player", .string(player)), ("cardHash", .string(hash.hex))]), status: .created)
     }
@@ -437,8 +495,10 @@ public struct NodeAPI: Sendable {
             throw APIError.badRequest("give what to look for: ?q=NAME, CLUB or CITY")
         }
         let limit = try intQuery(request, "limit", default: 20, range: 1...200)
-        return Response.json(.array(try await read { try home.searchCourses(space: id, text: String(text), limit: limit) }
-            .map(Views.searchResult)))
+        return Response.json(
+            .array(
+                try await read { try home.searchCourses(space: id, text: String(text), limit: limit) }
+                    .map(Views.searchResult)))
     }
 
     func nearbyCourses(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -447,26 +507,32 @@ public struct NodeAPI: Sendable {
             throw APIError.badRequest("give the position: ?lat=DEGREES&lon=DEGREES")
         }
         let radius = try doubleQuery(request, "radiusKm") ?? 25
-        return Response.json(.array(try await read {
-            try home.nearbyCourses(space: id, latitude: lat, longitude: lon, radiusKilometres: radius)
-        }.map(Views.nearby)))
+        return Response.json(
+            .array(
+                try await read {
+                    try home.nearbyCourses(space: id, latitude: lat, longitude: lon, radiusKilometres: radius)
+                }.map(Views.nearby)))
     }
 
     func handicaps(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
-        return Response.json(try await read {
-            let card = try home.card(space: id, game: game)
-            let net = try home.playingHandicap(card: card, space: id, allowancePercent: allowance)
-            return .array(card.players.map { player in
-                .object([("player", .string(player.id.hex)), ("name", .string(player.name)),
-                         ("courseHandicap", .optional(net[player.id]?.courseHandicap)),
-                         ("playingHandicap", .optional(net[player.id]?.playingHandicap)),
-                         ("index", .optional(net[player.id]?.indexUsed)),
-                         ("indexSource", .optional(net[player.id]?.indexSource.rawValue)),
-                         ("allowance", .int(allowance))])
+        return Response.json(
+            try await read {
+                let card = try home.card(space: id, game: game)
+                let net = try home.playingHandicap(card: card, space: id, allowancePercent: allowance)
+                return .array(
+                    card.players.map { player in
+                        .object([
+                            ("player", .string(player.id.hex)), ("name", .string(player.name)),
+                            ("courseHandicap", .optional(net[player.id]?.courseHandicap)),
+                            ("playingHandicap", .optional(net[player.id]?.playingHandicap)),
+                            ("index", .optional(net[player.id]?.indexUsed)),
+                            ("indexSource", .optional(net[player.id]?.indexSource.rawValue)),
+                            ("allowance", .int(allowance)),
+                        ])
+                    })
             })
-        })
     }
 
     struct GuidanceRequest: Decodable {
@@ -482,22 +548,28 @@ public struct NodeAPI: Sendable {
         let to: Point?
         let metres: Bool?
         let competition: Bool?
-        struct Point: Decodable { let latitude: Double; let longitude: Double }
+        struct Point: Decodable {
+            let latitude: Double
+            let longitude: Double
+        }
     }
 
     func guidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: GuidanceRequest.self)
-        let (position, input) = try Self.guidanceInput(latitude: body.latitude, longitude: body.longitude,
-                                                       heading: body.heading, headingSource: body.headingSource)
+        let (position, input) = try Self.guidanceInput(
+            latitude: body.latitude, longitude: body.longitude,
+            heading: body.heading, headingSource: body.headingSource)
         let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
         if let to = body.to {
             let point: GeoPoint
             do { point = try GeoPoint(latitude: to.latitude, longitude: to.longitude) } catch {
                 throw APIError.badRequest("to: \(error)")
             }
-            return Response.json(Views.guidance(Guidance(from: input, to: GuidanceTarget(kind: .other, point: point), settings: settings),
-                                        hole: nil))
+            return Response.json(
+                Views.guidance(
+                    Guidance(from: input, to: GuidanceTarget(kind: .other, point: point), settings: settings),
+                    hole: nil))
         }
         let goal: HoleTarget = try await read {
             if let game = body.game, let player = body.player {
@@ -513,7 +585,9 @@ public struct NodeAPI: Sendable {
     }
 
     /// A position and an optional heading as guidance input; 400 for values out of range.
-    static func guidanceInput(latitude: Double, longitude: Double, heading: Double?, headingSource: String?) throws
+    static func guidanceInput(
+        latitude: Double, longitude: Double, heading: Double?, headingSource: String?
+    ) throws
         -> (GeoPoint, GuidanceInput)
     {
         let position: GeoPoint
@@ -524,7 +598,9 @@ public struct NodeAPI: Sendable {
         guard let source = HeadingSource(name: headingSource ?? "compass") else {
             throw APIError.badRequest("headingSource is head, compass or course, not '\(headingSource ?? "")'")
         }
-        do { return (position, GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source))) } catch {
+        do {
+            return (position, GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source)))
+        } catch {
             throw APIError.badRequest(error.description)
         }
     }
@@ -546,8 +622,9 @@ public struct NodeAPI: Sendable {
     func holeGuidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: HoleGuidanceRequest.self)
-        let (position, input) = try Self.guidanceInput(latitude: body.latitude, longitude: body.longitude,
-                                                       heading: body.heading, headingSource: body.headingSource)
+        let (position, input) = try Self.guidanceInput(
+            latitude: body.latitude, longitude: body.longitude,
+            heading: body.heading, headingSource: body.headingSource)
         let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
         let home = home
         let (course, number, targets): (CourseRecord, Int, [HoleTarget]) = try await read {
@@ -562,16 +639,22 @@ public struct NodeAPI: Sendable {
             return (current.course, current.hole, targets)
         }
         guard let centre = targets.first(where: { $0.target.kind == .greenCentre }) else {
-            throw NodeError.notFound("hole \(number) of \(course.name) has no green position in the course data: "
-                                     + "import its OpenStreetMap geometry (caddie course import FILE)")
+            throw NodeError.notFound(
+                "hole \(number) of \(course.name) has no green position in the course data: "
+                    + "import its OpenStreetMap geometry (caddie course import FILE)")
         }
-        let onGreen = centre.green?.contains(position)
+        let onGreen =
+            centre.green?.contains(position)
             ?? (Geodesy.distance(from: position, to: centre.target.point) <= ArrivalSettings.standard.enterRadius)
-        return Response.json(.object([
-            ("hole", .int(number)), ("course", .string(course.name)), ("par", .optional(course.hole(number)?.par(tee: nil))),
-            ("onGreen", .bool(onGreen)),
-            ("targets", .array(targets.map { Views.guidance(Guidance(from: input, to: $0.target, settings: settings), hole: number) })),
-        ]))
+        return Response.json(
+            .object([
+                ("hole", .int(number)), ("course", .string(course.name)), ("par", .optional(course.hole(number)?.par(tee: nil))),
+                ("onGreen", .bool(onGreen)),
+                (
+                    "targets",
+                    .array(targets.map { Views.guidance(Guidance(from: input, to: $0.target, settings: settings), hole: number) })
+                ),
+            ]))
     }
 
     // MARK: Sync and events
@@ -583,20 +666,34 @@ public struct NodeAPI: Sendable {
         let hashes: [(SpaceSummary, String, String)] = try await read {
             try spaces.map { space in (space, try store.stateHash(space.id).hex, try store.vector(space.id).description) }
         }
-        return Response.json(.object([
-            ("sessions", .array(sessions.map {
-                .object([("space", .string($0.space.hex)), ("device", .string($0.device.hex)), ("user", .string($0.user.hex)),
-                         ("address", .string($0.address)), ("foundBy", .string($0.foundBy)),
-                         ("since", .string(Views.time(milliseconds: UInt64($0.since.timeIntervalSince1970 * 1000)))),
-                         ("inStep", $0.inStep.map { .bool($0) } ?? .null)])
-            })),
-            ("spaces", .array(hashes.map {
-                .object([("space", .string($0.0.id.hex)), ("name", .string($0.0.name)), ("ops", .int($0.0.ops)),
-                         ("stateHash", .string($0.1)), ("vector", .string($0.2))])
-            })),
-            ("wireBytesSent", .int(node.wireBytesSent)),
-            ("eventSubscribers", .int(hub.subscriberCount)),
-        ]))
+        return Response.json(
+            .object([
+                (
+                    "sessions",
+                    .array(
+                        sessions.map {
+                            .object([
+                                ("space", .string($0.space.hex)), ("device", .string($0.device.hex)),
+                                ("user", .string($0.user.hex)),
+                                ("address", .string($0.address)), ("foundBy", .string($0.foundBy)),
+                                ("since", .string(Views.time(milliseconds: UInt64($0.since.timeIntervalSince1970 * 1000)))),
+                                ("inStep", $0.inStep.map { .bool($0) } ?? .null),
+                            ])
+                        })
+                ),
+                (
+                    "spaces",
+                    .array(
+                        hashes.map {
+                            .object([
+                                ("space", .string($0.0.id.hex)), ("name", .string($0.0.name)), ("ops", .int($0.0.ops)),
+                                ("stateHash", .string($0.1)), ("vector", .string($0.2)),
+                            ])
+                        })
+                ),
+                ("wireBytesSent", .int(node.wireBytesSent)),
+                ("eventSubscribers", .int(hub.subscriberCount)),
+            ]))
     }
 
     /// A server-sent events stream of live changes, with a keep-alive comment when nothing happens.

@@ -27,7 +27,8 @@ struct APIError: Error, Sendable {
         case .ambiguous(let text): self.init(status: .badRequest, code: "ambiguous", message: text)
         case .spaceAmbiguous: self.init(status: .badRequest, code: "space_ambiguous", message: error.description)
         case .store(.diskFull):
-            self.init(status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
+            self.init(
+                status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
         case .store(let store):
             self.init(status: .serviceUnavailable, code: "store", message: store.description)
         case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)
@@ -49,7 +50,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The routes, to tell a wrong method (405) from a path that does not exist (404).
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {
@@ -64,26 +66,36 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 let allowed = routes.methods(for: request.uri.path)
                 if !allowed.isEmpty {
                     let names = allowed.map(\.rawValue).joined(separator: ", ")
-                    var response = respond(APIError(status: .methodNotAllowed, code: "method_not_allowed",
-                                                    message: "\(request.method) is not allowed on \(request.uri.path); use \(names)"))
+                    var response = respond(
+                        APIError(
+                            status: .methodNotAllowed, code: "method_not_allowed",
+                            message: "\(request.method) is not allowed on \(request.uri.path); use \(names)"))
                     response.headers[.allow] = names
                     return response
                 }
-                return respond(APIError(status: .notFound, code: "no_such_resource",
-                                        message: "\(request.method) \(request.uri.path) is not part of the Caddie API: see Protocol/openapi.yaml"))
+                return respond(
+                    APIError(
+                        status: .notFound, code: "no_such_resource",
+                        message: "\(request.method) \(request.uri.path) is not part of the Caddie API: see Protocol/openapi.yaml")
+                )
             case .methodNotAllowed:
-                return respond(APIError(status: .methodNotAllowed, code: "method_not_allowed",
-                                        message: "\(request.method) is not allowed on \(request.uri.path): see Protocol/openapi.yaml"))
+                return respond(
+                    APIError(
+                        status: .methodNotAllowed, code: "method_not_allowed",
+                        message: "\(request.method) is not allowed on \(request.uri.path): see Protocol/openapi.yaml"))
             case .contentTooLarge:
                 return respond(APIError(status: .contentTooLarge, code: "too_large", message: "the request body is too large"))
             default:
                 let code = error.status.code
-                return respond(APIError(status: code >= 500 ? .serviceUnavailable : error.status, code: "http",
-                                        message: error.body ?? error.status.reasonPhrase))
+                return respond(
+                    APIError(
+                        status: code >= 500 ? .serviceUnavailable : error.status, code: "http",
+                        message: error.body ?? error.status.reasonPhrase))
             }
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
-            return respond(APIError(status: .serviceUnavailable, code: "unavailable", message: "the node could not answer: \(error)"))
+            return respond(
+                APIError(status: .serviceUnavailable, code: "unavailable", message: "the node could not answer: \(error)"))
         }
     }
 
@@ -97,7 +109,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 extension Response {
     /// A JSON response.
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                 body: ResponseBody(byteBuffer: ByteBuffer(string: value.text)))
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: value.text)))
     }
 }

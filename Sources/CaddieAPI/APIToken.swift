@@ -20,10 +20,11 @@ public struct APIToken: Sendable {
         let path = path(in: home)
         let manager = FileManager.default
         if !rotate, let attributes = try? manager.attributesOfItem(atPath: path),
-           let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue, permissions & 0o077 == 0,
-           let data = manager.contents(atPath: path),
-           let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-           text.count == 64, Hex.decode(text) != nil {
+            let permissions = (attributes[.posixPermissions] as? NSNumber)?.intValue, permissions & 0o077 == 0,
+            let data = manager.contents(atPath: path),
+            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            text.count == 64, Hex.decode(text) != nil
+        {
             return APIToken(text: text)
         }
         let text = Hex.encode(SecureRandom.bytes(32))
@@ -60,26 +61,30 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: APIToken
     let web: WebAccess
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         let header = request.headers[.authorization]
         if token.admits(header) { return try await next(request, context) }
         if header == nil, let cookie = WebCookie.value(in: request) {
             guard (try? web.session(cookie: cookie)) ?? nil != nil else {
-                throw APIError(status: .unauthorized, code: "session_ended",
-                               message: "this browser's session has ended: get a new sign-in link with `caddie web link`")
+                throw APIError(
+                    status: .unauthorized, code: "session_ended",
+                    message: "this browser's session has ended: get a new sign-in link with `caddie web link`")
             }
             if request.method != .get, request.method != .head {
                 guard let origin = request.headers[.origin], let host = request.head.authority, origin == "http://\(host)" else {
-                    throw APIError(status: .forbidden, code: "origin",
-                                   message: "a browser may change this node's data only from the Caddie app's own page")
+                    throw APIError(
+                        status: .forbidden, code: "origin",
+                        message: "a browser may change this node's data only from the Caddie app's own page")
                 }
             }
             return try await next(request, context)
         }
-        throw APIError(status: .unauthorized, code: header == nil ? "token_missing" : "token_wrong",
-                       message: header == nil
-                           ? "send the node's token as 'Authorization: Bearer TOKEN' (it is in the home's api-token file), "
-                               + "or sign a browser in with `caddie web link`"
-                           : "the bearer token is not this node's: read it again from the home's api-token file")
+        throw APIError(
+            status: .unauthorized, code: header == nil ? "token_missing" : "token_wrong",
+            message: header == nil
+                ? "send the node's token as 'Authorization: Bearer TOKEN' (it is in the home's api-token file), "
+                    + "or sign a browser in with `caddie web link`"
+                : "the bearer token is not this node's: read it again from the home's api-token file")
     }
 }

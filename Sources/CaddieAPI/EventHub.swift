@@ -143,12 +143,14 @@ public final class EventHub: Sendable {
         let watch = try? monitor?.watch { [wake] in wake.yield() }
         defer { watch?.stop() }
         // Without a kernel watch (no inotify, or its limit reached), look every 0.2 s instead.
-        let poll = watch == nil && monitor != nil ? Task { [wake] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(200))
-                wake.yield()
-            }
-        } : nil
+        let poll =
+            watch == nil && monitor != nil
+            ? Task { [wake] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    wake.yield()
+                }
+            } : nil
         defer { poll?.cancel() }
         for await _ in wakes {
             let now = (try? monitor?.version()) ?? version
@@ -176,8 +178,9 @@ public final class EventHub: Sendable {
         var stats = LookStats()
         do {
             for space in try home.spaces() {
-                let heads = Dictionary(try home.store.heads(space.id).map { ($0.device, Head(seq: $0.seq, hash: $0.hash)) },
-                                       uniquingKeysWith: { a, _ in a })
+                let heads = Dictionary(
+                    try home.store.heads(space.id).map { ($0.device, Head(seq: $0.seq, hash: $0.hash)) },
+                    uniquingKeysWith: { a, _ in a })
                 look.heads[space.id] = heads
                 let touched = last.flatMap { touchedGames(space.id, before: $0.heads[space.id], now: heads) }
                 if touched == nil { stats.wholeSpaces += 1 }
@@ -208,13 +211,18 @@ public final class EventHub: Sendable {
                             ("hole", .int(cell.hole)),
                         ]
                         if let winner = cell.winner, previous?.winner != winner.op {
-                            events.append(("score", .object(base + [
-                                ("strokes", .int(winner.entry.strokes)), ("putts", .optional(winner.entry.putts)),
-                                ("penalties", .optional(winner.entry.penalties)), ("author", .string(winner.author)),
-                                ("op", .string(Views.opName(winner.op))),
-                                ("origin", .string(winner.op.device == device ? "local" : "peer")),
-                                ("conflict", .bool(cell.isConflict)),
-                            ])))
+                            events.append(
+                                (
+                                    "score",
+                                    .object(
+                                        base + [
+                                            ("strokes", .int(winner.entry.strokes)), ("putts", .optional(winner.entry.putts)),
+                                            ("penalties", .optional(winner.entry.penalties)), ("author", .string(winner.author)),
+                                            ("op", .string(Views.opName(winner.op))),
+                                            ("origin", .string(winner.op.device == device ? "local" : "peer")),
+                                            ("conflict", .bool(cell.isConflict)),
+                                        ])
+                                ))
                         }
                         if now.conflict, previous?.conflict != true {
                             events.append(("conflict", .object(base + [("values", .array(cell.values.map(Views.scoreValue)))])))
@@ -225,10 +233,21 @@ public final class EventHub: Sendable {
                     look.cells[gameKey] = cells
                     // The game's standings, after its scores or its setup changed (not on the first look).
                     if last != nil, events.count > eventsBefore || last?.games[gameKey] != game,
-                       let standings = try? home.standings(space: space.id, game: game.id.hex) {
-                        events.append(("standings", .object([("space", .string(space.id.hex))] + {
-                            if case .object(let fields) = Views.standings(standings) { return fields } else { return [] }
-                        }())))
+                        let standings = try? home.standings(space: space.id, game: game.id.hex)
+                    {
+                        events.append(
+                            (
+                                "standings",
+                                .object(
+                                    [("space", .string(space.id.hex))]
+                                        + {
+                                            if case .object(let fields) = Views.standings(standings) {
+                                                return fields
+                                            } else {
+                                                return []
+                                            }
+                                        }())
+                            ))
                     }
                 }
             }
@@ -255,7 +274,8 @@ public final class EventHub: Sendable {
             seen.entries[device] = head.seq
         }
         guard let added = try? home.store.ops(space: space, after: seen, limit: Self.narrowingLimit + 1),
-              added.count <= Self.narrowingLimit else { return nil }
+            added.count <= Self.narrowingLimit
+        else { return nil }
         var games = Set<EntityID>()
         for (id, bytes) in added {
             guard let op = try? SignedOp(bytes: bytes), let changes = try? Payload.decode(op.payload) else { return nil }

@@ -25,10 +25,12 @@ final class HeadErrorHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let parse = error as? HTTPParserError else { return context.fireErrorCaught(error) }
         guard !answered else { return }
         answered = true
-        let error: APIError = parse == .headerOverflow
-            ? APIError(status: .init(code: 431, reasonPhrase: "Request Header Fields Too Large"), code: "head_too_large",
-                       message: "the request head (URL and headers) is over \(Self.headLimitKiB) KiB: send a shorter URL "
-                           + "and fewer or shorter headers")
+        let error: APIError =
+            parse == .headerOverflow
+            ? APIError(
+                status: .init(code: 431, reasonPhrase: "Request Header Fields Too Large"), code: "head_too_large",
+                message: "the request head (URL and headers) is over \(Self.headLimitKiB) KiB: send a shorter URL "
+                    + "and fewer or shorter headers")
             : APIError.badRequest("the request is not valid HTTP/1.1 (\(parse)): see Protocol/openapi.yaml")
         let body = ByteBuffer(string: error.body.text)
         var fields = HTTPFields()

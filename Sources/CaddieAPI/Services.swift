@@ -15,8 +15,10 @@ public struct SyncService: Service {
     let sightings: AsyncStream<PeerSighting>?
     let listening: @Sendable (Int) -> Void
 
-    public init(node: SyncNode, host: String, port: Int, peers: [(host: String, port: Int)],
-                sightings: AsyncStream<PeerSighting>?, listening: @escaping @Sendable (Int) -> Void) {
+    public init(
+        node: SyncNode, host: String, port: Int, peers: [(host: String, port: Int)],
+        sightings: AsyncStream<PeerSighting>?, listening: @escaping @Sendable (Int) -> Void
+    ) {
         self.node = node
         self.host = host
         self.port = port
@@ -68,7 +70,8 @@ public struct ControlService: Service {
             try await untilShutdown { try await home.serveControl(keys: keys, logger: logger, appended: appended) }
         } catch ControlSocket.Failure.pathTooLong(let path) {
             // The node still works: commands then write the database themselves, as with no node running.
-            logger.warning("no control socket: the home's path is too long for one (\(path)); commands write the database themselves")
+            logger.warning(
+                "no control socket: the home's path is too long for one (\(path)); commands write the database themselves")
             try? await gracefulShutdown()
         }
     }

@@ -72,7 +72,8 @@ struct HostRule: Sendable {
 /// Content-Security-Policy (no inline script, nothing from elsewhere), no sniffing, no framing, no referrer.
 /// No CORS header is ever sent, so other origins cannot read any answer.
 enum WebHeaders {
-    static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    static let contentSecurityPolicy =
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         + "connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; "
         + "frame-ancestors 'none'; form-action 'self'"
     static let frameOptions = HTTPField.Name("X-Frame-Options")!
@@ -82,11 +83,13 @@ enum WebHeaders {
 struct WebGuard<Context: RequestContext>: RouterMiddleware {
     let hosts: HostRule
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         guard hosts.admits(request.head.authority) else {
-            throw APIError(status: .init(code: 421, reasonPhrase: "Misdirected Request"), code: "wrong_host",
-                           message: "this node does not answer for host '\(request.head.authority ?? "")': open it by its "
-                               + "address, as `caddie web link` prints it")
+            throw APIError(
+                status: .init(code: 421, reasonPhrase: "Misdirected Request"), code: "wrong_host",
+                message: "this node does not answer for host '\(request.head.authority ?? "")': open it by its "
+                    + "address, as `caddie web link` prints it")
         }
         var response = try await next(request, context)
         // A response with its own, stricter policy keeps it (the printable card: no script at all).
@@ -131,8 +134,9 @@ struct WebApp: Sendable {
         guard let file = files[path] else {
             return Response.json(APIError.notFound("no such file").body, status: .notFound)
         }
-        return Response(status: status, headers: [.contentType: file.type, .cacheControl: cache],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        return Response(
+            status: status, headers: [.contentType: file.type, .cacheControl: cache],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
     func signedIn(_ request: Request) -> Bool {
@@ -162,8 +166,12 @@ struct WebApp: Sendable {
                 return response
             }
             // 303 to the app: the link leaves the address bar and the history at once.
-            return Response(status: .seeOther, headers: [.location: "/#/game/current", .setCookie: WebCookie.set(cookie),
-                                                          .cacheControl: "no-store"])
+            return Response(
+                status: .seeOther,
+                headers: [
+                    .location: "/#/game/current", .setCookie: WebCookie.set(cookie),
+                    .cacheControl: "no-store",
+                ])
         }
         table.add("/signin", .get)
         router.post("/signout") { request, _ in

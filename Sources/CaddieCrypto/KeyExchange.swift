@@ -55,8 +55,9 @@ public enum AEAD {
         Sodium.ensure()
         var out = [UInt8](repeating: 0, count: plaintext.count + overhead)
         var length: UInt64 = 0
-        crypto_aead_xchacha20poly1305_ietf_encrypt(&out, &length, plaintext, UInt64(plaintext.count), associated,
-                                                   UInt64(associated.count), nil, nonce, key)
+        crypto_aead_xchacha20poly1305_ietf_encrypt(
+            &out, &length, plaintext, UInt64(plaintext.count), associated,
+            UInt64(associated.count), nil, nonce, key)
         return out
     }
 
@@ -66,8 +67,10 @@ public enum AEAD {
         guard ciphertext.count >= overhead, key.count == keyLength, nonce.count == nonceLength else { return nil }
         var out = [UInt8](repeating: 0, count: ciphertext.count - overhead)
         var length: UInt64 = 0
-        guard crypto_aead_xchacha20poly1305_ietf_decrypt(&out, &length, nil, ciphertext, UInt64(ciphertext.count),
-                                                         associated, UInt64(associated.count), nonce, key) == 0
+        guard
+            crypto_aead_xchacha20poly1305_ietf_decrypt(
+                &out, &length, nil, ciphertext, UInt64(ciphertext.count),
+                associated, UInt64(associated.count), nonce, key) == 0
         else { return nil }
         return out
     }
@@ -111,7 +114,8 @@ public enum DeviceBox {
         var publicKey = [UInt8](repeating: 0, count: Int(crypto_box_PUBLICKEYBYTES))
         var secretKey = [UInt8](repeating: 0, count: Int(crypto_box_SECRETKEYBYTES))
         guard crypto_sign_ed25519_pk_to_curve25519(&publicKey, device.publicKey.bytes) == 0,
-              crypto_sign_ed25519_sk_to_curve25519(&secretKey, device.secret) == 0 else { return nil }
+            crypto_sign_ed25519_sk_to_curve25519(&secretKey, device.secret) == 0
+        else { return nil }
         defer { sodium_memzero(&secretKey, secretKey.count) }
         var opened = [UInt8](repeating: 0, count: sealed.count - overhead)
         guard crypto_box_seal_open(&opened, sealed, UInt64(sealed.count), publicKey, secretKey) == 0 else { return nil }

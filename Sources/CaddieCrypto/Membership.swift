@@ -26,8 +26,9 @@ public enum Membership {
     public static func verifyCertificate(
         user: PublicKey, device: PublicKey, certifiedAt: UInt64, signature: [UInt8]
     ) -> Bool {
-        Ed25519.verify(signature, message: certificateMessage(user: user, device: device, certifiedAt: certifiedAt),
-                       key: user)
+        Ed25519.verify(
+            signature, message: certificateMessage(user: user, device: device, certifiedAt: certifiedAt),
+            key: user)
     }
 
     private static func proofMessage(space: SpaceID, device: PublicKey, user: PublicKey) -> [UInt8] {
@@ -35,7 +36,9 @@ public enum Membership {
     }
 
     /// The proof that the joining device holds `spaceKey`.
-    public static func membershipProof(space: SpaceID, spaceKey: [UInt8], device: PublicKey, user: PublicKey)
+    public static func membershipProof(
+        space: SpaceID, spaceKey: [UInt8], device: PublicKey, user: PublicKey
+    )
         -> [UInt8]
     {
         MessageAuthentication.tag(proofMessage(space: space, device: device, user: user), key: spaceKey)
@@ -45,8 +48,9 @@ public enum Membership {
     public static func verifyMembershipProof(
         _ proof: [UInt8], space: SpaceID, spaceKey: [UInt8], device: PublicKey, user: PublicKey
     ) -> Bool {
-        MessageAuthentication.verify(proof, message: proofMessage(space: space, device: device, user: user),
-                                     key: spaceKey)
+        MessageAuthentication.verify(
+            proof, message: proofMessage(space: space, device: device, user: user),
+            key: spaceKey)
     }
 
     /// The bytes a user signs to revoke a device in a space.
@@ -71,4 +75,3 @@ public enum Membership {
         Array(Blake2b.keyed(key, [Array("caddie-epoch-check".utf8)]).prefix(8))
     }
 }
-

@@ -14,9 +14,10 @@ public enum RecoveryPhrase {
     /// The list, in order.
     public static let words: [String] = englishList.split(whereSeparator: \.isWhitespace).map(String.init)
     private static let index: [String: Int] = Dictionary(uniqueKeysWithValues: words.enumerated().map { ($1, $0) })
-    private static let byPrefix: [String: Int] = Dictionary(uniqueKeysWithValues: words.enumerated().map {
-        (String($1.prefix(4)), $0)
-    })
+    private static let byPrefix: [String: Int] = Dictionary(
+        uniqueKeysWithValues: words.enumerated().map {
+            (String($1.prefix(4)), $0)
+        })
 
     /// The 24 words for a 32-byte seed.
     public static func words(for seed: [UInt8]) throws(CryptoError) -> [String] {
@@ -36,7 +37,8 @@ public enum RecoveryPhrase {
         var values: [Int] = []
         for (position, word) in typed.enumerated() {
             if let value = index[word] ?? (word.count >= 4 ? byPrefix[String(word.prefix(4))] : nil),
-               word.count == 4 || words[value].hasPrefix(word) {
+                word.count == 4 || words[value].hasPrefix(word)
+            {
                 values.append(value)
             } else {
                 throw .unknownWord(position: position + 1, word: word, alike: alike(word))

@@ -35,7 +35,9 @@ public enum SealedBox {
         Sodium.ensure()
         var reader = ByteReader(sealed)
         do {
-            guard try reader.raw(magic.count, "magic") == magic else { throw CryptoError.corruptSealedData("not a Caddie sealed file") }
+            guard try reader.raw(magic.count, "magic") == magic else {
+                throw CryptoError.corruptSealedData("not a Caddie sealed file")
+            }
             let version = try reader.u8("version")
             guard version == 1 else { throw CryptoError.corruptSealedData("format version \(version) is unknown") }
             let ops = try reader.u64("opslimit")
@@ -60,13 +62,16 @@ public enum SealedBox {
         }
     }
 
-    private static func deriveKey(_ passphrase: String, salt: [UInt8], opsLimit: UInt64, memLimit: UInt64)
+    private static func deriveKey(
+        _ passphrase: String, salt: [UInt8], opsLimit: UInt64, memLimit: UInt64
+    )
         throws(CryptoError) -> [UInt8]
     {
         var key = [UInt8](repeating: 0, count: Int(crypto_secretbox_KEYBYTES))
         let password = Array(passphrase.utf8).map { CChar(bitPattern: $0) }
-        let result = crypto_pwhash(&key, UInt64(key.count), password, UInt64(password.count), salt, opsLimit,
-                                   Int(memLimit), crypto_pwhash_ALG_ARGON2ID13)
+        let result = crypto_pwhash(
+            &key, UInt64(key.count), password, UInt64(password.count), salt, opsLimit,
+            Int(memLimit), crypto_pwhash_ALG_ARGON2ID13)
         guard result == 0 else { throw .keyDerivationFailed }
         return key
     }

@@ -63,8 +63,9 @@ public struct Blake2bHasher: ~Copyable {
     public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         let state = self.state
         withContiguous(bytes) { input in
-            _ = crypto_generichash_update(OpaquePointer(state),
-                                          input.baseAddress, UInt64(input.count))
+            _ = crypto_generichash_update(
+                OpaquePointer(state),
+                input.baseAddress, UInt64(input.count))
         }
     }
 

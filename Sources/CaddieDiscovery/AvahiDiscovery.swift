@@ -59,9 +59,11 @@ public final class AvahiDiscovery: @unchecked Sendable {
     private func createClient() {
         guard let poll else { return }
         var error: Int32 = 0
-        client = avahi_client_new(avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL, { client, state, userdata in
-            AvahiDiscovery.from(userdata)?.clientChanged(client, state)
-        }, userdata, &error)
+        client = avahi_client_new(
+            avahi_threaded_poll_get(poll), AVAHI_CLIENT_NO_FAIL,
+            { client, state, userdata in
+                AvahiDiscovery.from(userdata)?.clientChanged(client, state)
+            }, userdata, &error)
         if client == nil {
             reportUnavailable("cannot create the Avahi client: \(Self.text(error))")
             // No system bus yet (or it went away): try again later, the daemon may come up.
@@ -117,16 +119,19 @@ public final class AvahiDiscovery: @unchecked Sendable {
     private func publish(_ client: OpaquePointer) {
         guard let advert else { return }
         if group == nil {
-            group = avahi_entry_group_new(client, { group, state, userdata in
-                AvahiDiscovery.from(userdata)?.groupChanged(group, state)
-            }, userdata)
+            group = avahi_entry_group_new(
+                client,
+                { group, state, userdata in
+                    AvahiDiscovery.from(userdata)?.groupChanged(group, state)
+                }, userdata)
         }
         guard let group, avahi_entry_group_is_empty(group) != 0 else { return }
         var list: UnsafeMutablePointer<AvahiStringList>?
         for entry in advert.txt.reversed() { list = avahi_string_list_add(list, entry) }
         defer { avahi_string_list_free(list) }
         let result = avahi_entry_group_add_service_strlst(
-            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_INET), AvahiPublishFlags(0), name, ServiceAdvert.type, nil, nil,
+            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_INET), AvahiPublishFlags(0), name, ServiceAdvert.type,
+            nil, nil,
             UInt16(clamping: advert.port), list)
         if result == AVAHI_ERR_COLLISION {
             renameAfterCollision()
@@ -164,8 +169,10 @@ public final class AvahiDiscovery: @unchecked Sendable {
             }, userdata)
     }
 
-    private func browsed(_ interface: AvahiIfIndex, _ proto: AvahiProtocol, _ event: AvahiBrowserEvent,
-                         _ name: UnsafePointer<CChar>?, _ type: UnsafePointer<CChar>?, _ domain: UnsafePointer<CChar>?) {
+    private func browsed(
+        _ interface: AvahiIfIndex, _ proto: AvahiProtocol, _ event: AvahiBrowserEvent,
+        _ name: UnsafePointer<CChar>?, _ type: UnsafePointer<CChar>?, _ domain: UnsafePointer<CChar>?
+    ) {
         guard let client, let name else { return }
         let service = String(cString: name)
         switch event {
@@ -187,8 +194,10 @@ public final class AvahiDiscovery: @unchecked Sendable {
         }
     }
 
-    private func resolved(_ event: AvahiResolverEvent, _ name: UnsafePointer<CChar>?, _ address: UnsafePointer<AvahiAddress>?,
-                          _ port: UInt16, _ txt: UnsafeMutablePointer<AvahiStringList>?) {
+    private func resolved(
+        _ event: AvahiResolverEvent, _ name: UnsafePointer<CChar>?, _ address: UnsafePointer<AvahiAddress>?,
+        _ port: UInt16, _ txt: UnsafeMutablePointer<AvahiStringList>?
+    ) {
         guard event == AVAHI_RESOLVER_FOUND, let name, let address else { return }
         var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
         avahi_address_snprint(&buffer, buffer.count, address)

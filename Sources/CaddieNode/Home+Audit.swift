@@ -27,8 +27,9 @@ extension Home {
     public func auditLog(space: SpaceID, game gameText: String?) throws(NodeError) -> [AuditEntry] {
         let filter = try gameText.map { text throws(NodeError) in try resolveGame(space, text).id }
         let names = Dictionary(try players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let members = Dictionary(try run { try store.members(space) }.map { ($0.device, $0.displayName) },
-                                 uniquingKeysWith: { first, _ in first })
+        let members = Dictionary(
+            try run { try store.members(space) }.map { ($0.device, $0.displayName) },
+            uniquingKeysWith: { first, _ in first })
         let stored = try run { try store.storedOps(space) }
         var hashes: [OpID: Digest32] = [:]
         for entry in stored {
@@ -42,10 +43,12 @@ extension Home {
             } catch {
                 // Only a damaged or altered database holds such bytes: the auditor must see them.
                 if filter != nil { continue }
-                entries.append(AuditEntry(op: entry.id, hlc: HLC(rawValue: entry.hlc),
-                                          userName: members[entry.id.device] ?? "device \(entry.id.device.short)",
-                                          summary: "UNREADABLE op: its stored bytes do not parse (\(error))", games: [],
-                                          verified: false, readable: false))
+                entries.append(
+                    AuditEntry(
+                        op: entry.id, hlc: HLC(rawValue: entry.hlc),
+                        userName: members[entry.id.device] ?? "device \(entry.id.device.short)",
+                        summary: "UNREADABLE op: its stored bytes do not parse (\(error))", games: [],
+                        verified: false, readable: false))
                 continue
             }
             let changes: [Change]
@@ -59,14 +62,20 @@ extension Home {
             if unreadable != nil, filter != nil { continue }
             let games = changes.compactMap(\.game)
             if let filter, !games.contains(filter) { continue }
-            let signatureOK = Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext,
-                                             key: op.device)
-            let chainOK = op.seq == 1 ? op.prev == .zero
+            let signatureOK = Ed25519.verify(
+                op.signature, message: op.signedPortion, context: SignedOp.signingContext,
+                key: op.device)
+            let chainOK =
+                op.seq == 1
+                ? op.prev == .zero
                 : hashes[OpID(device: op.device, seq: op.seq - 1)].map { $0 == op.prev } ?? false
             let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
-            let summary = unreadable ?? changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
-            entries.append(AuditEntry(op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
-                                      verified: signatureOK && chainOK, readable: unreadable == nil))
+            let summary =
+                unreadable ?? changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
+            entries.append(
+                AuditEntry(
+                    op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
+                    verified: signatureOK && chainOK, readable: unreadable == nil))
         }
         return entries
     }
@@ -82,7 +91,8 @@ extension Home {
             return "removed \(name.map { "\($0) (user \(removal.user.short))" } ?? "user \(removal.user.short)") from the space, "
                 + "with \(removal.devices.count == 1 ? "one device" : "\(removal.devices.count) devices")"
         case .rotate(let rotation):
-            return "new space key (epoch \(rotation.epoch)) for \(rotation.sealed.count == 1 ? "one device" : "\(rotation.sealed.count) devices")"
+            return
+                "new space key (epoch \(rotation.epoch)) for \(rotation.sealed.count == 1 ? "one device" : "\(rotation.sealed.count) devices")"
         case .set(let kind, let id, let fields):
             if kind == .player {
                 let shown = fields.sorted { $0.key < $1.key }.map { key, value in
@@ -107,7 +117,8 @@ extension Home {
             }
             if kind == .course { return "course \(fields["name"]?.text ?? id.short) (\(id.short)): \(fields.count) fields" }
             if kind == .game { return "new game \(id.short) from tee \(fields["tee"]?.text ?? "?")" }
-            return "\(kind) \(id.short): " + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            return "\(kind) \(id.short): "
+                + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 .joined(separator: ", ")
         case .rosterAdd(let game, let id): return "added \(player(id)) to game \(game.short)"
         case .rosterRemove(let game, let id, _): return "removed \(player(id)) from game \(game.short)"
@@ -120,8 +131,11 @@ extension Home {
     }
 
     /// Every value one cell has had.
-    public func history(space: SpaceID, game gameText: String, player playerText: String, hole: Int)
-        throws(NodeError) -> [ScoreHistoryEntry] {
+    public func history(
+        space: SpaceID, game gameText: String, player playerText: String, hole: Int
+    )
+        throws(NodeError) -> [ScoreHistoryEntry]
+    {
         let game = try resolveGame(space, gameText)
         let player = try resolvePlayer(space, playerText)
         return try run { try store.history(space, game: game.id, player: player.id, hole: hole) }

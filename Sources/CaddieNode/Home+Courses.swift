@@ -19,7 +19,7 @@ extension Home {
     /// The sample courses that ship with Caddie (docs: Sources/CaddieNode/Resources/SampleCourses/README.md).
     public static func sampleCourseFiles() throws(NodeError) -> [(name: String, data: Data)] {
         guard let folder = Bundle.module.url(forResource: "SampleCourses", withExtension: nil),
-              let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         else { throw .file("the sample courses are missing from this build of caddie") }
         return try files.filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
             .map { url throws(NodeError) in
@@ -88,11 +88,15 @@ extension Home {
     }
 
     /// The space's courses nearest a position, within a radius.
-    public func nearbyCourses(space: SpaceID, latitude: Double, longitude: Double, radiusKilometres: Double?)
-        throws(NodeError) -> [CourseDistance] {
+    public func nearbyCourses(
+        space: SpaceID, latitude: Double, longitude: Double, radiusKilometres: Double?
+    )
+        throws(NodeError) -> [CourseDistance]
+    {
         do {
-            return try CourseNearby.nearby(latitude: latitude, longitude: longitude,
-                                           in: try courses(space).map(CourseSummary.init), radiusKilometres: radiusKilometres)
+            return try CourseNearby.nearby(
+                latitude: latitude, longitude: longitude,
+                in: try courses(space).map(CourseSummary.init), radiusKilometres: radiusKilometres)
         } catch let error as NodeError {
             throw error
         } catch let error as CourseLookupError {

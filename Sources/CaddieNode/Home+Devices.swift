@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A device of this user, as the spaces this home holds know it.
 public struct DeviceSummary: Sendable, Equatable {
@@ -32,8 +33,9 @@ extension Home {
             }
         }
         return found.sorted { $0.key < $1.key }.map {
-            DeviceSummary(device: $0.key, spaces: $0.value.spaces, isThisDevice: $0.key.hex == identity.device,
-                          revokedAfter: $0.value.revoked)
+            DeviceSummary(
+                device: $0.key, spaces: $0.value.spaces, isThisDevice: $0.key.hex == identity.device,
+                revokedAfter: $0.value.revoked)
         }
     }
 
@@ -44,7 +46,9 @@ extension Home {
             throw .invalid("give the device's full key, 64 hex digits (see `caddie device list`)")
         }
         let identity = try identity()
-        guard device.hex != identity.device else { throw .invalid("a device cannot revoke itself; revoke it from another device") }
+        guard device.hex != identity.device else {
+            throw .invalid("a device cannot revoke itself; revoke it from another device")
+        }
         let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
             throw .invalid("this device does not hold the user key: revoke from the device you first logged in on")
@@ -57,7 +61,8 @@ extension Home {
         }
         for space in known {
             if let member = try run({ try store.members(space.id) }).first(where: { $0.device == device }),
-               member.user != user.publicKey {
+                member.user != user.publicKey
+            {
                 throw .invalid("device \(device.short) belongs to another user (\(member.userName)); only they can revoke it")
             }
         }
@@ -76,22 +81,26 @@ extension Home {
     func appendRevocation(of device: PublicKey, in space: SpaceID, user: SigningKey, keys: UnlockedKeys) throws(NodeError) {
         let lastValid = try run { try store.vector(space) }[device]
         let signature = user.sign(Membership.revocationMessage(space: space, device: device, lastValidSeq: lastValid))
-        try append(space: space, keys: keys,
-                   changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
+        try append(
+            space: space, keys: keys,
+            changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
     }
 
     /// Waits on the LAN for a new device to pair with `code`, certifies its key, and gives it the keys of
     /// every space this home holds. Calls `ready` with the code to show once listening.
-    public func addDevice(listen host: String, port: UInt16, advertise: String?, timeout: Double, passphrase: String,
-                          ready: (PairingCode) -> Void) throws(NodeError) -> PublicKey {
+    public func addDevice(
+        listen host: String, port: UInt16, advertise: String?, timeout: Double, passphrase: String,
+        ready: (PairingCode) -> Void
+    ) throws(NodeError) -> PublicKey {
         let identity = try identity()
         let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
             throw .invalid("this device does not hold the user key: add devices from the device you first logged in on")
         }
         let (listener, bound) = try PairingSocket.listen(host: host, port: port)
-        let code = PairingCode(host: advertise ?? (host == "0.0.0.0" ? Self.lanAddress() : host), port: bound,
-                               secret: SecureRandom.bytes(16))
+        let code = PairingCode(
+            host: advertise ?? (host == "0.0.0.0" ? Self.lanAddress() : host), port: bound,
+            secret: SecureRandom.bytes(16))
         ready(code)
         let deadline = Date().addingTimeInterval(timeout)
         var attempts = 0
@@ -101,7 +110,8 @@ extension Home {
             }
             attempts += 1
             guard let request = try? connection.receive(PairingMessage.requestLength),
-                  let device = PairingMessage.parseRequest(request, code: code) else {
+                let device = PairingMessage.parseRequest(request, code: code)
+            else {
                 let reason = Array("the device code does not match".utf8)
                 try? connection.send(Array("CPX1".utf8) + [UInt8(reason.count >> 8), UInt8(reason.count & 0xff)] + reason)
                 continue
@@ -148,10 +158,11 @@ extension Home {
         let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
         guard length <= 1 << 20 else { throw .invalid("the first device sent an oversized grant") }
         guard let plain = SecretBox.open(try connection.receive(length), key: code.boxKey),
-              let grant = try? JSONDecoder().decode(PairingMessage.Grant.self, from: Data(plain)),
-              let user = PublicKey(hex: grant.user), let certificate = Hex.decode(grant.certificate),
-              Membership.verifyCertificate(user: user, device: device.publicKey, certifiedAt: grant.certifiedAt,
-                                           signature: certificate)
+            let grant = try? JSONDecoder().decode(PairingMessage.Grant.self, from: Data(plain)),
+            let user = PublicKey(hex: grant.user), let certificate = Hex.decode(grant.certificate),
+            Membership.verifyCertificate(
+                user: user, device: device.publicKey, certifiedAt: grant.certifiedAt,
+                signature: certificate)
         else {
             throw .invalid("the grant from the first device did not verify; pair again with a fresh code")
         }
@@ -159,8 +170,9 @@ extension Home {
         for space in grant.spaces { spaces[space.id] = space.key }
         let ring = KeyRing(userSeed: nil, deviceSeed: Hex.encode(device.seed), spaces: spaces)
         try seal(ring, passphrase: passphrase)
-        let identity = Identity(name: grant.name, user: grant.user, device: device.publicKey.hex,
-                                certifiedAt: grant.certifiedAt, certificate: grant.certificate)
+        let identity = Identity(
+            name: grant.name, user: grant.user, device: device.publicKey.hex,
+            certifiedAt: grant.certifiedAt, certificate: grant.certificate)
         try write(identity)
         let keys = try UnlockedKeys(ring: ring)
         for space in grant.spaces {
@@ -180,7 +192,7 @@ extension Home {
         while let entry = cursor {
             defer { cursor = entry.pointee.ifa_next }
             guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
-                  entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0, entry.pointee.ifa_flags & UInt32(IFF_UP) != 0
+                entry.pointee.ifa_flags & UInt32(IFF_LOOPBACK) == 0, entry.pointee.ifa_flags & UInt32(IFF_UP) != 0
             else { continue }
             var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet4 in

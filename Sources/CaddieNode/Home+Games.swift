@@ -50,7 +50,9 @@ public struct Dispute: Sendable {
     /// "Dev's 7th: 6 by Ben vs 4 by Dev: decides skin 7 (Dev wins 2 or carry 2) and the front nine (...)".
     public var text: String {
         let values = values.map { "\($0.entry.strokes) by \($0.author)" }.joined(separator: " vs ")
-        let decided = decides.isEmpty ? "decides nothing in the standings"
+        let decided =
+            decides.isEmpty
+            ? "decides nothing in the standings"
             : "decides " + Dispute.list(decides)
         return "\(name)'s \(Dispute.ordinal(cell.hole)): \(values): \(decided)"
     }
@@ -60,7 +62,9 @@ public struct Dispute: Sendable {
     }
 
     static func ordinal(_ number: Int) -> String {
-        let suffix = (11...13).contains(number % 100) ? "th"
+        let suffix =
+            (11...13).contains(number % 100)
+            ? "th"
             : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
         return "\(number)\(suffix)"
     }
@@ -154,8 +158,9 @@ public struct PlayerStatistics: Sendable, Equatable {
     public static func == (lhs: PlayerStatistics, rhs: PlayerStatistics) -> Bool {
         lhs.player == rhs.player && lhs.rounds == rhs.rounds && lhs.holes == rhs.holes
             && lhs.fairwaysHit == rhs.fairwaysHit && lhs.greensHit == rhs.greensHit && lhs.putts == rhs.putts
-            && lhs.penalties == rhs.penalties && lhs.byPar.mapValues { [$0.strokes, $0.holes] }
-            == rhs.byPar.mapValues { [$0.strokes, $0.holes] }
+            && lhs.penalties == rhs.penalties
+            && lhs.byPar.mapValues { [$0.strokes, $0.holes] }
+                == rhs.byPar.mapValues { [$0.strokes, $0.holes] }
     }
 }
 
@@ -163,8 +168,11 @@ extension Home {
     // MARK: Setup
 
     /// The fields a setup writes, checked against the course, the roster and the scores already entered.
-    func setupFields(space: SpaceID, course: CourseRecord, game: GameRecord?, roster: [EntityID], setup: GameSetup)
-        throws(NodeError) -> [String: FieldValue] {
+    func setupFields(
+        space: SpaceID, course: CourseRecord, game: GameRecord?, roster: [EntityID], setup: GameSetup
+    )
+        throws(NodeError) -> [String: FieldValue]
+    {
         var fields: [String: FieldValue] = [:]
         let scored: Set<EntityID>
         if let game {
@@ -174,8 +182,9 @@ extension Home {
         }
         func checkTee(_ name: String) throws(NodeError) -> String {
             guard let tee = course.tee(named: name) else {
-                throw .invalid("course \(course.name) has no tee '\(name)'; its tees: "
-                               + course.tees.map(\.name).joined(separator: ", "))
+                throw .invalid(
+                    "course \(course.name) has no tee '\(name)'; its tees: "
+                        + course.tees.map(\.name).joined(separator: ", "))
             }
             return tee.name
         }
@@ -184,8 +193,9 @@ extension Home {
             if let game, name != game.tee {
                 let affected = roster.filter { scored.contains($0) && game.playerTees[$0] == nil }
                 if !affected.isEmpty {
-                    throw .invalid("scores are already entered for \(try names(space, affected)) from tee \(game.tee): "
-                                   + "a tee cannot change once a player has scores (start a new game, or delete this one)")
+                    throw .invalid(
+                        "scores are already entered for \(try names(space, affected)) from tee \(game.tee): "
+                            + "a tee cannot change once a player has scores (start a new game, or delete this one)")
                 }
             }
             fields["tee"] = .text(name)
@@ -197,8 +207,9 @@ extension Home {
             }
             let name = try checkTee(teeText.trimmingCharacters(in: .whitespaces))
             if let game, scored.contains(player.id), name != game.tee(of: player.id) {
-                throw .invalid("\(player.name) already has scores from tee \(game.tee(of: player.id)): a tee cannot "
-                               + "change once a player has scores")
+                throw .invalid(
+                    "\(player.name) already has scores from tee \(game.tee(of: player.id)): a tee cannot "
+                        + "change once a player has scores")
             }
             fields[GameRecord.teeField(player.id)] = .text(name)
         }
@@ -221,14 +232,16 @@ extension Home {
             for raw in formats {
                 let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
                 guard Games.Format(rawValue: name) != nil else {
-                    throw .invalid("unknown format '\(raw)': choose from "
-                                   + Games.Format.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw .invalid(
+                        "unknown format '\(raw)': choose from "
+                            + Games.Format.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 if !seen.contains(name) { seen.append(name) }
             }
             guard !seen.isEmpty else { throw .invalid("give at least one format, e.g. --formats stroke,skins") }
-            fields["formats"] = .text(seen.sorted { Games.Format(rawValue: $0)! < Games.Format(rawValue: $1)! }
-                .joined(separator: ","))
+            fields["formats"] = .text(
+                seen.sorted { Games.Format(rawValue: $0)! < Games.Format(rawValue: $1)! }
+                    .joined(separator: ","))
         }
         if let skins = setup.skins {
             guard skins == "net" || skins == "gross" else { throw .invalid("--skins must be net or gross, got '\(skins)'") }
@@ -270,8 +283,9 @@ extension Home {
     /// Changes a game's setup: tees, holes, start, formats, teams, stake.
     public func setupGame(space: SpaceID, keys: UnlockedKeys, game text: String, setup: GameSetup) throws(NodeError) {
         guard !setup.isEmpty else {
-            throw .invalid("say what to change: --tee, --player-tee, --start, --holes, --formats, --skins, "
-                           + "--validate-skins, --teams or --stake")
+            throw .invalid(
+                "say what to change: --tee, --player-tee, --start, --holes, --formats, --skins, "
+                    + "--validate-skins, --teams or --stake")
         }
         let game = try resolveGame(space, text)
         guard !game.finished else {
@@ -287,8 +301,11 @@ extension Home {
 
     /// Deletes a game created by mistake (or restores it): it leaves the game list, its ops stay in the log.
     /// A game with scores is deleted only with `force`.
-    public func deleteGame(space: SpaceID, keys: UnlockedKeys, game text: String, force: Bool, restore: Bool = false)
-        throws(NodeError) {
+    public func deleteGame(
+        space: SpaceID, keys: UnlockedKeys, game text: String, force: Bool, restore: Bool = false
+    )
+        throws(NodeError)
+    {
         let game = try resolveGame(space, text, includeDeleted: true)
         if restore {
             guard game.deleted else { throw .invalid("game \(game.id.short) is not deleted") }
@@ -296,19 +313,27 @@ extension Home {
             guard !game.deleted else { throw .invalid("game \(game.id.short) is already deleted") }
             let scores = try run { try store.cells(space, game: game.id) }.count
             if scores > 0, !force {
-                throw .invalid("game \(game.id.short) has \(scores) scores: delete it with --force if it really was a "
-                               + "mistake (its ops stay in the log and `caddie game restore` brings it back)")
+                throw .invalid(
+                    "game \(game.id.short) has \(scores) scores: delete it with --force if it really was a "
+                        + "mistake (its ops stay in the log and `caddie game restore` brings it back)")
             }
         }
-        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game.id,
-                                                            fields: ["deleted": .integer(restore ? 0 : 1)])])
+        try append(
+            space: space, keys: keys,
+            changes: [
+                .set(
+                    kind: .game, id: game.id,
+                    fields: ["deleted": .integer(restore ? 0 : 1)])
+            ])
     }
 
     // MARK: Players
 
     /// Edits a player: a new name, a new entered Handicap Index, or clears the index (`clearIndex`).
-    public func editPlayer(space: SpaceID, keys: UnlockedKeys, player text: String, name: String?, handicapIndex: Double?,
-                           clearIndex: Bool = false) throws(NodeError) -> PlayerRecord {
+    public func editPlayer(
+        space: SpaceID, keys: UnlockedKeys, player text: String, name: String?, handicapIndex: Double?,
+        clearIndex: Bool = false
+    ) throws(NodeError) -> PlayerRecord {
         let player = try resolvePlayer(space, text)
         var fields: [String: FieldValue] = [:]
         if let name {
@@ -317,16 +342,18 @@ extension Home {
             if let same = try players(space).first(where: {
                 $0.id != player.id && $0.name.caseInsensitiveCompare(trimmed) == .orderedSame
             }) {
-                throw .invalid("a player named \(same.name) is already in this space (id \(same.id.hex)): choose a name "
-                               + "that tells the two apart")
+                throw .invalid(
+                    "a player named \(same.name) is already in this space (id \(same.id.hex)): choose a name "
+                        + "that tells the two apart")
             }
             if trimmed != player.name { fields["name"] = .text(trimmed) }
         }
         if clearIndex, handicapIndex != nil { throw .invalid("give --index or --clear-index, not both") }
         if let handicapIndex {
             guard Handicap.handicapIndexRange.contains(handicapIndex) else {
-                throw .invalid("a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) "
-                               + "(written as a negative number) and 54.0, got \(handicapIndex)")
+                throw .invalid(
+                    "a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) "
+                        + "(written as a negative number) and 54.0, got \(handicapIndex)")
             }
             fields["index"] = .number(handicapIndex)
         }
@@ -344,8 +371,11 @@ extension Home {
     // MARK: Standings
 
     /// The Handicap Index a player brings to a game: computed from the rounds before it, else entered.
-    func indexForGame(_ player: PlayerRecord, space: SpaceID, game: GameRecord) throws(NodeError)
-        -> (index: Double, source: NetCard.IndexSource)? {
+    func indexForGame(
+        _ player: PlayerRecord, space: SpaceID, game: GameRecord
+    ) throws(NodeError)
+        -> (index: Double, source: NetCard.IndexSource)?
+    {
         let played = Date(timeIntervalSince1970: Double(game.createdAt) / 1000)
         do {
             if let computed = try handicapRecord(for: player, in: space).index(before: played) { return (computed, .computed) }
@@ -368,8 +398,9 @@ extension Home {
     public func standings(space: SpaceID, game text: String) throws(NodeError) -> GameStandings {
         let card = try card(space: space, game: text)
         guard let course = card.course else {
-            throw .notFound("the course of game \(card.game.id.short) has not arrived yet: sync with the home that "
-                            + "imported it")
+            throw .notFound(
+                "the course of game \(card.game.id.short) has not arrived yet: sync with the home that "
+                    + "imported it")
         }
         let holes = Self.holesPlayed(card.game, course: course)
         guard holes.count == 9 || holes.count == 18 else {
@@ -382,16 +413,18 @@ extension Home {
         for player in card.players {
             let teeName = card.game.tee(of: player.id)
             guard let tee = course.tee(named: teeName) else {
-                throw .invalid("course \(course.name) has no tee '\(teeName)' (\(player.name)'s tee): set another with "
-                               + "`caddie game setup \(card.game.id.short) --player-tee \(player.name)=TEE`")
+                throw .invalid(
+                    "course \(course.name) has no tee '\(teeName)' (\(player.name)'s tee): set another with "
+                        + "`caddie game setup \(card.game.id.short) --player-tee \(player.name)=TEE`")
             }
             var pars: [Int] = []
             var indexes: [Int] = []
             for number in holes {
                 let hole = course.hole(number)
                 guard let par = hole?.par(tee: tee.name) else {
-                    throw .invalid("hole \(number) of \(course.name) has no par for tee \(tee.name): the course file "
-                                   + "needs it for standings")
+                    throw .invalid(
+                        "hole \(number) of \(course.name) has no par for tee \(tee.name): the course file "
+                            + "needs it for standings")
                 }
                 pars.append(par)
                 indexes.append(hole?.strokeIndex(tee: tee.name) ?? 0)
@@ -401,17 +434,21 @@ extension Home {
             if indexes.allSatisfy({ $0 > 0 }), let ranks = try? Handicap.rankedStrokeIndexes(indexes) {
                 ranked = ranks
                 if let (index, _) = try indexForGame(player, space: space, game: card.game),
-                   let rating = tee.rating, let slope = tee.slope, let teePar = tee.par {
-                    courseHandicap = Self.courseHandicap(index: index, rating: rating, slope: slope, teePar: teePar,
-                                                         courseHoles: course.holes.count, pars: pars)
+                    let rating = tee.rating, let slope = tee.slope, let teePar = tee.par
+                {
+                    courseHandicap = Self.courseHandicap(
+                        index: index, rating: rating, slope: slope, teePar: teePar,
+                        courseHoles: course.holes.count, pars: pars)
                 }
             } else {
                 notes.append("tee \(tee.name) has no stroke indexes for every hole played: \(player.name) plays off scratch")
             }
             tees.append(tee.name)
             handicaps.append(courseHandicap)
-            cards.append(Games.PlayerCard(pars: pars, strokeIndexes: ranked, courseHandicap: courseHandicap,
-                                          gross: holes.map { card.cell(player.id, $0)?.winner?.entry.strokes }))
+            cards.append(
+                Games.PlayerCard(
+                    pars: pars, strokeIndexes: ranked, courseHandicap: courseHandicap,
+                    gross: holes.map { card.cell(player.id, $0)?.winner?.entry.strokes }))
         }
         var formats = card.game.formats.compactMap(Games.Format.init(rawValue:))
         if formats.isEmpty { formats = [.stroke, .stableford] }
@@ -421,18 +458,21 @@ extension Home {
             let b = card.players.indices.filter { card.game.teams[card.players[$0].id] == "B" }
             sides = [a, b]
         }
-        let rules = Games.Rules(formats: Set(formats), netSkins: !card.game.grossSkins,
-                                skinsValidation: card.game.skinsValidation, sides: sides, stake: card.game.stake)
+        let rules = Games.Rules(
+            formats: Set(formats), netSkins: !card.game.grossSkins,
+            skinsValidation: card.game.skinsValidation, sides: sides, stake: card.game.stake)
         let names = card.players.map(\.name)
         let result = Games.standings(cards: cards, names: names, rules: rules)
-        let base = GameStandings(card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
-                                 courseHandicaps: handicaps, pars: cards.map(\.pars),
-                                 result: result, notes: notes + result.notes, disputes: [])
+        let base = GameStandings(
+            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
+            courseHandicaps: handicaps, pars: cards.map(\.pars),
+            result: result, notes: notes + result.notes, disputes: [])
         // Each open conflict on a hole played: score the game once per disputed value and say what differs.
         var disputes: [Dispute] = []
         for cell in card.conflicts {
             guard let position = holes.firstIndex(of: cell.hole),
-                  let player = card.players.firstIndex(where: { $0.id == cell.player }) else { continue }
+                let player = card.players.firstIndex(where: { $0.id == cell.player })
+            else { continue }
             var distinct: [ScoreValue] = []
             for value in cell.values where !distinct.contains(where: { $0.entry.strokes == value.entry.strokes }) {
                 distinct.append(value)
@@ -442,19 +482,25 @@ extension Home {
                 var changed = cards
                 var gross = changed[player].gross
                 gross[position] = value.entry.strokes
-                changed[player] = Games.PlayerCard(pars: cards[player].pars, strokeIndexes: cards[player].strokeIndexes,
-                                                   courseHandicap: cards[player].courseHandicap, gross: gross)
+                changed[player] = Games.PlayerCard(
+                    pars: cards[player].pars, strokeIndexes: cards[player].strokeIndexes,
+                    courseHandicap: cards[player].courseHandicap, gross: gross)
                 outcomes.append(Games.standings(cards: changed, names: names, rules: rules))
             }
-            disputes.append(Dispute(cell: cell, name: card.name(cell.player),
-                                    values: distinct.isEmpty ? cell.values : distinct,
-                                    decides: distinct.count > 1 ? Self.decides(outcomes, in: base) : [],
-                                    changesSettlement: Set(outcomes.map { $0.players.map(\.units) }).count > 1))
+            disputes.append(
+                Dispute(
+                    cell: cell, name: card.name(cell.player),
+                    values: distinct.isEmpty ? cell.values : distinct,
+                    decides: distinct.count > 1 ? Self.decides(outcomes, in: base) : [],
+                    changesSettlement: Set(outcomes.map { $0.players.map(\.units) }).count > 1))
         }
-        disputes.sort { ($0.decides.isEmpty ? 1 : 0, $0.cell.hole, $0.name) < ($1.decides.isEmpty ? 1 : 0, $1.cell.hole, $1.name) }
-        return GameStandings(card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
-                             courseHandicaps: handicaps, pars: base.pars, result: result, notes: base.notes,
-                             disputes: disputes)
+        disputes.sort {
+            ($0.decides.isEmpty ? 1 : 0, $0.cell.hole, $0.name) < ($1.decides.isEmpty ? 1 : 0, $1.cell.hole, $1.name)
+        }
+        return GameStandings(
+            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
+            courseHandicaps: handicaps, pars: base.pars, result: result, notes: base.notes,
+            disputes: disputes)
     }
 
     /// What differs between the standings scored with each disputed value.
@@ -483,7 +529,9 @@ extension Home {
                     items.append("the \(standings.name(nassau.bets[index])) (\(text))")
                 }
             }
-            if let text = alternatives(outcomes.map { "\($0.nassau!.bets.count - 3) press\($0.nassau!.bets.count == 4 ? "" : "es")" }) {
+            if let text = alternatives(
+                outcomes.map { "\($0.nassau!.bets.count - 3) press\($0.nassau!.bets.count == 4 ? "" : "es")" })
+            {
                 items.append("the presses (\(text))")
             } else {
                 // The same presses either way: say which of them the value decides.
@@ -500,8 +548,11 @@ extension Home {
     /// The unrounded Course Handicap for the holes played from one tee (Rule 6.1): for 18 holes of an 18-hole
     /// course the tee's ratings; for 9 holes of an 18-hole course half the index (to the tenth), half the Course
     /// Rating and the par of the nine, as the 9-hole ratings a course file lacks (Rule 6.1b).
-    static func courseHandicap(index: Double, rating: Double, slope: Int, teePar: Int, courseHoles: Int, pars: [Int])
-        -> Double? {
+    static func courseHandicap(
+        index: Double, rating: Double, slope: Int, teePar: Int, courseHoles: Int, pars: [Int]
+    )
+        -> Double?
+    {
         let holes = pars.count
         let nineOfEighteen = holes == 9 && courseHoles >= 18
         return try? Handicap.courseHandicap(
@@ -558,9 +609,10 @@ extension Home {
                 puttRounds += 1
             }
         }
-        return PlayerStatistics(player: player, rounds: rounds, holes: holes, fairwaysHit: fairwaysHit,
-                                fairwaysRecorded: fairwaysRecorded, greensHit: greensHit, greensRecorded: greensRecorded,
-                                putts: putts, puttRounds: puttRounds, puttsOnGreensHit: puttsOnGreens,
-                                greensHitWithPutts: greensWithPutts, penalties: penalties, byPar: byPar)
+        return PlayerStatistics(
+            player: player, rounds: rounds, holes: holes, fairwaysHit: fairwaysHit,
+            fairwaysRecorded: fairwaysRecorded, greensHit: greensHit, greensRecorded: greensRecorded,
+            putts: putts, puttRounds: puttRounds, puttsOnGreensHit: puttsOnGreens,
+            greensHitWithPutts: greensWithPutts, penalties: penalties, byPar: byPar)
     }
 }

@@ -20,7 +20,9 @@ extension Home {
     }
 
     /// The target on a hole: the green's centre (default), front or back, or a named layup point or hazard.
-    public func holeTarget(space: SpaceID, course text: String, hole number: Int, target name: String?)
+    public func holeTarget(
+        space: SpaceID, course text: String, hole number: Int, target name: String?
+    )
         throws(NodeError) -> HoleTarget
     {
         let course = try resolveCourse(space, text)
@@ -38,8 +40,9 @@ extension Home {
         switch wanted {
         case "green", "centre", "center":
             guard let centre else { throw .notFound("hole \(number) of \(course.name) has no green position in the course data") }
-            target = GuidanceTarget(kind: .greenCentre, point: centre, greenFront: Self.geo(green.front),
-                                    greenBack: Self.geo(green.back))
+            target = GuidanceTarget(
+                kind: .greenCentre, point: centre, greenFront: Self.geo(green.front),
+                greenBack: Self.geo(green.back))
         case "front", "back":
             guard let point = Self.geo(wanted == "front" ? green.front : green.back) else {
                 throw .notFound("hole \(number) of \(course.name) has no green \(wanted) in the course data")
@@ -49,7 +52,8 @@ extension Home {
             if let layup = hole.layups.first(where: { $0.name.lowercased() == wanted }), let point = Self.geo(layup.point) {
                 target = GuidanceTarget(name: layup.name, kind: .layup, point: point)
             } else if let hazard = hole.hazards.first(where: { $0.name.lowercased() == wanted }),
-                      let point = Self.nearestPoint(of: hazard.shape) {
+                let point = Self.nearestPoint(of: hazard.shape)
+            {
                 target = GuidanceTarget(name: hazard.name, kind: .hazard, point: point)
             } else {
                 let known = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
@@ -63,13 +67,17 @@ extension Home {
         // A hazard outline's centroid is a fair single point to announce.
         let points = shape.points
         guard !points.isEmpty else { return nil }
-        return try? GeoPoint(latitude: points.map(\.latitude).reduce(0, +) / Double(points.count),
-                             longitude: points.map(\.longitude).reduce(0, +) / Double(points.count))
+        return try? GeoPoint(
+            latitude: points.map(\.latitude).reduce(0, +) / Double(points.count),
+            longitude: points.map(\.longitude).reduce(0, +) / Double(points.count))
     }
 
     /// The hole a player is on in a game: the first hole with no score for them (the last hole when all have one).
-    public func currentHole(space: SpaceID, game gameText: String, player playerText: String)
-        throws(NodeError) -> (course: CourseRecord, hole: Int) {
+    public func currentHole(
+        space: SpaceID, game gameText: String, player playerText: String
+    )
+        throws(NodeError) -> (course: CourseRecord, hole: Int)
+    {
         let card = try card(space: space, game: gameText)
         let player = try resolvePlayer(space, playerText)
         guard card.players.contains(where: { $0.id == player.id }) else {

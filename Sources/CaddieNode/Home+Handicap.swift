@@ -99,9 +99,11 @@ extension Home {
                 case .round(let round, let recorded):
                     entries.append((round, recorded))
                 case .skipped(let reason):
-                    skipped.append(HandicapRecord.SkippedGame(space: summary.id, spaceName: summary.name,
-                                                              game: game.id, createdAt: game.createdAt,
-                                                              reason: reason))
+                    skipped.append(
+                        HandicapRecord.SkippedGame(
+                            space: summary.id, spaceName: summary.name,
+                            game: game.id, createdAt: game.createdAt,
+                            reason: reason))
                 }
             }
         }
@@ -116,8 +118,9 @@ extension Home {
         } catch {
             throw .invalid(error.description)
         }
-        return HandicapRecord(player: player, space: space, calculation: calculation, games: entries.map { $0.game },
-                              skipped: skipped)
+        return HandicapRecord(
+            player: player, space: space, calculation: calculation, games: entries.map { $0.game },
+            skipped: skipped)
     }
 
     /// Each player's course and playing handicap for a game's card, with net scores and Stableford points per hole.
@@ -130,11 +133,13 @@ extension Home {
     ///   - space: the space the game is in.
     ///   - allowancePercent: the handicap allowance, 1...100; 100 by default (the Rules recommend 95 for individual
     ///     stroke play and Stableford: `Handicap.Format.individualStrokePlay.allowancePercent`).
-    public func playingHandicap(card: Scorecard, space: SpaceID, allowancePercent: Int = 100) throws(NodeError)
+    public func playingHandicap(
+        card: Scorecard, space: SpaceID, allowancePercent: Int = 100
+    ) throws(NodeError)
         -> [EntityID: NetCard]
     {
         guard let course = card.course, let tee = course.tee(named: card.game.tee), let rating = tee.rating,
-              let slope = tee.slope, let par = tee.par
+            let slope = tee.slope, let par = tee.par
         else { return [:] }
         let holes = course.holes.sorted { $0.number < $1.number }
         guard holes.count == 9 || holes.count == 18 else { return [:] }
@@ -166,8 +171,9 @@ extension Home {
                 continue
             }
             let scores = layout.map {
-                Handicap.HoleScore(par: $0.par, strokeIndex: $0.strokeIndex,
-                                   strokes: card.cell(player.id, $0.number)?.winner?.entry.strokes)
+                Handicap.HoleScore(
+                    par: $0.par, strokeIndex: $0.strokeIndex,
+                    strokes: card.cell(player.id, $0.number)?.winner?.entry.strokes)
             }
             let handicap: Handicap.CourseHandicap
             let round: Handicap.NetRound
@@ -222,7 +228,9 @@ extension Home {
     }
 
     /// A finished game as a round of a player's scoring record, or why it cannot be one.
-    private func assessForHandicap(_ game: GameRecord, player: EntityID, space: SpaceSummary)
+    private func assessForHandicap(
+        _ game: GameRecord, player: EntityID, space: SpaceSummary
+    )
         throws(NodeError) -> HandicapAssessment
     {
         guard let course = try self.course(of: game, in: space.id) else {
@@ -232,10 +240,13 @@ extension Home {
             return .skipped("course \(course.name) has no tee '\(game.tee)'")
         }
         guard let rating = tee.rating, let slope = tee.slope, let par = tee.par else {
-            let missing = [("course rating", tee.rating == nil), ("slope rating", tee.slope == nil),
-                           ("par", tee.par == nil)].filter { $0.1 }.map { $0.0 }
-            return .skipped("tee \(tee.name) of \(course.name) has no \(missing.joined(separator: " or ")): "
-                            + "only rounds on rated tees count (add them to the course file and import it again)")
+            let missing = [
+                ("course rating", tee.rating == nil), ("slope rating", tee.slope == nil),
+                ("par", tee.par == nil),
+            ].filter { $0.1 }.map { $0.0 }
+            return .skipped(
+                "tee \(tee.name) of \(course.name) has no \(missing.joined(separator: " or ")): "
+                    + "only rounds on rated tees count (add them to the course file and import it again)")
         }
         let holes = course.holes.sorted { $0.number < $1.number }
         guard holes.count == 9 || holes.count == 18 else {
@@ -265,10 +276,12 @@ extension Home {
             date: Date(timeIntervalSince1970: Double(game.createdAt) / 1000), holes: holes.count,
             score: .holeByHole(scores), courseRating: rating, slopeRating: slope, par: par
         )
-        return .round(round, HandicapRecord.RecordedGame(
-            space: space.id, spaceName: space.name, game: game.id, player: player, createdAt: game.createdAt,
-            course: course.name, tee: tee.name
-        ))
+        return .round(
+            round,
+            HandicapRecord.RecordedGame(
+                space: space.id, spaceName: space.name, game: game.id, player: player, createdAt: game.createdAt,
+                course: course.name, tee: tee.name
+            ))
     }
 }
 

@@ -85,16 +85,25 @@ extension Home {
             throw .crypto(error)
         }
         // The signed record first: an invite is never honoured without its record in the log.
-        try append(space: space, keys: keys, changes: [.set(kind: .invite, id: id, fields: [
-            "expires": .integer(Int64(expiresAt)), "uses": .integer(Int64(uses)),
-        ])])
+        try append(
+            space: space, keys: keys,
+            changes: [
+                .set(
+                    kind: .invite, id: id,
+                    fields: [
+                        "expires": .integer(Int64(expiresAt)), "uses": .integer(Int64(uses)),
+                    ])
+            ])
         try run {
-            try store.addInvite(StoredInvite(id: id, space: space, sealedSecret: sealed, createdAt: now,
-                                             expiresAt: expiresAt, uses: uses))
+            try store.addInvite(
+                StoredInvite(
+                    id: id, space: space, sealedSecret: sealed, createdAt: now,
+                    expiresAt: expiresAt, uses: uses))
         }
         let name = try spaces().first { $0.id == space }?.name ?? "space"
-        return InviteTicket(space: space, id: id, secret: secret, inviter: keys.device.publicKey, expiresAt: expiresAt,
-                            spaceName: name, inviterName: identity.name)
+        return InviteTicket(
+            space: space, id: id, secret: secret, inviter: keys.device.publicKey, expiresAt: expiresAt,
+            spaceName: name, inviterName: identity.name)
     }
 
     /// The invites this home made (of one space, or of all), newest first, with their state.
@@ -125,7 +134,9 @@ extension Home {
         try revokeInvite(text, keys: { () throws(NodeError) in keys })
     }
 
-    private func revokeInvite(_ text: String, keys unlockKeys: () throws(NodeError) -> UnlockedKeys) throws(NodeError)
+    private func revokeInvite(
+        _ text: String, keys unlockKeys: () throws(NodeError) -> UnlockedKeys
+    ) throws(NodeError)
         -> StoredInvite
     {
         let lowered = text.lowercased()
@@ -136,8 +147,13 @@ extension Home {
         }
         let keys = try unlockKeys()
         _ = try run { try store.revokeInvite(invite.id) }
-        try append(space: invite.space, keys: keys, changes: [.set(kind: .invite, id: invite.id,
-                                                                    fields: ["revoked": .integer(1)])])
+        try append(
+            space: invite.space, keys: keys,
+            changes: [
+                .set(
+                    kind: .invite, id: invite.id,
+                    fields: ["revoked": .integer(1)])
+            ])
         return try run { try store.invites(invite.space) }.first { $0.id == invite.id } ?? invite
     }
 
@@ -152,7 +168,8 @@ extension Home {
                 let invites = (try? store.invites()) ?? []
                 return invites.compactMap { invite in
                     guard invite.expiresAt + Self.endedInviteAnsweredSeconds * 1000 > now,
-                          let secret = SecretBox.open(invite.sealedSecret, key: storeKey) else { return nil }
+                        let secret = SecretBox.open(invite.sealedSecret, key: storeKey)
+                    else { return nil }
                     return HandshakeResponder.OpenInvite(id: invite.id.bytes, space: invite.space, secret: secret)
                 }
             },
@@ -166,8 +183,13 @@ extension Home {
                     throw SyncError.refused(Self.describe(refusal))
                 }
                 do {
-                    try self.append(space: space, keys: keys, changes: [.set(
-                        kind: .invite, id: invite, fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])])
+                    try self.append(
+                        space: space, keys: keys,
+                        changes: [
+                            .set(
+                                kind: .invite, id: invite,
+                                fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])
+                        ])
                     let name = try self.spaces().first { $0.id == space }?.name ?? "space"
                     // The current key: after a removal, the one sealed to the remaining members.
                     let all = try self.keyring(space, keys: keys)?.keys ?? [keys.key(for: space)]
@@ -190,7 +212,8 @@ extension Home {
         switch refusal {
         case .revoked: "this invite was revoked by the member who made it: ask for a new one"
         case .usedUp(let uses):
-            uses == 1 ? "this invite was already used (it admits one device): ask for a new one"
+            uses == 1
+                ? "this invite was already used (it admits one device): ask for a new one"
                 : "this invite was already used by all \(uses) devices it admits: ask for a new one"
         case .expired(let at):
             "this invite expired at \(Self.dateText(at)): ask for a new one"
@@ -199,8 +222,9 @@ extension Home {
     }
 
     static func dateText(_ ms: UInt64) -> String {
-        Date(timeIntervalSince1970: Double(ms) / 1000).formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false)
-            .dateSeparator(.dash).timeSeparator(.colon).timeZoneSeparator(.omitted)) + " UTC"
+        Date(timeIntervalSince1970: Double(ms) / 1000).formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: false)
+                .dateSeparator(.dash).timeSeparator(.colon).timeZoneSeparator(.omitted)) + " UTC"
     }
 
     /// The key the invite secrets are sealed with in the store: derived from the device key, so a copy of the
@@ -212,8 +236,10 @@ extension Home {
     /// Joins a space with a ticket: redeems it at the inviting device (at `peer`, or found over mDNS within
     /// `searchSeconds` when no address is given), keeps the space key it sends, joins, and syncs once with that
     /// device. Nothing is written unless the inviting device admitted this one.
-    public func join(ticket: InviteTicket, at peer: HostPort?, searchSeconds: Int = 30, passphrase: String,
-                     logger: Logger) async throws -> JoinOutcome {
+    public func join(
+        ticket: InviteTicket, at peer: HostPort?, searchSeconds: Int = 30, passphrase: String,
+        logger: Logger
+    ) async throws -> JoinOutcome {
         let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[ticket.space] != nil, try spaces().contains(where: { $0.id == ticket.space }) {
             throw NodeError.invalid("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
@@ -222,8 +248,9 @@ extension Home {
         let (welcome, address): (Welcome, HostPort)
         do {
             if let peer {
-                welcome = try await node.redeemInvite(host: peer.host, port: peer.port, space: ticket.space,
-                                                      secret: ticket.secret, inviter: ticket.inviter)
+                welcome = try await node.redeemInvite(
+                    host: peer.host, port: peer.port, space: ticket.space,
+                    secret: ticket.secret, inviter: ticket.inviter)
                 address = peer
             } else {
                 (welcome, address) = try await search(ticket: ticket, node: node, seconds: searchSeconds, logger: logger)
@@ -231,31 +258,38 @@ extension Home {
         } catch SyncError.refused(let text) {
             throw NodeError.invalid("\(ticket.inviterName)'s device refused the invite: \(text)")
         } catch SyncError.inviteUnknown(let at) {
-            throw NodeError.invalid("the device at \(at) does not know this invite: it is redeemed only at "
-                                    + "\(ticket.inviterName)'s device (\(ticket.inviter.short)), which made it")
+            throw NodeError.invalid(
+                "the device at \(at) does not know this invite: it is redeemed only at "
+                    + "\(ticket.inviterName)'s device (\(ticket.inviter.short)), which made it")
         } catch SyncError.unreachable(let text) {
-            throw NodeError.invalid("cannot reach \(ticket.inviterName)'s device at \(peer?.description ?? "?") (\(text)): "
-                                    + "it must be running `caddie serve` there, on a network this device shares")
+            throw NodeError.invalid(
+                "cannot reach \(ticket.inviterName)'s device at \(peer?.description ?? "?") (\(text)): "
+                    + "it must be running `caddie serve` there, on a network this device shares")
         }
-        try enter(InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
-                  passphrase: passphrase, earlier: welcome.earlierKeys)
+        try enter(
+            InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
+            passphrase: passphrase, earlier: welcome.earlierKeys)
         // The first sync brings the space's players, courses and games; if it fails the join stands (the space
         // key is held) and the next sync brings them.
         do {
             let member = try syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
             let report = try await member.syncOnce(host: address.host, port: address.port, space: ticket.space)
-            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
-                               firstSync: report, firstSyncFailure: report.completed ? nil : report.failure)
+            return JoinOutcome(
+                space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
+                firstSync: report, firstSyncFailure: report.completed ? nil : report.failure)
         } catch {
-            return JoinOutcome(space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
-                               firstSync: nil, firstSyncFailure: "\(error)")
+            return JoinOutcome(
+                space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
+                firstSync: nil, firstSyncFailure: "\(error)")
         }
     }
 
     /// Looks for the inviting device over mDNS: every Caddie node sighted is asked, once, to redeem the ticket
     /// (a node that did not make it answers as to any stranger, and the next is asked). The adverts name no
     /// space and no device, so there is nothing to match on before asking.
-    private func search(ticket: InviteTicket, node: SyncNode, seconds: Int, logger: Logger) async throws
+    private func search(
+        ticket: InviteTicket, node: SyncNode, seconds: Int, logger: Logger
+    ) async throws
         -> (Welcome, HostPort)
     {
         let discovery = try LocalDiscovery(browsingFor: logger)
@@ -269,12 +303,15 @@ extension Home {
                 var asked = Set<String>()
                 for await sighting in discovery.sightings where !sighting.lost && sighting.port > 0 {
                     guard asked.insert("\(sighting.host):\(sighting.port)").inserted,
-                          let address = try? HostPort(parsing: sighting.host.contains(":") ? "[\(sighting.host)]:\(sighting.port)"
-                                                                                         : "\(sighting.host):\(sighting.port)")
+                        let address = try? HostPort(
+                            parsing: sighting.host.contains(":")
+                                ? "[\(sighting.host)]:\(sighting.port)"
+                                : "\(sighting.host):\(sighting.port)")
                     else { continue }
                     do {
-                        let welcome = try await node.redeemInvite(host: address.host, port: address.port, space: ticket.space,
-                                                                  secret: ticket.secret, inviter: ticket.inviter)
+                        let welcome = try await node.redeemInvite(
+                            host: address.host, port: address.port, space: ticket.space,
+                            secret: ticket.secret, inviter: ticket.inviter)
                         return (welcome, address)
                     } catch SyncError.inviteUnknown, SyncError.unreachable, SyncError.closedDuringHandshake {
                         continue  // not the inviting device, or gone: ask the next
@@ -286,8 +323,9 @@ extension Home {
             return try await group.next() ?? nil
         }
         guard let found else {
-            throw NodeError.invalid("did not find \(ticket.inviterName)'s device on this network within \(seconds) s: it must be "
-                                    + "running `caddie serve` on the same Wi-Fi; or give its address with --peer HOST:PORT")
+            throw NodeError.invalid(
+                "did not find \(ticket.inviterName)'s device on this network within \(seconds) s: it must be "
+                    + "running `caddie serve` on the same Wi-Fi; or give its address with --peer HOST:PORT")
         }
         return found
     }

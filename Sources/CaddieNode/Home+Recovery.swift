@@ -9,8 +9,9 @@ extension Home {
     public func recoveryPhrase(passphrase: String) throws(NodeError) -> [String] {
         let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
-            throw .invalid("this device does not hold the user key: show the recovery phrase on the device you first "
-                           + "logged in on")
+            throw .invalid(
+                "this device does not hold the user key: show the recovery phrase on the device you first "
+                    + "logged in on")
         }
         do {
             return try RecoveryPhrase.words(for: user.seed)

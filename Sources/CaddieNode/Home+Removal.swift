@@ -26,7 +26,8 @@ extension Home {
     func owner(of space: SpaceID) throws(NodeError) -> (user: PublicKey, salt: [UInt8])? {
         let record = try run { try store.record(space, kind: .space, id: Self.spaceRecord) } ?? [:]
         guard case .bytes(let salt)? = record["ownerSalt"], case .bytes(let user)? = record["owner"], user.count == 32,
-              let key = PublicKey(bytes: user), Membership.ownedSpaceID(owner: key, salt: salt) == space else { return nil }
+            let key = PublicKey(bytes: user), Membership.ownedSpaceID(owner: key, salt: salt) == space
+        else { return nil }
         return (key, salt)
     }
 
@@ -38,8 +39,9 @@ extension Home {
         let keys = try unlock(passphrase: passphrase)
         guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         guard let owner = try owner(of: space) else {
-            throw .invalid("this space was made before members could be removed, so it has no owner: to leave someone out, "
-                           + "create a new space and invite the others to it")
+            throw .invalid(
+                "this space was made before members could be removed, so it has no owner: to leave someone out, "
+                    + "create a new space and invite the others to it")
         }
         let members = try run { try store.members(space) }
         guard owner.user == me else {
@@ -48,12 +50,16 @@ extension Home {
         }
         let removed = try run { try store.removedUsers(space) }
         let lowered = text.lowercased()
-        let users = Set(members.filter {
-            $0.userName.caseInsensitiveCompare(text) == .orderedSame || $0.displayName.caseInsensitiveCompare(text) == .orderedSame
-                || (lowered.count >= 4 && $0.user.hex.hasPrefix(lowered))
-        }.map(\.user))
+        let users = Set(
+            members.filter {
+                $0.userName.caseInsensitiveCompare(text) == .orderedSame
+                    || $0.displayName.caseInsensitiveCompare(text) == .orderedSame
+                    || (lowered.count >= 4 && $0.user.hex.hasPrefix(lowered))
+            }.map(\.user))
         guard users.count == 1, let user = users.first else {
-            if users.isEmpty { throw .notFound("no member of this space is called '\(text)' (a name, or the start of a user key)") }
+            if users.isEmpty {
+                throw .notFound("no member of this space is called '\(text)' (a name, or the start of a user key)")
+            }
             throw .ambiguous("'\(text)' names \(users.count) users: give the start of the user key (see `caddie log`)")
         }
         guard user != me else { throw .invalid("the space's owner cannot remove themselves") }
@@ -62,16 +68,21 @@ extension Home {
         let theirs = members.filter { $0.user == user }
         let cutoffs = theirs.map { Change.Removal.Cutoff(device: $0.device, lastValidSeq: vector[$0.device]) }
         let rotation = try newKey(space: space, members: members, removed: removed.union([user]), salt: owner.salt)
-        try append(space: space, keys: keys, changes: [
-            .remove(Change.Removal(user: user, ownerSalt: owner.salt, devices: cutoffs)), .rotate(rotation),
-        ])
+        try append(
+            space: space, keys: keys,
+            changes: [
+                .remove(Change.Removal(user: user, ownerSalt: owner.salt, devices: cutoffs)), .rotate(rotation),
+            ])
         let name = theirs.first?.displayName ?? text
-        return RemovalOutcome(name: name, user: user, devices: cutoffs.count, epoch: rotation.epoch,
-                              sealedTo: rotation.sealed.count)
+        return RemovalOutcome(
+            name: name, user: user, devices: cutoffs.count, epoch: rotation.epoch,
+            sealedTo: rotation.sealed.count)
     }
 
     /// A fresh space key sealed to every member device that is neither removed nor revoked, one epoch above any seen.
-    private func newKey(space: SpaceID, members: [MemberRecord], removed: Set<PublicKey>, salt: [UInt8])
+    private func newKey(
+        space: SpaceID, members: [MemberRecord], removed: Set<PublicKey>, salt: [UInt8]
+    )
         throws(NodeError) -> Change.Rotation
     {
         let remaining = Set(members.filter { !removed.contains($0.user) && $0.revokedAfter == nil }.map(\.device))
@@ -92,8 +103,9 @@ extension Home {
             throw .invalid("this space was made before owners, so its key cannot be changed: create a new space")
         }
         guard owner.user == me else { throw .invalid("only the space's owner can give it a new key") }
-        let rotation = try newKey(space: space, members: try run { try store.members(space) },
-                                  removed: try run { try store.removedUsers(space) }, salt: owner.salt)
+        let rotation = try newKey(
+            space: space, members: try run { try store.members(space) },
+            removed: try run { try store.removedUsers(space) }, salt: owner.salt)
         try append(space: space, keys: keys, changes: [.rotate(rotation)])
         return rotation
     }
@@ -104,7 +116,8 @@ extension Home {
     @discardableResult
     public func renewExposedKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> UInt32? {
         guard let me = try identity().userKey, let owner = try owner(of: space), owner.user == me,
-              let current = keyring(space, keys: keys)?.current else { return nil }
+            let current = keyring(space, keys: keys)?.current
+        else { return nil }
         let members = try run { try store.members(space) }
         let removed = try run { try store.removedUsers(space) }
         let exposed = members.contains { removed.contains($0.user) && current.recipients.contains($0.device) }
@@ -133,8 +146,9 @@ extension Home {
         var held: [(epoch: UInt32, check: [UInt8], key: [UInt8])] = []
         for entries in rotations.values {
             guard let mine = entries.first(where: { $0.device == keys.device.publicKey }),
-                  let key = DeviceBox.open(mine.sealed, with: keys.device), Membership.keyCheck(key) == mine.keyCheck,
-                  !held.contains(where: { $0.check == mine.keyCheck }) else { continue }
+                let key = DeviceBox.open(mine.sealed, with: keys.device), Membership.keyCheck(key) == mine.keyCheck,
+                !held.contains(where: { $0.check == mine.keyCheck })
+            else { continue }
             held.append((mine.epoch, mine.keyCheck, key))
         }
         for key in [ringKey] + (keys.earlierKeys[space] ?? []) {
@@ -145,7 +159,8 @@ extension Home {
         }
         let currentCheck = current.value[0].keyCheck
         held.sort { ($0.check == currentCheck ? 1 : 0, $0.epoch) > ($1.check == currentCheck ? 1 : 0, $1.epoch) }
-        return SpaceKeyring(keys: held.map(\.key),
-                            current: .init(check: currentCheck, recipients: Set(current.value.map(\.device))))
+        return SpaceKeyring(
+            keys: held.map(\.key),
+            current: .init(check: currentCheck, recipients: Set(current.value.map(\.device))))
     }
 }

@@ -18,23 +18,29 @@ extension Home {
     }
 
     /// Adds a player.
-    public func addPlayer(space: SpaceID, keys: UnlockedKeys, name: String, user: PublicKey?, handicapIndex: Double?)
+    public func addPlayer(
+        space: SpaceID, keys: UnlockedKeys, name: String, user: PublicKey?, handicapIndex: Double?
+    )
         throws(NodeError) -> EntityID
     {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a player name must be 1...64 characters") }
         if let handicapIndex, !Handicap.handicapIndexRange.contains(handicapIndex) {
-            throw .invalid("a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) (written as a "
-                           + "negative number) and 54.0, got \(handicapIndex)")
+            throw .invalid(
+                "a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) (written as a "
+                    + "negative number) and 54.0, got \(handicapIndex)")
         }
         if let same = try players(space).first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
-            throw .invalid("a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
-                           + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
+            throw .invalid(
+                "a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
+                    + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
         }
         let id = SecureRandom.entityID()
-        try append(space: space, keys: keys, changes: [
-            .set(kind: .player, id: id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex)),
-        ])
+        try append(
+            space: space, keys: keys,
+            changes: [
+                .set(kind: .player, id: id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex))
+            ])
         return id
     }
 
@@ -50,8 +56,10 @@ extension Home {
     /// digits, or, when the records have names, a unique part of a name ("Zoute" for "Royal Zoute Golf Club").
     /// An id matches by prefix only, never by digits in its middle. When several records match, the error lists
     /// them so the person can type more.
-    func resolve<R>(_ text: String, in records: [R], what: String, list: String, id: (R) -> EntityID,
-                    name: ((R) -> String)?, describe: ((R) -> String)? = nil) throws(NodeError) -> R {
+    func resolve<R>(
+        _ text: String, in records: [R], what: String, list: String, id: (R) -> EntityID,
+        name: ((R) -> String)?, describe: ((R) -> String)? = nil
+    ) throws(NodeError) -> R {
         let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !lowered.isEmpty else { throw .invalid("say which \(what): an id, an id prefix or a name (see `\(list)`)") }
         if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
@@ -64,8 +72,9 @@ extension Home {
         guard matches.count == 1 else {
             if matches.isEmpty {
                 if name == nil, isHex, lowered.count < Self.minimumPrefix {
-                    throw .invalid("'\(text)' is too short to name a \(what): give at least \(Self.minimumPrefix) hex digits "
-                                   + "of its id (see `\(list)`)")
+                    throw .invalid(
+                        "'\(text)' is too short to name a \(what): give at least \(Self.minimumPrefix) hex digits "
+                            + "of its id (see `\(list)`)")
                 }
                 throw .notFound("no \(what) '\(text)' in this space: see `\(list)`")
             }
@@ -74,8 +83,9 @@ extension Home {
                 return label.isEmpty || label == id(record).hex ? id(record).hex : "\(id(record).hex) (\(label))"
             }
             let more = matches.count > 6 ? ", and \(matches.count - 6) more" : ""
-            throw .ambiguous("'\(text)' matches \(matches.count) \(what)s: \(shown.joined(separator: ", "))\(more); "
-                            + "give more of the id")
+            throw .ambiguous(
+                "'\(text)' matches \(matches.count) \(what)s: \(shown.joined(separator: ", "))\(more); "
+                    + "give more of the id")
         }
         return matches[0]
     }
@@ -115,8 +125,10 @@ extension Home {
         if !includeDeleted, let deleted = try? resolveGame(space, text, includeDeleted: true), deleted.deleted {
             throw .notFound("game \(deleted.id.short) was deleted: `caddie game restore \(deleted.id.short)` brings it back")
         }
-        return try resolve(text, in: try games(space, includeDeleted: includeDeleted), what: "game",
-                           list: "caddie game list", id: \.id, name: nil) { game in
+        return try resolve(
+            text, in: try games(space, includeDeleted: includeDeleted), what: "game",
+            list: "caddie game list", id: \.id, name: nil
+        ) { game in
             let course = courses.first { $0.id == game.course }?.name ?? "unknown course"
             return "\(course), \(Views.time(milliseconds: game.createdAt))"
         }
@@ -124,14 +136,18 @@ extension Home {
 
     /// Creates a game on a course from one tee, with its roster and, optionally, who marks whom (pairs of
     /// player and marker, as typed).
-    public func newGame(space: SpaceID, keys: UnlockedKeys, course courseText: String, tee teeName: String,
-                        players playerTexts: [String], markers markerTexts: [(player: String, marker: String)] = [],
-                        setup: GameSetup = GameSetup())
-        throws(NodeError) -> EntityID {
+    public func newGame(
+        space: SpaceID, keys: UnlockedKeys, course courseText: String, tee teeName: String,
+        players playerTexts: [String], markers markerTexts: [(player: String, marker: String)] = [],
+        setup: GameSetup = GameSetup()
+    )
+        throws(NodeError) -> EntityID
+    {
         let course = try resolveCourse(space, courseText)
         guard let tee = course.tee(named: teeName) else {
-            throw .invalid("course \(course.name) has no tee '\(teeName)'; its tees: "
-                           + course.tees.map(\.name).joined(separator: ", "))
+            throw .invalid(
+                "course \(course.name) has no tee '\(teeName)'; its tees: "
+                    + course.tees.map(\.name).joined(separator: ", "))
         }
         guard !playerTexts.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
         var roster: [EntityID] = []
@@ -153,29 +169,43 @@ extension Home {
     }
 
     /// Says who marks a player in a game (a last-writer-wins field of the game, synced like the others).
-    public func setMarker(space: SpaceID, keys: UnlockedKeys, game gameText: String, player: String, marker: String)
-        throws(NodeError) {
+    public func setMarker(
+        space: SpaceID, keys: UnlockedKeys, game gameText: String, player: String, marker: String
+    )
+        throws(NodeError)
+    {
         let card = try card(space: space, game: gameText)
         let markers = try resolveMarkers(space, [(player, marker)], roster: card.players.map(\.id))
-        try append(space: space, keys: keys, changes: [
-            .set(kind: .game, id: card.game.id, fields: Dictionary(uniqueKeysWithValues: markers.map {
-                (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes))
-            })),
-        ])
+        try append(
+            space: space, keys: keys,
+            changes: [
+                .set(
+                    kind: .game, id: card.game.id,
+                    fields: Dictionary(
+                        uniqueKeysWithValues: markers.map {
+                            (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes))
+                        }))
+            ])
     }
 
     /// Player and marker pairs resolved against a game's roster: both must play, and nobody marks themselves.
-    func resolveMarkers(_ space: SpaceID, _ texts: [(player: String, marker: String)], roster: [EntityID])
-        throws(NodeError) -> [(player: EntityID, marker: EntityID)] {
+    func resolveMarkers(
+        _ space: SpaceID, _ texts: [(player: String, marker: String)], roster: [EntityID]
+    )
+        throws(NodeError) -> [(player: EntityID, marker: EntityID)]
+    {
         var result: [(player: EntityID, marker: EntityID)] = []
         for (playerText, markerText) in texts {
             let player = try resolvePlayer(space, playerText.trimmingCharacters(in: .whitespaces))
             let marker = try resolvePlayer(space, markerText.trimmingCharacters(in: .whitespaces))
             guard roster.contains(player.id), roster.contains(marker.id) else {
-                throw .invalid("\(roster.contains(player.id) ? marker.name : player.name) is not playing in this game: "
-                               + "a marker and the player they mark both play")
+                throw .invalid(
+                    "\(roster.contains(player.id) ? marker.name : player.name) is not playing in this game: "
+                        + "a marker and the player they mark both play")
             }
-            guard player.id != marker.id else { throw .invalid("\(player.name) cannot mark their own card: choose another player") }
+            guard player.id != marker.id else {
+                throw .invalid("\(player.name) cannot mark their own card: choose another player")
+            }
             guard !result.contains(where: { $0.player == player.id }) else {
                 throw .invalid("\(player.name) is given two markers: give one")
             }
@@ -204,19 +234,27 @@ extension Home {
     public func setFinished(space: SpaceID, keys: UnlockedKeys, game text: String, finished: Bool) throws(NodeError) {
         let game = try resolveGame(space, text)
         guard game.finished != finished else { return }  // already so: no op to sign
-        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game.id,
-                                                            fields: ["finished": .integer(finished ? 1 : 0)])])
+        try append(
+            space: space, keys: keys,
+            changes: [
+                .set(
+                    kind: .game, id: game.id,
+                    fields: ["finished": .integer(finished ? 1 : 0)])
+            ])
     }
 
     // MARK: Scores
 
     /// Enters a score. It supersedes every value the cell shows now, so it also settles a conflict.
     @discardableResult
-    public func score(space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, hole: Int,
-                      entry: ScoreEntry) throws(NodeError) -> OpID {
+    public func score(
+        space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, hole: Int,
+        entry: ScoreEntry
+    ) throws(NodeError) -> OpID {
         let game = try resolveGame(space, gameText)
         guard !game.finished else {
-            throw .invalid("game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` to change a score")
+            throw .invalid(
+                "game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` to change a score")
         }
         let player = try resolvePlayer(space, playerText)
         let roster = try run { try store.roster(space, game: game.id) }
@@ -232,11 +270,14 @@ extension Home {
                 throw .invalid("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
             }
         }
-        let standing = try run { try store.cells(space, game: game.id) }
+        let standing =
+            try run { try store.cells(space, game: game.id) }
             .first { $0.player == player.id && $0.hole == hole }?.values.map(\.op) ?? []
-        return try append(space: space, keys: keys,
-                          changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
-                          pred: standing).id
+        return try append(
+            space: space, keys: keys,
+            changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
+            pred: standing
+        ).id
     }
 
     /// Holes in order of play as a person reads them: "1-9", "10-18", "7-18, 1-6".
@@ -286,8 +327,11 @@ extension Home {
     }
 
     /// The marker (this user) attests a player's card as it stands.
-    public func attest(space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String)
-        throws(NodeError) -> Digest32 {
+    public func attest(
+        space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String
+    )
+        throws(NodeError) -> Digest32
+    {
         let card = try card(space: space, game: gameText)
         let player = try resolvePlayer(space, playerText)
         guard card.players.contains(where: { $0.id == player.id }) else {
@@ -295,8 +339,9 @@ extension Home {
         }
         let conflicts = card.conflicts.filter { $0.player == player.id }.map(\.hole)
         guard conflicts.isEmpty else {
-            throw .invalid("\(player.name)'s card has conflicting values on hole(s) "
-                           + conflicts.map(String.init).joined(separator: ", ") + ": settle them with `caddie score` first")
+            throw .invalid(
+                "\(player.name)'s card has conflicting values on hole(s) "
+                    + conflicts.map(String.init).joined(separator: ", ") + ": settle them with `caddie score` first")
         }
         let hash = Self.cardHash(card, player: player.id)
         try append(space: space, keys: keys, changes: [.attest(game: card.game.id, player: player.id, cardHash: hash)])
@@ -321,8 +366,9 @@ extension Home {
         let all: [[UInt8]]
         if let ring = keyring(bundle.space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: bundle.space)] }
         return try run {
-            try store.receive(space: bundle.space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: bundle.ops,
-                              mode: .strict, now: Self.now())
+            try store.receive(
+                space: bundle.space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: bundle.ops,
+                mode: .strict, now: Self.now())
         }
     }
 }

@@ -28,12 +28,17 @@ extension Home {
         // The id binds the creating user as the space's owner (the one who may remove members): it is a hash of
         // the user key under a random salt, which the space record keeps for the owner's devices to show.
         let salt = SecureRandom.bytes(16)
-        let invite = InviteCode(space: Membership.ownedSpaceID(owner: owner, salt: salt), key: SecureRandom.bytes(32),
-                                name: trimmed)
+        let invite = InviteCode(
+            space: Membership.ownedSpaceID(owner: owner, salt: salt), key: SecureRandom.bytes(32),
+            name: trimmed)
         try enter(invite, keys: keys, passphrase: passphrase)
-        try append(space: invite.space, keys: try keys.adding(space: invite.space, key: invite.key),
-                   changes: [.set(kind: .space, id: Self.spaceRecord,
-                                  fields: ["name": .text(trimmed), "owner": .bytes(owner.bytes), "ownerSalt": .bytes(salt)])])
+        try append(
+            space: invite.space, keys: try keys.adding(space: invite.space, key: invite.key),
+            changes: [
+                .set(
+                    kind: .space, id: Self.spaceRecord,
+                    fields: ["name": .text(trimmed), "owner": .bytes(owner.bytes), "ownerSalt": .bytes(salt)])
+            ])
         return invite
     }
 
@@ -49,7 +54,8 @@ extension Home {
         let invite = try InviteCode(parsing: text)
         let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
-           try spaces().contains(where: { $0.id == invite.space }) {
+            try spaces().contains(where: { $0.id == invite.space })
+        {
             throw .invalid("this home is already in space \(invite.name) (\(invite.space.short))")
         }
         try enter(invite, keys: keys, passphrase: passphrase)
@@ -72,8 +78,9 @@ extension Home {
         do {
             return try store.spaces().map { space throws(StoreError) in
                 let synced = try store.record(space.id, kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)))
-                var summary = SpaceSummary(id: space.id, name: synced?["name"]?.text ?? space.name,
-                                           ops: try store.opCount(space.id), members: try store.members(space.id).count)
+                var summary = SpaceSummary(
+                    id: space.id, name: synced?["name"]?.text ?? space.name,
+                    ops: try store.opCount(space.id), members: try store.members(space.id).count)
                 if let current = Self.currentRotation(try store.sealedSpaceKeys(space.id)) {
                     summary.keyEpoch = current.value[0].epoch
                     summary.keyCheck = current.value[0].keyCheck
@@ -115,8 +122,9 @@ extension Home {
             let key = try keys.key(for: space)
             let join = Change.Join(
                 user: user, userName: identity.name, certifiedAt: identity.certifiedAt, certificateSignature: signature,
-                membershipProof: Membership.membershipProof(space: space, spaceKey: key, device: keys.device.publicKey,
-                                                            user: user))
+                membershipProof: Membership.membershipProof(
+                    space: space, spaceKey: key, device: keys.device.publicKey,
+                    user: user))
             try store.append(space: space, signer: keys.device, changes: [.join(join)], now: Self.now())
         } catch {
             throw NodeError.wrap(error)
@@ -134,7 +142,9 @@ extension Home {
     /// Appends one op of this device, joining the space first if this device has not yet; through the node
     /// running on this home when there is one (see `appendEdits`).
     @discardableResult
-    public func append(space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = [])
+    public func append(
+        space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = []
+    )
         throws(NodeError) -> SignedOp
     {
         let ops = try appendEdits(space: space, keys: keys, edits: [ControlRequest.Edit(changes: changes, pred: pred)])

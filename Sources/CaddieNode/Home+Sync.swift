@@ -8,10 +8,12 @@ import Logging
 
 extension Home {
     /// A sync node over this home: its device credentials and the keys of every space it holds.
-    public func syncNode(keys: UnlockedKeys, logger: Logger,
-                         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
-                         maxIncoming: Int = SyncNode.defaultMaxIncoming,
-                         nodeID: [UInt8]? = nil) throws(NodeError) -> SyncNode {
+    public func syncNode(
+        keys: UnlockedKeys, logger: Logger,
+        maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
+        maxIncoming: Int = SyncNode.defaultMaxIncoming,
+        nodeID: [UInt8]? = nil
+    ) throws(NodeError) -> SyncNode {
         let identity = try identity()
         guard let user = identity.userKey, let certificate = Hex.decode(identity.certificate) else {
             throw .file("identity.json is damaged: restore it from a backup")
@@ -21,11 +23,13 @@ extension Home {
             spaceKeys[space.id] = try keys.key(for: space.id)
             try ensureJoined(space.id, keys: keys)
         }
-        let credentials = DeviceCredentials(device: keys.device, user: user, certifiedAt: identity.certifiedAt,
-                                            certificate: certificate)
+        let credentials = DeviceCredentials(
+            device: keys.device, user: user, certifiedAt: identity.certifiedAt,
+            certificate: certificate)
         do {
-            let node = try SyncNode(store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
-                                    maxIncomingPerAddress: maxIncomingPerAddress, maxIncoming: maxIncoming, nodeID: nodeID)
+            let node = try SyncNode(
+                store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
+                maxIncomingPerAddress: maxIncomingPerAddress, maxIncoming: maxIncoming, nodeID: nodeID)
             node.serveInvites(inviteDesk(keys: keys))
             node.useKeyrings { [self] space in keyring(space, keys: keys) }
             return node

@@ -38,8 +38,10 @@ public struct PlayerTrack: Sendable {
 extension Home {
     /// Records a position (a shot or a fix) for a player in a game, on the hole they are on. Marks are fields
     /// of the game with unique names, so they merge and sync like every other edit and never overwrite.
-    public func mark(space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, point: GeoPoint,
-                     kind: TrackMark.Kind) throws(NodeError) -> TrackMark {
+    public func mark(
+        space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, point: GeoPoint,
+        kind: TrackMark.Kind
+    ) throws(NodeError) -> TrackMark {
         let game = try resolveGame(space, gameText)
         let player = try resolvePlayer(space, playerText)
         let current = try currentHole(space: space, game: game.id.hex, player: player.id.hex)
@@ -63,14 +65,17 @@ extension Home {
         for (key, value) in fields where key.hasPrefix("track/") {
             let parts = key.split(separator: "/")
             guard parts.count == 3, let player = EntityID(hex: String(parts[1])), case .bytes(let bytes) = value,
-                  bytes.count == 26 else { continue }
+                bytes.count == 26
+            else { continue }
             var reader = ByteReader(bytes)
             guard let lat = try? reader.u64("lat"), let lon = try? reader.u64("lon"), let time = try? reader.u64("time"),
-                  let hole = try? reader.u8("hole"), let kind = try? reader.u8("kind"),
-                  let point = try? GeoPoint(latitude: Double(bitPattern: lat), longitude: Double(bitPattern: lon))
+                let hole = try? reader.u8("hole"), let kind = try? reader.u8("kind"),
+                let point = try? GeoPoint(latitude: Double(bitPattern: lat), longitude: Double(bitPattern: lon))
             else { continue }
-            marks[player, default: []].append(TrackMark(point: point, time: time, hole: Int(hole),
-                                                        kind: TrackMark.Kind(rawValue: kind) ?? .fix))
+            marks[player, default: []].append(
+                TrackMark(
+                    point: point, time: time, hole: Int(hole),
+                    kind: TrackMark.Kind(rawValue: kind) ?? .fix))
         }
         return card.players.compactMap { player in
             guard let list = marks[player.id]?.sorted(by: { $0.time < $1.time }), !list.isEmpty else { return nil }
@@ -95,20 +100,25 @@ extension Home {
             let holes = Set(list.map(\.hole))
             let pars = holes.compactMap { card.course?.hole($0)?.par(tee: card.game.tee) }
             let target = pars.count == holes.count ? pars.reduce(0.0) { $0 + Double(5 + 3 * $1) * 60 } : nil
-            return PlayerTrack(player: player, marks: list, walked: walked, secondsPerHole: perHole, shots: shots,
-                               elapsed: Double((list.last?.time ?? 0) - (list.first?.time ?? 0)) / 1000,
-                               targetSeconds: target)
+            return PlayerTrack(
+                player: player, marks: list, walked: walked, secondsPerHole: perHole, shots: shots,
+                elapsed: Double((list.last?.time ?? 0) - (list.first?.time ?? 0)) / 1000,
+                targetSeconds: target)
         }
     }
 
     /// The next hole's tee from where a player stands on a green: what to say on arrival.
-    public func nextTee(space: SpaceID, course: CourseRecord, after hole: Int, from point: GeoPoint,
-                        settings: GuidanceSettings) -> String? {
+    public func nextTee(
+        space: SpaceID, course: CourseRecord, after hole: Int, from point: GeoPoint,
+        settings: GuidanceSettings
+    ) -> String? {
         guard let next = course.hole(hole + 1),
-              let tee = next.teePositions.first ?? next.teePositionsByTee.values.first?.first ?? next.line?.points.first,
-              let target = Self.geo(tee) else { return nil }
-        let guidance = Guidance(from: GuidanceInput(position: point, headings: []),
-                                to: GuidanceTarget(name: "Hole \(hole + 1) tee", kind: .tee, point: target), settings: settings)
+            let tee = next.teePositions.first ?? next.teePositionsByTee.values.first?.first ?? next.line?.points.first,
+            let target = Self.geo(tee)
+        else { return nil }
+        let guidance = Guidance(
+            from: GuidanceInput(position: point, headings: []),
+            to: GuidanceTarget(name: "Hole \(hole + 1) tee", kind: .tee, point: target), settings: settings)
         let unit = settings.unit == .metres ? "metres" : "yards"
         let amount = Int((settings.unit == .metres ? guidance.distance : guidance.distanceInYards).rounded())
         return "Next: hole \(hole + 1) tee, \(amount) \(unit), bearing \(Int(guidance.bearing.rounded())) degrees."

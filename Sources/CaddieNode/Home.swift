@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
 import Foundation
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A node's home directory: its identity, sealed keys and database.
 ///
@@ -34,8 +35,9 @@ public final class Home: Sendable {
     public init(path: String) throws(NodeError) {
         directory = URL(fileURLWithPath: path, isDirectory: true)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .file("cannot create home \(path): \(error.localizedDescription)")
         }
@@ -65,8 +67,9 @@ public final class Home: Sendable {
     /// Refuses a passphrase too short to protect the keys (homes made before keep theirs).
     static func checkNewPassphrase(_ passphrase: String) throws(NodeError) {
         guard passphrase.count >= minimumPassphraseLength else {
-            throw .invalid("a passphrase protects this device's keys if it is lost or stolen: use at least "
-                           + "\(minimumPassphraseLength) characters (a few words is easy to type and hard to guess)")
+            throw .invalid(
+                "a passphrase protects this device's keys if it is lost or stolen: use at least "
+                    + "\(minimumPassphraseLength) characters (a few words is easy to type and hard to guess)")
         }
     }
 
@@ -109,8 +112,9 @@ public final class Home: Sendable {
         let device = SigningKey.generate()
         let now = Self.now()
         let certificate = Membership.certify(device: device.publicKey, by: user, at: now)
-        let identity = Identity(name: trimmed, user: user.publicKey.hex, device: device.publicKey.hex,
-                                certifiedAt: now, certificate: Hex.encode(certificate), recoveredAt: recovered ? now : nil)
+        let identity = Identity(
+            name: trimmed, user: user.publicKey.hex, device: device.publicKey.hex,
+            certifiedAt: now, certificate: Hex.encode(certificate), recoveredAt: recovered ? now : nil)
         let ring = KeyRing(userSeed: Hex.encode(user.seed), deviceSeed: Hex.encode(device.seed), spaces: [:])
         try seal(ring, passphrase: passphrase)
         try write(identity)

@@ -1,6 +1,6 @@
-import Foundation
 import CaddieCore
 import CaddieCrypto
+import Foundation
 
 /// The invite to a space: one token carrying the space id, the space key and its name, that can be
 /// pasted into a message or shown as a QR code (uppercase base32 fits QR's alphanumeric mode).
@@ -41,7 +41,7 @@ public struct InviteCode: Sendable, Equatable {
     static func body(of text: String, prefix: String, minimum: Int) throws(NodeError) -> [UInt8] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.uppercased().hasPrefix(prefix), let bytes = Base32.decode(String(trimmed.dropFirst(prefix.count))),
-              bytes.count >= minimum + 4
+            bytes.count >= minimum + 4
         else {
             throw .invalid("that is not a Caddie invite code (it should start with \(prefix)); ask for the code again")
         }

@@ -27,8 +27,10 @@ public struct InviteTicket: Sendable, Equatable {
     public let inviterName: String
 
     /// Creates a ticket.
-    public init(space: SpaceID, id: EntityID, secret: [UInt8], inviter: PublicKey, expiresAt: UInt64,
-                spaceName: String, inviterName: String) {
+    public init(
+        space: SpaceID, id: EntityID, secret: [UInt8], inviter: PublicKey, expiresAt: UInt64,
+        spaceName: String, inviterName: String
+    ) {
         self.space = space
         self.id = id
         self.secret = secret
@@ -90,8 +92,9 @@ public enum Invitation: Sendable, Equatable {
         } else if trimmed.hasPrefix(InviteCode.prefix) {
             self = .sharedKey(try InviteCode(parsing: text))
         } else {
-            throw .invalid("that is not a Caddie invite code (it should start with \(InviteTicket.prefix)); "
-                           + "ask for the code again")
+            throw .invalid(
+                "that is not a Caddie invite code (it should start with \(InviteTicket.prefix)); "
+                    + "ask for the code again")
         }
     }
 }

@@ -15,8 +15,9 @@ public final class LocalDiscovery: Sendable {
 
     /// Starts publishing and browsing for `node`, listening on `port`.
     public convenience init(node: SyncNode, port: Int, logger: Logger) throws {
-        try self.init(advert: ServiceAdvert(name: "caddie-\(Hex.encode(node.nodeID))", port: port, txt: node.advertTXT()),
-                      logger: logger)
+        try self.init(
+            advert: ServiceAdvert(name: "caddie-\(Hex.encode(node.nodeID))", port: port, txt: node.advertTXT()),
+            logger: logger)
     }
 
     /// Starts browsing only, publishing nothing (a device looking for the node that made its invite).
@@ -32,16 +33,26 @@ public final class LocalDiscovery: Sendable {
         avahi = AvahiDiscovery(advert: advert) { event in
             switch event {
             case .found(let service):
-                continuation.yield(PeerSighting(name: service.name, host: service.host, port: service.port,
-                                                txt: service.txt, lost: false))
+                continuation.yield(
+                    PeerSighting(
+                        name: service.name, host: service.host, port: service.port,
+                        txt: service.txt, lost: false))
             case .lost(let name):
                 continuation.yield(PeerSighting(name: name, host: "", port: 0, txt: [:], lost: true))
             case .unavailable(let reason):
-                let first = warned.withLock { already in defer { already = true }; return !already }
+                let first = warned.withLock { already in
+                    defer { already = true }
+                    return !already
+                }
                 if first { logger.warning("mDNS unavailable: \(reason); static peers only") }
             case .available:
                 // Reset, so that a later outage is reported again.
-                if warned.withLock({ was in defer { was = false }; return was }) { logger.info("mDNS available again") }
+                if warned.withLock({ was in
+                    defer { was = false }
+                    return was
+                }) {
+                    logger.info("mDNS available again")
+                }
             }
         }
         try avahi.start()

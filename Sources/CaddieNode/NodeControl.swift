@@ -73,7 +73,8 @@ public struct ControlRequest: Equatable, Sendable {
             let preds = Int(try reader.u16("pred count"))
             var pred: [OpID] = []
             for _ in 0..<preds {
-                pred.append(OpID(device: PublicKey(unchecked: try reader.raw(32, "pred device")), seq: try reader.u64("pred seq")))
+                pred.append(
+                    OpID(device: PublicKey(unchecked: try reader.raw(32, "pred device")), seq: try reader.u64("pred seq")))
             }
             let length = Int(try reader.u32("payload length"))
             edits.append(Edit(changes: try Payload.decode(try reader.raw(length, "payload")), pred: pred))
@@ -141,8 +142,9 @@ extension Home {
         }
         try ensureJoined(space, keys: keys)
         do {
-            return try store.appendBatch(space: space, signer: keys.device, edits: edits.map { ($0.changes, $0.pred) },
-                                         now: Self.now())
+            return try store.appendBatch(
+                space: space, signer: keys.device, edits: edits.map { ($0.changes, $0.pred) },
+                now: Self.now())
         } catch {
             throw .store(error)
         }
@@ -153,23 +155,30 @@ extension Home {
     public func takeWrites() { servesWrites.withLock { $0 = true } }
 
     /// Answers commands' writes on the control socket until cancelled; `appended` is called after each commit.
-    public func serveControl(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {},
-                             appended: @escaping @Sendable ([SignedOp]) -> Void) async throws {
+    public func serveControl(
+        keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {},
+        appended: @escaping @Sendable ([SignedOp]) -> Void
+    ) async throws {
         takeWrites()
         try await ControlSocket.serve(path: controlSocketPath, logger: logger, ready: ready) { [self] bytes in
             let result: Result<[SignedOp], NodeError>
             do {
                 let request = try ControlRequest(decoding: bytes)
                 guard request.device == keys.device.publicKey else {
-                    throw NodeError.invalid("the running node is device \(keys.device.publicKey.short), not "
-                                            + "\(request.device.short): this home's identity changed; restart `caddie serve`")
+                    throw NodeError.invalid(
+                        "the running node is device \(keys.device.publicKey.short), not "
+                            + "\(request.device.short): this home's identity changed; restart `caddie serve`")
                 }
                 let ops = try await Task.detached {
                     try self.appendEdits(space: request.space, keys: keys, edits: request.edits)
                 }.value
                 appended(ops)
-                logger.info("wrote for a command", metadata: ["space": "\(request.space.short)", "ops": "\(ops.count)",
-                                                               "first": "\(ops.first.map { "\($0.id)" } ?? "")"])
+                logger.info(
+                    "wrote for a command",
+                    metadata: [
+                        "space": "\(request.space.short)", "ops": "\(ops.count)",
+                        "first": "\(ops.first.map { "\($0.id)" } ?? "")",
+                    ])
                 result = .success(ops)
             } catch let error as NodeError {
                 result = .failure(error)

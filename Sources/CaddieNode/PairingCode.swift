@@ -38,9 +38,10 @@ public struct PairingCode: Sendable, Equatable {
     public init(parsing text: String) throws(NodeError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.uppercased().hasPrefix(Self.prefix),
-              let bytes = Base32.decode(String(trimmed.dropFirst(Self.prefix.count))), bytes.count == 1 + 4 + 2 + 16 + 4
+            let bytes = Base32.decode(String(trimmed.dropFirst(Self.prefix.count))), bytes.count == 1 + 4 + 2 + 16 + 4
         else {
-            throw .invalid("that is not a device code (it starts with \(Self.prefix)); run `caddie device add` on your first device")
+            throw .invalid(
+                "that is not a device code (it starts with \(Self.prefix)); run `caddie device add` on your first device")
         }
         guard Array(Blake2b.hash(Array(bytes.prefix(23))).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
             throw .invalid("the device code is mistyped or incomplete; copy it again")
@@ -86,8 +87,11 @@ enum PairingMessage {
     static func parseRequest(_ bytes: [UInt8], code: PairingCode) -> PublicKey? {
         guard bytes.count == requestLength, Array(bytes.prefix(4)) == Array("CPR1".utf8) else { return nil }
         let device = PublicKey(unchecked: Array(bytes[4..<36]))
-        guard MessageAuthentication.verify(Array(bytes[36...]), message: Array("caddie-pair-request".utf8) + device.bytes,
-                                           key: code.macKey) else { return nil }
+        guard
+            MessageAuthentication.verify(
+                Array(bytes[36...]), message: Array("caddie-pair-request".utf8) + device.bytes,
+                key: code.macKey)
+        else { return nil }
         return device
     }
 }

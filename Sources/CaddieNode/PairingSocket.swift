@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// A small blocking TCP connection with deadlines, for the one-shot pairing exchange (sync has its own
 /// transport). Every read and write has a timeout so a silent peer cannot hang the command.
@@ -70,11 +71,14 @@ final class PairingSocket {
         let connection = PairingSocket(descriptor: fd)
         connection.setTimeouts(seconds: timeout)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
-            throw .invalid("cannot reach the first device at \(host):\(port) (\(errorText())): is `caddie device add` still "
-                           + "waiting there, on the same network?")
+            throw .invalid(
+                "cannot reach the first device at \(host):\(port) (\(errorText())): is `caddie device add` still "
+                    + "waiting there, on the same network?")
         }
         return connection
     }
@@ -89,7 +93,9 @@ final class PairingSocket {
     func send(_ bytes: [UInt8]) throws(NodeError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { throw .invalid("the pairing connection broke: \(Self.errorText())") }
             offset += written
         }

@@ -77,8 +77,10 @@ public struct WebAccess: Sendable {
             guard found else { return }
             let id = Hex.encode(SecureRandom.bytes(4))
             let cookieSecret = Hex.encode(SecureRandom.bytes(32))
-            state.sessions.append(Session(id: id, secretHash: Self.digest(cookieSecret), created: now.timeIntervalSince1970,
-                                          lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120))))
+            state.sessions.append(
+                Session(
+                    id: id, secretHash: Self.digest(cookieSecret), created: now.timeIntervalSince1970,
+                    lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120))))
             if state.sessions.count > Self.maxSessions {
                 state.sessions = Array(state.sessions.sorted { $0.lastSeen > $1.lastSeen }.prefix(Self.maxSessions))
             }
@@ -101,13 +103,16 @@ public struct WebAccess: Sendable {
         guard parts.count == 2 else { return nil }
         let (id, hash) = (String(parts[0]), Self.digest(String(parts[1])))
         guard var session = try read().sessions.first(where: { $0.id == id }),
-              MessageAuthentication.constantTimeEqual(Array(session.secretHash.utf8), Array(hash.utf8)),
-              session.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970 else { return nil }
+            MessageAuthentication.constantTimeEqual(Array(session.secretHash.utf8), Array(hash.utf8)),
+            session.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970
+        else { return nil }
         if now.timeIntervalSince1970 - session.lastSeen >= 60 {
             session.lastSeen = now.timeIntervalSince1970
             let seen = session
             try change { state in
-                if let index = state.sessions.firstIndex(where: { $0.id == id }) { state.sessions[index].lastSeen = seen.lastSeen }
+                if let index = state.sessions.firstIndex(where: { $0.id == id }) {
+                    state.sessions[index].lastSeen = seen.lastSeen
+                }
             }
         }
         return session
@@ -125,7 +130,9 @@ public struct WebAccess: Sendable {
             state.sessions.removeAll { $0.id == found[0].id }
         }
         guard let revoked else {
-            if matches > 1 { throw .ambiguous("'\(text)' matches \(matches) sessions: give the whole id (see `caddie web sessions`)") }
+            if matches > 1 {
+                throw .ambiguous("'\(text)' matches \(matches) sessions: give the whole id (see `caddie web sessions`)")
+            }
             throw .notFound("no browser session '\(text)': see `caddie web sessions`")
         }
         return revoked
@@ -191,7 +198,8 @@ public struct HTTPEndpoint: Codable, Sendable, Equatable {
     /// The endpoint of the node running on this home, if one is running.
     public static func read(_ home: Home) throws(NodeError) -> HTTPEndpoint? {
         guard let data = FileManager.default.contents(atPath: url(home).path),
-              let endpoint = try? JSONDecoder().decode(HTTPEndpoint.self, from: data) else { return nil }
+            let endpoint = try? JSONDecoder().decode(HTTPEndpoint.self, from: data)
+        else { return nil }
         // A node that died without cleaning up leaves a stale file: check its process is there.
         guard kill(endpoint.pid, 0) == 0 || errno == EPERM else { return nil }
         return endpoint

@@ -36,7 +36,9 @@ public final class FileWatch: Sendable {
         let thread = Thread {
             var last = version() ?? 0
             var buffer = [UInt8](repeating: 0, count: 4096)
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+            ]
             while true {
                 fds[0].revents = 0
                 fds[1].revents = 0
@@ -49,7 +51,8 @@ public final class FileWatch: Sendable {
                 var offset = 0
                 var relevant = false
                 while offset + 16 <= count {
-                    let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
+                    let length =
+                        Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
                         | Int(buffer[offset + 15]) << 24
                     let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                     if String(decoding: nameBytes, as: UTF8.self).hasPrefix(name) { relevant = true }

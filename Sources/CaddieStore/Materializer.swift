@@ -23,88 +23,125 @@ struct Materializer {
         for change in changes {
             switch change {
             case .join(let join):
-                try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO member (space, device, user, user_name, certified_at) VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [space, device, Data(join.user.bytes), join.userName,
-                                             Int64(bitPattern: join.certifiedAt)])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR REPLACE INTO member (space, device, user, user_name, certified_at) VALUES (?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    space, device, Data(join.user.bytes), join.userName,
+                    Int64(bitPattern: join.certifiedAt),
+                ])
             case .revoke(let revocation):
                 guard let user else { continue }
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [space, Data(user.bytes), Data(revocation.device.bytes),
-                                             Int64(bitPattern: revocation.lastValidSeq), device, seq])
-            case .remove(let removal):
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO removal (space, user, by_device, by_seq) VALUES (?, ?, ?, ?)
-                    """).execute(arguments: [space, Data(removal.user.bytes), device, seq])
-                // The listed devices are cut like revoked ones (their own user is the revocation's user).
-                for cutoff in removal.devices {
-                    try db.cachedStatement(sql: """
+                try db.cachedStatement(
+                    sql: """
                         INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
                         VALUES (?, ?, ?, ?, ?, ?)
-                        """).execute(arguments: [space, Data(removal.user.bytes), Data(cutoff.device.bytes),
-                                                 Int64(bitPattern: cutoff.lastValidSeq), device, seq])
+                        """
+                ).execute(arguments: [
+                    space, Data(user.bytes), Data(revocation.device.bytes),
+                    Int64(bitPattern: revocation.lastValidSeq), device, seq,
+                ])
+            case .remove(let removal):
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO removal (space, user, by_device, by_seq) VALUES (?, ?, ?, ?)
+                        """
+                ).execute(arguments: [space, Data(removal.user.bytes), device, seq])
+                // The listed devices are cut like revoked ones (their own user is the revocation's user).
+                for cutoff in removal.devices {
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """
+                    ).execute(arguments: [
+                        space, Data(removal.user.bytes), Data(cutoff.device.bytes),
+                        Int64(bitPattern: cutoff.lastValidSeq), device, seq,
+                    ])
                 }
             case .rotate(let rotation):
                 for entry in rotation.sealed {
-                    try db.cachedStatement(sql: """
-                        INSERT OR IGNORE INTO space_key (space, epoch, key_check, device, sealed, by_device, by_seq)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """).execute(arguments: [space, Int64(rotation.epoch), Data(rotation.keyCheck), Data(entry.device.bytes),
-                                                 Data(entry.box), device, seq])
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT OR IGNORE INTO space_key (space, epoch, key_check, device, sealed, by_device, by_seq)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """
+                    ).execute(arguments: [
+                        space, Int64(rotation.epoch), Data(rotation.keyCheck), Data(entry.device.bytes),
+                        Data(entry.box), device, seq,
+                    ])
                 }
             case .set(let kind, let id, let fields):
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO lww (space, kind, id, field, value, hlc, device, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (space, kind, id, field) DO UPDATE SET
-                        value = excluded.value, hlc = excluded.hlc, device = excluded.device, seq = excluded.seq
-                    WHERE (excluded.hlc, excluded.device, excluded.seq) > (lww.hlc, lww.device, lww.seq)
-                    """)
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO lww (space, kind, id, field, value, hlc, device, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (space, kind, id, field) DO UPDATE SET
+                            value = excluded.value, hlc = excluded.hlc, device = excluded.device, seq = excluded.seq
+                        WHERE (excluded.hlc, excluded.device, excluded.seq) > (lww.hlc, lww.device, lww.seq)
+                        """)
                 let entity = Data(id.bytes)
                 for (field, value) in fields {
-                    try statement.execute(arguments: [space, Int64(kind.rawValue), entity, field, Data(value.encoded),
-                                                      hlc, device, seq])
+                    try statement.execute(arguments: [
+                        space, Int64(kind.rawValue), entity, field, Data(value.encoded),
+                        hlc, device, seq,
+                    ])
                 }
             case .rosterAdd(let game, let player):
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
-                    """).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
             case .rosterRemove(let game, let player, let observed):
-                let statement = try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO roster_cancel (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
-                    """)
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO roster_cancel (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+                        """)
                 for tag in observed {
-                    try statement.execute(arguments: [space, Data(game.bytes), Data(player.bytes),
-                                                      Data(tag.device.bytes), Int64(bitPattern: tag.seq)])
+                    try statement.execute(arguments: [
+                        space, Data(game.bytes), Data(player.bytes),
+                        Data(tag.device.bytes), Int64(bitPattern: tag.seq),
+                    ])
                 }
             case .score(let game, let player, let hole, let entry):
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
-                                                 fairway, gir)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [space, device, seq, Data(game.bytes), Data(player.bytes), hole, hlc,
-                                             entry.strokes, entry.putts, entry.penalties,
-                                             entry.fairway.map { Int($0.rawValue) },
-                                             entry.greenInRegulation.map { $0 ? 1 : 0 }])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
+                                                     fairway, gir)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    space, device, seq, Data(game.bytes), Data(player.bytes), hole, hlc,
+                    entry.strokes, entry.putts, entry.penalties,
+                    entry.fairway.map { Int($0.rawValue) },
+                    entry.greenInRegulation.map { $0 ? 1 : 0 },
+                ])
                 // The score row is also an add to the roster (view roster_tag): a player someone scored stays
                 // on the card even if another device removed them without having seen that score.
                 if op.pred.isEmpty { continue }
-                let statement = try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let statement = try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
                 for target in op.pred {
-                    try statement.execute(arguments: [space, Data(target.device.bytes), Int64(bitPattern: target.seq),
-                                                      Data(game.bytes), Data(player.bytes), hole, device, seq])
+                    try statement.execute(arguments: [
+                        space, Data(target.device.bytes), Int64(bitPattern: target.seq),
+                        Data(game.bytes), Data(player.bytes), hole, device, seq,
+                    ])
                 }
             case .attest(let game, let player, let cardHash):
                 guard let user else { continue }
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO attestation (space, device, seq, user, game, player, card_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [space, device, seq, Data(user.bytes), Data(game.bytes),
-                                             Data(player.bytes), Data(cardHash.bytes)])
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO attestation (space, device, seq, user, game, player, card_hash)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    space, device, seq, Data(user.bytes), Data(game.bytes),
+                    Data(player.bytes), Data(cardHash.bytes),
+                ])
             }
         }
     }
@@ -116,8 +153,9 @@ struct Materializer {
             try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
         }
         var users: [PublicKey: PublicKey] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT bytes FROM op WHERE space = ? ORDER BY device, seq",
-                                       arguments: [space])
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT bytes FROM op WHERE space = ? ORDER BY device, seq",
+            arguments: [space])
         while let row = try rows.next() {
             let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
             let changes = try Payload.decode(op.payload)

@@ -58,7 +58,9 @@ public struct OpBundle: Sendable {
             }
             space = SpaceID(unchecked: try reader.raw(16, "bundle space"))
             let count = Int(try reader.u32("bundle op count"))
-            guard count <= Self.maxOps else { throw CoreError.malformed("the bundle claims \(count) ops; at most \(Self.maxOps)") }
+            guard count <= Self.maxOps else {
+                throw CoreError.malformed("the bundle claims \(count) ops; at most \(Self.maxOps)")
+            }
             var ops: [[UInt8]] = []
             ops.reserveCapacity(min(count, 1 << 20))
             for index in 0..<count {

@@ -18,7 +18,9 @@ extension OpStore {
         space: SpaceID, signer: SigningKey, edits: [(changes: [Change], pred: [OpID])], now: UInt64
     ) throws(StoreError) -> [SignedOp] {
         try write { db in
-            try edits.map { try appendInTransaction(db, space: space, signer: signer, changes: $0.changes, pred: $0.pred, now: now) }
+            try edits.map {
+                try appendInTransaction(db, space: space, signer: signer, changes: $0.changes, pred: $0.pred, now: now)
+            }
         }
     }
 
@@ -30,15 +32,17 @@ extension OpStore {
         let deviceData = Data(device.bytes)
         // One query for what the new op depends on: the device's head, its user, its revocation,
         // and the clock: the latest op held, ignoring any stamped more than a day ahead of this device's wall clock.
-        let state = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT o.seq, o.hash, o.hlc, m.user,
-                (SELECT min(r.last_valid_seq) FROM revocation r
-                 WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked,
-                (SELECT max(hlc) FROM op WHERE hlc <= ?3) AS clock
-            FROM (SELECT 1) LEFT JOIN op o ON o.space = ?1 AND o.device = ?2
-                AND o.seq = (SELECT max(seq) FROM op WHERE space = ?1 AND device = ?2)
-            LEFT JOIN member m ON m.space = ?1 AND m.device = ?2
-            """), arguments: [spaceData, deviceData, Int64(bitPattern: HLC.ceiling(now: now).rawValue)])
+        let state = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT o.seq, o.hash, o.hlc, m.user,
+                        (SELECT min(r.last_valid_seq) FROM revocation r
+                         WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked,
+                        (SELECT max(hlc) FROM op WHERE hlc <= ?3) AS clock
+                    FROM (SELECT 1) LEFT JOIN op o ON o.space = ?1 AND o.device = ?2
+                        AND o.seq = (SELECT max(seq) FROM op WHERE space = ?1 AND device = ?2)
+                    LEFT JOIN member m ON m.space = ?1 AND m.device = ?2
+                    """), arguments: [spaceData, deviceData, Int64(bitPattern: HLC.ceiling(now: now).rawValue)])
         let seq = (state?["seq"] as Int64?).map { UInt64($0) + 1 } ?? 1
         let prev = (state?["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? .zero
         var author = (state?["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
@@ -66,15 +70,20 @@ extension OpStore {
         } catch {
             throw StoreError.invalidOp(op: OpID(device: device, seq: seq), reason: "it would not decode: \(error)")
         }
-        let unsigned = SignedOp.encodeUnsigned(space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred,
-                                                payload: payload)
+        let unsigned = SignedOp.encodeUnsigned(
+            space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred,
+            payload: payload)
         let signature = signer.sign(unsigned, context: SignedOp.signingContext)
         let op = try SignedOp(bytes: unsigned + signature)
         let hash = Blake2b.hash(op.bytes)
-        try db.cachedStatement(sql: """
-            INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes),
-                                     Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now)])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes),
+            Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
+        ])
         try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
         return op
     }
@@ -83,8 +92,9 @@ extension OpStore {
     public func ops(space: SpaceID, notIn since: VersionVector = VersionVector()) throws(StoreError) -> [[UInt8]] {
         try read { db in
             var out: [[UInt8]] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT device, seq, bytes FROM op WHERE space = ? ORDER BY device, seq",
-                                           arguments: [Data(space.bytes)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT device, seq, bytes FROM op WHERE space = ? ORDER BY device, seq",
+                arguments: [Data(space.bytes)])
             while let row = try rows.next() {
                 let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
                 let seq = UInt64(row["seq"] as Int64)

@@ -22,8 +22,10 @@ public struct StoredInvite: Sendable, Equatable {
     public let revoked: Bool
 
     /// Describes an invite.
-    public init(id: EntityID, space: SpaceID, sealedSecret: [UInt8], createdAt: UInt64, expiresAt: UInt64, uses: Int,
-                used: Int = 0, revoked: Bool = false) {
+    public init(
+        id: EntityID, space: SpaceID, sealedSecret: [UInt8], createdAt: UInt64, expiresAt: UInt64, uses: Int,
+        used: Int = 0, revoked: Bool = false
+    ) {
         self.id = id
         self.space = space
         self.sealedSecret = sealedSecret
@@ -79,9 +81,10 @@ private struct InviteRow: Codable, FetchableRecord, PersistableRecord {
     }
 
     var invite: StoredInvite {
-        StoredInvite(id: EntityID(unchecked: [UInt8](id)), space: SpaceID(unchecked: [UInt8](space)),
-                     sealedSecret: [UInt8](sealedSecret), createdAt: UInt64(clamping: createdAt),
-                     expiresAt: UInt64(clamping: expiresAt), uses: uses, used: used, revoked: revoked)
+        StoredInvite(
+            id: EntityID(unchecked: [UInt8](id)), space: SpaceID(unchecked: [UInt8](space)),
+            sealedSecret: [UInt8](sealedSecret), createdAt: UInt64(clamping: createdAt),
+            expiresAt: UInt64(clamping: expiresAt), uses: uses, used: used, revoked: revoked)
     }
 }
 

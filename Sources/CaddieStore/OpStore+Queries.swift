@@ -24,7 +24,10 @@ extension OpStore {
     /// always when `alwaysFingerprint`.
     static func authorName(_ alias: String, alwaysFingerprint: Bool = false) -> String {
         let fingerprint = "' (' || lower(hex(substr(m.user, 1, 4))) || ')'"
-        let suffix = alwaysFingerprint ? fingerprint : """
+        let suffix =
+            alwaysFingerprint
+            ? fingerprint
+            : """
             CASE WHEN EXISTS (SELECT 1 FROM member o WHERE o.space = m.space AND o.user != m.user
                               AND lower(o.user_name) = lower(m.user_name)) THEN \(fingerprint) ELSE '' END
             """
@@ -64,8 +67,9 @@ extension OpStore {
     public func records(_ space: SpaceID, kind: EntityKind) throws(StoreError) -> [EntityID: [String: FieldValue]] {
         try read { db in
             var out: [EntityID: [String: FieldValue]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, field, value FROM lww WHERE space = ? AND kind = ?",
-                                           arguments: [Data(space.bytes), Int64(kind.rawValue)])
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, field, value FROM lww WHERE space = ? AND kind = ?",
+                arguments: [Data(space.bytes), Int64(kind.rawValue)])
             while let row = try rows.next() {
                 guard let id = EntityID(bytes: [UInt8](row["id"] as Data)) else { continue }
                 out[id, default: [:]][row["field"] as String] = try FieldValue(encoded: [UInt8](row["value"] as Data))
@@ -78,8 +82,10 @@ extension OpStore {
     public func record(_ space: SpaceID, kind: EntityKind, id: EntityID) throws(StoreError) -> [String: FieldValue]? {
         try read { db in
             var fields: [String: FieldValue] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT field, value FROM lww WHERE space = ? AND kind = ? AND id = ?",
-                                        arguments: [Data(space.bytes), Int64(kind.rawValue), Data(id.bytes)]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT field, value FROM lww WHERE space = ? AND kind = ? AND id = ?",
+                arguments: [Data(space.bytes), Int64(kind.rawValue), Data(id.bytes)])
+            {
                 fields[row["field"] as String] = try FieldValue(encoded: [UInt8](row["value"] as Data))
             }
             return fields.isEmpty ? nil : fields
@@ -89,23 +95,29 @@ extension OpStore {
     /// The players on a game's roster: those with an add (or a score) no remove has cancelled.
     public func roster(_ space: SpaceID, game: EntityID) throws(StoreError) -> [EntityID] {
         try read { db in
-            try Data.fetchAll(db, sql: """
-                SELECT DISTINCT a.player FROM roster_tag a WHERE a.space = ? AND a.game = ? AND NOT EXISTS (
-                    SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
-                    AND c.device = a.device AND c.seq = a.seq)
-                ORDER BY a.player
-                """, arguments: [Data(space.bytes), Data(game.bytes)]).compactMap { EntityID(bytes: [UInt8]($0)) }
+            try Data.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT a.player FROM roster_tag a WHERE a.space = ? AND a.game = ? AND NOT EXISTS (
+                        SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
+                        AND c.device = a.device AND c.seq = a.seq)
+                    ORDER BY a.player
+                    """, arguments: [Data(space.bytes), Data(game.bytes)]
+            ).compactMap { EntityID(bytes: [UInt8]($0)) }
         }
     }
 
     /// The add tags of a player on a roster that are still standing: what a remove must cancel.
     public func rosterTags(_ space: SpaceID, game: EntityID, player: EntityID) throws(StoreError) -> [OpID] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT a.device, a.seq FROM roster_tag a WHERE a.space = ? AND a.game = ? AND a.player = ? AND NOT EXISTS (
-                    SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
-                    AND c.device = a.device AND c.seq = a.seq)
-                """, arguments: [Data(space.bytes), Data(game.bytes), Data(player.bytes)]).map {
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.device, a.seq FROM roster_tag a WHERE a.space = ? AND a.game = ? AND a.player = ? AND NOT EXISTS (
+                        SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
+                        AND c.device = a.device AND c.seq = a.seq)
+                    """, arguments: [Data(space.bytes), Data(game.bytes), Data(player.bytes)]
+            ).map {
                 OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64))
             }
         }
@@ -114,14 +126,18 @@ extension OpStore {
     /// The members of a space, with their user names and revocations.
     public func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT m.device, m.user, m.user_name, (SELECT min(r.last_valid_seq) FROM revocation r
-                    WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked
-                FROM member m WHERE m.space = ? ORDER BY m.user_name, m.device
-                """, arguments: [Data(space.bytes)]).map { row in
-                MemberRecord(device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
-                             user: PublicKey(unchecked: [UInt8](row["user"] as Data)),
-                             userName: row["user_name"], revokedAfter: (row["revoked"] as Int64?).map { UInt64(bitPattern: $0) })
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.device, m.user, m.user_name, (SELECT min(r.last_valid_seq) FROM revocation r
+                        WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked
+                    FROM member m WHERE m.space = ? ORDER BY m.user_name, m.device
+                    """, arguments: [Data(space.bytes)]
+            ).map { row in
+                MemberRecord(
+                    device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
+                    user: PublicKey(unchecked: [UInt8](row["user"] as Data)),
+                    userName: row["user_name"], revokedAfter: (row["revoked"] as Int64?).map { UInt64(bitPattern: $0) })
             }.withDisplayNames()
         }
     }
@@ -132,22 +148,27 @@ extension OpStore {
         """
 
     private static func scoreValue(_ row: Row) throws -> ScoreValue {
-        let entry = try ScoreEntry(strokes: row["strokes"], putts: row["putts"], penalties: row["penalties"],
-                                   fairway: (row["fairway"] as Int?).flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
-                                   greenInRegulation: (row["gir"] as Int?).map { $0 == 1 })
-        return ScoreValue(op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
-                          hlc: HLC(rawValue: UInt64(bitPattern: row["hlc"])), entry: entry, author: row["author"])
+        let entry = try ScoreEntry(
+            strokes: row["strokes"], putts: row["putts"], penalties: row["penalties"],
+            fairway: (row["fairway"] as Int?).flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
+            greenInRegulation: (row["gir"] as Int?).map { $0 == 1 })
+        return ScoreValue(
+            op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
+            hlc: HLC(rawValue: UInt64(bitPattern: row["hlc"])), entry: entry, author: row["author"])
     }
 
     /// The standing values of every score cell of a game.
     public func cells(_ space: SpaceID, game: EntityID) throws(StoreError) -> [ScoreCell] {
         try read { db in
             var grouped: [[UInt8]: (player: EntityID, hole: Int, values: [ScoreValue])] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND NOT EXISTS (
-                    SELECT 1 FROM superseded x WHERE x.space = s.space AND x.device = s.device AND x.seq = s.seq
-                    AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
-                """, arguments: [Data(space.bytes), Data(game.bytes)]) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND NOT EXISTS (
+                        SELECT 1 FROM superseded x WHERE x.space = s.space AND x.device = s.device AND x.seq = s.seq
+                        AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+                    """, arguments: [Data(space.bytes), Data(game.bytes)])
+            {
                 let player = EntityID(unchecked: [UInt8](row["player"] as Data))
                 let hole: Int = row["hole"]
                 let key = player.bytes + [UInt8(hole)]
@@ -159,29 +180,38 @@ extension OpStore {
     }
 
     /// Every value a cell has had, oldest first, with what each superseded and what superseded it.
-    public func history(_ space: SpaceID, game: EntityID, player: EntityID, hole: Int) throws(StoreError)
+    public func history(
+        _ space: SpaceID, game: EntityID, player: EntityID, hole: Int
+    ) throws(StoreError)
         -> [ScoreHistoryEntry]
     {
         try read { db in
             let args: StatementArguments = [Data(space.bytes), Data(game.bytes), Data(player.bytes), hole]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND s.player = ? AND s.hole = ?
-                ORDER BY s.hlc, s.device, s.seq
-                """, arguments: args)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND s.player = ? AND s.hole = ?
+                    ORDER BY s.hlc, s.device, s.seq
+                    """, arguments: args)
             var supersedes: [OpID: [OpID]] = [:]
             var supersededBy: [OpID: [OpID]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT device, seq, by_device, by_seq FROM superseded WHERE space = ? AND game = ? AND player = ? AND hole = ?
-                """, arguments: args) {
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT device, seq, by_device, by_seq FROM superseded WHERE space = ? AND game = ? AND player = ? AND hole = ?
+                    """, arguments: args)
+            {
                 let target = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
-                let by = OpID(device: PublicKey(unchecked: [UInt8](row["by_device"] as Data)), seq: UInt64(row["by_seq"] as Int64))
+                let by = OpID(
+                    device: PublicKey(unchecked: [UInt8](row["by_device"] as Data)), seq: UInt64(row["by_seq"] as Int64))
                 supersedes[by, default: []].append(target)
                 supersededBy[target, default: []].append(by)
             }
             return try rows.map { row in
                 let value = try Self.scoreValue(row)
-                return ScoreHistoryEntry(value: value, supersedes: (supersedes[value.op] ?? []).sorted(),
-                                         supersededBy: (supersededBy[value.op] ?? []).sorted())
+                return ScoreHistoryEntry(
+                    value: value, supersedes: (supersedes[value.op] ?? []).sorted(),
+                    supersededBy: (supersededBy[value.op] ?? []).sorted())
             }
         }
     }
@@ -189,17 +219,21 @@ extension OpStore {
     /// The attestations of a game.
     public func attestations(_ space: SpaceID, game: EntityID) throws(StoreError) -> [AttestationRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT a.device, a.seq, a.player, a.card_hash, a.user,
-                    (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq) AS hlc,
-                    \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
-                FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
-                """, arguments: [Data(space.bytes), Data(game.bytes)]).map { row in
-                AttestationRecord(op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
-                                  marker: row["marker"], player: EntityID(unchecked: [UInt8](row["player"] as Data)),
-                                  cardHash: Digest32(unchecked: [UInt8](row["card_hash"] as Data)),
-                                  hlc: HLC(rawValue: UInt64(bitPattern: (row["hlc"] as Int64?) ?? 0)),
-                                  user: PublicKey(unchecked: [UInt8](row["user"] as Data)))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.device, a.seq, a.player, a.card_hash, a.user,
+                        (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq) AS hlc,
+                        \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
+                    FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
+                    """, arguments: [Data(space.bytes), Data(game.bytes)]
+            ).map { row in
+                AttestationRecord(
+                    op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
+                    marker: row["marker"], player: EntityID(unchecked: [UInt8](row["player"] as Data)),
+                    cardHash: Digest32(unchecked: [UInt8](row["card_hash"] as Data)),
+                    hlc: HLC(rawValue: UInt64(bitPattern: (row["hlc"] as Int64?) ?? 0)),
+                    user: PublicKey(unchecked: [UInt8](row["user"] as Data)))
             }
         }
     }
@@ -207,11 +241,16 @@ extension OpStore {
     /// Raw stored ops of a space with their hashes, oldest clock first (for the audit log and verify).
     public func storedOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], hash: Digest32, id: OpID, hlc: UInt64)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT bytes, hash, device, seq, hlc FROM op WHERE space = ? ORDER BY hlc, device, seq",
-                             arguments: [Data(space.bytes)]).map {
-                ([UInt8]($0["bytes"] as Data), Digest32(unchecked: [UInt8]($0["hash"] as Data)),
-                 OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64(bitPattern: $0["seq"] as Int64)),
-                 UInt64(bitPattern: $0["hlc"] as Int64))
+            try Row.fetchAll(
+                db, sql: "SELECT bytes, hash, device, seq, hlc FROM op WHERE space = ? ORDER BY hlc, device, seq",
+                arguments: [Data(space.bytes)]
+            ).map {
+                (
+                    [UInt8]($0["bytes"] as Data), Digest32(unchecked: [UInt8]($0["hash"] as Data)),
+                    OpID(
+                        device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64(bitPattern: $0["seq"] as Int64)),
+                    UInt64(bitPattern: $0["hlc"] as Int64)
+                )
             }
         }
     }
@@ -219,8 +258,10 @@ extension OpStore {
     /// Forks detected in a space.
     public func forks(_ space: SpaceID) throws(StoreError) -> [OpID] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT device, seq FROM fork WHERE space = ? ORDER BY device, seq",
-                             arguments: [Data(space.bytes)]).map {
+            try Row.fetchAll(
+                db, sql: "SELECT device, seq FROM fork WHERE space = ? ORDER BY device, seq",
+                arguments: [Data(space.bytes)]
+            ).map {
                 OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64))
             }
         }
@@ -240,7 +281,9 @@ extension [MemberRecord] {
         map { member in
             var named = member
             let shared = contains { $0.user != member.user && $0.userName.lowercased() == member.userName.lowercased() }
-            named.displayName = shared ? "\(member.userName) (\(String(member.user.hex.prefix(8))))"
+            named.displayName =
+                shared
+                ? "\(member.userName) (\(String(member.user.hex.prefix(8))))"
                 : member.userName
             return named
         }

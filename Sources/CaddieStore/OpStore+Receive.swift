@@ -129,20 +129,22 @@ struct ReceiveSession {
     private func cutoff(of device: PublicKey, user: PublicKey?) throws -> UInt64 {
         var cutoff = UInt64.max
         if let user {
-            let statement = try db.cachedStatement(sql: """
-                SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
+                    """)
             if let value = try Int64.fetchOne(statement, arguments: [spaceData, Data(device.bytes), Data(user.bytes)]) {
                 cutoff = min(cutoff, UInt64(bitPattern: value))
             }
         }
         // A removed user's device that the removal did not list (the owner had not seen it) keeps nothing.
         if let user {
-            let unlisted = try db.cachedStatement(sql: """
-                SELECT count(*) FROM removal r WHERE r.space = ? AND r.user = ? AND NOT EXISTS (
-                    SELECT 1 FROM revocation v WHERE v.space = r.space AND v.user = r.user AND v.device = ?
-                        AND v.by_device = r.by_device AND v.by_seq = r.by_seq)
-                """)
+            let unlisted = try db.cachedStatement(
+                sql: """
+                    SELECT count(*) FROM removal r WHERE r.space = ? AND r.user = ? AND NOT EXISTS (
+                        SELECT 1 FROM revocation v WHERE v.space = r.space AND v.user = r.user AND v.device = ?
+                            AND v.by_device = r.by_device AND v.by_seq = r.by_seq)
+                    """)
             if try Int.fetchOne(unlisted, arguments: [spaceData, Data(user.bytes), Data(device.bytes)]) ?? 0 > 0 {
                 cutoff = 0
             }
@@ -205,8 +207,11 @@ struct ReceiveSession {
             // A clock far ahead would win every last-writer-wins comparison for ever: honest devices never
             // stamp one, so it is refused until this device's clock comes within a day of it.
             guard op.hlc <= ceiling else {
-                try refuse(.invalidOp(op: op.id, reason: "its clock (\(op.hlc.milliseconds) ms) is more than a day ahead of "
-                                      + "this device's (\(now) ms): check the clock of the device that made it"))
+                try refuse(
+                    .invalidOp(
+                        op: op.id,
+                        reason: "its clock (\(op.hlc.milliseconds) ms) is more than a day ahead of "
+                            + "this device's (\(now) ms): check the clock of the device that made it"))
                 break
             }
             let changes: [Change]
@@ -221,16 +226,22 @@ struct ReceiveSession {
                     try refuse(.invalidOp(op: op.id, reason: "a device's first op must be its join"))
                     break
                 }
-                guard Membership.verifyCertificate(user: join.user, device: op.device,
-                                                   certifiedAt: join.certifiedAt,
-                                                   signature: join.certificateSignature) else {
+                guard
+                    Membership.verifyCertificate(
+                        user: join.user, device: op.device,
+                        certifiedAt: join.certifiedAt,
+                        signature: join.certificateSignature)
+                else {
                     try refuse(.invalidOp(op: op.id, reason: "its device certificate does not verify"))
                     break
                 }
-                guard spaceKeys.contains(where: {
-                    Membership.verifyMembershipProof(join.membershipProof, space: space, spaceKey: $0, device: op.device,
-                                                     user: join.user)
-                }) else {
+                guard
+                    spaceKeys.contains(where: {
+                        Membership.verifyMembershipProof(
+                            join.membershipProof, space: space, spaceKey: $0, device: op.device,
+                            user: join.user)
+                    })
+                else {
                     try refuse(.invalidOp(op: op.id, reason: "its device does not hold the space key (not a member)"))
                     break
                 }
@@ -251,14 +262,23 @@ struct ReceiveSession {
                 try refuse(.invalidOp(op: op.id, reason: reason))
                 break
             }
-            try db.cachedStatement(sql: """
-                INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
-                                         Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now)])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
+                Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
+            ])
             try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
             if changes.contains(where: {
-                switch $0 { case .revoke, .remove: true; default: false }
-            }) { cutoffsChanged = true }
+                switch $0 {
+                case .revoke, .remove: true
+                default: false
+                }
+            }) {
+                cutoffsChanged = true
+            }
             report.applied.append(op.id)
             headSeq = op.seq
             headHash = hash
@@ -329,8 +349,9 @@ struct ReceiveSession {
             if revocation.device == op.device, revocation.lastValidSeq < op.seq {
                 return "a device may not revoke itself before the op that carries the revocation"
             }
-            let message = Membership.revocationMessage(space: space, device: revocation.device,
-                                                       lastValidSeq: revocation.lastValidSeq)
+            let message = Membership.revocationMessage(
+                space: space, device: revocation.device,
+                lastValidSeq: revocation.lastValidSeq)
             guard Ed25519.verify(revocation.userSignature, message: message, key: author) else {
                 return "its revocation is not signed by the device owner's user key"
             }
@@ -357,11 +378,15 @@ struct ReceiveSession {
         if signed.count < ops.count {
             report.rejected.append("op \(ops[signed.count].id) does not verify; it and the ops after it are not kept")
         }
-        let (heldBytes, heldOfDevice) = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT coalesce(sum(length(bytes)), 0) AS bytes,
-                   coalesce(sum(CASE WHEN device = ? THEN 1 ELSE 0 END), 0) AS device
-            FROM pending_op WHERE space = ?
-            """), arguments: [device, spaceData]).map { (Int($0["bytes"] as Int64), Int($0["device"] as Int64)) } ?? (0, 0)
+        let (heldBytes, heldOfDevice) =
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT coalesce(sum(length(bytes)), 0) AS bytes,
+                               coalesce(sum(CASE WHEN device = ? THEN 1 ELSE 0 END), 0) AS device
+                        FROM pending_op WHERE space = ?
+                        """), arguments: [device, spaceData]
+            ).map { (Int($0["bytes"] as Int64), Int($0["device"] as Int64)) } ?? (0, 0)
         let member = try user(of: first.device) != nil
         let deviceLimit = member ? Self.maxPendingPerMember : Self.maxPendingPerStranger
         var room = max(0, deviceLimit - heldOfDevice)
@@ -374,15 +399,19 @@ struct ReceiveSession {
             bytesLeft -= op.bytes.count
         }
         if kept.count < signed.count {
-            report.rejected.append("\(signed.count - kept.count) ops of device \(first.device.short) wait for missing ones "
-                                   + "and its share of the pending queue is full; they will be accepted when offered again")
+            report.rejected.append(
+                "\(signed.count - kept.count) ops of device \(first.device.short) wait for missing ones "
+                    + "and its share of the pending queue is full; they will be accepted when offered again")
         }
-        let statement = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO pending_op (space, device, seq, bytes, received_at) VALUES (?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO pending_op (space, device, seq, bytes, received_at) VALUES (?, ?, ?, ?, ?)
+                """)
         for op in kept {
-            try statement.execute(arguments: [spaceData, device, Int64(bitPattern: op.seq), Data(op.bytes),
-                                              Int64(bitPattern: now)])
+            try statement.execute(arguments: [
+                spaceData, device, Int64(bitPattern: op.seq), Data(op.bytes),
+                Int64(bitPattern: now),
+            ])
             report.pending += 1
         }
     }
@@ -397,19 +426,24 @@ struct ReceiveSession {
     /// Applies pending ops whose predecessors have now arrived, until no more can be.
     private mutating func drainPending() throws {
         while true {
-            let ready = try Row.fetchAll(db, sql: """
-                SELECT p.device, p.seq, p.bytes FROM pending_op p
-                WHERE p.space = ? AND p.seq = 1 + coalesce(
-                    (SELECT max(o.seq) FROM op o WHERE o.space = p.space AND o.device = p.device), 0)
-                """, arguments: [spaceData])
+            let ready = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.device, p.seq, p.bytes FROM pending_op p
+                    WHERE p.space = ? AND p.seq = 1 + coalesce(
+                        (SELECT max(o.seq) FROM op o WHERE o.space = p.space AND o.device = p.device), 0)
+                    """, arguments: [spaceData])
             guard !ready.isEmpty else { return }
             for row in ready {
                 let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
-                let all = try Row.fetchAll(db, sql: """
-                    SELECT bytes FROM pending_op WHERE space = ? AND device = ? ORDER BY seq
-                    """, arguments: [spaceData, Data(device.bytes)])
-                try db.execute(sql: "DELETE FROM pending_op WHERE space = ? AND device = ?",
-                               arguments: [spaceData, Data(device.bytes)])
+                let all = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT bytes FROM pending_op WHERE space = ? AND device = ? ORDER BY seq
+                        """, arguments: [spaceData, Data(device.bytes)])
+                try db.execute(
+                    sql: "DELETE FROM pending_op WHERE space = ? AND device = ?",
+                    arguments: [spaceData, Data(device.bytes)])
                 let ops = try all.map { try SignedOp(bytes: [UInt8]($0["bytes"] as Data)) }
                 report.pending -= min(report.pending, ops.count)
                 try process(device: device, ops: ops)
@@ -436,10 +470,14 @@ struct ReceiveSession {
     }
 
     private mutating func insertFork(_ other: SignedOp, keptHash: Digest32) throws {
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO fork (space, device, seq, kept_hash, other_bytes, detected_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [spaceData, Data(other.device.bytes), Int64(bitPattern: other.seq), Data(keptHash.bytes),
-                             Data(other.bytes), Int64(bitPattern: now)])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO fork (space, device, seq, kept_hash, other_bytes, detected_at) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                spaceData, Data(other.device.bytes), Int64(bitPattern: other.seq), Data(keptHash.bytes),
+                Data(other.bytes), Int64(bitPattern: now),
+            ])
         report.forks.append(other.id)
         cutoffsChanged = true
     }
@@ -447,9 +485,11 @@ struct ReceiveSession {
     /// After a revocation or fork: ops beyond a device's cutoff leave the log (kept in rejected_op for
     /// the audit) and the space's state is rebuilt without them.
     private mutating func enforceCutoffs() throws {
-        let devices = try Row.fetchAll(db, sql: """
-            SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device
-            """, arguments: [spaceData])
+        let devices = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device
+                """, arguments: [spaceData])
         var removed = false
         for row in devices {
             let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
@@ -461,12 +501,14 @@ struct ReceiveSession {
             if mode == .strict, let offending = report.applied.first(where: { $0.device == device && $0.seq > cut }) {
                 throw StoreError.revoked(op: offending, lastValidSeq: cut)
             }
-            try db.execute(sql: """
-                INSERT OR IGNORE INTO rejected_op (space, device, seq, bytes, reason)
-                SELECT space, device, seq, bytes, 'revoked or forked' FROM op WHERE space = ? AND device = ? AND seq > ?
-                """, arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
-            try db.execute(sql: "DELETE FROM op WHERE space = ? AND device = ? AND seq > ?",
-                           arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
+            try db.execute(
+                sql: """
+                    INSERT OR IGNORE INTO rejected_op (space, device, seq, bytes, reason)
+                    SELECT space, device, seq, bytes, 'revoked or forked' FROM op WHERE space = ? AND device = ? AND seq > ?
+                    """, arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
+            try db.execute(
+                sql: "DELETE FROM op WHERE space = ? AND device = ? AND seq > ?",
+                arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
             report.removed += Int(top - cut)
             removed = true
         }

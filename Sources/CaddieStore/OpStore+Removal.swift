@@ -20,30 +20,37 @@ extension OpStore {
     /// Whether the space's owner removed `user`.
     public func isRemoved(_ space: SpaceID, user: PublicKey) throws(StoreError) -> Bool {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM removal WHERE space = ? AND user = ?",
-                             arguments: [Data(space.bytes), Data(user.bytes)]) ?? 0 > 0
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM removal WHERE space = ? AND user = ?",
+                arguments: [Data(space.bytes), Data(user.bytes)]) ?? 0 > 0
         }
     }
 
     /// The users the space's owner removed.
     public func removedUsers(_ space: SpaceID) throws(StoreError) -> Set<PublicKey> {
         try read { db in
-            Set(try Data.fetchAll(db, sql: "SELECT DISTINCT user FROM removal WHERE space = ?", arguments: [Data(space.bytes)])
-                .map { PublicKey(unchecked: [UInt8]($0)) })
+            Set(
+                try Data.fetchAll(db, sql: "SELECT DISTINCT user FROM removal WHERE space = ?", arguments: [Data(space.bytes)])
+                    .map { PublicKey(unchecked: [UInt8]($0)) })
         }
     }
 
     /// Every sealed entry of every rotation of the space.
     public func sealedSpaceKeys(_ space: SpaceID) throws(StoreError) -> [SealedSpaceKey] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT epoch, key_check, device, sealed, by_device, by_seq FROM space_key WHERE space = ?
-                """, arguments: [Data(space.bytes)]).map { row in
-                SealedSpaceKey(epoch: UInt32(clamping: row["epoch"] as Int64), keyCheck: [UInt8](row["key_check"] as Data),
-                               device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
-                               sealed: [UInt8](row["sealed"] as Data),
-                               by: OpID(device: PublicKey(unchecked: [UInt8](row["by_device"] as Data)),
-                                        seq: UInt64(bitPattern: row["by_seq"] as Int64)))
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT epoch, key_check, device, sealed, by_device, by_seq FROM space_key WHERE space = ?
+                    """, arguments: [Data(space.bytes)]
+            ).map { row in
+                SealedSpaceKey(
+                    epoch: UInt32(clamping: row["epoch"] as Int64), keyCheck: [UInt8](row["key_check"] as Data),
+                    device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
+                    sealed: [UInt8](row["sealed"] as Data),
+                    by: OpID(
+                        device: PublicKey(unchecked: [UInt8](row["by_device"] as Data)),
+                        seq: UInt64(bitPattern: row["by_seq"] as Int64)))
             }
         }
     }

@@ -26,8 +26,10 @@ public struct PeerRecord: Sendable, Equatable {
     public let received: Int
 
     /// Creates a record.
-    public init(space: SpaceID, device: PublicKey, address: String, foundBy: String, userName: String, lastSeen: UInt64,
-                lastSync: UInt64?, vector: String, sent: Int, received: Int) {
+    public init(
+        space: SpaceID, device: PublicKey, address: String, foundBy: String, userName: String, lastSeen: UInt64,
+        lastSync: UInt64?, vector: String, sent: Int, received: Int
+    ) {
         self.space = space
         self.device = device
         self.address = address
@@ -47,12 +49,15 @@ extension OpStore {
         try read { db in
             // Every device with ops has a member row (its first op is its join), and the newest op of each is
             // one index probe: this stays fast however long the log grows.
-            try Row.fetchAll(db, sql: """
-                SELECT m.device,
-                    (SELECT seq FROM op WHERE space = m.space AND device = m.device ORDER BY seq DESC LIMIT 1) AS seq,
-                    (SELECT hash FROM op WHERE space = m.space AND device = m.device ORDER BY seq DESC LIMIT 1) AS hash
-                FROM member m WHERE m.space = ? ORDER BY m.device
-                """, arguments: [Data(space.bytes)]).compactMap { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.device,
+                        (SELECT seq FROM op WHERE space = m.space AND device = m.device ORDER BY seq DESC LIMIT 1) AS seq,
+                        (SELECT hash FROM op WHERE space = m.space AND device = m.device ORDER BY seq DESC LIMIT 1) AS hash
+                    FROM member m WHERE m.space = ? ORDER BY m.device
+                    """, arguments: [Data(space.bytes)]
+            ).compactMap { row in
                 guard let seq = row["seq"] as Int64?, let hash = row["hash"] as Data? else { return nil }
                 return (PublicKey(unchecked: [UInt8](row["device"] as Data)), UInt64(seq), Digest32(unchecked: [UInt8](hash)))
             }
@@ -61,20 +66,27 @@ extension OpStore {
 
     /// Ops a peer lacks: per device, those after the peer's seq, oldest first, at most `limit` ops and about
     /// `maxBytes` bytes in all (always at least one op when any is lacking).
-    public func ops(space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max,
-                    onlyDevice: PublicKey? = nil) throws(StoreError)
+    public func ops(
+        space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max,
+        onlyDevice: PublicKey? = nil
+    ) throws(StoreError)
         -> [(id: OpID, bytes: [UInt8])]
     {
         let heads = try heads(space)
         return try read { db in
             var out: [(id: OpID, bytes: [UInt8])] = []
             var size = 0
-            let statement = try db.cachedStatement(sql: """
-                SELECT seq, bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT seq, bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
+                    """)
             devices: for head in heads where head.seq > peer[head.device] && (onlyDevice == nil || onlyDevice == head.device) {
-                let rows = try Row.fetchCursor(statement, arguments: [Data(space.bytes), Data(head.device.bytes),
-                                                                      Int64(bitPattern: peer[head.device]), limit - out.count])
+                let rows = try Row.fetchCursor(
+                    statement,
+                    arguments: [
+                        Data(space.bytes), Data(head.device.bytes),
+                        Int64(bitPattern: peer[head.device]), limit - out.count,
+                    ])
                 while let row = try rows.next() {
                     let bytes = [UInt8](row["bytes"] as Data)
                     if !out.isEmpty, size + bytes.count > maxBytes { break devices }
@@ -90,9 +102,12 @@ extension OpStore {
     /// The last valid seq of `device` by its user's revocations, if any (also for a device not yet seen).
     public func revokedAfter(_ space: SpaceID, device: PublicKey, user: PublicKey) throws(StoreError) -> UInt64? {
         try read { db in
-            try Int64.fetchOne(db, sql: """
-                SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
-                """, arguments: [Data(space.bytes), Data(device.bytes), Data(user.bytes)]).map { UInt64(bitPattern: $0) }
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT min(last_valid_seq) FROM revocation WHERE space = ? AND device = ? AND user = ?
+                    """, arguments: [Data(space.bytes), Data(device.bytes), Data(user.bytes)]
+            ).map { UInt64(bitPattern: $0) }
         }
     }
 
@@ -106,62 +121,78 @@ extension OpStore {
     /// local to this node; which ops a space accepts stays a rule of that space's own log (convergence).
     public func deviceRevocation(_ device: PublicKey, presentedUser user: PublicKey) throws(StoreError) -> UInt64? {
         try read { db in
-            try Int64.fetchOne(db, sql: """
-                SELECT min(r.last_valid_seq) FROM revocation r
-                WHERE r.device = ? AND (r.user = ? OR EXISTS (
-                    SELECT 1 FROM member m WHERE m.device = r.device AND m.user = r.user))
-                """, arguments: [Data(device.bytes), Data(user.bytes)]).map { UInt64(bitPattern: $0) }
+            try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT min(r.last_valid_seq) FROM revocation r
+                    WHERE r.device = ? AND (r.user = ? OR EXISTS (
+                        SELECT 1 FROM member m WHERE m.device = r.device AND m.user = r.user))
+                    """, arguments: [Data(device.bytes), Data(user.bytes)]
+            ).map { UInt64(bitPattern: $0) }
         }
     }
 
     /// The devices `user` has revoked in any space this home holds (for carrying revocations into a new space).
     public func devicesRevoked(by user: PublicKey) throws(StoreError) -> [PublicKey] {
         try read { db in
-            try Data.fetchAll(db, sql: "SELECT DISTINCT device FROM revocation WHERE user = ? ORDER BY device",
-                              arguments: [Data(user.bytes)]).map { PublicKey(unchecked: [UInt8]($0)) }
+            try Data.fetchAll(
+                db, sql: "SELECT DISTINCT device FROM revocation WHERE user = ? ORDER BY device",
+                arguments: [Data(user.bytes)]
+            ).map { PublicKey(unchecked: [UInt8]($0)) }
         }
     }
 
     /// Devices of `user` that joined a space held here with a certificate made before `time` (ms since 1970).
     public func devicesCertified(by user: PublicKey, before time: UInt64) throws(StoreError) -> [PublicKey] {
         try read { db in
-            try Data.fetchAll(db, sql: """
-                SELECT DISTINCT device FROM member WHERE user = ? AND certified_at < ? ORDER BY device
-                """, arguments: [Data(user.bytes), Int64(bitPattern: time)]).map { PublicKey(unchecked: [UInt8]($0)) }
+            try Data.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT device FROM member WHERE user = ? AND certified_at < ? ORDER BY device
+                    """, arguments: [Data(user.bytes), Int64(bitPattern: time)]
+            ).map { PublicKey(unchecked: [UInt8]($0)) }
         }
     }
 
     /// The hash of one held op.
     public func opHash(_ space: SpaceID, _ id: OpID) throws(StoreError) -> Digest32? {
         try read { db in
-            try Data.fetchOne(db, sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?",
-                              arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)])
-                .map { Digest32(unchecked: [UInt8]($0)) }
+            try Data.fetchOne(
+                db, sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?",
+                arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)]
+            )
+            .map { Digest32(unchecked: [UInt8]($0)) }
         }
     }
 
     /// The bytes of one held op.
     public func opBytes(_ space: SpaceID, _ id: OpID) throws(StoreError) -> [UInt8]? {
         try read { db in
-            try Data.fetchOne(db, sql: "SELECT bytes FROM op WHERE space = ? AND device = ? AND seq = ?",
-                              arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)])
-                .map { [UInt8]($0) }
+            try Data.fetchOne(
+                db, sql: "SELECT bytes FROM op WHERE space = ? AND device = ? AND seq = ?",
+                arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)]
+            )
+            .map { [UInt8]($0) }
         }
     }
 
     /// Records a session with a peer.
     public func recordPeer(_ peer: PeerRecord) throws(StoreError) {
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO peer (space, device, address, found_by, user_name, last_seen, last_sync, vector, sent, received)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (space, device) DO UPDATE SET address = excluded.address, found_by = excluded.found_by,
-                    user_name = excluded.user_name, last_seen = excluded.last_seen,
-                    last_sync = coalesce(excluded.last_sync, peer.last_sync), vector = excluded.vector,
-                    sent = excluded.sent, received = excluded.received
-                """, arguments: [Data(peer.space.bytes), Data(peer.device.bytes), peer.address, peer.foundBy, peer.userName,
-                                 Int64(bitPattern: peer.lastSeen), peer.lastSync.map { Int64(bitPattern: $0) }, peer.vector,
-                                 peer.sent, peer.received])
+            try db.execute(
+                sql: """
+                    INSERT INTO peer (space, device, address, found_by, user_name, last_seen, last_sync, vector, sent, received)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (space, device) DO UPDATE SET address = excluded.address, found_by = excluded.found_by,
+                        user_name = excluded.user_name, last_seen = excluded.last_seen,
+                        last_sync = coalesce(excluded.last_sync, peer.last_sync), vector = excluded.vector,
+                        sent = excluded.sent, received = excluded.received
+                    """,
+                arguments: [
+                    Data(peer.space.bytes), Data(peer.device.bytes), peer.address, peer.foundBy, peer.userName,
+                    Int64(bitPattern: peer.lastSeen), peer.lastSync.map { Int64(bitPattern: $0) }, peer.vector,
+                    peer.sent, peer.received,
+                ])
         }
     }
 
@@ -169,12 +200,13 @@ extension OpStore {
     public func peers() throws(StoreError) -> [PeerRecord] {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM peer ORDER BY last_seen DESC").map { row in
-                PeerRecord(space: SpaceID(unchecked: [UInt8](row["space"] as Data)),
-                           device: PublicKey(unchecked: [UInt8](row["device"] as Data)), address: row["address"],
-                           foundBy: row["found_by"], userName: row["user_name"],
-                           lastSeen: UInt64(bitPattern: row["last_seen"]),
-                           lastSync: (row["last_sync"] as Int64?).map { UInt64(bitPattern: $0) }, vector: row["vector"],
-                           sent: row["sent"], received: row["received"])
+                PeerRecord(
+                    space: SpaceID(unchecked: [UInt8](row["space"] as Data)),
+                    device: PublicKey(unchecked: [UInt8](row["device"] as Data)), address: row["address"],
+                    foundBy: row["found_by"], userName: row["user_name"],
+                    lastSeen: UInt64(bitPattern: row["last_seen"]),
+                    lastSync: (row["last_sync"] as Int64?).map { UInt64(bitPattern: $0) }, vector: row["vector"],
+                    sent: row["sent"], received: row["received"])
             }
         }
     }

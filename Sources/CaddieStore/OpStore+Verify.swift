@@ -17,10 +17,12 @@ public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
 extension OpStore {
     /// Re-checks every op of a space one by one: stored hash, signature, chain link, payload, the
     /// device's join (certificate, and the membership proof when the space key is given) and revocations.
-    public func verify(_ space: SpaceID, spaceKey: [UInt8]?) throws(StoreError) -> (checked: Int, failures: [VerificationFailure]) {
+    public func verify(_ space: SpaceID, spaceKey: [UInt8]?) throws(StoreError) -> (checked: Int, failures: [VerificationFailure])
+    {
         let rows: [Row] = try read { db in
-            try Row.fetchAll(db, sql: "SELECT device, seq, hash, bytes FROM op WHERE space = ? ORDER BY device, seq",
-                             arguments: [Data(space.bytes)])
+            try Row.fetchAll(
+                db, sql: "SELECT device, seq, hash, bytes FROM op WHERE space = ? ORDER BY device, seq",
+                arguments: [Data(space.bytes)])
         }
         let members = Dictionary(try self.members(space).map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
         var failures: [VerificationFailure] = []
@@ -63,12 +65,17 @@ extension OpStore {
             }
             if seq == 1 {
                 if case .join(let join)? = changes.first {
-                    if !Membership.verifyCertificate(user: join.user, device: device, certifiedAt: join.certifiedAt,
-                                                     signature: join.certificateSignature) {
+                    if !Membership.verifyCertificate(
+                        user: join.user, device: device, certifiedAt: join.certifiedAt,
+                        signature: join.certificateSignature)
+                    {
                         fail("its device certificate does not verify")
                     }
-                    if let spaceKey, !Membership.verifyMembershipProof(join.membershipProof, space: space,
-                                                                        spaceKey: spaceKey, device: device, user: join.user) {
+                    if let spaceKey,
+                        !Membership.verifyMembershipProof(
+                            join.membershipProof, space: space,
+                            spaceKey: spaceKey, device: device, user: join.user)
+                    {
                         fail("its membership proof does not match the space key")
                     }
                 } else {
@@ -93,32 +100,47 @@ extension OpStore {
             let arguments: StatementArguments = [Data(space.bytes)]
             let sections: [(String, String)] = [
                 ("members", "SELECT device, user, user_name, certified_at FROM member WHERE space = ? ORDER BY device"),
-                ("revocations", """
+                (
+                    "revocations",
+                    """
                     SELECT user, device, last_valid_seq, by_device, by_seq FROM revocation WHERE space = ?
                     ORDER BY by_device, by_seq, device
-                    """),
+                    """
+                ),
                 ("fields", "SELECT kind, id, field, value, hlc, device, seq FROM lww WHERE space = ? ORDER BY kind, id, field"),
-                ("roster", """
+                (
+                    "roster",
+                    """
                     SELECT DISTINCT a.game, a.player FROM roster_tag a WHERE a.space = ? AND NOT EXISTS (
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
                         AND c.device = a.device AND c.seq = a.seq)
                     ORDER BY a.game, a.player
-                    """),
-                ("scores", """
+                    """
+                ),
+                (
+                    "scores",
+                    """
                     SELECT s.game, s.player, s.hole, s.device, s.seq, s.hlc, s.strokes, s.putts, s.penalties
                     FROM score s WHERE s.space = ? AND NOT EXISTS (
                         SELECT 1 FROM superseded x WHERE x.space = s.space AND x.device = s.device AND x.seq = s.seq
                         AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
                     ORDER BY s.game, s.player, s.hole, s.device, s.seq
-                    """),
-                ("attestations", """
+                    """
+                ),
+                (
+                    "attestations",
+                    """
                     SELECT device, seq, user, game, player, card_hash FROM attestation WHERE space = ? ORDER BY device, seq
-                    """),
+                    """
+                ),
                 ("removals", "SELECT user, by_device, by_seq FROM removal WHERE space = ? ORDER BY user, by_device, by_seq"),
-                ("space keys", """
+                (
+                    "space keys",
+                    """
                     SELECT epoch, key_check, device, sealed, by_device, by_seq FROM space_key WHERE space = ?
                     ORDER BY by_device, by_seq, device
-                    """),
+                    """
+                ),
             ]
             for (name, sql) in sections {
                 hasher.field(Array(name.utf8))

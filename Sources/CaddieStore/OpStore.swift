@@ -51,8 +51,9 @@ public final class OpStore: Sendable {
     /// Records a space this home holds.
     public func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "INSERT OR IGNORE INTO space (id, name, joined_at) VALUES (?, ?, ?)",
-                           arguments: [Data(id.bytes), name, Int64(now)])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO space (id, name, joined_at) VALUES (?, ?, ?)",
+                arguments: [Data(id.bytes), name, Int64(now)])
         }
     }
 
@@ -69,8 +70,10 @@ public final class OpStore: Sendable {
     public func vector(_ space: SpaceID) throws(StoreError) -> VersionVector {
         try read { db in
             var entries: [PublicKey: UInt64] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device",
-                                        arguments: [Data(space.bytes)]) {
+            for row in try Row.fetchAll(
+                db, sql: "SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device",
+                arguments: [Data(space.bytes)])
+            {
                 if let key = PublicKey(bytes: [UInt8](row["device"] as Data)) {
                     entries[key] = UInt64(row["top"] as Int64)
                 }

@@ -8,138 +8,144 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: op log and materialised game document") { db in
-            try db.execute(sql: """
-                CREATE TABLE space (
-                    id BLOB PRIMARY KEY NOT NULL,
-                    name TEXT NOT NULL,
-                    joined_at INTEGER NOT NULL
-                );
-                -- Accepted ops, exactly as signed. Per device only a contiguous prefix 1...n is kept here.
-                CREATE TABLE op (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
-                    hash BLOB NOT NULL, hlc INTEGER NOT NULL, bytes BLOB NOT NULL, received_at INTEGER NOT NULL,
-                    PRIMARY KEY (space, device, seq)
-                ) WITHOUT ROWID;
-                -- Also the home's hybrid logical clock: the next local op is stamped after max(hlc).
-                CREATE INDEX op_by_hlc ON op (hlc);
-                -- Ops that arrived before their predecessor; applied once the gap is filled.
-                CREATE TABLE pending_op (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
-                    PRIMARY KEY (space, device, seq)
-                ) WITHOUT ROWID;
-                -- Ops removed because their device was revoked or forked, kept for the audit.
-                CREATE TABLE rejected_op (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
-                    reason TEXT NOT NULL, PRIMARY KEY (space, device, seq)
-                ) WITHOUT ROWID;
-                -- Two different ops signed with one (device, seq).
-                CREATE TABLE fork (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
-                    kept_hash BLOB NOT NULL, other_bytes BLOB NOT NULL, detected_at INTEGER NOT NULL,
-                    PRIMARY KEY (space, device, seq)
-                ) WITHOUT ROWID;
+            try db.execute(
+                sql: """
+                    CREATE TABLE space (
+                        id BLOB PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL,
+                        joined_at INTEGER NOT NULL
+                    );
+                    -- Accepted ops, exactly as signed. Per device only a contiguous prefix 1...n is kept here.
+                    CREATE TABLE op (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                        hash BLOB NOT NULL, hlc INTEGER NOT NULL, bytes BLOB NOT NULL, received_at INTEGER NOT NULL,
+                        PRIMARY KEY (space, device, seq)
+                    ) WITHOUT ROWID;
+                    -- Also the home's hybrid logical clock: the next local op is stamped after max(hlc).
+                    CREATE INDEX op_by_hlc ON op (hlc);
+                    -- Ops that arrived before their predecessor; applied once the gap is filled.
+                    CREATE TABLE pending_op (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
+                        PRIMARY KEY (space, device, seq)
+                    ) WITHOUT ROWID;
+                    -- Ops removed because their device was revoked or forked, kept for the audit.
+                    CREATE TABLE rejected_op (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, bytes BLOB NOT NULL,
+                        reason TEXT NOT NULL, PRIMARY KEY (space, device, seq)
+                    ) WITHOUT ROWID;
+                    -- Two different ops signed with one (device, seq).
+                    CREATE TABLE fork (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                        kept_hash BLOB NOT NULL, other_bytes BLOB NOT NULL, detected_at INTEGER NOT NULL,
+                        PRIMARY KEY (space, device, seq)
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE member (
-                    space BLOB NOT NULL, device BLOB NOT NULL, user BLOB NOT NULL, user_name TEXT NOT NULL,
-                    certified_at INTEGER NOT NULL, PRIMARY KEY (space, device)
-                ) WITHOUT ROWID;
-                CREATE TABLE revocation (
-                    space BLOB NOT NULL, user BLOB NOT NULL, device BLOB NOT NULL, last_valid_seq INTEGER NOT NULL,
-                    by_device BLOB NOT NULL, by_seq INTEGER NOT NULL, PRIMARY KEY (space, by_device, by_seq, device)
-                ) WITHOUT ROWID;
+                    CREATE TABLE member (
+                        space BLOB NOT NULL, device BLOB NOT NULL, user BLOB NOT NULL, user_name TEXT NOT NULL,
+                        certified_at INTEGER NOT NULL, PRIMARY KEY (space, device)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE revocation (
+                        space BLOB NOT NULL, user BLOB NOT NULL, device BLOB NOT NULL, last_valid_seq INTEGER NOT NULL,
+                        by_device BLOB NOT NULL, by_seq INTEGER NOT NULL, PRIMARY KEY (space, by_device, by_seq, device)
+                    ) WITHOUT ROWID;
 
-                -- Last-writer-wins fields of players, courses, games and the space, ordered by (hlc, device, seq).
-                CREATE TABLE lww (
-                    space BLOB NOT NULL, kind INTEGER NOT NULL, id BLOB NOT NULL, field TEXT NOT NULL,
-                    value BLOB NOT NULL, hlc INTEGER NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
-                    PRIMARY KEY (space, kind, id, field)
-                ) WITHOUT ROWID;
+                    -- Last-writer-wins fields of players, courses, games and the space, ordered by (hlc, device, seq).
+                    CREATE TABLE lww (
+                        space BLOB NOT NULL, kind INTEGER NOT NULL, id BLOB NOT NULL, field TEXT NOT NULL,
+                        value BLOB NOT NULL, hlc INTEGER NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                        PRIMARY KEY (space, kind, id, field)
+                    ) WITHOUT ROWID;
 
-                -- Add-wins roster: a player is on it while one add (or score) has not been cancelled by a remove.
-                CREATE TABLE roster_add (
-                    space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
-                    seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
-                ) WITHOUT ROWID;
-                -- A score is also an add: its op id is a tag a remove must have seen to cancel.
-                CREATE VIEW roster_tag AS
-                    SELECT space, game, player, device, seq FROM roster_add
-                    UNION ALL SELECT space, game, player, device, seq FROM score;
-                CREATE TABLE roster_cancel (
-                    space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
-                    seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
-                ) WITHOUT ROWID;
+                    -- Add-wins roster: a player is on it while one add (or score) has not been cancelled by a remove.
+                    CREATE TABLE roster_add (
+                        space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
+                        seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
+                    ) WITHOUT ROWID;
+                    -- A score is also an add: its op id is a tag a remove must have seen to cancel.
+                    CREATE VIEW roster_tag AS
+                        SELECT space, game, player, device, seq FROM roster_add
+                        UNION ALL SELECT space, game, player, device, seq FROM score;
+                    CREATE TABLE roster_cancel (
+                        space BLOB NOT NULL, game BLOB NOT NULL, player BLOB NOT NULL, device BLOB NOT NULL,
+                        seq INTEGER NOT NULL, PRIMARY KEY (space, game, player, device, seq)
+                    ) WITHOUT ROWID;
 
-                -- Multi-value score cells: every value stays until an op names it in pred.
-                CREATE TABLE score (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
-                    game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL, hlc INTEGER NOT NULL,
-                    strokes INTEGER NOT NULL, putts INTEGER, penalties INTEGER,
-                    PRIMARY KEY (space, device, seq)
-                ) WITHOUT ROWID;
-                CREATE INDEX score_by_cell ON score (space, game, player, hole);
-                CREATE TABLE superseded (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
-                    game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL,
-                    by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
-                    PRIMARY KEY (space, device, seq, game, player, hole, by_device, by_seq)
-                ) WITHOUT ROWID;
+                    -- Multi-value score cells: every value stays until an op names it in pred.
+                    CREATE TABLE score (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                        game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL, hlc INTEGER NOT NULL,
+                        strokes INTEGER NOT NULL, putts INTEGER, penalties INTEGER,
+                        PRIMARY KEY (space, device, seq)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX score_by_cell ON score (space, game, player, hole);
+                    CREATE TABLE superseded (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                        game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL,
+                        by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
+                        PRIMARY KEY (space, device, seq, game, player, hole, by_device, by_seq)
+                    ) WITHOUT ROWID;
 
-                CREATE TABLE attestation (
-                    space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, user BLOB NOT NULL,
-                    game BLOB NOT NULL, player BLOB NOT NULL, card_hash BLOB NOT NULL,
-                    PRIMARY KEY (space, device, seq, game, player)
-                ) WITHOUT ROWID;
-                """)
+                    CREATE TABLE attestation (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, user BLOB NOT NULL,
+                        game BLOB NOT NULL, player BLOB NOT NULL, card_hash BLOB NOT NULL,
+                        PRIMARY KEY (space, device, seq, game, player)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v2: peers") { db in
-            try db.execute(sql: """
-                -- Peers this home has synced with, per space: for `caddie peers`. Local knowledge, not replicated.
-                CREATE TABLE peer (
-                    space BLOB NOT NULL, device BLOB NOT NULL, address TEXT NOT NULL, found_by TEXT NOT NULL,
-                    user_name TEXT NOT NULL, last_seen INTEGER NOT NULL, last_sync INTEGER,
-                    vector TEXT NOT NULL, sent INTEGER NOT NULL, received INTEGER NOT NULL,
-                    PRIMARY KEY (space, device)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    -- Peers this home has synced with, per space: for `caddie peers`. Local knowledge, not replicated.
+                    CREATE TABLE peer (
+                        space BLOB NOT NULL, device BLOB NOT NULL, address TEXT NOT NULL, found_by TEXT NOT NULL,
+                        user_name TEXT NOT NULL, last_seen INTEGER NOT NULL, last_sync INTEGER,
+                        vector TEXT NOT NULL, sent INTEGER NOT NULL, received INTEGER NOT NULL,
+                        PRIMARY KEY (space, device)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v3: fairway and green in regulation") { db in
-            try db.execute(sql: """
-                -- Statistics a score may record (change 0x22); NULL where not recorded.
-                ALTER TABLE score ADD COLUMN fairway INTEGER;
-                ALTER TABLE score ADD COLUMN gir INTEGER;
-                """)
+            try db.execute(
+                sql: """
+                    -- Statistics a score may record (change 0x22); NULL where not recorded.
+                    ALTER TABLE score ADD COLUMN fairway INTEGER;
+                    ALTER TABLE score ADD COLUMN gir INTEGER;
+                    """)
         }
         migrator.registerMigration("v4: pending ops expire") { db in
-            try db.execute(sql: """
-                -- When a pending op arrived (ms since 1970), so ops that never get their predecessors expire.
-                ALTER TABLE pending_op ADD COLUMN received_at INTEGER NOT NULL DEFAULT 0;
-                """)
+            try db.execute(
+                sql: """
+                    -- When a pending op arrived (ms since 1970), so ops that never get their predecessors expire.
+                    ALTER TABLE pending_op ADD COLUMN received_at INTEGER NOT NULL DEFAULT 0;
+                    """)
         }
         migrator.registerMigration("v5: invites") { db in
-            try db.execute(sql: """
-                -- Invites this device made. Local, never replicated: the secret (sealed under a key derived from the
-                -- device key) stays on the device that redeems it; the log holds a signed record of each invite.
-                CREATE TABLE invite (
-                    id BLOB PRIMARY KEY, space BLOB NOT NULL, sealedSecret BLOB NOT NULL, createdAt INTEGER NOT NULL,
-                    expiresAt INTEGER NOT NULL, uses INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0,
-                    revoked INTEGER NOT NULL DEFAULT 0
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    -- Invites this device made. Local, never replicated: the secret (sealed under a key derived from the
+                    -- device key) stays on the device that redeems it; the log holds a signed record of each invite.
+                    CREATE TABLE invite (
+                        id BLOB PRIMARY KEY, space BLOB NOT NULL, sealedSecret BLOB NOT NULL, createdAt INTEGER NOT NULL,
+                        expiresAt INTEGER NOT NULL, uses INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0,
+                        revoked INTEGER NOT NULL DEFAULT 0
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v6: removed users and space keys") { db in
-            try db.execute(sql: """
-                -- Users removed from a space by its owner (change 0x03): refused, and their devices' ops cut.
-                CREATE TABLE removal (
-                    space BLOB NOT NULL, user BLOB NOT NULL, by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
-                    PRIMARY KEY (space, user, by_device, by_seq)
-                ) WITHOUT ROWID;
-                -- New space keys (change 0x04), one row per device each was sealed to.
-                CREATE TABLE space_key (
-                    space BLOB NOT NULL, epoch INTEGER NOT NULL, key_check BLOB NOT NULL, device BLOB NOT NULL,
-                    sealed BLOB NOT NULL, by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
-                    PRIMARY KEY (space, by_device, by_seq, device)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    -- Users removed from a space by its owner (change 0x03): refused, and their devices' ops cut.
+                    CREATE TABLE removal (
+                        space BLOB NOT NULL, user BLOB NOT NULL, by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
+                        PRIMARY KEY (space, user, by_device, by_seq)
+                    ) WITHOUT ROWID;
+                    -- New space keys (change 0x04), one row per device each was sealed to.
+                    CREATE TABLE space_key (
+                        space BLOB NOT NULL, epoch INTEGER NOT NULL, key_check BLOB NOT NULL, device BLOB NOT NULL,
+                        sealed BLOB NOT NULL, by_device BLOB NOT NULL, by_seq INTEGER NOT NULL,
+                        PRIMARY KEY (space, by_device, by_seq, device)
+                    ) WITHOUT ROWID;
+                    """)
         }
         return migrator
     }

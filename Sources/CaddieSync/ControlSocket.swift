@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CaddieWire
 import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The running node's local control socket: a Unix domain socket in the home (mode 0600, answering only
 /// processes of the node's own user), through which a command hands the node its writes while the node runs,
@@ -41,8 +42,10 @@ public enum ControlSocket {
     /// Serves the socket at `path` until the task is cancelled, answering each request frame with
     /// `handle`'s reply. Refuses to start when another process answers at `path`; a socket file left by a node
     /// that died is replaced. The file is removed when serving ends.
-    public static func serve(path: String, logger: Logger, ready: @Sendable () -> Void = {},
-                             handle: @escaping @Sendable ([UInt8]) async -> [UInt8]) async throws {
+    public static func serve(
+        path: String, logger: Logger, ready: @Sendable () -> Void = {},
+        handle: @escaping @Sendable ([UInt8]) async -> [UInt8]
+    ) async throws {
         guard path.utf8.count <= maxPathBytes else { throw Failure.pathTooLong(path) }
         if await answers(path: path) { throw Failure.inUse(path) }
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -84,8 +87,8 @@ public enum ControlSocket {
     /// Whether a process serves the socket at `path` now (a node running on this home).
     public static func answers(path: String) async -> Bool {
         guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path),
-              let other = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                  .connect(unixDomainSocketPath: path).get()
+            let other = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(unixDomainSocketPath: path).get()
         else { return false }
         try? await other.close()
         return true

@@ -30,8 +30,11 @@ struct DialPlan {
 
     /// A service was seen with `node` id at `host:port`, sharing `spaces` with this node: the loops to start,
     /// and how many it asked for that the bounds refuse.
-    mutating func sighted(name: String, node: String, host: String, port: Int, spaces: [SpaceKey])
-        -> (start: [Loop], refused: Int) {
+    mutating func sighted(
+        name: String, node: String, host: String, port: Int, spaces: [SpaceKey]
+    )
+        -> (start: [Loop], refused: Int)
+    {
         var started: [Loop] = []
         var refused = 0
         let running = Set(loopsOf.values.joined())
@@ -40,7 +43,8 @@ struct DialPlan {
             guard !running.contains(loop) else { continue }
             let addresses = Set(running.filter { $0.node == node }.map { "\($0.host):\($0.port)" })
             guard addresses.contains("\(host):\(port)") || addresses.count < Self.maxAddressesPerNode,
-                  count + started.count < Self.maxLoops else {
+                count + started.count < Self.maxLoops
+            else {
                 refused += 1
                 continue
             }

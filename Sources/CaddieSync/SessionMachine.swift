@@ -178,7 +178,9 @@ struct SessionMachine {
             lastOpsActivity = now
             return [.pace(.moving), .apply(batch: batch, wantsAck: wantsAck, ops)]
         case .ack(let batch, _):
-            guard awaitingAck.remove(batch) != nil else { throw WireError.unexpected("an ack for batch \(batch), which was not sent") }
+            guard awaitingAck.remove(batch) != nil else {
+                throw WireError.unexpected("an ack for batch \(batch), which was not sent")
+            }
             return []
         case .done:
             peerDone = true
@@ -291,7 +293,8 @@ struct SessionMachine {
             return [.send(.digest(WireMessage.digest(of: ours)))]
         case .answer(let theirs):
             let same = WireMessage.digest(of: ours) == theirs
-            return same ? [.inStep(true), .pace(.inStep)] : [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: askingAll))]
+            return same
+                ? [.inStep(true), .pace(.inStep)] : [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: askingAll))]
         case .askIfBehind(let theirs):
             let held = Dictionary(ours.map { ($0.device, $0.seq) }, uniquingKeysWith: max)
             guard theirs.contains(where: { $0.seq > held[$0.device, default: 0] }) else { return [] }
@@ -313,8 +316,10 @@ struct SessionMachine {
         for op in ops where peerKnown[op.id.device] < op.id.seq { peerKnown.entries[op.id.device] = op.id.seq }
         sent += ops.count
         lastOpsActivity = now
-        return [.pace(.moving), .send(.ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) })),
-                .fetchOps(after: peerKnown, onlyDevice: onlyDevice)]
+        return [
+            .pace(.moving), .send(.ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) })),
+            .fetchOps(after: peerKnown, onlyDevice: onlyDevice),
+        ]
     }
 
     /// A received batch was applied; `applied` are the ops that were new here, and `fresh` the devices among

@@ -45,8 +45,10 @@ public struct InviteDesk: Sendable {
     public let redeem: @Sendable (_ invite: [UInt8], _ space: SpaceID, _ peer: PeerIdentity) throws -> Welcome
 
     /// Creates a desk.
-    public init(open: @escaping @Sendable () -> [HandshakeResponder.OpenInvite],
-                redeem: @escaping @Sendable ([UInt8], SpaceID, PeerIdentity) throws -> Welcome) {
+    public init(
+        open: @escaping @Sendable () -> [HandshakeResponder.OpenInvite],
+        redeem: @escaping @Sendable ([UInt8], SpaceID, PeerIdentity) throws -> Welcome
+    ) {
         self.open = open
         self.redeem = redeem
     }
@@ -72,12 +74,15 @@ extension SyncNode {
 
     /// Redeems an invite at the device that made it: dials it, proves the invite's secret in the handshake, and
     /// returns the space key it sends back.
-    public func redeemInvite(host: String, port: Int, space: SpaceID, secret: [UInt8], inviter: PublicKey)
+    public func redeemInvite(
+        host: String, port: Int, space: SpaceID, secret: [UInt8], inviter: PublicKey
+    )
         async throws -> Welcome
     {
         let channel = try await connect(host: host, port: port)
-        var session = SyncSession(node: self, role: .redeemer(space: space, secret: secret, inviter: inviter),
-                                  address: "\(host):\(port)", foundBy: "invite", oneShot: true, logger: logger)
+        var session = SyncSession(
+            node: self, role: .redeemer(space: space, secret: secret, inviter: inviter),
+            address: "\(host):\(port)", foundBy: "invite", oneShot: true, logger: logger)
         let report = await session.run(channel)
         if let welcome = report.welcome { return welcome }
         if report.notRecognised { throw SyncError.inviteUnknown(address: "\(host):\(port)") }
@@ -129,7 +134,8 @@ extension SyncNode {
         // yet heard of it. Anyone else holding an old key (an old shared-key code, a removed member's new device)
         // needs a new invite.
         if let keyCheck, let current = keyring(space).current, keyCheck != current.check,
-           !current.recipients.contains(peer.device) {
+            !current.recipients.contains(peer.device)
+        {
             return "this space's key changed when a member was removed, and device \(peer.device.short) was not a member "
                 + "then: ask a member for a new invite"
         }

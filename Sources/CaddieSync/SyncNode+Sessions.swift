@@ -20,9 +20,11 @@ extension SyncNode {
     ///
     /// Returns the session's number, or nil when this node dialled it and the peer's own session already runs:
     /// the caller closes it.
-    func sessionOpened(space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
-                       supersede: @escaping @Sendable () -> Void,
-                       company: @escaping @Sendable (Set<PublicKey>) -> Void = { _ in }) -> Int? {
+    func sessionOpened(
+        space: SpaceID, peer: PeerIdentity, address: String, foundBy: String, dialled: Bool,
+        supersede: @escaping @Sendable () -> Void,
+        company: @escaping @Sendable (Set<PublicKey>) -> Void = { _ in }
+    ) -> Int? {
         let yields = credentials.device.publicKey > peer.device
         let (session, superseded, told) = live.withLock { state -> (LiveSession?, [@Sendable () -> Void], LiveSessions.Told) in
             let others = state.sessions.values.filter { $0.space == space && $0.device == peer.device }
@@ -40,8 +42,9 @@ extension SyncNode {
             }
             let before = state.peerDevices(space)
             state.next += 1
-            let session = LiveSession(id: state.next, space: space, device: peer.device, user: peer.user,
-                                      address: address, foundBy: foundBy, since: Date())
+            let session = LiveSession(
+                id: state.next, space: space, device: peer.device, user: peer.user,
+                address: address, foundBy: foundBy, since: Date())
             state.sessions[state.next] = session
             state.supersede[state.next] = supersede
             if dialled { state.dialled.insert(state.next) }
@@ -88,9 +91,11 @@ extension SyncNode {
     }
 
     func sessionClosed(_ id: Int, reason: String) {
-        let (session, ready, told) = live.withLock { state -> (LiveSession?, [CheckedContinuation<Void, Never>], LiveSessions.Told) in
+        let (session, ready, told) = live.withLock {
+            state -> (LiveSession?, [CheckedContinuation<Void, Never>], LiveSessions.Told) in
             guard let before = state.sessions[id].map({ state.peerDevices($0.space) }),
-                  let session = state.sessions.removeValue(forKey: id) else { return (nil, [], .nobody) }
+                let session = state.sessions.removeValue(forKey: id)
+            else { return (nil, [], .nobody) }
             state.supersede[id] = nil
             state.company[id] = nil
             state.dialled.remove(id)

@@ -57,10 +57,12 @@ public final class SyncNode: Sendable {
     ///
     /// `onApplied` is called with the ids of the ops each received batch applied (for live events and
     /// measurements); it must return quickly.
-    public init(store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
-                maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
-                maxIncoming: Int = SyncNode.defaultMaxIncoming,
-                onApplied: (@Sendable ([OpID]) -> Void)? = nil, nodeID: [UInt8]? = nil) throws {
+    public init(
+        store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
+        maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
+        maxIncoming: Int = SyncNode.defaultMaxIncoming,
+        onApplied: (@Sendable ([OpID]) -> Void)? = nil, nodeID: [UInt8]? = nil
+    ) throws {
         self.onApplied = onApplied
         self.nodeID = nodeID ?? SecureRandom.bytes(8)
         self.maxIncoming = max(1, min(maxIncoming, 4096))
@@ -108,16 +110,20 @@ public final class SyncNode: Sendable {
         }
     }
 
-    func recordSession(_ report: SessionReport, address: String, foundBy: String, vector: VersionVector,
-                       synced: Bool = false) async {
+    func recordSession(
+        _ report: SessionReport, address: String, foundBy: String, vector: VersionVector,
+        synced: Bool = false
+    ) async {
         guard let space = report.space, let peer = report.peer else { return }
         let store = self.store
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         _ = try? await blocking {
             let name = try store.members(space).first { $0.device == peer.device }?.userName ?? "?"
-            try store.recordPeer(PeerRecord(space: space, device: peer.device, address: address, foundBy: foundBy,
-                                            userName: name, lastSeen: now, lastSync: report.completed || synced ? now : nil,
-                                            vector: vector.description, sent: report.sent, received: report.received))
+            try store.recordPeer(
+                PeerRecord(
+                    space: space, device: peer.device, address: address, foundBy: foundBy,
+                    userName: name, lastSeen: now, lastSync: report.completed || synced ? now : nil,
+                    vector: vector.description, sent: report.sent, received: report.received))
         }
     }
 
@@ -143,8 +149,9 @@ public final class SyncNode: Sendable {
 
     private func syncOnce(host: String, port: Int, space: SpaceID, key: [UInt8]) async throws -> SessionReport {
         let channel = try await connect(host: host, port: port)
-        var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: key),
-                                  address: "\(host):\(port)", foundBy: "static", oneShot: true, logger: logger)
+        var session = SyncSession(
+            node: self, role: .initiator(space: space, spaceKey: key),
+            address: "\(host):\(port)", foundBy: "static", oneShot: true, logger: logger)
         return await session.run(channel)
     }
 
@@ -164,16 +171,19 @@ public final class SyncNode: Sendable {
     private let decoyHints: [[UInt8]] = (0..<4).map { _ in SecureRandom.bytes(8) }
 
     static func hint(space: SpaceID, key: [UInt8], node: [UInt8]) -> [UInt8] {
-        Array(Blake2b.keyed(Handshake.handshakeKey(space: space, spaceKey: key), [Array("caddie-mdns-hint".utf8), node]).prefix(8))
+        Array(
+            Blake2b.keyed(Handshake.handshakeKey(space: space, spaceKey: key), [Array("caddie-mdns-hint".utf8), node]).prefix(8))
     }
 
     /// The spaces a sighted node shares with this one, by its TXT hints.
     func sharedSpaces(_ sighting: PeerSighting) -> [SpaceID] {
         guard sighting.txt["v"] == "\(Handshake.version)", let id = sighting.txt["id"].flatMap(Hex.decode), id.count == 8,
-              id != nodeID else { return [] }
+            id != nodeID
+        else { return [] }
         let hints = Set(sighting.txt.filter { $0.key.hasPrefix("h") }.compactMap { Hex.decode($0.value) })
         var shared: [SpaceID] = []
-        for (space, key) in allSpaceKeys() where !shared.contains(space) && hints.contains(Self.hint(space: space, key: key, node: id)) {
+        for (space, key) in allSpaceKeys()
+        where !shared.contains(space) && hints.contains(Self.hint(space: space, key: key, node: id)) {
             shared.append(space)
         }
         return shared
@@ -181,21 +191,29 @@ public final class SyncNode: Sendable {
 
     /// Listens and keeps sessions with static peers, and with peers that `sightings` reports (mDNS), until
     /// the task is cancelled. Calls `listening` with the port bound once the node accepts connections.
-    public func serve(host: String, port: Int, peers: [(host: String, port: Int)],
-                      sightings: AsyncStream<PeerSighting>? = nil, listening: @Sendable (Int) -> Void) async throws {
+    public func serve(
+        host: String, port: Int, peers: [(host: String, port: Int)],
+        sightings: AsyncStream<PeerSighting>? = nil, listening: @Sendable (Int) -> Void
+    ) async throws {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.so_keepalive), value: 1)
             .bind(host: host, port: port) { self.channelInitializer($0) }
         listening(server.channel.localAddress?.port ?? port)
-        logger.info("listening", metadata: ["address": "\(host):\(server.channel.localAddress?.port ?? port)",
-                                            "spaces": "\(spaceKeys.count)"])
+        logger.info(
+            "listening",
+            metadata: [
+                "address": "\(host):\(server.channel.localAddress?.port ?? port)",
+                "spaces": "\(spaceKeys.count)",
+            ])
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await self.feed.run() }
             for peer in peers {
                 for (space, _) in spaceList {
-                    group.addTask { await self.dialLoop(host: peer.host, port: peer.port, space: space, foundBy: "static") { true } }
+                    group.addTask {
+                        await self.dialLoop(host: peer.host, port: peer.port, space: space, foundBy: "static") { true }
+                    }
                 }
             }
             group.addTask { try await self.accept(server) }
@@ -217,15 +235,18 @@ public final class SyncNode: Sendable {
             }
             let shared = sharedSpaces(sighting)
             if shared.isEmpty, quiet.insert(sighting.name).inserted {
-                logger.info("a caddie node nearby shares no space with this one; not connecting",
-                            metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
+                logger.info(
+                    "a caddie node nearby shares no space with this one; not connecting",
+                    metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
             }
             guard let id = sighting.txt["id"].flatMap(Hex.decode), Hex.encode(nodeID) < Hex.encode(id) else { continue }
-            let (loops, refused) = plan.sighted(name: sighting.name, node: Hex.encode(id), host: sighting.host,
-                                                port: sighting.port, spaces: shared.map(\.hex))
+            let (loops, refused) = plan.sighted(
+                name: sighting.name, node: Hex.encode(id), host: sighting.host,
+                port: sighting.port, spaces: shared.map(\.hex))
             if refused > 0 {
-                logger.warning("not dialling every advert: too many addresses for one node, or too many dials",
-                               metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
+                logger.warning(
+                    "not dialling every advert: too many addresses for one node, or too many dials",
+                    metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
             }
             for loop in loops {
                 guard let space = shared.first(where: { $0.hex == loop.space }) else { continue }
@@ -233,8 +254,12 @@ public final class SyncNode: Sendable {
                 wanted.withLock { _ = $0.insert(key) }
                 // A loop for this peer and space may still be running (its advert came back before it ended).
                 guard running.withLock({ $0.insert(key).inserted }) else { continue }
-                logger.info("found a peer by mDNS", metadata: ["peer.address": "\(sighting.host):\(sighting.port)",
-                                                               "space": "\(space.short)"])
+                logger.info(
+                    "found a peer by mDNS",
+                    metadata: [
+                        "peer.address": "\(sighting.host):\(sighting.port)",
+                        "space": "\(space.short)",
+                    ])
                 group.addTask {
                     await self.dialLoop(host: sighting.host, port: sighting.port, space: space, foundBy: "mdns") {
                         self.wanted.withLock { $0.contains(key) }
@@ -253,8 +278,9 @@ public final class SyncNode: Sendable {
                     let address = "\(host):\(connection.channel.remoteAddress?.port ?? 0)"
                     let (admitted, evicted) = admit(host, channel: connection.channel)
                     for channel in evicted {
-                        logger.info("all connection slots are taken: dropping the oldest connection still unproven",
-                                    metadata: ["peer.address": "\(channel.remoteAddress?.description ?? "?")"])
+                        logger.info(
+                            "all connection slots are taken: dropping the oldest connection still unproven",
+                            metadata: ["peer.address": "\(channel.remoteAddress?.description ?? "?")"])
                         channel.close(promise: nil)
                     }
                     guard let id = admitted else {
@@ -263,8 +289,9 @@ public final class SyncNode: Sendable {
                         continue
                     }
                     group.addTask {
-                        var session = SyncSession(node: self, role: .responder, address: address, foundBy: "incoming",
-                                                  oneShot: false, logger: self.logger)
+                        var session = SyncSession(
+                            node: self, role: .responder, address: address, foundBy: "incoming",
+                            oneShot: false, logger: self.logger)
                         session.incomingID = id
                         _ = await session.run(connection)
                         self.release(id)
@@ -289,7 +316,8 @@ public final class SyncNode: Sendable {
                 return true
             }
             if state.open.values.count(where: { $0.host == host }) >= maxIncomingPerAddress,
-               !evictOldest(where: { $0.host == host }) {
+                !evictOldest(where: { $0.host == host })
+            {
                 return (nil, evicted)
             }
             if state.open.count >= maxIncoming, !evictOldest(where: { _ in true }) {
@@ -311,8 +339,10 @@ public final class SyncNode: Sendable {
     }
 
     /// Keeps one session with a static peer for one space, redialling with backoff when it ends.
-    private func dialLoop(host: String, port: Int, space: SpaceID, foundBy: String,
-                          while stillWanted: @Sendable () -> Bool) async {
+    private func dialLoop(
+        host: String, port: Int, space: SpaceID, foundBy: String,
+        while stillWanted: @Sendable () -> Bool
+    ) async {
         var delay = 0.25
         // A peer that has not yet heard of a new key answers only an older one: after a handshake it could not
         // open, the next dial tries the next older key.
@@ -326,8 +356,9 @@ public final class SyncNode: Sendable {
                     .connect(host: host, port: port) { self.channelInitializer($0) }
                 let keys = keyring(space).keys
                 guard !keys.isEmpty else { throw SyncError.refused("no key for space \(space.short)") }
-                var session = SyncSession(node: self, role: .initiator(space: space, spaceKey: keys[keyIndex % keys.count]),
-                                          address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
+                var session = SyncSession(
+                    node: self, role: .initiator(space: space, spaceKey: keys[keyIndex % keys.count]),
+                    address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
                 let report = await session.run(channel)
                 failure = report.failure
                 keyIndex = report.notRecognised ? keyIndex + 1 : 0
@@ -345,8 +376,12 @@ public final class SyncNode: Sendable {
                 failure = "\(error)"
             }
             if Task.isCancelled { return }
-            logger.debug("redialling", metadata: ["peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")",
-                                                  "delay": "\(refused ? 60 : delay)"])
+            logger.debug(
+                "redialling",
+                metadata: [
+                    "peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")",
+                    "delay": "\(refused ? 60 : delay)",
+                ])
             try? await Task.sleep(for: .milliseconds(Int((refused ? 60 : delay) * 1000)))
             delay = min(delay * 2, Self.maxRedialSeconds)
         }

@@ -6,7 +6,9 @@ import NIOCore
 /// A session opened with an invite's key: one welcome (or the reason it was refused), then the end.
 extension SyncSession {
     /// The redeeming side: the inviting device's one message, a welcome or the reason it refused.
-    mutating func awaitWelcome(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget)
+    mutating func awaitWelcome(
+        _ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget
+    )
         async throws -> Welcome
     {
         guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedEarly }
@@ -23,8 +25,10 @@ extension SyncSession {
     /// The inviting side: a session opened with an invite's key may redeem that invite and nothing else. A revoked
     /// device is refused as on any session; the invite itself is checked (used, expired, revoked) and its use
     /// recorded in one transaction before the space key leaves this device.
-    mutating func redeem(_ invite: [UInt8], _ established: EstablishedSession,
-                                 _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    mutating func redeem(
+        _ invite: [UInt8], _ established: EstablishedSession,
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws {
         if let refusal = try await node.refusal(of: established.peer, in: established.space) {
             try await send(.close(.revoked, refusal), outbound)
             throw SyncError.refused(refusal)

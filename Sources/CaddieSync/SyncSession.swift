@@ -97,7 +97,9 @@ struct SyncSession {
                     let established = try await handshake(&iterator, budget, outbound)
                     timeout.cancel()
                     session = established
-                    if case .initiator(_, let spaceKey) = role { keyCheck = Membership.keyCheck(spaceKey) } else {
+                    if case .initiator(_, let spaceKey) = role {
+                        keyCheck = Membership.keyCheck(spaceKey)
+                    } else {
                         keyCheck = established.keyCheck
                     }
                     report.space = established.space
@@ -122,10 +124,12 @@ struct SyncSession {
                     logger.info("session established")
                     if let incomingID { node.proven(incomingID) }
                     let dialled = if case .initiator = role { !oneShot } else { false }
-                    guard let id = node.sessionOpened(space: established.space, peer: established.peer, address: address,
-                                                      foundBy: foundBy, dialled: dialled,
-                                                      supersede: { continuation.yield(.superseded) },
-                                                      company: { continuation.yield(.company($0)) })
+                    guard
+                        let id = node.sessionOpened(
+                            space: established.space, peer: established.peer, address: address,
+                            foundBy: foundBy, dialled: dialled,
+                            supersede: { continuation.yield(.superseded) },
+                            company: { continuation.yield(.company($0)) })
                     else {
                         report.duplicate = true
                         try await send(.close(.finished, SyncError.duplicate.description), outbound)
@@ -154,8 +158,12 @@ struct SyncSession {
         }
         if report.failure == nil { report = currentReport }
         if !Task.isCancelled, report.peer != nil || report.failure != nil {
-            logger.info("session ended", metadata: ["reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
-                                                    "received": "\(report.received)"])
+            logger.info(
+                "session ended",
+                metadata: [
+                    "reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
+                    "received": "\(report.received)",
+                ])
         }
         if let liveID { node.sessionClosed(liveID, reason: report.failure ?? "closed") }
         // An invite's session is not a sync with a member: the peer table keeps members only.
@@ -202,8 +210,10 @@ struct SyncSession {
         return nil
     }
 
-    private func initiate(_ initiator: HandshakeInitiator, _ events: inout AsyncStream<Event>.Iterator,
-                          _ budget: FrameBudget, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
+    private func initiate(
+        _ initiator: HandshakeInitiator, _ events: inout AsyncStream<Event>.Iterator,
+        _ budget: FrameBudget, _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    )
         async throws -> EstablishedSession
     {
         var machine = initiator
@@ -218,20 +228,25 @@ struct SyncSession {
         }
     }
 
-    private func handshake(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
-                           _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>)
+    private func handshake(
+        _ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    )
         async throws -> EstablishedSession
     {
         switch role {
         case .initiator(let space, let spaceKey):
-            return try await initiate(HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials),
-                                      &events, budget, outbound)
+            return try await initiate(
+                HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials),
+                &events, budget, outbound)
         case .redeemer(let space, let secret, _):
-            return try await initiate(HandshakeInitiator(space: space, inviteSecret: secret, credentials: node.credentials),
-                                      &events, budget, outbound)
+            return try await initiate(
+                HandshakeInitiator(space: space, inviteSecret: secret, credentials: node.credentials),
+                &events, budget, outbound)
         case .responder:
-            var machine = HandshakeResponder(spaces: node.allSpaceKeys(), invites: node.openInvites(),
-                                             credentials: node.credentials)
+            var machine = HandshakeResponder(
+                spaces: node.allSpaceKeys(), invites: node.openInvites(),
+                credentials: node.credentials)
             while true {
                 guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedDuringHandshake }
                 switch machine.receive(frame) {
@@ -251,8 +266,10 @@ struct SyncSession {
     private static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
     /// Feeds the session's events to its ``SessionMachine`` and carries out what it decides.
-    private mutating func exchange(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
-                                   _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    private mutating func exchange(
+        _ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget,
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws {
         let company = if liveID != nil, let space = session?.space { node.company(space) } else { Set<PublicKey>() }
         if try await perform(machine.start(peer: session?.peer.device, company: company), outbound) { return }
         while let event = await events.next() {
@@ -286,8 +303,10 @@ struct SyncSession {
     }
 
     /// Carries out actions in order; an answer's actions run before the rest. True when the session finished.
-    private mutating func perform(_ actions: [SessionMachine.Action],
-                                  _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws -> Bool {
+    private mutating func perform(
+        _ actions: [SessionMachine.Action],
+        _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws -> Bool {
         var queue = actions
         queue.reverse()
         while let action = queue.popLast() {
@@ -303,8 +322,9 @@ struct SyncSession {
                 guard let space = session?.space else { break }
                 let store = node.store
                 let ops = try await blocking {
-                    try store.ops(space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
-                                  onlyDevice: onlyDevice)
+                    try store.ops(
+                        space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
+                        onlyDevice: onlyDevice)
                 }
                 next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
             case .apply(let batch, let wantsAck, let ops):
@@ -429,22 +449,28 @@ struct SyncSession {
         guard let key = keys.first else { throw SyncError.refused("no key for space \(space.short)") }
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         var result = try await blocking {
-            try store.receive(space: space, spaceKey: key, laterKeys: Array(keys.dropFirst()), ops: restored,
-                              mode: .tolerant, now: now)
+            try store.receive(
+                space: space, spaceKey: key, laterKeys: Array(keys.dropFirst()), ops: restored,
+                mode: .tolerant, now: now)
         }
         // A batch that brought a new space key (a removal) may also hold joins made with it, checked before the
         // key was known: offer the batch once more with every key now held (what applied is skipped as held).
         if !result.rejected.isEmpty, case let after = node.keyring(space).keys, after.count > keys.count {
             let again = try await blocking {
-                try store.receive(space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
-                                  mode: .tolerant, now: now)
+                try store.receive(
+                    space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
+                    mode: .tolerant, now: now)
             }
             result.applied += again.applied
             result.rejected = again.rejected
         }
         if !result.rejected.isEmpty {
-            logger.warning("refused ops from peer", metadata: ["count": "\(result.rejected.count)",
-                                                               "first": "\(result.rejected.first ?? "")"])
+            logger.warning(
+                "refused ops from peer",
+                metadata: [
+                    "count": "\(result.rejected.count)",
+                    "first": "\(result.rejected.first ?? "")",
+                ])
         }
         if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
         if !result.applied.isEmpty { node.didApply(result.applied) }

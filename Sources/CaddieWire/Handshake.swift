@@ -36,18 +36,21 @@ public enum Handshake {
 
     static func keys(hk: [UInt8], shared: [UInt8], initiator: [UInt8], responder: [UInt8]) -> Keys {
         let chain = Blake2b.keyed(hk, [Array("caddie-ck".utf8), shared, initiator, responder])
-        return Keys(message2: Blake2b.keyed(chain, [Array("caddie-k2".utf8)]),
-                    message3: Blake2b.keyed(chain, [Array("caddie-k3".utf8)]),
-                    initiatorToResponder: Blake2b.keyed(chain, [Array("caddie-i2r".utf8)]),
-                    responderToInitiator: Blake2b.keyed(chain, [Array("caddie-r2i".utf8)]))
+        return Keys(
+            message2: Blake2b.keyed(chain, [Array("caddie-k2".utf8)]),
+            message3: Blake2b.keyed(chain, [Array("caddie-k3".utf8)]),
+            initiatorToResponder: Blake2b.keyed(chain, [Array("caddie-i2r".utf8)]),
+            responderToInitiator: Blake2b.keyed(chain, [Array("caddie-r2i".utf8)]))
     }
 
     static func responderSignatureMessage(space: SpaceID, initiator: [UInt8], responder: [UInt8]) -> [UInt8] {
         Array("caddie-hs-r".utf8) + space.bytes + initiator + responder
     }
 
-    static func initiatorSignatureMessage(space: SpaceID, initiator: [UInt8], responder: [UInt8],
-                                          responderDevice: PublicKey) -> [UInt8] {
+    static func initiatorSignatureMessage(
+        space: SpaceID, initiator: [UInt8], responder: [UInt8],
+        responderDevice: PublicKey
+    ) -> [UInt8] {
         Array("caddie-hs-i".utf8) + space.bytes + initiator + responder + responderDevice.bytes
     }
 }

@@ -29,8 +29,10 @@ public struct HandshakeInitiator: Sendable {
     }
 
     /// Prepares the redemption of an invite to `space`: the same handshake under the invite's key.
-    public init(space: SpaceID, inviteSecret: [UInt8], credentials: DeviceCredentials,
-                ephemeral: EphemeralKey = .generate()) {
+    public init(
+        space: SpaceID, inviteSecret: [UInt8], credentials: DeviceCredentials,
+        ephemeral: EphemeralKey = .generate()
+    ) {
         self.space = space
         hk = Handshake.inviteKey(space: space, secret: inviteSecret)
         self.credentials = credentials
@@ -57,8 +59,11 @@ public struct HandshakeInitiator: Sendable {
         let responder = Array(frame.prefix(32))
         guard let shared = ephemeral.sharedSecret(with: responder) else { return .fail(.malformedHandshake("bad ephemeral key")) }
         let keys = Handshake.keys(hk: hk, shared: shared, initiator: ephemeral.publicKey, responder: responder)
-        guard let block = AEAD.open(Array(frame.dropFirst(32)), key: keys.message2, nonce: AEAD.nonce(0),
-                                    associated: ephemeral.publicKey + responder) else {
+        guard
+            let block = AEAD.open(
+                Array(frame.dropFirst(32)), key: keys.message2, nonce: AEAD.nonce(0),
+                associated: ephemeral.publicKey + responder)
+        else {
             return .fail(.notAMember)
         }
         let peer: PeerIdentity
@@ -69,12 +74,17 @@ public struct HandshakeInitiator: Sendable {
         } catch {
             return .fail(error)
         }
-        let identity = credentials.identityBlock(signing: Handshake.initiatorSignatureMessage(
-            space: space, initiator: ephemeral.publicKey, responder: responder, responderDevice: peer.device))
-        let message3 = AEAD.seal(identity, key: keys.message3, nonce: AEAD.nonce(0),
-                                 associated: ephemeral.publicKey + responder)
-        return .established(send: message3, EstablishedSession(
-            space: space, peer: peer, cipher: SessionCipher(send: keys.initiatorToResponder, receive: keys.responderToInitiator)))
+        let identity = credentials.identityBlock(
+            signing: Handshake.initiatorSignatureMessage(
+                space: space, initiator: ephemeral.publicKey, responder: responder, responderDevice: peer.device))
+        let message3 = AEAD.seal(
+            identity, key: keys.message3, nonce: AEAD.nonce(0),
+            associated: ephemeral.publicKey + responder)
+        return .established(
+            send: message3,
+            EstablishedSession(
+                space: space, peer: peer,
+                cipher: SessionCipher(send: keys.initiatorToResponder, receive: keys.responderToInitiator)))
     }
 }
 
@@ -96,8 +106,9 @@ public struct HandshakeResponder: Sendable {
         case awaitingMessage1
         /// Answered a message 1 made for no space held here; whatever comes next fails.
         case decoy
-        case awaitingMessage3(space: SpaceID, invite: [UInt8]?, check: [UInt8]?, keys: Handshake.Keys, initiator: [UInt8],
-                              responder: [UInt8])
+        case awaitingMessage3(
+            space: SpaceID, invite: [UInt8]?, check: [UInt8]?, keys: Handshake.Keys, initiator: [UInt8],
+            responder: [UInt8])
         case done
     }
 
@@ -126,9 +137,12 @@ public struct HandshakeResponder: Sendable {
     private var state = State.awaitingMessage1
 
     /// Prepares to answer for any of `spaces` (id and key), and for the redemption of any of `invites`.
-    public init(spaces: [(SpaceID, [UInt8])], invites: [OpenInvite] = [], credentials: DeviceCredentials,
-                ephemeral: EphemeralKey = .generate()) {
-        self.spaces = spaces.map { ($0.0, Handshake.handshakeKey(space: $0.0, spaceKey: $0.1), nil, Membership.keyCheck($0.1)) }
+    public init(
+        spaces: [(SpaceID, [UInt8])], invites: [OpenInvite] = [], credentials: DeviceCredentials,
+        ephemeral: EphemeralKey = .generate()
+    ) {
+        self.spaces =
+            spaces.map { ($0.0, Handshake.handshakeKey(space: $0.0, spaceKey: $0.1), nil, Membership.keyCheck($0.1)) }
             + invites.map { ($0.space, Handshake.inviteKey(space: $0.space, secret: $0.secret), $0.id, nil) }
         self.credentials = credentials
         self.ephemeral = ephemeral
@@ -148,28 +162,38 @@ public struct HandshakeResponder: Sendable {
             guard frame.count == Handshake.message1Length else { return .fail(.malformedHandshake("message 1 length")) }
             let initiator = Array(frame[4..<36])
             let tag = Array(frame[36..<68])
-            guard let (space, hk, invite, check) = spaces.first(where: {
-                MessageAuthentication.constantTimeEqual(Handshake.tag1($0.1, version: frame[3], ephemeral: initiator), tag)
-            }) else {
+            guard
+                let (space, hk, invite, check) = spaces.first(where: {
+                    MessageAuthentication.constantTimeEqual(Handshake.tag1($0.1, version: frame[3], ephemeral: initiator), tag)
+                })
+            else {
                 // Not a space held here: answer anyway, with a message 2 nobody can open, made with the same work
                 // (a key agreement and a signature) as a real one. A stranger replaying a captured message 1 then
                 // cannot tell whether this device belongs to that space; the handshake fails at message 3.
                 _ = ephemeral.sharedSecret(with: initiator)
                 let decoy = credentials.identityBlock(signing: SecureRandom.bytes(32))
                 state = .decoy
-                return .send(ephemeral.publicKey + AEAD.seal(decoy, key: SecureRandom.bytes(32), nonce: AEAD.nonce(0),
-                                                             associated: initiator + ephemeral.publicKey))
+                return .send(
+                    ephemeral.publicKey
+                        + AEAD.seal(
+                            decoy, key: SecureRandom.bytes(32), nonce: AEAD.nonce(0),
+                            associated: initiator + ephemeral.publicKey))
             }
             guard let shared = ephemeral.sharedSecret(with: initiator) else {
                 return .fail(.malformedHandshake("bad ephemeral key"))
             }
             let keys = Handshake.keys(hk: hk, shared: shared, initiator: initiator, responder: ephemeral.publicKey)
-            let identity = credentials.identityBlock(signing: Handshake.responderSignatureMessage(
-                space: space, initiator: initiator, responder: ephemeral.publicKey))
-            state = .awaitingMessage3(space: space, invite: invite, check: check, keys: keys, initiator: initiator,
-                                      responder: ephemeral.publicKey)
-            return .send(ephemeral.publicKey + AEAD.seal(identity, key: keys.message2, nonce: AEAD.nonce(0),
-                                                         associated: initiator + ephemeral.publicKey))
+            let identity = credentials.identityBlock(
+                signing: Handshake.responderSignatureMessage(
+                    space: space, initiator: initiator, responder: ephemeral.publicKey))
+            state = .awaitingMessage3(
+                space: space, invite: invite, check: check, keys: keys, initiator: initiator,
+                responder: ephemeral.publicKey)
+            return .send(
+                ephemeral.publicKey
+                    + AEAD.seal(
+                        identity, key: keys.message2, nonce: AEAD.nonce(0),
+                        associated: initiator + ephemeral.publicKey))
         case .decoy:
             state = .done
             return .fail(.notAMember)
@@ -179,13 +203,15 @@ public struct HandshakeResponder: Sendable {
             else { return .fail(.badFrame) }
             do {
                 let peer = try PeerIdentity.verify(block) { device in
-                    Handshake.initiatorSignatureMessage(space: space, initiator: initiator, responder: responder,
-                                                        responderDevice: credentials.device.publicKey)
+                    Handshake.initiatorSignatureMessage(
+                        space: space, initiator: initiator, responder: responder,
+                        responderDevice: credentials.device.publicKey)
                 }
-                return .established(EstablishedSession(
-                    space: space, peer: peer,
-                    cipher: SessionCipher(send: keys.responderToInitiator, receive: keys.initiatorToResponder),
-                    invite: invite, keyCheck: check))
+                return .established(
+                    EstablishedSession(
+                        space: space, peer: peer,
+                        cipher: SessionCipher(send: keys.responderToInitiator, receive: keys.initiatorToResponder),
+                        invite: invite, keyCheck: check))
             } catch {
                 return .fail(error)
             }

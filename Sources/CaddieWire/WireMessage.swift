@@ -116,7 +116,8 @@ public enum WireMessage: Equatable, Sendable {
                     let device = PublicKey(unchecked: try reader.raw(32, "vector device"))
                     let seq = try reader.u64("vector seq")
                     guard seq <= SignedOp.maxSeq else { throw WireError.malformedMessage("vector seq out of range") }
-                    entries.append(VectorEntry(device: device, seq: seq, head: Digest32(unchecked: try reader.raw(32, "vector head"))))
+                    entries.append(
+                        VectorEntry(device: device, seq: seq, head: Digest32(unchecked: try reader.raw(32, "vector head"))))
                 }
                 self = .vector(entries, wantAll: flags == 1)
             case 0x02:

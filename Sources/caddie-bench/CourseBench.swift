@@ -15,10 +15,11 @@ struct CourseBench {
                 .capitalized
         }
         let summaries = (0..<courses).map { index in
-            CourseSummary(id: EntityID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
-                          name: "\(word()) \(["Links", "Golf Club", "Country Club", "Golf"].randomElement(using: &rng) ?? "Golf")",
-                          club: "\(word()) Golf", city: word(), country: ["BE", "NL", "PT", "US", "GB"].randomElement(using: &rng),
-                          latitude: Double.random(in: 35...60, using: &rng), longitude: Double.random(in: -10...20, using: &rng))
+            CourseSummary(
+                id: EntityID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
+                name: "\(word()) \(["Links", "Golf Club", "Country Club", "Golf"].randomElement(using: &rng) ?? "Golf")",
+                club: "\(word()) Golf", city: word(), country: ["BE", "NL", "PT", "US", "GB"].randomElement(using: &rng),
+                latitude: Double.random(in: 35...60, using: &rng), longitude: Double.random(in: -10...20, using: &rng))
         }
         var index: CourseSearchIndex?
         let build = Double(measure { index = CourseSearchIndex(summaries) }) / 1e6
@@ -32,14 +33,19 @@ struct CourseBench {
             search.append(Double(measure { _ = try? index.search(name, limit: 20) }) / 1e6)
             let lat = Double.random(in: 35...60, using: &rng)
             let lon = Double.random(in: -10...20, using: &rng)
-            nearby.append(Double(measure {
-                _ = try? CourseNearby.nearby(latitude: lat, longitude: lon, in: summaries, radiusKilometres: 25, limit: 20)
-            }) / 1e6)
+            nearby.append(
+                Double(
+                    measure {
+                        _ = try? CourseNearby.nearby(
+                            latitude: lat, longitude: lon, in: summaries, radiusKilometres: 25, limit: 20)
+                    }) / 1e6)
         }
         search.sort()
         nearby.sort()
-        return [("courseIndexBuildMs\(courses)", build, "ms"), ("courseSearchMedianMs", search[search.count / 2], "ms"),
-                ("courseNearbyMedianMs", nearby[nearby.count / 2], "ms")]
+        return [
+            ("courseIndexBuildMs\(courses)", build, "ms"), ("courseSearchMedianMs", search[search.count / 2], "ms"),
+            ("courseNearbyMedianMs", nearby[nearby.count / 2], "ms"),
+        ]
     }
 
     private func measure(_ body: () -> Void) -> UInt64 {

@@ -27,7 +27,8 @@ struct IdleBench {
             let process = Process()
             process.executableURL = caddie
             // Each node dials the ones started before it: one link per pair.
-            process.arguments = ["serve", "--listen", "127.0.0.1:\(base + index)", "--no-mdns", "--home", home.directory.path]
+            process.arguments =
+                ["serve", "--listen", "127.0.0.1:\(base + index)", "--no-mdns", "--home", home.directory.path]
                 + (0..<index).flatMap { ["--peer", "127.0.0.1:\(base + $0)"] }
                 + (index == 0 ? ["--http", "127.0.0.1:\(base + 10)"] : [])
             var environment = ProcessInfo.processInfo.environment
@@ -51,19 +52,24 @@ struct IdleBench {
         let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let cpu = pids.indices.map { LoadBench.cpuSeconds(pid: pids[$0]) - cpuBefore[$0] }
         let switches = pids.indices.map { Self.contextSwitches(pid: pids[$0]) - switchesBefore[$0] }
-        return [("idleCPUPercent", cpu[0] / wall * 100, "% of one core"),
-                ("idleWakeupsPerSecond", Double(switches[0]) / wall, "per s"),
-                ("idleCPUPercentNoHTTP", cpu[1] / wall * 100, "% of one core"),
-                ("idleWakeupsPerSecondNoHTTP", Double(switches[1]) / wall, "per s"),
-                ("idleSeconds", wall, "s")]
+        return [
+            ("idleCPUPercent", cpu[0] / wall * 100, "% of one core"),
+            ("idleWakeupsPerSecond", Double(switches[0]) / wall, "per s"),
+            ("idleCPUPercentNoHTTP", cpu[1] / wall * 100, "% of one core"),
+            ("idleWakeupsPerSecondNoHTTP", Double(switches[1]) / wall, "per s"),
+            ("idleSeconds", wall, "s"),
+        ]
     }
 
     /// Voluntary and involuntary context switches of every thread of a process.
     static func contextSwitches(pid: Int32) -> Int {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.reduce(0) { sum, task in
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { return sum }
-            return sum + status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches") || $0.contains("ctxt_switches:") }
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
+                return sum
+            }
+            return sum
+                + status.split(separator: "\n").filter { $0.hasSuffix("ctxt_switches") || $0.contains("ctxt_switches:") }
                 .compactMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }.reduce(0, +)
         }
     }

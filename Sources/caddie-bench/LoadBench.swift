@@ -29,9 +29,11 @@ struct LoadBench {
         let port = Int.random(in: 20_000...40_000)
         let process = Process()
         process.executableURL = caddie
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--no-mdns", "--max-per-address", "\(peers + 8)",
-                             "--max-connections", "\(peers + 16)",
-                             "--home", hubPath]
+        process.arguments = [
+            "serve", "--listen", "127.0.0.1:\(port)", "--no-mdns", "--max-per-address", "\(peers + 8)",
+            "--max-connections", "\(peers + 16)",
+            "--home", hubPath,
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = passphrase
         environment["CADDIE_LOG"] = "error"
@@ -39,7 +41,10 @@ struct LoadBench {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         while !StartBench.connects(port: port) { try await Task.sleep(for: .milliseconds(10)) }
         let cpuBefore = Self.cpuSeconds(pid: process.processIdentifier)
 
@@ -51,18 +56,27 @@ struct LoadBench {
         for index in 0..<peers {
             // Each peer in a directory of its own, as each phone's home is: a node watches its home directory for
             // writes, and 64 stores in one directory would wake every watcher at every write of any of them.
-            let store = try OpStore(path: try ownDirectory(directory, "peer-\(index)").appendingPathComponent("caddie.sqlite").path)
+            let store = try OpStore(
+                path: try ownDirectory(directory, "peer-\(index)").appendingPathComponent("caddie.sqlite").path)
             try store.addSpace(invite.space, name: "Club medal", now: 0)
             let user = SigningKey.generate()
             let device = SigningKey.generate()
-            try store.append(space: invite.space, signer: device, changes: [joinChange(space: invite.space, key: invite.key,
-                                                                                      user: user, device: device, name: "p\(index)")], now: 1)
+            try store.append(
+                space: invite.space, signer: device,
+                changes: [
+                    joinChange(
+                        space: invite.space, key: invite.key,
+                        user: user, device: device, name: "p\(index)")
+                ], now: 1)
             stores.append(store)
             devices.append(device)
-            nodes.append(try SyncNode(store: store, credentials: DeviceCredentials(
-                device: device, user: user.publicKey, certifiedAt: 1,
-                certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
-                spaceKeys: [invite.space: invite.key], logger: logger))
+            nodes.append(
+                try SyncNode(
+                    store: store,
+                    credentials: DeviceCredentials(
+                        device: device, user: user.publicKey, certifiedAt: 1,
+                        certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
+                    spaceKeys: [invite.space: invite.key], logger: logger))
         }
         let game = SecureRandom.entityID()
         var figures: [(String, Double, String)] = []
@@ -77,9 +91,13 @@ struct LoadBench {
             var hole = 1
             while DispatchTime.now().uptimeNanoseconds < deadline {
                 for index in stride(from: hole % 15, to: peers, by: 15) {
-                    try stores[index].append(space: invite.space, signer: devices[index],
-                                             changes: [.score(game: game, player: game, hole: hole % 18 + 1,
-                                                              entry: try ScoreEntry(strokes: 4))], now: 1_700_000_000_000)
+                    try stores[index].append(
+                        space: invite.space, signer: devices[index],
+                        changes: [
+                            .score(
+                                game: game, player: game, hole: hole % 18 + 1,
+                                entry: try ScoreEntry(strokes: 4))
+                        ], now: 1_700_000_000_000)
                     nodes[index].localChange()
                     entered += 1
                 }
@@ -87,9 +105,14 @@ struct LoadBench {
                 try await Task.sleep(for: .seconds(1))
             }
             for index in 0..<peers {
-                _ = try stores[index].appendBatch(space: invite.space, signer: devices[index], edits: try (0..<burst).map { _ in
-                    (changes: [Change.score(game: game, player: game, hole: 18, entry: try ScoreEntry(strokes: 5))], pred: [OpID]())
-                }, now: 1_700_000_000_000)
+                _ = try stores[index].appendBatch(
+                    space: invite.space, signer: devices[index],
+                    edits: try (0..<burst).map { _ in
+                        (
+                            changes: [Change.score(game: game, player: game, hole: 18, entry: try ScoreEntry(strokes: 5))],
+                            pred: [OpID]()
+                        )
+                    }, now: 1_700_000_000_000)
                 nodes[index].localChange()
                 entered += burst
             }
@@ -108,7 +131,8 @@ struct LoadBench {
                 if DispatchTime.now().uptimeNanoseconds - lastReport > 10_000_000_000 {
                     lastReport = DispatchTime.now().uptimeNanoseconds
                     let lowest = try stores.map(held).min() ?? 0
-                    FileHandle.standardError.write(Data("load: waiting: \(total + 2) ops expected, hub \(hubHolds), lowest peer \(lowest)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("load: waiting: \(total + 2) ops expected, hub \(hubHolds), lowest peer \(lowest)\n".utf8))
                 }
                 if hubHolds >= total + 2, try stores.allSatisfy({ try held($0) >= total + 2 }) { break }
                 try await Task.sleep(for: .milliseconds(50))
@@ -120,20 +144,26 @@ struct LoadBench {
                 }
                 if let index = try stores.firstIndex(where: { try held($0) < total + 2 }) {
                     let hubHeads = Dictionary(try hub.heads(invite.space).map { ($0.device, $0.seq) }, uniquingKeysWith: max)
-                    let peerHeads = Dictionary(try stores[index].heads(invite.space).map { ($0.device, $0.seq) }, uniquingKeysWith: max)
+                    let peerHeads = Dictionary(
+                        try stores[index].heads(invite.space).map { ($0.device, $0.seq) }, uniquingKeysWith: max)
                     for (device, seq) in hubHeads where peerHeads[device, default: 0] < seq {
-                        FileHandle.standardError.write(Data("load: peer \(index) lacks \(device.short) \(peerHeads[device, default: 0] + 1)...\(seq)\n".utf8))
+                        FileHandle.standardError.write(
+                            Data("load: peer \(index) lacks \(device.short) \(peerHeads[device, default: 0] + 1)...\(seq)\n".utf8)
+                        )
                     }
                 }
-                FileHandle.standardError.write(Data("load: expected \(total + 2) ops; hub holds \(try held(hub)); \(short.joined(separator: ", "))\n".utf8))
+                FileHandle.standardError.write(
+                    Data("load: expected \(total + 2) ops; hub holds \(try held(hub)); \(short.joined(separator: ", "))\n".utf8))
                 throw BenchError("the \(peers) peers did not converge within 120 s of the burst")
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
             let cpu = Self.cpuSeconds(pid: process.processIdentifier) - cpuBefore
-            figures += [("loadPeers", Double(peers), "peers"), ("loadOps", Double(total), "ops"),
-                        ("loadConvergeAfterBurstSeconds", converged, "s"),
-                        ("loadHubCPUPercent", cpu / wall * 100, "% of one core"),
-                        ("loadHubPeakMiB", Double(Self.peakKilobytes(pid: process.processIdentifier)) / 1024, "MiB")]
+            figures += [
+                ("loadPeers", Double(peers), "peers"), ("loadOps", Double(total), "ops"),
+                ("loadConvergeAfterBurstSeconds", converged, "s"),
+                ("loadHubCPUPercent", cpu / wall * 100, "% of one core"),
+                ("loadHubPeakMiB", Double(Self.peakKilobytes(pid: process.processIdentifier)) / 1024, "MiB"),
+            ]
             group.cancelAll()
         }
         return figures
@@ -141,7 +171,8 @@ struct LoadBench {
 
     static func cpuSeconds(pid: Int32) -> Double {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return 0 }
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the command: state is field 3; utime and stime are fields 14 and 15 (1-based in proc(5)).
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
@@ -150,7 +181,8 @@ struct LoadBench {
 
     static func peakKilobytes(pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 }

@@ -25,8 +25,13 @@ struct StartBench {
             let game = SecureRandom.entityID()
             for start in stride(from: 0, to: ops, by: 5000) {
                 let edits = try (start..<min(ops, start + 5000)).map { number in
-                    (changes: [Change.score(game: game, player: game, hole: number % 18 + 1,
-                                            entry: try ScoreEntry(strokes: 3 + number % 5))], pred: [OpID]())
+                    (
+                        changes: [
+                            Change.score(
+                                game: game, player: game, hole: number % 18 + 1,
+                                entry: try ScoreEntry(strokes: 3 + number % 5))
+                        ], pred: [OpID]()
+                    )
                 }
                 _ = try home.store.appendBatch(space: invite.space, signer: keys.device, edits: edits, now: 1_700_000_000_000)
             }
@@ -44,7 +49,10 @@ struct StartBench {
         process.standardError = FileHandle.nullDevice
         let start = DispatchTime.now().uptimeNanoseconds
         try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         var accepting = false
         while !accepting, DispatchTime.now().uptimeNanoseconds - start < 30_000_000_000 {
             accepting = Self.connects(port: port)
@@ -71,7 +79,8 @@ struct StartBench {
 
     static func residentKilobytes(pid: Int32) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return 0 }
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0
     }
 }

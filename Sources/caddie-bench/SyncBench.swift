@@ -37,13 +37,19 @@ struct SyncBench {
         var members: [Member] = []
         for index in 0..<4 {
             // Each node in a directory of its own, as each home is (a node watches its home directory for writes).
-            let store = try OpStore(path: try ownDirectory(directory, "node-\(index)").appendingPathComponent("caddie.sqlite").path)
+            let store = try OpStore(
+                path: try ownDirectory(directory, "node-\(index)").appendingPathComponent("caddie.sqlite").path)
             try store.addSpace(space, name: "bench", now: 0)
             let user = SigningKey.generate()
             let device = SigningKey.generate()
             let certificate = Membership.certify(device: device.publicKey, by: user, at: 1)
-            try store.append(space: space, signer: device, changes: [joinChange(space: space, key: key, user: user,
-                                                                                device: device, name: "p\(index)")], now: 1)
+            try store.append(
+                space: space, signer: device,
+                changes: [
+                    joinChange(
+                        space: space, key: key, user: user,
+                        device: device, name: "p\(index)")
+                ], now: 1)
             // The foursome round of Deploy/bench-peer.py: edit i fills a fresh cell (18 holes a game, then the next
             // game), except when i % 10 == 9, when it corrects the cell of edit i - 9 and supersedes that op.
             let player = SecureRandom.entityID()
@@ -51,21 +57,30 @@ struct SyncBench {
             for start in stride(from: 0, to: opsPerNode, by: 1000) {
                 let batch = try (start..<min(opsPerNode, start + 1000)).map { number in
                     let cell = number % 10 == 9 ? number - 9 : number
-                    return (changes: [Change.score(game: games[cell / 18], player: player, hole: cell % 18 + 1,
-                                                   entry: try ScoreEntry(strokes: 3 + number % 5))],
-                            pred: number % 10 == 9 ? [OpID(device: device.publicKey, seq: UInt64(cell + 2))] : [OpID]())
+                    return (
+                        changes: [
+                            Change.score(
+                                game: games[cell / 18], player: player, hole: cell % 18 + 1,
+                                entry: try ScoreEntry(strokes: 3 + number % 5))
+                        ],
+                        pred: number % 10 == 9 ? [OpID(device: device.publicKey, seq: UInt64(cell + 2))] : [OpID]()
+                    )
                 }
                 _ = try store.appendBatch(space: space, signer: device, edits: batch, now: 1_700_000_000_000)
             }
-            members.append(Member(store: store, credentials: DeviceCredentials(
-                device: device, user: user.publicKey, certifiedAt: 1, certificate: certificate)))
+            members.append(
+                Member(
+                    store: store,
+                    credentials: DeviceCredentials(
+                        device: device, user: user.publicKey, certifiedAt: 1, certificate: certificate)))
         }
         var logger = Logger(label: "caddie.bench") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = ProcessInfo.processInfo.environment["CADDIE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .error
         let arrivals = Arrivals()
         let nodes = try members.enumerated().map { index, member in
-            try SyncNode(store: member.store, credentials: member.credentials, spaceKeys: [space: key], logger: logger,
-                         onApplied: { arrivals.record($0, node: index) })
+            try SyncNode(
+                store: member.store, credentials: member.credentials, spaceKeys: [space: key], logger: logger,
+                onApplied: { arrivals.record($0, node: index) })
         }
         let total = 4 * (opsPerNode + 1)
         var figures: [(String, Double, String)] = []

@@ -56,7 +56,9 @@ struct Options {
                 }
                 pycrdtSeconds = value
             case "-h", "--help":
-                print("usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--pycrdt-seconds S]")
+                print(
+                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--pycrdt-seconds S]"
+                )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
             }
@@ -76,16 +78,22 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
 }
 
 func joinChange(space: SpaceID, key: [UInt8], user: SigningKey, device: SigningKey, name: String) -> Change {
-    .join(.init(user: user.publicKey, userName: name, certifiedAt: 1,
-                certificateSignature: Membership.certify(device: device.publicKey, by: user, at: 1),
-                membershipProof: Membership.membershipProof(space: space, spaceKey: key, device: device.publicKey,
-                                                            user: user.publicKey)))
+    .join(
+        .init(
+            user: user.publicKey, userName: name, certifiedAt: 1,
+            certificateSignature: Membership.certify(device: device.publicKey, by: user, at: 1),
+            membershipProof: Membership.membershipProof(
+                space: space, spaceKey: key, device: device.publicKey,
+                user: user.publicKey)))
 }
 
 /// A score edit as a golfer makes it: the next hole of one of four players, superseding nothing.
 func scoreEdit(_ index: Int, game: EntityID, players: [EntityID]) throws -> [Change] {
-    [.score(game: game, player: players[index % players.count], hole: index / players.count % 18 + 1,
-            entry: try ScoreEntry(strokes: 3 + index % 5, putts: 2))]
+    [
+        .score(
+            game: game, player: players[index % players.count], hole: index / players.count % 18 + 1,
+            entry: try ScoreEntry(strokes: 3 + index % 5, putts: 2))
+    ]
 }
 
 func run() async throws {
@@ -99,13 +107,15 @@ func run() async throws {
     let players = (0..<4).map { _ in SecureRandom.entityID() }
     var figures: [(String, Double, String)] = []
     if options.idleOnly {
-        report(try await IdleBench(directory: directory, seconds: options.idleSeconds).run(), options: options, directory: directory)
+        report(
+            try await IdleBench(directory: directory, seconds: options.idleSeconds).run(), options: options, directory: directory)
         return
     }
     if options.convergeOnly {
         figures = try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
         if let pycrdt = options.pycrdtSeconds,
-           let caddie = figures.first(where: { $0.0 == "convergeSeconds4x\(options.syncOps)" })?.1 {
+            let caddie = figures.first(where: { $0.0 == "convergeSeconds4x\(options.syncOps)" })?.1
+        {
             figures.append(("pycrdtConvergeSeconds4x\(options.syncOps)", pycrdt, "s"))
             figures.append(("convergeRatioToPycrdt", caddie / pycrdt, "x"))
         }
@@ -113,7 +123,8 @@ func run() async throws {
         return
     }
     if options.loadOnly {
-        figures = try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20).run()
+        figures = try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20)
+            .run()
         report(figures, options: options, directory: directory)
         return
     }
@@ -123,12 +134,18 @@ func run() async throws {
     try local.addSpace(space, name: "bench", now: 0)
     let user = SigningKey.generate()
     let device = SigningKey.generate()
-    try local.append(space: space, signer: device, changes: [joinChange(space: space, key: key, user: user, device: device,
-                                                                          name: "bench")], now: 1)
+    try local.append(
+        space: space, signer: device,
+        changes: [
+            joinChange(
+                space: space, key: key, user: user, device: device,
+                name: "bench")
+        ], now: 1)
     let appendTime = try seconds {
         for index in 0..<options.appends {
-            try local.append(space: space, signer: device, changes: try scoreEdit(index, game: game, players: players),
-                             now: 1_700_000_000_000 + UInt64(index))
+            try local.append(
+                space: space, signer: device, changes: try scoreEdit(index, game: game, players: players),
+                now: 1_700_000_000_000 + UInt64(index))
         }
     }
     figures.append(("opAppendPerSecond", Double(options.appends) / appendTime, "ops/s"))
@@ -149,8 +166,9 @@ func run() async throws {
         try author.addSpace(space, name: "bench", now: 0)
         let user = SigningKey.generate()
         let device = SigningKey.generate()
-        try author.append(space: space, signer: device,
-                          changes: [joinChange(space: space, key: key, user: user, device: device, name: "p\(index)")], now: 1)
+        try author.append(
+            space: space, signer: device,
+            changes: [joinChange(space: space, key: key, user: user, device: device, name: "p\(index)")], now: 1)
         for start in stride(from: 1, to: options.opsPerDevice, by: 500) {
             let edits = try (start..<min(start + 500, options.opsPerDevice)).map {
                 (changes: try scoreEdit($0 + index, game: game, players: players), pred: [OpID]())
@@ -165,7 +183,9 @@ func run() async throws {
     var applied = 0
     let importTime = try seconds {
         let decoded = try OpBundle(decoding: encoded)
-        applied = try importer.receive(space: space, spaceKey: key, ops: decoded.ops, mode: .strict, now: UInt64(Date().timeIntervalSince1970 * 1000)).applied.count
+        applied = try importer.receive(
+            space: space, spaceKey: key, ops: decoded.ops, mode: .strict, now: UInt64(Date().timeIntervalSince1970 * 1000)
+        ).applied.count
     }
     guard applied == bundle.count else { throw BenchError("import applied \(applied) of \(bundle.count) ops") }
     figures.append(("bundleImportPerSecond", Double(bundle.count) / importTime, "ops/s"))

@@ -5,9 +5,11 @@ nonisolated(unsafe) private var selected: Harness?
 
 #if CADDIE_LIBFUZZER
 @_silgen_name("LLVMFuzzerRunDriver")
-private func runDriver(_ argc: UnsafeMutablePointer<CInt>,
-                       _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-                       _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+private func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
 
 /// The program's entry point in the libFuzzer build (SwiftPM names an executable's entry `MODULE_main`):
 /// hands the command line to libFuzzer's driver, which parses its flags and fuzzes ``fuzzOne(_:_:)``.
@@ -23,7 +25,8 @@ public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePoi
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if selected == nil {
         guard let name = ProcessInfo.processInfo.environment["CADDIE_FUZZ"], let harness = Harness(rawValue: name) else {
-            FileHandle.standardError.write(Data("caddie-fuzz: set CADDIE_FUZZ to one of \(Harness.allCases.map(\.rawValue))\n".utf8))
+            FileHandle.standardError.write(
+                Data("caddie-fuzz: set CADDIE_FUZZ to one of \(Harness.allCases.map(\.rawValue))\n".utf8))
             exit(2)
         }
         selected = harness
@@ -44,7 +47,8 @@ struct Replay {
             return
         }
         guard let name = arguments.first, let harness = Harness(rawValue: name) else {
-            print("""
+            print(
+                """
                 usage: caddie-fuzz HARNESS FOLDER...   replay every file of the folders through a harness
                        caddie-fuzz --write-seeds DIR   write the generated seed inputs (Fuzz/corpus)
                 harnesses: \(Harness.allCases.map { $0.rawValue }.joined(separator: ", "))

@@ -48,7 +48,9 @@ enum Harness: String, CaseIterable {
         }
         _ = try? Payload.decode(bytes)
         let compact = WireOp.compacting(bytes)
-        _ = compact.restore(space: SpaceID(unchecked: [UInt8](repeating: 1, count: 16)), prev: Digest32(unchecked: [UInt8](repeating: 2, count: 32)))
+        _ = compact.restore(
+            space: SpaceID(unchecked: [UInt8](repeating: 1, count: 16)),
+            prev: Digest32(unchecked: [UInt8](repeating: 2, count: 32)))
     }
 
     static let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
@@ -56,8 +58,9 @@ enum Harness: String, CaseIterable {
     static let credentials: DeviceCredentials = {
         let user = try! SigningKey(seed: [UInt8](repeating: 3, count: 32))
         let device = try! SigningKey(seed: [UInt8](repeating: 4, count: 32))
-        return DeviceCredentials(device: device, user: user.publicKey, certifiedAt: 7,
-                                 certificate: Membership.certify(device: device.publicKey, by: user, at: 7))
+        return DeviceCredentials(
+            device: device, user: user.publicKey, certifiedAt: 7,
+            certificate: Membership.certify(device: device.publicKey, by: user, at: 7))
     }()
 
     /// The first byte picks the step the fuzz bytes replace: message 1 to a responder, message 3 after a

@@ -9,10 +9,12 @@ import Foundation
 /// Deploy/fuzz.sh --seed.
 enum Seeds {
     static func write(to directory: String) {
-        let entry = WireMessage.VectorEntry(device: Harness.credentials.device.publicKey, seq: 42,
-                                            head: Digest32(unchecked: [UInt8](repeating: 9, count: 32)))
-        let opBytes: [UInt8] = Hex.decode(
-            (try? String(contentsOfFile: "Protocol/vectors/op-v1.json", encoding: .utf8)).flatMap(firstOpHex) ?? "") ?? []
+        let entry = WireMessage.VectorEntry(
+            device: Harness.credentials.device.publicKey, seq: 42,
+            head: Digest32(unchecked: [UInt8](repeating: 9, count: 32)))
+        let opBytes: [UInt8] =
+            Hex.decode(
+                (try? String(contentsOfFile: "Protocol/vectors/op-v1.json", encoding: .utf8)).flatMap(firstOpHex) ?? "") ?? []
         let messages: [WireMessage] = [
             .vector([entry], wantAll: true), .vector([], wantAll: false),
             .ops(batch: 3, ack: true, opBytes.isEmpty ? [] : [WireOp.compacting(opBytes)]),
@@ -33,8 +35,11 @@ enum Seeds {
             files["handshake/message2"] = [2] + message2
             if case .established(let message3, _) = initiator.receive(message2) { files["handshake/message3"] = [1] + message3 }
         }
-        files["invite/pairing"] = Array(PairingCode(host: "192.168.1.20", port: 7401,
-                                                    secret: [UInt8](repeating: 7, count: 16)).text.utf8)
+        files["invite/pairing"] = Array(
+            PairingCode(
+                host: "192.168.1.20", port: 7401,
+                secret: [UInt8](repeating: 7, count: 16)
+            ).text.utf8)
         for (path, bytes) in files {
             let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
             try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -45,7 +50,8 @@ enum Seeds {
 
     static func firstOpHex(_ json: String) -> String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let ops = object["ops"] as? [[String: Any]] else { return nil }
+            let ops = object["ops"] as? [[String: Any]]
+        else { return nil }
         return ops.first?["bytes"] as? String
     }
 }

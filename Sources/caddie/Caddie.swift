@@ -13,9 +13,11 @@ struct Caddie: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Login.self, Whoami.self, RecoveryPhraseCommand.self, Device.self, Space.self, Player.self, Course.self, Game.self, ScoreCommand.self, Card.self, StandingsCommand.self, Stats.self,
+            Login.self, Whoami.self, RecoveryPhraseCommand.self, Device.self, Space.self, Player.self, Course.self, Game.self,
+            ScoreCommand.self, Card.self, StandingsCommand.self, Stats.self,
             Attest.self, Export.self, Import.self, Log.self, History.self, Verify.self, StateHash.self,
-            VectorCommand.self, HandicapCommand.self, Guide.self, Track.self, Serve.self, SyncCommand.self, Peers.self, MdnsService.self, Demo.self, Web.self,
+            VectorCommand.self, HandicapCommand.self, Guide.self, Track.self, Serve.self, SyncCommand.self, Peers.self,
+            MdnsService.self, Demo.self, Web.self,
         ]
     )
 

@@ -3,6 +3,7 @@ import CaddieNode
 import Foundation
 import Logging
 import Testing
+
 @testable import CaddieAPI
 
 /// The live-event hub over a real home (SQLite on disk): what it reports, and that after its first look it reads
@@ -39,8 +40,9 @@ struct EventHubTests {
         }
 
         func score(game: Int, player: Int, hole: Int, strokes: Int) throws {
-            try home.score(space: space, keys: keys, game: games[game].hex, player: players[player].hex, hole: hole,
-                           entry: try ScoreEntry(strokes: strokes))
+            try home.score(
+                space: space, keys: keys, game: games[game].hex, player: players[player].hex, hole: hole,
+                entry: try ScoreEntry(strokes: strokes))
         }
     }
 
@@ -92,9 +94,11 @@ struct EventHubTests {
 
         // A correction and a player's rename: the rename touches no game's card.
         try round.score(game: 1, player: 2, hole: 1, strokes: 6)
-        try round.home.append(space: round.space, keys: round.keys, changes: [
-            .set(kind: .player, id: round.players[0], fields: ["name": .text("Annie")]),
-        ])
+        try round.home.append(
+            space: round.space, keys: round.keys,
+            changes: [
+                .set(kind: .player, id: round.players[0], fields: ["name": .text("Annie")])
+            ])
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
         let more = await Self.drain(stream, count: 2)
@@ -115,8 +119,9 @@ struct EventHubTests {
         // Bob's home takes Ann's log, then scores on the second game.
         let toBob = try round.home.export(space: round.space, since: VersionVector()).bundle
         _ = try other.importBundle(keys: otherKeys, bytes: toBob.encoded)
-        _ = try other.score(space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
-                        hole: 7, entry: try ScoreEntry(strokes: 3))
+        _ = try other.score(
+            space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
+            hole: 7, entry: try ScoreEntry(strokes: 3))
 
         let hub = EventHub(home: round.home, logger: Logger(label: "test"))
         let (_, stream) = hub.subscribe()
@@ -133,8 +138,9 @@ struct EventHubTests {
         #expect(Self.field(events[0], "origin") == "\"peer\"")
 
         // His next score arrives alone: one game read.
-        _ = try other.score(space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
-                        hole: 8, entry: try ScoreEntry(strokes: 4))
+        _ = try other.score(
+            space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
+            hole: 8, entry: try ScoreEntry(strokes: 4))
         let next = try other.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
         _ = try round.home.importBundle(keys: round.keys, bytes: next.encoded)
         hub.compare()

@@ -8,7 +8,8 @@ struct APITests {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test("every resource answers, without a token or with a wrong one a request gets 401, bad input gets 4xx and changes nothing")
+    @Test(
+        "every resource answers, without a token or with a wrong one a request gets 401, bad input gets 4xx and changes nothing")
     func everyResource() throws {
         let (homes, game, players) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
@@ -18,7 +19,9 @@ struct APITests {
         defer { node.stop() }
         let token = try Self.token(ana)
         #expect(token.count == 64)
-        let mode = try FileManager.default.attributesOfItem(atPath: ana.home.appendingPathComponent("api-token").path)[.posixPermissions] as? NSNumber
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: ana.home.appendingPathComponent("api-token").path)[.posixPermissions]
+            as? NSNumber
         #expect(mode?.intValue == 0o600)
 
         // Access.
@@ -89,9 +92,12 @@ struct APITests {
         #expect(attested.status == 201)
 
         // Guidance: to a point, and to a hole's green of a real course.
-        let toPoint = try api.post("\(base)/guidance", #"{"latitude":36.5686,"longitude":-121.9499,"to":{"latitude":36.5696,"longitude":-121.9499}}"#).object()
+        let toPoint = try api.post(
+            "\(base)/guidance", #"{"latitude":36.5686,"longitude":-121.9499,"to":{"latitude":36.5696,"longitude":-121.9499}}"#
+        ).object()
         #expect(abs((toPoint["distanceMeters"] as? Double ?? 0) - 111.0) < 2)
-        let toGreen = try api.post("\(base)/guidance", #"{"latitude":36.5686,"longitude":-121.9499,"heading":0,"course":"\#(pebble)","hole":1}"#)
+        let toGreen = try api.post(
+            "\(base)/guidance", #"{"latitude":36.5686,"longitude":-121.9499,"heading":0,"course":"\#(pebble)","hole":1}"#)
         #expect(toGreen.status == 200)
         #expect((try toGreen.object()["callout"] as? String)?.isEmpty == false)
 
@@ -135,7 +141,8 @@ struct APITests {
         #expect(try api.post("\(base)/games/\(game)/scores", #"{"player":"Ben","hole":1,"strokes":4}"#).status == 400)
         #expect(try api.get("\(base)/games/current").status == 404)
         #expect(try api.post("\(base)/games/\(game)/reopen", "").object()["finished"] as? Bool == false)
-        let game2 = try api.post("\(base)/games", #"{"course":"\#(pebble)","tee":"\#(try Self.firstTee(api, base, pebble))","players":["Ana","Eve"]}"#)
+        let game2 = try api.post(
+            "\(base)/games", #"{"course":"\#(pebble)","tee":"\#(try Self.firstTee(api, base, pebble))","players":["Ana","Eve"]}"#)
         #expect(game2.status == 201)
         _ = players
     }
@@ -182,7 +189,8 @@ struct APITests {
 
         // Settled on Ben's device: the stream reports the resolution.
         try ben.ok(["score", game, "Ben", "2", "5"])
-        let resolved = try #require(try events.next(within: 10) { $0.type == "conflict-resolved" && $0.data["hole"] as? Int == 2 })
+        let resolved = try #require(
+            try events.next(within: 10) { $0.type == "conflict-resolved" && $0.data["hole"] as? Int == 2 })
         #expect((resolved["value"] as? [String: Any])?["strokes"] as? Int == 5)
         benNode?.stop()
     }
@@ -203,18 +211,24 @@ struct APITests {
 
 @Suite("the API's documented error codes")
 struct APIErrorCodeTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// A client switches on `code`; a code the server sends that openapi.yaml does not list is a broken contract
     /// (schemathesis finds it only when its random inputs happen to reach that branch).
     @Test("every code the API sources send is in openapi.yaml's Error enum")
     func everyCodeDocumented() throws {
         let spec = try String(contentsOf: Self.repository.appendingPathComponent("Protocol/openapi.yaml"), encoding: .utf8)
-        guard let start = spec.range(of: "    Error:\n"), let enumStart = spec.range(of: "enum: [", range: start.upperBound..<spec.endIndex),
-              let enumEnd = spec.range(of: "]", range: enumStart.upperBound..<spec.endIndex)
-        else { Issue.record("openapi.yaml has no Error schema with a code enum"); return }
-        let documented = Set(spec[enumStart.upperBound..<enumEnd.lowerBound].split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        guard let start = spec.range(of: "    Error:\n"),
+            let enumStart = spec.range(of: "enum: [", range: start.upperBound..<spec.endIndex),
+            let enumEnd = spec.range(of: "]", range: enumStart.upperBound..<spec.endIndex)
+        else {
+            Issue.record("openapi.yaml has no Error schema with a code enum")
+            return
+        }
+        let documented = Set(
+            spec[enumStart.upperBound..<enumEnd.lowerBound].split(separator: ",")
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         #expect(documented.contains("bad_request"))
 
         let folder = Self.repository.appendingPathComponent("Sources/CaddieAPI")

@@ -30,13 +30,20 @@ struct AuditTests {
         let before = try #require(try ana.ok(["log", "--json"]).json() as? [[String: Any]])
         #expect(before.allSatisfy { $0["readable"] as? Bool == true && $0["verified"] as? Bool == true })
         // Op 3 (the first player): its change tag becomes unknown. Op 4: its bytes are cut short.
-        try Self.alter(ana, seq: 3, sql: "UPDATE op SET bytes = substr(bytes, 1, length(bytes) - 100) || X'99' || substr(bytes, length(bytes) - 98) WHERE seq = ?")
+        try Self.alter(
+            ana, seq: 3,
+            sql:
+                "UPDATE op SET bytes = substr(bytes, 1, length(bytes) - 100) || X'99' || substr(bytes, length(bytes) - 98) WHERE seq = ?"
+        )
         try Self.alter(ana, seq: 4, sql: "UPDATE op SET bytes = substr(bytes, 1, 20) WHERE seq = ?")
         let after = try #require(try ana.ok(["log", "--json"]).json() as? [[String: Any]])
         #expect(after.count == before.count, "every op is still listed")
         let unreadable = after.filter { $0["readable"] as? Bool == false }
         #expect(unreadable.count == 2, "\(after.map { $0["change"] ?? "" })")
-        #expect(unreadable.allSatisfy { $0["verified"] as? Bool == false && ($0["change"] as? String)?.hasPrefix("UNREADABLE") == true })
+        #expect(
+            unreadable.allSatisfy {
+                $0["verified"] as? Bool == false && ($0["change"] as? String)?.hasPrefix("UNREADABLE") == true
+            })
         #expect(Set(unreadable.compactMap { $0["op"] as? String }.compactMap { $0.split(separator: ":").last }) == ["3", "4"])
         let text = try ana.ok(["log"]).stdout
         #expect(text.contains("BAD ?? UNREADABLE"), "\(text)")

@@ -61,24 +61,28 @@ struct CLI {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Runs a command that must succeed, returning its result.
     @discardableResult
     func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
         let result = try run(arguments)
-        #expect(result.status == 0, "caddie \(arguments.joined(separator: " ")) failed: \(result.stderr)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "caddie \(arguments.joined(separator: " ")) failed: \(result.stderr)",
+            sourceLocation: sourceLocation)
         if result.status != 0 { throw CLIError(result.stderr) }
         return result
     }
 
     /// Runs a command that must fail with one clear line on stderr and no output.
     @discardableResult
-    func fails(_ arguments: [String], passphrase override: String?? = nil, saying text: String,
-               sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+    func fails(
+        _ arguments: [String], passphrase override: String?? = nil, saying text: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Result {
         let result = try run(arguments, passphrase: override)
         #expect(result.status != 0, "caddie \(arguments.joined(separator: " ")) should fail", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(text), "stderr was: \(result.stderr)", sourceLocation: sourceLocation)

@@ -42,8 +42,11 @@ struct CourseCLITests {
         defer { cli.remove() }
         try cli.ok(["course", "import", "--sample"])
         let (lat, lon) = (36.5, -121.9)
-        let rows = try #require(try cli.ok(["course", "nearby", "--lat", "\(lat)", "--lon", "\(lon)", "--radius-km", "20000",
-                                            "--json"]).json() as? [[String: Any]])
+        let rows = try #require(
+            try cli.ok([
+                "course", "nearby", "--lat", "\(lat)", "--lon", "\(lon)", "--radius-km", "20000",
+                "--json",
+            ]).json() as? [[String: Any]])
         let distances = rows.compactMap { $0["km"] as? Double }
         #expect(distances.count >= 4)
         #expect(distances == distances.sorted())
@@ -52,7 +55,8 @@ struct CourseCLITests {
         let expected = Self.haversine(lat, lon, 36.5696553, -121.9497555)
         let km = try #require(distances.first)
         #expect(abs(km - expected) < max(0.5, expected * 0.01), "\(km) vs \(expected)")
-        let near = try #require(try cli.ok(["course", "nearby", "--lat", "\(lat)", "--lon", "\(lon)", "--json"]).json() as? [[String: Any]])
+        let near = try #require(
+            try cli.ok(["course", "nearby", "--lat", "\(lat)", "--lon", "\(lon)", "--json"]).json() as? [[String: Any]])
         #expect(near.count == 1)
         try cli.fails(["course", "nearby", "--lat", "95", "--lon", "0"], saying: "latitude")
     }
@@ -64,7 +68,8 @@ struct CourseCLITests {
         try cli.ok(["course", "import", "--sample"])
         let card = try cli.ok(["course", "show", "Haagsche 18 holes", "--tee", "1"]).stdout
         #expect(card.contains("Par") && card.contains("72") && card.contains("Slope 133"))
-        let json = try #require(try cli.ok(["course", "show", "Haagsche 18 holes", "--tee", "1", "--json"]).json() as? [String: Any])
+        let json = try #require(
+            try cli.ok(["course", "show", "Haagsche 18 holes", "--tee", "1", "--json"]).json() as? [String: Any])
         let tees = try #require(json["tees"] as? [[String: Any]])
         #expect(tees.first?["par"] as? Int == 72)
         let osm = CLI.repository.appendingPathComponent("Data/osm/royal-zoute.osm.geojson")
@@ -83,7 +88,10 @@ struct CourseCLITests {
     func courseTravels() throws {
         let ana = try Self.home()
         let ben = try CLI(name: "ben")
-        defer { ana.remove(); ben.remove() }
+        defer {
+            ana.remove()
+            ben.remove()
+        }
         try ben.ok(["login", "--name", "Ben"])
         try ben.ok(["space", "join", try ana.createSpace("Pair").field("invite")])
         try ana.ok(["course", "import", "--sample", "--space", "Pair"])

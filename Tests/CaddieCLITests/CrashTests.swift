@@ -65,7 +65,10 @@ struct CrashTests {
     func killedImport() throws {
         let source = try CLI(name: "crash-source")
         let sink = try CLI(name: "crash-sink")
-        defer { source.remove(); sink.remove() }
+        defer {
+            source.remove()
+            sink.remove()
+        }
         try source.ok(["login", "--name", "Ana"])
         try sink.ok(["login", "--name", "Ben"])
         try sink.ok(["space", "join", try source.createSpace("Big").field("invite")])
@@ -88,8 +91,9 @@ struct CrashTests {
         #expect((try sink.ok(["vector", "--json"]).json() as? [String: Int])?[device] == total)
     }
 
-    @Test("a home on a nearly full file system gets a clear disk-full error and stays consistent",
-          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    @Test(
+        "a home on a nearly full file system gets a clear disk-full error and stays consistent",
+        .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
     func diskFull() throws {
         let mount = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-full-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
@@ -112,13 +116,17 @@ struct CrashTests {
         try cli.ok(["login", "--name", "Ana"])
         try cli.ok(["space", "create", "Full"])
         // Leave a few tens of kilobytes free, then add players until a write fails.
-        let free = (try FileManager.default.attributesOfFileSystem(forPath: mount.path)[.systemFreeSize] as? NSNumber)?.intValue ?? 0
+        let free =
+            (try FileManager.default.attributesOfFileSystem(forPath: mount.path)[.systemFreeSize] as? NSNumber)?.intValue ?? 0
         try Data(count: max(0, free - 160 * 1024)).write(to: mount.appendingPathComponent("filler"))
         var failure: CLI.Result?
         var added = 0
         for index in 0..<300 {
             let result = try cli.run(["player", "add", "Player \(index) " + String(repeating: "x", count: 50)])
-            if result.status != 0 { failure = result; break }
+            if result.status != 0 {
+                failure = result
+                break
+            }
             added += 1
         }
         let refused = try #require(failure, "the file system never filled up")

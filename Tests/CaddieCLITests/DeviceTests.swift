@@ -35,7 +35,10 @@ struct DeviceTests {
         let phone = try CLI(name: "phone")
         var watch = try CLI(name: "watch")
         watch.passphrase = "another passphrase"
-        defer { phone.remove(); watch.remove() }
+        defer {
+            phone.remove()
+            watch.remove()
+        }
         try phone.ok(["login", "--name", "Ana"])
         try phone.ok(["space", "create", "Saturday"])
         let player = try phone.ok(["player", "add", "Ana", "--json"]).field("player")
@@ -75,7 +78,8 @@ struct DeviceTests {
         try cli.fails(["login", "--device-code", "CADDIEPAIR1AAAA"], saying: "device code")
         try cli.fails(["login", "--name", "Ana", "--device-code", "X"], saying: "either --name")
         // A well-formed code for a port nobody listens on.
-        try cli.fails(["login", "--device-code", "CADDIEPAIR1AF7QAAABWP7UONGGRXU622QC5SC6RQBW44VECIIJBXDA"],
-                      saying: "cannot reach")
+        try cli.fails(
+            ["login", "--device-code", "CADDIEPAIR1AF7QAAABWP7UONGGRXU622QC5SC6RQBW44VECIIJBXDA"],
+            saying: "cannot reach")
     }
 }

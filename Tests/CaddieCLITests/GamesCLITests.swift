@@ -13,9 +13,11 @@ struct GamesCLITests {
         try homes[1].ok(["space", "join", invite])
         for name in ["Ana", "Ben"] { try homes[0].ok(["player", "add", name]) }
         let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")
-        let game = try homes[0].ok(["game", "new", "--course", course, "--tee", "1", "--players", "Ana,Ben",
-                                    "--player-tee", "Ben=2", "--formats", "match,skins,nassau", "--skins", "gross",
-                                    "--stake", "2", "--json"]).field("game")
+        let game = try homes[0].ok([
+            "game", "new", "--course", course, "--tee", "1", "--players", "Ana,Ben",
+            "--player-tee", "Ben=2", "--formats", "match,skins,nassau", "--skins", "gross",
+            "--stake", "2", "--json",
+        ]).field("game")
         try RoundTests.merge(homes)
         return (homes, game)
     }
@@ -44,7 +46,8 @@ struct GamesCLITests {
         #expect(text.hasPrefix("Ben's 3rd: "), "\(text)")
         let decides = try #require(disputes.first?["decides"] as? [String])
         // With Ben's 3 he wins skin 3 and the match 1 up; with Ana's 5 she wins both.
-        #expect(decides.contains { $0.hasPrefix("skin 3 (") && $0.contains("Ben wins 1") && $0.contains("Ana wins 1") }, "\(decides)")
+        #expect(
+            decides.contains { $0.hasPrefix("skin 3 (") && $0.contains("Ben wins 1") && $0.contains("Ana wins 1") }, "\(decides)")
         #expect(decides.contains { $0.hasPrefix("the match (") }, "\(decides)")
         #expect(decides.contains { $0.hasPrefix("the front nine (") }, "\(decides)")
         let notes = try #require(open["notes"] as? [String])
@@ -112,16 +115,19 @@ struct GamesCLITests {
         let pdf = folder.appendingPathComponent("card.pdf")
         let chromium = Process()
         chromium.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
-        chromium.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                              "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
-                              "--print-to-pdf=\(pdf.path)", html.absoluteString]
+        chromium.arguments = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+            "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
+            "--print-to-pdf=\(pdf.path)", html.absoluteString,
+        ]
         chromium.standardOutput = FileHandle.nullDevice
         chromium.standardError = FileHandle.nullDevice
         try chromium.run()
         chromium.waitUntilExit()
         let bytes = try Data(contentsOf: pdf)
         let text = String(decoding: bytes, as: UTF8.self)
-        let pages = text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
+        let pages =
+            text.components(separatedBy: "/Type /Page").count - 1 - (text.components(separatedBy: "/Type /Pages").count - 1)
         #expect(pages == 1, "the card should print on one page, got \(pages)")
     }
 

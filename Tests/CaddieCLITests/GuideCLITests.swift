@@ -7,7 +7,9 @@ struct GuideCLITests {
     func pure() throws {
         let cli = try CLI(name: "guide")
         defer { cli.remove() }
-        let result = try cli.ok(["guide", "--from", "36.5725,-121.9486", "--to", "36.5686,-121.9499", "--heading", "200", "--json"])
+        let result = try cli.ok([
+            "guide", "--from", "36.5725,-121.9486", "--to", "36.5686,-121.9499", "--heading", "200", "--json",
+        ])
         let json = try #require(try result.json() as? [String: Any])
         let metres = try #require(json["distanceMeters"] as? Double)
         // Independent check: a spherical great circle agrees with the ellipsoid within 0.5%.
@@ -18,8 +20,11 @@ struct GuideCLITests {
         #expect(json["inBounds"] as? Bool == true)
         #expect((json["callout"] as? String)?.hasSuffix("yards, ahead.") == true)
         #expect(!FileManager.default.fileExists(atPath: cli.home.path))
-        let behind = try #require(try cli.ok(["guide", "--from", "36.5725,-121.9486", "--to", "36.5686,-121.9499",
-                                              "--heading", "20", "--json"]).json() as? [String: Any])
+        let behind = try #require(
+            try cli.ok([
+                "guide", "--from", "36.5725,-121.9486", "--to", "36.5686,-121.9499",
+                "--heading", "20", "--json",
+            ]).json() as? [String: Any])
         #expect(behind["band"] as? String == "behind")
         let blind = try cli.ok(["guide", "--from", "36.5725,-121.9486", "--to", "36.5686,-121.9499"]).stdout
         #expect(blind.contains("No heading"))
@@ -33,22 +38,32 @@ struct GuideCLITests {
         defer { homes.forEach { $0.remove() } }
         let cli = homes[0]
         try cli.ok(["course", "import", "--sample"])
-        let green = try #require(try cli.ok(["guide", "--course", "Zoute", "--hole", "1", "--lat", "51.3432", "--lon", "3.3061",
-                                             "--heading", "50", "--json"]).json() as? [String: Any])
-        let front = try #require(try cli.ok(["guide", "--course", "Zoute", "--hole", "1", "--lat", "51.3432", "--lon", "3.3061",
-                                             "--target", "front", "--json"]).json() as? [String: Any])
+        let green = try #require(
+            try cli.ok([
+                "guide", "--course", "Zoute", "--hole", "1", "--lat", "51.3432", "--lon", "3.3061",
+                "--heading", "50", "--json",
+            ]).json() as? [String: Any])
+        let front = try #require(
+            try cli.ok([
+                "guide", "--course", "Zoute", "--hole", "1", "--lat", "51.3432", "--lon", "3.3061",
+                "--target", "front", "--json",
+            ]).json() as? [String: Any])
         #expect((front["distanceMeters"] as? Double ?? 0) < (green["distanceMeters"] as? Double ?? 0))
         #expect((green["callout"] as? String)?.contains("Front") == true)
-        try cli.fails(["guide", "--course", "Zoute", "--hole", "1", "--lat", "51.3432", "--lon", "3.3061", "--target", "pond"],
-                      saying: "no target 'pond'")
-        try cli.fails(["guide", "--course", "Zoute", "--hole", "19", "--lat", "51.3432", "--lon", "3.3061"], saying: "no hole 19")
+        try cli.fails(
+            ["guide", "--course", "Zoute", "--hole", "1", "--lat", "51.3432", "--lon", "3.3061", "--target", "pond"],
+            saying: "no target 'pond'")
+        try cli.fails(
+            ["guide", "--course", "Zoute", "--hole", "19", "--lat", "51.3432", "--lon", "3.3061"], saying: "no hole 19")
         // The game's course (Haagsche) has no geometry: guidance says so instead of guessing.
         try cli.ok(["score", game, players[0], "1", "5"])
-        try cli.fails(["guide", "--game", game, "--player", players[0], "--lat", "52.1", "--lon", "4.3"],
-                      saying: "hole 2 of Haagsche 18 holes has no green position")
+        try cli.fails(
+            ["guide", "--game", game, "--player", players[0], "--lat", "52.1", "--lon", "4.3"],
+            saying: "hole 2 of Haagsche 18 holes has no green position")
         let track = CLI.repository.appendingPathComponent("docs/examples/royal-zoute-hole1.gpx").path
-        let callouts = try #require(try cli.ok(["guide", "--gpx", track, "--course", "Zoute", "--hole", "1", "--json"])
-            .json() as? [[String: Any]])
+        let callouts = try #require(
+            try cli.ok(["guide", "--gpx", track, "--course", "Zoute", "--hole", "1", "--json"])
+                .json() as? [[String: Any]])
         #expect(callouts.count >= 5)
         let texts = callouts.compactMap { $0["callout"] as? String }
         #expect(zip(texts, texts.dropFirst()).allSatisfy { $0 != $1 })
@@ -69,8 +84,10 @@ struct TrackCLITests {
         defer { homes.forEach { $0.remove() } }
         let ana = homes[0]
         try ana.ok(["course", "import", "--sample"])
-        let game = try ana.ok(["game", "new", "--course", "Pebble Beach Golf Links", "--tee", "Blue", "--players",
-                               players[0], "--json"]).field("game")
+        let game = try ana.ok([
+            "game", "new", "--course", "Pebble Beach Golf Links", "--tee", "Blue", "--players",
+            players[0], "--json",
+        ]).field("game")
         let shots = [(36.5680, -121.9470), (36.5672, -121.9455), (36.5668, -121.9449)]
         for (lat, lon) in shots { try ana.ok(["track", "mark", game, players[0], "--lat", "\(lat)", "--lon", "\(lon)"]) }
         try ana.ok(["score", game, players[0], "1", "4"])

@@ -31,7 +31,9 @@ struct HTTPClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else {
             close(fd)
@@ -52,7 +54,8 @@ struct HTTPClient {
     }
 
     func head(_ method: String, _ path: String, length: Int?, extra: [String: String] = [:]) -> String {
-        var text = "\(method) \(path) HTTP/1.1\r\n" + (extra["Host"] == nil ? "Host: 127.0.0.1:\(port)\r\n" : "")
+        var text =
+            "\(method) \(path) HTTP/1.1\r\n" + (extra["Host"] == nil ? "Host: 127.0.0.1:\(port)\r\n" : "")
             + "Connection: close\r\n"
         if let token { text += "Authorization: Bearer \(token)\r\n" }
         if let length { text += "Content-Type: application/json\r\nContent-Length: \(length)\r\n" }
@@ -143,7 +146,8 @@ final class EventStream {
                     if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
                 }
                 guard let type, let data,
-                      let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { continue }
+                    let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]
+                else { continue }
                 events.append((type, object))
                 if predicate((type, object)) { return object }
             }

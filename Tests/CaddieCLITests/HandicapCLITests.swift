@@ -9,14 +9,17 @@ struct HandicapCLITests {
     /// Runs `caddie handicap ARGUMENTS` against a home that does not exist, and checks it still does not afterwards:
     /// calculations need no login and no home.
     @discardableResult
-    static func calculate(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func calculate(
+        _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws
         -> CLI.Result
     {
         let cli = try CLI(name: "calc")
         defer { cli.remove() }
         let result = try cli.ok(["handicap"] + arguments, sourceLocation: sourceLocation)
-        #expect(!FileManager.default.fileExists(atPath: cli.home.path), "a calculation created a home",
-                sourceLocation: sourceLocation)
+        #expect(
+            !FileManager.default.fileExists(atPath: cli.home.path), "a calculation created a home",
+            sourceLocation: sourceLocation)
         return result
     }
 
@@ -48,12 +51,16 @@ struct HandicapCLITests {
         let result = try Self.calculate(["differential", "--ags", "94", "--rating", "73.0", "--slope", "125", "--json"])
         #expect(result.stdout == "{\"differential\": 19.0}\n")
         // USGA RoH 5.1a with a PCC of +1: 113 / 125 x (94 - 73.0 - 1) = 18.08 -> 18.1.
-        let pcc = try Self.calculate(["differential", "--ags", "94", "--rating", "73.0", "--slope", "125", "--pcc", "1",
-                                      "--json"])
+        let pcc = try Self.calculate([
+            "differential", "--ags", "94", "--rating", "73.0", "--slope", "125", "--pcc", "1",
+            "--json",
+        ])
         #expect(try Self.object(pcc)["differential"] as? Double == 18.1)
         // USGA RoH 5.1b, the 9-hole part: 113 / 130 x (45 - 36.1) = 7.736 -> 7.7.
-        let nine = try Self.calculate(["differential", "--ags", "45", "--rating", "36.1", "--slope", "130", "--holes",
-                                       "9", "--json"])
+        let nine = try Self.calculate([
+            "differential", "--ags", "45", "--rating", "36.1", "--slope", "130", "--holes",
+            "9", "--json",
+        ])
         #expect(try Self.object(nine)["differential"] as? Double == 7.7)
         let text = try Self.calculate(["differential", "--ags", "94", "--rating", "73.0", "--slope", "125"])
         #expect(text.stdout.contains("Score Differential 19.0"))
@@ -63,18 +70,26 @@ struct HandicapCLITests {
     func courseHandicap() throws {
         // USGA RoH 6.1a: 27.7 x 129 / 113 + (71.1 - 72) = 30.722 -> 31; Appendix C: the 85% allowance applies to
         // the unrounded value, 26.11 -> 26.
-        let result = try Self.calculate(["course", "--index", "27.7", "--slope", "129", "--rating", "71.1",
-                                         "--par", "72", "--allowance", "85", "--json"])
+        let result = try Self.calculate([
+            "course", "--index", "27.7", "--slope", "129", "--rating", "71.1",
+            "--par", "72", "--allowance", "85", "--json",
+        ])
         #expect(result.stdout == "{\"courseHandicap\": 31, \"playingHandicap\": 26, \"unrounded\": 30.72}\n")
         // HANDICAP.md §6: GB&I launched the WHS with index x slope / 113 only: 31.62 -> 32.
-        let withoutTerm = try Self.calculate(["course", "--index", "27.7", "--slope", "129", "--rating", "71.1",
-                                              "--par", "72", "--without-rating-minus-par", "--json"])
+        let withoutTerm = try Self.calculate([
+            "course", "--index", "27.7", "--slope", "129", "--rating", "71.1",
+            "--par", "72", "--without-rating-minus-par", "--json",
+        ])
         #expect(try Self.object(withoutTerm)["courseHandicap"] as? Int == 32)
         // A plus index is negative, written either way: -3.0 x 130 / 113 + (71.0 - 72) = -4.451 -> -4 (rounded .5
         // upwards, towards zero for plus handicaps: R&A RoH Appendix C). [computed]
         for index in [["--index=-3.0"], ["--index", "-3.0"]] {
-            let plus = try Self.object(Self.calculate(["course"] + index + ["--slope", "130", "--rating", "71.0",
-                                                                           "--par", "72", "--json"]))
+            let plus = try Self.object(
+                Self.calculate(
+                    ["course"] + index + [
+                        "--slope", "130", "--rating", "71.0",
+                        "--par", "72", "--json",
+                    ]))
             #expect(plus["courseHandicap"] as? Int == -4)
             #expect(plus["playingHandicap"] as? Int == -4)
             #expect(plus["unrounded"] as? Double == -4.45)
@@ -96,22 +111,27 @@ struct HandicapCLITests {
         }
         // HANDICAP.md §8 [computed]: 40 gives 3 on stroke index 1-4 and 2 elsewhere.
         let forty = try Self.object(Self.calculate(["strokes", "--playing-handicap", "40", "--json"]))
-        #expect((forty["strokes"] as? [Any])?.compactMap { $0 as? Int }
+        #expect(
+            (forty["strokes"] as? [Any])?.compactMap { $0 as? Int }
                 == Array(repeating: 3, count: 4) + Array(repeating: 2, count: 14))
     }
 
     @Test("max-hole: net double bogey 8 for course handicap 24 on a par 4 of stroke index 5; par + 5 without index")
     func maximumHoleScore() throws {
         // R&A RoH 3.1b: par + 2 + strokes received; 24 receives 2 on stroke index 5 -> 4 + 2 + 2 = 8.
-        let result = try Self.calculate(["max-hole", "--course-handicap", "24", "--par", "4", "--stroke-index", "5",
-                                         "--json"])
+        let result = try Self.calculate([
+            "max-hole", "--course-handicap", "24", "--par", "4", "--stroke-index", "5",
+            "--json",
+        ])
         #expect(result.stdout == "{\"max\": 8}\n")
         // R&A RoH 3.1a: a player without a Handicap Index is limited to par + 5.
         let noIndex = try Self.calculate(["max-hole", "--par", "4", "--stroke-index", "5", "--json"])
         #expect(noIndex.stdout == "{\"max\": 9}\n")
         // R&A RoH 3.1b: a plus handicap gives back its strokes: +2 on stroke index 18 -> 4 + 2 - 1 = 5.
-        let plus = try Self.calculate(["max-hole", "--course-handicap=-2", "--par", "4", "--stroke-index", "18",
-                                       "--json"])
+        let plus = try Self.calculate([
+            "max-hole", "--course-handicap=-2", "--par", "4", "--stroke-index", "18",
+            "--json",
+        ])
         #expect(plus.stdout == "{\"max\": 5}\n")
     }
 
@@ -119,11 +139,15 @@ struct HandicapCLITests {
     func stableford() throws {
         // Rules of Golf 21.1 (HANDICAP.md §9): 23 receives 2 strokes on stroke index 1, so 5 is a net 3, a net
         // birdie: 3 points. A gross 8 is a net 6, net double bogey: 0.
-        let result = try Self.calculate(["stableford", "--playing-handicap", "23", "--par", "4", "--stroke-index", "1",
-                                         "--gross", "5", "--json"])
+        let result = try Self.calculate([
+            "stableford", "--playing-handicap", "23", "--par", "4", "--stroke-index", "1",
+            "--gross", "5", "--json",
+        ])
         #expect(result.stdout == "{\"points\": 3}\n")
-        let blob = try Self.calculate(["stableford", "--playing-handicap", "23", "--par", "4", "--stroke-index", "1",
-                                       "--gross", "8", "--json"])
+        let blob = try Self.calculate([
+            "stableford", "--playing-handicap", "23", "--par", "4", "--stroke-index", "1",
+            "--gross", "8", "--json",
+        ])
         #expect(blob.stdout == "{\"points\": 0}\n")
     }
 
@@ -131,8 +155,11 @@ struct HandicapCLITests {
     func index() throws {
         // USGA RoH 5.2b: the average of the lowest 8 of the most recent 20. 86.4 / 8 = 10.8; no cap within 3.0.
         let lows = [9.0, 9.5, 10.2, 10.8, 11.0, 11.4, 11.6, 12.9]
-        let plain = try Self.object(Self.calculate(["index", "--differentials", Self.list(Self.record(lowest: lows)),
-                                                    "--low-index", "9.0", "--json"]))
+        let plain = try Self.object(
+            Self.calculate([
+                "index", "--differentials", Self.list(Self.record(lowest: lows)),
+                "--low-index", "9.0", "--json",
+            ]))
         #expect(plain["index"] as? Double == 10.8)
         #expect((plain["used"] as? [Any])?.compactMap { $0 as? Double } == lows)
         #expect(plain["adjustment"] as? Int == 0)
@@ -141,15 +168,21 @@ struct HandicapCLITests {
         // USGA committee guidance on Rule 5.8, soft cap example: average 11.6, low index 6.5: 11.6 - 0.5 x (5.1 -
         // 3.0) = 10.55 -> 10.6.
         let softLows = [10.0, 10.5, 11.0, 11.5, 11.8, 12.0, 12.5, 13.5]
-        let soft = try Self.object(Self.calculate(["index", "--differentials", Self.list(Self.record(lowest: softLows)),
-                                                   "--low-index", "6.5", "--json"]))
+        let soft = try Self.object(
+            Self.calculate([
+                "index", "--differentials", Self.list(Self.record(lowest: softLows)),
+                "--low-index", "6.5", "--json",
+            ]))
         #expect(soft["index"] as? Double == 10.6)
         #expect(soft["cap"] as? String == "soft")
 
         // The same guidance, hard cap example: average 18.2, low index 10.2: held at 10.2 + 5.0 = 15.2.
         let hardLows = [16.0, 17.0, 17.5, 18.0, 18.5, 19.0, 19.6, 20.0]
-        let hard = try Self.object(Self.calculate(["index", "--differentials", Self.list(Self.record(lowest: hardLows)),
-                                                   "--low-index", "10.2", "--json"]))
+        let hard = try Self.object(
+            Self.calculate([
+                "index", "--differentials", Self.list(Self.record(lowest: hardLows)),
+                "--low-index", "10.2", "--json",
+            ]))
         #expect(hard["index"] as? Double == 15.2)
         #expect(hard["cap"] as? String == "hard")
 
@@ -165,20 +198,30 @@ struct HandicapCLITests {
     @Test("bad input gets one clear line on stderr, exit status 1, and no home")
     func badInput() throws {
         let cases: [([String], String)] = [
-            (["differential", "--ags", "94", "--rating", "73.0", "--slope", "200"],
-             "slope rating 200 is outside 55...155"),
+            (
+                ["differential", "--ags", "94", "--rating", "73.0", "--slope", "200"],
+                "slope rating 200 is outside 55...155"
+            ),
             (["differential", "--ags", "-5", "--rating", "73.0", "--slope", "125"], "adjusted gross score -5"),
-            (["course", "--index", "54.1", "--slope", "129", "--rating", "71.1", "--par", "72"],
-             "handicap index 54.1 is outside"),
-            (["course", "--index", "20", "--slope", "129", "--rating", "71.1", "--par", "72", "--allowance", "0"],
-             "allowance 0%"),
+            (
+                ["course", "--index", "54.1", "--slope", "129", "--rating", "71.1", "--par", "72"],
+                "handicap index 54.1 is outside"
+            ),
+            (
+                ["course", "--index", "20", "--slope", "129", "--rating", "71.1", "--par", "72", "--allowance", "0"],
+                "allowance 0%"
+            ),
             (["index", "--differentials", "12.0,abc,9.8"], "'abc' is not a number"),
             (["index", "--differentials", "12.0,14.0,16.0", "--low-index", "60"], "low handicap index 60.0"),
             (["strokes", "--playing-handicap", "200"], "handicap 200 is outside"),
-            (["max-hole", "--course-handicap", "24", "--par", "4", "--stroke-index", "19"],
-             "stroke index 19 is outside 1...18"),
-            (["stableford", "--playing-handicap", "10", "--par", "8", "--stroke-index", "1", "--gross", "5"],
-             "hole par 8 is outside"),
+            (
+                ["max-hole", "--course-handicap", "24", "--par", "4", "--stroke-index", "19"],
+                "stroke index 19 is outside 1...18"
+            ),
+            (
+                ["stableford", "--playing-handicap", "10", "--par", "8", "--stroke-index", "1", "--gross", "5"],
+                "hole par 8 is outside"
+            ),
         ]
         for (arguments, message) in cases {
             let cli = try CLI(name: "bad-calc")
@@ -202,8 +245,10 @@ struct HandicapCLITests {
     /// Plays 18 holes of the example course from tee 1 for one player, `over` strokes over par (at most 2 on any hole,
     /// so net double bogey never caps a hole for a player with a positive Course Handicap), and finishes the game.
     static func playRound(_ home: CLI, space: String, course: String, player: String, over: Int) throws -> String {
-        let game = try home.ok(["game", "new", "--space", space, "--course", course, "--tee", "1", "--players", player,
-                                "--json"]).field("game")
+        let game = try home.ok([
+            "game", "new", "--space", space, "--course", course, "--tee", "1", "--players", player,
+            "--json",
+        ]).field("game")
         for (offset, par) in pars.enumerated() {
             let hole = offset + 1
             let strokes = par + over / 18 + (hole <= over % 18 ? 1 : 0)

@@ -13,8 +13,9 @@ struct HardeningTests {
     func ownerOnly() throws {
         let cli = try CLI(name: "modes")
         defer { cli.remove() }
-        try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: cli.home, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755])
         try cli.ok(["login", "--name", "Ana"])
         try cli.ok(["space", "create", "Saturday"])
         #expect(try Self.mode(cli.home.path) == 0o700)

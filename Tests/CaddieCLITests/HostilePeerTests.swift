@@ -74,24 +74,28 @@ struct HostilePeerTests {
         let key: [UInt8]
 
         var credentials: DeviceCredentials {
-            DeviceCredentials(device: device, user: user.publicKey, certifiedAt: 1,
-                              certificate: Membership.certify(device: device.publicKey, by: user, at: 1))
+            DeviceCredentials(
+                device: device, user: user.publicKey, certifiedAt: 1,
+                certificate: Membership.certify(device: device.publicKey, by: user, at: 1))
         }
 
         func op(seq: UInt64, prev: Digest32, changes: [Change], signer: SigningKey? = nil, device: SigningKey? = nil) -> [UInt8] {
             let author = device ?? self.device
-            let unsigned = SignedOp.encodeUnsigned(space: space, device: author.publicKey, seq: seq, prev: prev,
-                                                   hlc: HLC(milliseconds: 1_700_000_000_000 + seq, counter: 0), pred: [],
-                                                   payload: Payload.encode(changes))
+            let unsigned = SignedOp.encodeUnsigned(
+                space: space, device: author.publicKey, seq: seq, prev: prev,
+                hlc: HLC(milliseconds: 1_700_000_000_000 + seq, counter: 0), pred: [],
+                payload: Payload.encode(changes))
             return unsigned + (signer ?? author).sign(unsigned, context: SignedOp.signingContext)
         }
 
         func join(for device: SigningKey? = nil, key override: [UInt8]? = nil) -> [UInt8] {
             let author = device ?? self.device
-            let join = Change.Join(user: user.publicKey, userName: "Mallory", certifiedAt: 1,
-                                   certificateSignature: Membership.certify(device: author.publicKey, by: user, at: 1),
-                                   membershipProof: Membership.membershipProof(space: space, spaceKey: override ?? key,
-                                                                               device: author.publicKey, user: user.publicKey))
+            let join = Change.Join(
+                user: user.publicKey, userName: "Mallory", certifiedAt: 1,
+                certificateSignature: Membership.certify(device: author.publicKey, by: user, at: 1),
+                membershipProof: Membership.membershipProof(
+                    space: space, spaceKey: override ?? key,
+                    device: author.publicKey, user: user.publicKey))
             return op(seq: 1, prev: .zero, changes: [.join(join)], device: author)
         }
     }
@@ -107,7 +111,9 @@ struct HostilePeerTests {
         return session
     }
 
-    @Test("forged, foreign, forked and out-of-range ops apply nothing invalid; bad frames end only that connection; the node keeps serving")
+    @Test(
+        "forged, foreign, forked and out-of-range ops apply nothing invalid; bad frames end only that connection; the node keeps serving"
+    )
     func hostileMember() throws {
         let (homes, _, _) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
@@ -190,8 +196,9 @@ struct HostilePeerTests {
         let medal = try ana.createSpace("Club medal")
         let (medalID, invite) = (try medal.field("space"), try medal.field("invite"))
         try watch.ok(["space", "join", invite])
-        let groupID = try #require(try (ana.ok(["space", "list", "--json"]).json() as? [[String: Any]])?
-            .first { ($0["name"] as? String) == "Saturday foursome" }?["space"] as? String)
+        let groupID = try #require(
+            try (ana.ok(["space", "list", "--json"]).json() as? [[String: Any]])?
+                .first { ($0["name"] as? String) == "Saturday foursome" }?["space"] as? String)
         let node = try NodeProcess(ana)
         defer { node.stop() }
         // The watch syncs the group's space once, so Ana's node holds its join under Dev's user; Dev's phone too.
@@ -199,8 +206,9 @@ struct HostilePeerTests {
         try dev.ok(["sync", "--peer", "127.0.0.1:\(node.port)", "--space", groupID])
         // The watch is lost. Dev revokes it: in every space he holds, not only where it was seen.
         try dev.ok(["device", "revoke", watchDevice])
-        #expect(try dev.ok(["log", "--space", practice]).stdout.contains("revoked device \(watchDevice.prefix(8))"),
-                "the revocation reaches Dev's practice space, where the watch was never seen")
+        #expect(
+            try dev.ok(["log", "--space", practice]).stdout.contains("revoked device \(watchDevice.prefix(8))"),
+            "the revocation reaches Dev's practice space, where the watch was never seen")
         // A space Dev starts later carries it from the start.
         let later = try dev.ok(["space", "create", "Dev winter", "--json"]).field("space")
         #expect(try dev.ok(["log", "--space", later]).stdout.contains("revoked device \(watchDevice.prefix(8))"))
@@ -262,7 +270,8 @@ struct HostilePeerTests {
         var session = try Self.handshake(peer, insider)
         // 400 entries, all naming the target's own join under a wrong head.
         let entries = (0..<400).map { index in
-            WireMessage.VectorEntry(device: device, seq: 1, head: Digest32(unchecked: [UInt8](repeating: UInt8(index % 250 + 1), count: 32)))
+            WireMessage.VectorEntry(
+                device: device, seq: 1, head: Digest32(unchecked: [UInt8](repeating: UInt8(index % 250 + 1), count: 32)))
         }
         peer.sendFrame(session.cipher.seal(WireMessage.vector(entries, wantAll: false).encoded))
         peer.sendFrame(session.cipher.seal(WireMessage.vector(entries, wantAll: false).encoded))

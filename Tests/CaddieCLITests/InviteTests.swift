@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Invites as tickets, end to end: real homes, a real `caddie serve` for the inviting device, real TCP on loopback.
-@Suite("caddie CLI: invites that are tickets (single use, expiring, revocable, redeemed at the inviting device)",
-       .serialized)
+@Suite(
+    "caddie CLI: invites that are tickets (single use, expiring, revocable, redeemed at the inviting device)",
+    .serialized)
 struct InviteTests {
     /// Ana's home with a space, a player and a game with a score, and her node serving it.
     static func group() throws -> (ana: CLI, node: NodeProcess, space: String) {
@@ -31,7 +32,10 @@ struct InviteTests {
         let (ana, node, space) = try Self.group()
         let ben = try Self.newcomer("Ben")
         let cy = try Self.newcomer("Cy")
-        defer { node.stop(); [ana, ben, cy].forEach { $0.remove() } }
+        defer {
+            node.stop()
+            [ana, ben, cy].forEach { $0.remove() }
+        }
         let invite = try ana.ok(["space", "invite", "--json"])
         let code = try invite.field("invite")
         #expect(code.hasPrefix("CADDIE2"))
@@ -42,8 +46,9 @@ struct InviteTests {
         // The first sync brought Ana's player, course, game and score.
         #expect(try ben.stateHash() == (try ana.stateHash()))
 
-        try cy.fails(["space", "join", code, "--peer", "127.0.0.1:\(node.port)"],
-                     saying: "Ana's device refused the invite: this invite was already used (it admits one device)")
+        try cy.fails(
+            ["space", "join", code, "--peer", "127.0.0.1:\(node.port)"],
+            saying: "Ana's device refused the invite: this invite was already used (it admits one device)")
         #expect(try Self.spaces(cy) == 0)
 
         // Ana's list shows it used, by Ben; the log on Ben's home says Ana's device admitted Ben's.
@@ -53,7 +58,9 @@ struct InviteTests {
         #expect(list.first?["admitted"] as? [String] == ["Ben"])
         let benDevice = try ben.ok(["whoami", "--json"]).field("device")
         let audit = try #require(try ben.ok(["log", "--json"]).json() as? [[String: Any]])
-        let admission = audit.first { ($0["change"] as? String)?.hasPrefix("admitted Ben's device \(benDevice.prefix(8))") == true }
+        let admission = audit.first {
+            ($0["change"] as? String)?.hasPrefix("admitted Ben's device \(benDevice.prefix(8))") == true
+        }
         #expect(admission?["user"] as? String == "Ana", "audit: \(audit.map { $0["change"] ?? "" })")
         #expect(admission?["verified"] as? Bool == true)
     }
@@ -62,7 +69,10 @@ struct InviteTests {
     func usesExpiryRevocation() throws {
         let (ana, node, _) = try Self.group()
         let (ben, cy, dee) = (try Self.newcomer("Ben"), try Self.newcomer("Cy"), try Self.newcomer("Dee"))
-        defer { node.stop(); [ana, ben, cy, dee].forEach { $0.remove() } }
+        defer {
+            node.stop()
+            [ana, ben, cy, dee].forEach { $0.remove() }
+        }
         let peer = "127.0.0.1:\(node.port)"
         let two = try ana.ok(["space", "invite", "--uses", "2", "--json"]).field("invite")
         try ben.ok(["space", "join", two, "--peer", peer])
@@ -75,8 +85,9 @@ struct InviteTests {
 
         let revoked = try ana.ok(["space", "invite", "--json"])
         try ana.ok(["space", "invite", "revoke", String(try revoked.field("id").prefix(6))])
-        try dee.fails(["space", "join", try revoked.field("invite"), "--peer", peer],
-                      saying: "this invite was revoked by the member who made it")
+        try dee.fails(
+            ["space", "join", try revoked.field("invite"), "--peer", peer],
+            saying: "this invite was revoked by the member who made it")
         #expect(try Self.spaces(dee) == 0)
 
         let states = try #require(try ana.ok(["space", "invite", "list", "--json"]).json() as? [[String: Any]])
@@ -91,17 +102,23 @@ struct InviteTests {
     func onlyAtTheInviter() throws {
         let (ana, node, _) = try Self.group()
         let (ben, cy) = (try Self.newcomer("Ben"), try Self.newcomer("Cy"))
-        defer { node.stop(); [ana, ben, cy].forEach { $0.remove() } }
-        try ben.ok(["space", "join", try ana.ok(["space", "invite", "--json"]).field("invite"),
-                    "--peer", "127.0.0.1:\(node.port)"])
+        defer {
+            node.stop()
+            [ana, ben, cy].forEach { $0.remove() }
+        }
+        try ben.ok([
+            "space", "join", try ana.ok(["space", "invite", "--json"]).field("invite"),
+            "--peer", "127.0.0.1:\(node.port)",
+        ])
         let benNode = try NodeProcess(ben)
         defer { benNode.stop() }
         let code = try ana.ok(["space", "invite", "--json"]).field("invite")
         // Ben is a member, but Ana made the invite: Ben's node cannot tell the invite from noise.
         try cy.fails(["space", "join", code, "--peer", "127.0.0.1:\(benNode.port)"], saying: "does not know this invite")
         // No --peer, and no mDNS here (the lab test finds the device over mDNS): the error says what to do.
-        try cy.fails(["space", "join", code, "--wait", "1"],
-                     saying: "did not find Ana's device on this network within 1 s")
+        try cy.fails(
+            ["space", "join", code, "--wait", "1"],
+            saying: "did not find Ana's device on this network within 1 s")
         // One changed character: refused by the check digits, before any connection.
         let index = code.index(code.startIndex, offsetBy: 30)
         let mistyped = code.replacingCharacters(in: index...index, with: code[index] == "A" ? "B" : "A")

@@ -43,9 +43,11 @@ struct Lab {
     func serve(_ host: Int, _ home: CLI) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [Self.script, "exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")",
-                             "CADDIE_LOG=info", CLI.binary.path, "serve", "--listen", "10.251.0.\(host):7400",
-                             "--home", home.home.path]
+        process.arguments = [
+            Self.script, "exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")",
+            "CADDIE_LOG=info", CLI.binary.path, "serve", "--listen", "10.251.0.\(host):7400",
+            "--home", home.home.path,
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_LAB_PREFIX"] = prefix
         process.environment = environment
@@ -58,15 +60,18 @@ struct Lab {
 extension Lab {
     /// Runs a caddie command inside a host, as `home`.
     func caddie(_ host: Int, _ home: CLI, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        try Self.run(prefix, ["exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")", CLI.binary.path]
-                     + arguments + ["--home", home.home.path])
+        try Self.run(
+            prefix,
+            ["exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")", CLI.binary.path]
+                + arguments + ["--home", home.home.path])
     }
 }
 
 @Suite("mDNS discovery in the network lab", .serialized)
 struct LabTests {
-    @Test("a new device on the same network finds the inviting device over mDNS and joins with the code alone",
-          .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(2)))
+    @Test(
+        "a new device on the same network finds the inviting device over mDNS and joins with the code alone",
+        .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(2)))
     func joinByMdns() throws {
         let ana = try CLI(name: "Ana")
         let ben = try CLI(name: "Ben")
@@ -79,14 +84,20 @@ struct LabTests {
         let lab = try Lab(hosts: 3)
         defer { lab.down() }
         let node = try lab.serve(1, ana)
-        defer { node.terminate(); node.waitUntilExit() }
+        defer {
+            node.terminate()
+            node.waitUntilExit()
+        }
         // Host 3 runs another group's node, which does not know the invite: if it is asked first, it is passed over.
         let bystander = try CLI(name: "Cy")
         defer { bystander.remove() }
         try bystander.ok(["login", "--name", "Cy"])
         try bystander.ok(["space", "create", "Elsewhere"])
         let other = try lab.serve(3, bystander)
-        defer { other.terminate(); other.waitUntilExit() }
+        defer {
+            other.terminate()
+            other.waitUntilExit()
+        }
         let joined = try lab.caddie(2, ben, ["space", "join", code, "--wait", "60", "--json"])
         #expect(joined.status == 0, "\(joined.output)")
         let line = joined.output.split(separator: "\n").first { $0.hasPrefix("{") } ?? ""
@@ -106,8 +117,9 @@ struct LabTests {
         }
     }
 
-    @Test("four hosts with no --peer find each other and converge; a cut and restored host catches up; a stranger learns nothing",
-          .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(3)))
+    @Test(
+        "four hosts with no --peer find each other and converge; a cut and restored host catches up; a stranger learns nothing",
+        .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(3)))
     func discoverAndConverge() throws {
         let (homes, game, players) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
@@ -124,13 +136,20 @@ struct LabTests {
         defer { lab.down() }
         var nodes = try homes.enumerated().map { try lab.serve($0.offset + 1, $0.element) }
         nodes.append(try lab.serve(5, stranger))
-        defer { for node in nodes where node.isRunning { node.terminate(); node.waitUntilExit() } }
+        defer {
+            for node in nodes where node.isRunning {
+                node.terminate()
+                node.waitUntilExit()
+            }
+        }
         let start = Date()
-        #expect(try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 },
-                "the four hosts did not converge within 10 s")
+        #expect(
+            try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 },
+            "the four hosts did not converge within 10 s")
         print("LabTests: four hosts converged in \(String(format: "%.1f", Date().timeIntervalSince(start))) s")
         let peers = try #require(try homes[3].ok(["peers", "--json"]).json() as? [[String: Any]])
-        #expect(peers.contains { $0["foundBy"] as? String == "mdns" } || peers.contains { $0["foundBy"] as? String == "incoming" })
+        #expect(
+            peers.contains { $0["foundBy"] as? String == "mdns" } || peers.contains { $0["foundBy"] as? String == "incoming" })
 
         // Cut host 4, edit on both sides of the cut, restore: converged again within 10 s.
         try lab.cut(4)
@@ -140,8 +159,9 @@ struct LabTests {
         #expect(try homes[3].stateHash() != homes[0].stateHash())
         try lab.restore(4)
         let restored = Date()
-        #expect(try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 },
-                "the cut host did not catch up within 10 s of its link coming back")
+        #expect(
+            try eventually(within: 10) { try Set(homes.map { try $0.stateHash() }).count == 1 },
+            "the cut host did not catch up within 10 s of its link coming back")
         print("LabTests: reconverged \(String(format: "%.1f", Date().timeIntervalSince(restored))) s after the restore")
 
         // The stranger saw the others advertised, connected to none, and learned nothing.

@@ -7,7 +7,8 @@ struct MarkerTests {
     static func markers(_ cli: CLI, _ game: String) throws -> [String: String] {
         let card = try #require(try cli.ok(["card", game, "--json"]).json() as? [String: Any])
         let pairs = try #require(card["markers"] as? [[String: String]])
-        return Dictionary(uniqueKeysWithValues: pairs.compactMap { pair in pair["player"].flatMap { p in pair["marker"].map { (p, $0) } } })
+        return Dictionary(
+            uniqueKeysWithValues: pairs.compactMap { pair in pair["player"].flatMap { p in pair["marker"].map { (p, $0) } } })
     }
 
     @Test("game new --markers and game marker record markers that reach the other devices; bad pairs change nothing")
@@ -28,14 +29,18 @@ struct MarkerTests {
         try ana.ok(["player", "add", "Eve"])
         let withEve = try ana.stateHash()
         try ana.fails(["game", "marker", game, "Ben", "Eve"], saying: "Eve is not playing in this game")
-        try ana.fails(["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Ben", "--markers", "Ben"],
-                      saying: "PLAYER:MARKER")
-        try ana.fails(["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Ben", "--markers", "Ben:Ana,Ben:Ana"],
-                      saying: "two markers")
+        try ana.fails(
+            ["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Ben", "--markers", "Ben"],
+            saying: "PLAYER:MARKER")
+        try ana.fails(
+            ["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Ben", "--markers", "Ben:Ana,Ben:Ana"],
+            saying: "two markers")
         #expect(try ana.stateHash() == withEve)
         #expect(withEve != before)
-        let second = try ana.ok(["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Ben,Cleo",
-                                 "--markers", "Ana:Cleo,Cleo:Ben", "--json"]).field("game")
+        let second = try ana.ok([
+            "game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Ben,Cleo",
+            "--markers", "Ana:Cleo,Cleo:Ben", "--json",
+        ]).field("game")
         #expect(try Self.markers(ana, second) == [players[0]: players[2], players[2]: players[1]])
     }
 }

@@ -23,7 +23,8 @@ struct NewcomerTests {
         }
         // The = form and a negative heading work too.
         try cli.ok(["guide", "--from=-37.9510,144.4249", "--to", "-37.6528,143.9265", "--heading", "-20"])
-        try cli.fails(["guide", "--from", "-97.9510,144.4249", "--to", "-37.6528,143.9265"], saying: "Latitude -97.951 is not valid")
+        try cli.fails(
+            ["guide", "--from", "-97.9510,144.4249", "--to", "-37.6528,143.9265"], saying: "Latitude -97.951 is not valid")
         try cli.fails(["guide", "--from", "-37.9510,-184.4249", "--to", "1,1"], saying: "Longitude -184.4249 is not valid")
         try cli.fails(["guide", "--from", "-37.9510", "--to", "1,1"], saying: "LAT,LON in decimal degrees")
     }
@@ -34,14 +35,22 @@ struct NewcomerTests {
         let (homes, game, _) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
         let ana = homes[0]
-        for (name, lat, lon) in [("Barwon Heads test course", -38.2830, 144.4870), ("Olivos test course", -34.5140, -58.5260),
-                                 ("Reykjavik test course", 64.1190, -21.8420), ("Sapporo test course", 43.0600, 141.3500)] {
+        for (name, lat, lon) in [
+            ("Barwon Heads test course", -38.2830, 144.4870), ("Olivos test course", -34.5140, -58.5260),
+            ("Reykjavik test course", 64.1190, -21.8420), ("Sapporo test course", 43.0600, 141.3500),
+        ] {
             let file = ana.home.appendingPathComponent("\(lat).json")
-            try Data(#"{"name": "\#(name)", "location": {"lat": \#(lat), "lon": \#(lon)}, "holes": [\#((1...9).map { "{\"number\": \($0), \"par\": 4}" }.joined(separator: ","))]}"#.utf8)
-                .write(to: file)
+            try Data(
+                #"{"name": "\#(name)", "location": {"lat": \#(lat), "lon": \#(lon)}, "holes": [\#((1...9).map { "{\"number\": \($0), \"par\": 4}" }.joined(separator: ","))]}"#
+                    .utf8
+            )
+            .write(to: file)
             try ana.ok(["course", "import", file.path])
-            let near = try #require(try ana.ok(["course", "nearby", "--lat", String(lat + 0.01), "--lon", String(lon - 0.01),
-                                                "--radius-km", "5", "--json"]).json() as? [[String: Any]])
+            let near = try #require(
+                try ana.ok([
+                    "course", "nearby", "--lat", String(lat + 0.01), "--lon", String(lon - 0.01),
+                    "--radius-km", "5", "--json",
+                ]).json() as? [[String: Any]])
             #expect(near.count == 1 && near.first?["name"] as? String == name, "near \(lat),\(lon): \(near)")
         }
         let before = try ana.stateHash()
@@ -108,7 +117,8 @@ struct NewcomerTests {
         try ana.ok(["player", "add", "Ana B."])
     }
 
-    @Test("HTTP: a wrong method gets 405 with Allow, an oversized head gets a JSON error, ?lat=0x10 and a name added twice get 400")
+    @Test(
+        "HTTP: a wrong method gets 405 with Allow, an oversized head gets a JSON error, ?lat=0x10 and a name added twice get 400")
     func httpContract() throws {
         let (homes, game, _) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }

@@ -11,12 +11,17 @@ final class NodeProcess: @unchecked Sendable {
     private let errors = Pipe()
 
     /// Starts the node and waits until it listens.
-    init(_ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false,
-         environment extra: [String: String] = [:], log: URL? = nil) throws {
+    init(
+        _ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false,
+        environment extra: [String: String] = [:], log: URL? = nil
+    ) throws {
         self.home = home
         process.executableURL = CLI.binary
-        process.arguments = ["serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
-                             "--home", home.home.path]
+        process.arguments =
+            [
+                "serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
+                "--home", home.home.path,
+            ]
             + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] } + (http ? ["--http", "127.0.0.1:0"] : [])
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase
@@ -45,8 +50,9 @@ final class NodeProcess: @unchecked Sendable {
             if line.hasPrefix("listening on "), let text = line.split(separator: ":").last, let port = Int(text) {
                 self.port = port
             } else if line.hasPrefix("api on http://"),
-                      let text = line.dropFirst("api on http://".count).split(separator: " ").first?.split(separator: ":").last,
-                      let port = Int(text) {
+                let text = line.dropFirst("api on http://".count).split(separator: " ").first?.split(separator: ":").last,
+                let port = Int(text)
+            {
                 httpPort = port
             }
         }

@@ -18,8 +18,9 @@ struct RecoveryTests {
         let words = try #require(try eve.ok(["recovery-phrase", "--json"]).json() as? [String: Any])["words"] as? [String]
         #expect(words?.count == 24)
         for (index, word) in (words ?? []).enumerated() {
-            #expect(login.stdout.contains("\(index + 1). \(word)") || login.stdout.contains("\(index + 1).  \(word)"),
-                    "word \(index + 1) in: \(login.stdout)")
+            #expect(
+                login.stdout.contains("\(index + 1). \(word)") || login.stdout.contains("\(index + 1).  \(word)"),
+                "word \(index + 1) in: \(login.stdout)")
         }
         #expect(login.stdout.contains("Write these 24 words down"))
         // Shown again, on the first device only; a wrong passphrase shows nothing.
@@ -64,8 +65,9 @@ struct RecoveryTests {
         typo[7] += "x"
         let typoFile = try Self.write(typo.joined(separator: " "))
         defer { try? FileManager.default.removeItem(at: typoFile) }
-        try newPhone.fails(["login", "--recover", "--name", "Ana", "--phrase-file", typoFile.path],
-                           saying: "word 8, '\(typo[7])', is not on the recovery word list")
+        try newPhone.fails(
+            ["login", "--recover", "--name", "Ana", "--phrase-file", typoFile.path],
+            saying: "word 8, '\(typo[7])', is not on the recovery word list")
 
         // The right words, written as people write them down, bring the same user back with a new device key.
         let written = try Self.write(try #require(words).enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n"))
@@ -78,7 +80,8 @@ struct RecoveryTests {
         // Nothing to revoke until it knows the group's log; the first sync revokes the lost phone and tells the peer.
         #expect(try newPhone.ok(["device", "revoke", "--lost"]).stdout.contains("Nothing to revoke"))
         try newPhone.ok(["space", "join", invite])
-        let synced = try #require(try newPhone.ok(["sync", "--peer", "127.0.0.1:\(node.port)", "--json"]).json() as? [String: Any])
+        let synced = try #require(
+            try newPhone.ok(["sync", "--peer", "127.0.0.1:\(node.port)", "--json"]).json() as? [String: Any])
         #expect(synced["revokedLostDevices"] as? [String] == [lostDevice])
 
         // The lost phone (say, in a thief's hands) is refused by Ben's node; its scores from before stay.
@@ -88,11 +91,13 @@ struct RecoveryTests {
         for home in [newPhone, ben] {
             let card = try #require(try home.ok(["card", game, "--json"]).json() as? [String: Any])
             let cells = ((card["players"] as? [[String: Any]])?.first?["cells"] as? [[String: Any]]) ?? []
-            let strokes = Dictionary(uniqueKeysWithValues: cells.compactMap { cell -> (Int, Int)? in
-                guard let hole = cell["hole"] as? Int, let value = cell["strokes"] as? Int else { return nil }
-                return (hole, value)
-            })
-            #expect(strokes == [1: 4, 2: 5, 3: 6], "the lost phone's scores before the loss stay, its later one does not: \(strokes)")
+            let strokes = Dictionary(
+                uniqueKeysWithValues: cells.compactMap { cell -> (Int, Int)? in
+                    guard let hole = cell["hole"] as? Int, let value = cell["strokes"] as? Int else { return nil }
+                    return (hole, value)
+                })
+            #expect(
+                strokes == [1: 4, 2: 5, 3: 6], "the lost phone's scores before the loss stay, its later one does not: \(strokes)")
         }
         // A second run has nothing left to revoke; a home that was never recovered has no --lost.
         #expect(try newPhone.ok(["device", "revoke", "--lost"]).stdout.contains("Nothing to revoke"))

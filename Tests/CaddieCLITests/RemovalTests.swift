@@ -18,10 +18,14 @@ struct RemovalTests {
         try #require((try cli.ok(["space", "list", "--json"]).json() as? [[String: Any]])?.first)
     }
 
-    @Test("the owner removes a member: refused everywhere the removal reaches, later ops cut, earlier ops kept; an old key admits no newcomer")
+    @Test(
+        "the owner removes a member: refused everywhere the removal reaches, later ops cut, earlier ops kept; an old key admits no newcomer"
+    )
     func removeAMember() throws {
-        let (ana, ben, cy, dee, eve) = (try Self.home("Ana"), try Self.home("Ben"), try Self.home("Cy"), try Self.home("Dee"),
-                                        try Self.home("Eve"))
+        let (ana, ben, cy, dee, eve) = (
+            try Self.home("Ana"), try Self.home("Ben"), try Self.home("Cy"), try Self.home("Dee"),
+            try Self.home("Eve")
+        )
         defer { [ana, ben, cy, dee, eve].forEach { $0.remove() } }
         let created = try ana.createSpace("Saturday")
         try ana.ok(["player", "add", "Ana"])
@@ -30,7 +34,10 @@ struct RemovalTests {
         try ben.ok(["player", "add", "Bena"])
         let anaNode = try NodeProcess(ana)
         let cyNode = try NodeProcess(cy)
-        defer { anaNode.stop(); cyNode.stop() }
+        defer {
+            anaNode.stop()
+            cyNode.stop()
+        }
         try ben.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
         try cy.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
 
@@ -42,8 +49,9 @@ struct RemovalTests {
         try ana.fails(["space", "remove", "Ana"], saying: "the space's owner cannot remove themselves")
         try ana.fails(["space", "remove", "Zed"], saying: "no member of this space is called 'Zed'")
         let removal = try #require(try ana.ok(["space", "remove", "Ben", "--json"]).json() as? [String: Any])
-        #expect(removal["devices"] as? Int == 1 && removal["sealedTo"] as? Int == 2 && removal["epoch"] as? Int == 1,
-                "\(removal)")
+        #expect(
+            removal["devices"] as? Int == 1 && removal["sealedTo"] as? Int == 2 && removal["epoch"] as? Int == 1,
+            "\(removal)")
         #expect(try Self.space(ana)["keyEpoch"] as? Int == 1)
 
         // Ben is refused by the owner's node at once.
@@ -55,18 +63,22 @@ struct RemovalTests {
 
         // Dee joins with a ticket after the removal (she gets the current key and the earlier one) and brings
         // the removal to Cy: Ben's later op leaves Cy's log, his earlier one stays.
-        try dee.ok(["space", "join", try ana.ok(["space", "invite", "--json"]).field("invite"), "--peer",
-                    "127.0.0.1:\(anaNode.port)"])
+        try dee.ok([
+            "space", "join", try ana.ok(["space", "invite", "--json"]).field("invite"), "--peer",
+            "127.0.0.1:\(anaNode.port)",
+        ])
         try dee.ok(["sync", "--peer", "127.0.0.1:\(cyNode.port)"])
         #expect(try Self.players(cy) == ["Ana", "Bena"])
         try ben.fails(["sync", "--peer", "127.0.0.1:\(cyNode.port)"], saying: "was removed from this space by its owner")
 
         // A newcomer with the old shared-key code (what a removed member holds) is refused after the rotation.
         try eve.ok(["space", "join", created.invite])
-        try eve.fails(["sync", "--peer", "127.0.0.1:\(cyNode.port)"],
-                      saying: "this space's key changed when a member was removed")
-        try eve.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"],
-                      saying: "this space's key changed when a member was removed")
+        try eve.fails(
+            ["sync", "--peer", "127.0.0.1:\(cyNode.port)"],
+            saying: "this space's key changed when a member was removed")
+        try eve.fails(
+            ["sync", "--peer", "127.0.0.1:\(anaNode.port)"],
+            saying: "this space's key changed when a member was removed")
 
         // Ben's invite, redeemed at his node after his removal, hands out only the old key: the newcomer it admits
         // is refused by every node that has the removal.
@@ -75,7 +87,8 @@ struct RemovalTests {
         let benNode = try NodeProcess(ben)
         try fay.ok(["space", "join", bensInvite, "--peer", "127.0.0.1:\(benNode.port)"])
         benNode.stop()
-        try fay.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"], saying: "this space's key changed when a member was removed")
+        try fay.fails(
+            ["sync", "--peer", "127.0.0.1:\(anaNode.port)"], saying: "this space's key changed when a member was removed")
 
         // Everyone who remains converges on one state and one key; Cy's log shows the removal, signed by Ana.
         try cy.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
@@ -90,7 +103,9 @@ struct RemovalTests {
         #expect(entry?["user"] as? String == "Ana" && entry?["verified"] as? Bool == true, "\(log.map { $0["change"] ?? "" })")
     }
 
-    @Test("two removals made offline on two of the owner's devices converge to one membership and one key, renewed so that neither removed member holds it")
+    @Test(
+        "two removals made offline on two of the owner's devices converge to one membership and one key, renewed so that neither removed member holds it"
+    )
     func concurrentRemovals() throws {
         let (phone, ben, cy, dee) = (try Self.home("Ana"), try Self.home("Ben"), try Self.home("Cy"), try Self.home("Dee"))
         var tablet = try CLI(name: "Ana-tablet")

@@ -14,8 +14,10 @@ struct RoundTests {
         for home in homes.dropFirst() { try home.ok(["space", "join", invite]) }
         let players = try names.map { try homes[0].ok(["player", "add", $0, "--index", "18.2", "--json"]).field("player") }
         let course = try homes[0].ok(["course", "import", Self.course, "--json"]).field("course")
-        let game = try homes[0].ok(["game", "new", "--course", course, "--tee", "1", "--players",
-                                    players.joined(separator: ","), "--json"]).field("game")
+        let game = try homes[0].ok([
+            "game", "new", "--course", course, "--tee", "1", "--players",
+            players.joined(separator: ","), "--json",
+        ]).field("game")
         try merge(homes)
         return (homes, game, players)
     }

@@ -10,9 +10,11 @@ struct SingleWriterTests {
     static func serve(_ cli: CLI, log: URL) throws -> Process {
         let process = try start(cli, log: log)
         let socket = cli.home.appendingPathComponent("control.sock").path
-        #expect(try eventually(within: 20) {
-            try String(contentsOf: log, encoding: .utf8).contains("listening on") && FileManager.default.fileExists(atPath: socket)
-        })
+        #expect(
+            try eventually(within: 20) {
+                try String(contentsOf: log, encoding: .utf8).contains("listening on")
+                    && FileManager.default.fileExists(atPath: socket)
+            })
         return process
     }
 
@@ -31,7 +33,9 @@ struct SingleWriterTests {
 
     static func log(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
 
-    @Test("a score made while the node runs is written by the node; with the node gone (even killed), by the command; one node per home")
+    @Test(
+        "a score made while the node runs is written by the node; with the node gone (even killed), by the command; one node per home"
+    )
     func nodeWrites() throws {
         let (homes, game, _) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
@@ -45,7 +49,9 @@ struct SingleWriterTests {
 
         let start = try ana.stateHash()
         try ana.ok(["score", game, "Ana", "1", "4"])
-        #expect(try eventually(within: 5) { Self.log(first).contains("wrote for a command") }, "the node wrote it: \(Self.log(first))")
+        #expect(
+            try eventually(within: 5) { Self.log(first).contains("wrote for a command") }, "the node wrote it: \(Self.log(first))"
+        )
         let scored = try ana.stateHash()
         #expect(scored != start, "the command returned once the node's write was durable")
 
@@ -76,8 +82,9 @@ struct SingleWriterTests {
     func longHomePath() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-test-long-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
-        let cli = CLI(at: base.appendingPathComponent(String(repeating: "fairway-", count: 10)).appendingPathComponent("ana"),
-                      passphrase: "correct horse battery staple")
+        let cli = CLI(
+            at: base.appendingPathComponent(String(repeating: "fairway-", count: 10)).appendingPathComponent("ana"),
+            passphrase: "correct horse battery staple")
         #expect(cli.home.appendingPathComponent("control.sock").path.utf8.count > 107)
         try cli.ok(["login", "--name", "Ana"])
         _ = try cli.createSpace("Saturday")

@@ -59,7 +59,9 @@ struct SyncTests {
         #expect(!log.contains("secret") && !log.contains("Seed"), "the debug log shows key material")
     }
 
-    @Test("in a chain whose middle phone has another session, the hub still relays to it at once: a live device reaches it only through the hub")
+    @Test(
+        "in a chain whose middle phone has another session, the hub still relays to it at once: a live device reaches it only through the hub"
+    )
     func chainRelaysAtOnce() throws {
         let (homes, game, _) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
@@ -82,12 +84,15 @@ struct SyncTests {
         for hole in ["5", "6", "7"] {
             try far.ok(["score", game, "Ben", hole, "4"])
             let target = try far.stateHash()
-            #expect(try eventually(within: 10) { try end.stateHash() == target }, "hole \(hole) did not reach the end of the chain")
+            #expect(
+                try eventually(within: 10) { try end.stateHash() == target }, "hole \(hole) did not reach the end of the chain")
         }
         let middleDevice = try #require(try Home(path: middle.home.path).identity().deviceKey).short
         let log = String(decoding: ((try? Data(contentsOf: hubLog)) ?? Data()).dropFirst(before), as: UTF8.self)
         let relays = log.split(separator: "\n").filter { $0.contains("relaying a change at once to a peer that asked for it") }
-        #expect(relays.contains { $0.contains(middleDevice) }, "the hub never relayed at once to the middle phone, which has another session")
+        #expect(
+            relays.contains { $0.contains(middleDevice) },
+            "the hub never relayed at once to the middle phone, which has another session")
     }
 
     @Test("a one-shot sync reports what moved and the state hash, and both sides agree")
@@ -99,7 +104,10 @@ struct SyncTests {
         // Cleo's edit reaches Ben's home by file: the node holds it as a third device's op.
         try homes[2].ok(["score", game, players[2], "1", "6"])
         let bundle = homes[2].home.appendingPathComponent("c.bundle").path
-        try homes[2].ok(["export", "--out", bundle, "--since", try homes[1].ok(["vector"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        try homes[2].ok([
+            "export", "--out", bundle, "--since",
+            try homes[1].ok(["vector"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+        ])
         try homes[1].ok(["import", bundle])
         let node = try NodeProcess(homes[1])
         defer { node.stop() }
@@ -185,7 +193,9 @@ struct SyncTests {
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard bound else { throw CLI.CLIError("no free port") }
         return Int(UInt16(bigEndian: address.sin_port))
@@ -213,7 +223,10 @@ struct SyncTests {
     func killedMidBatch() throws {
         let source = try CLI(name: "source")
         let sink = try CLI(name: "sink")
-        defer { source.remove(); sink.remove() }
+        defer {
+            source.remove()
+            sink.remove()
+        }
         try source.ok(["login", "--name", "Ana"])
         try sink.ok(["login", "--name", "Ben"])
         let invite = try source.createSpace("Big").field("invite")
@@ -246,8 +259,13 @@ struct SyncTests {
         let space = try home.resolveSpace(nil)
         for start in stride(from: 0, to: count, by: 1000) {
             let edits = (start..<min(count, start + 1000)).map { index in
-                (changes: [Change.set(kind: .player, id: EntityID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
-                                      fields: ["name": .text("Player \(index)")])], pred: [OpID]())
+                (
+                    changes: [
+                        Change.set(
+                            kind: .player, id: EntityID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
+                            fields: ["name": .text("Player \(index)")])
+                    ], pred: [OpID]()
+                )
             }
             _ = try home.store.appendBatch(space: space, signer: keys.device, edits: edits, now: 1_700_000_000_000)
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CaddieCore
 
 @Suite("Byte codecs")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import CaddieCore
 
 @Suite("Course files")
@@ -32,14 +33,16 @@ struct CourseFileTests {
         #expect(back == course)
     }
 
-    @Test("bad course files are refused with the field at fault", arguments: [
-        (json(holes: 12), "9 or 18 holes"),
-        (json(slope: 200), "slope 200"),
-        (json().replacingOccurrences(of: "\"strokeIndex\": 2,", with: "\"strokeIndex\": 1,"), "stroke indexes"),
-        (json().replacingOccurrences(of: "\"White\": 350}}]", with: "\"Blue\": 350}}]"), "unknown tee"),
-        ("{\"name\": \"x\"", "not valid JSON"),
-        ("{\"tees\": [], \"holes\": []}", "lacks \"name\""),
-    ])
+    @Test(
+        "bad course files are refused with the field at fault",
+        arguments: [
+            (json(holes: 12), "9 or 18 holes"),
+            (json(slope: 200), "slope 200"),
+            (json().replacingOccurrences(of: "\"strokeIndex\": 2,", with: "\"strokeIndex\": 1,"), "stroke indexes"),
+            (json().replacingOccurrences(of: "\"White\": 350}}]", with: "\"Blue\": 350}}]"), "unknown tee"),
+            ("{\"name\": \"x\"", "not valid JSON"),
+            ("{\"tees\": [], \"holes\": []}", "lacks \"name\""),
+        ])
     func refused(text: String, expected: String) {
         do {
             _ = try CourseFile(data: Data(text.utf8))

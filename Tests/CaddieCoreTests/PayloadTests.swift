@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CaddieCore
 
 @Suite("Op payloads")
@@ -10,19 +11,37 @@ struct PayloadTests {
     @Test("every change kind round-trips through its encoding")
     func roundTrip() throws {
         let changes: [[Change]] = [
-            [.join(.init(user: key, userName: "Ana", certifiedAt: 42, certificateSignature: [UInt8](repeating: 1, count: 64),
-                         membershipProof: [UInt8](repeating: 2, count: 32)))],
+            [
+                .join(
+                    .init(
+                        user: key, userName: "Ana", certifiedAt: 42, certificateSignature: [UInt8](repeating: 1, count: 64),
+                        membershipProof: [UInt8](repeating: 2, count: 32)))
+            ],
             [.revoke(.init(device: key, lastValidSeq: 9, userSignature: [UInt8](repeating: 4, count: 64)))],
-            [.set(kind: .player, id: player, fields: ["name": .text("Bo"), "index": .number(12.4), "user": .bytes(key.bytes),
-                                                       "x": .integer(-3), "gone": .null])],
-            [.rosterAdd(game: game, player: player),
-             .rosterRemove(game: game, player: player, observed: [OpID(device: key, seq: 3)])],
+            [
+                .set(
+                    kind: .player, id: player,
+                    fields: [
+                        "name": .text("Bo"), "index": .number(12.4), "user": .bytes(key.bytes),
+                        "x": .integer(-3), "gone": .null,
+                    ])
+            ],
+            [
+                .rosterAdd(game: game, player: player),
+                .rosterRemove(game: game, player: player, observed: [OpID(device: key, seq: 3)]),
+            ],
             [.score(game: game, player: player, hole: 18, entry: try ScoreEntry(strokes: 7, putts: 3, penalties: 1))],
             [.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 4))],
             [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 5, count: 32)))],
-            [.remove(.init(user: key, ownerSalt: [UInt8](repeating: 6, count: 16), devices: [.init(device: key, lastValidSeq: 12)])),
-             .rotate(.init(epoch: 2, ownerSalt: [UInt8](repeating: 6, count: 16), keyCheck: [UInt8](repeating: 7, count: 8),
-                           sealed: [.init(device: key, box: [UInt8](repeating: 8, count: 80))]))],
+            [
+                .remove(
+                    .init(user: key, ownerSalt: [UInt8](repeating: 6, count: 16), devices: [.init(device: key, lastValidSeq: 12)])
+                ),
+                .rotate(
+                    .init(
+                        epoch: 2, ownerSalt: [UInt8](repeating: 6, count: 16), keyCheck: [UInt8](repeating: 7, count: 8),
+                        sealed: [.init(device: key, box: [UInt8](repeating: 8, count: 80))])),
+            ],
         ]
         for list in changes {
             #expect(try Payload.decode(Payload.encode(list)) == list)
@@ -46,20 +65,25 @@ struct PayloadTests {
         #expect(plain[2] == 0x20 && plain.count == bytes.count - 2)
     }
 
-    @Test("malformed payloads are refused with the reason", arguments: [
-        ([UInt8]([1, 1, 0x22]) + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 3, 0xff], "fairway"),
-        ([1, 1, 0x22] + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 0xff, 2], "green in regulation"),
-        ([1, 1, 0x22] + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 0xff, 0xff], "score 0x22"),
-        ([2, 1, 0x11], "payload version"),
-        ([1, 0], "payload"),
-        ([1, 1, 0x99], "change tag"),
-        ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [1, 31, 0xff, 0xff], "score"),
-        ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [0, 4, 0xff, 0xff], "hole"),
-        ([1, 1, 0x11] + [UInt8](repeating: 0, count: 16) + [0], "payload"),
-        ([1, 1, 0x04, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 24) + [0, 0], "rotation epoch"),
-        ([1, 1, 0x04, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 24) + [0, 1] + [UInt8](repeating: 0, count: 40), "rotation sealed key"),
-        ([1, 1, 0x03] + [UInt8](repeating: 0, count: 48) + [0x04, 0x01], "removed devices"),
-    ])
+    @Test(
+        "malformed payloads are refused with the reason",
+        arguments: [
+            ([UInt8]([1, 1, 0x22]) + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 3, 0xff], "fairway"),
+            ([1, 1, 0x22] + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 0xff, 2], "green in regulation"),
+            ([1, 1, 0x22] + [UInt8](repeating: 0, count: 16) + [1, 4, 0xff, 0xff, 0xff, 0xff], "score 0x22"),
+            ([2, 1, 0x11], "payload version"),
+            ([1, 0], "payload"),
+            ([1, 1, 0x99], "change tag"),
+            ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [1, 31, 0xff, 0xff], "score"),
+            ([1, 1, 0x20] + [UInt8](repeating: 0, count: 16) + [0, 4, 0xff, 0xff], "hole"),
+            ([1, 1, 0x11] + [UInt8](repeating: 0, count: 16) + [0], "payload"),
+            ([1, 1, 0x04, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 24) + [0, 0], "rotation epoch"),
+            (
+                [1, 1, 0x04, 0, 0, 0, 1] + [UInt8](repeating: 0, count: 24) + [0, 1] + [UInt8](repeating: 0, count: 40),
+                "rotation sealed key"
+            ),
+            ([1, 1, 0x03] + [UInt8](repeating: 0, count: 48) + [0x04, 0x01], "removed devices"),
+        ])
     func malformed(bytes: [UInt8], field: String) {
         do {
             _ = try Payload.decode(bytes)
@@ -71,8 +95,10 @@ struct PayloadTests {
 
     @Test("a score may not travel with other changes, so pred is never ambiguous")
     func scoreAlone() throws {
-        let mixed = Payload.encode([.rosterAdd(game: game, player: player),
-                                    .score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 4))])
+        let mixed = Payload.encode([
+            .rosterAdd(game: game, player: player),
+            .score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 4)),
+        ])
         #expect(throws: DecodeError.self) { try Payload.decode(mixed) }
     }
 
@@ -88,8 +114,9 @@ struct PayloadTests {
     @Test("an op decodes its header and refuses truncation, a bad version and trailing bytes")
     func opStructure() throws {
         let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
-        let unsigned = SignedOp.encodeUnsigned(space: space, device: key, seq: 2, prev: .zero, hlc: HLC(rawValue: 77),
-                                               pred: [OpID(device: key, seq: 1)], payload: [1, 2, 3])
+        let unsigned = SignedOp.encodeUnsigned(
+            space: space, device: key, seq: 2, prev: .zero, hlc: HLC(rawValue: 77),
+            pred: [OpID(device: key, seq: 1)], payload: [1, 2, 3])
         let bytes = unsigned + [UInt8](repeating: 9, count: 64)
         let op = try SignedOp(bytes: bytes)
         #expect(op.seq == 2 && op.pred == [OpID(device: key, seq: 1)] && op.payload == [1, 2, 3])

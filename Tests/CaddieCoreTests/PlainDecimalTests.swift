@@ -16,8 +16,10 @@ struct PlainDecimalTests {
 
     @Test("hexadecimal, exponents, nan, inf, spaces, commas and empty text are refused, though Double(_:) takes some")
     func refused() {
-        for text in ["0x10", "1e3", "1E3", "nan", "inf", "-inf", "infinity", " 1", "1 ", "1,5", "", "-", ".", "+-1", "1-",
-                     "1..2", "1.2.3", "٣", "１"] {
+        for text in [
+            "0x10", "1e3", "1E3", "nan", "inf", "-inf", "infinity", " 1", "1 ", "1,5", "", "-", ".", "+-1", "1-",
+            "1..2", "1.2.3", "٣", "１",
+        ] {
             #expect(PlainDecimal.parse(text) == nil, "'\(text)' should be refused")
         }
         #expect(Double("0x10") == 16)  // why the parser exists

@@ -1,5 +1,6 @@
 import CaddieCore
 import Testing
+
 @testable import CaddieCrypto
 
 @Suite("libsodium primitives")
@@ -22,7 +23,10 @@ struct CryptoTests {
         let key = try SigningKey(seed: seed)
         #expect(key.publicKey.hex == "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a")
         let signature = key.sign([UInt8]())
-        #expect(Hex.encode(signature) == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b")
+        #expect(
+            Hex.encode(signature)
+                == "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"
+        )
         #expect(Ed25519.verify(signature, message: [UInt8](), key: key.publicKey))
         #expect(!Ed25519.verify(signature, message: [0], key: key.publicKey))
         #expect(!Ed25519.verify(signature, message: [UInt8](), context: [1], key: key.publicKey))
@@ -47,17 +51,25 @@ struct CryptoTests {
         let device = SigningKey.generate()
         let other = SigningKey.generate()
         let signature = Membership.certify(device: device.publicKey, by: user, at: 99)
-        #expect(Membership.verifyCertificate(user: user.publicKey, device: device.publicKey, certifiedAt: 99, signature: signature))
-        #expect(!Membership.verifyCertificate(user: user.publicKey, device: other.publicKey, certifiedAt: 99, signature: signature))
-        #expect(!Membership.verifyCertificate(user: user.publicKey, device: device.publicKey, certifiedAt: 98, signature: signature))
+        #expect(
+            Membership.verifyCertificate(user: user.publicKey, device: device.publicKey, certifiedAt: 99, signature: signature))
+        #expect(
+            !Membership.verifyCertificate(user: user.publicKey, device: other.publicKey, certifiedAt: 99, signature: signature))
+        #expect(
+            !Membership.verifyCertificate(user: user.publicKey, device: device.publicKey, certifiedAt: 98, signature: signature))
         let space = SecureRandom.spaceID()
         let key = SecureRandom.bytes(32)
         let proof = Membership.membershipProof(space: space, spaceKey: key, device: device.publicKey, user: user.publicKey)
-        #expect(Membership.verifyMembershipProof(proof, space: space, spaceKey: key, device: device.publicKey, user: user.publicKey))
-        #expect(!Membership.verifyMembershipProof(proof, space: space, spaceKey: SecureRandom.bytes(32),
-                                                  device: device.publicKey, user: user.publicKey))
-        #expect(!Membership.verifyMembershipProof(proof, space: SecureRandom.spaceID(), spaceKey: key,
-                                                  device: device.publicKey, user: user.publicKey))
+        #expect(
+            Membership.verifyMembershipProof(proof, space: space, spaceKey: key, device: device.publicKey, user: user.publicKey))
+        #expect(
+            !Membership.verifyMembershipProof(
+                proof, space: space, spaceKey: SecureRandom.bytes(32),
+                device: device.publicKey, user: user.publicKey))
+        #expect(
+            !Membership.verifyMembershipProof(
+                proof, space: SecureRandom.spaceID(), spaceKey: key,
+                device: device.publicKey, user: user.publicKey))
     }
 }
 

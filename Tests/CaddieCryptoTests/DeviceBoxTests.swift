@@ -1,5 +1,6 @@
 import CaddieCore
 import Testing
+
 @testable import CaddieCrypto
 
 @Suite("Keys sealed to a device, and spaces bound to their owner")

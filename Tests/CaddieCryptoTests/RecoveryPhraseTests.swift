@@ -1,5 +1,6 @@
 import CaddieCore
 import Testing
+
 @testable import CaddieCrypto
 
 @Suite("Recovery phrase (BIP-39, 24 words)")
@@ -16,14 +17,23 @@ struct RecoveryPhraseTests {
     /// The BIP-39 reference vectors for 256-bit entropy.
     static let vectors: [(seed: String, phrase: String)] = [
         (String(repeating: "00", count: 32), Array(repeating: "abandon", count: 23).joined(separator: " ") + " art"),
-        (String(repeating: "7f", count: 32), "legal winner thank year wave sausage worth useful legal winner thank year "
-            + "wave sausage worth useful legal winner thank year wave sausage worth title"),
-        (String(repeating: "80", count: 32), "letter advice cage absurd amount doctor acoustic avoid letter advice cage "
-            + "absurd amount doctor acoustic avoid letter advice cage absurd amount doctor acoustic bless"),
+        (
+            String(repeating: "7f", count: 32),
+            "legal winner thank year wave sausage worth useful legal winner thank year "
+                + "wave sausage worth useful legal winner thank year wave sausage worth title"
+        ),
+        (
+            String(repeating: "80", count: 32),
+            "letter advice cage absurd amount doctor acoustic avoid letter advice cage "
+                + "absurd amount doctor acoustic avoid letter advice cage absurd amount doctor acoustic bless"
+        ),
         (String(repeating: "ff", count: 32), Array(repeating: "zoo", count: 23).joined(separator: " ") + " vote"),
-        ("68a79eaca2324873eacc50cb9c6eca8cc68ea5d936f98787c60c7ebc74e6ce7c", "hamster diagram private dutch cause "
-            + "delay private meat slide toddler razor book happy fancy gospel tennis maple dilemma loan word shrug "
-            + "inflict delay length"),
+        (
+            "68a79eaca2324873eacc50cb9c6eca8cc68ea5d936f98787c60c7ebc74e6ce7c",
+            "hamster diagram private dutch cause "
+                + "delay private meat slide toddler razor book happy fancy gospel tennis maple dilemma loan word shrug "
+                + "inflict delay length"
+        ),
     ]
 
     @Test("a seed becomes the reference words, and the words give the seed back")

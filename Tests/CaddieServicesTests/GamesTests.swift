@@ -49,9 +49,11 @@ final class GamesTests: XCTestCase {
     // the lowest score and wins the pot, now worth 4.
     func testSkinsCarryOver() {
         let skins = Games.skins([[4, 4, 4], [5, 5, 6], [3, 3, 4], [4, 5, 5], [5, 4, 4]])
-        XCTAssertEqual(skins.holes.map(\.outcome), [
-            .carried(carry: 1), .carried(carry: 2), .carried(carry: 3), .won(player: 0, skins: 4), .carried(carry: 1),
-        ])
+        XCTAssertEqual(
+            skins.holes.map(\.outcome),
+            [
+                .carried(carry: 1), .carried(carry: 2), .carried(carry: 3), .won(player: 0, skins: 4), .carried(carry: 1),
+            ])
         XCTAssertEqual(skins.won, [4, 0, 0])
         XCTAssertEqual(skins.carry, 1, "the last hole's tie leaves one skin unclaimed")
     }
@@ -67,11 +69,13 @@ final class GamesTests: XCTestCase {
     // Validation (a common house rule, docs/games.md): the winner must tie or beat the next hole's best score.
     func testSkinsValidation() {
         let validated = Games.skins([[3, 4], [4, 4], [5, 4]], validation: true)
-        XCTAssertEqual(validated.holes.map(\.outcome), [.won(player: 0, skins: 1), .carried(carry: 1), .won(player: 1, skins: 2)])
+        XCTAssertEqual(
+            validated.holes.map(\.outcome), [.won(player: 0, skins: 1), .carried(carry: 1), .won(player: 1, skins: 2)])
         let voided = Games.skins([[3, 4], [5, 4], [4, 4]], validation: true)
         // Hole 1's skin is void (5 on hole 2 does not tie the best 4); hole 2 is won with the void skin added,
         // and validated by the tie on hole 3.
-        XCTAssertEqual(voided.holes.map(\.outcome), [.wonThenVoided(player: 0, skins: 1), .won(player: 1, skins: 2), .carried(carry: 1)])
+        XCTAssertEqual(
+            voided.holes.map(\.outcome), [.wonThenVoided(player: 0, skins: 1), .won(player: 1, skins: 2), .carried(carry: 1)])
         XCTAssertEqual(voided.won, [0, 2])
     }
 
@@ -106,16 +110,18 @@ final class GamesTests: XCTestCase {
     }
 
     private func card(_ gross: [Int?], handicap: Double?, pars: [Int]? = nil) -> Games.PlayerCard {
-        Games.PlayerCard(pars: pars ?? Array(repeating: 4, count: 18), strokeIndexes: Array(1...18),
-                         courseHandicap: handicap, gross: gross + Array(repeating: nil, count: 18 - gross.count))
+        Games.PlayerCard(
+            pars: pars ?? Array(repeating: 4, count: 18), strokeIndexes: Array(1...18),
+            courseHandicap: handicap, gross: gross + Array(repeating: nil, count: 18 - gross.count))
     }
 
     // Appendix C: match play at 100%, the low player off zero and the other receiving the difference; net
     // skins here use the same strokes off the low at 100%.
     func testNetSkinsAndMatchStrokesOffTheLow() {
         let ann = card([4, 4], handicap: 2), ben = card([5, 4], handicap: 3.4)
-        let standings = Games.standings(cards: [ann, ben], names: ["Ann", "Ben"],
-                                        rules: Games.Rules(formats: [.match, .skins], stake: 1))
+        let standings = Games.standings(
+            cards: [ann, ben], names: ["Ann", "Ben"],
+            rules: Games.Rules(formats: [.match, .skins], stake: 1))
         XCTAssertEqual(standings.matchStrokes[1].prefix(2), [1, 0], "Ben gets 3 - 2 = 1 stroke, on stroke index 1")
         XCTAssertEqual(standings.skins?.holes.first?.outcome, .carried(carry: 1), "Ben's net 4 ties Ann's 4")
         XCTAssertEqual(standings.match?.summary, "all square thru 2")
@@ -137,8 +143,9 @@ final class GamesTests: XCTestCase {
     // Four-ball match play at 90%, off the low of the four (Appendix C), with the better ball per side.
     func testFourBallSidesAndSettlement() {
         let cards = [card([4], handicap: 0), card([6], handicap: 10), card([5], handicap: 0), card([5], handicap: 0)]
-        let standings = Games.standings(cards: cards, names: ["A", "B", "C", "D"],
-                                        rules: Games.Rules(formats: [.match, .skins], netSkins: false, sides: [[0, 1], [2, 3]], stake: 2))
+        let standings = Games.standings(
+            cards: cards, names: ["A", "B", "C", "D"],
+            rules: Games.Rules(formats: [.match, .skins], netSkins: false, sides: [[0, 1], [2, 3]], stake: 2))
         XCTAssertEqual(standings.matchStrokes[1][0], 1, "90% of 10 is 9 strokes: one on stroke index 1")
         XCTAssertEqual(standings.match?.results.first, .a, "side A's better ball 4 beats side B's 5")
         XCTAssertEqual(standings.skins?.won, [1, 0, 0, 0], "A's gross 4 wins the first skin alone")
@@ -157,10 +164,12 @@ final class GamesTests: XCTestCase {
     }
 
     func testSettlementPayments() {
-        XCTAssertEqual(Games.settle([3, -1, -1, -1]), [
-            Games.Transfer(from: 1, to: 0, units: 1), Games.Transfer(from: 2, to: 0, units: 1),
-            Games.Transfer(from: 3, to: 0, units: 1),
-        ])
+        XCTAssertEqual(
+            Games.settle([3, -1, -1, -1]),
+            [
+                Games.Transfer(from: 1, to: 0, units: 1), Games.Transfer(from: 2, to: 0, units: 1),
+                Games.Transfer(from: 3, to: 0, units: 1),
+            ])
         XCTAssertEqual(Games.settle([0, 0]), [])
         // Never more payments than players less one, and every balance ends at zero.
         let balances = [4, 3, -2, -2, -3]
@@ -175,8 +184,9 @@ final class GamesTests: XCTestCase {
     }
 
     func testMatchNeedsTwoSides() {
-        let standings = Games.standings(cards: [card([4], handicap: 1), card([4], handicap: 1), card([4], handicap: 1)],
-                                        names: ["A", "B", "C"], rules: Games.Rules(formats: [.nassau]))
+        let standings = Games.standings(
+            cards: [card([4], handicap: 1), card([4], handicap: 1), card([4], handicap: 1)],
+            names: ["A", "B", "C"], rules: Games.Rules(formats: [.nassau]))
         XCTAssertNil(standings.nassau)
         XCTAssertTrue(standings.notes.contains { $0.contains("two sides") })
     }

@@ -192,8 +192,14 @@ struct GuidanceTests {
         #expect(HeadingReading.preferred(from: []) == nil)
         #expect(HeadingSource.preferenceOrder == [.headTracking, .compass, .courseOverGround])
         // One reading of a source's name, for the CLI and the API alike.
-        #expect(["head", "Head-Tracking", "HEADTRACKING"].map { HeadingSource(name: $0) } == [.headTracking, .headTracking, .headTracking])
-        #expect(["course", "COG", "course-over-ground"].map { HeadingSource(name: $0) } == [.courseOverGround, .courseOverGround, .courseOverGround])
+        #expect(
+            ["head", "Head-Tracking", "HEADTRACKING"].map { HeadingSource(name: $0) } == [
+                .headTracking, .headTracking, .headTracking,
+            ])
+        #expect(
+            ["course", "COG", "course-over-ground"].map { HeadingSource(name: $0) } == [
+                .courseOverGround, .courseOverGround, .courseOverGround,
+            ])
         #expect(HeadingSource(name: "Compass") == .compass)
         #expect(HeadingSource(name: "gps") == nil && HeadingSource(name: "") == nil)
 

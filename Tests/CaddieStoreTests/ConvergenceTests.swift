@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Testing
+
 @testable import CaddieStore
 
 @Suite("Convergence of replicas")
@@ -14,8 +15,9 @@ struct ConvergenceTests {
         var authors = try (0..<Int.random(in: 2...4, using: &rng)).map { try Author("user\($0)", space: space) }
         let game = entity(0xAA)
         let players = (1...4).map { entity(UInt8($0)) }
-        try authors[0].edit([.set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)])]
-                            + players.prefix(3).map { .rosterAdd(game: game, player: $0) })
+        try authors[0].edit(
+            [.set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)])]
+                + players.prefix(3).map { .rosterAdd(game: game, player: $0) })
         for player in players {
             try authors[0].edit([.set(kind: .player, id: player, fields: ["name": .text("p\(player.bytes[0])")])])
         }
@@ -25,8 +27,9 @@ struct ConvergenceTests {
             let player = players.randomElement(using: &rng) ?? players[0]
             switch Int.random(in: 0..<10, using: &rng) {
             case 0...3:
-                try authors[index].score(game: game, player: player, hole: Int.random(in: 1...3, using: &rng),
-                                         strokes: Int.random(in: 1...9, using: &rng))
+                try authors[index].score(
+                    game: game, player: player, hole: Int.random(in: 1...3, using: &rng),
+                    strokes: Int.random(in: 1...9, using: &rng))
             case 4:
                 try authors[index].edit([.set(kind: .player, id: player, fields: ["name": .text("n\(rng.next() % 100)")])])
             case 5:
@@ -37,21 +40,27 @@ struct ConvergenceTests {
             case 7:
                 try authors[index].edit([.set(kind: .game, id: game, fields: ["finished": .integer(Int64(rng.next() % 2))])])
             case 8:
-                try authors[index].edit([.attest(game: game, player: player,
-                                                 cardHash: Digest32(unchecked: [UInt8](repeating: UInt8(rng.next() % 4), count: 32)))])
+                try authors[index].edit([
+                    .attest(
+                        game: game, player: player,
+                        cardHash: Digest32(unchecked: [UInt8](repeating: UInt8(rng.next() % 4), count: 32)))
+                ])
             default:
                 let other = Int.random(in: authors.indices, using: &rng)
                 if other != index { try authors[index].pull(from: authors[other]) }
             }
         }
         // Everything everyone made, and what a replica that synced with all of them shows.
-        for index in authors.indices { for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) } }
+        for index in authors.indices {
+            for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) }
+        }
         let ops = try authors[0].store.ops(space: space.id)
         return (ops, try authors[0].hash())
     }
 
-    @Test("four replicas given the same ops in random orders, batches and duplicates reach one state hash",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "four replicas given the same ops in random orders, batches and duplicates reach one state hash",
+        .timeLimit(.minutes(10)))
     func randomDelivery() throws {
         var failures = 0
         for seed in 0..<UInt64(Self.cases) {
@@ -64,8 +73,9 @@ struct ConvergenceTests {
                 delivery.shuffle(using: &rng)
                 while !delivery.isEmpty {
                     let size = min(delivery.count, Int.random(in: 1...8, using: &rng))
-                    let report = try store.receive(space: space.id, spaceKey: space.key, ops: Array(delivery.prefix(size)),
-                                                   mode: .tolerant, now: receiverNow)
+                    let report = try store.receive(
+                        space: space.id, spaceKey: space.key, ops: Array(delivery.prefix(size)),
+                        mode: .tolerant, now: receiverNow)
                     #expect(report.rejected.isEmpty, "seed \(seed): \(report.rejected)")
                     delivery.removeFirst(size)
                 }
@@ -85,9 +95,13 @@ struct ConvergenceTests {
         let owner = SigningKey.generate()
         let salt = SecureRandom.bytes(16)
         let space = TestSpace(id: Membership.ownedSpaceID(owner: owner.publicKey, salt: salt))
-        var authors = [try Author("owner-phone", space: space, user: owner), try Author("owner-tablet", space: space, user: owner)]
+        var authors = [
+            try Author("owner-phone", space: space, user: owner), try Author("owner-tablet", space: space, user: owner),
+        ]
         for index in 0..<Int.random(in: 2...3, using: &rng) { authors.append(try Author("user\(index)", space: space)) }
-        for index in authors.indices { for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) } }
+        for index in authors.indices {
+            for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) }
+        }
         let players = (1...3).map { entity(UInt8($0)) }
         var seen: [[UInt8]] = []
         for _ in 0..<Int.random(in: 10...30, using: &rng) {
@@ -103,19 +117,26 @@ struct ConvergenceTests {
                 let store = authors[remover].store
                 let removed = try store.removedUsers(space.id)
                 let members = try store.members(space.id)
-                guard let target = members.map(\.user).filter({ $0 != owner.publicKey && !removed.contains($0) })
-                    .sorted().randomElement(using: &rng) else { continue }
+                guard
+                    let target = members.map(\.user).filter({ $0 != owner.publicKey && !removed.contains($0) })
+                        .sorted().randomElement(using: &rng)
+                else { continue }
                 let vector = try store.vector(space.id)
                 let key = SecureRandom.bytes(32)
                 let remaining = Set(members.filter { $0.user != target && !removed.contains($0.user) }.map(\.device)).sorted()
                 let epoch = (try store.sealedSpaceKeys(space.id).map(\.epoch).max() ?? 0) + 1
                 try authors[remover].edit([
-                    .remove(Change.Removal(user: target, ownerSalt: salt, devices: members.filter { $0.user == target }
-                        .map { .init(device: $0.device, lastValidSeq: vector[$0.device]) })),
-                    .rotate(Change.Rotation(epoch: epoch, ownerSalt: salt, keyCheck: Membership.keyCheck(key),
-                                            sealed: remaining.compactMap { device in
-                                                DeviceBox.seal(key, to: device).map { .init(device: device, box: $0) }
-                                            })),
+                    .remove(
+                        Change.Removal(
+                            user: target, ownerSalt: salt,
+                            devices: members.filter { $0.user == target }
+                                .map { .init(device: $0.device, lastValidSeq: vector[$0.device]) })),
+                    .rotate(
+                        Change.Rotation(
+                            epoch: epoch, ownerSalt: salt, keyCheck: Membership.keyCheck(key),
+                            sealed: remaining.compactMap { device in
+                                DeviceBox.seal(key, to: device).map { .init(device: device, box: $0) }
+                            })),
                 ])
             default:
                 let other = Int.random(in: authors.indices, using: &rng)
@@ -124,14 +145,17 @@ struct ConvergenceTests {
             for author in authors { seen += try author.store.ops(space: space.id) }
         }
         for _ in 0..<2 {
-            for index in authors.indices { for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) } }
+            for index in authors.indices {
+                for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) }
+            }
         }
         for author in authors { seen += try author.store.ops(space: space.id) }
         return (space, Array(Set(seen)), try authors[0].hash(), try authors[0].store.opCount(space.id))
     }
 
-    @Test("removals made offline on the owner's two devices, delivered in any order and batching, reach one membership, one key and one state",
-          .timeLimit(.minutes(10)))
+    @Test(
+        "removals made offline on the owner's two devices, delivered in any order and batching, reach one membership, one key and one state",
+        .timeLimit(.minutes(10)))
     func removalsConverge() throws {
         var failures = 0
         for seed in 0..<UInt64(100) {
@@ -142,8 +166,9 @@ struct ConvergenceTests {
                 var delivery = ops.shuffled(using: &rng)
                 while !delivery.isEmpty {
                     let size = min(delivery.count, Int.random(in: 1...8, using: &rng))
-                    _ = try store.receive(space: space.id, spaceKey: space.key, ops: Array(delivery.prefix(size)),
-                                          mode: .tolerant, now: receiverNow)
+                    _ = try store.receive(
+                        space: space.id, spaceKey: space.key, ops: Array(delivery.prefix(size)),
+                        mode: .tolerant, now: receiverNow)
                     delivery.removeFirst(size)
                 }
                 // Ops beyond a gap that a cut left unfillable may wait; what is applied must match.
@@ -161,10 +186,12 @@ struct ConvergenceTests {
         for hole in 1...3 { try author.score(game: entity(1), player: entity(2), hole: hole, strokes: 4) }
         let ops = try author.store.ops(space: space.id)
         let store = try replica(space)
-        let late = try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.suffix(2)), mode: .tolerant, now: receiverNow)
+        let late = try store.receive(
+            space: space.id, spaceKey: space.key, ops: Array(ops.suffix(2)), mode: .tolerant, now: receiverNow)
         #expect(late.applied.isEmpty && late.pending == 2)
         #expect(try store.cells(space.id, game: entity(1)).isEmpty)
-        let filled = try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.prefix(2)), mode: .tolerant, now: receiverNow)
+        let filled = try store.receive(
+            space: space.id, spaceKey: space.key, ops: Array(ops.prefix(2)), mode: .tolerant, now: receiverNow)
         #expect(filled.applied.count == 4)
         #expect(try store.pendingCount(space.id) == 0)
         #expect(try store.stateHash(space.id) == author.hash())

@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Testing
+
 @testable import CaddieStore
 
 @Suite("Conflicts of golf")
@@ -13,8 +14,10 @@ struct GolfConflictTests {
         let space = TestSpace()
         var marker1 = try Author("Carla", space: space)
         let marker2 = try Author("Dev", space: space)
-        try marker1.edit([.set(kind: .game, id: game, fields: ["tee": .text("White")]),
-                          .rosterAdd(game: game, player: alice), .rosterAdd(game: game, player: bob)])
+        try marker1.edit([
+            .set(kind: .game, id: game, fields: ["tee": .text("White")]),
+            .rosterAdd(game: game, player: alice), .rosterAdd(game: game, player: bob),
+        ])
         try marker2.pull(from: marker1)
         return (space, marker1, marker2)
     }

@@ -1,6 +1,7 @@
-import Foundation
 import CaddieCore
 import CaddieCrypto
+import Foundation
+
 @testable import CaddieStore
 
 /// A deterministic random source, so a failing generated case can be replayed from its seed.
@@ -36,7 +37,9 @@ struct Author {
     let space: TestSpace
     var clock: UInt64 = 1_700_000_000_000
 
-    init(_ name: String, space: TestSpace, user: SigningKey = .generate(), store: OpStore? = nil, joinWith key: [UInt8]? = nil)
+    init(
+        _ name: String, space: TestSpace, user: SigningKey = .generate(), store: OpStore? = nil, joinWith key: [UInt8]? = nil
+    )
         throws
     {
         self.name = name
@@ -49,8 +52,9 @@ struct Author {
         let join = Change.Join(
             user: user.publicKey, userName: name, certifiedAt: certifiedAt,
             certificateSignature: Membership.certify(device: device.publicKey, by: user, at: certifiedAt),
-            membershipProof: Membership.membershipProof(space: space.id, spaceKey: key ?? space.key,
-                                                        device: device.publicKey, user: user.publicKey))
+            membershipProof: Membership.membershipProof(
+                space: space.id, spaceKey: key ?? space.key,
+                device: device.publicKey, user: user.publicKey))
         try self.store.append(space: space.id, signer: device, changes: [.join(join)], now: clock)
     }
 
@@ -63,7 +67,8 @@ struct Author {
     /// Enters a score that supersedes what this author's replica shows in the cell.
     @discardableResult
     mutating func score(game: EntityID, player: EntityID, hole: Int, strokes: Int) throws -> SignedOp {
-        let standing = try store.cells(space.id, game: game).first { $0.player == player && $0.hole == hole }?.values.map(\.op) ?? []
+        let standing =
+            try store.cells(space.id, game: game).first { $0.player == player && $0.hole == hole }?.values.map(\.op) ?? []
         return try edit([.score(game: game, player: player, hole: hole, entry: try ScoreEntry(strokes: strokes))], pred: standing)
     }
 

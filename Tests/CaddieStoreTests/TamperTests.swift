@@ -2,6 +2,7 @@ import CaddieCore
 import CaddieCrypto
 import Foundation
 import Testing
+
 @testable import CaddieStore
 
 @Suite("Tampered, forged and malformed ops")
@@ -44,14 +45,16 @@ struct TamperTests {
         try outsider.score(game: entity(1), player: entity(2), hole: 1, strokes: 1)
         let store = try replica(space)
         do {
-            _ = try store.receive(space: space.id, spaceKey: space.key, ops: try outsider.store.ops(space: space.id),
-                                  mode: .strict, now: receiverNow)
+            _ = try store.receive(
+                space: space.id, spaceKey: space.key, ops: try outsider.store.ops(space: space.id),
+                mode: .strict, now: receiverNow)
             Issue.record("an outsider's ops were accepted")
         } catch {
             #expect(error.description.contains("not a member"))
         }
-        let tolerant = try store.receive(space: space.id, spaceKey: space.key, ops: try outsider.store.ops(space: space.id),
-                                         mode: .tolerant, now: receiverNow)
+        let tolerant = try store.receive(
+            space: space.id, spaceKey: space.key, ops: try outsider.store.ops(space: space.id),
+            mode: .tolerant, now: receiverNow)
         #expect(tolerant.applied.isEmpty && !tolerant.rejected.isEmpty)
         #expect(try store.opCount(space.id) == 0)
     }
@@ -71,12 +74,15 @@ struct TamperTests {
         // A certificate signed by a key that is not the named user's.
         let device = SigningKey.generate()
         let user = SigningKey.generate()
-        let fake = Change.Join(user: user.publicKey, userName: "eve", certifiedAt: 1,
-                               certificateSignature: Membership.certify(device: device.publicKey, by: forger, at: 1),
-                               membershipProof: Membership.membershipProof(space: space.id, spaceKey: space.key,
-                                                                           device: device.publicKey, user: user.publicKey))
-        let unsigned = SignedOp.encodeUnsigned(space: space.id, device: device.publicKey, seq: 1, prev: .zero,
-                                               hlc: HLC(rawValue: 1), pred: [], payload: Payload.encode([.join(fake)]))
+        let fake = Change.Join(
+            user: user.publicKey, userName: "eve", certifiedAt: 1,
+            certificateSignature: Membership.certify(device: device.publicKey, by: forger, at: 1),
+            membershipProof: Membership.membershipProof(
+                space: space.id, spaceKey: space.key,
+                device: device.publicKey, user: user.publicKey))
+        let unsigned = SignedOp.encodeUnsigned(
+            space: space.id, device: device.publicKey, seq: 1, prev: .zero,
+            hlc: HLC(rawValue: 1), pred: [], payload: Payload.encode([.join(fake)]))
         let bytes = unsigned + device.sign(unsigned, context: SignedOp.signingContext)
         do {
             _ = try store.receive(space: space.id, spaceKey: space.key, ops: [bytes], mode: .strict, now: receiverNow)
@@ -106,9 +112,10 @@ struct TamperTests {
         let copy = try OpStore()
         try copy.addSpace(space.id, name: "t", now: 0)
         _ = try copy.receive(space: space.id, spaceKey: space.key, ops: [branchA[0]], mode: .strict, now: receiverNow)
-        try copy.append(space: space.id, signer: twin.device,
-                        changes: [.score(game: entity(1), player: entity(2), hole: 1, entry: try ScoreEntry(strokes: 9))],
-                        now: 5)
+        try copy.append(
+            space: space.id, signer: twin.device,
+            changes: [.score(game: entity(1), player: entity(2), hole: 1, entry: try ScoreEntry(strokes: 9))],
+            now: 5)
         let branchB = try copy.ops(space: space.id)
         let store = try replica(space)
         _ = try store.receive(space: space.id, spaceKey: space.key, ops: branchA, mode: .strict, now: receiverNow)
@@ -135,8 +142,10 @@ struct TamperTests {
         let lastValid = try phone.store.vector(space.id)[watch.device.publicKey]
         // The watch is stolen: later ops from it must not count anywhere.
         try watch.score(game: entity(1), player: entity(2), hole: 2, strokes: 1)
-        let signature = user.sign(Membership.revocationMessage(space: space.id, device: watch.device.publicKey,
-                                                               lastValidSeq: lastValid))
+        let signature = user.sign(
+            Membership.revocationMessage(
+                space: space.id, device: watch.device.publicKey,
+                lastValidSeq: lastValid))
         try phone.edit([.revoke(.init(device: watch.device.publicKey, lastValidSeq: lastValid, userSignature: signature))])
         let phoneOps = try phone.store.ops(space: space.id)
         let watchOps = try watch.store.ops(space: space.id)
@@ -168,14 +177,18 @@ struct TamperTests {
         try phone.pull(from: watch)
         let lastValid = try phone.store.vector(space.id)[watch.device.publicKey]
         try watch.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
-        _ = try listener.store.receive(space: space.id, spaceKey: space.key, ops: try watch.store.ops(space: space.id),
-                                       mode: .strict, now: receiverNow)
+        _ = try listener.store.receive(
+            space: space.id, spaceKey: space.key, ops: try watch.store.ops(space: space.id),
+            mode: .strict, now: receiverNow)
         #expect(try listener.store.cells(space.id, game: entity(1)).count == 1)
-        let signature = user.sign(Membership.revocationMessage(space: space.id, device: watch.device.publicKey,
-                                                               lastValidSeq: lastValid))
+        let signature = user.sign(
+            Membership.revocationMessage(
+                space: space.id, device: watch.device.publicKey,
+                lastValidSeq: lastValid))
         try phone.edit([.revoke(.init(device: watch.device.publicKey, lastValidSeq: lastValid, userSignature: signature))])
-        let report = try listener.store.receive(space: space.id, spaceKey: space.key,
-                                                ops: try phone.store.ops(space: space.id), mode: .strict, now: receiverNow)
+        let report = try listener.store.receive(
+            space: space.id, spaceKey: space.key,
+            ops: try phone.store.ops(space: space.id), mode: .strict, now: receiverNow)
         #expect(report.removed == 1)
         #expect(try listener.store.cells(space.id, game: entity(1)).isEmpty)
         #expect(try listener.store.vector(space.id)[watch.device.publicKey] == lastValid)
@@ -186,13 +199,16 @@ struct TamperTests {
         let space = TestSpace()
         var author = try Author("ana", space: space)
         try author.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
-        let signature = author.user.sign(Membership.revocationMessage(space: space.id, device: author.device.publicKey,
-                                                                       lastValidSeq: 1))
+        let signature = author.user.sign(
+            Membership.revocationMessage(
+                space: space.id, device: author.device.publicKey,
+                lastValidSeq: 1))
         try author.edit([.revoke(.init(device: author.device.publicKey, lastValidSeq: 1, userSignature: signature))])
         let store = try replica(space)
         #expect(throws: StoreError.self) {
-            try store.receive(space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id),
-                              mode: .strict, now: receiverNow)
+            try store.receive(
+                space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id),
+                mode: .strict, now: receiverNow)
         }
     }
 
@@ -202,12 +218,15 @@ struct TamperTests {
         var mallory = try Author("mallory", space: space)
         let victim = try Author("ana", space: space)
         try mallory.pull(from: victim)
-        let signature = mallory.user.sign(Membership.revocationMessage(space: space.id, device: victim.device.publicKey,
-                                                                        lastValidSeq: 0))
+        let signature = mallory.user.sign(
+            Membership.revocationMessage(
+                space: space.id, device: victim.device.publicKey,
+                lastValidSeq: 0))
         try mallory.edit([.revoke(.init(device: victim.device.publicKey, lastValidSeq: 0, userSignature: signature))])
         let store = try replica(space)
-        _ = try store.receive(space: space.id, spaceKey: space.key, ops: try mallory.store.ops(space: space.id),
-                              mode: .tolerant, now: receiverNow)
+        _ = try store.receive(
+            space: space.id, spaceKey: space.key, ops: try mallory.store.ops(space: space.id),
+            mode: .tolerant, now: receiverNow)
         #expect(try store.members(space.id).first { $0.device == victim.device.publicKey }?.revokedAfter == nil)
     }
 

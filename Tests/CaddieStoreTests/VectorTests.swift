@@ -2,6 +2,7 @@ import CaddieCore
 import CaddieCrypto
 import Foundation
 import Testing
+
 @testable import CaddieStore
 
 /// The hex test vectors of Protocol/op-format.md, recomputed from fixed keys. Ed25519 signatures are
@@ -23,15 +24,32 @@ struct VectorTests {
         let game = EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
         let player = EntityID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])
         let steps: [(String, [Change], [OpID])] = [
-            ("join", [.join(.init(user: user.publicKey, userName: "Ana", certifiedAt: certifiedAt,
-                                  certificateSignature: certificate, membershipProof: proof))], []),
+            (
+                "join",
+                [
+                    .join(
+                        .init(
+                            user: user.publicKey, userName: "Ana", certifiedAt: certifiedAt,
+                            certificateSignature: certificate, membershipProof: proof))
+                ], []
+            ),
             ("player", [.set(kind: .player, id: player, fields: ["name": .text("Ana"), "index": .number(12.4)])], []),
-            ("game", [.set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)]),
-                      .rosterAdd(game: game, player: player)], []),
+            (
+                "game",
+                [
+                    .set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)]),
+                    .rosterAdd(game: game, player: player),
+                ], []
+            ),
             ("score", [.score(game: game, player: player, hole: 7, entry: try ScoreEntry(strokes: 5, putts: 2))], []),
-            ("correction", [.score(game: game, player: player, hole: 7, entry: try ScoreEntry(strokes: 4))],
-             [OpID(device: device.publicKey, seq: 4)]),
-            ("attest", [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 0x44, count: 32)))], []),
+            (
+                "correction", [.score(game: game, player: player, hole: 7, entry: try ScoreEntry(strokes: 4))],
+                [OpID(device: device.publicKey, seq: 4)]
+            ),
+            (
+                "attest",
+                [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 0x44, count: 32)))], []
+            ),
         ]
         var prev = Digest32.zero
         var ops: [[String: Any]] = []
@@ -40,12 +58,15 @@ struct VectorTests {
             let seq = UInt64(index + 1)
             let hlc = HLC(milliseconds: certifiedAt + 60_000 * seq, counter: 0)
             let payload = Payload.encode(changes)
-            let unsigned = SignedOp.encodeUnsigned(space: space, device: device.publicKey, seq: seq, prev: prev, hlc: hlc,
-                                                   pred: pred, payload: payload)
+            let unsigned = SignedOp.encodeUnsigned(
+                space: space, device: device.publicKey, seq: seq, prev: prev, hlc: hlc,
+                pred: pred, payload: payload)
             let bytes = unsigned + device.sign(unsigned, context: SignedOp.signingContext)
             let hash = Blake2b.hash(bytes)
-            ops.append(["name": name, "seq": Int(seq), "hlc": String(hlc.rawValue), "prev": prev.hex,
-                        "payload": Hex.encode(payload), "bytes": Hex.encode(bytes), "hash": hash.hex])
+            ops.append([
+                "name": name, "seq": Int(seq), "hlc": String(hlc.rawValue), "prev": prev.hex,
+                "payload": Hex.encode(payload), "bytes": Hex.encode(bytes), "hash": hash.hex,
+            ])
             raw.append(bytes)
             prev = hash
         }
@@ -54,8 +75,10 @@ struct VectorTests {
             "userSeed": Hex.encode(user.seed), "userPublicKey": user.publicKey.hex,
             "deviceSeed": Hex.encode(device.seed), "devicePublicKey": device.publicKey.hex,
             "space": space.hex, "spaceKey": Hex.encode(spaceKey), "certifiedAt": String(certifiedAt),
-            "certificateMessage": Hex.encode(Membership.certificateMessage(user: user.publicKey, device: device.publicKey,
-                                                                           certifiedAt: certifiedAt)),
+            "certificateMessage": Hex.encode(
+                Membership.certificateMessage(
+                    user: user.publicKey, device: device.publicKey,
+                    certifiedAt: certifiedAt)),
             "certificateSignature": Hex.encode(certificate), "membershipProof": Hex.encode(proof),
             "ops": ops, "bundle": Hex.encode(OpBundle(space: space, ops: raw).encoded),
         ]
@@ -85,7 +108,8 @@ struct VectorTests {
         try store.addSpace(space, name: "vectors", now: 0)
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
         #expect(report.applied.count == 6)
-        let cell = try #require(try store.cells(space, game: EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
+        let cell = try #require(
+            try store.cells(space, game: EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
         #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
         #expect(try store.verify(space, spaceKey: key).failures.isEmpty)
     }

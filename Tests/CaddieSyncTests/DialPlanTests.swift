@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CaddieSync
 
 /// The mDNS dial plan: pure logic, so tested without a network; LabTests run discovery for real.
@@ -10,8 +11,9 @@ struct DialPlanTests {
         var started = 0
         var refused = 0
         for port in 1000..<1500 {
-            let result = plan.sighted(name: "caddie-fake-\(port)", node: "a1b2c3d4e5f60718", host: "10.0.0.\(port % 200)",
-                                      port: port, spaces: ["space1"])
+            let result = plan.sighted(
+                name: "caddie-fake-\(port)", node: "a1b2c3d4e5f60718", host: "10.0.0.\(port % 200)",
+                port: port, spaces: ["space1"])
             started += result.start.count
             refused += result.refused
         }
@@ -24,8 +26,11 @@ struct DialPlanTests {
         var plan = DialPlan()
         var loops: [DialPlan.Loop] = []
         for index in 0..<100 {
-            loops += plan.sighted(name: "n\(index)", node: "node\(index)", host: "10.0.1.\(index)", port: 7400,
-                                  spaces: ["space1"]).start
+            loops +=
+                plan.sighted(
+                    name: "n\(index)", node: "node\(index)", host: "10.0.1.\(index)", port: 7400,
+                    spaces: ["space1"]
+                ).start
         }
         #expect(loops.count == DialPlan.maxLoops)
         #expect(plan.lost(name: "n0").count == 1)

@@ -2,6 +2,7 @@ import NIOCore
 import NIOEmbedded
 import Synchronization
 import Testing
+
 @testable import CaddieSync
 
 @Suite("Digest pace: fast while anything moves, slow while in step, one timer")
@@ -54,7 +55,8 @@ struct DigestPaceTests {
         // An idle minute at the slowest pace: ten digests, where the fixed 2 s pace sent thirty.
         loop.advanceTime(by: .seconds(60))
         #expect(ticks.value == 13)
-        #expect(DigestPace.slowestSeconds * 2 < Int64(SessionMachine.silenceLimitSeconds), "the peer's silence rule keeps a margin")
+        #expect(
+            DigestPace.slowestSeconds * 2 < Int64(SessionMachine.silenceLimitSeconds), "the peer's silence rule keeps a margin")
     }
 
     @Test("a change brings the 2 s pace back at once, counted from the change")

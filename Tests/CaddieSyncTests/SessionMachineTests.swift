@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieWire
 import Testing
+
 @testable import CaddieSync
 
 /// The session's decisions, with no socket, store or clock: each rule of ``SessionMachine`` and each race fixed so
@@ -52,15 +53,24 @@ struct SessionMachineTests {
         let theirs = [Self.entry(Self.peer, 4)]
         var live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         let actions = try live.received(.vector(theirs), now: 10)
-        #expect(actions == [.lookUpHeads(theirs), .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: Self.own), .send(.done)])
+        #expect(
+            actions == [
+                .lookUpHeads(theirs), .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: Self.own), .send(.done),
+            ])
 
         var asked = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
-        #expect(try asked.received(.vector(theirs, wantAll: true), now: 10).contains(.fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
+        #expect(
+            try asked.received(.vector(theirs, wantAll: true), now: 10).contains(
+                .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
         var oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
-        #expect(try oneShot.received(.vector(theirs), now: 10).contains(.fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
+        #expect(
+            try oneShot.received(.vector(theirs), now: 10).contains(
+                .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
     }
 
-    @Test("a push after a local change asks the store by device, starting after what the peer holds, and continues from what it sent")
+    @Test(
+        "a push after a local change asks the store by device, starting after what the peer holds, and continues from what it sent"
+    )
     func livePushByDevice() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         #expect(machine.changed() == [.pace(.moving)], "before the peer's vector nothing is pushed")
@@ -70,8 +80,11 @@ struct SessionMachineTests {
         // The race once fixed: a second read must not start other devices' ops from a guessed point. The follow-up
         // fetch is again by device, after exactly what was sent.
         let next = machine.fetched(Self.ops(Self.own, 3...5), onlyDevice: Self.own, now: 2)
-        #expect(next == [.pace(.moving), .send(.ops(batch: 1, ack: false, (3...5).map { .compacting(Self.op(Self.own, $0)) })),
-                         .fetchOps(after: VersionVector([Self.own: 5, Self.third: 9]), onlyDevice: Self.own)])
+        #expect(
+            next == [
+                .pace(.moving), .send(.ops(batch: 1, ack: false, (3...5).map { .compacting(Self.op(Self.own, $0)) })),
+                .fetchOps(after: VersionVector([Self.own: 5, Self.third: 9]), onlyDevice: Self.own),
+            ])
         #expect(machine.fetched([], onlyDevice: Self.own, now: 3) == [], "an empty fetch ends the push")
         #expect(machine.sent == 3)
     }
@@ -102,7 +115,10 @@ struct SessionMachineTests {
         #expect(try machine.received(.digest(digest), now: 12 * Self.second) == [.readVector(cached: true, for: .answer(digest))])
         #expect(machine.vectorRead(ours, for: .answer(digest)) == [.inStep(true), .pace(.inStep)])
         let other = WireMessage.digest(of: [Self.entry(Self.own, 4)])
-        #expect(machine.vectorRead(ours, for: .answer(other)) == [.inStep(false), .pace(.moving), .send(.vector(ours, wantAll: false))])
+        #expect(
+            machine.vectorRead(ours, for: .answer(other)) == [
+                .inStep(false), .pace(.moving), .send(.vector(ours, wantAll: false)),
+            ])
     }
 
     @Test("the peer's vector holding more than this side makes it ask with its own vector, on every vector but the first")
@@ -110,7 +126,9 @@ struct SessionMachineTests {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         let theirs = [Self.entry(Self.peer, 8)]
         #expect(!(try machine.received(.vector(theirs), now: 0)).contains(.readVector(cached: false, for: .askIfBehind(theirs))))
-        #expect(try machine.received(.vector(theirs), now: 5 * Self.second).contains(.readVector(cached: false, for: .askIfBehind(theirs))))
+        #expect(
+            try machine.received(.vector(theirs), now: 5 * Self.second).contains(
+                .readVector(cached: false, for: .askIfBehind(theirs))))
         let behind = [Self.entry(Self.peer, 6)]
         #expect(machine.vectorRead(behind, for: .askIfBehind(theirs)) == [.send(.vector(behind, wantAll: false))])
         #expect(machine.vectorRead([Self.entry(Self.peer, 8)], for: .askIfBehind(theirs)) == [])
@@ -119,11 +137,16 @@ struct SessionMachineTests {
     @Test("a forked op's copy goes at most once a session, for the first entry of each device")
     func forkCopyOnce() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
-        let forked = [Self.entry(Self.third, 4, variant: 1), Self.entry(Self.third, 4, variant: 2), Self.entry(Self.third, 4, variant: 3)]
+        let forked = [
+            Self.entry(Self.third, 4, variant: 1), Self.entry(Self.third, 4, variant: 2), Self.entry(Self.third, 4, variant: 3),
+        ]
         let actions = try machine.received(.vector(forked), now: 0)
         #expect(actions.first == .lookUpHeads([forked[0]]), "one entry per device is looked up")
         let copy = Self.op(Self.third, 4)
-        #expect(machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [.send(.ops(batch: 1, ack: false, [.full(copy)]))])
+        #expect(
+            machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [
+                .send(.ops(batch: 1, ack: false, [.full(copy)]))
+            ])
         let again = try machine.received(.vector(forked), now: 5 * Self.second)
         #expect(!again.contains { if case .lookUpHeads = $0 { true } else { false } }, "the copy was sent: no second look-up")
         #expect(machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [])
@@ -154,12 +177,15 @@ struct SessionMachineTests {
     func oneShotCompletes() throws {
         var machine = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
         _ = try machine.received(.vector([]), now: 0)
-        #expect(machine.fetched(Self.ops(Self.own, 1...2), onlyDevice: nil, now: 0).contains(
-            .send(.ops(batch: 1, ack: true, (1...2).map { .compacting(Self.op(Self.own, $0)) }))))
+        #expect(
+            machine.fetched(Self.ops(Self.own, 1...2), onlyDevice: nil, now: 0).contains(
+                .send(.ops(batch: 1, ack: true, (1...2).map { .compacting(Self.op(Self.own, $0)) }))))
         #expect(try machine.received(.done, now: 0) == [.recordProgress])
         #expect(machine.settle() == [], "batch 1 is not acknowledged yet")
         #expect(!machine.completed)
-        #expect(throws: WireError.unexpected("an ack for batch 9, which was not sent")) { _ = try machine.received(.ack(batch: 9, applied: 0), now: 0) }
+        #expect(throws: WireError.unexpected("an ack for batch 9, which was not sent")) {
+            _ = try machine.received(.ack(batch: 9, applied: 0), now: 0)
+        }
         _ = try machine.received(.ack(batch: 1, applied: 2), now: 0)
         #expect(machine.settle() == [.send(.close(.finished, "sync complete")), .finish])
         #expect(machine.completed)
@@ -184,7 +210,10 @@ struct SessionMachineTests {
     func appliesBatches() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         let wire = (1...3).map { WireOp.compacting(Self.op(Self.peer, $0)) }
-        #expect(try machine.received(.ops(batch: 4, ack: true, wire), now: 0) == [.pace(.moving), .apply(batch: 4, wantsAck: true, wire)])
+        #expect(
+            try machine.received(.ops(batch: 4, ack: true, wire), now: 0) == [
+                .pace(.moving), .apply(batch: 4, wantsAck: true, wire),
+            ])
         let ids = (1...3).map { OpID(device: Self.peer, seq: $0) }
         #expect(machine.applied(batch: 4, wantsAck: true, ids) == [.send(.ack(batch: 4, applied: 3))])
         #expect(machine.applied(batch: 5, wantsAck: false, []) == [])
@@ -218,7 +247,9 @@ struct SessionMachineTests {
         #expect(oneShot.company([Self.own]) == [], "a one-shot sync asks for everything anyway")
     }
 
-    @Test("a live third device reached only through this peer makes this side ask the peer to relay, until a session with it opens or it goes quiet")
+    @Test(
+        "a live third device reached only through this peer makes this side ask the peer to relay, until a session with it opens or it goes quiet"
+    )
     func asksForRelayWhenReachedThroughPeer() throws {
         let far = Self.key(0xD4)
         var node = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
@@ -234,8 +265,9 @@ struct SessionMachineTests {
         #expect(node.applied(batch: 2, wantsAck: false, [OpID(device: Self.peer, seq: 2)], fresh: [Self.peer, Self.own]) == [])
         // The third device's fresh ops came this way, and this node has no session with it: ask for relay.
         _ = try node.received(.ops(batch: 3, ack: false, [WireOp.full(Self.op(far, 2))]), now: 3 * Self.second)
-        #expect(node.applied(batch: 3, wantsAck: false, [OpID(device: far, seq: 2)], fresh: [far])
-            == [.readVector(cached: true, for: .announce)])
+        #expect(
+            node.applied(batch: 3, wantsAck: false, [OpID(device: far, seq: 2)], fresh: [far])
+                == [.readVector(cached: true, for: .announce)])
         #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: true))])
         // A session with it opens: its ops come from it now, so the relay is no longer asked.
         #expect(node.company([Self.peer, Self.third, far]) == [.readVector(cached: true, for: .announce)])
@@ -244,11 +276,13 @@ struct SessionMachineTests {
         #expect(node.company([Self.peer, Self.third]) == [.readVector(cached: true, for: .announce)])
         // Nothing fresh from it for five minutes: it is no longer reached this way, and the tick says so.
         _ = try node.received(.digest(.zero), now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - 2 * Self.second)
-        #expect(node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - Self.second).last
-            == .readVector(cached: true, for: .digest))
+        #expect(
+            node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - Self.second).last
+                == .readVector(cached: true, for: .digest))
         _ = try node.received(.digest(.zero), now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds)
-        #expect(node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds).last
-            == .readVector(cached: true, for: .announce))
+        #expect(
+            node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds).last
+                == .readVector(cached: true, for: .announce))
         #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
     }
 
@@ -297,8 +331,12 @@ struct SessionMachineTests {
                 next = side.machine.applied(batch: number, wantsAck: wantsAck, applied)
             case .checkAdmission: next = side.machine.admission(refusal: nil)
             case .recordProgress, .pace, .inStep, .reset: break
-            case .end(let error): side.ended = error; return
-            case .finish: side.finished = true; return
+            case .end(let error):
+                side.ended = error
+                return
+            case .finish:
+                side.finished = true
+                return
             }
             queue.append(contentsOf: next.reversed())
         }
@@ -313,12 +351,16 @@ struct SessionMachineTests {
                 let message = a.inbox.removeFirst()
                 perform(try a.machine.received(message, now: now), &a, &b, now: now)
                 perform(a.machine.settle(), &a, &b, now: now)
-            } else { a.inbox.removeAll() }
+            } else {
+                a.inbox.removeAll()
+            }
             if !b.inbox.isEmpty, !b.finished, b.ended == nil {
                 let message = b.inbox.removeFirst()
                 perform(try b.machine.received(message, now: now), &b, &a, now: now)
                 perform(b.machine.settle(), &b, &a, now: now)
-            } else { b.inbox.removeAll() }
+            } else {
+                b.inbox.removeAll()
+            }
         }
         Issue.record("the link did not settle")
     }
@@ -339,7 +381,8 @@ struct SessionMachineTests {
         Self.perform(right.machine.start(peer: Self.own, company: [Self.own]), &right, &hubToRight, now: now)
         try Self.pump(&hubToRight, &right, now: &now)
         hubToLeft.log = hubToRight.log
-        #expect(right.log == [Self.third: 4, Self.own: 3, Self.peer: 5], "the lone peer asked for everything at its first vector")
+        #expect(
+            right.log == [Self.third: 4, Self.own: 3, Self.peer: 5], "the lone peer asked for everything at its first vector")
         #expect(left.log == [Self.peer: 5, Self.own: 3])
         // The right leaf's ops reached the hub: the change relays them to the left leaf at once.
         Self.perform(hubToLeft.machine.changed(), &hubToLeft, &left, now: now)

@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Testing
+
 @testable import CaddieWire
 
 /// A user with one device and its credentials.
@@ -13,8 +14,9 @@ struct TestDevice {
         user = try userSeed.map { try SigningKey(seed: [UInt8](repeating: $0, count: 32)) } ?? .generate()
         device = try deviceSeed.map { try SigningKey(seed: [UInt8](repeating: $0, count: 32)) } ?? .generate()
         let signer = forger ?? user
-        credentials = DeviceCredentials(device: device, user: user.publicKey, certifiedAt: 7,
-                                        certificate: Membership.certify(device: device.publicKey, by: signer, at: 7))
+        credentials = DeviceCredentials(
+            device: device, user: user.publicKey, certifiedAt: 7,
+            certificate: Membership.certify(device: device.publicKey, by: signer, at: 7))
     }
 }
 
@@ -23,8 +25,10 @@ struct HandshakeTests {
     let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
     let key = [UInt8](repeating: 2, count: 32)
 
-    func establish(initiator: TestDevice, responder: TestDevice, initiatorKey: [UInt8]? = nil,
-                   responderSpaces: [(SpaceID, [UInt8])]? = nil) -> (EstablishedSession?, EstablishedSession?, WireError?) {
+    func establish(
+        initiator: TestDevice, responder: TestDevice, initiatorKey: [UInt8]? = nil,
+        responderSpaces: [(SpaceID, [UInt8])]? = nil
+    ) -> (EstablishedSession?, EstablishedSession?, WireError?) {
         var client = HandshakeInitiator(space: space, spaceKey: initiatorKey ?? key, credentials: initiator.credentials)
         var server = HandshakeResponder(spaces: responderSpaces ?? [(space, key)], credentials: responder.credentials)
         let message1 = client.start()
@@ -62,7 +66,8 @@ struct HandshakeTests {
 
     @Test("a peer with the wrong space key gets a decoy it cannot open, so it learns nothing, not even the space")
     func wrongKey() throws {
-        var client = HandshakeInitiator(space: space, spaceKey: [UInt8](repeating: 9, count: 32), credentials: try TestDevice().credentials)
+        var client = HandshakeInitiator(
+            space: space, spaceKey: [UInt8](repeating: 9, count: 32), credentials: try TestDevice().credentials)
         var server = HandshakeResponder(spaces: [(space, key)], credentials: try TestDevice().credentials)
         guard case .send(let decoy) = server.receive(client.start()) else {
             Issue.record("the responder did not answer")
@@ -79,14 +84,17 @@ struct HandshakeTests {
         }
     }
 
-    @Test("finding 'a membership oracle for strangers': a replayed message 1 gets the same kind of answer from a member and a non-member")
+    @Test(
+        "finding 'a membership oracle for strangers': a replayed message 1 gets the same kind of answer from a member and a non-member"
+    )
     func replayedMessageOneRevealsNothing() throws {
         let captured = HandshakeInitiator(space: space, spaceKey: key, credentials: try TestDevice().credentials)
         var copy = captured
         let message1 = copy.start()
         var member = HandshakeResponder(spaces: [(space, key)], credentials: try TestDevice().credentials)
-        var stranger = HandshakeResponder(spaces: [(SpaceID(unchecked: [UInt8](repeating: 8, count: 16)), key)],
-                                          credentials: try TestDevice().credentials)
+        var stranger = HandshakeResponder(
+            spaces: [(SpaceID(unchecked: [UInt8](repeating: 8, count: 16)), key)],
+            credentials: try TestDevice().credentials)
         guard case .send(let fromMember) = member.receive(message1), case .send(let fromStranger) = stranger.receive(message1)
         else {
             Issue.record("one of the two stayed silent: the replay tells them apart")
@@ -101,13 +109,16 @@ struct HandshakeTests {
         let (ana, ben) = (try TestDevice(), try TestDevice())
         let secret = [UInt8](repeating: 7, count: 32)
         let invite = HandshakeResponder.OpenInvite(id: [1, 2, 3, 4, 5, 6, 7, 8], space: space, secret: secret)
-        func run(_ client: inout HandshakeInitiator, _ invites: [HandshakeResponder.OpenInvite])
+        func run(
+            _ client: inout HandshakeInitiator, _ invites: [HandshakeResponder.OpenInvite]
+        )
             -> (EstablishedSession?, EstablishedSession?)
         {
             var server = HandshakeResponder(spaces: [(space, key)], invites: invites, credentials: ben.credentials)
             guard case .send(let message2) = server.receive(client.start()),
-                  case .established(let message3, let clientSession) = client.receive(message2),
-                  case .established(let serverSession) = server.receive(message3) else { return (nil, nil) }
+                case .established(let message3, let clientSession) = client.receive(message2),
+                case .established(let serverSession) = server.receive(message3)
+            else { return (nil, nil) }
             return (clientSession, serverSession)
         }
         var redeemer = HandshakeInitiator(space: space, inviteSecret: secret, credentials: ana.credentials)
@@ -124,16 +135,18 @@ struct HandshakeTests {
         var stale = HandshakeInitiator(space: space, inviteSecret: [UInt8](repeating: 8, count: 32), credentials: ana.credentials)
         #expect(run(&stale, [invite]).1 == nil)
         // An invite to another space does not open this one's.
-        var elsewhere = HandshakeInitiator(space: SpaceID(unchecked: [UInt8](repeating: 6, count: 16)), inviteSecret: secret,
-                                           credentials: ana.credentials)
+        var elsewhere = HandshakeInitiator(
+            space: SpaceID(unchecked: [UInt8](repeating: 6, count: 16)), inviteSecret: secret,
+            credentials: ana.credentials)
         #expect(run(&elsewhere, [invite]).1 == nil)
     }
 
     @Test("a responder holding several spaces answers for the one message 1 was made for")
     func severalSpaces() throws {
         let other = SpaceID(unchecked: [UInt8](repeating: 5, count: 16))
-        let (client, server, error) = establish(initiator: try TestDevice(), responder: try TestDevice(),
-                                                responderSpaces: [(other, [UInt8](repeating: 6, count: 32)), (space, key)])
+        let (client, server, error) = establish(
+            initiator: try TestDevice(), responder: try TestDevice(),
+            responderSpaces: [(other, [UInt8](repeating: 6, count: 32)), (space, key)])
         #expect(error == nil)
         #expect(client?.space == space && server?.space == space)
     }
@@ -153,16 +166,29 @@ struct HandshakeTests {
         let ben = try TestDevice()
         var client = HandshakeInitiator(space: space, spaceKey: key, credentials: ana.credentials)
         var server = HandshakeResponder(spaces: [(space, key)], credentials: ben.credentials)
-        guard case .send(var message2) = server.receive(client.start()) else { Issue.record("no message 2"); return }
+        guard case .send(var message2) = server.receive(client.start()) else {
+            Issue.record("no message 2")
+            return
+        }
         message2[40] ^= 1
-        guard case .fail = client.receive(message2) else { Issue.record("accepted an altered message 2"); return }
+        guard case .fail = client.receive(message2) else {
+            Issue.record("accepted an altered message 2")
+            return
+        }
 
         var client2 = HandshakeInitiator(space: space, spaceKey: key, credentials: ana.credentials)
         var server2 = HandshakeResponder(spaces: [(space, key)], credentials: ben.credentials)
         guard case .send(let good2) = server2.receive(client2.start()),
-              case .established(var message3, _) = client2.receive(good2) else { Issue.record("no message 3"); return }
+            case .established(var message3, _) = client2.receive(good2)
+        else {
+            Issue.record("no message 3")
+            return
+        }
         message3[3] ^= 0x80
-        guard case .fail(.badFrame) = server2.receive(message3) else { Issue.record("accepted an altered message 3"); return }
+        guard case .fail(.badFrame) = server2.receive(message3) else {
+            Issue.record("accepted an altered message 3")
+            return
+        }
     }
 
     @Test("a peer of another protocol version is told which version this side speaks")
@@ -201,7 +227,13 @@ struct HandshakeTests {
     @Test("handshake messages after the end, or garbage first messages, fail without a reply")
     func garbage() throws {
         var server = HandshakeResponder(spaces: [(space, key)], credentials: try TestDevice().credentials)
-        guard case .fail = server.receive(Array("GET / HTTP/1.1".utf8)) else { Issue.record("answered garbage"); return }
-        guard case .fail(.unexpected) = server.receive([1, 2, 3]) else { Issue.record("answered twice"); return }
+        guard case .fail = server.receive(Array("GET / HTTP/1.1".utf8)) else {
+            Issue.record("answered garbage")
+            return
+        }
+        guard case .fail(.unexpected) = server.receive([1, 2, 3]) else {
+            Issue.record("answered twice")
+            return
+        }
     }
 }

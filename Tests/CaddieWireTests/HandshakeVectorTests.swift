@@ -2,6 +2,7 @@ import CaddieCore
 import CaddieCrypto
 import Foundation
 import Testing
+
 @testable import CaddieWire
 
 /// The handshake of Protocol/wire.md with fixed keys and ephemerals, byte for byte. Set
@@ -22,8 +23,9 @@ struct HandshakeVectorTests {
         var server = HandshakeResponder(spaces: [(space, key)], credentials: ben.credentials, ephemeral: responderEphemeral)
         let message1 = client.start()
         guard case .send(let message2) = server.receive(message1),
-              case .established(let message3, var clientSession) = client.receive(message2),
-              case .established(var serverSession) = server.receive(message3) else {
+            case .established(let message3, var clientSession) = client.receive(message2),
+            case .established(var serverSession) = server.receive(message3)
+        else {
             throw WireError.unexpected("the fixed handshake did not complete")
         }
         let vector = WireMessage.vector([]).encoded

@@ -2,6 +2,7 @@ import CaddieCore
 import CaddieCrypto
 import Foundation
 import Testing
+
 @testable import CaddieWire
 
 /// Invites, owners, removals and new keys, byte for byte (Protocol/wire.md "Redeeming an invite" and "Space keys
@@ -20,22 +21,29 @@ struct MembershipVectorTests {
         let secret = [UInt8](repeating: 0x55, count: 32)
         let newKey = [UInt8](repeating: 0x33, count: 32)
         let ana = try TestDevice(userSeed: 0x11, deviceSeed: 0x22)
-        var redeemer = HandshakeInitiator(space: space, inviteSecret: secret, credentials: ana.credentials,
-                                          ephemeral: EphemeralKey(secret: [UInt8](repeating: 0x66, count: 32)))
+        var redeemer = HandshakeInitiator(
+            space: space, inviteSecret: secret, credentials: ana.credentials,
+            ephemeral: EphemeralKey(secret: [UInt8](repeating: 0x66, count: 32)))
         // The sealed box is random by construction (an ephemeral key inside): the vector fixes its 80 bytes.
         let payload = Payload.encode([
             .remove(.init(user: member.publicKey, ownerSalt: salt, devices: [.init(device: member.publicKey, lastValidSeq: 5)])),
-            .rotate(.init(epoch: 1, ownerSalt: salt, keyCheck: Membership.keyCheck(newKey),
-                          sealed: [.init(device: owner.publicKey, box: [UInt8](repeating: 0xBB, count: 80))])),
+            .rotate(
+                .init(
+                    epoch: 1, ownerSalt: salt, keyCheck: Membership.keyCheck(newKey),
+                    sealed: [.init(device: owner.publicKey, box: [UInt8](repeating: 0xBB, count: 80))])),
         ])
         return [
             "ownerUserSeed": Hex.encode(owner.seed), "ownerSalt": Hex.encode(salt), "ownedSpaceID": space.hex,
-            "inviteSecret": Hex.encode(secret), "inviteHandshakeKey": Hex.encode(Handshake.inviteKey(space: space, secret: secret)),
+            "inviteSecret": Hex.encode(secret),
+            "inviteHandshakeKey": Hex.encode(Handshake.inviteKey(space: space, secret: secret)),
             "inviteMessage1": Hex.encode(redeemer.start()),
             "newKey": Hex.encode(newKey), "keyCheck": Hex.encode(Membership.keyCheck(newKey)),
             "memberUserSeed": Hex.encode(member.seed), "removeAndRotatePayload": Hex.encode(payload),
-            "welcome": Hex.encode(WireMessage.welcome(spaceKey: newKey, name: "Saturday",
-                                                      earlierKeys: [[UInt8](repeating: 0x77, count: 32)]).encoded),
+            "welcome": Hex.encode(
+                WireMessage.welcome(
+                    spaceKey: newKey, name: "Saturday",
+                    earlierKeys: [[UInt8](repeating: 0x77, count: 32)]
+                ).encoded),
         ]
     }
 

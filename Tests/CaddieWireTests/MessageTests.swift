@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Testing
+
 @testable import CaddieWire
 
 @Suite("Frames and messages")
@@ -48,10 +49,14 @@ struct MessageTests {
         for message in messages { #expect(try WireMessage(decoding: message.encoded) == message) }
     }
 
-    @Test("malformed messages are refused", arguments: [
-        [UInt8]([]), [0x09], [0x01, 0x00], [0x01, 0x02, 0x00, 0x00], [0x06, 1, 2], [0x02, 0, 0, 0, 1, 0, 1, 7], [0x03, 0, 0], [0x04, 0], [0x05, 2, 0, 5, 65],
-        [0x07] + [UInt8](repeating: 5, count: 31), [0x07] + [UInt8](repeating: 5, count: 32) + [3, 65], [0x07] + [UInt8](repeating: 5, count: 32) + [1, 65, 1],
-    ])
+    @Test(
+        "malformed messages are refused",
+        arguments: [
+            [UInt8]([]), [0x09], [0x01, 0x00], [0x01, 0x02, 0x00, 0x00], [0x06, 1, 2], [0x02, 0, 0, 0, 1, 0, 1, 7], [0x03, 0, 0],
+            [0x04, 0], [0x05, 2, 0, 5, 65],
+            [0x07] + [UInt8](repeating: 5, count: 31), [0x07] + [UInt8](repeating: 5, count: 32) + [3, 65],
+            [0x07] + [UInt8](repeating: 5, count: 32) + [1, 65, 1],
+        ])
     func malformed(bytes: [UInt8]) {
         #expect(throws: WireError.self) { try WireMessage(decoding: bytes) }
     }
@@ -61,11 +66,15 @@ struct MessageTests {
         let key = SigningKey.generate()
         let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
         let prev = Digest32(unchecked: [UInt8](repeating: 5, count: 32))
-        let unsigned = SignedOp.encodeUnsigned(space: space, device: key.publicKey, seq: 9, prev: prev,
-                                               hlc: HLC(rawValue: 77), pred: [], payload: [1, 1, 0x04])
+        let unsigned = SignedOp.encodeUnsigned(
+            space: space, device: key.publicKey, seq: 9, prev: prev,
+            hlc: HLC(rawValue: 77), pred: [], payload: [1, 1, 0x04])
         let bytes = unsigned + key.sign(unsigned, context: SignedOp.signingContext)
         let compact = WireOp.compacting(bytes)
-        guard case .compact(let body) = compact else { Issue.record("not compacted"); return }
+        guard case .compact(let body) = compact else {
+            Issue.record("not compacted")
+            return
+        }
         #expect(body.count == bytes.count - 48)
         #expect(compact.id == OpID(device: key.publicKey, seq: 9))
         #expect(compact.restore(space: space, prev: prev) == bytes)
@@ -76,12 +85,17 @@ struct MessageTests {
     func wireBudget() throws {
         let key = SigningKey.generate()
         let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
-        let payload = Payload.encode([.score(game: EntityID(unchecked: [UInt8](repeating: 1, count: 8)),
-                                             player: EntityID(unchecked: [UInt8](repeating: 2, count: 8)), hole: 7,
-                                             entry: try ScoreEntry(strokes: 5, putts: 2))])
-        let unsigned = SignedOp.encodeUnsigned(space: space, device: key.publicKey, seq: 9, prev: .zero,
-                                               hlc: HLC(rawValue: 77), pred: [], payload: payload)
-        let message = WireMessage.ops(batch: 1, ack: false, [.compacting(unsigned + key.sign(unsigned, context: SignedOp.signingContext))])
+        let payload = Payload.encode([
+            .score(
+                game: EntityID(unchecked: [UInt8](repeating: 1, count: 8)),
+                player: EntityID(unchecked: [UInt8](repeating: 2, count: 8)), hole: 7,
+                entry: try ScoreEntry(strokes: 5, putts: 2))
+        ])
+        let unsigned = SignedOp.encodeUnsigned(
+            space: space, device: key.publicKey, seq: 9, prev: .zero,
+            hlc: HLC(rawValue: 77), pred: [], payload: payload)
+        let message = WireMessage.ops(
+            batch: 1, ack: false, [.compacting(unsigned + key.sign(unsigned, context: SignedOp.signingContext))])
         let onWire = 4 + message.encoded.count + AEAD.overhead
         #expect(onWire < 200, "\(onWire) bytes")
     }
@@ -101,7 +115,8 @@ struct MessageTests {
             var bytes = seeds[round % seeds.count]
             switch round % 3 {
             case 0: bytes = (0..<Int.random(in: 0...80, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-            case 1: if !bytes.isEmpty { bytes[Int.random(in: bytes.indices, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng) }
+            case 1:
+                if !bytes.isEmpty { bytes[Int.random(in: bytes.indices, using: &rng)] ^= UInt8.random(in: 1...255, using: &rng) }
             default: bytes = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &rng)))
             }
             _ = try? WireMessage(decoding: bytes)

@@ -108,8 +108,10 @@ public struct GameRecord: Hashable, Sendable {
 
     /// The fields that create a game.
     public static func fields(course: EntityID, tee: String, createdAt: UInt64) -> [String: FieldValue] {
-        ["course": .bytes(course.bytes), "tee": .text(tee), "created": .integer(Int64(clamping: createdAt)),
-         "finished": .integer(0)]
+        [
+            "course": .bytes(course.bytes), "tee": .text(tee), "created": .integer(Int64(clamping: createdAt)),
+            "finished": .integer(0),
+        ]
     }
 }
 

@@ -52,7 +52,13 @@ public struct ScoreEntry: Hashable, Sendable {
         case right = 2
 
         /// The name typed and shown: hit, left, right.
-        public var name: String { switch self { case .hit: "hit"; case .left: "left"; case .right: "right" } }
+        public var name: String {
+            switch self {
+            case .hit: "hit"
+            case .left: "left"
+            case .right: "right"
+            }
+        }
 
         /// The fairway result named `text`.
         public init?(name text: String) {
@@ -62,8 +68,10 @@ public struct ScoreEntry: Hashable, Sendable {
     }
 
     /// Creates an entry, checking ranges.
-    public init(strokes: Int, putts: Int? = nil, penalties: Int? = nil, fairway: Fairway? = nil,
-                greenInRegulation: Bool? = nil) throws(CoreError) {
+    public init(
+        strokes: Int, putts: Int? = nil, penalties: Int? = nil, fairway: Fairway? = nil,
+        greenInRegulation: Bool? = nil
+    ) throws(CoreError) {
         guard Self.strokeRange.contains(strokes) else {
             throw .invalidArgument("strokes must be between 1 and 30, got \(strokes)")
         }
@@ -132,8 +140,10 @@ public enum Change: Hashable, Sendable {
         public let membershipProof: [UInt8]
 
         /// Creates a join.
-        public init(user: PublicKey, userName: String, certifiedAt: UInt64, certificateSignature: [UInt8],
-                    membershipProof: [UInt8]) {
+        public init(
+            user: PublicKey, userName: String, certifiedAt: UInt64, certificateSignature: [UInt8],
+            membershipProof: [UInt8]
+        ) {
             self.user = user
             self.userName = userName
             self.certifiedAt = certifiedAt

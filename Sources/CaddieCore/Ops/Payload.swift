@@ -135,12 +135,16 @@ public enum Payload {
             guard !name.isEmpty, name.utf8.count <= maxText else {
                 throw DecodeError(what: "join user name", reason: "must be 1...\(maxText) bytes")
             }
-            return .join(Change.Join(user: user, userName: name, certifiedAt: certifiedAt,
-                                     certificateSignature: signature, membershipProof: proof))
+            return .join(
+                Change.Join(
+                    user: user, userName: name, certifiedAt: certifiedAt,
+                    certificateSignature: signature, membershipProof: proof))
         case 0x02:
             let device = try key(&reader, "revoked device")
             let lastValid = try reader.u64("revocation last valid seq")
-            guard lastValid <= SignedOp.maxSeq else { throw DecodeError(what: "revocation last valid seq", reason: "is out of range") }
+            guard lastValid <= SignedOp.maxSeq else {
+                throw DecodeError(what: "revocation last valid seq", reason: "is out of range")
+            }
             let signature = try reader.raw(64, "revocation signature")
             return .revoke(Change.Revocation(device: device, lastValidSeq: lastValid, userSignature: signature))
         case 0x03:
@@ -152,7 +156,9 @@ public enum Payload {
             for _ in 0..<count {
                 let device = try key(&reader, "removed device")
                 let lastValid = try reader.u64("removed device last valid seq")
-                guard lastValid <= SignedOp.maxSeq else { throw DecodeError(what: "removed device last valid seq", reason: "is out of range") }
+                guard lastValid <= SignedOp.maxSeq else {
+                    throw DecodeError(what: "removed device last valid seq", reason: "is out of range")
+                }
                 devices.append(.init(device: device, lastValidSeq: lastValid))
             }
             return .remove(Change.Removal(user: user, ownerSalt: salt, devices: devices))
@@ -237,9 +243,10 @@ public enum Payload {
                 }
             }
             do {
-                let entry = try ScoreEntry(strokes: strokes, putts: putts == 0xFF ? nil : Int(putts),
-                                           penalties: penalties == 0xFF ? nil : Int(penalties), fairway: fairway,
-                                           greenInRegulation: green)
+                let entry = try ScoreEntry(
+                    strokes: strokes, putts: putts == 0xFF ? nil : Int(putts),
+                    penalties: penalties == 0xFF ? nil : Int(penalties), fairway: fairway,
+                    greenInRegulation: green)
                 return .score(game: game, player: player, hole: hole, entry: entry)
             } catch {
                 throw DecodeError(what: "score", reason: error.description)

@@ -56,7 +56,8 @@ public struct CardExport: Sendable {
             // Quote every field that needs it; a leading = + - @ is prefixed so a spreadsheet never runs it.
             var value = text
             if let first = value.first, "=+-@".contains(first), Int(value) == nil { value = "'" + value }
-            return value.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+            return value.contains(where: { ",\"\n\r".contains($0) })
+                ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
         }
         var header = ["player", "tee", "course handicap", "playing handicap"]
         header += standings.holes.map { "hole \($0)" }
@@ -75,14 +76,18 @@ public struct CardExport: Sendable {
             let line = standings.result.players[index]
             let player = card.players[index]
             let attested = attestations.filter { $0.record.player == player.id }.map(\.record.marker).joined(separator: "; ")
-            var row = [player.name, standings.tees[index],
-                       standings.courseHandicaps[index].map { String(format: "%.1f", $0) } ?? "",
-                       line.playingHandicap.map(String.init) ?? ""]
+            var row = [
+                player.name, standings.tees[index],
+                standings.courseHandicaps[index].map { String(format: "%.1f", $0) } ?? "",
+                line.playingHandicap.map(String.init) ?? "",
+            ]
             row += standings.holes.map { cellText(index, $0) }
-            row += [total(index, halves[0]), halves.count > 1 ? total(index, halves[1]) : "",
-                    total(index, 0..<standings.holes.count), Self.toPar(line.grossToPar, thru: line.thru),
-                    line.net.map(String.init) ?? "", line.netToPar.map { Self.toPar($0, thru: line.thru) } ?? "",
-                    line.points.map(String.init) ?? "", String(line.skins), String(line.units), attested]
+            row += [
+                total(index, halves[0]), halves.count > 1 ? total(index, halves[1]) : "",
+                total(index, 0..<standings.holes.count), Self.toPar(line.grossToPar, thru: line.thru),
+                line.net.map(String.init) ?? "", line.netToPar.map { Self.toPar($0, thru: line.thru) } ?? "",
+                line.points.map(String.init) ?? "", String(line.skins), String(line.units), attested,
+            ]
             rows.append(row)
         }
         return rows.map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
@@ -182,19 +187,24 @@ public struct CardExport: Sendable {
         }
         if let match = standings.result.match { out += "<li>Match: \(esc(standings.describe(match)))</li>\n" }
         if let nassau = standings.result.nassau {
-            for bet in nassau.bets { out += "<li>Nassau, \(esc(standings.name(bet))): \(esc(standings.describe(bet.status)))</li>\n" }
+            for bet in nassau.bets {
+                out += "<li>Nassau, \(esc(standings.name(bet))): \(esc(standings.describe(bet.status)))</li>\n"
+            }
         }
         if let skins = standings.result.skins {
             let won = standings.result.players.enumerated().filter { $0.element.skins > 0 }
                 .map { "\(card.players[$0.offset].name) \($0.element.skins)" }
-            out += "<li>Skins (\(standings.rules.netSkins ? "net" : "gross")): \(esc(won.isEmpty ? "none won yet" : won.joined(separator: ", ")))"
+            out +=
+                "<li>Skins (\(standings.rules.netSkins ? "net" : "gross")): \(esc(won.isEmpty ? "none won yet" : won.joined(separator: ", ")))"
             out += skins.carry > 0 ? ", \(skins.carry) carried</li>\n" : "</li>\n"
         }
         out += "</ul>\n"
         if !standings.result.transfers.isEmpty || standings.rules.stake != nil {
-            out += "<h2>Settlement\(standings.provisional ? " <span class=\"warn\">(provisional: a dispute changes it)</span>" : "")</h2><ul>\n"
+            out +=
+                "<h2>Settlement\(standings.provisional ? " <span class=\"warn\">(provisional: a dispute changes it)</span>" : "")</h2><ul>\n"
             for transfer in standings.result.transfers {
-                out += "<li>\(esc(card.players[transfer.from].name)) pays \(esc(card.players[transfer.to].name)) "
+                out +=
+                    "<li>\(esc(card.players[transfer.from].name)) pays \(esc(card.players[transfer.to].name)) "
                     + "\(Self.money(Double(transfer.units) * (standings.rules.stake ?? 1)))</li>\n"
             }
             if standings.result.transfers.isEmpty { out += "<li>nothing owed</li>\n" }
@@ -214,14 +224,16 @@ public struct CardExport: Sendable {
             }
             for attestation in signed {
                 let when = Views.time(milliseconds: attestation.record.hlc.milliseconds)
-                out += "<li>\(esc(player.name)): signed by \(esc(attestation.record.marker)), \(esc(when)); "
+                out +=
+                    "<li>\(esc(player.name)): signed by \(esc(attestation.record.marker)), \(esc(when)); "
                     + "signature \(attestation.signatureChecked ? "checked" : "<span class=\"warn\">FAILED</span>"); "
                     + (attestation.matchesCard ? "matches this card" : "<span class=\"warn\">the card changed after it</span>")
                     + "</li>\n"
             }
         }
         out += "</ul>\n<h2>State hash</h2><p class=\"hash\">\(stateHash.hex)</p>\n"
-        out += "<p>Compare with <code>caddie state-hash</code> on any device of the group: the same hash means the same "
+        out +=
+            "<p>Compare with <code>caddie state-hash</code> on any device of the group: the same hash means the same "
             + "merged log. Made \(esc(Views.time(milliseconds: madeAt))).</p>\n</section>\n</div>\n</body></html>\n"
         return out
     }
@@ -235,10 +247,12 @@ extension Home {
         let standings = try standings(space: space, game: game)
         let failed = Set(try verify(space: space, keys: keys).failures.map(\.op))
         let attestations = standings.card.attestations.map { record in
-            CardExport.Attestation(record: record, signatureChecked: !failed.contains(record.op),
-                                   matchesCard: record.cardHash == Self.cardHash(standings.card, player: record.player))
+            CardExport.Attestation(
+                record: record, signatureChecked: !failed.contains(record.op),
+                matchesCard: record.cardHash == Self.cardHash(standings.card, player: record.player))
         }
-        return CardExport(standings: standings, stateHash: try run { try store.stateHash(space) }, madeAt: Self.now(),
-                          attestations: attestations)
+        return CardExport(
+            standings: standings, stateHash: try run { try store.stateHash(space) }, madeAt: Self.now(),
+            attestations: attestations)
     }
 }

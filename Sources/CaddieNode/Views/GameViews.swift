@@ -5,16 +5,26 @@ import CaddieStore
 extension Views {
     /// A game's setup: tees, holes, formats, teams, stake.
     public static func setup(_ game: GameRecord) -> [(String, JSON)] {
-        [("startHole", .int(game.startHole)), ("holesPlayed", .optional(game.holesPlayed)),
-         ("formats", .array(game.formats.map { .string($0) })),
-         ("skins", .string(game.grossSkins ? "gross" : "net")), ("skinsValidation", .bool(game.skinsValidation)),
-         ("stake", .optional(game.stake)), ("deleted", .bool(game.deleted)),
-         ("playerTees", .array(game.playerTees.sorted { $0.key < $1.key }.map {
-             .object([("player", .string($0.key.hex)), ("tee", .string($0.value))])
-         })),
-         ("teams", .array(game.teams.sorted { $0.key < $1.key }.map {
-             .object([("player", .string($0.key.hex)), ("team", .string($0.value))])
-         }))]
+        [
+            ("startHole", .int(game.startHole)), ("holesPlayed", .optional(game.holesPlayed)),
+            ("formats", .array(game.formats.map { .string($0) })),
+            ("skins", .string(game.grossSkins ? "gross" : "net")), ("skinsValidation", .bool(game.skinsValidation)),
+            ("stake", .optional(game.stake)), ("deleted", .bool(game.deleted)),
+            (
+                "playerTees",
+                .array(
+                    game.playerTees.sorted { $0.key < $1.key }.map {
+                        .object([("player", .string($0.key.hex)), ("tee", .string($0.value))])
+                    })
+            ),
+            (
+                "teams",
+                .array(
+                    game.teams.sorted { $0.key < $1.key }.map {
+                        .object([("player", .string($0.key.hex)), ("team", .string($0.value))])
+                    })
+            ),
+        ]
     }
 
     /// Units times the stake, rounded to the cent.
@@ -40,13 +50,17 @@ extension Views {
             ])
         }
         func side(_ index: Int) -> JSON {
-            .object([("name", .string(standings.sideName(index))),
-                     ("players", .array((standings.result.sides?[index] ?? []).map { .string(card.players[$0].id.hex) }))])
+            .object([
+                ("name", .string(standings.sideName(index))),
+                ("players", .array((standings.result.sides?[index] ?? []).map { .string(card.players[$0].id.hex) })),
+            ])
         }
         func status(_ status: Games.MatchStatus) -> [(String, JSON)] {
-            [("status", .string(standings.describe(status))), ("up", .int(status.up)), ("played", .int(status.played)),
-             ("toPlay", .int(status.toPlay)), ("dormie", .bool(status.dormie)), ("over", .bool(status.isOver)),
-             ("leader", status.leader.map { .string(standings.sideName($0 == .a ? 0 : 1)) } ?? .null)]
+            [
+                ("status", .string(standings.describe(status))), ("up", .int(status.up)), ("played", .int(status.played)),
+                ("toPlay", .int(status.toPlay)), ("dormie", .bool(status.dormie)), ("over", .bool(status.isOver)),
+                ("leader", status.leader.map { .string(standings.sideName($0 == .a ? 0 : 1)) } ?? .null),
+            ]
         }
         var fields: [(String, JSON)] = [
             ("game", .string(card.game.id.hex)), ("course", .optional(card.course?.name)),
@@ -57,49 +71,89 @@ extension Views {
         fields.append(("sides", standings.result.sides == nil ? .null : .array([side(0), side(1)])))
         fields.append(("match", standings.result.match.map { .object(status($0)) } ?? .null))
         if let nassau = standings.result.nassau {
-            fields.append(("nassau", .object([
-                ("bets", .array(nassau.bets.map { bet in
-                    .object([("name", .string(standings.name(bet))),
-                             ("holes", .array(standings.holes[bet.start..<bet.end].map { .int($0) })),
-                             ("pressedBy", bet.pressedBy.map { .string(standings.sideName($0 == .a ? 0 : 1)) } ?? .null),
-                             ("winner", bet.winner.map { .string(standings.sideName($0 == .a ? 0 : 1)) } ?? .null)]
-                            + status(bet.status))
-                })),
-                ("unitsToFirstSide", .int(nassau.unitsToA)), ("complete", .bool(nassau.complete)),
-            ])))
+            fields.append(
+                (
+                    "nassau",
+                    .object([
+                        (
+                            "bets",
+                            .array(
+                                nassau.bets.map { bet in
+                                    .object(
+                                        [
+                                            ("name", .string(standings.name(bet))),
+                                            ("holes", .array(standings.holes[bet.start..<bet.end].map { .int($0) })),
+                                            (
+                                                "pressedBy",
+                                                bet.pressedBy.map { .string(standings.sideName($0 == .a ? 0 : 1)) } ?? .null
+                                            ),
+                                            ("winner", bet.winner.map { .string(standings.sideName($0 == .a ? 0 : 1)) } ?? .null),
+                                        ]
+                                            + status(bet.status))
+                                })
+                        ),
+                        ("unitsToFirstSide", .int(nassau.unitsToA)), ("complete", .bool(nassau.complete)),
+                    ])
+                ))
         } else {
             fields.append(("nassau", .null))
         }
         if let skins = standings.result.skins {
-            fields.append(("skins", .object([
-                ("net", .bool(standings.rules.netSkins)), ("validation", .bool(standings.rules.skinsValidation)),
-                ("holes", .array(skins.holes.map { hole in
-                    var winner: JSON = .null
-                    var won = 0
-                    if case .won(let player, let count) = hole.outcome {
-                        winner = .string(card.players[player].id.hex)
-                        won = count
-                    }
-                    return .object([("hole", .int(standings.holes[hole.position])), ("atStake", .int(hole.atStake)),
-                                    ("outcome", .string(standings.describe(hole.outcome))), ("winner", winner),
-                                    ("skins", .int(won))])
-                })),
-                ("carry", .int(skins.carry)), ("complete", .bool(skins.complete)),
-            ])))
+            fields.append(
+                (
+                    "skins",
+                    .object([
+                        ("net", .bool(standings.rules.netSkins)), ("validation", .bool(standings.rules.skinsValidation)),
+                        (
+                            "holes",
+                            .array(
+                                skins.holes.map { hole in
+                                    var winner: JSON = .null
+                                    var won = 0
+                                    if case .won(let player, let count) = hole.outcome {
+                                        winner = .string(card.players[player].id.hex)
+                                        won = count
+                                    }
+                                    return .object([
+                                        ("hole", .int(standings.holes[hole.position])), ("atStake", .int(hole.atStake)),
+                                        ("outcome", .string(standings.describe(hole.outcome))), ("winner", winner),
+                                        ("skins", .int(won)),
+                                    ])
+                                })
+                        ),
+                        ("carry", .int(skins.carry)), ("complete", .bool(skins.complete)),
+                    ])
+                ))
         } else {
             fields.append(("skins", .null))
         }
-        fields.append(("settlement", .array(standings.result.transfers.map { transfer in
-            .object([("from", .string(card.players[transfer.from].id.hex)), ("fromName", .string(card.players[transfer.from].name)),
-                     ("to", .string(card.players[transfer.to].id.hex)), ("toName", .string(card.players[transfer.to].name)),
-                     ("units", .int(transfer.units)), ("amount", amount(transfer.units, stake: stake))])
-        })))
-        fields.append(("disputes", .array(standings.disputes.map { dispute in
-            .object([("player", .string(dispute.cell.player.hex)), ("name", .string(dispute.name)),
-                     ("hole", .int(dispute.cell.hole)), ("values", .array(dispute.values.map(scoreValue))),
-                     ("decides", .array(dispute.decides.map { .string($0) })),
-                     ("changesSettlement", .bool(dispute.changesSettlement)), ("text", .string(dispute.text))])
-        })))
+        fields.append(
+            (
+                "settlement",
+                .array(
+                    standings.result.transfers.map { transfer in
+                        .object([
+                            ("from", .string(card.players[transfer.from].id.hex)),
+                            ("fromName", .string(card.players[transfer.from].name)),
+                            ("to", .string(card.players[transfer.to].id.hex)),
+                            ("toName", .string(card.players[transfer.to].name)),
+                            ("units", .int(transfer.units)), ("amount", amount(transfer.units, stake: stake)),
+                        ])
+                    })
+            ))
+        fields.append(
+            (
+                "disputes",
+                .array(
+                    standings.disputes.map { dispute in
+                        .object([
+                            ("player", .string(dispute.cell.player.hex)), ("name", .string(dispute.name)),
+                            ("hole", .int(dispute.cell.hole)), ("values", .array(dispute.values.map(scoreValue))),
+                            ("decides", .array(dispute.decides.map { .string($0) })),
+                            ("changesSettlement", .bool(dispute.changesSettlement)), ("text", .string(dispute.text)),
+                        ])
+                    })
+            ))
         fields.append(("notes", .array(standings.notes.map { .string($0) })))
         return .object(fields)
     }
@@ -112,19 +166,35 @@ extension Views {
         return .object([
             ("player", .string(stats.player.id.hex)), ("name", .string(stats.player.name)), ("rounds", .int(stats.rounds)),
             ("holes", .int(stats.holes)),
-            ("fairways", .object([("hit", .int(stats.fairwaysHit)), ("recorded", .int(stats.fairwaysRecorded)),
-                                  ("percent", ratio(stats.fairwaysHit, stats.fairwaysRecorded))])),
-            ("greensInRegulation", .object([("hit", .int(stats.greensHit)), ("recorded", .int(stats.greensRecorded)),
-                                            ("percent", ratio(stats.greensHit, stats.greensRecorded))])),
+            (
+                "fairways",
+                .object([
+                    ("hit", .int(stats.fairwaysHit)), ("recorded", .int(stats.fairwaysRecorded)),
+                    ("percent", ratio(stats.fairwaysHit, stats.fairwaysRecorded)),
+                ])
+            ),
+            (
+                "greensInRegulation",
+                .object([
+                    ("hit", .int(stats.greensHit)), ("recorded", .int(stats.greensRecorded)),
+                    ("percent", ratio(stats.greensHit, stats.greensRecorded)),
+                ])
+            ),
             ("puttsPerRound", ratio(stats.putts, stats.puttRounds, scale: 1)),
             ("puttsPerGreenInRegulation", ratio(stats.puttsOnGreensHit, stats.greensHitWithPutts, scale: 1)),
             ("penalties", .int(stats.penalties)),
             ("penaltiesPerRound", ratio(stats.penalties, stats.rounds, scale: 1)),
-            ("byPar", .array(stats.byPar.keys.sorted().map { par in
-                let value = stats.byPar[par]!
-                return .object([("par", .int(par)), ("holes", .int(value.holes)),
-                                ("average", ratio(value.strokes, value.holes, scale: 1))])
-            })),
+            (
+                "byPar",
+                .array(
+                    stats.byPar.keys.sorted().map { par in
+                        let value = stats.byPar[par]!
+                        return .object([
+                            ("par", .int(par)), ("holes", .int(value.holes)),
+                            ("average", ratio(value.strokes, value.holes, scale: 1)),
+                        ])
+                    })
+            ),
         ])
     }
 }

@@ -35,99 +35,133 @@ public enum Views {
     }
 
     public static func space(_ space: SpaceSummary) -> JSON {
-        .object([("space", .string(space.id.hex)), ("name", .string(space.name)), ("ops", .int(space.ops)),
-                 ("members", .int(space.members)), ("keyEpoch", .int(Int(space.keyEpoch))),
-                 ("keyCheck", space.keyCheck.map { .string(Hex.encode($0)) } ?? .null)])
+        .object([
+            ("space", .string(space.id.hex)), ("name", .string(space.name)), ("ops", .int(space.ops)),
+            ("members", .int(space.members)), ("keyEpoch", .int(Int(space.keyEpoch))),
+            ("keyCheck", space.keyCheck.map { .string(Hex.encode($0)) } ?? .null),
+        ])
     }
 
     public static func player(_ player: PlayerRecord) -> JSON {
-        .object([("player", .string(player.id.hex)), ("name", .string(player.name)),
-                 ("user", .optional(player.user?.hex)), ("index", .optional(player.handicapIndex))])
+        .object([
+            ("player", .string(player.id.hex)), ("name", .string(player.name)),
+            ("user", .optional(player.user?.hex)), ("index", .optional(player.handicapIndex)),
+        ])
     }
 
     // MARK: Courses
 
     public static func course(_ course: CourseRecord) -> JSON {
-        .object([("course", .string(course.id.hex)), ("name", .string(course.name)),
-                 ("club", .optional(course.club)), ("holes", .int(course.holes.count)),
-                 ("tees", .array(course.tees.map { .string($0.name) }))])
+        .object([
+            ("course", .string(course.id.hex)), ("name", .string(course.name)),
+            ("club", .optional(course.club)), ("holes", .int(course.holes.count)),
+            ("tees", .array(course.tees.map { .string($0.name) })),
+        ])
     }
 
     public static func searchResult(_ result: CourseSearchResult) -> JSON {
-        .object([("course", .string(result.course.id.hex)), ("name", .string(result.course.name)),
-                 ("club", .optional(result.course.club)), ("city", .optional(result.course.city)),
-                 ("score", .double(result.score))])
+        .object([
+            ("course", .string(result.course.id.hex)), ("name", .string(result.course.name)),
+            ("club", .optional(result.course.club)), ("city", .optional(result.course.city)),
+            ("score", .double(result.score)),
+        ])
     }
 
     public static func nearby(_ result: CourseDistance) -> JSON {
-        .object([("course", .string(result.course.id.hex)), ("name", .string(result.course.name)),
-                 ("km", .double((result.kilometres * 1000).rounded() / 1000)), ("bearing", .double(result.bearing.rounded()))])
+        .object([
+            ("course", .string(result.course.id.hex)), ("name", .string(result.course.name)),
+            ("km", .double((result.kilometres * 1000).rounded() / 1000)), ("bearing", .double(result.bearing.rounded())),
+        ])
     }
 
     public static func courseCard(_ card: CourseCard) -> JSON {
         .object([
             ("course", .string(card.id.hex)), ("name", .string(card.name)), ("club", .optional(card.club)),
             ("source", .optional(card.source)), ("attribution", .optional(card.attribution)),
-            ("tees", .array(card.tees.map { teeCard in
-                .object([("tee", .optional(teeCard.tee?.name)), ("rating", .optional(teeCard.tee?.rating)),
-                         ("slope", .optional(teeCard.tee?.slope)),
-                         ("holes", .array(teeCard.rows.map {
-                             .object([("hole", .int($0.hole)), ("par", .optional($0.par)),
-                                      ("strokeIndex", .optional($0.strokeIndex)), ("yards", .optional($0.yards))])
-                         })),
-                         ("par", .optional(teeCard.total.par)), ("yards", .optional(teeCard.total.yards))])
-            })),
+            (
+                "tees",
+                .array(
+                    card.tees.map { teeCard in
+                        .object([
+                            ("tee", .optional(teeCard.tee?.name)), ("rating", .optional(teeCard.tee?.rating)),
+                            ("slope", .optional(teeCard.tee?.slope)),
+                            (
+                                "holes",
+                                .array(
+                                    teeCard.rows.map {
+                                        .object([
+                                            ("hole", .int($0.hole)), ("par", .optional($0.par)),
+                                            ("strokeIndex", .optional($0.strokeIndex)), ("yards", .optional($0.yards)),
+                                        ])
+                                    })
+                            ),
+                            ("par", .optional(teeCard.total.par)), ("yards", .optional(teeCard.total.yards)),
+                        ])
+                    })
+            ),
         ])
     }
 
     // MARK: Games and cards
 
     public static func game(_ game: GameRecord) -> JSON {
-        .object([("game", .string(game.id.hex)), ("course", .optional(game.course?.hex)),
-                 ("tee", .string(game.tee)), ("created", .int(Int(game.createdAt))),
-                 ("finished", .bool(game.finished)), ("markers", markers(game))] + setup(game))
+        .object(
+            [
+                ("game", .string(game.id.hex)), ("course", .optional(game.course?.hex)),
+                ("tee", .string(game.tee)), ("created", .int(Int(game.createdAt))),
+                ("finished", .bool(game.finished)), ("markers", markers(game)),
+            ] + setup(game))
     }
 
     /// Who marks whom, by player id, ordered by player.
     public static func markers(_ game: GameRecord) -> JSON {
-        .array(game.markers.sorted { $0.key < $1.key }.map {
-            .object([("player", .string($0.key.hex)), ("marker", .string($0.value.hex))])
-        })
+        .array(
+            game.markers.sorted { $0.key < $1.key }.map {
+                .object([("player", .string($0.key.hex)), ("marker", .string($0.value.hex))])
+            })
     }
 
     public static func scoreValue(_ value: ScoreValue) -> JSON {
-        .object([("op", .string(opName(value.op))), ("strokes", .int(value.entry.strokes)),
-                 ("putts", .optional(value.entry.putts)), ("penalties", .optional(value.entry.penalties)),
-                 ("fairway", .optional(value.entry.fairway?.name)),
-                 ("gir", value.entry.greenInRegulation.map { .bool($0) } ?? .null),
-                 ("author", .string(value.author)), ("hlc", .string(value.hlc.description))])
+        .object([
+            ("op", .string(opName(value.op))), ("strokes", .int(value.entry.strokes)),
+            ("putts", .optional(value.entry.putts)), ("penalties", .optional(value.entry.penalties)),
+            ("fairway", .optional(value.entry.fairway?.name)),
+            ("gir", value.entry.greenInRegulation.map { .bool($0) } ?? .null),
+            ("author", .string(value.author)), ("hlc", .string(value.hlc.description)),
+        ])
     }
 
     public static func net(_ net: NetCard) -> JSON {
         func holes(_ values: [Int: Int]) -> JSON {
             .array(values.sorted { $0.key < $1.key }.map { .object([("hole", .int($0.key)), ("value", .int($0.value))]) })
         }
-        return .object([("index", .double(net.indexUsed)), ("indexSource", .string(net.indexSource.rawValue)),
-                        ("courseHandicap", .int(net.courseHandicap)), ("allowance", .int(net.allowancePercent)),
-                        ("playingHandicap", .int(net.playingHandicap)), ("net", holes(net.net)),
-                        ("points", holes(net.points)), ("netTotal", .int(net.netTotal)),
-                        ("pointsTotal", .int(net.pointsTotal))])
+        return .object([
+            ("index", .double(net.indexUsed)), ("indexSource", .string(net.indexSource.rawValue)),
+            ("courseHandicap", .int(net.courseHandicap)), ("allowance", .int(net.allowancePercent)),
+            ("playingHandicap", .int(net.playingHandicap)), ("net", holes(net.net)),
+            ("points", holes(net.points)), ("netTotal", .int(net.netTotal)),
+            ("pointsTotal", .int(net.pointsTotal)),
+        ])
     }
 
     public static func card(_ card: Scorecard, net: [EntityID: NetCard] = [:]) -> JSON {
         let players: [JSON] = card.players.map { player in
             let cells: [JSON] = (1...card.holeCount).compactMap { hole in
                 guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return nil }
-                return .object([("hole", .int(hole)), ("strokes", .int(winner.entry.strokes)),
-                                ("winner", scoreValue(winner)), ("values", .array(cell.values.map(scoreValue))),
-                                ("conflict", .bool(cell.isConflict))])
+                return .object([
+                    ("hole", .int(hole)), ("strokes", .int(winner.entry.strokes)),
+                    ("winner", scoreValue(winner)), ("values", .array(cell.values.map(scoreValue))),
+                    ("conflict", .bool(cell.isConflict)),
+                ])
             }
-            return .object([("player", .string(player.id.hex)), ("name", .string(player.name)),
-                            ("out", .optional(card.total(player.id, holes: 1...min(9, card.holeCount)))),
-                            ("in", .optional(card.holeCount > 9 ? card.total(player.id, holes: 10...card.holeCount) : nil)),
-                            ("total", .optional(card.total(player.id, holes: 1...card.holeCount))),
-                            ("handicap", net[player.id].map(Self.net) ?? .null),
-                            ("cells", .array(cells))])
+            return .object([
+                ("player", .string(player.id.hex)), ("name", .string(player.name)),
+                ("out", .optional(card.total(player.id, holes: 1...min(9, card.holeCount)))),
+                ("in", .optional(card.holeCount > 9 ? card.total(player.id, holes: 10...card.holeCount) : nil)),
+                ("total", .optional(card.total(player.id, holes: 1...card.holeCount))),
+                ("handicap", net[player.id].map(Self.net) ?? .null),
+                ("cells", .array(cells)),
+            ])
         }
         return .object([
             ("game", .string(card.game.id.hex)), ("course", .optional(card.course?.id.hex)),
@@ -135,37 +169,53 @@ public enum Views {
             ("finished", .bool(card.game.finished)), ("holes", .int(card.holeCount)), ("markers", markers(card.game)),
             ("par", .array((1...card.holeCount).map { .optional(card.course?.hole($0)?.par(tee: card.game.tee)) })),
             ("players", .array(players)),
-            ("conflicts", .array(card.conflicts.map { cell in
-                .object([("player", .string(cell.player.hex)), ("name", .string(card.name(cell.player))),
-                         ("hole", .int(cell.hole)), ("values", .array(cell.values.map(scoreValue)))])
-            })),
-            ("attestations", .array(card.attestations.map {
-                .object([("player", .string($0.player.hex)), ("marker", .string($0.marker)),
-                         ("cardHash", .string($0.cardHash.hex)),
-                         ("current", .bool(Home.cardHash(card, player: $0.player) == $0.cardHash))])
-            })),
+            (
+                "conflicts",
+                .array(
+                    card.conflicts.map { cell in
+                        .object([
+                            ("player", .string(cell.player.hex)), ("name", .string(card.name(cell.player))),
+                            ("hole", .int(cell.hole)), ("values", .array(cell.values.map(scoreValue))),
+                        ])
+                    })
+            ),
+            (
+                "attestations",
+                .array(
+                    card.attestations.map {
+                        .object([
+                            ("player", .string($0.player.hex)), ("marker", .string($0.marker)),
+                            ("cardHash", .string($0.cardHash.hex)),
+                            ("current", .bool(Home.cardHash(card, player: $0.player) == $0.cardHash)),
+                        ])
+                    })
+            ),
         ])
     }
 
     // MARK: Audit
 
     public static func audit(_ entry: AuditEntry) -> JSON {
-        .object([("op", .string(opName(entry.op))), ("time", .string(time(entry.hlc))),
-                 ("hlc", .string(entry.hlc.description)), ("user", .string(entry.userName)),
-                 ("device", .string(entry.op.device.hex)), ("change", .string(entry.summary)),
-                 ("verified", .bool(entry.verified)), ("readable", .bool(entry.readable))])
+        .object([
+            ("op", .string(opName(entry.op))), ("time", .string(time(entry.hlc))),
+            ("hlc", .string(entry.hlc.description)), ("user", .string(entry.userName)),
+            ("device", .string(entry.op.device.hex)), ("change", .string(entry.summary)),
+            ("verified", .bool(entry.verified)), ("readable", .bool(entry.readable)),
+        ])
     }
 
     public static func history(_ entry: ScoreHistoryEntry) -> JSON {
         func ids(_ ops: [OpID]) -> JSON { .array(ops.map { .string(opName($0)) }) }
-        return .object([("op", .string(opName(entry.value.op))),
-                        ("time", .string(time(entry.value.hlc))), ("author", .string(entry.value.author)),
-                        ("strokes", .int(entry.value.entry.strokes)), ("putts", .optional(entry.value.entry.putts)),
-                        ("penalties", .optional(entry.value.entry.penalties)),
-                        ("fairway", .optional(entry.value.entry.fairway?.name)),
-                        ("gir", entry.value.entry.greenInRegulation.map { .bool($0) } ?? .null),
-                        ("supersedes", ids(entry.supersedes)),
-                        ("supersededBy", ids(entry.supersededBy)), ("standing", .bool(entry.supersededBy.isEmpty))])
+        return .object([
+            ("op", .string(opName(entry.value.op))),
+            ("time", .string(time(entry.value.hlc))), ("author", .string(entry.value.author)),
+            ("strokes", .int(entry.value.entry.strokes)), ("putts", .optional(entry.value.entry.putts)),
+            ("penalties", .optional(entry.value.entry.penalties)),
+            ("fairway", .optional(entry.value.entry.fairway?.name)),
+            ("gir", entry.value.entry.greenInRegulation.map { .bool($0) } ?? .null),
+            ("supersedes", ids(entry.supersedes)),
+            ("supersededBy", ids(entry.supersededBy)), ("standing", .bool(entry.supersededBy.isEmpty)),
+        ])
     }
 
     // MARK: Handicap
@@ -235,11 +285,13 @@ public enum Views {
     // MARK: Sync
 
     public static func peer(_ peer: PeerRecord) -> JSON {
-        .object([("space", .string(peer.space.hex)), ("device", .string(peer.device.hex)),
-                 ("user", .string(peer.userName)), ("address", .string(peer.address)),
-                 ("foundBy", .string(peer.foundBy)), ("lastSeen", .string(time(milliseconds: peer.lastSeen))),
-                 ("lastSync", .optional(peer.lastSync.map { time(milliseconds: $0) })),
-                 ("vector", .string(peer.vector)), ("sent", .int(peer.sent)), ("received", .int(peer.received))])
+        .object([
+            ("space", .string(peer.space.hex)), ("device", .string(peer.device.hex)),
+            ("user", .string(peer.userName)), ("address", .string(peer.address)),
+            ("foundBy", .string(peer.foundBy)), ("lastSeen", .string(time(milliseconds: peer.lastSeen))),
+            ("lastSync", .optional(peer.lastSync.map { time(milliseconds: $0) })),
+            ("vector", .string(peer.vector)), ("sent", .int(peer.sent)), ("received", .int(peer.received)),
+        ])
     }
 
     // MARK: Guidance

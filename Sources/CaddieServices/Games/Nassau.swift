@@ -54,8 +54,10 @@ extension Games {
         let nine = results.count / 2
         var bets: [NassauBet] = []
         func add(_ kind: NassauBet.Kind, _ start: Int, _ end: Int, pressedBy: HoleResult?) {
-            bets.append(NassauBet(kind: kind, start: start, end: end, status: match(Array(results[start..<end])),
-                                  pressedBy: pressedBy))
+            bets.append(
+                NassauBet(
+                    kind: kind, start: start, end: end, status: match(Array(results[start..<end])),
+                    pressedBy: pressedBy))
         }
         add(.front, 0, nine, pressedBy: nil)
         add(.back, nine, results.count, pressedBy: nil)

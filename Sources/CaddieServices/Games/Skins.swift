@@ -63,12 +63,14 @@ extension Games {
             if let last = holes.last, case .awaitingValidation(let player, let skins) = last.outcome {
                 if row[player] == best {
                     won[player] += skins
-                    holes[holes.count - 1] = SkinHole(position: last.position, atStake: last.atStake,
-                                                      outcome: .won(player: player, skins: skins))
+                    holes[holes.count - 1] = SkinHole(
+                        position: last.position, atStake: last.atStake,
+                        outcome: .won(player: player, skins: skins))
                 } else {
                     carry += skins
-                    holes[holes.count - 1] = SkinHole(position: last.position, atStake: last.atStake,
-                                                      outcome: .wonThenVoided(player: player, skins: skins))
+                    holes[holes.count - 1] = SkinHole(
+                        position: last.position, atStake: last.atStake,
+                        outcome: .wonThenVoided(player: player, skins: skins))
                 }
             }
             let stake = 1 + carry
@@ -76,12 +78,16 @@ extension Games {
             if winners.count == 1 {
                 carry = 0
                 if validation, position < scores.count - 1 {
-                    holes.append(SkinHole(position: position, atStake: stake,
-                                          outcome: .awaitingValidation(player: winners[0], skins: stake)))
+                    holes.append(
+                        SkinHole(
+                            position: position, atStake: stake,
+                            outcome: .awaitingValidation(player: winners[0], skins: stake)))
                 } else {
                     won[winners[0]] += stake
-                    holes.append(SkinHole(position: position, atStake: stake,
-                                          outcome: .won(player: winners[0], skins: stake)))
+                    holes.append(
+                        SkinHole(
+                            position: position, atStake: stake,
+                            outcome: .won(player: winners[0], skins: stake)))
                 }
             } else {
                 carry = stake

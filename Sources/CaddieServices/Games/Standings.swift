@@ -53,8 +53,10 @@ extension Games {
         public var stake: Double?
 
         /// Creates rules.
-        public init(formats: Set<Format>, netSkins: Bool = true, skinsValidation: Bool = false, sides: [[Int]]? = nil,
-                    stake: Double? = nil) {
+        public init(
+            formats: Set<Format>, netSkins: Bool = true, skinsValidation: Bool = false, sides: [[Int]]? = nil,
+            stake: Double? = nil
+        ) {
             self.formats = formats
             self.netSkins = netSkins
             self.skinsValidation = skinsValidation
@@ -126,8 +128,9 @@ extension Games {
         let holes = cards.first?.gross.count ?? 0
         var notes: [String] = []
         for (index, card) in cards.enumerated() where card.courseHandicap == nil {
-            notes.append("\(names[index]) has no Course Handicap here (no Handicap Index, or a tee without Course Rating, "
-                         + "Slope Rating and par): plays off scratch in net scores")
+            notes.append(
+                "\(names[index]) has no Course Handicap here (no Handicap Index, or a tee without Course Rating, "
+                    + "Slope Rating and par): plays off scratch in net scores")
         }
         // Stroke play and Stableford: each player's own Playing Handicap at 95%.
         let strokePlay = cards.map { playingHandicap($0.courseHandicap, percent: 95) }
@@ -145,8 +148,11 @@ extension Games {
             }
             let rated = strokePlay[index] != nil
             let netPar = net - (gross - toPar)
-            lines.append((thru, gross, toPar, rated ? net : nil, rated ? netPar : nil,
-                          rated || rules.formats.contains(.stableford) ? points : nil))
+            lines.append(
+                (
+                    thru, gross, toPar, rated ? net : nil, rated ? netPar : nil,
+                    rated || rules.formats.contains(.stableford) ? points : nil
+                ))
         }
 
         // Match play and Nassau sides.
@@ -156,12 +162,14 @@ extension Games {
         var validSides: [[Int]]?
         if wantsSides {
             if let sides, sides.count == 2, sides.allSatisfy({ !$0.isEmpty && $0.count <= 2 }),
-               sides[0].count == sides[1].count, Set(sides.joined()).count == sides.joined().count,
-               sides.joined().allSatisfy(cards.indices.contains) {
+                sides[0].count == sides[1].count, Set(sides.joined()).count == sides.joined().count,
+                sides.joined().allSatisfy(cards.indices.contains)
+            {
                 validSides = sides
             } else {
-                notes.append("match play and the Nassau need two sides: two players, or four in two teams of two "
-                             + "(set them with `caddie game setup GAME --teams A+B,C+D`)")
+                notes.append(
+                    "match play and the Nassau need two sides: two players, or four in two teams of two "
+                        + "(set them with `caddie game setup GAME --teams A+B,C+D`)")
             }
         }
         let fourBall = (validSides?[0].count ?? 1) == 2
@@ -181,9 +189,10 @@ extension Games {
         var results: [HoleResult] = []
         if let validSides {
             func sideScores(_ side: [Int]) -> [Int?] {
-                betterBall(side.map { player in
-                    (0..<holes).map { hole in cards[player].gross[hole].map { $0 - matchStrokes[player][hole] } }
-                })
+                betterBall(
+                    side.map { player in
+                        (0..<holes).map { hole in cards[player].gross[hole].map { $0 - matchStrokes[player][hole] } }
+                    })
             }
             let a = sideScores(validSides[0]), b = sideScores(validSides[1])
             results = (0..<holes).map { HoleResult.compare(a[$0], b[$0]) }
@@ -191,7 +200,9 @@ extension Games {
         let matchStatus = rules.formats.contains(.match) && validSides != nil ? match(results) : nil
         var nassauResult: NassauResult?
         if rules.formats.contains(.nassau), validSides != nil {
-            if holes == 18 { nassauResult = nassau(results) } else {
+            if holes == 18 {
+                nassauResult = nassau(results)
+            } else {
                 notes.append("a Nassau needs 18 holes: this game plays \(holes)")
             }
         }
@@ -232,13 +243,15 @@ extension Games {
         }
         let skinCounts = skinsResult?.won ?? Array(repeating: 0, count: cards.count)
         let players = cards.indices.map { index in
-            PlayerStanding(thru: lines[index].thru, gross: lines[index].gross, grossToPar: lines[index].toPar,
-                           playingHandicap: strokePlay[index], net: lines[index].net, netToPar: lines[index].netToPar,
-                           points: lines[index].points, skins: skinCounts[index], units: units[index])
+            PlayerStanding(
+                thru: lines[index].thru, gross: lines[index].gross, grossToPar: lines[index].toPar,
+                playingHandicap: strokePlay[index], net: lines[index].net, netToPar: lines[index].netToPar,
+                points: lines[index].points, skins: skinCounts[index], units: units[index])
         }
-        return Standings(players: players, sides: validSides, match: matchStatus, nassau: nassauResult,
-                         skins: skinsResult, transfers: rules.stake == nil ? [] : settle(units), matchStrokes: matchStrokes,
-                         skinStrokes: skinStrokes, notes: notes)
+        return Standings(
+            players: players, sides: validSides, match: matchStatus, nassau: nassauResult,
+            skins: skinsResult, transfers: rules.stake == nil ? [] : settle(units), matchStrokes: matchStrokes,
+            skinStrokes: skinStrokes, notes: notes)
     }
 
     /// The Playing Handicap for an unrounded Course Handicap at an allowance, .5 upwards (Appendix C).
@@ -262,8 +275,9 @@ extension Games {
         var transfers: [Transfer] = []
         while true {
             guard let creditor = owed.indices.max(by: { (owed[$0], -$0) < (owed[$1], -$1) }),
-                  let debtor = owed.indices.min(by: { (owed[$0], $0) < (owed[$1], $1) }),
-                  owed[creditor] > 0, owed[debtor] < 0 else { break }
+                let debtor = owed.indices.min(by: { (owed[$0], $0) < (owed[$1], $1) }),
+                owed[creditor] > 0, owed[debtor] < 0
+            else { break }
             let amount = min(owed[creditor], -owed[debtor])
             transfers.append(Transfer(from: debtor, to: creditor, units: amount))
             owed[creditor] -= amount

@@ -61,7 +61,8 @@ extension Handicap {
             slopeRating: slopeRating, pcc: pcc
         )
         let pccShare = holes == 9 ? 0.5 * pcc : pcc
-        let played = Double(standardSlopeRating) / Double(slopeRating)
+        let played =
+            Double(standardSlopeRating) / Double(slopeRating)
             * (Double(adjustedGrossScore) - courseRating - pccShare)
         guard holes == 9, let handicapIndex else {
             return ScoreDifferential(unrounded: played, holes: holes)
@@ -101,7 +102,8 @@ extension Handicap {
         )
         try validateIndex(handicapIndex)
         let share = Double(holesPlayed) / 18
-        let played = Double(standardSlopeRating) / Double(slopeRating)
+        let played =
+            Double(standardSlopeRating) / Double(slopeRating)
             * (Double(adjustedGrossScore) - (courseRating + pcc) * share)
         guard holesPlayed < 18 else { return ScoreDifferential(unrounded: played, holes: 18) }
         let expectedRest = expected(handicapIndex: handicapIndex, holes: 18 - holesPlayed)

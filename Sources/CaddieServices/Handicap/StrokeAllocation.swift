@@ -28,7 +28,9 @@ extension Handicap {
     /// `h % holes`, so 24 gives 2 strokes on stroke indexes 1-6 and 1 elsewhere and 40 gives 3 on 1-4 and 2 elsewhere.
     /// A plus handicap gives strokes back from stroke index 18 downwards: +2 gives back on 18 and 17 (Appendix C).
     /// For 9 holes, pass stroke indexes ranked 1-9 within the nine (see `rankedStrokeIndexes`).
-    public static func strokeAllocation(playingHandicap: Int, holes: Int = 18) throws(HandicapError)
+    public static func strokeAllocation(
+        playingHandicap: Int, holes: Int = 18
+    ) throws(HandicapError)
         -> StrokeAllocation
     {
         try validateHoles(holes)

@@ -42,7 +42,9 @@ extension Handicap {
     /// The Playing Handicap of a side in a team format (Appendix C). The allowances are applied to the players'
     /// unrounded Course Handicaps and the sum is rounded once, at the end.
     /// - Parameter courseHandicaps: each player's unrounded Course Handicap (`CourseHandicap.unrounded`).
-    public static func teamHandicap(format: TeamFormat, courseHandicaps: [Double]) throws(HandicapError)
+    public static func teamHandicap(
+        format: TeamFormat, courseHandicaps: [Double]
+    ) throws(HandicapError)
         -> TeamHandicap
     {
         guard format.players.contains(courseHandicaps.count) else {

@@ -58,7 +58,9 @@ struct Export: ParsableCommand {
             } catch {
                 throw NodeError.file("cannot write \(out): \(error.localizedDescription)")
             }
-            if json { Console.json(.object([("ops", .int(count)), ("file", .string(out))])) } else {
+            if json {
+                Console.json(.object([("ops", .int(count)), ("file", .string(out))]))
+            } else {
                 Console.print("Exported \(count) ops to \(out)")
             }
         }
@@ -104,8 +106,10 @@ struct Log: ParsableCommand {
                 Console.json(.array(entries.map(Views.audit)))
             } else {
                 for entry in entries {
-                    Console.print("\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
-                                  + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")\(entry.summary)")
+                    Console.print(
+                        "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
+                            + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")\(entry.summary)"
+                    )
                 }
             }
         }
@@ -130,10 +134,15 @@ struct History: ParsableCommand {
                 Console.print("No score has been entered for \(player) on hole \(hole).")
             } else {
                 for entry in entries {
-                    let replaces = entry.supersedes.isEmpty ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
-                    let state = entry.supersededBy.isEmpty ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
-                    Console.print("\(Views.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
-                                  + "(\(entry.value.op)\(replaces)) — \(state)")
+                    let replaces =
+                        entry.supersedes.isEmpty
+                        ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
+                    let state =
+                        entry.supersededBy.isEmpty
+                        ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
+                    Console.print(
+                        "\(Views.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
+                            + "(\(entry.value.op)\(replaces)) — \(state)")
                 }
             }
         }
@@ -160,18 +169,29 @@ struct Verify: ParsableCommand {
                 failures += result.failures.map { (id, $0) }
             }
             if json {
-                Console.json(.object([("checked", .int(checked)), ("ok", .bool(failures.isEmpty)),
-                                      ("membershipChecked", .bool(keys != nil)),
-                                      ("failures", .array(failures.map {
-                                          .object([("space", .string($0.0.hex)), ("device", .string($0.1.op.device.hex)),
-                                                   ("seq", .int(Int($0.1.op.seq))), ("reason", .string($0.1.reason))])
-                                      }))]))
+                Console.json(
+                    .object([
+                        ("checked", .int(checked)), ("ok", .bool(failures.isEmpty)),
+                        ("membershipChecked", .bool(keys != nil)),
+                        (
+                            "failures",
+                            .array(
+                                failures.map {
+                                    .object([
+                                        ("space", .string($0.0.hex)), ("device", .string($0.1.op.device.hex)),
+                                        ("seq", .int(Int($0.1.op.seq))), ("reason", .string($0.1.reason)),
+                                    ])
+                                })
+                        ),
+                    ]))
             } else {
                 for (space, failure) in failures {
-                    Console.print("FAIL space \(space.short) device \(failure.op.device.hex) seq \(failure.op.seq): \(failure.reason)")
+                    Console.print(
+                        "FAIL space \(space.short) device \(failure.op.device.hex) seq \(failure.op.seq): \(failure.reason)")
                 }
-                Console.print("\(checked) ops checked, \(failures.count) failures"
-                              + (keys == nil ? " (membership proofs not checked: set CADDIE_PASSPHRASE)" : ""))
+                Console.print(
+                    "\(checked) ops checked, \(failures.count) failures"
+                        + (keys == nil ? " (membership proofs not checked: set CADDIE_PASSPHRASE)" : ""))
             }
             if !failures.isEmpty { throw ExitCode(1) }
         }

@@ -27,10 +27,12 @@ struct Demo: AsyncParsableCommand {
     static let names = ["Ana", "Ben", "Cleo", "Dev"]
     static let indexes = [12.4, 18.0, 7.6, 26.3]
     /// Each player's own card for the eighteen holes (Dev's 7th is the hole Ben disputes).
-    static let scores = [[5, 4, 5, 3, 6, 4, 4, 3, 5, 5, 4, 3, 6, 4, 5, 3, 5, 5],
-                         [6, 5, 4, 4, 6, 5, 5, 3, 4, 5, 5, 4, 6, 5, 4, 4, 5, 6],
-                         [4, 4, 5, 3, 5, 4, 5, 3, 4, 4, 4, 3, 5, 5, 4, 3, 4, 5],
-                         [7, 4, 6, 3, 6, 5, 4, 4, 5, 6, 5, 4, 7, 5, 5, 4, 5, 6]]
+    static let scores = [
+        [5, 4, 5, 3, 6, 4, 4, 3, 5, 5, 4, 3, 6, 4, 5, 3, 5, 5],
+        [6, 5, 4, 4, 6, 5, 5, 3, 4, 5, 5, 4, 6, 5, 4, 4, 5, 6],
+        [4, 4, 5, 3, 5, 4, 5, 3, 4, 4, 4, 3, 5, 5, 4, 3, 4, 5],
+        [7, 4, 6, 3, 6, 5, 4, 4, 5, 6, 5, 4, 7, 5, 5, 4, 5, 6],
+    ]
     static let passphrase = "demo passphrase"
 
     func run() async throws {
@@ -80,7 +82,9 @@ final class DemoRun {
             }
             directory = directory.deletingLastPathComponent()
         }
-        return candidates.map { $0.appendingPathComponent("Deploy/lab.sh") }.first { FileManager.default.fileExists(atPath: $0.path) }
+        return candidates.map { $0.appendingPathComponent("Deploy/lab.sh") }.first {
+            FileManager.default.fileExists(atPath: $0.path)
+        }
     }
 
     func say(_ text: String) { Console.print(text) }
@@ -95,14 +99,16 @@ final class DemoRun {
         for (index, home) in homes.enumerated() {
             let keys = try home.unlock(passphrase: Demo.passphrase)
             for (offset, strokes) in Demo.scores[index].enumerated() {
-                try home.score(space: space, keys: keys, game: game.hex, player: Demo.names[index], hole: offset + 1,
-                               entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
+                try home.score(
+                    space: space, keys: keys, game: game.hex, player: Demo.names[index], hole: offset + 1,
+                    entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
             }
             say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
         }
         say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
-        try homes[1].score(space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game.hex,
-                           player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
+        try homes[1].score(
+            space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game.hex,
+            player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
         let distinct = Set(try homes.map { try $0.store.stateHash(space) }).count
         say("   four devices, \(distinct) different states")
 
@@ -111,8 +117,9 @@ final class DemoRun {
         try startNodes()
         _ = try waitConverged(space)
         let converged = Date().timeIntervalSince(meet)
-        say("   converged: all four devices hold state \(try homes[0].store.stateHash(space).short) "
-            + "\(seconds(converged)) after the nodes started")
+        say(
+            "   converged: all four devices hold state \(try homes[0].store.stateHash(space).short) "
+                + "\(seconds(converged)) after the nodes started")
 
         let card = try homes[0].card(space: space, game: game.hex)
         let net = try homes[0].playingHandicap(card: card, space: space, allowancePercent: 95)
@@ -121,9 +128,10 @@ final class DemoRun {
         say("\n== Playing handicaps (index, course handicap, 95% allowance)")
         for player in card.players {
             guard let handicap = net[player.id] else { continue }
-            say("   \(player.name.padding(toLength: 5, withPad: " ", startingAt: 0)) index \(handicap.indexUsed)  "
-                + "course \(handicap.courseHandicap)  playing \(handicap.playingHandicap)  "
-                + "net \(handicap.netTotal)  \(handicap.pointsTotal) points")
+            say(
+                "   \(player.name.padding(toLength: 5, withPad: " ", startingAt: 0)) index \(handicap.indexUsed)  "
+                    + "course \(handicap.courseHandicap)  playing \(handicap.playingHandicap)  "
+                    + "net \(handicap.netTotal)  \(handicap.pointsTotal) points")
         }
 
         let open = try homes[0].standings(space: space, game: game.hex)
@@ -136,11 +144,14 @@ final class DemoRun {
         guard let disputed = card.cell(dev.id, 7), disputed.isConflict else {
             throw NodeError.invalid("the demo expected a conflict on Dev's 7th and found none")
         }
-        say("\n== The conflict: Dev's 7th holds " + disputed.values.map { "\($0.entry.strokes) by \($0.author)" }
-            .joined(separator: " and ") + ", entered concurrently")
+        say(
+            "\n== The conflict: Dev's 7th holds "
+                + disputed.values.map { "\($0.entry.strokes) by \($0.author)" }
+                .joined(separator: " and ") + ", entered concurrently")
         say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
-        try homes[3].score(space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game.hex,
-                           player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
+        try homes[3].score(
+            space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game.hex,
+            player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
         let settled = Date()
         _ = try waitConverged(space)
         say("   every device has the settled value \(seconds(Date().timeIntervalSince(settled))) later")
@@ -154,13 +165,17 @@ final class DemoRun {
         say(StandingsText.render(final))
 
         say("\n== What the audit log says about Dev's 7th (as Cleo's device sees it)")
-        let audit = Dictionary(try homes[2].auditLog(space: space, game: game.hex).map { ($0.op, $0) },
-                               uniquingKeysWith: { first, _ in first })
+        let audit = Dictionary(
+            try homes[2].auditLog(space: space, game: game.hex).map { ($0.op, $0) },
+            uniquingKeysWith: { first, _ in first })
         for entry in try homes[2].history(space: space, game: game.hex, player: "Dev", hole: 7) {
-            let state = entry.supersededBy.isEmpty ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
+            let state =
+                entry.supersededBy.isEmpty
+                ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
             let check = audit[entry.value.op].map { $0.verified ? "signature ok" : "SIGNATURE BAD" } ?? "not in log"
-            say("   \(Views.time(entry.value.hlc))  \(entry.value.entry.strokes) by \(entry.value.author) "
-                + "on device \(entry.value.op.device.short) (op \(entry.value.op), \(check)) — \(state)")
+            say(
+                "   \(Views.time(entry.value.hlc))  \(entry.value.entry.strokes) by \(entry.value.author) "
+                    + "on device \(entry.value.op.device.short) (op \(entry.value.op), \(check)) — \(state)")
         }
 
         var checked = 0
@@ -171,7 +186,9 @@ final class DemoRun {
         }
         say("\n== Summary")
         say("   four nodes, \(try homes[0].store.opCount(space)) ops each, \(checked) signatures verified across the four homes")
-        say("   converged after the round in \(seconds(converged)); conflict shown and settled; total run \(seconds(Date().timeIntervalSince(started)))")
+        say(
+            "   converged after the round in \(seconds(converged)); conflict shown and settled; total run \(seconds(Date().timeIntervalSince(started)))"
+        )
         say("demo: converged, all four homes hold the same state")
     }
 
@@ -197,8 +214,9 @@ final class DemoRun {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw NodeError.invalid("Ana's node did not start") }
         for (home, name) in zip(homes, Demo.names).dropFirst() {
-            let joined = try await home.join(ticket: ticket, at: try HostPort(parsing: "127.0.0.1:\(port)"),
-                                             passphrase: Demo.passphrase, logger: logger)
+            let joined = try await home.join(
+                ticket: ticket, at: try HostPort(parsing: "127.0.0.1:\(port)"),
+                passphrase: Demo.passphrase, logger: logger)
             say("   \(name) joined \(joined.name), invited by \(joined.invitedBy ?? "?")")
         }
         serving.cancel()
@@ -216,10 +234,12 @@ final class DemoRun {
         setup.formats = ["stroke", "stableford", "skins", "nassau"]
         setup.teams = [["Ana", "Cleo"], ["Ben", "Dev"]]
         setup.stake = 1
-        let game = try homes[0].newGame(space: space, keys: keys, course: course.id.hex, tee: "Yellow", players: players,
-                                        setup: setup)
-        say("   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: stroke play, Stableford, "
-            + "net skins and a Nassau (Ana & Cleo v Ben & Dev, automatic presses), 1.00 a unit")
+        let game = try homes[0].newGame(
+            space: space, keys: keys, course: course.id.hex, tee: "Yellow", players: players,
+            setup: setup)
+        say(
+            "   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: stroke play, Stableford, "
+                + "net skins and a Nassau (Ana & Cleo v Ben & Dev, automatic presses), 1.00 a unit")
         return (space, game, course)
     }
 
@@ -229,10 +249,13 @@ final class DemoRun {
         guard let tee = course.holes.first(where: { $0.number == 1 })?.teePositions.first else { return }
         let position = try GeoPoint(latitude: tee.latitude, longitude: tee.longitude)
         let bearing = Geodesy.initialBearing(from: position, to: goal.target.point)
-        let guidance = Guidance(from: GuidanceInput(position: position,
-                                                    heading: try HeadingReading(degrees: (bearing + 20).truncatingRemainder(dividingBy: 360),
-                                                                                source: .compass)),
-                                to: goal.target, settings: GuidanceSettings(unit: .yards, competitionMode: false))
+        let guidance = Guidance(
+            from: GuidanceInput(
+                position: position,
+                heading: try HeadingReading(
+                    degrees: (bearing + 20).truncatingRemainder(dividingBy: 360),
+                    source: .compass)),
+            to: goal.target, settings: GuidanceSettings(unit: .yards, competitionMode: false))
         say("\n== Guidance: Ana on the 1st tee, phone pointing a little right of the flag")
         say("   \"\(guidance.callout)\"")
     }
@@ -245,14 +268,18 @@ final class DemoRun {
                 try script(["up", "4"])
             }
             for (index, home) in homes.enumerated() {
-                try launch(["exec", "\(index + 1)", executable.path, "serve", "--listen", "10.251.0.\(index + 1):7400",
-                            "--home", home.directory.path], through: labScript, log: index)
+                try launch(
+                    [
+                        "exec", "\(index + 1)", executable.path, "serve", "--listen", "10.251.0.\(index + 1):7400",
+                        "--home", home.directory.path,
+                    ], through: labScript, log: index)
             }
             return
         }
         var ports: [Int] = []
         for (index, home) in homes.enumerated() {
-            let arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", home.directory.path]
+            let arguments =
+                ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", home.directory.path]
                 + ports.flatMap { ["--peer", "127.0.0.1:\($0)"] }
             ports.append(try launch(arguments, through: nil, log: index))
         }
@@ -275,7 +302,9 @@ final class DemoRun {
         environment["CADDIE_LAB_PREFIX"] = "cdemo"
         process.environment = environment
         let logURL = folder.appendingPathComponent("\(Demo.names[index]).serve.log")
-        if !FileManager.default.fileExists(atPath: logURL.path) { FileManager.default.createFile(atPath: logURL.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: logURL.path) {
+            FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        }
         let log = try FileHandle(forWritingTo: logURL)
         log.seekToEndOfFile()
         process.standardError = log
@@ -292,7 +321,8 @@ final class DemoRun {
             buffer += chunk
         }
         let line = String(decoding: buffer, as: UTF8.self)
-        guard line.hasPrefix("listening on "), let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        guard line.hasPrefix("listening on "),
+            let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         else {
             throw NodeError.invalid("\(Demo.names[index])'s node did not start (log: \(logURL.path)): \(line)")
         }
@@ -321,7 +351,9 @@ final class DemoRun {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw NodeError.invalid("Deploy/lab.sh \(arguments.joined(separator: " ")) failed") }
+        guard process.terminationStatus == 0 else {
+            throw NodeError.invalid("Deploy/lab.sh \(arguments.joined(separator: " ")) failed")
+        }
     }
 
     /// Waits until the four homes hold one state; returns how long it took.
@@ -355,7 +387,8 @@ final class DemoRun {
         for (index, home) in homes.enumerated() {
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", home.directory.path]
+            process.arguments =
+                ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--home", home.directory.path]
                 + (index == 0 ? ["--http", "127.0.0.1:0"] : []) + ports.flatMap { ["--peer", "127.0.0.1:\($0)"] }
             var environment = ProcessInfo.processInfo.environment
             environment["CADDIE_PASSPHRASE"] = Demo.passphrase
@@ -408,7 +441,8 @@ final class DemoRun {
             let angle = (index % 2 == 0 ? 30.0 : -30.0) * Double.pi / 180
             let greenLatitude = latitude + metres * cos(angle) / 111_320
             let greenLongitude = longitude + metres * sin(angle) / 111_320
-            holes.append("""
+            holes.append(
+                """
                 {"number": \(index + 1), "par": \(par), "strokeIndex": \(strokeIndexes[index]), "yards": {"Yellow": \(yards[index])},
                  "teePositions": [{"lat": \(latitude), "lon": \(longitude)}],
                  "green": {"centre": {"lat": \(greenLatitude), "lon": \(greenLongitude)}}}

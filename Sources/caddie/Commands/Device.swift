@@ -26,8 +26,10 @@ struct Device: ParsableCommand {
                     throw NodeError.invalid("--listen must be HOST:PORT, e.g. 0.0.0.0:7401")
                 }
                 let home = try options.open()
-                let device = try home.addDevice(listen: String(parts[0]), port: port, advertise: address, timeout: timeout,
-                                                passphrase: try Passphrase.obtain()) { code in
+                let device = try home.addDevice(
+                    listen: String(parts[0]), port: port, advertise: address, timeout: timeout,
+                    passphrase: try Passphrase.obtain()
+                ) { code in
                     Console.print(code.text)
                     FileHandle.standardError.write(Data("On the new device: caddie login --device-code \(code.text)\n".utf8))
                 }
@@ -45,16 +47,21 @@ struct Device: ParsableCommand {
             try guarded {
                 let devices = try options.open().devices()
                 if json {
-                    Console.json(.array(devices.map {
-                        .object([("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
-                                 ("spaces", .array($0.spaces.map { .string($0) })),
-                                 ("revokedAfter", .optional($0.revokedAfter.map { Int($0) }))])
-                    }))
+                    Console.json(
+                        .array(
+                            devices.map {
+                                .object([
+                                    ("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
+                                    ("spaces", .array($0.spaces.map { .string($0) })),
+                                    ("revokedAfter", .optional($0.revokedAfter.map { Int($0) })),
+                                ])
+                            }))
                 } else {
                     for device in devices {
-                        Console.print("\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
-                                      + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
-                                      + "  in " + device.spaces.joined(separator: ", "))
+                        Console.print(
+                            "\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
+                                + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
+                                + "  in " + device.spaces.joined(separator: ", "))
                     }
                 }
             }
@@ -78,14 +85,16 @@ struct Device: ParsableCommand {
                 let passphrase = try Passphrase.obtain()
                 guard let device else {
                     guard try home.identity().recoveredAt != nil else {
-                        throw NodeError.invalid("--lost is for a home made with `caddie login --recover`; "
-                                                + "revoke a device by its key instead (`caddie device list`)")
+                        throw NodeError.invalid(
+                            "--lost is for a home made with `caddie login --recover`; "
+                                + "revoke a device by its key instead (`caddie device list`)")
                     }
                     let revoked = try home.revokeLostDevices(keys: try home.unlock(passphrase: passphrase))
-                    Console.print(revoked.isEmpty
-                        ? "Nothing to revoke: every device from before the recovery that this home knows is revoked "
-                            + "(none is known until you sync with a member; `caddie device list` shows them)"
-                        : "Revoked " + revoked.map(\.short).joined(separator: ", "))
+                    Console.print(
+                        revoked.isEmpty
+                            ? "Nothing to revoke: every device from before the recovery that this home knows is revoked "
+                                + "(none is known until you sync with a member; `caddie device list` shows them)"
+                            : "Revoked " + revoked.map(\.short).joined(separator: ", "))
                     return
                 }
                 let spaces = try home.revokeDevice(device, passphrase: passphrase)

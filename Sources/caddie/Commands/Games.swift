@@ -16,8 +16,9 @@ struct GameSetupOptions: ParsableArguments {
     var validateSkins: Bool?
     @Option(help: "The two sides of the match and Nassau, e.g. Ann+Ben,Cleo+Dev (two players need none).")
     var teams: String?
-    @Option(parsing: .unconditional, help: "The stake per unit (a skin, a bet) for the settlement; 0 for none.",
-            transform: decimal)
+    @Option(
+        parsing: .unconditional, help: "The stake per unit (a skin, a bet) for the settlement; 0 for none.",
+        transform: decimal)
     var stake: Double?
 
     func setup(tee: String? = nil) throws(NodeError) -> GameSetup {
@@ -40,8 +41,9 @@ struct GameSetupOptions: ParsableArguments {
                 $0.split(separator: "+", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             }
             guard sides.count == 2, sides.allSatisfy({ $0.allSatisfy { !$0.isEmpty } }) else {
-                throw NodeError.invalid("--teams takes two sides separated by a comma, partners joined by +, "
-                                        + "e.g. Ann+Ben,Cleo+Dev; got '\(teams)'")
+                throw NodeError.invalid(
+                    "--teams takes two sides separated by a comma, partners joined by +, "
+                        + "e.g. Ann+Ben,Cleo+Dev; got '\(teams)'")
             }
             setup.teams = sides
         }
@@ -65,8 +67,9 @@ extension Game {
             try guarded {
                 let changes = try setup.setup(tee: tee)
                 let (home, space) = try options.open()
-                try home.setupGame(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
-                                   setup: changes)
+                try home.setupGame(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                    setup: changes)
                 Console.print("Set up game \(game)")
             }
         }
@@ -82,8 +85,9 @@ extension Game {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.deleteGame(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
-                                    force: force)
+                try home.deleteGame(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                    force: force)
                 Console.print("Deleted game \(game) (`caddie game restore \(game)` brings it back)")
             }
         }
@@ -97,8 +101,9 @@ extension Game {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.deleteGame(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
-                                    force: true, restore: true)
+                try home.deleteGame(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                    force: true, restore: true)
                 Console.print("Restored game \(game)")
             }
         }
@@ -119,10 +124,14 @@ extension Player {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let edited = try home.editPlayer(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                                 player: player, name: name, handicapIndex: index, clearIndex: clearIndex)
-                if json { Console.json(Views.player(edited)) } else {
-                    Console.print("\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
+                let edited = try home.editPlayer(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    player: player, name: name, handicapIndex: index, clearIndex: clearIndex)
+                if json {
+                    Console.json(Views.player(edited))
+                } else {
+                    Console.print(
+                        "\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
                 }
             }
         }
@@ -157,23 +166,37 @@ struct Stats: ParsableCommand {
         try guarded {
             let (home, space) = try options.open()
             let stats = try home.statistics(space: space, player: player)
-            if json { Console.json(Views.statistics(stats)); return }
+            if json {
+                Console.json(Views.statistics(stats))
+                return
+            }
             func percent(_ part: Int, _ whole: Int) -> String {
                 whole == 0 ? "not recorded" : String(format: "%d of %d (%.0f%%)", part, whole, Double(part) / Double(whole) * 100)
             }
-            var lines = ["\(stats.player.name): \(stats.rounds) finished round\(stats.rounds == 1 ? "" : "s"), \(stats.holes) holes"]
+            var lines = [
+                "\(stats.player.name): \(stats.rounds) finished round\(stats.rounds == 1 ? "" : "s"), \(stats.holes) holes"
+            ]
             lines.append("  fairways hit        \(percent(stats.fairwaysHit, stats.fairwaysRecorded))")
             lines.append("  greens in reg.      \(percent(stats.greensHit, stats.greensRecorded))")
-            lines.append("  putts per round     " + (stats.puttRounds == 0 ? "not recorded"
-                : String(format: "%.1f (%d rounds)", Double(stats.putts) / Double(stats.puttRounds), stats.puttRounds)))
-            lines.append("  putts per GIR       " + (stats.greensHitWithPutts == 0 ? "not recorded"
-                : String(format: "%.2f", Double(stats.puttsOnGreensHit) / Double(stats.greensHitWithPutts))))
-            lines.append("  penalties           \(stats.penalties)"
-                         + (stats.rounds > 0 ? String(format: " (%.1f a round)", Double(stats.penalties) / Double(stats.rounds)) : ""))
+            lines.append(
+                "  putts per round     "
+                    + (stats.puttRounds == 0
+                        ? "not recorded"
+                        : String(format: "%.1f (%d rounds)", Double(stats.putts) / Double(stats.puttRounds), stats.puttRounds)))
+            lines.append(
+                "  putts per GIR       "
+                    + (stats.greensHitWithPutts == 0
+                        ? "not recorded"
+                        : String(format: "%.2f", Double(stats.puttsOnGreensHit) / Double(stats.greensHitWithPutts))))
+            lines.append(
+                "  penalties           \(stats.penalties)"
+                    + (stats.rounds > 0 ? String(format: " (%.1f a round)", Double(stats.penalties) / Double(stats.rounds)) : ""))
             for par in stats.byPar.keys.sorted() {
                 let value = stats.byPar[par]!
-                lines.append(String(format: "  par %d average      %.2f over %d holes", par,
-                                    Double(value.strokes) / Double(value.holes), value.holes))
+                lines.append(
+                    String(
+                        format: "  par %d average      %.2f over %d holes", par,
+                        Double(value.strokes) / Double(value.holes), value.holes))
             }
             Console.print(lines.joined(separator: "\n"))
         }

@@ -34,8 +34,9 @@ struct Guide: ParsableCommand {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { PlainDecimal.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
-            throw NodeError.invalid("--\(what) must be LAT,LON in decimal degrees, south and west negative, "
-                                    + "e.g. -37.951,144.425 or 36.5686,-121.9499; got '\(text)'")
+            throw NodeError.invalid(
+                "--\(what) must be LAT,LON in decimal degrees, south and west negative, "
+                    + "e.g. -37.951,144.425 or 36.5686,-121.9499; got '\(text)'")
         }
         return try position(lat, lon)
     }
@@ -61,8 +62,9 @@ struct Guide: ParsableCommand {
     func run() throws {
         try guarded {
             if let from, let to {
-                let guidance = Guidance(from: try input(try Self.point(from, "from")),
-                                        to: GuidanceTarget(kind: .other, point: try Self.point(to, "to")), settings: settings)
+                let guidance = Guidance(
+                    from: try input(try Self.point(from, "from")),
+                    to: GuidanceTarget(kind: .other, point: try Self.point(to, "to")), settings: settings)
                 return print(guidance, hole: nil)
             }
             let (home, space) = try options.open()
@@ -76,17 +78,22 @@ struct Guide: ParsableCommand {
                 // On arrival at a green, the next hole's tee is suggested.
                 func text(_ callout: Callout) -> String {
                     guard callout.kind == .arrival, goal.target.kind == .greenCentre,
-                          let point = track.indices.contains(callout.fixIndex) ? track[callout.fixIndex].point : nil,
-                          let next = home.nextTee(space: space, course: goal.course, after: hole, from: point, settings: settings)
+                        let point = track.indices.contains(callout.fixIndex) ? track[callout.fixIndex].point : nil,
+                        let next = home.nextTee(space: space, course: goal.course, after: hole, from: point, settings: settings)
                     else { return callout.text }
                     return callout.text + " " + next
                 }
                 if json {
-                    Console.json(.array(callouts.map {
-                        .object([("fix", .int($0.fixIndex)), ("time", .optional($0.time.map { ISO8601DateFormatter().string(from: $0) })),
-                                 ("kind", .string($0.kind.rawValue)), ("callout", .string(text($0))),
-                                 ("distanceMeters", .double(($0.guidance.distance * 10).rounded() / 10))])
-                    }))
+                    Console.json(
+                        .array(
+                            callouts.map {
+                                .object([
+                                    ("fix", .int($0.fixIndex)),
+                                    ("time", .optional($0.time.map { ISO8601DateFormatter().string(from: $0) })),
+                                    ("kind", .string($0.kind.rawValue)), ("callout", .string(text($0))),
+                                    ("distanceMeters", .double(($0.guidance.distance * 10).rounded() / 10)),
+                                ])
+                            }))
                 } else {
                     for callout in callouts {
                         let stamp = callout.time.map { ISO8601DateFormatter().string(from: $0) } ?? "fix \(callout.fixIndex)"
@@ -95,7 +102,9 @@ struct Guide: ParsableCommand {
                 }
                 return
             }
-            guard let lat, let lon else { throw NodeError.invalid("give --from and --to, or --lat and --lon with --course/--hole or --game/--player") }
+            guard let lat, let lon else {
+                throw NodeError.invalid("give --from and --to, or --lat and --lon with --course/--hole or --game/--player")
+            }
             let position = try Self.position(lat, lon)
             let goal: HoleTarget
             if let game, let player {

@@ -29,14 +29,18 @@ struct HandicapCommand: ParsableCommand {
             abstract: "The Score Differential of a round (Rule 5.1): 113 / slope x (AGS - rating - PCC).")
         @OptionGroup var options: HomeOptions
         @Option(parsing: .unconditional, help: "The adjusted gross score.") var ags: Int
-        @Option(parsing: .unconditional, help: "The Course Rating of the tees played (the 9-hole rating for 9 holes).", transform: decimal)
+        @Option(
+            parsing: .unconditional, help: "The Course Rating of the tees played (the 9-hole rating for 9 holes).",
+            transform: decimal)
         var rating: Double
         @Option(parsing: .unconditional, help: "The Slope Rating of the tees played, 55...155.") var slope: Int
         @Option(parsing: .unconditional, help: "The playing conditions calculation adjustment, -1.0...3.0.", transform: decimal)
         var pcc: Double = 0
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
-        @Option(parsing: .unconditional,
-                help: "For 9 holes: the player's index, to add the expected score of the other nine (unofficial).", transform: decimal)
+        @Option(
+            parsing: .unconditional,
+            help: "For 9 holes: the player's index, to add the expected score of the other nine (unofficial).", transform: decimal
+        )
         var index: Double?
         @Flag(help: "Print JSON.") var json = false
 
@@ -51,12 +55,14 @@ struct HandicapCommand: ParsableCommand {
                 if json {
                     Console.json(.object([("differential", .double(result.value))]))
                 } else if result.holes == 9 {
-                    Console.print("9-hole Score Differential \(tenths(result.value)) (kept unrounded until combined: "
-                                  + "\(hundredths(result.unrounded)))")
+                    Console.print(
+                        "9-hole Score Differential \(tenths(result.value)) (kept unrounded until combined: "
+                            + "\(hundredths(result.unrounded)))")
                 } else {
                     var line = "Score Differential \(tenths(result.value)) (unrounded \(hundredths(result.unrounded)))"
                     if let expected = result.expectedDifferential {
-                        line += ", of which \(hundredths(expected)) is the expected score of the nine not played "
+                        line +=
+                            ", of which \(hundredths(expected)) is the expected score of the nine not played "
                             + "(approximation: unofficial)"
                     }
                     Console.print(line)
@@ -70,11 +76,13 @@ struct HandicapCommand: ParsableCommand {
             commandName: "index",
             abstract: "A Handicap Index from Score Differentials (Rules 5.2, 5.3, 5.7, 5.8).")
         @OptionGroup var options: HomeOptions
-        @Option(parsing: .unconditional,
-                help: "Score Differentials, comma-separated, OLDEST FIRST (the last 20 are the most recent 20).")
+        @Option(
+            parsing: .unconditional,
+            help: "Score Differentials, comma-separated, OLDEST FIRST (the last 20 are the most recent 20).")
         var differentials: String
-        @Option(parsing: .unconditional,
-                help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.", transform: decimal)
+        @Option(
+            parsing: .unconditional,
+            help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.", transform: decimal)
         var lowIndex: Double?
         @Flag(help: "Print JSON.") var json = false
 
@@ -84,8 +92,9 @@ struct HandicapCommand: ParsableCommand {
                 for text in differentials.split(separator: ",", omittingEmptySubsequences: false) {
                     let trimmed = text.trimmingCharacters(in: .whitespaces)
                     guard let value = PlainDecimal.parse(trimmed) else {
-                        throw NodeError.invalid("--differentials: '\(trimmed)' is not a number; give differentials "
-                                                + "separated by commas, oldest first, e.g. 12.0,14.1,9.8")
+                        throw NodeError.invalid(
+                            "--differentials: '\(trimmed)' is not a number; give differentials "
+                                + "separated by commas, oldest first, e.g. 12.0,14.1,9.8")
                     }
                     values.append(value)
                 }
@@ -93,12 +102,13 @@ struct HandicapCommand: ParsableCommand {
                     try Handicap.handicapIndex(differentials: values, lowHandicapIndex: lowIndex)
                 }
                 if json {
-                    Console.json(.object([
-                        ("index", .optional(result.index)),
-                        ("used", .array(result.used.map { .double($0) })),
-                        ("adjustment", .int(result.adjustment)),
-                        ("cap", .string(result.cap.rawValue)),
-                    ]))
+                    Console.json(
+                        .object([
+                            ("index", .optional(result.index)),
+                            ("used", .array(result.used.map { .double($0) })),
+                            ("adjustment", .int(result.adjustment)),
+                            ("cap", .string(result.cap.rawValue)),
+                        ]))
                     return
                 }
                 guard let index = result.index else {
@@ -126,7 +136,8 @@ struct HandicapCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: "The Handicap Index (a plus index negative: -1.5 for +1.5).", transform: decimal)
         var index: Double
         @Option(parsing: .unconditional, help: "The Slope Rating of the tees, 55...155.") var slope: Int
-        @Option(parsing: .unconditional, help: "The Course Rating of the tees (the 9-hole rating for 9 holes).", transform: decimal)
+        @Option(
+            parsing: .unconditional, help: "The Course Rating of the tees (the 9-hole rating for 9 holes).", transform: decimal)
         var rating: Double
         @Option(parsing: .unconditional, help: "The par of the holes played.") var par: Int
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
@@ -145,16 +156,19 @@ struct HandicapCommand: ParsableCommand {
                     )
                 }
                 if json {
-                    Console.json(.object([
-                        ("courseHandicap", .int(result.courseHandicap)),
-                        ("playingHandicap", .int(result.playingHandicap)),
-                        ("unrounded", .double(roundedToHundredths(result.unrounded))),
-                    ]))
+                    Console.json(
+                        .object([
+                            ("courseHandicap", .int(result.courseHandicap)),
+                            ("playingHandicap", .int(result.playingHandicap)),
+                            ("unrounded", .double(roundedToHundredths(result.unrounded))),
+                        ]))
                 } else {
-                    Console.print("Course Handicap \(handicapText(result.courseHandicap)) "
-                                  + "(unrounded \(hundredths(result.unrounded)))")
-                    Console.print("Playing Handicap \(handicapText(result.playingHandicap)) "
-                                  + "at \(result.allowancePercent)% of the unrounded Course Handicap")
+                    Console.print(
+                        "Course Handicap \(handicapText(result.courseHandicap)) "
+                            + "(unrounded \(hundredths(result.unrounded)))")
+                    Console.print(
+                        "Playing Handicap \(handicapText(result.playingHandicap)) "
+                            + "at \(result.allowancePercent)% of the unrounded Course Handicap")
                 }
             }
         }
@@ -194,8 +208,9 @@ struct HandicapCommand: ParsableCommand {
             commandName: "max-hole",
             abstract: "The maximum hole score for handicap purposes: net double bogey, or par + 5 (Rule 3.1).")
         @OptionGroup var options: HomeOptions
-        @Option(parsing: .unconditional,
-                help: "The full Course Handicap (not a playing handicap); leave out for a player without an index.")
+        @Option(
+            parsing: .unconditional,
+            help: "The full Course Handicap (not a playing handicap); leave out for a player without an index.")
         var courseHandicap: Int?
         @Option(parsing: .unconditional, help: "The par of the hole.") var par: Int
         @Option(parsing: .unconditional, help: "The stroke index of the hole.") var strokeIndex: Int
@@ -216,13 +231,15 @@ struct HandicapCommand: ParsableCommand {
                 }
                 switch result.limit {
                 case .netDoubleBogey:
-                    Console.print("Maximum hole score \(result.value): net double bogey, par \(par) + 2 + "
-                                  + "\(result.strokesReceived ?? 0) strokes received")
+                    Console.print(
+                        "Maximum hole score \(result.value): net double bogey, par \(par) + 2 + "
+                            + "\(result.strokesReceived ?? 0) strokes received")
                 case .parPlusFive:
                     Console.print("Maximum hole score \(result.value): par + 5 (no Handicap Index)")
                 case .parPlusFiveForHighHandicap:
-                    Console.print("Maximum hole score \(result.value): par + 5 (Course Handicap over 54 receiving "
-                                  + "\(result.strokesReceived ?? 0) strokes here)")
+                    Console.print(
+                        "Maximum hole score \(result.value): par + 5 (Course Handicap over 54 receiving "
+                            + "\(result.strokesReceived ?? 0) strokes here)")
                 }
             }
         }
@@ -253,8 +270,9 @@ struct HandicapCommand: ParsableCommand {
                     Console.json(.object([("points", .int(result.points))]))
                 } else {
                     let net = result.net ?? gross
-                    Console.print("\(result.points) point\(result.points == 1 ? "" : "s"): gross \(gross), "
-                                  + "\(result.strokesReceived) strokes received, net \(net) on par \(par)")
+                    Console.print(
+                        "\(result.points) point\(result.points == 1 ? "" : "s"): gross \(gross), "
+                            + "\(result.strokesReceived) strokes received, net \(net) on par \(par)")
                 }
             }
         }
@@ -299,8 +317,9 @@ struct HandicapCommand: ParsableCommand {
                 if calculation.limitedToMaximum { working += ", limited to 54.0" }
                 lines.append(working)
             } else {
-                lines.append("\(record.player.name): no Handicap Index yet (3 acceptable rounds are needed, "
-                             + "\(calculation.considered.count) so far)")
+                lines.append(
+                    "\(record.player.name): no Handicap Index yet (3 acceptable rounds are needed, "
+                        + "\(calculation.considered.count) so far)")
                 if let entered = record.player.handicapIndex {
                     lines.append("  the entered index \(indexText(entered)) is used for net scores meanwhile")
                 }
@@ -332,8 +351,9 @@ struct HandicapCommand: ParsableCommand {
                 lines.append("")
                 lines.append("Skipped games:")
                 for skipped in record.skipped {
-                    lines.append("  \(day(Date(timeIntervalSince1970: Double(skipped.createdAt) / 1000)))  "
-                                 + "game \(skipped.game.short)  \(skipped.spaceName): \(skipped.reason)")
+                    lines.append(
+                        "  \(day(Date(timeIntervalSince1970: Double(skipped.createdAt) / 1000)))  "
+                            + "game \(skipped.game.short)  \(skipped.spaceName): \(skipped.reason)")
                 }
             }
             return lines.joined(separator: "\n")

@@ -45,11 +45,13 @@ struct Login: ParsableCommand {
                 // The words first: a wrong phrase is refused before a passphrase is asked for or a file written.
                 let phrase = try RecoveryInput.read(file: phraseFile)
                 _ = try Home.recoverySeed(phrase)
-                let identity = try home.recover(phrase: phrase, name: name ?? "", passphrase: try Passphrase.obtain(confirm: true))
+                let identity = try home.recover(
+                    phrase: phrase, name: name ?? "", passphrase: try Passphrase.obtain(confirm: true))
                 if json { return Console.json(Views.whoami(identity)) }
                 Console.print("Recovered \(identity.name) in \(home.directory.path)")
                 Console.print("user   \(identity.user)\ndevice \(identity.device) (new)")
-                Console.print("""
+                Console.print(
+                    """
                     Join your spaces again (`caddie space join CODE`, a code from a member), then `caddie sync` with a \
                     member: it revokes the devices you had before, so a lost phone is refused everywhere that sync \
                     reaches. Pair your other devices again with `caddie device add`.
@@ -57,7 +59,8 @@ struct Login: ParsableCommand {
                 return
             }
             let passphrase = try Passphrase.obtain(confirm: true)
-            let identity = try deviceCode.map { try home.login(deviceCode: $0, passphrase: passphrase) }
+            let identity =
+                try deviceCode.map { try home.login(deviceCode: $0, passphrase: passphrase) }
                 ?? home.login(name: name ?? "", passphrase: passphrase)
             if json {
                 Console.json(Views.whoami(identity))
@@ -102,7 +105,8 @@ enum RecoveryInput {
 
     /// Shows a new user's phrase and, on a terminal, asks for two of its words back.
     static func show(_ words: [String]) throws {
-        Console.print("""
+        Console.print(
+            """
 
             Your recovery phrase. Write these \(words.count) words down, in order, and keep them away from this \
             device: with them you can bring your user back on a new phone if this one is lost. Anyone who has \
@@ -152,7 +156,6 @@ enum RecoveryInput {
         return lines.joined(separator: " ")
     }
 }
-
 
 struct Whoami: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show this home's user and device.")

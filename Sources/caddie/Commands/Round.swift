@@ -4,14 +4,17 @@ import CaddieNode
 import Foundation
 
 struct Player: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Add and list players.", subcommands: [Add.self, List.self, Edit.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Add and list players.", subcommands: [Add.self, List.self, Edit.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a player to the space.")
         @OptionGroup var options: SpaceOptions
         @Argument(help: "The player's name.") var name: String
         @Option(help: "The user key (hex) of the player, if they use Caddie themselves.") var user: String?
-        @Option(parsing: .unconditional, help: "A Handicap Index to use until finished games give one (plus handicaps negative).", transform: decimal) var index: Double?
+        @Option(
+            parsing: .unconditional, help: "A Handicap Index to use until finished games give one (plus handicaps negative).",
+            transform: decimal) var index: Double?
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
@@ -26,7 +29,11 @@ struct Player: ParsableCommand {
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 let id = try home.addPlayer(space: space, keys: keys, name: name, user: userKey, handicapIndex: index)
-                if json { Console.json(.object([("player", .string(id.hex))])) } else { Console.print("Added \(name): \(id.hex)") }
+                if json {
+                    Console.json(.object([("player", .string(id.hex))]))
+                } else {
+                    Console.print("Added \(name): \(id.hex)")
+                }
             }
         }
     }
@@ -88,13 +95,26 @@ struct Course: ParsableCommand {
                 for input in inputs { results += try home.importCourses(space: space, keys: keys, data: input.data) }
                 if json {
                     if !sample, results.count == 1 {
-                        Console.json(.object([("course", .string(results[0].id.hex)), ("merged", .bool(results[0].merged)),
-                                              ("warnings", .array(results[0].warnings.map { .string($0) }))]))
+                        Console.json(
+                            .object([
+                                ("course", .string(results[0].id.hex)), ("merged", .bool(results[0].merged)),
+                                ("warnings", .array(results[0].warnings.map { .string($0) })),
+                            ]))
                     } else {
-                        Console.json(.object([("courses", .array(results.map {
-                            .object([("course", .string($0.id.hex)), ("name", .string($0.name)), ("merged", .bool($0.merged)),
-                                     ("warnings", .array($0.warnings.map { .string($0) }))])
-                        }))]))
+                        Console.json(
+                            .object([
+                                (
+                                    "courses",
+                                    .array(
+                                        results.map {
+                                            .object([
+                                                ("course", .string($0.id.hex)), ("name", .string($0.name)),
+                                                ("merged", .bool($0.merged)),
+                                                ("warnings", .array($0.warnings.map { .string($0) })),
+                                            ])
+                                        })
+                                )
+                            ]))
                     }
                 } else {
                     for result in results {
@@ -119,8 +139,9 @@ struct Course: ParsableCommand {
                     Console.json(.array(courses.map(Views.course)))
                 } else {
                     for course in courses {
-                        Console.print("\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
-                                      + course.tees.map(\.name).joined(separator: ", "))
+                        Console.print(
+                            "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
+                                + course.tees.map(\.name).joined(separator: ", "))
                     }
                 }
             }
@@ -145,8 +166,9 @@ struct Course: ParsableCommand {
                     Console.print("No course matches '\(text)'.")
                 } else {
                     for result in results {
-                        Console.print("\(result.course.id.hex)  \(result.course.name)"
-                                      + ([result.course.club, result.course.city].compactMap { $0 }.map { ", \($0)" }.joined()))
+                        Console.print(
+                            "\(result.course.id.hex)  \(result.course.name)"
+                                + ([result.course.club, result.course.city].compactMap { $0 }.map { ", \($0)" }.joined()))
                     }
                 }
             }
@@ -158,7 +180,9 @@ struct Course: ParsableCommand {
         @OptionGroup var options: SpaceOptions
         @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).", transform: decimal) var lat: Double
         @Option(parsing: .unconditional, help: "Longitude, degrees (west negative).", transform: decimal) var lon: Double
-        @Option(name: .customLong("radius-km"), parsing: .unconditional, help: "Only within this many kilometres.", transform: decimal)
+        @Option(
+            name: .customLong("radius-km"), parsing: .unconditional, help: "Only within this many kilometres.", transform: decimal
+        )
         var radiusKm: Double = 25
         @Flag(help: "Print JSON.") var json = false
 
@@ -172,7 +196,8 @@ struct Course: ParsableCommand {
                     Console.print("No course within \(radiusKm) km.")
                 } else {
                     for result in results {
-                        Console.print(String(format: "%8.1f km  ", result.kilometres) + "\(result.course.name)  \(result.course.id.hex)")
+                        Console.print(
+                            String(format: "%8.1f km  ", result.kilometres) + "\(result.course.name)  \(result.course.id.hex)")
                     }
                 }
             }
@@ -204,8 +229,10 @@ struct Course: ParsableCommand {
 struct Game: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Start, list, finish and reopen games; change a roster.",
-        subcommands: [New.self, List.self, Setup.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self,
-                      Delete.self, Restore.self])
+        subcommands: [
+            New.self, List.self, Setup.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self,
+            Delete.self, Restore.self,
+        ])
 
     /// `Ben:Ana,Cleo:Dev` as (player, marker) pairs.
     static func markerPairs(_ text: String?) throws(NodeError) -> [(player: String, marker: String)] {
@@ -213,16 +240,19 @@ struct Game: ParsableCommand {
         return try text.split(separator: ",").map { pair throws(NodeError) in
             let parts = pair.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, !parts[0].trimmingCharacters(in: .whitespaces).isEmpty,
-                  !parts[1].trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw NodeError.invalid("--markers takes PLAYER:MARKER pairs separated by commas, e.g. Ben:Ana,Ana:Ben; "
-                                        + "got '\(pair)'")
+                !parts[1].trimmingCharacters(in: .whitespaces).isEmpty
+            else {
+                throw NodeError.invalid(
+                    "--markers takes PLAYER:MARKER pairs separated by commas, e.g. Ben:Ana,Ana:Ben; "
+                        + "got '\(pair)'")
             }
             return (String(parts[0]), String(parts[1]))
         }
     }
 
     struct Marker: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Say who marks a player in a game (the marker attests their card).")
+        static let configuration = CommandConfiguration(
+            abstract: "Say who marks a player in a game (the marker attests their card).")
         @OptionGroup var options: SpaceOptions
         @Argument(help: "The game.") var game: String
         @Argument(help: "The player.") var player: String
@@ -231,8 +261,9 @@ struct Game: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.setMarker(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                   game: game, player: player, marker: marker)
+                try home.setMarker(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: game, player: player, marker: marker)
                 Console.print("\(marker) marks \(player) in game \(game)")
             }
         }
@@ -255,9 +286,10 @@ struct Game: ParsableCommand {
                 let gameSetup = try setup.setup()
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
-                let id = try home.newGame(space: space, keys: keys, course: course, tee: tee,
-                                          players: players.split(separator: ",").map(String.init), markers: pairs,
-                                          setup: gameSetup)
+                let id = try home.newGame(
+                    space: space, keys: keys, course: course, tee: tee,
+                    players: players.split(separator: ",").map(String.init), markers: pairs,
+                    setup: gameSetup)
                 if json { Console.json(.object([("game", .string(id.hex))])) } else { Console.print("Started game \(id.hex)") }
             }
         }
@@ -278,8 +310,9 @@ struct Game: ParsableCommand {
                 } else {
                     for game in games {
                         let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
-                        Console.print("\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
-                                      + formats)
+                        Console.print(
+                            "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
+                                + formats)
                     }
                 }
             }
@@ -294,8 +327,9 @@ struct Game: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.setFinished(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                     game: game, finished: true)
+                try home.setFinished(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: game, finished: true)
                 Console.print("Finished game \(game)")
             }
         }
@@ -309,8 +343,9 @@ struct Game: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.setFinished(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                     game: game, finished: false)
+                try home.setFinished(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: game, finished: false)
                 Console.print("Reopened game \(game)")
             }
         }
@@ -325,16 +360,18 @@ struct Game: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.addToRoster(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                     game: game, player: player)
+                try home.addToRoster(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: game, player: player)
                 Console.print("Added \(player) to game \(game)")
             }
         }
     }
 
     struct RemovePlayer: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove-player",
-                                                        abstract: "Remove a player from a game (their scores are kept).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove-player",
+            abstract: "Remove a player from a game (their scores are kept).")
         @OptionGroup var options: SpaceOptions
         @Argument(help: "The game.") var game: String
         @Argument(help: "The player.") var player: String
@@ -342,8 +379,9 @@ struct Game: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                try home.removeFromRoster(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                          game: game, player: player)
+                try home.removeFromRoster(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: game, player: player)
                 Console.print("Removed \(player) from game \(game)")
             }
         }
@@ -376,8 +414,9 @@ struct ScoreCommand: ParsableCommand {
             }
             let entry: ScoreEntry
             do {
-                entry = try ScoreEntry(strokes: strokes, putts: putts, penalties: penalties, fairway: fairwayResult,
-                                       greenInRegulation: greenInRegulation)
+                entry = try ScoreEntry(
+                    strokes: strokes, putts: putts, penalties: penalties, fairway: fairwayResult,
+                    greenInRegulation: greenInRegulation)
             } catch {
                 throw NodeError.wrap(error)
             }
@@ -402,8 +441,9 @@ struct Attest: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let hash = try home.attest(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                       game: game, player: player)
+            let hash = try home.attest(
+                space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                game: game, player: player)
             Console.print("Attested \(player)'s card (\(hash.short))")
         }
     }

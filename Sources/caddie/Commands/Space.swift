@@ -1,8 +1,8 @@
 import ArgumentParser
-import Foundation
-import CaddieCore
 import CaddieAPI
+import CaddieCore
 import CaddieNode
+import Foundation
 
 struct Space: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,7 +41,10 @@ struct Space: ParsableCommand {
                 """)
         @OptionGroup var options: HomeOptions
         @Argument(help: "The invite code.") var code: String
-        @Option(help: "The inviting device, HOST:PORT (its `caddie serve --listen` port, 7400 by default); without it, the device is looked for over mDNS.")
+        @Option(
+            help:
+                "The inviting device, HOST:PORT (its `caddie serve --listen` port, 7400 by default); without it, the device is looked for over mDNS."
+        )
         var peer: String?
         @Option(help: "How long to look for the inviting device over mDNS, in seconds.") var wait = 30
         @Flag(help: "Print JSON.") var json = false
@@ -66,19 +69,25 @@ struct Space: ParsableCommand {
                     if address == nil, !json {
                         Console.print("Looking for \(ticket.inviterName)'s device on this network (up to \(wait) s)...")
                     }
-                    let outcome = try await home.join(ticket: ticket, at: address, searchSeconds: wait,
-                                                      passphrase: passphrase, logger: logger)
+                    let outcome = try await home.join(
+                        ticket: ticket, at: address, searchSeconds: wait,
+                        passphrase: passphrase, logger: logger)
                     if json {
-                        Console.json(.object([
-                            ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
-                            ("invitedBy", .string(outcome.invitedBy ?? "")), ("inviter", .string(outcome.inviter.description)),
-                            ("received", .int(outcome.firstSync?.received ?? 0)),
-                            ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
-                        ]))
+                        Console.json(
+                            .object([
+                                ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
+                                ("invitedBy", .string(outcome.invitedBy ?? "")),
+                                ("inviter", .string(outcome.inviter.description)),
+                                ("received", .int(outcome.firstSync?.received ?? 0)),
+                                ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
+                            ]))
                     } else {
-                        Console.print("Joined space \(outcome.name) (\(outcome.space.hex)), invited by \(outcome.invitedBy ?? "?")")
+                        Console.print(
+                            "Joined space \(outcome.name) (\(outcome.space.hex)), invited by \(outcome.invitedBy ?? "?")")
                         if let failure = outcome.firstSyncFailure {
-                            Console.print("The first sync did not finish (\(failure)); `caddie sync --peer \(outcome.inviter)` brings the space's games.")
+                            Console.print(
+                                "The first sync did not finish (\(failure)); `caddie sync --peer \(outcome.inviter)` brings the space's games."
+                            )
                         } else {
                             Console.print("Synced with \(outcome.inviter): received \(outcome.firstSync?.received ?? 0) ops")
                         }
@@ -107,14 +116,17 @@ struct Space: ParsableCommand {
                 let (home, space) = try options.open()
                 let outcome = try home.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
                 if json {
-                    Console.json(.object([
-                        ("removed", .string(outcome.user.hex)), ("name", .string(outcome.name)), ("devices", .int(outcome.devices)),
-                        ("epoch", .int(Int(outcome.epoch))), ("sealedTo", .int(outcome.sealedTo)),
-                    ]))
+                    Console.json(
+                        .object([
+                            ("removed", .string(outcome.user.hex)), ("name", .string(outcome.name)),
+                            ("devices", .int(outcome.devices)),
+                            ("epoch", .int(Int(outcome.epoch))), ("sealedTo", .int(outcome.sealedTo)),
+                        ]))
                 } else {
-                    Console.print("Removed \(outcome.name) (user \(outcome.user.short)) and their "
-                                  + "\(outcome.devices == 1 ? "device" : "\(outcome.devices) devices"); a new space key "
-                                  + "(epoch \(outcome.epoch)) went to \(outcome.sealedTo) member devices.")
+                    Console.print(
+                        "Removed \(outcome.name) (user \(outcome.user.short)) and their "
+                            + "\(outcome.devices == 1 ? "device" : "\(outcome.devices) devices"); a new space key "
+                            + "(epoch \(outcome.epoch)) went to \(outcome.sealedTo) member devices.")
                     Console.print("Every device that syncs this refuses theirs from now on: sync with the group.")
                 }
             }
@@ -139,8 +151,9 @@ struct Space: ParsableCommand {
                 if json {
                     Console.json(.object([("epoch", .int(Int(rotation.epoch))), ("sealedTo", .int(rotation.sealed.count))]))
                 } else {
-                    Console.print("New space key (epoch \(rotation.epoch)) sealed to \(rotation.sealed.count) member devices; "
-                                  + "sync with the group so that it reaches them.")
+                    Console.print(
+                        "New space key (epoch \(rotation.epoch)) sealed to \(rotation.sealed.count) member devices; "
+                            + "sync with the group so that it reaches them.")
                 }
             }
         }
@@ -178,26 +191,30 @@ struct Space: ParsableCommand {
                             Console.json(.object([("space", .string(space.hex)), ("invite", .string(code.text))]))
                         } else {
                             Console.print(code.text)
-                            Console.print("This code carries the space key: anyone who sees it can join, for ever (until "
-                                          + "the space is recreated). Share it only with the group.")
+                            Console.print(
+                                "This code carries the space key: anyone who sees it can join, for ever (until "
+                                    + "the space is recreated). Share it only with the group.")
                         }
                         return
                     }
                     let seconds = try Self.seconds(expires)
                     let ticket = try home.createInvite(space: space, uses: uses, seconds: seconds, passphrase: passphrase)
                     if json {
-                        Console.json(.object([
-                            ("space", .string(space.hex)), ("invite", .string(ticket.text)), ("id", .string(ticket.id.hex)),
-                            ("uses", .int(uses)), ("expiresAt", .int(Int(ticket.expiresAt))),
-                        ]))
+                        Console.json(
+                            .object([
+                                ("space", .string(space.hex)), ("invite", .string(ticket.text)), ("id", .string(ticket.id.hex)),
+                                ("uses", .int(uses)), ("expiresAt", .int(Int(ticket.expiresAt))),
+                            ]))
                         return
                     }
                     if isatty(STDOUT_FILENO) == 1, let code = QRCode.terminal(ticket.text) { Console.print(code) }
                     Console.print(ticket.text)
-                    Console.print("Invite \(ticket.id.hex) to \(ticket.spaceName): admits \(uses == 1 ? "one device" : "\(uses) devices") "
-                                  + "until \(Self.local(ticket.expiresAt)), at this device only.")
-                    Console.print("Keep `caddie serve` running here; on the same Wi-Fi the new player runs "
-                                  + "`caddie space join CODE` (it finds this device over mDNS; or add --peer ADDRESS:7400).")
+                    Console.print(
+                        "Invite \(ticket.id.hex) to \(ticket.spaceName): admits \(uses == 1 ? "one device" : "\(uses) devices") "
+                            + "until \(Self.local(ticket.expiresAt)), at this device only.")
+                    Console.print(
+                        "Keep `caddie serve` running here; on the same Wi-Fi the new player runs "
+                            + "`caddie space join CODE` (it finds this device over mDNS; or add --peer ADDRESS:7400).")
                 }
             }
 
@@ -228,21 +245,25 @@ struct Space: ParsableCommand {
                     let home = try options.open()
                     let invites = try home.invites(space: try space.map { try home.resolveSpace($0) })
                     if json {
-                        Console.json(.array(invites.map { summary in
-                            .object([
-                                ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
-                                ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
-                                ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
-                                ("admitted", .array(summary.admitted.map { .string($0) })),
-                            ])
-                        }))
+                        Console.json(
+                            .array(
+                                invites.map { summary in
+                                    .object([
+                                        ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
+                                        ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
+                                        ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
+                                        ("admitted", .array(summary.admitted.map { .string($0) })),
+                                    ])
+                                }))
                     } else if invites.isEmpty {
                         Console.print("No invites made here: `caddie space invite` makes one.")
                     } else {
                         for summary in invites {
-                            let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
-                            Console.print("\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
-                                          + "expires \(New.local(summary.invite.expiresAt))\(admitted)")
+                            let admitted =
+                                summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
+                            Console.print(
+                                "\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
+                                    + "expires \(New.local(summary.invite.expiresAt))\(admitted)")
                         }
                     }
                 }

@@ -1,13 +1,13 @@
 import ArgumentParser
+import CaddieAPI
 import CaddieCore
+import CaddieCrypto
 import CaddieNode
 import CaddieStore
 import CaddieSync
 import Foundation
 import Logging
 import ServiceLifecycle
-import CaddieAPI
-import CaddieCrypto
 
 /// Logs to standard error, at the level given by CADDIE_LOG (default info).
 func makeLogger(_ label: String) -> Logger {
@@ -29,14 +29,18 @@ struct Serve: AsyncParsableCommand {
     var maxPerAddress = SyncNode.defaultMaxIncomingPerAddress
     @Option(help: "Most incoming connections at once (raise it for a hub that serves a whole field; at most 4096).")
     var maxConnections = SyncNode.defaultMaxIncoming
-    @Option(help: ArgumentHelp("Serve the HTTP API on HOST:PORT (127.0.0.1:7480 is the usual; see Protocol/openapi.yaml).",
-                               valueName: "host:port"))
+    @Option(
+        help: ArgumentHelp(
+            "Serve the HTTP API on HOST:PORT (127.0.0.1:7480 is the usual; see Protocol/openapi.yaml).",
+            valueName: "host:port"))
     var http: String?
     @Flag(help: "Allow --http on an address other than loopback (anyone who can reach it and holds the token can act as you).")
     var httpAnyAddress = false
     @Flag(help: "Write a new API token into the home, invalidating the old one.") var newToken = false
-    @Option(help: ArgumentHelp("A fixed mDNS node id, 16 hex digits, to match a static Avahi service file (`caddie mdns-service`).",
-                               valueName: "hex"))
+    @Option(
+        help: ArgumentHelp(
+            "A fixed mDNS node id, 16 hex digits, to match a static Avahi service file (`caddie mdns-service`).",
+            valueName: "hex"))
     var nodeId: String?
 
     func run() async throws {
@@ -47,10 +51,12 @@ struct Serve: AsyncParsableCommand {
             let logger = makeLogger("caddie.serve")
             if let httpAddress, !Self.isLoopback(httpAddress.host) {
                 guard httpAnyAddress else {
-                    throw NodeError.invalid("--http \(httpAddress) is not a loopback address: the API acts as you, so "
-                                            + "binding it elsewhere needs --http-any-address as well")
+                    throw NodeError.invalid(
+                        "--http \(httpAddress) is not a loopback address: the API acts as you, so "
+                            + "binding it elsewhere needs --http-any-address as well")
                 }
-                logger.warning("the HTTP API listens on \(httpAddress), reachable from other machines; only the bearer token protects it")
+                logger.warning(
+                    "the HTTP API listens on \(httpAddress), reachable from other machines; only the bearer token protects it")
             }
             let home = try options.open()
             if await ControlSocket.answers(path: home.controlSocketPath) {
@@ -71,8 +77,9 @@ struct Serve: AsyncParsableCommand {
                     logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
                 }
             }
-            let node = try home.syncNode(keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress,
-                                         maxIncoming: maxConnections, nodeID: fixedID)
+            let node = try home.syncNode(
+                keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress,
+                maxIncoming: maxConnections, nodeID: fixedID)
             var discovery: LocalDiscovery?
             if !noMdns {
                 guard address.port != 0 else {
@@ -87,8 +94,10 @@ struct Serve: AsyncParsableCommand {
             defer { discovery?.stop() }
             var services: [any Service] = [
                 ControlService(home: home, keys: keys, logger: logger) { _ in node.localChange() },
-                SyncService(node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
-                            sightings: discovery?.sightings) { port in
+                SyncService(
+                    node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
+                    sightings: discovery?.sightings
+                ) { port in
                     Console.print("listening on \(address.host):\(port)")
                 },
             ]
@@ -98,20 +107,22 @@ struct Serve: AsyncParsableCommand {
                 node.observe(applied: { _ in hub.nudge() }, peers: { hub.peer($0) })
                 let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
                 let tokenPath = APIToken.path(in: home)
-                services.append(api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
-                    let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
-                    do {
-                        try HTTPEndpoint(host: httpAddress.host, port: port, pid: getpid()).write(to: home)
-                    } catch {
-                        logger.warning("cannot record the web address for `caddie web link`: \(error)")
-                    }
-                    Console.print("api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
-                })
+                services.append(
+                    api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
+                        let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
+                        do {
+                            try HTTPEndpoint(host: httpAddress.host, port: port, pid: getpid()).write(to: home)
+                        } catch {
+                            logger.warning("cannot record the web address for `caddie web link`: \(error)")
+                        }
+                        Console.print("api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
+                    })
                 // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.
                 services.append(EventHubService(hub: hub))
             }
-            let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
-                                     cancellationSignals: [], logger: logger)
+            let group = ServiceGroup(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                cancellationSignals: [], logger: logger)
             defer { HTTPEndpoint.remove(from: home, pid: getpid()) }
             try await group.run()
             logger.info("stopped")
@@ -152,20 +163,25 @@ struct SyncCommand: AsyncParsableCommand {
             if !lost.isEmpty || renewed != nil {
                 let again = try await node.syncOnce(host: address.host, port: address.port, space: space)
                 guard again.completed else {
-                    throw NodeError.invalid("the lost devices were revoked here, but sending that to \(address) failed: "
-                                            + "\(again.failure ?? "the session ended early"); run `caddie sync` again")
+                    throw NodeError.invalid(
+                        "the lost devices were revoked here, but sending that to \(address) failed: "
+                            + "\(again.failure ?? "the session ended early"); run `caddie sync` again")
                 }
                 sent += again.sent
             }
             let hash = try home.store.stateHash(space)
             if json {
-                Console.json(.object([("sent", .int(sent)), ("received", .int(report.received)),
-                                      ("stateHash", .string(hash.hex)),
-                                      ("revokedLostDevices", .array(lost.map { .string($0.hex) }))]))
+                Console.json(
+                    .object([
+                        ("sent", .int(sent)), ("received", .int(report.received)),
+                        ("stateHash", .string(hash.hex)),
+                        ("revokedLostDevices", .array(lost.map { .string($0.hex) })),
+                    ]))
             } else {
                 Console.print("Synced with \(address): sent \(sent) ops, received \(report.received); state \(hash.short)")
                 for device in lost {
-                    Console.print("Revoked \(device.short), a device of yours from before the recovery: it is refused from now on")
+                    Console.print(
+                        "Revoked \(device.short), a device of yours from before the recovery: it is refused from now on")
                 }
             }
         }
@@ -186,10 +202,11 @@ struct Peers: ParsableCommand {
                 Console.print("No peers yet.")
             } else {
                 for peer in peers {
-                    Console.print("\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
-                                  + "last seen \(Views.time(milliseconds: peer.lastSeen))"
-                                  + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
-                                  + ", sent \(peer.sent), received \(peer.received)")
+                    Console.print(
+                        "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
+                            + "last seen \(Views.time(milliseconds: peer.lastSeen))"
+                            + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
+                            + ", sent \(peer.sent), received \(peer.received)")
                 }
             }
         }
@@ -213,15 +230,19 @@ struct MdnsService: ParsableCommand {
     func run() throws {
         try guarded {
             guard (1...65535).contains(port) else { throw NodeError.invalid("--port must be 1...65535") }
-            let id = try nodeId.map { text throws(NodeError) -> [UInt8] in
-                guard let bytes = Hex.decode(text), bytes.count == 8 else { throw NodeError.invalid("--node-id must be 16 hex digits") }
-                return bytes
-            } ?? SecureRandom.bytes(8)
+            let id =
+                try nodeId.map { text throws(NodeError) -> [UInt8] in
+                    guard let bytes = Hex.decode(text), bytes.count == 8 else {
+                        throw NodeError.invalid("--node-id must be 16 hex digits")
+                    }
+                    return bytes
+                } ?? SecureRandom.bytes(8)
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let node = try home.syncNode(keys: keys, logger: makeLogger("caddie.mdns"), nodeID: id)
             let records = node.advertTXT().map { "    <txt-record>\($0)</txt-record>" }.joined(separator: "\n")
-            Console.print("""
+            Console.print(
+                """
                 <?xml version="1.0" standalone='no'?>
                 <!DOCTYPE service-group SYSTEM "avahi-service.dtd">
                 <!-- Caddie node \(Hex.encode(id)): run `caddie serve --no-mdns --node-id \(Hex.encode(id)) --listen 0.0.0.0:\(port)` -->

@@ -23,8 +23,9 @@ struct Track: ParsableCommand {
             try guarded {
                 let point = try Guide.position(lat, lon)
                 let (home, space) = try options.open()
-                let mark = try home.mark(space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                                         game: game, player: player, point: point, kind: fix ? .fix : .shot)
+                let mark = try home.mark(
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: game, player: player, point: point, kind: fix ? .fix : .shot)
                 if json {
                     Console.json(.object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]))
                 } else {
@@ -48,28 +49,46 @@ struct Track: ParsableCommand {
                 let unit = metres ? 1.0 : 1 / 0.9144
                 let unitName = metres ? "m" : "yd"
                 if json {
-                    Console.json(.array(tracks.map { track in
-                        .object([("player", .string(track.player.name)), ("marks", .int(track.marks.count)),
-                                 ("walkedMeters", .double(track.walked.rounded())), ("elapsedSeconds", .double(track.elapsed)),
-                                 ("targetSeconds", .optional(track.targetSeconds)),
-                                 ("secondsPerHole", .array(track.secondsPerHole.sorted { $0.key < $1.key }.map {
-                                     .object([("hole", .int($0.key)), ("seconds", .double($0.value))])
-                                 })),
-                                 ("shots", .array(track.shots.map {
-                                     .object([("hole", .int($0.hole)), ("meters", .double($0.metres.rounded())),
-                                              ("yards", .double(($0.metres / 0.9144).rounded()))])
-                                 }))])
-                    }))
+                    Console.json(
+                        .array(
+                            tracks.map { track in
+                                .object([
+                                    ("player", .string(track.player.name)), ("marks", .int(track.marks.count)),
+                                    ("walkedMeters", .double(track.walked.rounded())), ("elapsedSeconds", .double(track.elapsed)),
+                                    ("targetSeconds", .optional(track.targetSeconds)),
+                                    (
+                                        "secondsPerHole",
+                                        .array(
+                                            track.secondsPerHole.sorted { $0.key < $1.key }.map {
+                                                .object([("hole", .int($0.key)), ("seconds", .double($0.value))])
+                                            })
+                                    ),
+                                    (
+                                        "shots",
+                                        .array(
+                                            track.shots.map {
+                                                .object([
+                                                    ("hole", .int($0.hole)), ("meters", .double($0.metres.rounded())),
+                                                    ("yards", .double(($0.metres / 0.9144).rounded())),
+                                                ])
+                                            })
+                                    ),
+                                ])
+                            }))
                 } else if tracks.isEmpty {
                     Console.print("No positions recorded in this game yet (caddie track mark).")
                 } else {
                     for track in tracks {
-                        let pace = track.targetSeconds.map { target in
-                            let delta = (track.elapsed - target) / 60
-                            return delta > 0 ? String(format: ", %.0f min behind pace", delta) : String(format: ", %.0f min ahead of pace", -delta)
-                        } ?? ""
-                        Console.print("\(track.player.name): walked \(Int((track.walked * unit).rounded())) \(unitName) in "
-                                      + String(format: "%.0f min", track.elapsed / 60) + pace)
+                        let pace =
+                            track.targetSeconds.map { target in
+                                let delta = (track.elapsed - target) / 60
+                                return delta > 0
+                                    ? String(format: ", %.0f min behind pace", delta)
+                                    : String(format: ", %.0f min ahead of pace", -delta)
+                            } ?? ""
+                        Console.print(
+                            "\(track.player.name): walked \(Int((track.walked * unit).rounded())) \(unitName) in "
+                                + String(format: "%.0f min", track.elapsed / 60) + pace)
                         for (hole, seconds) in track.secondsPerHole.sorted(by: { $0.key < $1.key }) {
                             Console.print(String(format: "  hole %d: %.1f min", hole, seconds / 60))
                         }

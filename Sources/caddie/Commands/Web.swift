@@ -24,9 +24,10 @@ struct Web: ParsableCommand {
                 let home = try options.open()
                 _ = try home.identity()
                 guard let endpoint = try HTTPEndpoint.read(home) else {
-                    throw NodeError.invalid("no node serves the web app from \(home.directory.path): start one with "
-                                            + "`caddie serve --http 127.0.0.1:7480` (add --http-any-address and an address "
-                                            + "of this machine's network for a phone), then run this again")
+                    throw NodeError.invalid(
+                        "no node serves the web app from \(home.directory.path): start one with "
+                            + "`caddie serve --http 127.0.0.1:7480` (add --http-any-address and an address "
+                            + "of this machine's network for a phone), then run this again")
                 }
                 let address = try Self.address(endpoint: endpoint, given: host)
                 let secret = try WebAccess(home: home).newLink()
@@ -86,15 +87,21 @@ struct Web: ParsableCommand {
                 let sessions = try WebAccess(home: home).sessions()
                 let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
                 if json {
-                    Console.json(.array(sessions.map {
-                        .object([("id", .string($0.id)), ("created", .string(day($0.created))),
-                                 ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent))])
-                    }))
+                    Console.json(
+                        .array(
+                            sessions.map {
+                                .object([
+                                    ("id", .string($0.id)), ("created", .string(day($0.created))),
+                                    ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)),
+                                ])
+                            }))
                 } else if sessions.isEmpty {
                     Console.print("No browser is signed in. Sign one in with `caddie web link`.")
                 } else {
                     for session in sessions {
-                        Console.print("\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)")
+                        Console.print(
+                            "\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)"
+                        )
                     }
                 }
             }
@@ -110,7 +117,9 @@ struct Web: ParsableCommand {
         func run() throws {
             try guarded {
                 let session = try WebAccess(home: try options.open()).revoke(id)
-                if json { Console.json(.object([("revoked", .string(session.id))])) } else {
+                if json {
+                    Console.json(.object([("revoked", .string(session.id))]))
+                } else {
                     Console.print("Ended browser session \(session.id) (\(session.agent)).")
                 }
             }

@@ -12,8 +12,10 @@ enum CardText {
         func pad(_ text: String, _ width: Int) -> String {
             text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
         }
-        func row(_ label: String, _ value: (Int) -> String, _ subtotal: (ClosedRange<Int>) -> String,
-                 extra: [String] = []) -> String {
+        func row(
+            _ label: String, _ value: (Int) -> String, _ subtotal: (ClosedRange<Int>) -> String,
+            extra: [String] = []
+        ) -> String {
             var line = label.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             for hole in front { line += pad(value(hole), 4) }
             line += pad(subtotal(front), 5)
@@ -28,21 +30,31 @@ enum CardText {
         var lines: [String] = []
         let course = card.course.map { "\($0.name), tee \(card.game.tee)" } ?? "course not yet received"
         lines.append("Game \(card.game.id.short) · \(course) · \(card.game.finished ? "finished" : "in progress")")
-        lines.append(row("Hole", { "\($0)" }, { $0 == front ? "Out" : ($0 == back ? "In" : "Tot") },
-                         extra: ["PH", "Net", "Pts"]))
+        lines.append(
+            row(
+                "Hole", { "\($0)" }, { $0 == front ? "Out" : ($0 == back ? "In" : "Tot") },
+                extra: ["PH", "Net", "Pts"]))
         if let course = card.course {
-            lines.append(row("Par", { course.hole($0)?.par(tee: card.game.tee).map(String.init) ?? "" }, { range in
-                let pars = range.compactMap { course.hole($0)?.par(tee: card.game.tee) }
-                return pars.isEmpty ? "" : String(pars.reduce(0, +))
-            }))
+            lines.append(
+                row(
+                    "Par", { course.hole($0)?.par(tee: card.game.tee).map(String.init) ?? "" },
+                    { range in
+                        let pars = range.compactMap { course.hole($0)?.par(tee: card.game.tee) }
+                        return pars.isEmpty ? "" : String(pars.reduce(0, +))
+                    }))
             lines.append(row("SI", { course.hole($0)?.strokeIndex(tee: card.game.tee).map(String.init) ?? "" }, { _ in "" }))
         }
         for player in card.players {
-            lines.append(row(player.name, { hole in
-                guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return "-" }
-                return "\(winner.entry.strokes)\(cell.isConflict ? "*" : "")"
-            }, { range in card.total(player.id, holes: range).map(String.init) ?? "" },
-            extra: net[player.id].map { ["\($0.playingHandicap)", "\($0.netTotal)", "\($0.pointsTotal)"] } ?? ["", "", ""]))
+            lines.append(
+                row(
+                    player.name,
+                    { hole in
+                        guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return "-" }
+                        return "\(winner.entry.strokes)\(cell.isConflict ? "*" : "")"
+                    }, { range in card.total(player.id, holes: range).map(String.init) ?? "" },
+                    extra: net[player.id].map { ["\($0.playingHandicap)", "\($0.netTotal)", "\($0.pointsTotal)"] } ?? [
+                        "", "", "",
+                    ]))
         }
         let conflicts = card.conflicts
         if !conflicts.isEmpty {
@@ -50,20 +62,23 @@ enum CardText {
             lines.append("* Conflicts (concurrent entries; the card shows the latest until someone enters the hole again):")
             for cell in conflicts {
                 let values = cell.values.map { "\($0.entry.summary) by \($0.author)" }.joined(separator: " vs ")
-                lines.append("  \(card.name(cell.player)), hole \(cell.hole): \(values); shows \(cell.winner?.entry.strokes ?? 0)")
+                lines.append(
+                    "  \(card.name(cell.player)), hole \(cell.hole): \(values); shows \(cell.winner?.entry.strokes ?? 0)")
             }
         }
         if !net.isEmpty {
             lines.append("")
-            lines.append("PH: playing handicap at \(net.values.first?.allowancePercent ?? 95)% of the course handicap; "
-                         + "Net and Pts (Stableford) over the holes entered.")
+            lines.append(
+                "PH: playing handicap at \(net.values.first?.allowancePercent ?? 95)% of the course handicap; "
+                    + "Net and Pts (Stableford) over the holes entered.")
         }
         if !card.attestations.isEmpty {
             lines.append("")
             for attestation in card.attestations {
                 let current = Home.cardHash(card, player: attestation.player) == attestation.cardHash
-                lines.append("Attested: \(card.name(attestation.player))'s card by \(attestation.marker)"
-                             + (current ? "" : " (the card has changed since)"))
+                lines.append(
+                    "Attested: \(card.name(attestation.player))'s card by \(attestation.marker)"
+                        + (current ? "" : " (the card has changed since)"))
             }
         }
         return lines.joined(separator: "\n")

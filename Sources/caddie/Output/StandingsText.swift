@@ -8,26 +8,29 @@ enum StandingsText {
         let card = standings.card
         var lines: [String] = []
         let course = card.course?.name ?? "course not yet received"
-        lines.append("Game \(card.game.id.short) · \(course) · holes \(Home.describe(standings.holes)) · "
-                     + standings.formats.map(\.rawValue).joined(separator: ", "))
+        lines.append(
+            "Game \(card.game.id.short) · \(course) · holes \(Home.describe(standings.holes)) · "
+                + standings.formats.map(\.rawValue).joined(separator: ", "))
         let width = max(6, card.players.map(\.name.count).max() ?? 6) + 2
         func pad(_ text: String, _ size: Int) -> String {
             text.count >= size ? text : String(repeating: " ", count: size - text.count) + text
         }
-        lines.append("Player".padding(toLength: width, withPad: " ", startingAt: 0) + pad("Tee", 8) + pad("Thru", 5)
-                     + pad("Gross", 6) + pad("To par", 7) + pad("PH", 4) + pad("Net", 5) + pad("Pts", 4) + pad("Skins", 6))
+        lines.append(
+            "Player".padding(toLength: width, withPad: " ", startingAt: 0) + pad("Tee", 8) + pad("Thru", 5)
+                + pad("Gross", 6) + pad("To par", 7) + pad("PH", 4) + pad("Net", 5) + pad("Pts", 4) + pad("Skins", 6))
         let order = card.players.indices.sorted {
             let a = standings.result.players[$0], b = standings.result.players[$1]
             return (a.netToPar ?? a.grossToPar, $0) < (b.netToPar ?? b.grossToPar, $1)
         }
         for index in order {
             let line = standings.result.players[index]
-            lines.append(card.players[index].name.padding(toLength: width, withPad: " ", startingAt: 0)
-                         + pad(standings.tees[index], 8) + pad("\(line.thru)", 5) + pad("\(line.gross)", 6)
-                         + pad(CardExport.toPar(line.grossToPar, thru: line.thru), 7)
-                         + pad(line.playingHandicap.map(String.init) ?? "-", 4)
-                         + pad(line.netToPar.map { CardExport.toPar($0, thru: line.thru) } ?? "-", 5)
-                         + pad(line.points.map(String.init) ?? "-", 4) + pad("\(line.skins)", 6))
+            lines.append(
+                card.players[index].name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + pad(standings.tees[index], 8) + pad("\(line.thru)", 5) + pad("\(line.gross)", 6)
+                    + pad(CardExport.toPar(line.grossToPar, thru: line.thru), 7)
+                    + pad(line.playingHandicap.map(String.init) ?? "-", 4)
+                    + pad(line.netToPar.map { CardExport.toPar($0, thru: line.thru) } ?? "-", 5)
+                    + pad(line.points.map(String.init) ?? "-", 4) + pad("\(line.skins)", 6))
         }
         if let match = standings.result.match {
             lines.append("")
@@ -43,8 +46,9 @@ enum StandingsText {
         }
         if let skins = standings.result.skins {
             lines.append("")
-            lines.append("Skins (\(standings.rules.netSkins ? "net, strokes off the low" : "gross")"
-                         + (standings.rules.skinsValidation ? ", validated" : "") + "):")
+            lines.append(
+                "Skins (\(standings.rules.netSkins ? "net, strokes off the low" : "gross")"
+                    + (standings.rules.skinsValidation ? ", validated" : "") + "):")
             let decided = skins.holes.filter { if case .pending = $0.outcome { false } else { true } }
             let text = decided.map { "\(standings.holes[$0.position]): \(standings.describe($0.outcome))" }
             if !text.isEmpty { lines.append("  " + text.joined(separator: " · ")) }
@@ -57,11 +61,14 @@ enum StandingsText {
         }
         if let stake = standings.rules.stake {
             lines.append("")
-            lines.append("Settlement at \(CardExport.money(stake)) a unit" + (standings.provisional ? " (provisional: a dispute changes it):" : ":"))
+            lines.append(
+                "Settlement at \(CardExport.money(stake)) a unit"
+                    + (standings.provisional ? " (provisional: a dispute changes it):" : ":"))
             if standings.result.transfers.isEmpty { lines.append("  nothing owed") }
             for transfer in standings.result.transfers {
-                lines.append("  \(card.players[transfer.from].name) pays \(card.players[transfer.to].name) "
-                             + CardExport.money(Double(transfer.units) * stake))
+                lines.append(
+                    "  \(card.players[transfer.from].name) pays \(card.players[transfer.to].name) "
+                        + CardExport.money(Double(transfer.units) * stake))
             }
         }
         for note in standings.notes { lines.append("note: \(note)") }
