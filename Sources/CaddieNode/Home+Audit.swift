@@ -20,6 +20,9 @@ public struct AuditEntry: Sendable, Equatable {
     /// Whether its bytes and its changes could be read; an op that cannot is listed, marked, with the reason as
     /// its summary, never left out.
     public var readable = true
+    /// Why the op is not part of the state, for one kept as evidence: removed by a revocation or a fork, or the
+    /// other copy of a fork. Nil for an op of the log.
+    public var removed: String? = nil
 }
 
 extension Home {
@@ -30,13 +33,22 @@ extension Home {
         let members = Dictionary(
             try run { try store.members(space) }.map { ($0.device, $0.displayName) },
             uniquingKeysWith: { first, _ in first })
-        let stored = try run { try store.storedOps(space) }
+        // The log, and beside it what a revocation or a fork took out of the state: an auditor sees both, marked.
+        let evidence = try run { try store.evidence(space) }.map { entry in
+            (
+                bytes: entry.bytes, id: entry.id, hlc: (try? SignedOp(bytes: entry.bytes))?.hlc.rawValue ?? 0,
+                removed: Optional(entry.removed)
+            )
+        }
+        let stored =
+            try run { try store.storedOps(space) }.map { (bytes: $0.bytes, id: $0.id, hlc: $0.hlc, removed: String?.none) }
+            + evidence
         var hashes: [OpID: Digest32] = [:]
-        for entry in stored {
+        for entry in stored where entry.removed?.hasPrefix("fork") != true {
             if let op = try? SignedOp(bytes: entry.bytes) { hashes[op.id] = Blake2b.hash(entry.bytes) }
         }
         var entries: [AuditEntry] = []
-        for entry in stored {
+        for entry in stored.sorted(by: { ($0.hlc, $0.id) < ($1.hlc, $1.id) }) {
             let op: SignedOp
             do {
                 op = try SignedOp(bytes: entry.bytes)
@@ -48,7 +60,7 @@ extension Home {
                         op: entry.id, hlc: HLC(rawValue: entry.hlc),
                         userName: members[entry.id.device] ?? "device \(entry.id.device.short)",
                         summary: "UNREADABLE op: its stored bytes do not parse (\(error))", games: [],
-                        verified: false, readable: false))
+                        verified: false, readable: false, removed: entry.removed))
                 continue
             }
             let changes: [Change]
@@ -62,20 +74,15 @@ extension Home {
             if unreadable != nil, filter != nil { continue }
             let games = changes.compactMap(\.game)
             if let filter, !games.contains(filter) { continue }
-            let signatureOK = Ed25519.verify(
-                op.signature, message: op.signedPortion, context: SignedOp.signingContext,
-                key: op.device)
-            let chainOK =
-                op.seq == 1
-                ? op.prev == .zero
-                : hashes[OpID(device: op.device, seq: op.seq - 1)].map { $0 == op.prev } ?? false
+            let signatureOK = op.signatureVerifies
+            let chainOK = op.links(to: hashes[OpID(device: op.device, seq: op.seq - 1)])
             let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
             let summary =
                 unreadable ?? changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
             entries.append(
                 AuditEntry(
                     op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
-                    verified: signatureOK && chainOK, readable: unreadable == nil))
+                    verified: signatureOK && chainOK, readable: unreadable == nil, removed: entry.removed))
         }
         return entries
     }

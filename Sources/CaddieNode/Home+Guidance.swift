@@ -72,6 +72,19 @@ extension Home {
             longitude: points.map(\.longitude).reduce(0, +) / Double(points.count))
     }
 
+    /// The target a guidance request names: on the hole a player is on in a game (`game` and `player`), else on a
+    /// course's hole (`course` and `hole`); nil when neither pair is given. The CLI and the API both ask here.
+    public func holeTarget(
+        space: SpaceID, game: String?, player: String?, course: String?, hole: Int?, target: String?
+    ) throws(NodeError) -> HoleTarget? {
+        if let game, let player {
+            let current = try currentHole(space: space, game: game, player: player)
+            return try holeTarget(space: space, course: current.course.id.hex, hole: current.hole, target: target)
+        }
+        guard let course, let hole else { return nil }
+        return try holeTarget(space: space, course: course, hole: hole, target: target)
+    }
+
     /// The hole a player is on in a game: the first hole with no score for them (the last hole when all have one).
     public func currentHole(
         space: SpaceID, game gameText: String, player playerText: String

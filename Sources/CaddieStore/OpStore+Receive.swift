@@ -188,7 +188,7 @@ struct ReceiveSession {
                 break
             }
             let previous = run.last?.hash ?? headHash
-            guard op.prev == previous else {
+            guard op.links(to: previous) else {
                 try refuse(.invalidOp(op: op.id, reason: "its chain link does not match the previous op of its device"))
                 break
             }
@@ -300,7 +300,7 @@ struct ReceiveSession {
         guard !run.isEmpty else { return 0 }
         let valid: [Bool]
         if run.count < 64 {
-            valid = run.map(Self.verifySignature)
+            valid = run.map(\.signatureVerifies)
         } else {
             let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: run.count)
             defer { results.deallocate() }
@@ -309,7 +309,7 @@ struct ReceiveSession {
             nonisolated(unsafe) let output = results
             DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                 for index in (chunk * size)..<min(run.count, (chunk + 1) * size) {
-                    output[index] = Self.verifySignature(run[index])
+                    output[index] = run[index].signatureVerifies
                 }
             }
             valid = Array(results)
@@ -317,10 +317,6 @@ struct ReceiveSession {
         guard let index = valid.firstIndex(of: false) else { return run.count }
         try refuse(.invalidOp(op: run[index].id, reason: "its signature does not verify"))
         return index
-    }
-
-    private static func verifySignature(_ op: SignedOp) -> Bool {
-        Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device)
     }
 
     /// Only the space's owner removes (never themselves) and changes the space's key.
@@ -374,7 +370,7 @@ struct ReceiveSession {
     private mutating func holdPending(_ ops: [SignedOp]) throws {
         guard let first = ops.first else { return }
         let device = Data(first.device.bytes)
-        let signed = ops.prefix { Self.verifySignature($0) }
+        let signed = ops.prefix(while: \.signatureVerifies)
         if signed.count < ops.count {
             report.rejected.append("op \(ops[signed.count].id) does not verify; it and the ops after it are not kept")
         }
@@ -452,7 +448,7 @@ struct ReceiveSession {
     }
 
     private mutating func recordFork(kept: SignedOp, other: SignedOp) throws {
-        for op in [kept, other] where !Self.verifySignature(op) {
+        for op in [kept, other] where !op.signatureVerifies {
             try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
             return
         }
@@ -461,7 +457,7 @@ struct ReceiveSession {
     }
 
     private mutating func recordStoredFork(_ other: SignedOp, keptHash: Digest32) throws {
-        guard Self.verifySignature(other) else {
+        guard other.signatureVerifies else {
             try refuse(.invalidOp(op: other.id, reason: "its signature does not verify"))
             return
         }

@@ -46,15 +46,12 @@ extension OpStore {
             if op.device != device || op.seq != seq || op.space != space {
                 fail("its header names \(op.id) in space \(op.space.short)")
             }
-            if !Ed25519.verify(op.signature, message: op.signedPortion, context: SignedOp.signingContext, key: op.device) {
-                fail("its signature does not verify")
-            }
-            let expectedPrev: Digest32? =
-                seq == 1 ? .zero : (previous.flatMap { $0.device == device && $0.seq == seq - 1 ? $0.hash : nil })
-            if let expectedPrev {
-                if op.prev != expectedPrev { fail("its chain link does not match op \(device.short):\(seq - 1)") }
-            } else {
+            if !op.signatureVerifies { fail("its signature does not verify") }
+            let before = previous.flatMap { $0.device == device && $0.seq == seq - 1 ? $0.hash : nil }
+            if seq > 1, before == nil {
                 fail("op \(device.short):\(seq - 1) before it is missing")
+            } else if !op.links(to: before) {
+                fail("its chain link does not match op \(device.short):\(seq - 1)")
             }
             let changes: [Change]
             do {

@@ -162,6 +162,15 @@ struct HostilePeerTests {
         Thread.sleep(forTimeInterval: 0.5)
         try target.ok(["verify"])
         #expect(try Self.forks(target) == 1)
+        // The fork took seq 2 out of the state, but the audit shows both copies, each marked as outside the state:
+        // what its author signed stays on the record.
+        let log = try #require(try target.ok(["log", "--json"]).json() as? [[String: Any]])
+        let copies = log.filter { ($0["op"] as? String) == "\(insider.device.publicKey.hex):2" }
+        #expect(copies.count == 2)
+        #expect(Set(copies.compactMap { ($0["removed"] as? String)?.prefix(5) }) == ["fork:", "remov"])
+        #expect(log.filter { $0["removed"] is String }.count == 2, "only the two copies are outside the state")
+        let text = try target.ok(["log"]).stdout
+        #expect(text.components(separatedBy: "NOT IN STATE").count == 3)
 
         // A frame over the limit ends this connection, and only this one.
         peer.send([0x7f, 0xff, 0xff, 0xff])

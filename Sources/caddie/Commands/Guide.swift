@@ -106,13 +106,10 @@ struct Guide: ParsableCommand {
                 throw NodeError.invalid("give --from and --to, or --lat and --lon with --course/--hole or --game/--player")
             }
             let position = try Self.position(lat, lon)
-            let goal: HoleTarget
-            if let game, let player {
-                let current = try home.currentHole(space: space, game: game, player: player)
-                goal = try home.holeTarget(space: space, course: current.course.id.hex, hole: current.hole, target: target)
-            } else if let course, let hole {
-                goal = try home.holeTarget(space: space, course: course, hole: hole, target: target)
-            } else {
+            guard
+                let goal = try home.holeTarget(
+                    space: space, game: game, player: player, course: course, hole: hole, target: target)
+            else {
                 throw NodeError.invalid("say where to: --course ID --hole N, or --game ID --player ID")
             }
             print(Guidance(from: try input(position), to: goal.target, settings: settings), hole: goal.hole)

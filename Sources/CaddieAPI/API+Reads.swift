@@ -1,0 +1,181 @@
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import CaddieStore
+import CaddieSync
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The API's reads that take parameters: course search, nearby courses, handicaps and guidance.
+extension NodeAPI {
+    func searchCourses(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        guard let text = request.uri.queryParameters.get("q"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw APIError.badRequest("give what to look for: ?q=NAME, CLUB or CITY")
+        }
+        let limit = try intQuery(request, "limit", default: 20, range: 1...200)
+        return Response.json(
+            .array(
+                try await read { try home.searchCourses(space: id, text: String(text), limit: limit) }
+                    .map(Views.searchResult)))
+    }
+
+    func nearbyCourses(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        guard let lat = try doubleQuery(request, "lat"), let lon = try doubleQuery(request, "lon") else {
+            throw APIError.badRequest("give the position: ?lat=DEGREES&lon=DEGREES")
+        }
+        let radius = try doubleQuery(request, "radiusKm") ?? 25
+        return Response.json(
+            .array(
+                try await read {
+                    try home.nearbyCourses(space: id, latitude: lat, longitude: lon, radiusKilometres: radius)
+                }.map(Views.nearby)))
+    }
+
+    func handicaps(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
+        return Response.json(
+            try await read {
+                let card = try home.card(space: id, game: game)
+                let net = try home.playingHandicap(card: card, space: id, allowancePercent: allowance)
+                return .array(
+                    card.players.map { player in
+                        .object([
+                            ("player", .string(player.id.hex)), ("name", .string(player.name)),
+                            ("courseHandicap", .optional(net[player.id]?.courseHandicap)),
+                            ("playingHandicap", .optional(net[player.id]?.playingHandicap)),
+                            ("index", .optional(net[player.id]?.indexUsed)),
+                            ("indexSource", .optional(net[player.id]?.indexSource.rawValue)),
+                            ("allowance", .int(allowance)),
+                        ])
+                    })
+            })
+    }
+
+    struct GuidanceRequest: Decodable {
+        let latitude: Double
+        let longitude: Double
+        let heading: Double?
+        let headingSource: String?
+        let course: String?
+        let hole: Int?
+        let target: String?
+        let game: String?
+        let player: String?
+        let to: Point?
+        let metres: Bool?
+        let competition: Bool?
+        struct Point: Decodable {
+            let latitude: Double
+            let longitude: Double
+        }
+    }
+
+    func guidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: GuidanceRequest.self)
+        let (position, input) = try Self.guidanceInput(
+            latitude: body.latitude, longitude: body.longitude,
+            heading: body.heading, headingSource: body.headingSource)
+        let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
+        if let to = body.to {
+            let point: GeoPoint
+            do { point = try GeoPoint(latitude: to.latitude, longitude: to.longitude) } catch {
+                throw APIError.badRequest("to: \(error)")
+            }
+            return Response.json(
+                Views.guidance(
+                    Guidance(from: input, to: GuidanceTarget(kind: .other, point: point), settings: settings),
+                    hole: nil))
+        }
+        let goal: HoleTarget = try await read {
+            guard
+                let goal = try home.holeTarget(
+                    space: id, game: body.game, player: body.player, course: body.course, hole: body.hole,
+                    target: body.target)
+            else {
+                throw NodeError.invalid("say where to: course and hole, or game and player, or to {latitude, longitude}")
+            }
+            return goal
+        }
+        return Response.json(Views.guidance(Guidance(from: input, to: goal.target, settings: settings), hole: goal.hole))
+    }
+
+    /// A position and an optional heading as guidance input; 400 for values out of range.
+    static func guidanceInput(
+        latitude: Double, longitude: Double, heading: Double?, headingSource: String?
+    ) throws
+        -> (GeoPoint, GuidanceInput)
+    {
+        let position: GeoPoint
+        do { position = try GeoPoint(latitude: latitude, longitude: longitude) } catch {
+            throw APIError.badRequest("\(error)")
+        }
+        guard let heading else { return (position, GuidanceInput(position: position, headings: [])) }
+        guard let source = HeadingSource(name: headingSource ?? "compass") else {
+            throw APIError.badRequest("headingSource is head, compass or course, not '\(headingSource ?? "")'")
+        }
+        do {
+            return (position, GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source)))
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
+    }
+
+    struct HoleGuidanceRequest: Decodable {
+        let latitude: Double
+        let longitude: Double
+        let heading: Double?
+        let headingSource: String?
+        let game: String
+        let player: String
+        let metres: Bool?
+        let competition: Bool?
+    }
+
+    /// Guidance to every target of the hole a player is on: the green's centre, front and back, then each layup
+    /// and hazard the course data has, and whether the player is on the green (inside its outline, else within
+    /// the arrival radius of its centre), which the web app uses to ask for the hole's scores.
+    func holeGuidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: HoleGuidanceRequest.self)
+        let (position, input) = try Self.guidanceInput(
+            latitude: body.latitude, longitude: body.longitude,
+            heading: body.heading, headingSource: body.headingSource)
+        let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
+        let home = home
+        let (course, number, targets): (CourseRecord, Int, [HoleTarget]) = try await read {
+            let current = try home.currentHole(space: id, game: body.game, player: body.player)
+            guard let hole = current.course.hole(current.hole) else {
+                throw NodeError.notFound("course \(current.course.name) has no hole \(current.hole)")
+            }
+            let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
+            let targets = names.compactMap {
+                try? home.holeTarget(space: id, course: current.course.id.hex, hole: current.hole, target: $0)
+            }
+            return (current.course, current.hole, targets)
+        }
+        guard let centre = targets.first(where: { $0.target.kind == .greenCentre }) else {
+            throw NodeError.notFound(
+                "hole \(number) of \(course.name) has no green position in the course data: "
+                    + "import its OpenStreetMap geometry (caddie course import FILE)")
+        }
+        let onGreen =
+            centre.green?.contains(position)
+            ?? (Geodesy.distance(from: position, to: centre.target.point) <= ArrivalSettings.standard.enterRadius)
+        return Response.json(
+            .object([
+                ("hole", .int(number)), ("course", .string(course.name)), ("par", .optional(course.hole(number)?.par(tee: nil))),
+                ("onGreen", .bool(onGreen)),
+                (
+                    "targets",
+                    .array(targets.map { Views.guidance(Guidance(from: input, to: $0.target, settings: settings), hole: number) })
+                ),
+            ]))
+    }
+}

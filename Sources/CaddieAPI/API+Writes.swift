@@ -1,0 +1,233 @@
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import CaddieStore
+import CaddieSync
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The API's writes: players, games, scores and attestations, each as this home's user and device.
+extension NodeAPI {
+    struct NewPlayer: Decodable {
+        let name: String
+        let index: Double?
+    }
+
+    func addPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: NewPlayer.self)
+        let (home, keys) = (home, keys)
+        let player = try await write {
+            let added = try home.addPlayer(space: id, keys: keys, name: body.name, user: nil, handicapIndex: body.index)
+            return try home.resolvePlayer(id, added.hex)
+        }
+        return Response.json(Views.player(player), status: .created)
+    }
+
+    struct NewGame: Decodable {
+        let course: String
+        let tee: String
+        let players: [String]
+        let markers: [Marker]?
+        /// The side-game fields of the same body (`tee` there is the game's own, above).
+        let setup: SetupBody
+        struct Marker: Decodable {
+            let player: String
+            let marker: String
+        }
+        enum CodingKeys: String, CodingKey { case course, tee, players, markers }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            course = try container.decode(String.self, forKey: .course)
+            tee = try container.decode(String.self, forKey: .tee)
+            players = try container.decode([String].self, forKey: .players)
+            markers = try container.decodeIfPresent([Marker].self, forKey: .markers)
+            setup = try SetupBody(from: decoder)
+        }
+    }
+
+    struct PlayerTee: Decodable {
+        let player: String
+        let tee: String
+    }
+
+    /// A game's setup changes: every field optional.
+    struct SetupBody: Decodable {
+        let tee: String?
+        let playerTees: [PlayerTee]?
+        let startHole: Int?
+        let holesPlayed: Int?
+        let formats: [String]?
+        let skins: String?
+        let skinsValidation: Bool?
+        let teams: [[String]]?
+        let stake: Double?
+
+        var setup: GameSetup {
+            var setup = GameSetup()
+            setup.tee = tee
+            setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
+            setup.start = startHole
+            setup.holes = holesPlayed
+            setup.formats = formats
+            setup.skins = skins
+            setup.skinsValidation = skinsValidation
+            setup.teams = teams
+            setup.stake = stake
+            return setup
+        }
+    }
+
+    func setupGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let body = try await decode(request, as: SetupBody.self)
+        let (home, keys) = (home, keys)
+        return Response.json(
+            Views.game(
+                try await write {
+                    try home.setupGame(space: id, keys: keys, game: game, setup: body.setup)
+                    return try home.resolveGame(id, game)
+                }))
+    }
+
+    func deleteGame(_ request: Request, _ context: BasicRequestContext, restore: Bool) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let force = request.uri.queryParameters.get("force").map { $0 == "true" || $0 == "1" } ?? false
+        let (home, keys) = (home, keys)
+        return Response.json(
+            Views.game(
+                try await write {
+                    try home.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
+                    return try home.resolveGame(id, game, includeDeleted: true)
+                }))
+    }
+
+    func printable(_ context: BasicRequestContext, html: Bool) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let (home, keys) = (home, keys)
+        let export = try await read { try home.cardExport(space: id, game: game, keys: keys) }
+        var headers: HTTPFields = [
+            .contentType: html ? "text/html; charset=utf-8" : "text/csv; charset=utf-8",
+            .contentDisposition:
+                "inline; filename=\"caddie-card-\(export.standings.card.game.id.short).\(html ? "html" : "csv")\"",
+        ]
+        // The card has no script: its policy allows its own inline style and nothing else.
+        if html {
+            headers[.contentSecurityPolicy] =
+                "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; "
+                + "form-action 'none'; frame-ancestors 'none'"
+        }
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html ? export.html : export.csv)))
+    }
+
+    struct PlayerChanges: Decodable {
+        let name: String?
+        let index: Double?
+        let clearIndex: Bool?
+    }
+
+    func editPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let player = try context.parameters.require("player")
+        let body = try await decode(request, as: PlayerChanges.self)
+        let (home, keys) = (home, keys)
+        return Response.json(
+            Views.player(
+                try await write {
+                    try home.editPlayer(
+                        space: id, keys: keys, player: player, name: body.name, handicapIndex: body.index,
+                        clearIndex: body.clearIndex ?? false)
+                }))
+    }
+
+    func newGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: NewGame.self)
+        let (home, keys) = (home, keys)
+        let game = try await write {
+            var setup = body.setup.setup
+            setup.tee = nil
+            let created = try home.newGame(
+                space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
+                markers: (body.markers ?? []).map { ($0.player, $0.marker) }, setup: setup)
+            return try home.resolveGame(id, created.hex)
+        }
+        return Response.json(Views.game(game), status: .created)
+    }
+
+    func setFinished(_ context: BasicRequestContext, _ finished: Bool) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let (home, keys) = (home, keys)
+        return Response.json(
+            Views.game(
+                try await write {
+                    try home.setFinished(space: id, keys: keys, game: game, finished: finished)
+                    return try home.resolveGame(id, game)
+                }))
+    }
+
+    struct NewScore: Decodable {
+        let player: String
+        let hole: Int
+        let strokes: Int
+        let putts: Int?
+        let penalties: Int?
+        let fairway: String?
+        let gir: Bool?
+    }
+
+    func enterScore(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let body = try await decode(request, as: NewScore.self)
+        let entry: ScoreEntry
+        do {
+            var fairway: ScoreEntry.Fairway?
+            if let text = body.fairway {
+                guard let value = ScoreEntry.Fairway(name: text) else {
+                    throw APIError.badRequest("the field 'fairway' must be hit, left or right, got '\(text)'")
+                }
+                fairway = value
+            }
+            entry = try ScoreEntry(
+                strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: fairway,
+                greenInRegulation: body.gir)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.badRequest("\(error)")
+        }
+        let (home, keys) = (home, keys)
+        let (op, player) = try await write {
+            (
+                try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry),
+                try home.resolvePlayer(id, body.player).id.hex
+            )
+        }
+        return Response.json(
+            .object([
+                ("op", .string(Views.opName(op))), ("player", .string(player)),
+                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)),
+            ]), status: .created)
+    }
+
+    struct NewAttestation: Decodable { let player: String }
+
+    func attest(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let body = try await decode(request, as: NewAttestation.self)
+        let (home, keys) = (home, keys)
+        let (hash, player) = try await write {
+            (
+                try home.attest(space: id, keys: keys, game: game, player: body.player),
+                try home.resolvePlayer(id, body.player).id.hex
+            )
+        }
+        return Response.json(.object([("player", .string(player)), ("cardHash", .string(hash.hex))]), status: .created)
+    }
+}

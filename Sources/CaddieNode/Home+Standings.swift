@@ -1,0 +1,384 @@
+import CaddieCore
+import CaddieServices
+import CaddieStore
+import Foundation
+
+/// An open conflict, with what it decides in the standings.
+public struct Dispute: Sendable {
+    /// The cell.
+    public let cell: ScoreCell
+    /// The player's name.
+    public let name: String
+    /// The values in dispute, one per distinct entry, the shown one first.
+    public let values: [ScoreValue]
+    /// What the choice between them decides, e.g. "skin 7 (Dev wins 2 or carry 2)".
+    public let decides: [String]
+    /// Whether the settlement differs with the value chosen.
+    public let changesSettlement: Bool
+
+    /// "Dev's 7th: 6 by Ben vs 4 by Dev: decides skin 7 (Dev wins 2 or carry 2) and the front nine (...)".
+    public var text: String {
+        let values = values.map { "\($0.entry.strokes) by \($0.author)" }.joined(separator: " vs ")
+        let decided =
+            decides.isEmpty
+            ? "decides nothing in the standings"
+            : "decides " + Dispute.list(decides)
+        return "\(name)'s \(Dispute.ordinal(cell.hole)): \(values): \(decided)"
+    }
+
+    static func list(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix =
+            (11...13).contains(number % 100)
+            ? "th"
+            : [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
+        return "\(number)\(suffix)"
+    }
+}
+
+/// A game's standings from the merged state: every format it plays, its disputes and its settlement.
+public struct GameStandings: Sendable {
+    /// The card behind it.
+    public let card: Scorecard
+    /// The hole numbers played, in order of play.
+    public let holes: [Int]
+    /// Each player's tee, in the card's player order.
+    public let tees: [String]
+    /// The formats played.
+    public let formats: [Games.Format]
+    /// The rules given to the scoring functions.
+    public let rules: Games.Rules
+    /// Each player's Course Handicap (unrounded) for the holes played, nil without an index.
+    public let courseHandicaps: [Double?]
+    /// Each player's pars per hole of play.
+    public let pars: [[Int]]
+    /// The scoring.
+    public let result: Games.Standings
+    /// What the group should know: formats that cannot be scored, players off scratch.
+    public let notes: [String]
+    /// Open conflicts on the holes played, with what each decides: the ones that decide something first.
+    public let disputes: [Dispute]
+
+    /// Whether a conflict could still change the settlement.
+    public var provisional: Bool { disputes.contains(where: \.changesSettlement) }
+
+    /// The players, in card order.
+    public var players: [PlayerRecord] { card.players }
+
+    /// A side's name: the player, or "Ann & Ben".
+    public func sideName(_ side: Int) -> String {
+        guard let sides = result.sides, sides.indices.contains(side) else { return side == 0 ? "A" : "B" }
+        return sides[side].map { card.players[$0].name }.joined(separator: " & ")
+    }
+
+    /// A match's state in words, from the leader's side: "Ann 2 up thru 7", "Ann won 3&2", "all square".
+    public func describe(_ status: Games.MatchStatus) -> String {
+        guard let leader = status.leader else { return status.summary }
+        let name = sideName(leader == .a ? 0 : 1)
+        return status.isOver ? "\(name) won \(status.summary)" : "\(name) \(status.summary)"
+    }
+
+    /// A Nassau bet's name: "front nine", "back nine", "18 holes", "press on holes 3-9".
+    public func name(_ bet: Games.NassauBet) -> String {
+        switch bet.kind {
+        case .front: "front nine"
+        case .back: "back nine"
+        case .overall: "18 holes"
+        case .press: "press on holes \(holes[bet.start])-\(holes[bet.end - 1])"
+        }
+    }
+
+    /// A skins hole in words: "Dev wins 2", "carry 2", "undecided".
+    public func describe(_ outcome: Games.SkinOutcome) -> String {
+        switch outcome {
+        case .won(let player, let skins): "\(card.players[player].name) wins \(skins)"
+        case .awaitingValidation(let player, let skins): "\(card.players[player].name) wins \(skins) if validated"
+        case .wonThenVoided(let player, let skins): "\(card.players[player].name)'s \(skins) not validated, carried"
+        case .carried(let carry): "carry \(carry)"
+        case .pending: "undecided"
+        }
+    }
+}
+
+/// A player's statistics over finished games.
+public struct PlayerStatistics: Sendable, Equatable {
+    /// The player.
+    public let player: PlayerRecord
+    /// Finished games counted.
+    public let rounds: Int
+    /// Holes with a score.
+    public let holes: Int
+    /// Fairways hit and fairways recorded (par 4 and 5 holes with a fairway entered).
+    public let fairwaysHit: Int, fairwaysRecorded: Int
+    /// Greens in regulation hit and recorded.
+    public let greensHit: Int, greensRecorded: Int
+    /// Putts over rounds whose every scored hole has putts, and how many such rounds.
+    public let putts: Int, puttRounds: Int
+    /// Putts on greens hit in regulation (holes with both recorded), and how many such holes.
+    public let puttsOnGreensHit: Int, greensHitWithPutts: Int
+    /// Penalty strokes recorded.
+    public let penalties: Int
+    /// Strokes and holes by par (3, 4, 5).
+    public let byPar: [Int: (strokes: Int, holes: Int)]
+
+    public static func == (lhs: PlayerStatistics, rhs: PlayerStatistics) -> Bool {
+        lhs.player == rhs.player && lhs.rounds == rhs.rounds && lhs.holes == rhs.holes
+            && lhs.fairwaysHit == rhs.fairwaysHit && lhs.greensHit == rhs.greensHit && lhs.putts == rhs.putts
+            && lhs.penalties == rhs.penalties
+            && lhs.byPar.mapValues { [$0.strokes, $0.holes] }
+                == rhs.byPar.mapValues { [$0.strokes, $0.holes] }
+    }
+}
+
+extension Home {
+    // MARK: Standings
+
+    /// The Handicap Index a player brings to a game: computed from the rounds before it, else entered.
+    func indexForGame(
+        _ player: PlayerRecord, space: SpaceID, game: GameRecord
+    ) throws(NodeError)
+        -> (index: Double, source: NetCard.IndexSource)?
+    {
+        let played = Date(timeIntervalSince1970: Double(game.createdAt) / 1000)
+        do {
+            if let computed = try handicapRecord(for: player, in: space).index(before: played) { return (computed, .computed) }
+        } catch {
+            guard case .invalid = error else { throw error }
+        }
+        return player.handicapIndex.map { ($0, .entered) }
+    }
+
+    /// The hole numbers a game plays, in order: from its start hole, wrapping round the course.
+    public static func holesPlayed(_ game: GameRecord, course: CourseRecord) -> [Int] {
+        let all = course.holes.map(\.number).sorted()
+        guard !all.isEmpty else { return Array(1...(game.holesPlayed ?? 18)) }
+        let count = min(game.holesPlayed ?? all.count, all.count)
+        let first = all.firstIndex(of: game.startHole) ?? 0
+        return (0..<count).map { all[(first + $0) % all.count] }
+    }
+
+    /// A game's standings: every format it plays, the disputes and what they decide, the settlement.
+    public func standings(space: SpaceID, game text: String) throws(NodeError) -> GameStandings {
+        let card = try card(space: space, game: text)
+        guard let course = card.course else {
+            throw .notFound(
+                "the course of game \(card.game.id.short) has not arrived yet: sync with the home that "
+                    + "imported it")
+        }
+        let holes = Self.holesPlayed(card.game, course: course)
+        guard holes.count == 9 || holes.count == 18 else {
+            throw .invalid("game \(card.game.id.short) plays \(holes.count) holes: standings need 9 or 18")
+        }
+        var cards: [Games.PlayerCard] = []
+        var tees: [String] = []
+        var handicaps: [Double?] = []
+        var notes: [String] = []
+        for player in card.players {
+            let teeName = card.game.tee(of: player.id)
+            guard let tee = course.tee(named: teeName) else {
+                throw .invalid(
+                    "course \(course.name) has no tee '\(teeName)' (\(player.name)'s tee): set another with "
+                        + "`caddie game setup \(card.game.id.short) --player-tee \(player.name)=TEE`")
+            }
+            var pars: [Int] = []
+            var indexes: [Int] = []
+            for number in holes {
+                let hole = course.hole(number)
+                guard let par = hole?.par(tee: tee.name) else {
+                    throw .invalid(
+                        "hole \(number) of \(course.name) has no par for tee \(tee.name): the course file "
+                            + "needs it for standings")
+                }
+                pars.append(par)
+                indexes.append(hole?.strokeIndex(tee: tee.name) ?? 0)
+            }
+            var ranked = Array(1...holes.count)
+            var courseHandicap: Double?
+            if indexes.allSatisfy({ $0 > 0 }), let ranks = try? Handicap.rankedStrokeIndexes(indexes) {
+                ranked = ranks
+                if let (index, _) = try indexForGame(player, space: space, game: card.game),
+                    let rating = tee.rating, let slope = tee.slope, let teePar = tee.par
+                {
+                    courseHandicap = Self.courseHandicap(
+                        index: index, rating: rating, slope: slope, teePar: teePar,
+                        courseHoles: course.holes.count, pars: pars)
+                }
+            } else {
+                notes.append("tee \(tee.name) has no stroke indexes for every hole played: \(player.name) plays off scratch")
+            }
+            tees.append(tee.name)
+            handicaps.append(courseHandicap)
+            cards.append(
+                Games.PlayerCard(
+                    pars: pars, strokeIndexes: ranked, courseHandicap: courseHandicap,
+                    gross: holes.map { card.cell(player.id, $0)?.winner?.entry.strokes }))
+        }
+        var formats = card.game.formats.compactMap(Games.Format.init(rawValue:))
+        if formats.isEmpty { formats = [.stroke, .stableford] }
+        var sides: [[Int]]?
+        if !card.game.teams.isEmpty {
+            let a = card.players.indices.filter { card.game.teams[card.players[$0].id] == "A" }
+            let b = card.players.indices.filter { card.game.teams[card.players[$0].id] == "B" }
+            sides = [a, b]
+        }
+        let rules = Games.Rules(
+            formats: Set(formats), netSkins: !card.game.grossSkins,
+            skinsValidation: card.game.skinsValidation, sides: sides, stake: card.game.stake)
+        let names = card.players.map(\.name)
+        let result = Games.standings(cards: cards, names: names, rules: rules)
+        let base = GameStandings(
+            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
+            courseHandicaps: handicaps, pars: cards.map(\.pars),
+            result: result, notes: notes + result.notes, disputes: [])
+        // Each open conflict on a hole played: score the game once per disputed value and say what differs.
+        var disputes: [Dispute] = []
+        for cell in card.conflicts {
+            guard let position = holes.firstIndex(of: cell.hole),
+                let player = card.players.firstIndex(where: { $0.id == cell.player })
+            else { continue }
+            var distinct: [ScoreValue] = []
+            for value in cell.values where !distinct.contains(where: { $0.entry.strokes == value.entry.strokes }) {
+                distinct.append(value)
+            }
+            var outcomes: [Games.Standings] = []
+            for value in distinct {
+                var changed = cards
+                var gross = changed[player].gross
+                gross[position] = value.entry.strokes
+                changed[player] = Games.PlayerCard(
+                    pars: cards[player].pars, strokeIndexes: cards[player].strokeIndexes,
+                    courseHandicap: cards[player].courseHandicap, gross: gross)
+                outcomes.append(Games.standings(cards: changed, names: names, rules: rules))
+            }
+            disputes.append(
+                Dispute(
+                    cell: cell, name: card.name(cell.player),
+                    values: distinct.isEmpty ? cell.values : distinct,
+                    decides: distinct.count > 1 ? Self.decides(outcomes, in: base) : [],
+                    changesSettlement: Set(outcomes.map { $0.players.map(\.units) }).count > 1))
+        }
+        disputes.sort {
+            ($0.decides.isEmpty ? 1 : 0, $0.cell.hole, $0.name) < ($1.decides.isEmpty ? 1 : 0, $1.cell.hole, $1.name)
+        }
+        return GameStandings(
+            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
+            courseHandicaps: handicaps, pars: base.pars, result: result, notes: base.notes,
+            disputes: disputes)
+    }
+
+    /// What differs between the standings scored with each disputed value.
+    static func decides(_ outcomes: [Games.Standings], in standings: GameStandings) -> [String] {
+        var items: [String] = []
+        func alternatives(_ texts: [String]) -> String? {
+            var unique: [String] = []
+            for text in texts where !unique.contains(text) { unique.append(text) }
+            return unique.count > 1 ? unique.joined(separator: " or ") : nil
+        }
+        if let skins = outcomes.first?.skins {
+            var named = 0
+            for position in skins.holes.indices where named < 3 {
+                if let text = alternatives(outcomes.map { standings.describe($0.skins!.holes[position].outcome) }) {
+                    items.append("skin \(standings.holes[position]) (\(text))")
+                    named += 1
+                }
+            }
+        }
+        if outcomes.first?.match != nil, let text = alternatives(outcomes.map { standings.describe($0.match!) }) {
+            items.append("the match (\(text))")
+        }
+        if let nassau = outcomes.first?.nassau {
+            for index in 0..<min(3, nassau.bets.count) {
+                if let text = alternatives(outcomes.map { standings.describe($0.nassau!.bets[index].status) }) {
+                    items.append("the \(standings.name(nassau.bets[index])) (\(text))")
+                }
+            }
+            if let text = alternatives(
+                outcomes.map { "\($0.nassau!.bets.count - 3) press\($0.nassau!.bets.count == 4 ? "" : "es")" })
+            {
+                items.append("the presses (\(text))")
+            } else {
+                // The same presses either way: say which of them the value decides.
+                for index in 3..<nassau.bets.count {
+                    if let text = alternatives(outcomes.map { standings.describe($0.nassau!.bets[index].status) }) {
+                        items.append("the \(standings.name(nassau.bets[index])) (\(text))")
+                    }
+                }
+            }
+        }
+        return items
+    }
+
+    /// The unrounded Course Handicap for the holes played from one tee (Rule 6.1): for 18 holes of an 18-hole
+    /// course the tee's ratings; for 9 holes of an 18-hole course half the index (to the tenth), half the Course
+    /// Rating and the par of the nine, as the 9-hole ratings a course file lacks (Rule 6.1b).
+    static func courseHandicap(
+        index: Double, rating: Double, slope: Int, teePar: Int, courseHoles: Int, pars: [Int]
+    )
+        -> Double?
+    {
+        let holes = pars.count
+        let nineOfEighteen = holes == 9 && courseHoles >= 18
+        return try? Handicap.courseHandicap(
+            handicapIndex: index, slopeRating: slope, courseRating: nineOfEighteen ? rating / 2 : rating,
+            par: nineOfEighteen ? pars.reduce(0, +) : teePar, holes: holes
+        ).unrounded
+    }
+
+    // MARK: Statistics
+
+    /// A player's statistics over the finished games of a space they played.
+    public func statistics(space: SpaceID, player text: String) throws(NodeError) -> PlayerStatistics {
+        let player = try resolvePlayer(space, text)
+        var rounds = 0, holes = 0, fairwaysHit = 0, fairwaysRecorded = 0, greensHit = 0, greensRecorded = 0
+        var putts = 0, puttRounds = 0, puttsOnGreens = 0, greensWithPutts = 0, penalties = 0
+        var byPar: [Int: (strokes: Int, holes: Int)] = [:]
+        for game in try games(space) where game.finished {
+            let roster = try run { try store.roster(space, game: game.id) }
+            guard roster.contains(player.id) else { continue }
+            let course = try course(of: game, in: space)
+            let tee = game.tee(of: player.id)
+            let entries = try run { try store.cells(space, game: game.id) }
+                .filter { $0.player == player.id }.compactMap { cell in cell.winner.map { (cell.hole, $0.entry) } }
+            guard !entries.isEmpty else { continue }
+            rounds += 1
+            var roundPutts = 0
+            var allPutts = true
+            for (hole, entry) in entries {
+                holes += 1
+                let par = course?.hole(hole)?.par(tee: tee)
+                if let par {
+                    byPar[par, default: (0, 0)].strokes += entry.strokes
+                    byPar[par, default: (0, 0)].holes += 1
+                }
+                if let fairway = entry.fairway, (par ?? 4) >= 4 {
+                    fairwaysRecorded += 1
+                    if fairway == .hit { fairwaysHit += 1 }
+                }
+                if let green = entry.greenInRegulation {
+                    greensRecorded += 1
+                    if green {
+                        greensHit += 1
+                        if let count = entry.putts {
+                            puttsOnGreens += count
+                            greensWithPutts += 1
+                        }
+                    }
+                }
+                if let count = entry.putts { roundPutts += count } else { allPutts = false }
+                penalties += entry.penalties ?? 0
+            }
+            if allPutts {
+                putts += roundPutts
+                puttRounds += 1
+            }
+        }
+        return PlayerStatistics(
+            player: player, rounds: rounds, holes: holes, fairwaysHit: fairwaysHit,
+            fairwaysRecorded: fairwaysRecorded, greensHit: greensHit, greensRecorded: greensRecorded,
+            putts: putts, puttRounds: puttRounds, puttsOnGreensHit: puttsOnGreens,
+            greensHitWithPutts: greensWithPutts, penalties: penalties, byPar: byPar)
+    }
+}
