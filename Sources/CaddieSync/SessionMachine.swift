@@ -23,7 +23,9 @@ import CaddieWire
 ///   so ops it dropped are sent again;
 /// - a digest is answered only on a quiet link, with a vector only when it differs;
 /// - a copy of a forked op is sent at most once a session, for the first entry of each device;
-/// - a peer silent for ``silenceLimitSeconds`` is gone (the connection is reset, not closed);
+/// - a peer silent for ``silenceLimitSeconds`` is gone (the connection is reset, not closed); a side busy
+///   applying a flood of the peer's batches still sends a digest every ``keepAliveNanoseconds``, so that the peer
+///   does not take it for gone while its digest timer waits behind the batches;
 /// - a change in the store makes the next tick re-check the peer's admission (a revocation or a removal);
 /// - a one-shot sync ends when both sides said `done` and every batch it sent was acknowledged.
 struct SessionMachine {
@@ -82,6 +84,8 @@ struct SessionMachine {
 
     /// A live session answers a digest, and trusts a peer's vector, only after this long without ops moving.
     static let quietNanoseconds: UInt64 = 1_000_000_000
+    /// While batches keep arriving, a digest goes back at least this often, whatever the digest timer does.
+    static let keepAliveNanoseconds: UInt64 = 5_000_000_000
     /// How long a third device counts as reached through this peer after its last fresh op came this way.
     static let relayMemoryNanoseconds: UInt64 = 300 * 1_000_000_000
     /// Seconds without a frame after which the peer counts as gone: it sends a digest at least every
@@ -120,6 +124,8 @@ struct SessionMachine {
     private var awaitingAck = Set<UInt32>()
     private var forkCopiesSent = Set<OpID>()
     private var lastHeard: UInt64
+    /// When this side last sent a digest (its heartbeat).
+    private var lastSpoke: UInt64
     private var lastOpsActivity: UInt64
     private var admissionStale = false
     private var ended = false
@@ -128,6 +134,7 @@ struct SessionMachine {
         self.oneShot = oneShot
         self.ownDevice = ownDevice
         lastHeard = now
+        lastSpoke = now
         lastOpsActivity = now
     }
 
@@ -176,7 +183,11 @@ struct SessionMachine {
             return receivedVector(entries, wantAll: wantAll, now: now)
         case .ops(let batch, let wantsAck, let ops):
             lastOpsActivity = now
-            return [.pace(.moving), .apply(batch: batch, wantsAck: wantsAck, ops)]
+            let actions: [Action] = [.pace(.moving), .apply(batch: batch, wantsAck: wantsAck, ops)]
+            // The digest timer's tick waits behind every batch already queued: say something now and then.
+            guard !oneShot, now >= lastSpoke, now - lastSpoke >= Self.keepAliveNanoseconds else { return actions }
+            lastSpoke = now
+            return actions + [.readVector(cached: true, for: .digest)]
         case .ack(let batch, _):
             guard awaitingAck.remove(batch) != nil else {
                 throw WireError.unexpected("an ack for batch \(batch), which was not sent")
@@ -259,6 +270,7 @@ struct SessionMachine {
         throughPeer = throughPeer.filter { now < $0.value || now - $0.value < Self.relayMemoryNanoseconds }
         let announce = announceIfChanged(from: before)
         actions += announce.isEmpty ? [.readVector(cached: true, for: .digest)] : announce
+        lastSpoke = now
         return actions
     }
 

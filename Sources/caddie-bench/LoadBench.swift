@@ -36,10 +36,18 @@ struct LoadBench {
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = passphrase
-        environment["CADDIE_LOG"] = "error"
+        // CADDIE_LOAD_HUB_LOG=FILE keeps the hub's log (at CADDIE_LOAD_LOG's level, info by default) for a diagnosis.
+        let hubLog = ProcessInfo.processInfo.environment["CADDIE_LOAD_HUB_LOG"]
+        environment["CADDIE_LOG"] = hubLog == nil ? "error" : ProcessInfo.processInfo.environment["CADDIE_LOAD_LOG"] ?? "info"
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let hubLog, FileManager.default.createFile(atPath: hubLog, contents: nil),
+            let file = FileHandle(forWritingAtPath: hubLog)
+        {
+            process.standardError = file
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         defer {
             process.terminate()

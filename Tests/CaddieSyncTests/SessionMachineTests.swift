@@ -160,6 +160,31 @@ struct SessionMachineTests {
         #expect(machine.tick(now: 115 * Self.second) == [.reset, .end(.silent(seconds: 15))])
     }
 
+    @Test("a side busy with a flood of the peer's batches still sends a digest every 5 s, so the peer does not take it for gone")
+    func keepAliveUnderFlood() throws {
+        var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        let wire = [WireOp.compacting(Self.op(Self.peer, 1))]
+        var digests: [UInt64] = []
+        // A batch every 100 ms for 12 s, and no digest tick in between (it waits behind the batches).
+        for tenth in 1...120 {
+            let now = UInt64(tenth) * Self.second / 10
+            let actions = try machine.received(.ops(batch: UInt32(tenth), ack: false, wire), now: now)
+            if actions.contains(.readVector(cached: true, for: .digest)) { digests.append(now / (Self.second / 10)) }
+        }
+        #expect(digests == [50, 100], "a digest at 5 s and at 10 s")
+        // A tick counts as speaking: the next keep-alive is 5 s after it.
+        _ = machine.tick(now: 12 * Self.second)
+        #expect(
+            !(try machine.received(.ops(batch: 200, ack: false, wire), now: 16 * Self.second)).contains(
+                .readVector(cached: true, for: .digest)))
+        #expect(
+            try machine.received(.ops(batch: 201, ack: false, wire), now: 17 * Self.second).contains(
+                .readVector(cached: true, for: .digest)))
+        // A one-shot sync is short and acknowledged: no keep-alive.
+        var oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
+        #expect(try oneShot.received(.ops(batch: 1, ack: true, wire), now: 30 * Self.second).count == 2)
+    }
+
     @Test("a change makes the next tick re-check the peer's admission, once; a refusal closes with the reason")
     func admissionAfterChange() {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
