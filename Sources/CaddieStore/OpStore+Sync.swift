@@ -66,13 +66,15 @@ extension OpStore {
 
     /// Ops a peer lacks: per device, those after the peer's seq, oldest first, at most `limit` ops and about
     /// `maxBytes` bytes in all (always at least one op when any is lacking).
+    /// `heads`: this store's heads of the space when the caller has them at hand (read now when nil).
     public func ops(
         space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max,
-        onlyDevice: PublicKey? = nil
+        onlyDevice: PublicKey? = nil, heads known: [(device: PublicKey, seq: UInt64)]? = nil
     ) throws(StoreError)
         -> [(id: OpID, bytes: [UInt8])]
     {
-        let heads = try heads(space)
+        let heads: [(device: PublicKey, seq: UInt64)]
+        if let known { heads = known } else { heads = try self.heads(space).map { ($0.device, $0.seq) } }
         return try read { db in
             var out: [(id: OpID, bytes: [UInt8])] = []
             var size = 0

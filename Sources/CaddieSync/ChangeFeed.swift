@@ -7,6 +7,10 @@ import Synchronization
 /// `FileWatch`); nothing polls, so an idle node does not wake for it.
 final class ChangeFeed: Sendable {
     private let subscribers = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
+    private let changes = Atomic<Int>(0)
+
+    /// How many changes the feed has announced: unchanged between two reads means no write it saw in between.
+    var generation: Int { changes.load(ordering: .acquiring) }
     private let monitor: ChangeMonitor?
 
     init(monitor: ChangeMonitor?) { self.monitor = monitor }
@@ -25,6 +29,7 @@ final class ChangeFeed: Sendable {
     }
 
     func notify() {
+        changes.add(1, ordering: .releasing)
         let all = subscribers.withLock { Array($0.values) }
         for continuation in all { continuation.yield() }
     }

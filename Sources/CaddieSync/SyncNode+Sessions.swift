@@ -181,3 +181,22 @@ public enum PeerEvent: Sendable {
     case connected(LiveSession)
     case lost(LiveSession, reason: String)
 }
+
+extension SyncNode {
+    /// This node's heads of a space (its vector), read from the store once per change and shared by every
+    /// session: a hub with many sessions reads them once for all its digests and relays after a change, not once a
+    /// session. A write by this process moves the store's write count, and one by another process the change
+    /// feed's generation; either makes the next call read them again.
+    func heads(_ space: SpaceID) async throws -> [WireMessage.VectorEntry] {
+        let key = (writes: store.writes, changes: feed.generation)
+        if let cached = headsCache.withLock({ $0[space] }), cached.writes == key.writes, cached.changes == key.changes {
+            return cached.heads
+        }
+        let store = self.store
+        let heads = try await blocking { try store.heads(space) }.map {
+            WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
+        }
+        headsCache.withLock { $0[space] = (key.writes, key.changes, heads) }
+        return heads
+    }
+}

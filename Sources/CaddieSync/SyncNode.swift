@@ -52,6 +52,8 @@ public final class SyncNode: Sendable {
     let live = Mutex(LiveSessions())
     let inviteDesk = Mutex<InviteDesk?>(nil)
     let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
+    /// Each space's heads as last read, with the store's write count and the change feed's generation then.
+    let headsCache = Mutex<[SpaceID: (writes: Int, changes: Int, heads: [WireMessage.VectorEntry])]>([:])
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
     ///

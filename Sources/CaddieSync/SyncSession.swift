@@ -49,8 +49,6 @@ struct SyncSession {
     private var machine: SessionMachine
     /// When the next digest is due (live sessions).
     private var pace: DigestPace?
-    /// This side's vector as last read (see `ourVector`).
-    private var vectorCache: (vector: [WireMessage.VectorEntry], writes: Int)?
     private var outboundClosed = false
     private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var report = SessionReport()
@@ -282,7 +280,6 @@ struct SyncSession {
                 session?.cipher = cipher
                 actions = try machine.received(try WireMessage(decoding: plain), now: Self.now())
             case .changed:
-                vectorCache = nil
                 actions = machine.changed()
                 if actions.contains(where: { if case .fetchOps(_, nil) = $0 { true } else { false } }) {
                     logger.debug("relaying a change at once to a peer that asked for it")
@@ -315,16 +312,17 @@ struct SyncSession {
             case .send(let message):
                 try await send(message, outbound)
             case .readVector(let cached, let use):
-                next = machine.vectorRead(try await ourVector(cached: cached), for: use)
+                next = machine.vectorRead(try await ourVector(), for: use)
             case .lookUpHeads(let entries):
                 next = machine.headsLookedUp(forks: try await forkedCopies(entries))
             case .fetchOps(let after, let onlyDevice):
                 guard let space = session?.space else { break }
                 let store = node.store
+                let heads = try await node.heads(space).map { (device: $0.device, seq: $0.seq) }
                 let ops = try await blocking {
                     try store.ops(
                         space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
-                        onlyDevice: onlyDevice)
+                        onlyDevice: onlyDevice, heads: heads)
                 }
                 next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
             case .apply(let batch, let wantsAck, let ops):
@@ -407,20 +405,11 @@ struct SyncSession {
         return max(1, min(value, 3600))
     }()
 
-    /// This side's vector. With `cached`, a digest's: read from the store once, then kept while this process has
-    /// written nothing to the store (`OpStore.writes`, which a batch applied here also moves) and no other process
-    /// has (`.changed` clears it), so an idle link's digests cost no database read. Deciding what to send or ask
-    /// for always reads it afresh.
-    private mutating func ourVector(cached: Bool = false) async throws -> [WireMessage.VectorEntry] {
-        let store = node.store
-        let writes = store.writes
-        if cached, let vectorCache, vectorCache.writes == writes { return vectorCache.vector }
+    /// This side's vector: the node's heads of the space, read once per change for every session
+    /// (``SyncNode/heads(_:)``), so an idle link's digests cost no database read.
+    private func ourVector() async throws -> [WireMessage.VectorEntry] {
         guard let space = session?.space else { return [] }
-        let vector = try await blocking { try store.heads(space) }.map {
-            WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
-        }
-        vectorCache = (vector, writes)
-        return vector
+        return try await node.heads(space)
     }
 
     /// This side's copies of the ops the peer's vector names under another head (a forked device).
