@@ -91,6 +91,8 @@ struct SessionMachine {
     /// Seconds without a frame after which the peer counts as gone: it sends a digest at least every
     /// ``DigestPace/slowestSeconds`` while alive.
     static let silenceLimitSeconds: UInt64 = 15
+    /// This session's silence limit: ``silenceLimitSeconds`` unless the driver says otherwise.
+    let silenceLimit: UInt64
 
     /// A one-shot sync (`caddie sync`): everything at once, acknowledged, then closed.
     let oneShot: Bool
@@ -130,7 +132,8 @@ struct SessionMachine {
     private var admissionStale = false
     private var ended = false
 
-    init(oneShot: Bool, ownDevice: PublicKey, now: UInt64) {
+    init(oneShot: Bool, ownDevice: PublicKey, now: UInt64, silenceLimit: UInt64 = silenceLimitSeconds) {
+        self.silenceLimit = silenceLimit
         self.oneShot = oneShot
         self.ownDevice = ownDevice
         lastHeard = now
@@ -256,7 +259,7 @@ struct SessionMachine {
     /// The digest timer fired.
     mutating func tick(now: UInt64) -> [Action] {
         let silent = now >= lastHeard ? (now - lastHeard) / 1_000_000_000 : 0
-        if silent >= Self.silenceLimitSeconds {
+        if silent >= silenceLimit {
             // A gone peer may have left this side's frames unread in the socket: reset, not close.
             return [.reset, .end(.silent(seconds: Int(silent)))]
         }

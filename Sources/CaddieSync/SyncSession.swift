@@ -61,7 +61,9 @@ struct SyncSession {
         self.oneShot = oneShot
         self.logger = logger
         self.logger[metadataKey: "peer.address"] = "\(address)"
-        machine = SessionMachine(oneShot: oneShot, ownDevice: node.credentials.device.publicKey, now: Self.now())
+        machine = SessionMachine(
+            oneShot: oneShot, ownDevice: node.credentials.device.publicKey, now: Self.now(),
+            silenceLimit: Self.silenceLimitSeconds)
     }
 
     /// Runs the session to its end; never throws: the report says how it ended.
@@ -400,6 +402,15 @@ struct SyncSession {
 
     /// Seconds a frame may wait to be written before the peer counts as gone: 30, or
     /// `CADDIE_SEND_TIMEOUT_SECONDS`.
+    /// How long a peer may send nothing before it counts as gone: 15 s (`SessionMachine.silenceLimitSeconds`), or
+    /// `CADDIE_SILENCE_SECONDS` (15...3600), which only a benchmark that starves its own peers of CPU should set.
+    static let silenceLimitSeconds: UInt64 = {
+        let value =
+            ProcessInfo.processInfo.environment["CADDIE_SILENCE_SECONDS"].flatMap(UInt64.init)
+            ?? SessionMachine.silenceLimitSeconds
+        return max(SessionMachine.silenceLimitSeconds, min(value, 3600))
+    }()
+
     static let sendTimeoutSeconds: Int64 = {
         let value = ProcessInfo.processInfo.environment["CADDIE_SEND_TIMEOUT_SECONDS"].flatMap(Int64.init) ?? 30
         return max(1, min(value, 3600))
