@@ -25,6 +25,15 @@ public struct AuditEntry: Sendable, Equatable {
     public var removed: String? = nil
 }
 
+/// One op the audit lists: of the log, or kept beside it as evidence.
+private struct Listed {
+    let bytes: [UInt8]
+    let id: OpID
+    let hlc: UInt64
+    let removed: String?
+    let forkCopy: Bool
+}
+
 extension Home {
     /// The audit trail of a space, oldest first, optionally only the ops that touch one game.
     public func auditLog(space: SpaceID, game gameText: String?) throws(NodeError) -> [AuditEntry] {
@@ -34,21 +43,23 @@ extension Home {
             try run { try store.members(space) }.map { ($0.device, $0.displayName) },
             uniquingKeysWith: { first, _ in first })
         // The log, and beside it what a revocation or a fork took out of the state: an auditor sees both, marked.
-        let evidence = try run { try store.evidence(space) }.map { entry in
-            (
-                bytes: entry.bytes, id: entry.id, hlc: (try? SignedOp(bytes: entry.bytes))?.hlc.rawValue ?? 0,
-                removed: Optional(entry.removed)
-            )
+        let log = try run { try store.storedOps(space) }.map {
+            Listed(bytes: $0.bytes, id: $0.id, hlc: $0.hlc, removed: nil, forkCopy: false)
         }
-        let stored =
-            try run { try store.storedOps(space) }.map { (bytes: $0.bytes, id: $0.id, hlc: $0.hlc, removed: String?.none) }
-            + evidence
-        var hashes: [OpID: Digest32] = [:]
-        for entry in stored where entry.removed?.hasPrefix("fork") != true {
-            if let op = try? SignedOp(bytes: entry.bytes) { hashes[op.id] = Blake2b.hash(entry.bytes) }
+        let evidence = try run { try store.evidence(space) }.map {
+            Listed(
+                bytes: $0.bytes, id: $0.id, hlc: (try? SignedOp(bytes: $0.bytes))?.hlc.rawValue ?? 0, removed: $0.removed,
+                forkCopy: $0.forkCopy)
         }
+        // Chain links are checked against the log's own ops first; a removed op stands in only where the log no
+        // longer holds its seq (a fork's other copy never does). An op held again after it was removed is listed
+        // once, as part of the log.
+        let logHashes = Dictionary(log.map { ($0.id, Blake2b.hash($0.bytes)) }, uniquingKeysWith: { first, _ in first })
+        var hashes = logHashes
+        for entry in evidence where !entry.forkCopy && hashes[entry.id] == nil { hashes[entry.id] = Blake2b.hash(entry.bytes) }
+        let listed = log + evidence.filter { $0.forkCopy || logHashes[$0.id] != Blake2b.hash($0.bytes) }
         var entries: [AuditEntry] = []
-        for entry in stored.sorted(by: { ($0.hlc, $0.id) < ($1.hlc, $1.id) }) {
+        for entry in listed.sorted(by: { ($0.hlc, $0.id, $0.removed ?? "") < ($1.hlc, $1.id, $1.removed ?? "") }) {
             let op: SignedOp
             do {
                 op = try SignedOp(bytes: entry.bytes)

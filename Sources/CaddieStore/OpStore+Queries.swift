@@ -269,14 +269,14 @@ extension OpStore {
 
     /// What the audit keeps beside the log: ops removed from it by a revocation or a fork (with the reason), and the
     /// other copy of each fork (the second op its device signed at a seq), which never applied.
-    public func evidence(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, removed: String)] {
+    public func evidence(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, removed: String, forkCopy: Bool)] {
         try read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT bytes, device, seq, 'removed: ' || reason AS why FROM rejected_op WHERE space = ?
+                    SELECT bytes, device, seq, 'removed: ' || reason AS why, 0 AS fork FROM rejected_op WHERE space = ?
                     UNION ALL
-                    SELECT other_bytes, device, seq, 'fork: a second op its device signed at this seq, never applied'
+                    SELECT other_bytes, device, seq, 'fork: a second op its device signed at this seq, never applied', 1
                     FROM fork WHERE space = ?
                     """,
                 arguments: [Data(space.bytes), Data(space.bytes)]
@@ -284,7 +284,7 @@ extension OpStore {
                 (
                     [UInt8]($0["bytes"] as Data),
                     OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64)),
-                    $0["why"] as String
+                    $0["why"] as String, $0["fork"] as Bool
                 )
             }
         }

@@ -57,7 +57,8 @@ struct SessionMachine {
     enum Action: Equatable {
         /// Seal and send one message.
         case send(WireMessage)
-        /// Read this side's vector (`cached`: a digest's, which may reuse the last read) and call ``vectorRead``.
+        /// Read this side's vector and call ``vectorRead``. `cached`: a digest's, which may reuse the last read;
+        /// `SyncSession` serves every read from the node's heads, read once per change (``SyncNode/heads(_:)``).
         case readVector(cached: Bool, for: VectorUse)
         /// Look up this side's ops at these entries' seqs and call ``headsLookedUp`` with the ones whose hash
         /// differs from the entry's head (a forked device).
@@ -237,7 +238,9 @@ struct SessionMachine {
         let onlyOwn = first && !oneShot && !wantAll
         actions.append(.fetchOps(after: peerKnown, onlyDevice: onlyOwn ? ownDevice : nil))
         actions.append(.send(.done))
-        if !first { actions.append(.readVector(cached: false, for: .askIfBehind(entries))) }
+        // Asking back while batches are still arriving would send a vector that lags them, and a quiet peer
+        // would take it as the truth and send those batches again: a live session asks only on a quiet link.
+        if !first, oneShot || quiet(now) { actions.append(.readVector(cached: false, for: .askIfBehind(entries))) }
         sentDone = true
         if peerDone { actions.append(.recordProgress) }
         return actions

@@ -291,7 +291,8 @@ struct SyncSession {
             case .superseded:
                 actions = machine.superseded()
             case .company(let devices):
-                actions = machine.company(devices)
+                // Told outside the node's lock, so two changes can arrive out of order: the table as it is now.
+                actions = machine.company(session.map { node.company($0.space) } ?? devices)
             case .closed(let error):
                 if let error { throw error }
                 actions = try machine.connectionClosed()

@@ -15,6 +15,8 @@ struct LoadBench {
     let peers: Int
     let seconds: Double
     let burst: Int
+    /// How long to wait for convergence after the burst, in seconds.
+    var wait = 120.0
 
     func run() async throws -> [(String, Double, String)] {
         let caddie = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("caddie")
@@ -132,7 +134,7 @@ struct LoadBench {
             // Everyone holds everything: the hub's own join and name ops are on top of the peers' ops.
             let hubOwn = try hub.heads(invite.space).filter { $0.device != devices[0].publicKey }.count
             _ = hubOwn
-            let limit = burstDone + 120_000_000_000
+            let limit = burstDone + UInt64(wait * 1e9)
             var lastReport = DispatchTime.now().uptimeNanoseconds
             while DispatchTime.now().uptimeNanoseconds < limit {
                 let hubHolds = try held(hub)
@@ -162,7 +164,7 @@ struct LoadBench {
                 }
                 FileHandle.standardError.write(
                     Data("load: expected \(total + 2) ops; hub holds \(try held(hub)); \(short.joined(separator: ", "))\n".utf8))
-                throw BenchError("the \(peers) peers did not converge within 120 s of the burst")
+                throw BenchError("the \(peers) peers did not converge within \(Int(wait)) s of the burst (--load-wait)")
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
             let cpu = Self.cpuSeconds(pid: process.processIdentifier) - cpuBefore

@@ -20,6 +20,7 @@ struct Options {
     var startOps = 100_000
     var loadPeers = 64
     var loadSeconds = 20.0
+    var loadWait = 120.0
     var loadOnly = false
     var idleOnly = false
     var idleSeconds = 30.0
@@ -46,6 +47,7 @@ struct Options {
             case "--start-ops": startOps = try number()
             case "--load-peers": loadPeers = try number()
             case "--load-seconds": loadSeconds = Double(try number())
+            case "--load-wait": loadWait = Double(try number())
             case "--load-only": loadOnly = true
             case "--idle-only": idleOnly = true
             case "--idle-seconds": idleSeconds = Double(try number())
@@ -57,7 +59,7 @@ struct Options {
                 pycrdtSeconds = value
             case "-h", "--help":
                 print(
-                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--pycrdt-seconds S]"
+                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--pycrdt-seconds S]"
                 )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
@@ -123,8 +125,10 @@ func run() async throws {
         return
     }
     if options.loadOnly {
-        figures = try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20)
-            .run()
+        figures = try await LoadBench(
+            directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20, wait: options.loadWait
+        )
+        .run()
         report(figures, options: options, directory: directory)
         return
     }
@@ -202,7 +206,9 @@ func run() async throws {
     }
 
     figures += try await IdleBench(directory: directory, seconds: options.idleSeconds).run()
-    figures += try await LoadBench(directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20).run()
+    figures += try await LoadBench(
+        directory: directory, peers: options.loadPeers, seconds: options.loadSeconds, burst: 20, wait: options.loadWait
+    ).run()
     report(figures, options: options, directory: directory)
 }
 

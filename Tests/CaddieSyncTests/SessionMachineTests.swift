@@ -132,6 +132,14 @@ struct SessionMachineTests {
         let behind = [Self.entry(Self.peer, 6)]
         #expect(machine.vectorRead(behind, for: .askIfBehind(theirs)) == [.send(.vector(behind, wantAll: false))])
         #expect(machine.vectorRead([Self.entry(Self.peer, 8)], for: .askIfBehind(theirs)) == [])
+        // While batches are arriving, this side's vector lags them: it does not ask back until the link is quiet.
+        _ = try machine.received(.ops(batch: 1, ack: false, [.compacting(Self.op(Self.peer, 7))]), now: 10 * Self.second)
+        #expect(
+            !(try machine.received(.vector(theirs), now: 10 * Self.second + Self.second / 2)).contains(
+                .readVector(cached: false, for: .askIfBehind(theirs))))
+        #expect(
+            try machine.received(.vector(theirs), now: 12 * Self.second).contains(
+                .readVector(cached: false, for: .askIfBehind(theirs))))
     }
 
     @Test("a forked op's copy goes at most once a session, for the first entry of each device")
