@@ -480,7 +480,8 @@ async function showStandings(gameText) {
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   state.standings = game;
   const s = await get(`${base()}/games/${enc(game)}/standings`);
-  if (state.standings !== game) return;
+  // A reload that a live event started must not cover the screen the user has gone to since.
+  if (state.standings !== game || !window.location.hash.endsWith('/standings')) return;
   const money = (amount) => amount === null ? '' : amount.toFixed(2);
   const order = [...s.players].sort((a, b) => (a.netToPar ?? a.grossToPar) - (b.netToPar ?? b.grossToPar));
   mount(main,
@@ -826,14 +827,24 @@ function onEvent(type, data) {
   if (type === 'standings' && state.standings && data.game === state.standings
       && window.location.hash.endsWith('/standings')) {
     window.clearTimeout(state.reloadTimer);
-    state.reloadTimer = window.setTimeout(() => showStandings(state.standings).catch(() => {}), 10);
+    state.reloadTimer = window.setTimeout(() => {
+      if (window.location.hash.endsWith('/standings')) showStandings(state.standings).catch(() => {});
+    }, 10);
     return;
   }
   if (state.game && data.game === state.game && ['score', 'conflict', 'conflict-resolved'].includes(type)) {
     // Several events arrive together after a merge: reload the card once.
     window.clearTimeout(state.reloadTimer);
     state.reloadTimer = window.setTimeout(async () => {
-      try { await loadCard(state.game); renderCard(); } catch (error) { /* shown on the next action */ }
+      const onCard = () => {
+        const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+        return parts[0] === 'game' && parts.length === 2;
+      };
+      if (!onCard()) return;
+      try {
+        await loadCard(state.game);
+        if (onCard()) renderCard();
+      } catch (error) { /* shown on the next action */ }
     }, 10);
   }
 }
