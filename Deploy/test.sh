@@ -2,7 +2,7 @@
 # Sets up a fresh Debian machine, checks the formatting, builds Caddie, and runs every test: the swift-testing suites (unit,
 # property, store, CLI, API, crash, hostile-peer and 16-peer load tests), the HTTP API against its OpenAPI
 # document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every libFuzzer harness
-# for CADDIE_FUZZ_SECONDS (60) each, the systemd unit, and `caddie demo` as an end-to-end check.
+# for CADDIE_FUZZ_SECONDS (45) each, the systemd unit, and `caddie demo` as an end-to-end check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -35,8 +35,8 @@ if ! bash Deploy/web-check.sh "$(swift build --show-bin-path)/caddie" > /tmp/cad
     exit 1
 fi
 grep -E "^# (pass|fail) |^web: |^\{\"web\"" /tmp/caddie-web-check.log
-echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-60} s (libFuzzer)"
-if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-60}"; then
+echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-45} s (libFuzzer)"
+if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-45}"; then
     echo "test: a fuzz harness crashed (inputs in Fuzz/crashes/)" >&2
     exit 1
 fi
