@@ -57,9 +57,9 @@ struct SessionMachine {
     enum Action: Equatable {
         /// Seal and send one message.
         case send(WireMessage)
-        /// Read this side's vector and call ``vectorRead``. `cached`: a digest's, which may reuse the last read;
-        /// `SyncSession` serves every read from the node's heads, read once per change (``SyncNode/heads(_:)``).
-        case readVector(cached: Bool, for: VectorUse)
+        /// Read this side's vector and call ``vectorRead`` (`SyncSession` serves it from the node's heads, read
+        /// once per change: ``SyncNode/heads(_:)``).
+        case readVector(for: VectorUse)
         /// Look up this side's ops at these entries' seqs and call ``headsLookedUp`` with the ones whose hash
         /// differs from the entry's head (a forked device).
         case lookUpHeads([WireMessage.VectorEntry])
@@ -152,7 +152,7 @@ struct SessionMachine {
     mutating func start(peer: PublicKey? = nil, company: Set<PublicKey>? = nil) -> [Action] {
         self.peer = peer
         others = company?.subtracting(peer.map { [$0] } ?? [])
-        return [.readVector(cached: false, for: .open)]
+        return [.readVector(for: .open)]
     }
 
     /// The devices of the node's sessions in the space changed: if that changes whether this side needs the
@@ -172,7 +172,7 @@ struct SessionMachine {
     }
 
     private func announceIfChanged(from before: Bool) -> [Action] {
-        !oneShot && askingAll != before ? [.readVector(cached: true, for: .announce)] : []
+        !oneShot && askingAll != before ? [.readVector(for: .announce)] : []
     }
 
     /// A message from the peer. Throws when it breaks the protocol or ends the session.
@@ -182,7 +182,7 @@ struct SessionMachine {
         case .digest(let digest):
             // While ops are moving, vectors would only race the batches in flight: answer a later digest.
             guard quiet(now) else { return [] }
-            return [.readVector(cached: true, for: .answer(digest))]
+            return [.readVector(for: .answer(digest))]
         case .vector(let entries, let wantAll):
             return receivedVector(entries, wantAll: wantAll, now: now)
         case .ops(let batch, let wantsAck, let ops):
@@ -191,7 +191,7 @@ struct SessionMachine {
             // The digest timer's tick waits behind every batch already queued: say something now and then.
             guard !oneShot, now >= lastSpoke, now - lastSpoke >= Self.keepAliveNanoseconds else { return actions }
             lastSpoke = now
-            return actions + [.readVector(cached: true, for: .digest)]
+            return actions + [.readVector(for: .digest)]
         case .ack(let batch, _):
             guard awaitingAck.remove(batch) != nil else {
                 throw WireError.unexpected("an ack for batch \(batch), which was not sent")
@@ -240,7 +240,7 @@ struct SessionMachine {
         actions.append(.send(.done))
         // Asking back while batches are still arriving would send a vector that lags them, and a quiet peer
         // would take it as the truth and send those batches again: a live session asks only on a quiet link.
-        if !first, oneShot || quiet(now) { actions.append(.readVector(cached: false, for: .askIfBehind(entries))) }
+        if !first, oneShot || quiet(now) { actions.append(.readVector(for: .askIfBehind(entries))) }
         sentDone = true
         if peerDone { actions.append(.recordProgress) }
         return actions
@@ -275,7 +275,7 @@ struct SessionMachine {
         let before = askingAll
         throughPeer = throughPeer.filter { now < $0.value || now - $0.value < Self.relayMemoryNanoseconds }
         let announce = announceIfChanged(from: before)
-        actions += announce.isEmpty ? [.readVector(cached: true, for: .digest)] : announce
+        actions += announce.isEmpty ? [.readVector(for: .digest)] : announce
         lastSpoke = now
         return actions
     }

@@ -314,7 +314,7 @@ struct SyncSession {
             switch action {
             case .send(let message):
                 try await send(message, outbound)
-            case .readVector(let cached, let use):
+            case .readVector(let use):
                 next = machine.vectorRead(try await ourVector(), for: use)
             case .lookUpHeads(let entries):
                 next = machine.headsLookedUp(forks: try await forkedCopies(entries))
@@ -476,23 +476,6 @@ struct SyncSession {
         if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
         if !result.applied.isEmpty { node.didApply(result.applied) }
         return (result.applied, Self.fresh(restored, applied: result.applied, now: now))
-    }
-
-    /// How recent an op's clock must be for its device to count as live now.
-    static let freshMilliseconds: UInt64 = 60_000
-
-    /// The devices whose newest applied op in `ops` was made within ``freshMilliseconds`` of `now`.
-    static func fresh(_ ops: [[UInt8]], applied: [OpID], now: UInt64) -> Set<PublicKey> {
-        var newest: [PublicKey: UInt64] = [:]
-        for id in applied where id.seq > newest[id.device, default: 0] { newest[id.device] = id.seq }
-        var fresh = Set<PublicKey>()
-        for bytes in ops.reversed() where newest.isEmpty == false {
-            guard let op = try? SignedOp(bytes: bytes), newest[op.device] == op.seq else { continue }
-            newest[op.device] = nil
-            let made = op.hlc.milliseconds
-            if made <= now ? now - made < freshMilliseconds : made - now < freshMilliseconds { fresh.insert(op.device) }
-        }
-        return fresh
     }
 
     /// Restores compact ops to their signed bytes, using the previous op of each device.

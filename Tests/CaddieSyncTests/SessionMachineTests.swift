@@ -42,7 +42,7 @@ struct SessionMachineTests {
     func opensWithVector() {
         let ours = [Self.entry(Self.own, 3)]
         var live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
-        #expect(live.start() == [.readVector(cached: false, for: .open)])
+        #expect(live.start() == [.readVector(for: .open)])
         #expect(live.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: false))])
         let oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
         #expect(oneShot.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: true))])
@@ -112,7 +112,7 @@ struct SessionMachineTests {
         let digest = WireMessage.digest(of: ours)
         _ = try machine.received(.ops(batch: 1, ack: false, []), now: 10 * Self.second)
         #expect(try machine.received(.digest(digest), now: 10 * Self.second + Self.second / 2) == [], "ops are moving")
-        #expect(try machine.received(.digest(digest), now: 12 * Self.second) == [.readVector(cached: true, for: .answer(digest))])
+        #expect(try machine.received(.digest(digest), now: 12 * Self.second) == [.readVector(for: .answer(digest))])
         #expect(machine.vectorRead(ours, for: .answer(digest)) == [.inStep(true), .pace(.inStep)])
         let other = WireMessage.digest(of: [Self.entry(Self.own, 4)])
         #expect(
@@ -125,10 +125,10 @@ struct SessionMachineTests {
     func asksWhenBehind() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         let theirs = [Self.entry(Self.peer, 8)]
-        #expect(!(try machine.received(.vector(theirs), now: 0)).contains(.readVector(cached: false, for: .askIfBehind(theirs))))
+        #expect(!(try machine.received(.vector(theirs), now: 0)).contains(.readVector(for: .askIfBehind(theirs))))
         #expect(
             try machine.received(.vector(theirs), now: 5 * Self.second).contains(
-                .readVector(cached: false, for: .askIfBehind(theirs))))
+                .readVector(for: .askIfBehind(theirs))))
         let behind = [Self.entry(Self.peer, 6)]
         #expect(machine.vectorRead(behind, for: .askIfBehind(theirs)) == [.send(.vector(behind, wantAll: false))])
         #expect(machine.vectorRead([Self.entry(Self.peer, 8)], for: .askIfBehind(theirs)) == [])
@@ -136,10 +136,10 @@ struct SessionMachineTests {
         _ = try machine.received(.ops(batch: 1, ack: false, [.compacting(Self.op(Self.peer, 7))]), now: 10 * Self.second)
         #expect(
             !(try machine.received(.vector(theirs), now: 10 * Self.second + Self.second / 2)).contains(
-                .readVector(cached: false, for: .askIfBehind(theirs))))
+                .readVector(for: .askIfBehind(theirs))))
         #expect(
             try machine.received(.vector(theirs), now: 12 * Self.second).contains(
-                .readVector(cached: false, for: .askIfBehind(theirs))))
+                .readVector(for: .askIfBehind(theirs))))
     }
 
     @Test("a forked op's copy goes at most once a session, for the first entry of each device")
@@ -164,7 +164,7 @@ struct SessionMachineTests {
     func silentPeer() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         _ = try machine.received(.digest(.zero), now: 100 * Self.second)
-        #expect(machine.tick(now: 114 * Self.second) == [.readVector(cached: true, for: .digest)])
+        #expect(machine.tick(now: 114 * Self.second) == [.readVector(for: .digest)])
         #expect(machine.tick(now: 115 * Self.second) == [.reset, .end(.silent(seconds: 15))])
     }
 
@@ -177,17 +177,17 @@ struct SessionMachineTests {
         for tenth in 1...120 {
             let now = UInt64(tenth) * Self.second / 10
             let actions = try machine.received(.ops(batch: UInt32(tenth), ack: false, wire), now: now)
-            if actions.contains(.readVector(cached: true, for: .digest)) { digests.append(now / (Self.second / 10)) }
+            if actions.contains(.readVector(for: .digest)) { digests.append(now / (Self.second / 10)) }
         }
         #expect(digests == [50, 100], "a digest at 5 s and at 10 s")
         // A tick counts as speaking: the next keep-alive is 5 s after it.
         _ = machine.tick(now: 12 * Self.second)
         #expect(
             !(try machine.received(.ops(batch: 200, ack: false, wire), now: 16 * Self.second)).contains(
-                .readVector(cached: true, for: .digest)))
+                .readVector(for: .digest)))
         #expect(
             try machine.received(.ops(batch: 201, ack: false, wire), now: 17 * Self.second).contains(
-                .readVector(cached: true, for: .digest)))
+                .readVector(for: .digest)))
         // A one-shot sync is short and acknowledged: no keep-alive.
         var oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
         #expect(try oneShot.received(.ops(batch: 1, ack: true, wire), now: 30 * Self.second).count == 2)
@@ -196,11 +196,11 @@ struct SessionMachineTests {
     @Test("a change makes the next tick re-check the peer's admission, once; a refusal closes with the reason")
     func admissionAfterChange() {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
-        #expect(machine.tick(now: 2 * Self.second) == [.readVector(cached: true, for: .digest)])
+        #expect(machine.tick(now: 2 * Self.second) == [.readVector(for: .digest)])
         _ = machine.changed()
         _ = machine.changed()
-        #expect(machine.tick(now: 4 * Self.second) == [.checkAdmission, .readVector(cached: true, for: .digest)])
-        #expect(machine.tick(now: 6 * Self.second) == [.readVector(cached: true, for: .digest)])
+        #expect(machine.tick(now: 4 * Self.second) == [.checkAdmission, .readVector(for: .digest)])
+        #expect(machine.tick(now: 6 * Self.second) == [.readVector(for: .digest)])
         #expect(machine.admission(refusal: nil) == [])
         let text = "device 1234 was revoked"
         #expect(machine.admission(refusal: text) == [.send(.close(.revoked, text)), .end(.refused(text))])
@@ -268,13 +268,13 @@ struct SessionMachineTests {
     func announcesCompany() throws {
         var leaf = SessionMachine(oneShot: false, ownDevice: Self.peer, now: 0)
         let ours = [Self.entry(Self.peer, 2)]
-        #expect(leaf.start(peer: Self.own, company: [Self.own]) == [.readVector(cached: false, for: .open)])
+        #expect(leaf.start(peer: Self.own, company: [Self.own]) == [.readVector(for: .open)])
         #expect(leaf.vectorRead(ours, for: .open) == [.send(.vector(ours, wantAll: true))])
         #expect(leaf.company([Self.own]) == [], "no change, nothing to say")
-        #expect(leaf.company([Self.own, Self.third]) == [.readVector(cached: true, for: .announce)])
+        #expect(leaf.company([Self.own, Self.third]) == [.readVector(for: .announce)])
         #expect(leaf.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
         #expect(leaf.vectorRead(ours, for: .answer(.zero)).last == .send(.vector(ours, wantAll: false)))
-        #expect(leaf.company([Self.own]) == [.readVector(cached: true, for: .announce)])
+        #expect(leaf.company([Self.own]) == [.readVector(for: .announce)])
         #expect(leaf.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: true))])
         var oneShot = SessionMachine(oneShot: true, ownDevice: Self.peer, now: 0)
         #expect(oneShot.company([Self.own]) == [], "a one-shot sync asks for everything anyway")
@@ -300,22 +300,22 @@ struct SessionMachineTests {
         _ = try node.received(.ops(batch: 3, ack: false, [WireOp.full(Self.op(far, 2))]), now: 3 * Self.second)
         #expect(
             node.applied(batch: 3, wantsAck: false, [OpID(device: far, seq: 2)], fresh: [far])
-                == [.readVector(cached: true, for: .announce)])
+                == [.readVector(for: .announce)])
         #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: true))])
         // A session with it opens: its ops come from it now, so the relay is no longer asked.
-        #expect(node.company([Self.peer, Self.third, far]) == [.readVector(cached: true, for: .announce)])
+        #expect(node.company([Self.peer, Self.third, far]) == [.readVector(for: .announce)])
         #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
         // It closes again: ask again.
-        #expect(node.company([Self.peer, Self.third]) == [.readVector(cached: true, for: .announce)])
+        #expect(node.company([Self.peer, Self.third]) == [.readVector(for: .announce)])
         // Nothing fresh from it for five minutes: it is no longer reached this way, and the tick says so.
         _ = try node.received(.digest(.zero), now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - 2 * Self.second)
         #expect(
             node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds - Self.second).last
-                == .readVector(cached: true, for: .digest))
+                == .readVector(for: .digest))
         _ = try node.received(.digest(.zero), now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds)
         #expect(
             node.tick(now: 3 * Self.second + SessionMachine.relayMemoryNanoseconds).last
-                == .readVector(cached: true, for: .announce))
+                == .readVector(for: .announce))
         #expect(node.vectorRead(ours, for: .announce) == [.send(.vector(ours, wantAll: false))])
     }
 
@@ -344,7 +344,7 @@ struct SessionMachineTests {
             case .send(let message):
                 if case .ops = message { side.batchesSent += 1 }
                 other.inbox.append(message)
-            case .readVector(_, let use): next = side.machine.vectorRead(side.vector, for: use)
+            case .readVector(let use): next = side.machine.vectorRead(side.vector, for: use)
             case .lookUpHeads: next = side.machine.headsLookedUp(forks: [])
             case .fetchOps(let after, let only):
                 var batch: [(id: OpID, bytes: [UInt8])] = []
