@@ -38,6 +38,8 @@ public final class EventHub: Sendable {
         var cells: [String: [String: CellState]] = [:]
         var games: [String: GameRecord] = [:]
         var heads: [SpaceID: [PublicKey: Head]] = [:]
+        /// Each space's number of fork-branch ops: their ops never move a head, so a change there is read whole.
+        var branches: [SpaceID: Int] = [:]
     }
 
     /// How much one look read.
@@ -170,7 +172,8 @@ public final class EventHub: Sendable {
     /// score cell. After it, each space's heads are compared with the last look's: the ops each device added
     /// since are read and decoded, and only the games they touch are read again; the cards of every other
     /// game are carried over unread. A space whose change cannot be narrowed that way (a device's log cut back
-    /// by a revocation or a fork, a new member, a removal, more than ``narrowingLimit`` new ops) is read whole.
+    /// by a revocation or a fork, a fork branch's new ops, a new member, a removal, more than ``narrowingLimit`` new
+    /// ops) is read whole.
     func compare() {
         let last = state.withLock { $0.look }
         var look = Look()
@@ -182,7 +185,11 @@ public final class EventHub: Sendable {
                     try home.store.heads(space.id).map { ($0.device, Head(seq: $0.seq, hash: $0.hash)) },
                     uniquingKeysWith: { a, _ in a })
                 look.heads[space.id] = heads
-                let touched = last.flatMap { touchedGames(space.id, before: $0.heads[space.id], now: heads) }
+                let branches = try home.store.branchCount(space.id)
+                look.branches[space.id] = branches
+                let touched = last.flatMap {
+                    $0.branches[space.id] == branches ? touchedGames(space.id, before: $0.heads[space.id], now: heads) : nil
+                }
                 if touched == nil { stats.wholeSpaces += 1 }
                 var players: [EntityID: String]?
                 for game in try home.games(space.id) {

@@ -23,6 +23,9 @@ public struct AuditEntry: Sendable, Equatable {
     /// Why the op is not part of the state, for one kept as evidence: removed by a revocation or a fork, or the
     /// other copy of a fork. Nil for an op of the log.
     public var removed: String? = nil
+    /// Whether its device's log forked at or before this op's seq: the op is in the state, on one of the device's
+    /// branches (both branches of a fork stay; OpStore+Branches.swift).
+    public var forkBranch = false
 }
 
 /// One op the audit lists: of the log, or kept beside it as evidence.
@@ -32,6 +35,7 @@ private struct Listed {
     let hlc: UInt64
     let removed: String?
     let forkCopy: Bool
+    var branch = false
 }
 
 extension Home {
@@ -42,9 +46,13 @@ extension Home {
         let members = Dictionary(
             try run { try store.members(space) }.map { ($0.device, $0.displayName) },
             uniquingKeysWith: { first, _ in first })
-        // The log, and beside it what a revocation or a fork took out of the state: an auditor sees both, marked.
+        // The log, a forked device's branches (in the state, marked), and beside them what a revocation took out of
+        // the state or a fork copy that never applied: an auditor sees all of it, marked.
         let log = try run { try store.storedOps(space) }.map {
             Listed(bytes: $0.bytes, id: $0.id, hlc: $0.hlc, removed: nil, forkCopy: false)
+        }
+        let branches = try run { try store.storedBranchOps(space) }.map {
+            Listed(bytes: $0.bytes, id: $0.id, hlc: $0.hlc, removed: nil, forkCopy: false, branch: true)
         }
         let evidence = try run { try store.evidence(space) }.map {
             Listed(
@@ -54,10 +62,12 @@ extension Home {
         // Chain links are checked against the log's own ops first; a removed op stands in only where the log no
         // longer holds its seq (a fork's other copy never does). An op held again after it was removed is listed
         // once, as part of the log.
+        // A fork branch's op follows an op of the log or of a branch at the seq before it.
         let logHashes = Dictionary(log.map { ($0.id, Blake2b.hash($0.bytes)) }, uniquingKeysWith: { first, _ in first })
-        var hashes = logHashes
-        for entry in evidence where !entry.forkCopy && hashes[entry.id] == nil { hashes[entry.id] = Blake2b.hash(entry.bytes) }
-        let listed = log + evidence.filter { $0.forkCopy || logHashes[$0.id] != Blake2b.hash($0.bytes) }
+        var hashes = logHashes.mapValues { [$0] }
+        for entry in branches { hashes[entry.id, default: []].append(Blake2b.hash(entry.bytes)) }
+        for entry in evidence where !entry.forkCopy && hashes[entry.id] == nil { hashes[entry.id] = [Blake2b.hash(entry.bytes)] }
+        let listed = log + branches + evidence.filter { $0.forkCopy || logHashes[$0.id] != Blake2b.hash($0.bytes) }
         var entries: [AuditEntry] = []
         for entry in listed.sorted(by: { ($0.hlc, $0.id, $0.removed ?? "") < ($1.hlc, $1.id, $1.removed ?? "") }) {
             let op: SignedOp
@@ -86,14 +96,16 @@ extension Home {
             let games = changes.compactMap(\.game)
             if let filter, !games.contains(filter) { continue }
             let signatureOK = op.signatureVerifies
-            let chainOK = op.links(to: hashes[OpID(device: op.device, seq: op.seq - 1)])
+            let before = hashes[OpID(device: op.device, seq: op.seq - 1)] ?? []
+            let chainOK = op.seq == 1 ? op.links(to: nil) : before.contains { op.links(to: $0) }
             let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
             let summary =
                 unreadable ?? changes.map { describe($0, op: op, names: names, members: members) }.joined(separator: "; ")
             entries.append(
                 AuditEntry(
                     op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
-                    verified: signatureOK && chainOK, readable: unreadable == nil, removed: entry.removed))
+                    verified: signatureOK && chainOK, readable: unreadable == nil, removed: entry.removed,
+                    forkBranch: entry.branch))
         }
         return entries
     }

@@ -16,13 +16,16 @@ struct Materializer {
         self.space = Data(space.bytes)
     }
 
-    func apply(_ op: SignedOp, changes: [Change], author user: PublicKey?) throws {
-        let device = Data(op.device.bytes)
+    /// `slot`: for an op of a fork branch, its hash, under which its changes are in the state instead of its
+    /// device (OpStore+Branches.swift); its join then makes no member row (the device's join before the fork does).
+    func apply(_ op: SignedOp, changes: [Change], author user: PublicKey?, slot: Digest32? = nil) throws {
+        let device = Data((slot?.bytes ?? op.device.bytes))
         let seq = Int64(op.seq)
         let hlc = Int64(bitPattern: op.hlc.rawValue)
         for change in changes {
             switch change {
             case .join(let join):
+                if slot != nil { continue }
                 try db.cachedStatement(
                     sql: """
                         INSERT OR REPLACE INTO member (space, device, user, user_name, certified_at) VALUES (?, ?, ?, ?, ?)
@@ -146,8 +149,8 @@ struct Materializer {
         }
     }
 
-    /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order.
-    /// Used only when a revocation or fork removes ops that were already applied.
+    /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order, then
+    /// the fork branches' ops. Used only when a revocation removes ops that were already applied or a log splits.
     func rebuild() throws {
         for table in Schema.materialisedTables {
             try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
@@ -161,6 +164,15 @@ struct Materializer {
             let changes = try Payload.decode(op.payload)
             for case .join(let join) in changes { users[op.device] = join.user }
             try apply(op, changes: changes, author: users[op.device])
+        }
+        let branches = try Row.fetchCursor(
+            db, sql: "SELECT bytes, hash, user FROM branch_op WHERE space = ? ORDER BY device, seq, hash",
+            arguments: [space])
+        while let row = try branches.next() {
+            let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
+            try apply(
+                op, changes: try Payload.decode(op.payload), author: PublicKey(unchecked: [UInt8](row["user"] as Data)),
+                slot: Digest32(unchecked: [UInt8](row["hash"] as Data)))
         }
     }
 }

@@ -38,14 +38,35 @@ extension OpStore {
                     SELECT o.seq, o.hash, o.hlc, m.user,
                         (SELECT min(r.last_valid_seq) FROM revocation r
                          WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked,
-                        (SELECT max(hlc) FROM op WHERE hlc <= ?3) AS clock
+                        max(coalesce((SELECT max(hlc) FROM op WHERE hlc <= ?3), 0),
+                            coalesce((SELECT max(hlc) FROM branch_op WHERE hlc <= ?3), 0)) AS clock,
+                        (SELECT min(seq) FROM fork WHERE space = ?1 AND device = ?2) AS forked
                     FROM (SELECT 1) LEFT JOIN op o ON o.space = ?1 AND o.device = ?2
                         AND o.seq = (SELECT max(seq) FROM op WHERE space = ?1 AND device = ?2)
                     LEFT JOIN member m ON m.space = ?1 AND m.device = ?2
                     """), arguments: [spaceData, deviceData, Int64(bitPattern: HLC.ceiling(now: now).rawValue)])
-        let seq = (state?["seq"] as Int64?).map { UInt64($0) + 1 } ?? 1
-        let prev = (state?["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? .zero
+        var seq = (state?["seq"] as Int64?).map { UInt64($0) + 1 } ?? 1
+        var prev = (state?["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? .zero
         var author = (state?["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
+        var ownHLC = UInt64(bitPattern: (state?["hlc"] as Int64?) ?? 0)
+        // This device's own log forked (it was restored from an older copy, and its peers held what it had signed
+        // since): it goes on from the newest op of its branches, so what it signs next is a branch op every node
+        // accepts, and no further fork.
+        var tip: Row?
+        if state?["forked"] as Int64? != nil {
+            tip = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT seq, hash, hlc, user, user_name FROM branch_op WHERE space = ? AND device = ?
+                    ORDER BY hlc DESC, seq DESC, hash LIMIT 1
+                    """, arguments: [spaceData, deviceData])
+            if let tip {
+                seq = UInt64(tip["seq"] as Int64) + 1
+                prev = Digest32(unchecked: [UInt8](tip["hash"] as Data))
+                author = PublicKey(unchecked: [UInt8](tip["user"] as Data))
+                ownHLC = UInt64(bitPattern: tip["hlc"] as Int64)
+            }
+        }
         if seq == 1 {
             guard case .join(let join)? = changes.first, changes.count == 1 else {
                 throw StoreError.invalidOp(op: OpID(device: device, seq: 1), reason: "a device's first op must be its join")
@@ -56,8 +77,7 @@ extension OpStore {
             throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(bitPattern: revoked))
         }
         // Never behind this device's own last op, even if that was stamped while its wall clock ran ahead.
-        let own = UInt64(bitPattern: (state?["hlc"] as Int64?) ?? 0)
-        let last = HLC(rawValue: max(own, UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0)))
+        let last = HLC(rawValue: max(ownHLC, UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0)))
         let hlc = HLC.next(after: last, wallClockMilliseconds: now)
         let payload = Payload.encode(changes)
         // What this device signs must be what every receiver accepts: decode it as they will.
@@ -76,6 +96,19 @@ extension OpStore {
         let signature = signer.sign(unsigned, context: SignedOp.signingContext)
         let op = try SignedOp(bytes: unsigned + signature)
         let hash = Blake2b.hash(op.bytes)
+        if let tip {
+            try db.execute(
+                sql: """
+                    INSERT INTO branch_op (space, device, seq, hash, user, user_name, hlc, bytes, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes), tip["user"] as Data,
+                    tip["user_name"] as String, Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
+                ])
+            try Materializer(db: db, space: space).apply(op, changes: changes, author: author, slot: hash)
+            return op
+        }
         try db.cachedStatement(
             sql: """
                 INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -88,7 +121,8 @@ extension OpStore {
         return op
     }
 
-    /// Every op of a space not covered by `since`, in (device, seq) order: what a peer or a bundle lacks.
+    /// Every op of a space not covered by `since`, in (device, seq) order, then every fork-branch op: what a peer or a
+    /// bundle lacks.
     public func ops(space: SpaceID, notIn since: VersionVector = VersionVector()) throws(StoreError) -> [[UInt8]] {
         try read { db in
             var out: [[UInt8]] = []
@@ -100,6 +134,10 @@ extension OpStore {
                 let seq = UInt64(row["seq"] as Int64)
                 if since[device] < seq { out.append([UInt8](row["bytes"] as Data)) }
             }
+            // A forked device's branches: a vector cannot say which of them the peer holds, so all go.
+            out += try Data.fetchAll(
+                db, sql: "SELECT bytes FROM branch_op WHERE space = ? ORDER BY device, seq, hash", arguments: [Data(space.bytes)]
+            ).map { [UInt8]($0) }
             return out
         }
     }

@@ -19,6 +19,14 @@ public struct MemberRecord: Hashable, Sendable {
 }
 
 extension OpStore {
+    /// SQL: whether `target` (a pred or a roster tag, by device and seq) names the op behind `value`'s device and
+    /// seq. A forked device's op past its fork point is in the state under its own slot (OpStore+Branches.swift),
+    /// and a name of the device's op at that seq names it, on whichever branch.
+    static func names(_ target: String, _ value: String) -> String {
+        "\(target).seq = \(value).seq AND (\(target).device = \(value).device OR \(target).device = "
+            + "(SELECT b.device FROM branch_op b WHERE b.space = \(value).space AND b.hash = \(value).device))"
+    }
+
     /// SQL for the name of the user behind `alias.device` in `alias.space`, as people see it: the name, and
     /// ` (fingerprint)` (the first 4 bytes of the user key in hex) when another user of the space shares it, or
     /// always when `alwaysFingerprint`.
@@ -31,8 +39,12 @@ extension OpStore {
             CASE WHEN EXISTS (SELECT 1 FROM member o WHERE o.space = m.space AND o.user != m.user
                               AND lower(o.user_name) = lower(m.user_name)) THEN \(fingerprint) ELSE '' END
             """
+        // An op of a fork branch is in the state under its own slot: its device's user, marked forked.
+        let branch =
+            "(SELECT b.user_name || ' (' || lower(hex(substr(b.user, 1, 4))) || ', forked)' FROM branch_op b "
+            + "WHERE b.space = \(alias).space AND b.hash = \(alias).device)"
         return "coalesce((SELECT m.user_name || \(suffix) FROM member m WHERE m.space = \(alias).space "
-            + "AND m.device = \(alias).device), '?')"
+            + "AND m.device = \(alias).device), \(branch), '?')"
     }
 }
 
@@ -100,7 +112,7 @@ extension OpStore {
                 sql: """
                     SELECT DISTINCT a.player FROM roster_tag a WHERE a.space = ? AND a.game = ? AND NOT EXISTS (
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
-                        AND c.device = a.device AND c.seq = a.seq)
+                        AND \(Self.names("c", "a")))
                     ORDER BY a.player
                     """, arguments: [Data(space.bytes), Data(game.bytes)]
             ).compactMap { EntityID(bytes: [UInt8]($0)) }
@@ -115,7 +127,7 @@ extension OpStore {
                 sql: """
                     SELECT a.device, a.seq FROM roster_tag a WHERE a.space = ? AND a.game = ? AND a.player = ? AND NOT EXISTS (
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
-                        AND c.device = a.device AND c.seq = a.seq)
+                        AND \(Self.names("c", "a")))
                     """, arguments: [Data(space.bytes), Data(game.bytes), Data(player.bytes)]
             ).map {
                 OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64))
@@ -165,7 +177,7 @@ extension OpStore {
                 db,
                 sql: """
                     SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND NOT EXISTS (
-                        SELECT 1 FROM superseded x WHERE x.space = s.space AND x.device = s.device AND x.seq = s.seq
+                        SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
                         AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
                     """, arguments: [Data(space.bytes), Data(game.bytes)])
             {
@@ -190,7 +202,9 @@ extension OpStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND s.player = ? AND s.hole = ?
+                    SELECT \(Self.scoreColumns),
+                        (SELECT b.device FROM branch_op b WHERE b.space = s.space AND b.hash = s.device) AS forked
+                    FROM score s WHERE s.space = ? AND s.game = ? AND s.player = ? AND s.hole = ?
                     ORDER BY s.hlc, s.device, s.seq
                     """, arguments: args)
             var supersedes: [OpID: [OpID]] = [:]
@@ -209,9 +223,11 @@ extension OpStore {
             }
             return try rows.map { row in
                 let value = try Self.scoreValue(row)
+                // A value of a fork branch is also named by its device's id at its seq.
+                let alias = (row["forked"] as Data?).map { OpID(device: PublicKey(unchecked: [UInt8]($0)), seq: value.op.seq) }
                 return ScoreHistoryEntry(
                     value: value, supersedes: (supersedes[value.op] ?? []).sorted(),
-                    supersededBy: (supersededBy[value.op] ?? []).sorted())
+                    supersededBy: ((supersededBy[value.op] ?? []) + (alias.flatMap { supersededBy[$0] } ?? [])).sorted())
             }
         }
     }
@@ -223,7 +239,9 @@ extension OpStore {
                 db,
                 sql: """
                     SELECT a.device, a.seq, a.player, a.card_hash, a.user,
-                        (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq) AS hlc,
+                        coalesce(
+                            (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq),
+                            (SELECT b.hlc FROM branch_op b WHERE b.space = a.space AND b.hash = a.device)) AS hlc,
                         \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
                     FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
                     """, arguments: [Data(space.bytes), Data(game.bytes)]
@@ -255,6 +273,23 @@ extension OpStore {
         }
     }
 
+    /// The ops of a space's fork branches, oldest clock first (for the audit log).
+    public func storedBranchOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, hlc: UInt64)] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT bytes, device, seq, hlc FROM branch_op WHERE space = ? ORDER BY hlc, device, seq, hash",
+                arguments: [Data(space.bytes)]
+            ).map {
+                (
+                    [UInt8]($0["bytes"] as Data),
+                    OpID(
+                        device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64(bitPattern: $0["seq"] as Int64)),
+                    UInt64(bitPattern: $0["hlc"] as Int64)
+                )
+            }
+        }
+    }
+
     /// Forks detected in a space.
     public func forks(_ space: SpaceID) throws(StoreError) -> [OpID] {
         try read { db in
@@ -267,8 +302,9 @@ extension OpStore {
         }
     }
 
-    /// What the audit keeps beside the log: ops removed from it by a revocation or a fork (with the reason), and the
-    /// other copy of each fork (the second op its device signed at a seq), which never applied.
+    /// What the audit keeps beside the log: ops removed from it by a revocation (with the reason), and the other copy
+    /// of a fork (the second op its device signed at a seq) where it did not apply (a fork's copies that apply are on
+    /// its branches, ``storedBranchOps(_:)``).
     public func evidence(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, removed: String, forkCopy: Bool)] {
         try read { db in
             try Row.fetchAll(
@@ -276,8 +312,10 @@ extension OpStore {
                 sql: """
                     SELECT bytes, device, seq, 'removed: ' || reason AS why, 0 AS fork FROM rejected_op WHERE space = ?
                     UNION ALL
-                    SELECT other_bytes, device, seq, 'fork: a second op its device signed at this seq, never applied', 1
-                    FROM fork WHERE space = ?
+                    SELECT f.other_bytes, f.device, f.seq, 'fork: a second op its device signed at this seq, never applied', 1
+                    FROM fork f WHERE f.space = ? AND NOT EXISTS (
+                        SELECT 1 FROM branch_op b WHERE b.space = f.space AND b.device = f.device AND b.seq = f.seq
+                        AND b.bytes = f.other_bytes)
                     """,
                 arguments: [Data(space.bytes), Data(space.bytes)]
             ).map {

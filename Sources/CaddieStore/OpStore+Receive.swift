@@ -77,7 +77,9 @@ struct ReceiveSession {
     let mode: ReceiveMode
     let now: UInt64
     var report = ReceiveReport()
-    private var cutoffsChanged = false
+    var cutoffsChanged = false
+    /// A log split at a fork point in this batch: the state is rebuilt at its end.
+    var needsRebuild = false
 
     init(db: Database, space: SpaceID, spaceKeys: [[UInt8]], mode: ReceiveMode, now: UInt64) {
         self.db = db
@@ -99,34 +101,34 @@ struct ReceiveSession {
             try process(device: device, ops: byDevice[device] ?? [])
         }
         if mode == .tolerant { try drainPending() }
-        if cutoffsChanged { try enforceCutoffs() }
+        if cutoffsChanged || needsRebuild { try enforceCutoffs() }
     }
 
     /// Fails (strict) or records (tolerant) a problem. Returns normally only in tolerant mode.
-    private mutating func refuse(_ error: StoreError) throws {
+    mutating func refuse(_ error: StoreError) throws {
         if mode == .strict { throw error }
         report.rejected.append(error.description)
     }
 
-    private func head(_ device: PublicKey) throws -> (seq: UInt64, hash: Digest32) {
+    func head(_ device: PublicKey) throws -> (seq: UInt64, hash: Digest32) {
         let row = try db.cachedStatement(sql: "SELECT seq, hash FROM op WHERE space = ? AND device = ? ORDER BY seq DESC LIMIT 1")
         guard let found = try Row.fetchOne(row, arguments: [spaceData, Data(device.bytes)]) else { return (0, .zero) }
         return (UInt64(found["seq"] as Int64), Digest32(unchecked: [UInt8](found["hash"] as Data)))
     }
 
-    private func storedHash(_ id: OpID) throws -> Digest32? {
+    func storedHash(_ id: OpID) throws -> Digest32? {
         let statement = try db.cachedStatement(sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?")
         return try Data.fetchOne(statement, arguments: [spaceData, Data(id.device.bytes), Int64(bitPattern: id.seq)])
             .map { Digest32(unchecked: [UInt8]($0)) }
     }
 
-    private func user(of device: PublicKey) throws -> PublicKey? {
+    func user(of device: PublicKey) throws -> PublicKey? {
         let statement = try db.cachedStatement(sql: "SELECT user FROM member WHERE space = ? AND device = ?")
         return try Data.fetchOne(statement, arguments: [spaceData, Data(device.bytes)]).map { PublicKey(unchecked: [UInt8]($0)) }
     }
 
-    /// The last seq of `device` that is still valid: lowered by its user's revocations and by forks.
-    private func cutoff(of device: PublicKey, user: PublicKey?) throws -> UInt64 {
+    /// The last seq of `device` that is still valid: lowered by its user's revocations and by removals.
+    func cutoff(of device: PublicKey, user: PublicKey?) throws -> UInt64 {
         var cutoff = UInt64.max
         if let user {
             let statement = try db.cachedStatement(
@@ -149,25 +151,43 @@ struct ReceiveSession {
                 cutoff = 0
             }
         }
-        let forks = try db.cachedStatement(sql: "SELECT min(seq) FROM fork WHERE space = ? AND device = ?")
-        if let value = try Int64.fetchOne(forks, arguments: [spaceData, Data(device.bytes)]) {
-            cutoff = min(cutoff, UInt64(bitPattern: value) - 1)
-        }
         return cutoff
     }
 
-    private mutating func process(device: PublicKey, ops unsorted: [SignedOp]) throws {
-        var ops = unsorted.sorted { $0.seq < $1.seq }
-        // Two copies of one seq in the batch: identical ones are duplicates, different ones a fork.
+    mutating func process(device: PublicKey, ops unsorted: [SignedOp]) throws {
+        // Sorted by seq, and copies of one seq by their bytes, so a batch is judged the same whatever its order.
+        let sorted = unsorted.sorted { $0.seq != $1.seq ? $0.seq < $1.seq : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        // Past a device's fork point every op belongs to a branch (OpStore+Branches.swift).
+        let forkedAt = try forkPoint(device)
+        var chain = forkedAt.map { point in sorted.filter { $0.seq < point } } ?? sorted
+        let branch = forkedAt.map { point in sorted.filter { $0.seq >= point } } ?? []
+        // Two copies of one seq in the batch: identical ones are duplicates; a different one is judged after the
+        // first, against what is then held (a fork when both are validly signed and link to the same op).
         var unique: [SignedOp] = []
-        for op in ops {
+        var others: [SignedOp] = []
+        for op in chain {
             if let last = unique.last, last.seq == op.seq {
-                if last.bytes == op.bytes { report.duplicates += 1 } else { try recordFork(kept: last, other: op) }
+                if last.bytes == op.bytes { report.duplicates += 1 } else { others.append(op) }
                 continue
             }
             unique.append(op)
         }
-        ops = unique
+        chain = unique
+        if let point = try processChain(device: device, ops: chain) {
+            // A valid second op at `point`: the log splits there, and what is left of the batch joins a branch.
+            try split(device, at: point)
+            try process(device: device, ops: (chain + others + branch).filter { $0.seq >= point })
+            let below = others.filter { $0.seq < point }
+            if !below.isEmpty { try process(device: device, ops: below) }
+            return
+        }
+        if !others.isEmpty { try process(device: device, ops: others) }
+        if let forkedAt, !branch.isEmpty { try processBranches(device: device, ops: branch, forkedAt: forkedAt) }
+    }
+
+    /// Applies ops that extend a device's log. Returns the seq of a fork it found (a validly signed op that differs
+    /// from the one held at its seq): the caller splits the log there; nothing after it in `ops` has been judged.
+    private mutating func processChain(device: PublicKey, ops: [SignedOp]) throws -> UInt64? {
         var (headSeq, headHash) = try head(device)
         var run: [(op: SignedOp, hash: Digest32)] = []
         // Ops beyond a gap wait; they are held after the run before them applies (it may be the device's join).
@@ -175,7 +195,10 @@ struct ReceiveSession {
         for (index, op) in ops.enumerated() {
             if op.seq <= headSeq {
                 if let stored = try storedHash(op.id), stored != Blake2b.hash(op.bytes) {
-                    try recordStoredFork(op, keptHash: stored)
+                    if try isFork(op) {
+                        try recordFork(op, keptHash: stored)
+                        return op.seq
+                    }
                 } else {
                     report.duplicates += 1
                 }
@@ -197,71 +220,14 @@ struct ReceiveSession {
         guard !run.isEmpty else {
             try forgetPending(device, through: headSeq)
             if !beyondGap.isEmpty { try holdPending(beyondGap) }
-            return
+            return nil
         }
         let valid = try verifiedPrefix(run.map(\.op))
         var author = try user(of: device)
-        var cutoff = try cutoff(of: device, user: author)
-        let ceiling = HLC.ceiling(now: now)
+        var cutoff: UInt64?
         for (op, hash) in run.prefix(valid) {
-            // A clock far ahead would win every last-writer-wins comparison for ever: honest devices never
-            // stamp one, so it is refused until this device's clock comes within a day of it.
-            guard op.hlc <= ceiling else {
-                try refuse(
-                    .invalidOp(
-                        op: op.id,
-                        reason: "its clock (\(op.hlc.milliseconds) ms) is more than a day ahead of "
-                            + "this device's (\(now) ms): check the clock of the device that made it"))
-                break
-            }
-            let changes: [Change]
-            do {
-                changes = try Payload.decode(op.payload)
-            } catch {
-                try refuse(.invalidOp(op: op.id, reason: "its payload is malformed: \(error)"))
-                break
-            }
-            if op.seq == 1 {
-                guard case .join(let join)? = changes.first, changes.count == 1 else {
-                    try refuse(.invalidOp(op: op.id, reason: "a device's first op must be its join"))
-                    break
-                }
-                guard
-                    Membership.verifyCertificate(
-                        user: join.user, device: op.device,
-                        certifiedAt: join.certifiedAt,
-                        signature: join.certificateSignature)
-                else {
-                    try refuse(.invalidOp(op: op.id, reason: "its device certificate does not verify"))
-                    break
-                }
-                guard
-                    spaceKeys.contains(where: {
-                        Membership.verifyMembershipProof(
-                            join.membershipProof, space: space, spaceKey: $0, device: op.device,
-                            user: join.user)
-                    })
-                else {
-                    try refuse(.invalidOp(op: op.id, reason: "its device does not hold the space key (not a member)"))
-                    break
-                }
-                author = join.user
-                cutoff = try self.cutoff(of: device, user: author)
-            } else if author == nil {
-                try refuse(.invalidOp(op: op.id, reason: "its device has not joined the space"))
-                break
-            } else if changes.contains(where: { if case .join = $0 { true } else { false } }) {
-                try refuse(.invalidOp(op: op.id, reason: "a join may only be a device's first op"))
-                break
-            }
-            if op.seq > cutoff {
-                try refuse(.revoked(op: op.id, lastValidSeq: cutoff))
-                break
-            }
-            if let reason = revocationProblem(changes, author: author, op: op) ?? removalProblem(changes, author: author) {
-                try refuse(.invalidOp(op: op.id, reason: reason))
-                break
-            }
+            guard let admitted = try admit(op, author: author, cutoff: &cutoff) else { break }
+            author = admitted.author
             try db.cachedStatement(
                 sql: """
                     INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -270,25 +236,94 @@ struct ReceiveSession {
                 spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
                 Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
             ])
-            try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
-            if changes.contains(where: {
-                switch $0 {
-                case .revoke, .remove: true
-                default: false
-                }
-            }) {
-                cutoffsChanged = true
-            }
+            try Materializer(db: db, space: space).apply(op, changes: admitted.changes, author: admitted.author)
             report.applied.append(op.id)
             headSeq = op.seq
             headHash = hash
         }
         try forgetPending(device, through: headSeq)
         if !beyondGap.isEmpty { try holdPending(beyondGap) }
+        return nil
+    }
+
+    /// The checks every op passes after its link and signature, on a device's log and on a fork branch alike: its
+    /// clock, its payload, the join (only as a device's first op, with a valid certificate and proof of the space
+    /// key), the author's cutoff, and the rules of revocations and removals. Nil (after refusing it): the op and
+    /// the ops after it on its line do not apply. `cutoff`: the author's, once looked up (nil: look it up).
+    mutating func admit(
+        _ op: SignedOp, author known: PublicKey?, cutoff: inout UInt64?
+    ) throws -> (changes: [Change], author: PublicKey?)? {
+        // A clock far ahead would win every last-writer-wins comparison for ever: honest devices never stamp one,
+        // so it is refused until this device's clock comes within a day of it.
+        guard op.hlc <= HLC.ceiling(now: now) else {
+            try refuse(
+                .invalidOp(
+                    op: op.id,
+                    reason: "its clock (\(op.hlc.milliseconds) ms) is more than a day ahead of "
+                        + "this device's (\(now) ms): check the clock of the device that made it"))
+            return nil
+        }
+        let changes: [Change]
+        do {
+            changes = try Payload.decode(op.payload)
+        } catch {
+            try refuse(.invalidOp(op: op.id, reason: "its payload is malformed: \(error)"))
+            return nil
+        }
+        var author = known
+        if op.seq == 1 {
+            guard case .join(let join)? = changes.first, changes.count == 1 else {
+                try refuse(.invalidOp(op: op.id, reason: "a device's first op must be its join"))
+                return nil
+            }
+            guard
+                Membership.verifyCertificate(
+                    user: join.user, device: op.device, certifiedAt: join.certifiedAt, signature: join.certificateSignature)
+            else {
+                try refuse(.invalidOp(op: op.id, reason: "its device certificate does not verify"))
+                return nil
+            }
+            guard
+                spaceKeys.contains(where: {
+                    Membership.verifyMembershipProof(
+                        join.membershipProof, space: space, spaceKey: $0, device: op.device, user: join.user)
+                })
+            else {
+                try refuse(.invalidOp(op: op.id, reason: "its device does not hold the space key (not a member)"))
+                return nil
+            }
+            author = join.user
+            cutoff = nil
+        } else if author == nil {
+            try refuse(.invalidOp(op: op.id, reason: "its device has not joined the space"))
+            return nil
+        } else if changes.contains(where: { if case .join = $0 { true } else { false } }) {
+            try refuse(.invalidOp(op: op.id, reason: "a join may only be a device's first op"))
+            return nil
+        }
+        let last = try cutoff ?? self.cutoff(of: op.device, user: author)
+        cutoff = last
+        if op.seq > last {
+            try refuse(.revoked(op: op.id, lastValidSeq: last))
+            return nil
+        }
+        if let reason = revocationProblem(changes, author: author, op: op) ?? removalProblem(changes, author: author) {
+            try refuse(.invalidOp(op: op.id, reason: reason))
+            return nil
+        }
+        if changes.contains(where: {
+            switch $0 {
+            case .revoke, .remove: true
+            default: false
+            }
+        }) {
+            cutoffsChanged = true
+        }
+        return (changes, author)
     }
 
     /// Copies that waited in pending_op and have since arrived directly are no longer needed.
-    private func forgetPending(_ device: PublicKey, through seq: UInt64) throws {
+    func forgetPending(_ device: PublicKey, through seq: UInt64) throws {
         try db.cachedStatement(sql: "DELETE FROM pending_op WHERE space = ? AND device = ? AND seq <= ?")
             .execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: seq)])
     }
@@ -320,7 +355,7 @@ struct ReceiveSession {
     }
 
     /// Only the space's owner removes (never themselves) and changes the space's key.
-    private func removalProblem(_ changes: [Change], author: PublicKey?) -> String? {
+    func removalProblem(_ changes: [Change], author: PublicKey?) -> String? {
         for change in changes {
             switch change {
             case .remove(let removal):
@@ -339,7 +374,7 @@ struct ReceiveSession {
         return nil
     }
 
-    private func revocationProblem(_ changes: [Change], author: PublicKey?, op: SignedOp) -> String? {
+    func revocationProblem(_ changes: [Change], author: PublicKey?, op: SignedOp) -> String? {
         for case .revoke(let revocation) in changes {
             guard let author else { return "a revocation from a device with no user" }
             if revocation.device == op.device, revocation.lastValidSeq < op.seq {
@@ -367,7 +402,7 @@ struct ReceiveSession {
 
     /// Stores ops that arrived beyond a gap, after the checks that need no predecessor: each op's own signature,
     /// and bounds on what one device and the whole space may hold waiting.
-    private mutating func holdPending(_ ops: [SignedOp]) throws {
+    mutating func holdPending(_ ops: [SignedOp]) throws {
         guard let first = ops.first else { return }
         let device = Data(first.device.bytes)
         let signed = ops.prefix(while: \.signatureVerifies)
@@ -447,25 +482,23 @@ struct ReceiveSession {
         }
     }
 
-    private mutating func recordFork(kept: SignedOp, other: SignedOp) throws {
-        for op in [kept, other] where !op.signatureVerifies {
-            try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
-            return
-        }
-        if mode == .strict { throw StoreError.fork(op: other.id) }
-        try insertFork(other, keptHash: Blake2b.hash(kept.bytes))
-    }
-
-    private mutating func recordStoredFork(_ other: SignedOp, keptHash: Digest32) throws {
+    /// Whether `other`, held under another hash at its seq, is a fork: a second op its device validly signed
+    /// on the same predecessor. Anything else is refused as invalid and changes nothing.
+    private mutating func isFork(_ other: SignedOp) throws -> Bool {
         guard other.signatureVerifies else {
             try refuse(.invalidOp(op: other.id, reason: "its signature does not verify"))
-            return
+            return false
         }
-        if mode == .strict { throw StoreError.fork(op: other.id) }
-        try insertFork(other, keptHash: keptHash)
+        let previous = other.seq == 1 ? Digest32.zero : try storedHash(OpID(device: other.device, seq: other.seq - 1))
+        guard other.links(to: previous) else {
+            try refuse(.invalidOp(op: other.id, reason: "its chain link does not match the previous op of its device"))
+            return false
+        }
+        return true
     }
 
-    private mutating func insertFork(_ other: SignedOp, keptHash: Digest32) throws {
+    /// Records the fork's evidence: the first other copy of each forked seq, beside the hash of the op held.
+    private mutating func recordFork(_ other: SignedOp, keptHash: Digest32) throws {
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO fork (space, device, seq, kept_hash, other_bytes, detected_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -475,39 +508,48 @@ struct ReceiveSession {
                 Data(other.bytes), Int64(bitPattern: now),
             ])
         report.forks.append(other.id)
-        cutoffsChanged = true
     }
 
-    /// After a revocation or fork: ops beyond a device's cutoff leave the log (kept in rejected_op for
-    /// the audit) and the space's state is rebuilt without them.
+    /// After a revocation or a removal: ops beyond a device's cutoff, on its log or on its fork branches, leave the
+    /// state (kept in rejected_op for the audit). The state is rebuilt when ops left it or a log split.
     private mutating func enforceCutoffs() throws {
-        let devices = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT device, max(seq) AS top FROM op WHERE space = ? GROUP BY device
-                """, arguments: [spaceData])
         var removed = false
-        for row in devices {
-            let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
-            let top = UInt64(row["top"] as Int64)
-            let cut = try cutoff(of: device, user: try user(of: device))
-            guard top > cut else { continue }
-            // A bundle that carries ops past a cutoff is refused whole; ops this home already held are
-            // simply removed, as the revocation or fork that arrived now demands.
-            if mode == .strict, let offending = report.applied.first(where: { $0.device == device && $0.seq > cut }) {
-                throw StoreError.revoked(op: offending, lastValidSeq: cut)
-            }
-            try db.execute(
+        if cutoffsChanged {
+            let lines = try Row.fetchAll(
+                db,
                 sql: """
-                    INSERT OR IGNORE INTO rejected_op (space, device, seq, bytes, reason)
-                    SELECT space, device, seq, bytes, 'revoked or forked' FROM op WHERE space = ? AND device = ? AND seq > ?
-                    """, arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
-            try db.execute(
-                sql: "DELETE FROM op WHERE space = ? AND device = ? AND seq > ?",
-                arguments: [spaceData, Data(device.bytes), Int64(bitPattern: cut)])
-            report.removed += Int(top - cut)
-            removed = true
+                    SELECT 'op' AS line, o.device, max(o.seq) AS top, m.user FROM op o
+                    LEFT JOIN member m ON m.space = o.space AND m.device = o.device WHERE o.space = ? GROUP BY o.device
+                    UNION ALL
+                    SELECT 'branch_op', device, max(seq), user FROM branch_op WHERE space = ? GROUP BY device, user
+                    """, arguments: [spaceData, spaceData])
+            for row in lines {
+                let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+                let top = UInt64(row["top"] as Int64)
+                let user = (row["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
+                let cut = try cutoff(of: device, user: user)
+                guard top > cut else { continue }
+                // A bundle that carries ops past a cutoff is refused whole; ops this home already held are
+                // simply removed, as the revocation that arrived now demands.
+                if mode == .strict, let offending = report.applied.first(where: { $0.device == device && $0.seq > cut }) {
+                    throw StoreError.revoked(op: offending, lastValidSeq: cut)
+                }
+                // Branch ops are cut by the user their branch was signed under.
+                let table: String = row["line"]
+                let userFilter = table == "op" ? "" : " AND user = ?"
+                var arguments: StatementArguments = [spaceData, Data(device.bytes), Int64(bitPattern: cut)]
+                if table == "branch_op", let user { _ = arguments.append(contentsOf: [Data(user.bytes)]) }
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO rejected_op (space, device, seq, bytes, reason)
+                        SELECT space, device, seq, bytes, 'revoked' FROM \(table) WHERE space = ? AND device = ? AND seq > ?\(userFilter)
+                        """, arguments: arguments)
+                try db.execute(
+                    sql: "DELETE FROM \(table) WHERE space = ? AND device = ? AND seq > ?\(userFilter)", arguments: arguments)
+                report.removed += db.changesCount
+                removed = true
+            }
         }
-        if removed { try Materializer(db: db, space: space).rebuild() }
+        if removed || needsRebuild { try Materializer(db: db, space: space).rebuild() }
     }
 }

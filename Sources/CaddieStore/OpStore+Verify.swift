@@ -110,7 +110,7 @@ extension OpStore {
                     """
                     SELECT DISTINCT a.game, a.player FROM roster_tag a WHERE a.space = ? AND NOT EXISTS (
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
-                        AND c.device = a.device AND c.seq = a.seq)
+                        AND \(Self.names("c", "a")))
                     ORDER BY a.game, a.player
                     """
                 ),
@@ -119,7 +119,7 @@ extension OpStore {
                     """
                     SELECT s.game, s.player, s.hole, s.device, s.seq, s.hlc, s.strokes, s.putts, s.penalties
                     FROM score s WHERE s.space = ? AND NOT EXISTS (
-                        SELECT 1 FROM superseded x WHERE x.space = s.space AND x.device = s.device AND x.seq = s.seq
+                        SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
                         AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
                     ORDER BY s.game, s.player, s.hole, s.device, s.seq
                     """

@@ -147,6 +147,20 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v7: fork branches") { db in
+            try db.execute(
+                sql: """
+                    -- Ops of a forked device from its fork point on, every branch of them. Its log in `op` ends before the
+                    -- fork point; these stay in the state, each under its own author slot (the op's hash), so a fork never
+                    -- takes out what others already hold. `user` and `user_name`: whose device signed it.
+                    CREATE TABLE branch_op (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL, hash BLOB NOT NULL,
+                        user BLOB NOT NULL, user_name TEXT NOT NULL, hlc INTEGER NOT NULL, bytes BLOB NOT NULL,
+                        received_at INTEGER NOT NULL, PRIMARY KEY (space, device, seq, hash)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX branch_op_by_slot ON branch_op (space, hash);
+                    """)
+        }
         return migrator
     }
 

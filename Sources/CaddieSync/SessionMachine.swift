@@ -22,7 +22,8 @@ import CaddieWire
 ///   a batch in flight); once the link has been quiet for ``quietNanoseconds`` the peer's vector is the truth,
 ///   so ops it dropped are sent again;
 /// - a digest is answered only on a quiet link, with a vector only when it differs;
-/// - a copy of a forked op is sent at most once a session, for the first entry of each device;
+/// - a copy of a forked op is sent at most once a session, for the first entry of each device, and every op of a
+///   forked device's branches goes whole, once a session;
 /// - a peer silent for ``silenceLimitSeconds`` is gone (the connection is reset, not closed); a side busy
 ///   applying a flood of the peer's batches still sends a digest every ``keepAliveNanoseconds``, so that the peer
 ///   does not take it for gone while its digest timer waits behind the batches;
@@ -126,6 +127,8 @@ struct SessionMachine {
     private var batchesSent: UInt32 = 0
     private var awaitingAck = Set<UInt32>()
     private var forkCopiesSent = Set<OpID>()
+    /// Fork-branch ops (a forked device's, OpStore+Branches.swift) sent this session, by hash.
+    private var branchesSent = Set<Digest32>()
     private var lastHeard: UInt64
     /// When this side last sent a digest (its heartbeat).
     private var lastSpoke: UInt64
@@ -318,6 +321,28 @@ struct SessionMachine {
             guard theirs.contains(where: { $0.seq > held[$0.device, default: 0] }) else { return [] }
             return [.send(.vector(ours, wantAll: askingAll))]
         }
+    }
+
+    /// The space's fork-branch ops, read when their number changed (before a fetch of ops): those not sent this
+    /// session go whole, once, since a vector cannot say which branches the peer holds. Oldest first, so each
+    /// follows its predecessor.
+    mutating func branchesFetched(_ ops: [(hash: Digest32, bytes: [UInt8])]) -> [Action] {
+        let unsent = ops.filter { branchesSent.insert($0.hash).inserted }
+        guard !unsent.isEmpty else { return [] }
+        sent += unsent.count
+        var actions: [Action] = []
+        var batch: [WireOp] = []
+        var size = 0
+        for op in unsent {
+            if !batch.isEmpty, batch.count >= SyncNode.batchOps || size + op.bytes.count > SyncNode.batchBytes {
+                actions.append(.send(.ops(batch: nextBatch(), ack: oneShot, batch)))
+                (batch, size) = ([], 0)
+            }
+            batch.append(.full(op.bytes))
+            size += op.bytes.count
+        }
+        actions.append(.send(.ops(batch: nextBatch(), ack: oneShot, batch)))
+        return actions
     }
 
     /// This side's copies of ops the peer's vector named under another head.

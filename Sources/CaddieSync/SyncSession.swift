@@ -52,6 +52,8 @@ struct SyncSession {
     private var outboundClosed = false
     private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var report = SessionReport()
+    /// How many fork-branch ops the space held when this session last looked (it reads them when this moves).
+    private var branchesSeen = 0
 
     init(node: SyncNode, role: Role, address: String, foundBy: String, oneShot: Bool, logger: Logger) {
         self.node = node
@@ -328,9 +330,14 @@ struct SyncSession {
                         onlyDevice: onlyDevice, heads: heads)
                 }
                 next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
+                // Once the log's ops are out, a forked device's branches follow (their first ops follow ops of the
+                // log, which the peer then holds).
+                if ops.isEmpty { next = try await branchesIfMoved() }
             case .apply(let batch, let wantsAck, let ops):
                 let (applied, fresh) = try await apply(ops)
-                next = machine.applied(batch: batch, wantsAck: wantsAck, applied, fresh: fresh)
+                // A batch that forked a log here (the peer sent its copy of an op this side holds otherwise) is
+                // answered with the branches, ahead of its ack, so a one-shot peer waits for them.
+                next = try await branchesIfMoved() + machine.applied(batch: batch, wantsAck: wantsAck, applied, fresh: fresh)
             case .checkAdmission:
                 guard let space = session?.space, let peer = session?.peer else { break }
                 next = machine.admission(refusal: try await node.refusal(of: peer, in: space, keyCheck: keyCheck))
@@ -416,6 +423,17 @@ struct SyncSession {
         let value = ProcessInfo.processInfo.environment["CADDIE_SEND_TIMEOUT_SECONDS"].flatMap(Int64.init) ?? 30
         return max(1, min(value, 3600))
     }()
+
+    /// A forked device's branches, whole, when the space's number of branch ops moved since this session last
+    /// looked: every op not yet sent this session goes (``SessionMachine/branchesFetched(_:)``).
+    private mutating func branchesIfMoved() async throws -> [SessionMachine.Action] {
+        guard let space = session?.space else { return [] }
+        let store = node.store
+        let count = try await blocking { try store.branchCount(space) }
+        guard count != branchesSeen else { return [] }
+        branchesSeen = count
+        return machine.branchesFetched(try await blocking { try store.branchOps(space) })
+    }
 
     /// This side's vector: the node's heads of the space, read once per change for every session
     /// (``SyncNode/heads(_:)``), so an idle link's digests cost no database read.

@@ -162,20 +162,25 @@ struct HostilePeerTests {
         Thread.sleep(forTimeInterval: 0.5)
         try target.ok(["verify"])
         #expect(try Self.forks(target) == 1)
-        // The fork took seq 2 out of the state, but the audit shows both copies, each marked as outside the state:
-        // what its author signed stays on the record.
+        // The fork takes nothing out (finding "erasing one's own history"): both copies of seq 2 stay in the state,
+        // side by side in the cell, and the audit lists both, marked as a forked device's.
         let log = try #require(try target.ok(["log", "--json"]).json() as? [[String: Any]])
         let copies = log.filter { ($0["op"] as? String) == "\(insider.device.publicKey.hex):2" }
         #expect(copies.count == 2)
-        #expect(Set(copies.compactMap { ($0["removed"] as? String)?.prefix(5) }) == ["fork:", "remov"])
-        #expect(log.filter { $0["removed"] is String }.count == 2, "only the two copies are outside the state")
+        #expect(
+            copies.allSatisfy { $0["forkBranch"] as? Bool == true && $0["removed"] is NSNull && $0["verified"] as? Bool == true })
+        #expect(log.filter { $0["removed"] is String }.isEmpty, "nothing is outside the state")
         let text = try target.ok(["log"]).stdout
-        #expect(text.components(separatedBy: "NOT IN STATE").count == 3)
+        #expect(text.components(separatedBy: "FORK BRANCH").count == 3)
+        #expect(!text.contains("NOT IN STATE"))
 
         // A frame over the limit ends this connection, and only this one.
         peer.send([0x7f, 0xff, 0xff, 0xff])
         #expect(peer.isClosed())
         try homes[1].ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
+        // The fork's branches travelled whole over the sync: the member holds both, and the same state.
+        #expect(try Self.forks(homes[1]) == 1)
+        #expect(try homes[1].stateHash() == target.stateHash())
     }
 
     /// What the node says when it ends a session right after the handshake: the close reason and its text, or nil

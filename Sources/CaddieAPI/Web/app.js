@@ -548,10 +548,11 @@ async function showLog(gameText) {
   mount(main,
     nav(['#/games', 'Games'], [`#/game/${game}`, 'Card'], [`#/game/${game}/log`, 'Audit log', true], ['#/sync', 'Devices']),
     h('h2', {}, 'Audit log'),
-    h('p', { class: 'hint' }, 'Every change to this game, who signed it, on which device, and whether its signature checks. A change that a revocation or a fork took out of the card stays listed, marked.'),
+    h('p', { class: 'hint' }, 'Every change to this game, who signed it, on which device, and whether its signature checks. A change that a revocation took out of the card stays listed, marked, and so does every change of a device that signed two different histories (both stay in the card).'),
     h('ol', { class: 'list log' }, entries.map((entry) => h('li', {},
       h('span', { class: entry.verified ? 'tag live' : 'tag bad' }, entry.verified ? '✓ signature valid' : '✗ signature INVALID'),
       entry.removed ? [' ', h('span', { class: 'tag bad', title: entry.removed }, 'not in the card')] : null,
+      entry.forkBranch ? [' ', h('span', { class: 'tag bad', title: 'its device signed two different histories; both stay in the card' }, 'forked device')] : null,
       ` ${card.clock(entry.time)} UTC ${entry.user}: ${entry.change}${entry.removed ? ` (${entry.removed})` : ''} `,
       h('small', {}, `(${card.opLabel(entry.op)})`)))));
 }

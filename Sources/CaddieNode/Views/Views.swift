@@ -201,7 +201,7 @@ public enum Views {
             ("hlc", .string(entry.hlc.description)), ("user", .string(entry.userName)),
             ("device", .string(entry.op.device.hex)), ("change", .string(entry.summary)),
             ("verified", .bool(entry.verified)), ("readable", .bool(entry.readable)),
-            ("removed", .optional(entry.removed)),
+            ("removed", .optional(entry.removed)), ("forkBranch", .bool(entry.forkBranch)),
         ])
     }
 

@@ -109,7 +109,7 @@ struct Log: ParsableCommand {
                     Console.print(
                         "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
                             + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")"
-                            + "\(entry.removed.map { "NOT IN STATE (\($0)): " } ?? "")\(entry.summary)"
+                            + "\(entry.removed.map { "NOT IN STATE (\($0)): " } ?? "")\(entry.forkBranch ? "FORK BRANCH: " : "")\(entry.summary)"
                     )
                 }
             }
