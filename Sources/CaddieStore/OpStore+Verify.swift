@@ -83,6 +83,43 @@ extension OpStore {
                 fail("its device was revoked after seq \(revoked)")
             }
         }
+        let branches = try verifyBranches(space, log: rows)
+        return (rows.count + branches.checked, failures + branches.failures)
+    }
+
+    /// Re-checks the ops of a space's fork branches: stored hash, header, signature, and a link to the op before it
+    /// on its branch (or the device's op before the fork point).
+    private func verifyBranches(
+        _ space: SpaceID, log: [Row]
+    ) throws(StoreError) -> (checked: Int, failures: [VerificationFailure]) {
+        let rows: [Row] = try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT device, seq, hash, bytes FROM branch_op WHERE space = ? ORDER BY device, seq, hash",
+                arguments: [Data(space.bytes)])
+        }
+        guard !rows.isEmpty else { return (0, []) }
+        var held: [OpID: Set<Digest32>] = [:]
+        for row in log + rows {
+            let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+            held[id, default: []].insert(Digest32(unchecked: [UInt8](row["hash"] as Data)))
+        }
+        var failures: [VerificationFailure] = []
+        for row in rows {
+            let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+            let bytes = [UInt8](row["bytes"] as Data)
+            func fail(_ reason: String) { failures.append(VerificationFailure(op: id, reason: reason)) }
+            if Blake2b.hash(bytes).bytes != [UInt8](row["hash"] as Data) { fail("its bytes no longer match their recorded hash") }
+            guard let op = try? SignedOp(bytes: bytes) else {
+                fail("it does not decode")
+                continue
+            }
+            if op.id != id || op.space != space { fail("its header names \(op.id) in space \(op.space.short)") }
+            if !op.signatureVerifies { fail("its signature does not verify") }
+            let before = held[OpID(device: id.device, seq: id.seq - 1)] ?? []
+            if id.seq == 1 ? !op.links(to: nil) : !before.contains(where: { op.links(to: $0) }) {
+                fail("its chain link names no op held at seq \(id.seq - 1) of its device")
+            }
+        }
         return (rows.count, failures)
     }
 

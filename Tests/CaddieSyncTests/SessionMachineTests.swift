@@ -160,6 +160,26 @@ struct SessionMachineTests {
         #expect(machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [])
     }
 
+    @Test("a forked device's branch ops go whole, each once a session, in batches a one-shot peer acknowledges")
+    func branchesOnce() throws {
+        var machine = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
+        let branches = (0..<(SyncNode.batchOps + 3)).map { index -> (hash: Digest32, bytes: [UInt8]) in
+            (Self.head(Self.third, UInt64(index)), Self.op(Self.third, UInt64(index)))
+        }
+        let first = machine.branchesFetched(Array(branches.prefix(2)))
+        #expect(first == [.send(.ops(batch: 1, ack: true, branches.prefix(2).map { .full($0.bytes) }))])
+        // Read again after more arrived: only the new ones go, split at the batch limit.
+        let second = machine.branchesFetched(branches)
+        #expect(
+            second == [
+                .send(.ops(batch: 2, ack: true, branches[2..<(SyncNode.batchOps + 2)].map { .full($0.bytes) })),
+                .send(.ops(batch: 3, ack: true, [.full(branches[SyncNode.batchOps + 2].bytes)])),
+            ])
+        #expect(machine.branchesFetched(branches) == [])
+        #expect(machine.sent == branches.count)
+        #expect(!machine.exchangeComplete, "a one-shot sync waits for their acknowledgements")
+    }
+
     @Test("a peer silent for 15 s is reset and counts as gone")
     func silentPeer() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
