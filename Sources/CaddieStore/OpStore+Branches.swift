@@ -9,7 +9,8 @@ import GRDB
 /// Its log in `op` ends before the fork point, and every op it signed from the fork point on, on every branch, is
 /// kept in `branch_op` and stays in the state under an author slot of its own: the op's hash, used as the device
 /// column of the state's tables. So a fork never removes an op others already hold, and the state is the same on
-/// every node that holds the same ops, whichever branch each saw first. A pred or roster tag that names the
+/// every node that holds the same ops, whichever branch each saw first. A revoked or removed device's branches are
+/// not in the state (its log before the fork point, up to its last valid seq, is). A pred or roster tag that names the
 /// device's op at a seq past the fork point names every branch's op at that seq (queries resolve it through
 /// `branch_op`).
 extension ReceiveSession {
@@ -31,6 +32,7 @@ extension ReceiveSession {
                 """, arguments: arguments)
         try db.execute(sql: "DELETE FROM op WHERE space = ? AND device = ? AND seq >= ?", arguments: arguments)
         needsRebuild = true
+        cutoffsChanged = true  // a revoked device's ops just moved to branches, which do not count
     }
 
     /// Applies ops of a forked device from its fork point on. Each must link to the device's op before the fork
@@ -73,6 +75,12 @@ extension ReceiveSession {
             }
             guard op.signatureVerifies else {
                 try refuse(.invalidOp(op: op.id, reason: "its signature does not verify"))
+                continue
+            }
+            // A revoked or removed device's branches never count: whoever holds its key now could otherwise fork it
+            // below its last valid seq and write on.
+            if try cutoff(of: device, user: author) < .max {
+                try refuse(.revoked(op: op.id, lastValidSeq: point - 1))
                 continue
             }
             var cutoff: UInt64?

@@ -527,7 +527,10 @@ struct ReceiveSession {
                 let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
                 let top = UInt64(row["top"] as Int64)
                 let user = (row["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
-                let cut = try cutoff(of: device, user: user)
+                // A revoked or removed device's fork branches leave the state whole (OpStore+Branches.swift).
+                let table: String = row["line"]
+                var cut = try cutoff(of: device, user: user)
+                if table == "branch_op", cut < .max { cut = 0 }
                 guard top > cut else { continue }
                 // A bundle that carries ops past a cutoff is refused whole; ops this home already held are
                 // simply removed, as the revocation that arrived now demands.
@@ -535,7 +538,6 @@ struct ReceiveSession {
                     throw StoreError.revoked(op: offending, lastValidSeq: cut)
                 }
                 // Branch ops are cut by the user their branch was signed under.
-                let table: String = row["line"]
                 let userFilter = table == "op" ? "" : " AND user = ?"
                 var arguments: StatementArguments = [spaceData, Data(device.bytes), Int64(bitPattern: cut)]
                 if table == "branch_op", let user { _ = arguments.append(contentsOf: [Data(user.bytes)]) }

@@ -13,6 +13,8 @@ struct ForkTests {
     struct Forked {
         let space: TestSpace
         let device: SigningKey
+        /// Ana's user key.
+        let user: SigningKey
         /// Ana's log: her join and nine scores (holes 1-9 of game 1).
         let honest: [[UInt8]]
         /// A copy of her device made after the join: the join, and another seq 2 (hole 1: 9 strokes).
@@ -43,7 +45,8 @@ struct ForkTests {
             space: space.id, signer: ana.device,
             changes: [.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 9))], now: 1_700_000_000_500)
         return Forked(
-            space: space, device: ana.device, honest: honest, fork: try copy.ops(space: space.id), copy: copy, ben: benOps)
+            space: space, device: ana.device, user: ana.user, honest: honest, fork: try copy.ops(space: space.id), copy: copy,
+            ben: benOps)
     }
 
     /// Strokes per hole of game 1, every standing value of each cell, sorted.
@@ -144,6 +147,34 @@ struct ForkTests {
         #expect(applied.forks.isEmpty, "its new op is no further fork")
         #expect(try Self.card(other, forked.space)[11] == [6])
         #expect(try other.stateHash(forked.space.id) == (try forked.copy.stateHash(forked.space.id)))
+    }
+
+    @Test("a revoked device's fork adds nothing: its branches leave the state, whether the revocation comes first or last")
+    func revokedDeviceFork() throws {
+        let forked = try Self.forked()
+        // Ana's other phone revokes the device after its nine scores; then whoever holds the device forks it.
+        var phone = try Author("ana", space: forked.space, user: forked.user)
+        _ = try phone.store.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest, mode: .strict, now: receiverNow)
+        let device = forked.device.publicKey
+        let lastValid = try phone.store.vector(forked.space.id)[device]
+        let signature = forked.user.sign(
+            Membership.revocationMessage(space: forked.space.id, device: device, lastValidSeq: lastValid))
+        try phone.edit([.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
+        let phoneOps = try phone.store.ops(space: forked.space.id)
+        var hashes: [Digest32] = []
+        for batches in [[phoneOps, forked.fork], [forked.fork, phoneOps], [phoneOps + forked.fork]] {
+            let store = try replica(forked.space)
+            for batch in batches {
+                _ = try store.receive(
+                    space: forked.space.id, spaceKey: forked.space.key, ops: batch, mode: .tolerant, now: receiverNow)
+            }
+            #expect(try store.forks(forked.space.id).count == 1)
+            #expect(try store.storedBranchOps(forked.space.id).isEmpty, "a revoked device's branches are out of the state")
+            #expect(!(try Self.card(store, forked.space).values.contains { $0.contains(9) }), "the fork's value does not count")
+            hashes.append(try store.stateHash(forked.space.id))
+        }
+        #expect(Set(hashes).count == 1)
     }
 
     @Test("a second op at a seq that does not link to the op before it, or is not validly signed, is no fork")
