@@ -24,8 +24,10 @@ public struct ReceiveReport: Sendable, Equatable {
     public var rejected: [String] = []
     /// Forks detected (same device and seq, different signed bytes).
     public var forks: [OpID] = []
-    /// Ops held before that a revocation or fork in this batch removed.
+    /// Ops held before that a revocation or removal in this batch took out of the state.
     public var removed = 0
+    /// The space's fork-branch ops after the batch (a session sends them when this moves: OpStore+Branches.swift).
+    public var branchOps = 0
 }
 
 extension OpStore {
@@ -102,6 +104,9 @@ struct ReceiveSession {
         }
         if mode == .tolerant { try drainPending() }
         if cutoffsChanged || needsRebuild { try enforceCutoffs() }
+        report.branchOps =
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM branch_op WHERE space = ?"), arguments: [spaceData]) ?? 0
     }
 
     /// Fails (strict) or records (tolerant) a problem. Returns normally only in tolerant mode.

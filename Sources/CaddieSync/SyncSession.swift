@@ -324,20 +324,22 @@ struct SyncSession {
                 guard let space = session?.space else { break }
                 let store = node.store
                 let heads = try await node.heads(space).map { (device: $0.device, seq: $0.seq) }
-                let ops = try await blocking {
-                    try store.ops(
+                // Once the log's ops are out, a forked device's branches follow (their first ops follow ops of the
+                // log, which the peer then holds): their number is read in the same trip to the store.
+                let (ops, branches) = try await blocking {
+                    let ops = try store.ops(
                         space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
                         onlyDevice: onlyDevice, heads: heads)
+                    return (ops, ops.isEmpty ? try store.branchCount(space) : nil)
                 }
                 next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
-                // Once the log's ops are out, a forked device's branches follow (their first ops follow ops of the
-                // log, which the peer then holds).
-                if ops.isEmpty { next = try await branchesIfMoved() }
+                if let branches { next = try await branchesIfMoved(branches) }
             case .apply(let batch, let wantsAck, let ops):
-                let (applied, fresh) = try await apply(ops)
+                let (applied, fresh, branches) = try await apply(ops)
                 // A batch that forked a log here (the peer sent its copy of an op this side holds otherwise) is
                 // answered with the branches, ahead of its ack, so a one-shot peer waits for them.
-                next = try await branchesIfMoved() + machine.applied(batch: batch, wantsAck: wantsAck, applied, fresh: fresh)
+                next =
+                    try await branchesIfMoved(branches) + machine.applied(batch: batch, wantsAck: wantsAck, applied, fresh: fresh)
             case .checkAdmission:
                 guard let space = session?.space, let peer = session?.peer else { break }
                 next = machine.admission(refusal: try await node.refusal(of: peer, in: space, keyCheck: keyCheck))
@@ -424,13 +426,11 @@ struct SyncSession {
         return max(1, min(value, 3600))
     }()
 
-    /// A forked device's branches, whole, when the space's number of branch ops moved since this session last
-    /// looked: every op not yet sent this session goes (``SessionMachine/branchesFetched(_:)``).
-    private mutating func branchesIfMoved() async throws -> [SessionMachine.Action] {
-        guard let space = session?.space else { return [] }
+    /// A forked device's branches, whole, when the space's number of branch ops (`count`, just read) moved since
+    /// this session last looked: every op not yet sent this session goes (``SessionMachine/branchesFetched(_:)``).
+    private mutating func branchesIfMoved(_ count: Int) async throws -> [SessionMachine.Action] {
+        guard let space = session?.space, count != branchesSeen else { return [] }
         let store = node.store
-        let count = try await blocking { try store.branchCount(space) }
-        guard count != branchesSeen else { return [] }
         branchesSeen = count
         return machine.branchesFetched(try await blocking { try store.branchOps(space) })
     }
@@ -460,8 +460,9 @@ struct SyncSession {
     /// Restores and applies a received batch; the ops that were new here.
     /// Applies a received batch: the ops that were new here, and the devices whose newest op among them was made
     /// within ``freshMilliseconds`` by its clock (devices live now, see ``SessionMachine``).
-    private func apply(_ wireOps: [WireOp]) async throws -> (applied: [OpID], fresh: Set<PublicKey>) {
-        guard let space = session?.space else { return ([], []) }
+    /// Also the space's number of fork-branch ops after it (read in the same transaction).
+    private func apply(_ wireOps: [WireOp]) async throws -> (applied: [OpID], fresh: Set<PublicKey>, branches: Int) {
+        guard let space = session?.space else { return ([], [], branchesSeen) }
         let store = node.store
         let restored = try await restore(wireOps, space: space)
         let keys = node.keyring(space).keys
@@ -482,6 +483,7 @@ struct SyncSession {
             }
             result.applied += again.applied
             result.rejected = again.rejected
+            result.branchOps = again.branchOps
         }
         if !result.rejected.isEmpty {
             logger.warning(
@@ -493,7 +495,7 @@ struct SyncSession {
         }
         if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
         if !result.applied.isEmpty { node.didApply(result.applied) }
-        return (result.applied, Self.fresh(restored, applied: result.applied, now: now))
+        return (result.applied, Self.fresh(restored, applied: result.applied, now: now), result.branchOps)
     }
 
     /// Restores compact ops to their signed bytes, using the previous op of each device.
