@@ -38,7 +38,8 @@ public final class EventHub: Sendable {
         var cells: [String: [String: CellState]] = [:]
         var games: [String: GameRecord] = [:]
         var heads: [SpaceID: [PublicKey: Head]] = [:]
-        /// Each space's number of fork-branch ops: their ops never move a head, so a change there is read whole.
+        /// Each space's fork mark (``OpStore/forkMark(_:)``): branch ops never move a head, so a change there is
+        /// read whole.
         var branches: [SpaceID: Int] = [:]
     }
 
@@ -185,7 +186,7 @@ public final class EventHub: Sendable {
                     try home.store.heads(space.id).map { ($0.device, Head(seq: $0.seq, hash: $0.hash)) },
                     uniquingKeysWith: { a, _ in a })
                 look.heads[space.id] = heads
-                let branches = try home.store.branchCount(space.id)
+                let branches = try home.store.forkMark(space.id)
                 look.branches[space.id] = branches
                 let touched = last.flatMap {
                     $0.branches[space.id] == branches ? touchedGames(space.id, before: $0.heads[space.id], now: heads) : nil

@@ -356,7 +356,8 @@ extension Home {
         return (OpBundle(space: space, ops: ops), ops.count)
     }
 
-    /// Imports an op bundle: every op is verified first; one bad op, gap or fork refuses the whole bundle.
+    /// Imports an op bundle: every op is verified first; one bad op or gap refuses the whole bundle (a valid fork is
+    /// kept, both branches: OpStore+Branches.swift).
     public func importBundle(keys: UnlockedKeys, bytes: [UInt8]) throws(NodeError) -> ReceiveReport {
         let bundle: OpBundle
         do { bundle = try OpBundle(decoding: bytes) } catch { throw .core(error) }

@@ -53,7 +53,11 @@ extension OpStore {
         // since): it goes on from the newest op of its branches, so what it signs next is a branch op every node
         // accepts, and no further fork.
         var tip: Row?
-        if state?["forked"] as Int64? != nil {
+        if let forked = state?["forked"] as Int64? {
+            // A revoked device's branches do not count (OpStore+Branches.swift): what it signed would apply nowhere.
+            if state?["revoked"] as Int64? != nil {
+                throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(forked) - 1)
+            }
             tip = try Row.fetchOne(
                 db,
                 sql: """
@@ -65,6 +69,11 @@ extension OpStore {
                 prev = Digest32(unchecked: [UInt8](tip["hash"] as Data))
                 author = PublicKey(unchecked: [UInt8](tip["user"] as Data))
                 ownHLC = UInt64(bitPattern: tip["hlc"] as Int64)
+            } else {
+                throw StoreError.invalidOp(
+                    op: OpID(device: device, seq: seq),
+                    reason: "this device's log forked at seq \(forked) and none of its branches is held here: "
+                        + "sync with a device of the group first")
             }
         }
         if seq == 1 {

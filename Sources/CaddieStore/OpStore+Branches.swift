@@ -114,20 +114,40 @@ extension ReceiveSession {
 }
 
 extension OpStore {
-    /// Every op of a space's fork branches, by device and seq: what a session sends whole to each peer once.
-    public func branchOps(_ space: SpaceID) throws(StoreError) -> [(hash: Digest32, bytes: [UInt8])] {
+    /// What a session sends whole to each peer, once: every op of the space's fork branches, and the other copy of
+    /// each fork (so a node whose fork copy did not apply, a revoked device's, still shows the fork to peers that
+    /// hold only the device's log). By device and seq, so each op follows its predecessor.
+    public func branchOps(_ space: SpaceID) throws(StoreError) -> [(hash: Digest32, id: OpID, bytes: [UInt8])] {
         try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT hash, bytes FROM branch_op WHERE space = ? ORDER BY device, seq, hash",
-                arguments: [Data(space.bytes)]
-            ).map { (Digest32(unchecked: [UInt8]($0["hash"] as Data)), [UInt8]($0["bytes"] as Data)) }
+            var seen = Set<Digest32>()
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT device, seq, hash, bytes FROM branch_op WHERE space = ?1
+                    UNION ALL SELECT device, seq, NULL, other_bytes FROM fork WHERE space = ?1
+                    ORDER BY device, seq
+                    """, arguments: [Data(space.bytes)]
+            ).compactMap { row in
+                let bytes = [UInt8](row["bytes"] as Data)
+                let hash = (row["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? Blake2b.hash(bytes)
+                let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+                return seen.insert(hash).inserted ? (hash, id, bytes) : nil
+            }
         }
     }
 
-    /// How many fork-branch ops a space holds (the live-event hub reads a space whole when this moves).
-    public func branchCount(_ space: SpaceID) throws(StoreError) -> Int {
-        try read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM branch_op WHERE space = ?", arguments: [Data(space.bytes)]) ?? 0
-        }
+    /// A number that moves when the space's fork branches or fork records change (ops that come, and ops a
+    /// revocation moves to `rejected_op`): sessions and the live-event hub compare it instead of reading them.
+    public func forkMark(_ space: SpaceID) throws(StoreError) -> Int {
+        try read { db in try Self.forkMark(db, space: Data(space.bytes)) }
+    }
+
+    static func forkMark(_ db: Database, space: Data) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT (SELECT count(*) FROM branch_op WHERE space = ?1) + (SELECT count(*) FROM fork WHERE space = ?1)
+                        + (SELECT count(*) FROM rejected_op WHERE space = ?1)
+                    """), arguments: [space]) ?? 0
     }
 }

@@ -5,7 +5,8 @@ import GRDB
 
 /// How a batch of received ops is judged.
 public enum ReceiveMode: Sendable {
-    /// Any invalid op, gap or fork rejects the whole batch and changes nothing (`caddie import`).
+    /// Any invalid op or gap rejects the whole batch and changes nothing (`caddie import`); a valid fork is kept,
+    /// as in sync (OpStore+Branches.swift).
     case strict
     /// Valid ops apply; invalid ones are skipped and reported; ops beyond a gap wait in the
     /// pending table for their predecessors (sync, where ops arrive as peers send them).
@@ -26,8 +27,8 @@ public struct ReceiveReport: Sendable, Equatable {
     public var forks: [OpID] = []
     /// Ops held before that a revocation or removal in this batch took out of the state.
     public var removed = 0
-    /// The space's fork-branch ops after the batch (a session sends them when this moves: OpStore+Branches.swift).
-    public var branchOps = 0
+    /// The space's ``OpStore/forkMark(_:)`` after the batch (a session sends its branches when this moves).
+    public var forkMark = 0
 }
 
 extension OpStore {
@@ -104,9 +105,7 @@ struct ReceiveSession {
         }
         if mode == .tolerant { try drainPending() }
         if cutoffsChanged || needsRebuild { try enforceCutoffs() }
-        report.branchOps =
-            try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT count(*) FROM branch_op WHERE space = ?"), arguments: [spaceData]) ?? 0
+        report.forkMark = try OpStore.forkMark(db, space: spaceData)
     }
 
     /// Fails (strict) or records (tolerant) a problem. Returns normally only in tolerant mode.
@@ -166,16 +165,28 @@ struct ReceiveSession {
         let forkedAt = try forkPoint(device)
         var chain = forkedAt.map { point in sorted.filter { $0.seq < point } } ?? sorted
         let branch = forkedAt.map { point in sorted.filter { $0.seq >= point } } ?? []
-        // Two copies of one seq in the batch: identical ones are duplicates; a different one is judged after the
-        // first, against what is then held (a fork when both are validly signed and link to the same op).
+        // Two copies of one seq in the batch: identical ones are duplicates. Of different ones, the log takes the
+        // copy that follows the copy it took at the seq before (so a batch holding two whole branches applies one
+        // of them in line); the others are judged after, against what is then held (a fork when validly signed
+        // and linked to the same op).
         var unique: [SignedOp] = []
         var others: [SignedOp] = []
-        for op in chain {
-            if let last = unique.last, last.seq == op.seq {
-                if last.bytes == op.bytes { report.duplicates += 1 } else { others.append(op) }
-                continue
+        var index = 0
+        while index < chain.count {
+            var copies: [SignedOp] = []
+            let seq = chain[index].seq
+            while index < chain.count, chain[index].seq == seq {
+                if copies.contains(where: { $0.bytes == chain[index].bytes }) {
+                    report.duplicates += 1
+                } else {
+                    copies.append(chain[index])
+                }
+                index += 1
             }
-            unique.append(op)
+            let previous = unique.last.flatMap { $0.seq + 1 == seq ? Blake2b.hash($0.bytes) : nil }
+            let taken = copies.firstIndex { previous != nil && $0.prev == previous } ?? 0
+            unique.append(copies.remove(at: taken))
+            others += copies
         }
         chain = unique
         if let point = try processChain(device: device, ops: chain) {

@@ -12,8 +12,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformedOp(index: Int, reason: String)
     /// Ops of a device are missing between what is held and what was offered.
     case missingOps(device: PublicKey, from: UInt64, to: UInt64)
-    /// A device signed two different ops with one seq.
-    case fork(op: OpID)
     /// An op was signed by a device after its revocation.
     case revoked(op: OpID, lastValidSeq: UInt64)
     /// A record that a command names does not exist.
@@ -37,9 +35,6 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingOps(let device, let from, let to):
             "ops \(from)...\(to) of device \(device.short) are missing: export again from a home that has them "
                 + "(without --since, or with this home's `caddie vector`)"
-        case .fork(let op):
-            "device \(op.device.short) signed two different ops with seq \(op.seq) (a forked log): "
-                + "nothing was imported; revoke that device with `caddie device revoke \(op.device.hex)`"
         case .revoked(let op, let last):
             "op \(op) was signed by a revoked device (valid through seq \(last)): nothing was imported"
         case .notFound(let text): text

@@ -129,6 +129,8 @@ struct SessionMachine {
     private var forkCopiesSent = Set<OpID>()
     /// Fork-branch ops (a forked device's, OpStore+Branches.swift) sent this session, by hash.
     private var branchesSent = Set<Digest32>()
+    /// Some branch ops wait for the peer to hold their device's log up to the fork point.
+    private(set) var branchesWaiting = false
     private var lastHeard: UInt64
     /// When this side last sent a digest (its heartbeat).
     private var lastSpoke: UInt64
@@ -323,11 +325,21 @@ struct SessionMachine {
         }
     }
 
-    /// The space's fork-branch ops, read when their number changed (before a fetch of ops): those not sent this
-    /// session go whole, once, since a vector cannot say which branches the peer holds. Oldest first, so each
-    /// follows its predecessor.
-    mutating func branchesFetched(_ ops: [(hash: Digest32, bytes: [UInt8])]) -> [Action] {
-        let unsent = ops.filter { branchesSent.insert($0.hash).inserted }
+    /// The space's fork-branch ops (and fork copies), read when the store's fork mark moved or some wait: those not
+    /// sent this session go whole, once, since a vector cannot say which branches the peer holds. Oldest first, so
+    /// each follows its predecessor; a device's wait until the peer holds its log up to the fork point (the lowest
+    /// seq among them), so the first of each branch finds what it follows.
+    mutating func branchesFetched(_ ops: [(hash: Digest32, id: OpID, bytes: [UInt8])]) -> [Action] {
+        var root: [PublicKey: UInt64] = [:]
+        for op in ops { root[op.id.device] = min(root[op.id.device] ?? .max, op.id.seq) }
+        branchesWaiting = false
+        let unsent = ops.filter { op in
+            guard peerKnown[op.id.device] + 1 >= root[op.id.device, default: 1] else {
+                branchesWaiting = true
+                return false
+            }
+            return branchesSent.insert(op.hash).inserted
+        }
         guard !unsent.isEmpty else { return [] }
         sent += unsent.count
         var actions: [Action] = []

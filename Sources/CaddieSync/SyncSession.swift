@@ -52,7 +52,8 @@ struct SyncSession {
     private var outboundClosed = false
     private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
     private var report = SessionReport()
-    /// How many fork-branch ops the space held when this session last looked (it reads them when this moves).
+    /// The store's fork mark when this session last looked (``OpStore/forkMark(_:)``; it reads the branches when
+    /// this moves).
     private var branchesSeen = 0
 
     init(node: SyncNode, role: Role, address: String, foundBy: String, oneShot: Bool, logger: Logger) {
@@ -330,7 +331,7 @@ struct SyncSession {
                     let ops = try store.ops(
                         space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
                         onlyDevice: onlyDevice, heads: heads)
-                    return (ops, ops.isEmpty ? try store.branchCount(space) : nil)
+                    return (ops, ops.isEmpty ? try store.forkMark(space) : nil)
                 }
                 next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
                 if let branches { next = try await branchesIfMoved(branches) }
@@ -426,10 +427,11 @@ struct SyncSession {
         return max(1, min(value, 3600))
     }()
 
-    /// A forked device's branches, whole, when the space's number of branch ops (`count`, just read) moved since
-    /// this session last looked: every op not yet sent this session goes (``SessionMachine/branchesFetched(_:)``).
+    /// A forked device's branches, whole, when the store's fork mark (`count`, just read) moved since this session
+    /// last looked, or some wait for the peer: every op not yet sent this session goes
+    /// (``SessionMachine/branchesFetched(_:)``).
     private mutating func branchesIfMoved(_ count: Int) async throws -> [SessionMachine.Action] {
-        guard let space = session?.space, count != branchesSeen else { return [] }
+        guard let space = session?.space, count != branchesSeen || machine.branchesWaiting else { return [] }
         let store = node.store
         branchesSeen = count
         return machine.branchesFetched(try await blocking { try store.branchOps(space) })
@@ -460,7 +462,7 @@ struct SyncSession {
     /// Restores and applies a received batch; the ops that were new here.
     /// Applies a received batch: the ops that were new here, and the devices whose newest op among them was made
     /// within ``freshMilliseconds`` by its clock (devices live now, see ``SessionMachine``).
-    /// Also the space's number of fork-branch ops after it (read in the same transaction).
+    /// Also the store's fork mark after it (read in the same transaction).
     private func apply(_ wireOps: [WireOp]) async throws -> (applied: [OpID], fresh: Set<PublicKey>, branches: Int) {
         guard let space = session?.space else { return ([], [], branchesSeen) }
         let store = node.store
@@ -483,7 +485,7 @@ struct SyncSession {
             }
             result.applied += again.applied
             result.rejected = again.rejected
-            result.branchOps = again.branchOps
+            result.forkMark = again.forkMark
         }
         if !result.rejected.isEmpty {
             logger.warning(
@@ -495,7 +497,7 @@ struct SyncSession {
         }
         if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
         if !result.applied.isEmpty { node.didApply(result.applied) }
-        return (result.applied, Self.fresh(restored, applied: result.applied, now: now), result.branchOps)
+        return (result.applied, Self.fresh(restored, applied: result.applied, now: now), result.forkMark)
     }
 
     /// Restores compact ops to their signed bytes, using the previous op of each device.

@@ -17,7 +17,8 @@ struct ForkTests {
         let user: SigningKey
         /// Ana's log: her join and nine scores (holes 1-9 of game 1).
         let honest: [[UInt8]]
-        /// A copy of her device made after the join: the join, and another seq 2 (hole 1: 9 strokes).
+        /// A copy of her device made after the join: the join, and another seq 2 (hole 1: 9 strokes), 3 and 4
+        /// (holes 12 and 13).
         let fork: [[UInt8]]
         /// That copy's store.
         let copy: OpStore
@@ -41,9 +42,12 @@ struct ForkTests {
         let copy = try OpStore()
         try copy.addSpace(space.id, name: "t", now: 0)
         _ = try copy.receive(space: space.id, spaceKey: space.key, ops: [honest[0]], mode: .strict, now: receiverNow)
-        try copy.append(
-            space: space.id, signer: ana.device,
-            changes: [.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 9))], now: 1_700_000_000_500)
+        for (hole, strokes) in [(1, 9), (12, 7), (13, 6)] {
+            try copy.append(
+                space: space.id, signer: ana.device,
+                changes: [.score(game: game, player: player, hole: hole, entry: try ScoreEntry(strokes: strokes))],
+                now: 1_700_000_000_500)
+        }
         return Forked(
             space: space, device: ana.device, user: ana.user, honest: honest, fork: try copy.ops(space: space.id), copy: copy,
             ben: benOps)
@@ -73,9 +77,10 @@ struct ForkTests {
         // Every hole keeps its score; hole 1 holds both of the device's values, side by side (a conflict to settle).
         for hole in 2...9 { #expect(after[hole] == before[hole]) }
         #expect(after[1] == ((before[1] ?? []) + [9]).sorted())
+        #expect(after[12] == [7] && after[13] == [6])
         // The device's log ends before the fork point; the rest is on its branches, and the audit sees them.
         #expect(try store.vector(forked.space.id)[forked.device.publicKey] == 1)
-        #expect(try store.storedBranchOps(forked.space.id).count == 10)
+        #expect(try store.storedBranchOps(forked.space.id).count == 12)
         #expect(try store.evidence(forked.space.id).isEmpty, "the fork's copy applied: nothing is outside the state")
         // Who entered each value stays readable, marked as from a forked device.
         let authors = Set(try store.cells(forked.space.id, game: Self.game).flatMap { $0.values.map(\.author) })
@@ -113,7 +118,7 @@ struct ForkTests {
         // Ben's replacement names Ana's seq 2: it replaces that op on both of her branches; his hole 10 stands.
         #expect(cards[0][1] == [5])
         #expect(cards[0][10] == [4])
-        #expect(cards[0].count == 10)
+        #expect(cards[0].count == 12)
         // A bundle exported from one node imports whole (strict) into a new one, to the same state.
         let first = try replica(forked.space)
         _ = try first.receive(space: forked.space.id, spaceKey: forked.space.key, ops: all, mode: .tolerant, now: receiverNow)
@@ -131,12 +136,12 @@ struct ForkTests {
         let report = try forked.copy.receive(
             space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest, mode: .tolerant, now: receiverNow)
         #expect(report.forks.count == 1)
-        #expect(try Self.card(forked.copy, forked.space).count == 9)
+        #expect(try Self.card(forked.copy, forked.space).count == 11)
         let next = try forked.copy.append(
             space: forked.space.id, signer: forked.device,
             changes: [.score(game: Self.game, player: Self.player, hole: 11, entry: try ScoreEntry(strokes: 6))],
             now: 1_700_000_001_000)
-        #expect(next.seq == 3, "it follows the newest op of its branches (its own seq 2), not the log's seq 1")
+        #expect(next.seq == 5, "it follows the newest op of its branches (its own seq 4), not the log's seq 1")
         let other = try replica(forked.space)
         _ = try other.receive(
             space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest + forked.fork, mode: .tolerant,
@@ -175,6 +180,20 @@ struct ForkTests {
             hashes.append(try store.stateHash(forked.space.id))
         }
         #expect(Set(hashes).count == 1)
+        // A node that holds the revocation but never saw the fork learns it from what a session sends (the fork's
+        // copy, though it applied nowhere), and reaches the same state: no endless resend of the cut ops.
+        let knowing = try replica(forked.space)
+        _ = try knowing.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: phoneOps + forked.fork, mode: .tolerant, now: receiverNow)
+        let unaware = try replica(forked.space)
+        _ = try unaware.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: phoneOps, mode: .tolerant, now: receiverNow)
+        #expect(try unaware.stateHash(forked.space.id) != hashes[0])
+        _ = try unaware.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: try knowing.branchOps(forked.space.id).map(\.bytes),
+            mode: .tolerant, now: receiverNow)
+        #expect(try unaware.stateHash(forked.space.id) == hashes[0])
+        #expect(try unaware.vector(forked.space.id) == (try knowing.vector(forked.space.id)))
     }
 
     @Test("a second op at a seq that does not link to the op before it, or is not validly signed, is no fork")

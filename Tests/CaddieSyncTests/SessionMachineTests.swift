@@ -160,11 +160,11 @@ struct SessionMachineTests {
         #expect(machine.headsLookedUp(forks: [(OpID(device: Self.third, seq: 4), copy)]) == [])
     }
 
-    @Test("a forked device's branch ops go whole, each once a session, in batches a one-shot peer acknowledges")
+    @Test("a forked device's branch ops go whole, each once a session, in acknowledged batches, once the peer holds the log")
     func branchesOnce() throws {
         var machine = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
-        let branches = (0..<(SyncNode.batchOps + 3)).map { index -> (hash: Digest32, bytes: [UInt8]) in
-            (Self.head(Self.third, UInt64(index)), Self.op(Self.third, UInt64(index)))
+        let branches = (1...(SyncNode.batchOps + 3)).map { seq -> (hash: Digest32, id: OpID, bytes: [UInt8]) in
+            (Self.head(Self.third, UInt64(seq)), OpID(device: Self.third, seq: UInt64(seq)), Self.op(Self.third, UInt64(seq)))
         }
         let first = machine.branchesFetched(Array(branches.prefix(2)))
         #expect(first == [.send(.ops(batch: 1, ack: true, branches.prefix(2).map { .full($0.bytes) }))])
@@ -177,7 +177,14 @@ struct SessionMachineTests {
             ])
         #expect(machine.branchesFetched(branches) == [])
         #expect(machine.sent == branches.count)
-        #expect(!machine.exchangeComplete, "a one-shot sync waits for their acknowledgements")
+        #expect(!machine.branchesWaiting)
+        // A device forked at seq 5 whose log the peer holds only to seq 2: its branches wait for the peer's vector.
+        let later = [(Self.head(Self.peer, 5), OpID(device: Self.peer, seq: 5), Self.op(Self.peer, 5))]
+        #expect(machine.branchesFetched(later) == [])
+        #expect(machine.branchesWaiting)
+        _ = try machine.received(.vector([Self.entry(Self.peer, 4)]), now: 0)
+        #expect(machine.branchesFetched(later) == [.send(.ops(batch: 4, ack: true, [.full(later[0].2)]))])
+        #expect(!machine.branchesWaiting)
     }
 
     @Test("a peer silent for 15 s is reset and counts as gone")
