@@ -29,6 +29,8 @@ struct APIError: Error, Sendable {
         case .store(.diskFull):
             self.init(
                 status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
+        case .store(.cannotSign):
+            self.init(status: .conflict, code: "cannot_sign", message: error.description)
         case .store(let store):
             self.init(status: .serviceUnavailable, code: "store", message: store.description)
         case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)

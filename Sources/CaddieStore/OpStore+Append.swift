@@ -56,7 +56,9 @@ extension OpStore {
         if let forked = state?["forked"] as Int64? {
             // A revoked device's branches do not count (OpStore+Branches.swift): what it signed would apply nowhere.
             if state?["revoked"] as Int64? != nil {
-                throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(forked) - 1)
+                throw StoreError.cannotSign(
+                    "it was revoked and its log forked at seq \(forked); use another device of yours, or pair a "
+                        + "new one (`caddie device add` on a device that is not revoked)")
             }
             tip = try Row.fetchOne(
                 db,
@@ -70,9 +72,8 @@ extension OpStore {
                 author = PublicKey(unchecked: [UInt8](tip["user"] as Data))
                 ownHLC = UInt64(bitPattern: tip["hlc"] as Int64)
             } else {
-                throw StoreError.invalidOp(
-                    op: OpID(device: device, seq: seq),
-                    reason: "this device's log forked at seq \(forked) and none of its branches is held here: "
+                throw StoreError.cannotSign(
+                    "its log forked at seq \(forked) and none of its branches is held here; "
                         + "sync with a device of the group first")
             }
         }
@@ -83,7 +84,9 @@ extension OpStore {
             author = join.user
         }
         if let revoked = state?["revoked"] as Int64?, UInt64(bitPattern: revoked) < seq {
-            throw StoreError.revoked(op: OpID(device: device, seq: seq), lastValidSeq: UInt64(bitPattern: revoked))
+            throw StoreError.cannotSign(
+                "it was revoked after its op \(UInt64(bitPattern: revoked)); use another device of yours, or pair a "
+                    + "new one (`caddie device add` on a device that is not revoked)")
         }
         // Never behind this device's own last op, even if that was stamped while its wall clock ran ahead.
         let last = HLC(rawValue: max(ownHLC, UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0)))

@@ -14,6 +14,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingOps(device: PublicKey, from: UInt64, to: UInt64)
     /// An op was signed by a device after its revocation.
     case revoked(op: OpID, lastValidSeq: UInt64)
+    /// This device may not sign in the space (it was revoked, or its log forked and none of its branches is
+    /// held); the text says why and what to do.
+    case cannotSign(String)
     /// A record that a command names does not exist.
     case notFound(String)
     /// The file system is full.
@@ -37,6 +40,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "(without --since, or with this home's `caddie vector`)"
         case .revoked(let op, let last):
             "op \(op) was signed by a revoked device (valid through seq \(last)): nothing was imported"
+        case .cannotSign(let text): "this device cannot sign in this space: \(text); nothing was changed"
         case .notFound(let text): text
         case .diskFull(let text):
             "disk full: \(text); free some space and try again (nothing was changed)"

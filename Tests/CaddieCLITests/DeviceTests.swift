@@ -69,6 +69,13 @@ struct DeviceTests {
         #expect(try !phone.ok(["player", "list"]).stdout.contains("Mallory"))
         let listed = try #require(try phone.ok(["device", "list", "--json"]).json() as? [[String: Any]])
         #expect(listed.contains { ($0["device"] as? String) == watchDevice && $0["revokedAfter"] is Int })
+        // Once the watch holds its own revocation it signs nothing more, and says why.
+        let forth = phone.home.appendingPathComponent("p.bundle").path
+        try phone.ok(["export", "--out", forth])
+        try watch.ok(["import", forth])
+        let before = try watch.stateHash()
+        try watch.fails(["player", "add", "Eve"], saying: "this device cannot sign in this space: it was revoked")
+        #expect(try watch.stateHash() == before)
     }
 
     @Test("a wrong or stale device code is refused with a clear reason")

@@ -196,6 +196,37 @@ struct ForkTests {
         #expect(try unaware.vector(forked.space.id) == (try knowing.vector(forked.space.id)))
     }
 
+    @Test("a restored device that was revoked cannot sign on: the edit is refused and nothing is written")
+    func revokedRestoredDeviceCannotSign() throws {
+        let forked = try Self.forked()
+        var phone = try Author("ana", space: forked.space, user: forked.user)
+        _ = try phone.store.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest, mode: .strict, now: receiverNow)
+        let device = forked.device.publicKey
+        let lastValid = try phone.store.vector(forked.space.id)[device]
+        let signature = forked.user.sign(
+            Membership.revocationMessage(space: forked.space.id, device: device, lastValidSeq: lastValid))
+        try phone.edit([.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
+        _ = try forked.copy.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: try phone.store.ops(space: forked.space.id),
+            mode: .tolerant, now: receiverNow)
+        #expect(try forked.copy.forks(forked.space.id).count == 1)
+        let before = try forked.copy.ops(space: forked.space.id) + (try forked.copy.branchOps(forked.space.id).map(\.bytes))
+        let hash = try forked.copy.stateHash(forked.space.id)
+        do {
+            _ = try forked.copy.append(
+                space: forked.space.id, signer: forked.device,
+                changes: [.score(game: Self.game, player: Self.player, hole: 11, entry: try ScoreEntry(strokes: 6))],
+                now: 1_700_000_001_000)
+            Issue.record("a revoked, forked device signed an op")
+        } catch StoreError.cannotSign(let reason) {
+            #expect(reason.contains("revoked"))
+        }
+        let after = try forked.copy.ops(space: forked.space.id) + (try forked.copy.branchOps(forked.space.id).map(\.bytes))
+        #expect(after == before)
+        #expect(try forked.copy.stateHash(forked.space.id) == hash)
+    }
+
     @Test("a second op at a seq that does not link to the op before it, or is not validly signed, is no fork")
     func falseForks() throws {
         let forked = try Self.forked()
