@@ -53,6 +53,19 @@ struct ForkTests {
             ben: benOps)
     }
 
+    /// The log of Ana's other phone, which holds her device's nine scores and then revokes the device after them.
+    static func revokedOnPhone(_ forked: Forked) throws -> [[UInt8]] {
+        var phone = try Author("ana", space: forked.space, user: forked.user)
+        _ = try phone.store.receive(
+            space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest, mode: .strict, now: receiverNow)
+        let device = forked.device.publicKey
+        let lastValid = try phone.store.vector(forked.space.id)[device]
+        let signature = forked.user.sign(
+            Membership.revocationMessage(space: forked.space.id, device: device, lastValidSeq: lastValid))
+        try phone.edit([.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
+        return try phone.store.ops(space: forked.space.id)
+    }
+
     /// Strokes per hole of game 1, every standing value of each cell, sorted.
     static func card(_ store: OpStore, _ space: TestSpace) throws -> [Int: [Int]] {
         Dictionary(
@@ -158,15 +171,7 @@ struct ForkTests {
     func revokedDeviceFork() throws {
         let forked = try Self.forked()
         // Ana's other phone revokes the device after its nine scores; then whoever holds the device forks it.
-        var phone = try Author("ana", space: forked.space, user: forked.user)
-        _ = try phone.store.receive(
-            space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest, mode: .strict, now: receiverNow)
-        let device = forked.device.publicKey
-        let lastValid = try phone.store.vector(forked.space.id)[device]
-        let signature = forked.user.sign(
-            Membership.revocationMessage(space: forked.space.id, device: device, lastValidSeq: lastValid))
-        try phone.edit([.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
-        let phoneOps = try phone.store.ops(space: forked.space.id)
+        let phoneOps = try Self.revokedOnPhone(forked)
         var hashes: [Digest32] = []
         for batches in [[phoneOps, forked.fork], [forked.fork, phoneOps], [phoneOps + forked.fork]] {
             let store = try replica(forked.space)
@@ -199,17 +204,9 @@ struct ForkTests {
     @Test("a restored device that was revoked cannot sign on: the edit is refused and nothing is written")
     func revokedRestoredDeviceCannotSign() throws {
         let forked = try Self.forked()
-        var phone = try Author("ana", space: forked.space, user: forked.user)
-        _ = try phone.store.receive(
-            space: forked.space.id, spaceKey: forked.space.key, ops: forked.honest, mode: .strict, now: receiverNow)
-        let device = forked.device.publicKey
-        let lastValid = try phone.store.vector(forked.space.id)[device]
-        let signature = forked.user.sign(
-            Membership.revocationMessage(space: forked.space.id, device: device, lastValidSeq: lastValid))
-        try phone.edit([.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
         _ = try forked.copy.receive(
-            space: forked.space.id, spaceKey: forked.space.key, ops: try phone.store.ops(space: forked.space.id),
-            mode: .tolerant, now: receiverNow)
+            space: forked.space.id, spaceKey: forked.space.key, ops: try Self.revokedOnPhone(forked), mode: .tolerant,
+            now: receiverNow)
         #expect(try forked.copy.forks(forked.space.id).count == 1)
         let before = try forked.copy.ops(space: forked.space.id) + (try forked.copy.branchOps(forked.space.id).map(\.bytes))
         let hash = try forked.copy.stateHash(forked.space.id)
