@@ -46,10 +46,12 @@ let package = Package(
         ),
         .target(name: "CaddieDiscovery", dependencies: ["CAvahi"], swiftSettings: strict),
         .target(name: "CaddieServices", dependencies: ["CaddieCore"], swiftSettings: strict),
+        // OpenStreetMap files (GeoJSON, OSM XML) read into course records: pure, no I/O.
+        .target(name: "CaddieOSM", dependencies: ["CaddieCore"], swiftSettings: strict),
         .target(
             name: "CaddieNode",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieWire", "CaddieSync",
+                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieOSM", "CaddieWire", "CaddieSync",
                 "CaddieDiscovery", .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources/SampleCourses")],
@@ -102,10 +104,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "caddie-fuzz",
-            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieWire", "CaddieServices", "CaddieNode"],
+            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieWire", "CaddieServices", "CaddieOSM", "CaddieNode"],
             swiftSettings: strict
         ),
-        .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
+        .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
+        .testTarget(
+            name: "CaddieOSMTests", dependencies: ["CaddieOSM", "CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
         .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
         .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),

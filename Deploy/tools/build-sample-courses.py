@@ -8,7 +8,7 @@ again on the same input gives the same files.
 
 Card data (names, pars, yardages, ratings) is copied from the sources cited in sample_course_cards.py and
 carried in each file's `source` / tee `source` fields. Geometry comes from OpenStreetMap (ODbL 1.0) and is derived
-with the rules of Sources/CaddieCore/Course/OSMCourseGeometry.swift (same constants, same projection), so a Swift
+with the rules of Sources/CaddieOSM/OSMCourseGeometry.swift (same constants, same projection), so a Swift
 import of the same GeoJSON gives the same greens. A value no source gives is left out, never guessed.
 
 If the `jsonschema` package is installed, every file is checked against Protocol/course.schema.json.

@@ -1,4 +1,4 @@
-"""Geometry shared by the sample-course build: the rules of Sources/CaddieCore/Course/LocalPlane.swift and
+"""Geometry shared by the sample-course build: the rules of Sources/CaddieOSM/LocalPlane.swift and
 OSMCourseGeometry.swift (same constants, same projection), in Python."""
 
 import math

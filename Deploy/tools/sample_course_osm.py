@@ -1,6 +1,6 @@
 """Geometry of the sample courses from the OpenStreetMap extracts in Data/osm (© OpenStreetMap contributors, ODbL 1.0).
 
-`osm_course` follows Sources/CaddieCore/Course/OSMCourseImport.swift for a file with numbered golf=hole ways;
+`osm_course` follows Sources/CaddieOSM/OSMCourseImport.swift for a file with numbered golf=hole ways;
 `pebble_course` handles the Pebble Beach extract, which has no hole ways: there the hole of each green, tee and
 bunker is the label the source repository gave the feature (its `hole` property, not an OSM tag).
 """

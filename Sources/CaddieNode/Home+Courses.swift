@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieOSM
 import CaddieServices
 import CaddieStore
 import Foundation

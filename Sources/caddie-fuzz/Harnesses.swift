@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import CaddieNode
+import CaddieOSM
 import CaddieServices
 import CaddieWire
 import Foundation

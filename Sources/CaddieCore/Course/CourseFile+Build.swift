@@ -1,10 +1,10 @@
 /// The checks of a course file, in the order docs/course-format.md lists them, and the record they produce.
 extension CourseFile {
     /// Limits on the lists of one hole.
-    static let maxHazardsPerHole = 200
+    package static let maxHazardsPerHole = 200
     static let maxLayupsPerHole = 50
     static let maxTeePositionsPerHole = 32
-    static let maxLinePoints = 1000
+    package static let maxLinePoints = 1000
 
     static func build(_ raw: RawCourse) throws(CoreError) -> CourseRecord {
         let name = raw.name.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -20,7 +20,7 @@ public struct CoursePoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Makes a point from whole units of 1e-7 degree; the caller has checked the range.
-    init(e7Latitude: Int64, e7Longitude: Int64) {
+    package init(e7Latitude: Int64, e7Longitude: Int64) {
         latitude = Double(e7Latitude) / Self.scale
         longitude = Double(e7Longitude) / Self.scale
     }

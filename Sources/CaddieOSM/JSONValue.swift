@@ -1,3 +1,5 @@
+import CaddieCore
+
 /// Any JSON value, for reading GeoJSON and Overpass JSON whose shape varies (coordinates nest to different depths,
 /// tag values may be strings or numbers).
 enum JSONValue: Decodable, Sendable {

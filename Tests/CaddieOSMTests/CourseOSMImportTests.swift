@@ -1,7 +1,8 @@
+import CaddieCore
 import Foundation
 import Testing
 
-@testable import CaddieCore
+@testable import CaddieOSM
 
 /// Fixtures/osm-small.geojson and Fixtures/osm-small.osm hold the same made-up course in two formats: holes 1-3 of
 /// "Test Golf Club", with per-colour tags, greens, tees, bunkers and water, a hole mapped in two ways, a hole

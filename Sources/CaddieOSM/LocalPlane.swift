@@ -1,3 +1,4 @@
+import CaddieCore
 import Foundation
 
 /// A flat map of a course: metres east (x) and north (y) of an origin, using the WGS84 radii of curvature at the

@@ -1,3 +1,5 @@
+import CaddieCore
+
 /// Reads OSM XML (`<osm><node id lat lon><tag k v/></node><way><nd ref/>…</way><relation>…</relation></osm>`), as
 /// the OpenStreetMap API, JOSM and Overpass (`out geom;`, which adds `lat`/`lon` to `<nd>`) write it.
 ///

@@ -1,3 +1,5 @@
+import CaddieCore
+
 /// Raw OpenStreetMap elements (nodes, ways, relations) as Overpass JSON and OSM XML give them, assembled into
 /// features: ways get their node positions, closed area ways and multipolygon relations become outlines.
 struct OSMElements: Sendable {

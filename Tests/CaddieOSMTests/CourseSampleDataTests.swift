@@ -1,7 +1,8 @@
+import CaddieCore
 import Foundation
 import Testing
 
-@testable import CaddieCore
+@testable import CaddieOSM
 
 /// The real data: the OpenStreetMap extracts in Data/osm and the sample courses
 /// shipped in Sources/CaddieNode/Resources/SampleCourses.

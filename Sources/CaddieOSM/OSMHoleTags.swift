@@ -1,3 +1,4 @@
+import CaddieCore
 import Foundation
 
 /// What the tags of a `golf=hole` way say: number, name, par, stroke index (`handicap`) and the per-tee-colour

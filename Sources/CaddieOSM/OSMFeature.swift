@@ -1,3 +1,5 @@
+import CaddieCore
+
 /// One OpenStreetMap element reduced to what the course import needs: its id, tags and geometry. All three input
 /// formats (GeoJSON, Overpass JSON, OSM XML) are read into these.
 struct OSMFeature: Sendable {

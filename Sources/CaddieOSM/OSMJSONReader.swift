@@ -1,3 +1,4 @@
+import CaddieCore
 import Foundation
 
 /// Reads OpenStreetMap data from JSON: a GeoJSON FeatureCollection (overpass-turbo's export, osmtogeojson) or an

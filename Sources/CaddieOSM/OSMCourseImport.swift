@@ -1,3 +1,4 @@
+import CaddieCore
 import Foundation
 
 /// A course read from OpenStreetMap data, ready to be stored (or merged into a known course with

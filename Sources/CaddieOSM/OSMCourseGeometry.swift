@@ -1,3 +1,5 @@
+import CaddieCore
+
 /// Derives each hole's green, tees and hazards from the course's OpenStreetMap features, on a flat map of the
 /// course (COURSES.md §1, "Deriving per-hole targets"). Deploy/tools/build-sample-courses.py applies the same rules
 /// with the same constants.
