@@ -116,7 +116,10 @@ let package = Package(
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
         .testTarget(
             name: "CaddieSyncTests",
-            dependencies: ["CaddieSync", .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: [
+                "CaddieSync", .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
+import CaddieSync
 import Foundation
 
 #if canImport(Glibc)
@@ -97,23 +98,26 @@ extension Home {
         guard let user = keys.user else {
             throw .invalid("this device does not hold the user key: add devices from the device you first logged in on")
         }
-        let (listener, bound) = try PairingSocket.listen(host: host, port: port)
+        let listener: FrameListener
+        do {
+            listener = try FrameListener.listen(host: host, port: Int(port), readTimeout: PairingMessage.readTimeout)
+        } catch {
+            throw .invalid("cannot listen on \(host):\(port): \(error); choose another --listen address")
+        }
+        defer { listener.close() }
         let code = PairingCode(
-            host: advertise ?? (host == "0.0.0.0" ? Self.lanAddress() : host), port: bound,
+            host: advertise ?? (host == "0.0.0.0" ? Self.lanAddress() : host), port: UInt16(listener.port),
             secret: SecureRandom.bytes(16))
         ready(code)
         let deadline = Date().addingTimeInterval(timeout)
         var attempts = 0
         while attempts < 5 {
-            guard let connection = try listener.accept(timeout: deadline.timeIntervalSinceNow) else {
+            guard let arrival = listener.next(timeout: deadline.timeIntervalSinceNow) else {
                 throw .invalid("no device paired within \(Int(timeout)) s; run `caddie device add` again")
             }
             attempts += 1
-            guard let request = try? connection.receive(PairingMessage.requestLength),
-                let device = PairingMessage.parseRequest(request, code: code)
-            else {
-                let reason = Array("the device code does not match".utf8)
-                try? connection.send(Array("CPX1".utf8) + [UInt8(reason.count >> 8), UInt8(reason.count & 0xff)] + reason)
+            guard let request = arrival.frame, let device = PairingMessage.parseRequest(request, code: code) else {
+                arrival.reply(PairingMessage.refusal("the device code does not match"))
                 continue
             }
             let now = Self.now()
@@ -129,11 +133,7 @@ extension Home {
             } catch {
                 throw .invalid("cannot seal the grant: \(error)")
             }
-            var message = ByteWriter()
-            message.raw(Array("CPA1".utf8))
-            message.u32(UInt32(sealed.count))
-            message.raw(sealed)
-            try connection.send(message.bytes)
+            arrival.reply(PairingMessage.granted + sealed)
             return device
         }
         throw .invalid("five devices tried the wrong code; run `caddie device add` again for a fresh one")
@@ -145,19 +145,31 @@ extension Home {
         try Self.checkNewPassphrase(passphrase)
         let code = try PairingCode(parsing: text)
         let device = SigningKey.generate()
-        let connection = try PairingSocket.connect(host: code.host, port: code.port, timeout: 10)
-        try connection.send(PairingMessage.request(device: device.publicKey, code: code))
-        let kind = String(decoding: try connection.receive(4), as: UTF8.self)
-        if kind == "CPX1" {
-            let length = try connection.receive(2)
-            let reason = String(decoding: try connection.receive(Int(length[0]) << 8 | Int(length[1])), as: UTF8.self)
-            throw .invalid("the first device refused: \(reason)")
+        let reply: [UInt8]
+        do {
+            reply = try FrameExchange.request(
+                .tcp(host: code.host, port: Int(code.port)), PairingMessage.request(device: device.publicKey, code: code),
+                connectTimeout: PairingMessage.readTimeout, replyTimeout: PairingMessage.readTimeout)
+        } catch {
+            switch error {
+            case .unreachable(let why):
+                throw .invalid(
+                    "cannot reach the first device at \(code.host):\(code.port) (\(why)): is `caddie device add` "
+                        + "still waiting there, on the same network?")
+            case .noReply(let why):
+                throw .invalid(
+                    "the first device did not answer (\(why)): run `caddie device add` there again and use its new code")
+            }
         }
-        guard kind == "CPA1" else { throw .invalid("the other side is not a caddie waiting in `caddie device add`") }
-        let lengthBytes = try connection.receive(4)
-        let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
-        guard length <= 1 << 20 else { throw .invalid("the first device sent an oversized grant") }
-        guard let plain = SecretBox.open(try connection.receive(length), key: code.boxKey),
+        let kind = Array(reply.prefix(4))
+        if kind == PairingMessage.refused {
+            throw .invalid("the first device refused: \(String(decoding: reply.dropFirst(4), as: UTF8.self))")
+        }
+        guard kind == PairingMessage.granted else {
+            throw .invalid("the other side is not a caddie waiting in `caddie device add`")
+        }
+        let sealed = Array(reply.dropFirst(4))
+        guard let plain = SecretBox.open(sealed, key: code.boxKey),
             let grant = try? JSONDecoder().decode(PairingMessage.Grant.self, from: Data(plain)),
             let user = PublicKey(hex: grant.user), let certificate = Hex.decode(grant.certificate),
             Membership.verifyCertificate(

@@ -56,13 +56,20 @@ public struct PairingCode: Sendable, Equatable {
     var boxKey: [UInt8] { Blake2b.hash(parts: [Array("caddie-pair-box".utf8), secret]).bytes }
 }
 
-/// The messages of the pairing exchange (docs/identity-and-spaces.md, "Adding a device").
+/// The messages of the pairing exchange (docs/identity-and-spaces.md, "Adding a device"), each one frame as on
+/// the sync wire (a u32 length, then the body; `FrameExchange` in CaddieSync carries them):
 ///
 ///     new device -> first:  "CPR1" ‖ device key (32) ‖ HMAC(macKey, "caddie-pair-request" ‖ device key) (32)
-///     first -> new device:  "CPA1" ‖ u32 length ‖ secretbox(boxKey, grant JSON)     on success
-///                           "CPX1" ‖ u16 length ‖ UTF-8 reason                       on refusal
+///     first -> new device:  "CPA1" ‖ secretbox(boxKey, grant JSON)     on success
+///                           "CPX1" ‖ UTF-8 reason                       on refusal
 enum PairingMessage {
     static let requestLength = 4 + 32 + 32
+    /// Seconds for connecting, and for each side's message to arrive whole.
+    static let readTimeout: Int64 = 10
+    static let granted = Array("CPA1".utf8)
+    static let refused = Array("CPX1".utf8)
+
+    static func refusal(_ reason: String) -> [UInt8] { refused + Array(reason.utf8) }
 
     struct Grant: Codable {
         var name: String

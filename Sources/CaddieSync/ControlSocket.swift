@@ -114,71 +114,14 @@ public enum ControlSocket {
     /// socket file, or one a stopped node left behind), so the caller writes itself.
     public static func request(path: String, _ body: [UInt8]) throws -> [UInt8]? {
         guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let (channel, reader) = try? connect(path: path) else { return nil }
-        defer { channel.close(promise: nil) }
-        let timeout = channel.eventLoop.scheduleTask(in: .seconds(replyTimeoutSeconds)) {
-            reader.finish(.failure(Failure.noAnswer("no reply within \(replyTimeoutSeconds) s")))
-        }
-        defer { timeout.cancel() }
         do {
-            try channel.writeAndFlush(ByteBuffer(bytes: FrameDecoder.frame(body))).wait()
-            return try reader.promise.futureResult.wait()
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            // The node took the connection but stopped before it answered: whether it wrote is not known.
-            throw Failure.noAnswer("\(error); check with `caddie card` before trying again")
-        }
-    }
-
-    private static func connect(path: String) throws -> (any Channel, ReplyReader) {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let reader = ReplyReader(loop.makePromise(of: [UInt8].self))
-        do {
-            let channel = try ClientBootstrap(group: loop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(reader) }
-                }
-                .connect(unixDomainSocketPath: path).wait()
-            return (channel, reader)
-        } catch {
-            loop.execute { reader.finish(.failure(error)) }
-            throw error
-        }
-    }
-
-    /// Completes its promise once: with the first whole frame, or with why none came. Used on its channel's event
-    /// loop only.
-    private final class ReplyReader: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = ByteBuffer
-        let promise: EventLoopPromise<[UInt8]>
-        private var decoder = FrameDecoder()
-        private var done = false
-
-        init(_ promise: EventLoopPromise<[UInt8]>) { self.promise = promise }
-
-        func finish(_ result: Result<[UInt8], any Error>) {
-            guard !done else { return }
-            done = true
-            promise.completeWith(result)
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            decoder.append(Array(unwrapInboundIn(data).readableBytesView))
-            do {
-                if let frame = try decoder.next() { finish(.success(frame)) }
-            } catch {
-                finish(.failure(error))
-            }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            finish(.failure(Failure.noAnswer("the node closed the connection")))
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            finish(.failure(error))
-            context.close(promise: nil)
+            return try FrameExchange.request(
+                .unix(path: path), body, connectTimeout: 5, replyTimeout: replyTimeoutSeconds)
+        } catch .unreachable {
+            return nil
+        } catch .noReply(let why) {
+            // The node took the request but did not answer: whether it wrote is not known.
+            throw Failure.noAnswer("\(why); check with `caddie card` before trying again")
         }
     }
 }

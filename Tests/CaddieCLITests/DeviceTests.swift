@@ -3,11 +3,11 @@ import Testing
 
 @Suite("caddie CLI: a second device, and revoking a lost one", .serialized)
 struct DeviceTests {
-    /// Starts `device add` on `first`, waits for its code, and pairs `second` with it over loopback.
-    static func pair(first: CLI, second: CLI) throws -> String {
+    /// Starts `device add` on `first`, listening on `listen`, and returns the process and the code it printed.
+    static func startAdd(_ first: CLI, listen: String = "127.0.0.1:0") throws -> (process: Process, code: String) {
         let process = Process()
         process.executableURL = CLI.binary
-        process.arguments = ["device", "add", "--listen", "127.0.0.1:0", "--timeout", "30", "--home", first.home.path]
+        process.arguments = ["device", "add", "--listen", listen, "--timeout", "30", "--home", first.home.path]
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = first.passphrase
         process.environment = environment
@@ -23,6 +23,12 @@ struct DeviceTests {
         }
         let code = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
         #expect(code.hasPrefix("CADDIEPAIR1"))
+        return (process, code)
+    }
+
+    /// Starts `device add` on `first`, waits for its code, and pairs `second` with it over loopback.
+    static func pair(first: CLI, second: CLI) throws -> String {
+        let (process, code) = try startAdd(first)
         let login = try second.run(["login", "--device-code", code, "--json"])
         process.waitUntilExit()
         #expect(login.status == 0, "\(login.stderr)")
@@ -76,6 +82,36 @@ struct DeviceTests {
         let before = try watch.stateHash()
         try watch.fails(["player", "add", "Eve"], saying: "this device cannot sign in this space: it was revoked")
         #expect(try watch.stateHash() == before)
+    }
+
+    @Test("pairing: a silent connection holds nobody up, a garbled request is refused, and the new device pairs")
+    func strangersOnTheLAN() throws {
+        let phone = try CLI(name: "phone")
+        let tablet = try CLI(name: "tablet")
+        defer {
+            phone.remove()
+            tablet.remove()
+        }
+        try phone.ok(["login", "--name", "Ana"])
+        try phone.ok(["space", "create", "Saturday"])
+        let port = try SyncTests.freePort()
+        let (process, code) = try Self.startAdd(phone, listen: "127.0.0.1:\(port)")
+        defer { if process.isRunning { process.terminate() } }
+        // A stranger connects and says nothing; another sends a request made without the code.
+        let silent = try RawPeer(port: port)
+        let garbled = try RawPeer(port: port)
+        garbled.sendFrame(Array("CPR1".utf8) + [UInt8](repeating: 7, count: 64))
+        let refusal = try #require(garbled.readFrame())
+        #expect(String(decoding: refusal, as: UTF8.self) == "CPX1the device code does not match")
+        // The tablet pairs at once: the silent connection (given 10 s to speak) is not waited for.
+        let started = Date()
+        let login = try tablet.run(["login", "--device-code", code, "--json"])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(Date().timeIntervalSince(started) < 8, "the pairing waited behind the silent connection")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(silent.isClosed(), "the silent connection is closed when the first device stops listening")
+        #expect(try tablet.ok(["whoami", "--json"]).field("user") == (try phone.ok(["whoami", "--json"]).field("user")))
     }
 
     @Test("a wrong or stale device code is refused with a clear reason")
