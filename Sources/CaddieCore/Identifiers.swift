@@ -32,8 +32,25 @@ extension FixedBytes {
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
 }
 
+/// Identifiers in JSON and other coded forms: lowercase hex of exactly the right length.
+extension FixedBytes where Self: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let value = Self(hex: try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected \(Self.length * 2) hex digits")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(hex)
+    }
+}
+
 /// The id of a space: 16 random bytes.
-public struct SpaceID: FixedBytes {
+public struct SpaceID: FixedBytes, Codable {
     /// 16 bytes.
     public static let length = 16
     /// The bytes.
@@ -43,7 +60,7 @@ public struct SpaceID: FixedBytes {
 }
 
 /// An Ed25519 public key that names a device (it signs ops) or a user (it certifies devices).
-public struct PublicKey: FixedBytes {
+public struct PublicKey: FixedBytes, Codable {
     /// 32 bytes.
     public static let length = 32
     /// The bytes.
@@ -53,7 +70,7 @@ public struct PublicKey: FixedBytes {
 }
 
 /// The id of a player, course or game inside a space: 8 random (or, for courses, derived) bytes.
-public struct EntityID: FixedBytes {
+public struct EntityID: FixedBytes, Codable {
     /// 8 bytes.
     public static let length = 8
     /// The bytes.
@@ -63,7 +80,7 @@ public struct EntityID: FixedBytes {
 }
 
 /// A 32-byte BLAKE2b digest: op hashes, chain links, card and state hashes.
-public struct Digest32: FixedBytes {
+public struct Digest32: FixedBytes, Codable {
     /// 32 bytes.
     public static let length = 32
     /// All zeros: the chain link of a device's first op.

@@ -60,8 +60,8 @@ public enum InviteRefusal: Sendable, Equatable {
 /// The `invite` table's row (a GRDB record: the table is mapped once, here).
 private struct InviteRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "invite"
-    var id: Data
-    var space: Data
+    var id: EntityID
+    var space: SpaceID
     var sealedSecret: Data
     var createdAt: Int64
     var expiresAt: Int64
@@ -70,8 +70,8 @@ private struct InviteRow: Codable, FetchableRecord, PersistableRecord {
     var revoked: Bool
 
     init(_ invite: StoredInvite) {
-        id = Data(invite.id.bytes)
-        space = Data(invite.space.bytes)
+        id = invite.id
+        space = invite.space
         sealedSecret = Data(invite.sealedSecret)
         createdAt = Int64(clamping: invite.createdAt)
         expiresAt = Int64(clamping: invite.expiresAt)
@@ -82,7 +82,7 @@ private struct InviteRow: Codable, FetchableRecord, PersistableRecord {
 
     var invite: StoredInvite {
         StoredInvite(
-            id: EntityID(unchecked: [UInt8](id)), space: SpaceID(unchecked: [UInt8](space)),
+            id: id, space: space,
             sealedSecret: [UInt8](sealedSecret), createdAt: UInt64(clamping: createdAt),
             expiresAt: UInt64(clamping: expiresAt), uses: uses, used: used, revoked: revoked)
     }
@@ -98,7 +98,7 @@ extension OpStore {
     public func invites(_ space: SpaceID? = nil) throws(StoreError) -> [StoredInvite] {
         try read { db in
             var request = InviteRow.order(Column("createdAt").desc)
-            if let space { request = request.filter(Column("space") == Data(space.bytes)) }
+            if let space { request = request.filter(Column("space") == space) }
             return try request.fetchAll(db).map(\.invite)
         }
     }
@@ -106,7 +106,7 @@ extension OpStore {
     /// Takes one use of an invite, in one transaction, if it still works at `now`; otherwise says why not.
     public func claimInvite(_ id: EntityID, now: UInt64) throws(StoreError) -> InviteRefusal? {
         try write { db in
-            guard var row = try InviteRow.fetchOne(db, key: Data(id.bytes)) else { return InviteRefusal.unknown }
+            guard var row = try InviteRow.fetchOne(db, key: id) else { return InviteRefusal.unknown }
             if let refusal = row.invite.refusal(at: now) { return refusal }
             row.used += 1
             try row.update(db)
@@ -117,14 +117,14 @@ extension OpStore {
     /// Gives a claimed use back (the admission it was taken for could not be recorded).
     public func releaseInvite(_ id: EntityID) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "UPDATE invite SET used = max(used - 1, 0) WHERE id = ?", arguments: [Data(id.bytes)])
+            try db.execute(sql: "UPDATE invite SET used = max(used - 1, 0) WHERE id = ?", arguments: [id])
         }
     }
 
     /// Revokes an invite; false when this home made none with that id.
     public func revokeInvite(_ id: EntityID) throws(StoreError) -> Bool {
         try write { db in
-            guard var row = try InviteRow.fetchOne(db, key: Data(id.bytes)) else { return false }
+            guard var row = try InviteRow.fetchOne(db, key: id) else { return false }
             row.revoked = true
             try row.update(db)
             return true

@@ -122,35 +122,28 @@ extension OpStore {
     /// The add tags of a player on a roster that are still standing: what a remove must cancel.
     public func rosterTags(_ space: SpaceID, game: EntityID, player: EntityID) throws(StoreError) -> [OpID] {
         try read { db in
-            try Row.fetchAll(
+            try OpRow.fetchAll(
                 db,
                 sql: """
                     SELECT a.device, a.seq FROM roster_tag a WHERE a.space = ? AND a.game = ? AND a.player = ? AND NOT EXISTS (
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
                         AND \(Self.names("c", "a")))
-                    """, arguments: [Data(space.bytes), Data(game.bytes), Data(player.bytes)]
-            ).map {
-                OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64))
-            }
+                    """, arguments: [space, game, player]
+            ).map(\.id)
         }
     }
 
     /// The members of a space, with their user names and revocations.
     public func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord] {
         try read { db in
-            try Row.fetchAll(
+            try MemberRow.fetchAll(
                 db,
                 sql: """
                     SELECT m.device, m.user, m.user_name, (SELECT min(r.last_valid_seq) FROM revocation r
                         WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked
                     FROM member m WHERE m.space = ? ORDER BY m.user_name, m.device
-                    """, arguments: [Data(space.bytes)]
-            ).map { row in
-                MemberRecord(
-                    device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
-                    user: PublicKey(unchecked: [UInt8](row["user"] as Data)),
-                    userName: row["user_name"], revokedAfter: (row["revoked"] as Int64?).map { UInt64(bitPattern: $0) })
-            }.withDisplayNames()
+                    """, arguments: [space]
+            ).map(\.member).withDisplayNames()
         }
     }
 
@@ -259,46 +252,29 @@ extension OpStore {
     /// Raw stored ops of a space with their hashes, oldest clock first (for the audit log and verify).
     public func storedOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], hash: Digest32, id: OpID, hlc: UInt64)] {
         try read { db in
-            try Row.fetchAll(
+            try OpRow.fetchAll(
                 db, sql: "SELECT bytes, hash, device, seq, hlc FROM op WHERE space = ? ORDER BY hlc, device, seq",
-                arguments: [Data(space.bytes)]
-            ).map {
-                (
-                    [UInt8]($0["bytes"] as Data), Digest32(unchecked: [UInt8]($0["hash"] as Data)),
-                    OpID(
-                        device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64(bitPattern: $0["seq"] as Int64)),
-                    UInt64(bitPattern: $0["hlc"] as Int64)
-                )
-            }
+                arguments: [space]
+            ).map { ([UInt8]($0.bytes ?? Data()), $0.hash ?? .zero, $0.id, UInt64(bitPattern: $0.hlc ?? 0)) }
         }
     }
 
     /// The ops of a space's fork branches, oldest clock first (for the audit log).
     public func storedBranchOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, hlc: UInt64)] {
         try read { db in
-            try Row.fetchAll(
+            try OpRow.fetchAll(
                 db, sql: "SELECT bytes, device, seq, hlc FROM branch_op WHERE space = ? ORDER BY hlc, device, seq, hash",
-                arguments: [Data(space.bytes)]
-            ).map {
-                (
-                    [UInt8]($0["bytes"] as Data),
-                    OpID(
-                        device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64(bitPattern: $0["seq"] as Int64)),
-                    UInt64(bitPattern: $0["hlc"] as Int64)
-                )
-            }
+                arguments: [space]
+            ).map { ([UInt8]($0.bytes ?? Data()), $0.id, UInt64(bitPattern: $0.hlc ?? 0)) }
         }
     }
 
     /// Forks detected in a space.
     public func forks(_ space: SpaceID) throws(StoreError) -> [OpID] {
         try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT device, seq FROM fork WHERE space = ? ORDER BY device, seq",
-                arguments: [Data(space.bytes)]
-            ).map {
-                OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64))
-            }
+            try OpRow.fetchAll(
+                db, sql: "SELECT device, seq FROM fork WHERE space = ? ORDER BY device, seq", arguments: [space]
+            ).map(\.id)
         }
     }
 

@@ -178,39 +178,20 @@ extension OpStore {
         }
     }
 
-    /// Records a session with a peer.
+    /// Records a session with a peer. A record without a completed sync keeps the time of the last one.
     public func recordPeer(_ peer: PeerRecord) throws(StoreError) {
         try write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO peer (space, device, address, found_by, user_name, last_seen, last_sync, vector, sent, received)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (space, device) DO UPDATE SET address = excluded.address, found_by = excluded.found_by,
-                        user_name = excluded.user_name, last_seen = excluded.last_seen,
-                        last_sync = coalesce(excluded.last_sync, peer.last_sync), vector = excluded.vector,
-                        sent = excluded.sent, received = excluded.received
-                    """,
-                arguments: [
-                    Data(peer.space.bytes), Data(peer.device.bytes), peer.address, peer.foundBy, peer.userName,
-                    Int64(bitPattern: peer.lastSeen), peer.lastSync.map { Int64(bitPattern: $0) }, peer.vector,
-                    peer.sent, peer.received,
-                ])
+            var row = PeerRow(peer)
+            if row.lastSync == nil {
+                row.lastSync = try PeerRow.fetchOne(db, key: ["space": peer.space, "device": peer.device])?.lastSync
+            }
+            try row.save(db)
         }
     }
 
-    /// Peers known to this home.
+    /// Peers known to this home, the most recently seen first.
     public func peers() throws(StoreError) -> [PeerRecord] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM peer ORDER BY last_seen DESC").map { row in
-                PeerRecord(
-                    space: SpaceID(unchecked: [UInt8](row["space"] as Data)),
-                    device: PublicKey(unchecked: [UInt8](row["device"] as Data)), address: row["address"],
-                    foundBy: row["found_by"], userName: row["user_name"],
-                    lastSeen: UInt64(bitPattern: row["last_seen"]),
-                    lastSync: (row["last_sync"] as Int64?).map { UInt64(bitPattern: $0) }, vector: row["vector"],
-                    sent: row["sent"], received: row["received"])
-            }
-        }
+        try read { db in try PeerRow.order(Column("last_seen").desc).fetchAll(db).map(\.peer) }
     }
 }
 

@@ -48,21 +48,15 @@ public final class OpStore: Sendable {
 
     // MARK: Spaces
 
-    /// Records a space this home holds.
+    /// Records a space this home holds (again: a no-op).
     public func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError) {
-        try write { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO space (id, name, joined_at) VALUES (?, ?, ?)",
-                arguments: [Data(id.bytes), name, Int64(now)])
-        }
+        try write { db in try SpaceRow(id: id, name: name, joinedAt: Int64(now)).insert(db, onConflict: .ignore) }
     }
 
     /// The spaces this home holds, with the name recorded at create or join (the synced name may be newer).
     public func spaces() throws(StoreError) -> [(id: SpaceID, name: String)] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name FROM space ORDER BY joined_at, id").compactMap { row in
-                SpaceID(bytes: [UInt8](row["id"] as Data)).map { ($0, row["name"] as String) }
-            }
+            try SpaceRow.order(Column("joined_at"), Column("id")).fetchAll(db).map { ($0.id, $0.name) }
         }
     }
 

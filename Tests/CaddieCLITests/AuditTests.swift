@@ -29,11 +29,12 @@ struct AuditTests {
         for name in ["Ana", "Ben", "Cleo"] { try ana.ok(["player", "add", name]) }
         let before = try #require(try ana.ok(["log", "--json"]).json() as? [[String: Any]])
         #expect(before.allSatisfy { $0["readable"] as? Bool == true && $0["verified"] as? Bool == true })
-        // Op 3 (the first player): its change tag becomes unknown. Op 4: its bytes are cut short.
+        // Op 3 (the first player): its change tag becomes unknown. The tag is the payload's third byte, 87 bytes
+        // before the end (a 25-byte payload, then the 64-byte signature). Op 4: its bytes are cut short.
         try Self.alter(
             ana, seq: 3,
             sql:
-                "UPDATE op SET bytes = substr(bytes, 1, length(bytes) - 100) || X'99' || substr(bytes, length(bytes) - 98) WHERE seq = ?"
+                "UPDATE op SET bytes = substr(bytes, 1, length(bytes) - 87) || X'99' || substr(bytes, length(bytes) - 85) WHERE seq = ?"
         )
         try Self.alter(ana, seq: 4, sql: "UPDATE op SET bytes = substr(bytes, 1, 20) WHERE seq = ?")
         let after = try #require(try ana.ok(["log", "--json"]).json() as? [[String: Any]])

@@ -1,0 +1,122 @@
+import CaddieCore
+import Foundation
+import GRDB
+
+// The store's values as SQLite columns, and the GRDB records of the tables that map one row to one value. Each
+// table's columns are named once, here or beside the table's value type (`InviteRow`), never again in hand-written
+// row mapping. The op log's hot paths (append, receive, materialise) keep their hand-written statements: they run
+// once per op, cached, and a record adds a Codable round trip to each.
+
+extension FixedBytes {
+    /// The bytes as a BLOB.
+    var blob: DatabaseValue { Data(bytes).databaseValue }
+
+    /// A BLOB of exactly the right length; nil for anything else, which a record decoding reports as an error
+    /// rather than taking a damaged row for a value.
+    static func fromBlob(_ dbValue: DatabaseValue) -> Self? {
+        Data.fromDatabaseValue(dbValue).flatMap { Self(bytes: [UInt8]($0)) }
+    }
+}
+
+// Stored as BLOBs of their bytes (not as the JSON that GRDB would make of a Codable value).
+extension SpaceID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { blob }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
+}
+extension PublicKey: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { blob }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
+}
+extension EntityID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { blob }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
+}
+extension Digest32: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { blob }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
+}
+
+/// A table whose columns are named in snake case, as the schema names them (`found_by` for `foundBy`).
+protocol SnakeCaseRecord: FetchableRecord, PersistableRecord, Codable {}
+
+extension SnakeCaseRecord {
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
+}
+
+/// The `space` table: the spaces this home holds.
+struct SpaceRow: SnakeCaseRecord {
+    static let databaseTableName = "space"
+    var id: SpaceID
+    var name: String
+    var joinedAt: Int64
+}
+
+/// The `peer` table: the peers this home has synced with, per space.
+struct PeerRow: SnakeCaseRecord {
+    static let databaseTableName = "peer"
+    var space: SpaceID
+    var device: PublicKey
+    var address: String
+    var foundBy: String
+    var userName: String
+    var lastSeen: Int64
+    var lastSync: Int64?
+    var vector: String
+    var sent: Int
+    var received: Int
+
+    init(_ peer: PeerRecord) {
+        space = peer.space
+        device = peer.device
+        address = peer.address
+        foundBy = peer.foundBy
+        userName = peer.userName
+        lastSeen = Int64(bitPattern: peer.lastSeen)
+        lastSync = peer.lastSync.map { Int64(bitPattern: $0) }
+        vector = peer.vector
+        sent = peer.sent
+        received = peer.received
+    }
+
+    var peer: PeerRecord {
+        PeerRecord(
+            space: space, device: device, address: address, foundBy: foundBy, userName: userName,
+            lastSeen: UInt64(bitPattern: lastSeen), lastSync: lastSync.map { UInt64(bitPattern: $0) }, vector: vector,
+            sent: sent, received: received)
+    }
+}
+
+/// A row that names an op by its device and seq, with whichever of its bytes, hash and clock the query selects.
+/// The bytes are read as SQLite holds them, whatever the column's type (a hand that edited a row with `||` leaves
+/// TEXT there), so the audit sees exactly what is stored.
+struct OpRow: FetchableRecord {
+    var device: PublicKey
+    var seq: Int64
+    var bytes: Data?
+    var hash: Digest32?
+    var hlc: Int64?
+
+    init(row: Row) throws {
+        device = try row.decode(forColumn: "device")
+        seq = try row.decode(forColumn: "seq")
+        bytes = row.hasColumn("bytes") ? try row.decode(Data.self, forColumn: "bytes") : nil
+        hash = row.hasColumn("hash") ? try row.decode(Digest32.self, forColumn: "hash") : nil
+        hlc = row.hasColumn("hlc") ? try row.decode(Int64.self, forColumn: "hlc") : nil
+    }
+
+    var id: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
+}
+
+/// A member of a space with the revocation that applies to it (`OpStore.members`).
+struct MemberRow: Decodable, FetchableRecord {
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    var device: PublicKey
+    var user: PublicKey
+    var userName: String
+    var revoked: Int64?
+
+    var member: MemberRecord {
+        MemberRecord(device: device, user: user, userName: userName, revokedAfter: revoked.map { UInt64(bitPattern: $0) })
+    }
+}

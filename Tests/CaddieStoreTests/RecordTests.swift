@@ -1,0 +1,50 @@
+import CaddieCore
+import Foundation
+import Testing
+
+@testable import CaddieStore
+
+/// The tables mapped by GRDB records: what goes in comes back, and a damaged row is an error, not a value.
+@Suite("Store records")
+struct RecordTests {
+    static let space = SpaceID(unchecked: [UInt8](repeating: 3, count: 16))
+    static let device = PublicKey(unchecked: [UInt8](repeating: 4, count: 32))
+
+    static func peer(lastSeen: UInt64, lastSync: UInt64?, sent: Int) -> PeerRecord {
+        PeerRecord(
+            space: space, device: device, address: "127.0.0.1:7400", foundBy: "static", userName: "Ben",
+            lastSeen: lastSeen, lastSync: lastSync, vector: "", sent: sent, received: 2)
+    }
+
+    @Test("a peer is recorded once per space and device; a session without a completed sync keeps the last sync time")
+    func peers() throws {
+        let store = try OpStore()
+        try store.recordPeer(Self.peer(lastSeen: 10, lastSync: 10, sent: 1))
+        try store.recordPeer(Self.peer(lastSeen: 20, lastSync: nil, sent: 5))
+        #expect(try store.peers() == [Self.peer(lastSeen: 20, lastSync: 10, sent: 5)])
+        try store.recordPeer(Self.peer(lastSeen: 30, lastSync: 30, sent: 6))
+        #expect(try store.peers() == [Self.peer(lastSeen: 30, lastSync: 30, sent: 6)])
+    }
+
+    @Test("spaces come back in the order they were joined; adding one again changes nothing")
+    func spaces() throws {
+        let store = try OpStore()
+        let other = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
+        try store.addSpace(Self.space, name: "Saturday", now: 5)
+        try store.addSpace(other, name: "Sunday", now: 6)
+        try store.addSpace(Self.space, name: "renamed", now: 7)
+        #expect(try store.spaces().map(\.id) == [Self.space, other])
+        #expect(try store.spaces().map(\.name) == ["Saturday", "Sunday"])
+    }
+
+    @Test("a peer row whose device key has the wrong length is an error, not a crash or a wrong key")
+    func damagedRow() throws {
+        let store = try OpStore()
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO peer VALUES (?, ?, 'a', 'static', 'Ben', 1, NULL, '', 0, 0)",
+                arguments: [Data(Self.space.bytes), Data([1, 2, 3])])
+        }
+        #expect(throws: StoreError.self) { try store.peers() }
+    }
+}
