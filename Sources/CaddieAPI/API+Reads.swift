@@ -41,7 +41,7 @@ extension NodeAPI {
         let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
         return Response.json(
             try await read {
-                let card = try home.card(space: id, game: game)
+                let card = try home.card(space: id, game: try home.resolveGame(id, game).id)
                 let net = try home.playingHandicap(card: card, space: id, allowancePercent: allowance)
                 return .array(
                     card.players.map { player in
@@ -96,8 +96,10 @@ extension NodeAPI {
         let goal: HoleTarget = try await read {
             guard
                 let goal = try home.holeTarget(
-                    space: id, game: body.game, player: body.player, course: body.course, hole: body.hole,
-                    target: body.target)
+                    space: id, game: try body.game.map { text throws(NodeError) in try home.resolveGame(id, text).id },
+                    player: try body.player.map { text throws(NodeError) in try home.resolvePlayer(id, text).id },
+                    course: try body.course.map { text throws(NodeError) in try home.resolveCourse(id, text).id },
+                    hole: body.hole, target: body.target)
             else {
                 throw NodeError.invalid("say where to: course and hole, or game and player, or to {latitude, longitude}")
             }
@@ -150,13 +152,14 @@ extension NodeAPI {
         let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
         let home = home
         let (course, number, targets): (CourseRecord, Int, [HoleTarget]) = try await read {
-            let current = try home.currentHole(space: id, game: body.game, player: body.player)
+            let current = try home.currentHole(
+                space: id, game: try home.resolveGame(id, body.game).id, player: try home.resolvePlayer(id, body.player).id)
             guard let hole = current.course.hole(current.hole) else {
                 throw NodeError.notFound("course \(current.course.name) has no hole \(current.hole)")
             }
             let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
             let targets = names.compactMap {
-                try? home.holeTarget(space: id, course: current.course.id.hex, hole: current.hole, target: $0)
+                try? home.holeTarget(course: current.course, hole: current.hole, target: $0)
             }
             return (current.course, current.hole, targets)
         }

@@ -22,7 +22,7 @@ extension NodeAPI {
         let (home, keys) = (home, keys)
         let player = try await write {
             let added = try home.addPlayer(space: id, keys: keys, name: body.name, user: nil, handicapIndex: body.index)
-            return try home.resolvePlayer(id, added.hex)
+            return try home.player(id, added)
         }
         return Response.json(Views.player(player), status: .created)
     }
@@ -89,8 +89,9 @@ extension NodeAPI {
         return Response.json(
             Views.game(
                 try await write {
+                    let game = try home.resolveGame(id, game).id
                     try home.setupGame(space: id, keys: keys, game: game, setup: body.setup)
-                    return try home.resolveGame(id, game)
+                    return try home.game(id, game)
                 }))
     }
 
@@ -101,15 +102,18 @@ extension NodeAPI {
         return Response.json(
             Views.game(
                 try await write {
+                    let game = try home.resolveGame(id, game, includeDeleted: true).id
                     try home.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
-                    return try home.resolveGame(id, game, includeDeleted: true)
+                    return try home.game(id, game, includeDeleted: true)
                 }))
     }
 
     func printable(_ context: BasicRequestContext, html: Bool) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let (home, keys) = (home, keys)
-        let export = try await read { try home.cardExport(space: id, game: game, keys: keys) }
+        let export = try await read {
+            try home.cardExport(space: id, game: try home.resolveGame(id, game).id, keys: keys)
+        }
         var headers: HTTPFields = [
             .contentType: html ? "text/html; charset=utf-8" : "text/csv; charset=utf-8",
             .contentDisposition:
@@ -134,14 +138,15 @@ extension NodeAPI {
 
     func editPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
-        let player = try context.parameters.require("player")
+        let player = try Self.parameter(context, "player")
         let body = try await decode(request, as: PlayerChanges.self)
         let (home, keys) = (home, keys)
         return Response.json(
             Views.player(
                 try await write {
                     try home.editPlayer(
-                        space: id, keys: keys, player: player, name: body.name, handicapIndex: body.index,
+                        space: id, keys: keys, player: try home.resolvePlayer(id, player).id, name: body.name,
+                        handicapIndex: body.index,
                         clearIndex: body.clearIndex ?? false)
                 }))
     }
@@ -154,9 +159,10 @@ extension NodeAPI {
             var setup = body.setup.setup
             setup.tee = nil
             let created = try home.newGame(
-                space: id, keys: keys, course: body.course, tee: body.tee, players: body.players,
-                markers: (body.markers ?? []).map { ($0.player, $0.marker) }, setup: setup)
-            return try home.resolveGame(id, created.hex)
+                space: id, keys: keys, course: try home.resolveCourse(id, body.course).id, tee: body.tee,
+                players: try home.resolvePlayers(id, body.players),
+                markers: try home.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }), setup: setup)
+            return try home.game(id, created)
         }
         return Response.json(Views.game(game), status: .created)
     }
@@ -167,8 +173,9 @@ extension NodeAPI {
         return Response.json(
             Views.game(
                 try await write {
+                    let game = try home.resolveGame(id, game).id
                     try home.setFinished(space: id, keys: keys, game: game, finished: finished)
-                    return try home.resolveGame(id, game)
+                    return try home.game(id, game)
                 }))
     }
 
@@ -204,10 +211,9 @@ extension NodeAPI {
         }
         let (home, keys) = (home, keys)
         let (op, player) = try await write {
-            (
-                try home.score(space: id, keys: keys, game: game, player: body.player, hole: body.hole, entry: entry),
-                try home.resolvePlayer(id, body.player).id.hex
-            )
+            let game = try home.resolveGame(id, game).id
+            let player = try home.resolvePlayer(id, body.player).id
+            return (try home.score(space: id, keys: keys, game: game, player: player, hole: body.hole, entry: entry), player.hex)
         }
         return Response.json(
             .object([
@@ -223,10 +229,9 @@ extension NodeAPI {
         let body = try await decode(request, as: NewAttestation.self)
         let (home, keys) = (home, keys)
         let (hash, player) = try await write {
-            (
-                try home.attest(space: id, keys: keys, game: game, player: body.player),
-                try home.resolvePlayer(id, body.player).id.hex
-            )
+            let game = try home.resolveGame(id, game).id
+            let player = try home.resolvePlayer(id, body.player).id
+            return (try home.attest(space: id, keys: keys, game: game, player: player), player.hex)
         }
         return Response.json(.object([("player", .string(player)), ("cardHash", .string(hash.hex))]), status: .created)
     }

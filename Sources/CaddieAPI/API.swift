@@ -83,7 +83,12 @@ public struct NodeAPI: Sendable {
         space.get("players/:player/handicap") { _, context in
             let id = try await spaceID(context)
             let player = try Self.parameter(context, "player")
-            return Response.json(Views.handicap(try await read { try home.handicapRecord(player: player, space: id) }))
+            return Response.json(
+                Views.handicap(
+                    try await read {
+                        let found = try home.resolvePlayerAnywhere(player, space: id)
+                        return try home.handicapRecord(for: found.player, in: found.space)
+                    }))
         }
         space.get("courses") { _, context in
             let id = try await spaceID(context)
@@ -95,7 +100,11 @@ public struct NodeAPI: Sendable {
             let id = try await spaceID(context)
             let course = try Self.parameter(context, "course")
             let tee = request.uri.queryParameters.get("tee")
-            return Response.json(Views.courseCard(try await read { try home.courseCard(space: id, course: course, tee: tee) }))
+            return Response.json(
+                Views.courseCard(
+                    try await read {
+                        try home.courseCard(space: id, course: try home.resolveCourse(id, course).id, tee: tee)
+                    }))
         }
         space.get("games") { _, context in
             let id = try await spaceID(context)
@@ -121,7 +130,7 @@ public struct NodeAPI: Sendable {
             let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
             return Response.json(
                 try await read {
-                    let card = try home.card(space: id, game: game)
+                    let card = try home.card(space: id, game: try home.resolveGame(id, game).id)
                     return Views.card(card, net: try home.playingHandicap(card: card, space: id, allowancePercent: allowance))
                 })
         }
@@ -139,15 +148,18 @@ public struct NodeAPI: Sendable {
         space.post("games/:game/restore") { request, context in try await deleteGame(request, context, restore: true) }
         space.get("games/:game/standings") { _, context in
             let (id, game) = try await gameParameters(context)
-            return Response.json(Views.standings(try await read { try home.standings(space: id, game: game) }))
+            return Response.json(
+                Views.standings(try await read { try home.standings(space: id, game: try home.resolveGame(id, game).id) }))
         }
         space.get("games/:game/card.csv") { _, context in try await printable(context, html: false) }
         space.get("games/:game/card.html") { _, context in try await printable(context, html: true) }
         space.patch("players/:player") { request, context in try await editPlayer(request, context) }
         space.get("players/:player/stats") { _, context in
             let id = try await spaceID(context)
-            let player = try context.parameters.require("player")
-            return Response.json(Views.statistics(try await read { try home.statistics(space: id, player: player) }))
+            let player = try Self.parameter(context, "player")
+            return Response.json(
+                Views.statistics(
+                    try await read { try home.statistics(space: id, player: try home.resolvePlayer(id, player).id) }))
         }
         space.get("games/:game/handicaps") { request, context in try await handicaps(request, context) }
         space.post("games/:game/scores") { request, context in try await enterScore(request, context) }
@@ -160,13 +172,22 @@ public struct NodeAPI: Sendable {
             let hole = try intQuery(request, "hole", default: nil, range: 1...36)
             return Response.json(
                 .array(
-                    try await read { try home.history(space: id, game: game, player: player, hole: hole) }
-                        .map(Views.history)))
+                    try await read {
+                        try home.history(
+                            space: id, game: try home.resolveGame(id, game).id,
+                            player: try home.resolvePlayer(id, player).id, hole: hole)
+                    }
+                    .map(Views.history)))
         }
         space.get("log") { request, context in
             let id = try await spaceID(context)
             let game = request.uri.queryParameters.get("game")
-            return Response.json(.array(try await read { try home.auditLog(space: id, game: game) }.map(Views.audit)))
+            return Response.json(
+                .array(
+                    try await read {
+                        try home.auditLog(
+                            space: id, game: try game.map { text throws(NodeError) in try home.resolveGame(id, text).id })
+                    }.map(Views.audit)))
         }
         space.post("guidance") { request, context in try await guidance(request, context) }
         space.post("guidance/hole") { request, context in try await holeGuidance(request, context) }

@@ -241,7 +241,7 @@ public final class EventHub: Sendable {
                     look.cells[gameKey] = cells
                     // The game's standings, after its scores or its setup changed (not on the first look).
                     if last != nil, events.count > eventsBefore || last?.games[gameKey] != game,
-                        let standings = try? home.standings(space: space.id, game: game.id.hex)
+                        let standings = try? home.standings(space: space.id, game: game.id)
                     {
                         events.append(
                             (

@@ -40,8 +40,7 @@ private struct Listed {
 
 extension Home {
     /// The audit trail of a space, oldest first, optionally only the ops that touch one game.
-    public func auditLog(space: SpaceID, game gameText: String?) throws(NodeError) -> [AuditEntry] {
-        let filter = try gameText.map { text throws(NodeError) in try resolveGame(space, text).id }
+    public func auditLog(space: SpaceID, game filter: GameID?) throws(NodeError) -> [AuditEntry] {
         let names = Dictionary(try players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let members = Dictionary(
             try run { try store.members(space) }.map { ($0.device, $0.displayName) },
@@ -162,13 +161,11 @@ extension Home {
 
     /// Every value one cell has had.
     public func history(
-        space: SpaceID, game gameText: String, player playerText: String, hole: Int
+        space: SpaceID, game: GameID, player: PlayerID, hole: Int
     )
         throws(NodeError) -> [ScoreHistoryEntry]
     {
-        let game = try resolveGame(space, gameText)
-        let player = try resolvePlayer(space, playerText)
-        return try run { try store.history(space, game: game.id, player: player.id, hole: hole) }
+        try run { try store.history(space, game: game, player: player, hole: hole) }
     }
 
     /// Re-verifies every op of every space (or one); the key checks membership proofs when unlocked.

@@ -108,8 +108,8 @@ extension Home {
     }
 
     /// The card of a course as a golfer reads it, for one tee or all.
-    public func courseCard(space: SpaceID, course text: String, tee: String?) throws(NodeError) -> CourseCard {
-        let course = try resolveCourse(space, text)
+    public func courseCard(space: SpaceID, course: CourseID, tee: String?) throws(NodeError) -> CourseCard {
+        let course = try self.course(space, course)
         do { return try CourseCard(course: course, tee: tee) } catch { throw .invalid(error.description) }
     }
 }

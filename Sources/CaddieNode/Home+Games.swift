@@ -151,13 +151,13 @@ extension Home {
     }
 
     /// Changes a game's setup: tees, holes, start, formats, teams, stake.
-    public func setupGame(space: SpaceID, keys: UnlockedKeys, game text: String, setup: GameSetup) throws(NodeError) {
+    public func setupGame(space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup) throws(NodeError) {
         guard !setup.isEmpty else {
             throw .invalid(
                 "say what to change: --tee, --player-tee, --start, --holes, --formats, --skins, "
                     + "--validate-skins, --teams or --stake")
         }
-        let game = try resolveGame(space, text)
+        let game = try self.game(space, game)
         guard !game.finished else {
             throw .invalid("game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` first")
         }
@@ -172,11 +172,11 @@ extension Home {
     /// Deletes a game created by mistake (or restores it): it leaves the game list, its ops stay in the log.
     /// A game with scores is deleted only with `force`.
     public func deleteGame(
-        space: SpaceID, keys: UnlockedKeys, game text: String, force: Bool, restore: Bool = false
+        space: SpaceID, keys: UnlockedKeys, game: GameID, force: Bool, restore: Bool = false
     )
         throws(NodeError)
     {
-        let game = try resolveGame(space, text, includeDeleted: true)
+        let game = try self.game(space, game, includeDeleted: true)
         if restore {
             guard game.deleted else { throw .invalid("game \(game.id.short) is not deleted") }
         } else {
@@ -201,10 +201,10 @@ extension Home {
 
     /// Edits a player: a new name, a new entered Handicap Index, or clears the index (`clearIndex`).
     public func editPlayer(
-        space: SpaceID, keys: UnlockedKeys, player text: String, name: String?, handicapIndex: Double?,
+        space: SpaceID, keys: UnlockedKeys, player: PlayerID, name: String?, handicapIndex: Double?,
         clearIndex: Bool = false
     ) throws(NodeError) -> PlayerRecord {
-        let player = try resolvePlayer(space, text)
+        let player = try self.player(space, player)
         var fields: [String: FieldValue] = [:]
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -235,6 +235,6 @@ extension Home {
             return player  // already so: no op to sign
         }
         try append(space: space, keys: keys, changes: [.set(kind: .player, id: player.id, fields: fields)])
-        return try resolvePlayer(space, player.id.hex)
+        return try self.player(space, player.id)
     }
 }

@@ -21,11 +21,14 @@ extension Home {
 
     /// The target on a hole: the green's centre (default), front or back, or a named layup point or hazard.
     public func holeTarget(
-        space: SpaceID, course text: String, hole number: Int, target name: String?
+        space: SpaceID, course: CourseID, hole number: Int, target name: String?
     )
         throws(NodeError) -> HoleTarget
     {
-        let course = try resolveCourse(space, text)
+        try holeTarget(course: try self.course(space, course), hole: number, target: name)
+    }
+
+    public func holeTarget(course: CourseRecord, hole number: Int, target name: String?) throws(NodeError) -> HoleTarget {
         guard let hole = course.hole(number) else {
             throw .notFound("course \(course.name) has no hole \(number): it has holes 1...\(course.holes.count)")
         }
@@ -75,11 +78,11 @@ extension Home {
     /// The target a guidance request names: on the hole a player is on in a game (`game` and `player`), else on a
     /// course's hole (`course` and `hole`); nil when neither pair is given. The CLI and the API both ask here.
     public func holeTarget(
-        space: SpaceID, game: String?, player: String?, course: String?, hole: Int?, target: String?
+        space: SpaceID, game: GameID?, player: PlayerID?, course: CourseID?, hole: Int?, target: String?
     ) throws(NodeError) -> HoleTarget? {
         if let game, let player {
             let current = try currentHole(space: space, game: game, player: player)
-            return try holeTarget(space: space, course: current.course.id.hex, hole: current.hole, target: target)
+            return try holeTarget(course: current.course, hole: current.hole, target: target)
         }
         guard let course, let hole else { return nil }
         return try holeTarget(space: space, course: course, hole: hole, target: target)
@@ -87,12 +90,12 @@ extension Home {
 
     /// The hole a player is on in a game: the first hole with no score for them (the last hole when all have one).
     public func currentHole(
-        space: SpaceID, game gameText: String, player playerText: String
+        space: SpaceID, game: GameID, player: PlayerID
     )
         throws(NodeError) -> (course: CourseRecord, hole: Int)
     {
-        let card = try card(space: space, game: gameText)
-        let player = try resolvePlayer(space, playerText)
+        let card = try card(space: space, game: game)
+        let player = try self.player(space, player)
         guard card.players.contains(where: { $0.id == player.id }) else {
             throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
         }

@@ -75,12 +75,9 @@ extension Home {
     /// player has one; a player without a user key counts only their games in their own space. Each finished game
     /// the player is on the roster of becomes a round from the course and tee's ratings and the card's shown
     /// strokes, dated by its creation; games on tees without ratings are reported as skipped.
-    public func handicapRecord(player text: String, space: SpaceID?) throws(NodeError) -> HandicapRecord {
-        let (player, home) = try findPlayer(text, space: space)
-        return try handicapRecord(for: player, in: home)
-    }
-
-    /// The record of a player already resolved in `space`.
+    ///
+    /// The record of a player resolved in `space` (``resolvePlayerAnywhere(_:space:)`` finds them from what a person
+    /// typed).
     public func handicapRecord(for player: PlayerRecord, in space: SpaceID) throws(NodeError) -> HandicapRecord {
         var entries: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)] = []
         var skipped: [HandicapRecord.SkippedGame] = []
@@ -207,15 +204,21 @@ extension Home {
         return cards
     }
 
-    /// The player named `text` in `space`, or, with no space, in the one space (or the one user) it names.
-    func findPlayer(_ text: String, space: SpaceID?) throws(NodeError) -> (PlayerRecord, SpaceID) {
+    /// The player named `text` in `space`, or, with no space, in the one space (or the one user) it names. A text
+    /// that fits several players of one space is ambiguous there, whatever the other spaces hold.
+    public func resolvePlayerAnywhere(_ text: String, space: SpaceID?) throws(NodeError) -> (player: PlayerRecord, space: SpaceID)
+    {
         if let space { return (try resolvePlayer(space, text), space) }
         let all = try spaces().sorted { $0.id < $1.id }
         guard !all.isEmpty else { throw .noSpace }
         if all.count == 1 { return (try resolvePlayer(all[0].id, text), all[0].id) }
         var found: [(player: PlayerRecord, space: SpaceSummary)] = []
         for summary in all {
-            if let player = try? resolvePlayer(summary.id, text) { found.append((player, summary)) }
+            do {
+                found.append((try resolvePlayer(summary.id, text), summary))
+            } catch .notFound {
+                continue
+            }
         }
         guard let first = found.first else {
             throw .notFound("no player '\(text)' in any space of this home: see `caddie player list --space SPACE`")

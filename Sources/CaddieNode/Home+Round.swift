@@ -121,42 +121,89 @@ extension Home {
 
     /// The game meant by `text`: an id or unique id prefix. A deleted game is found only when asked for.
     public func resolveGame(_ space: SpaceID, _ text: String, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
-        let courses = (try? self.courses(space)) ?? []
-        if !includeDeleted, let deleted = try? resolveGame(space, text, includeDeleted: true), deleted.deleted {
-            throw .notFound("game \(deleted.id.short) was deleted: `caddie game restore \(deleted.id.short)` brings it back")
+        do {
+            return try resolve(
+                text, in: try games(space, includeDeleted: includeDeleted), what: "game",
+                list: "caddie game list", id: \.id, name: nil
+            ) { game in
+                // Read only to tell apart the games an ambiguous prefix fits.
+                let course = game.course.flatMap { try? self.course(space, $0) }?.name ?? "unknown course"
+                return "\(course), \(Views.time(milliseconds: game.createdAt))"
+            }
+        } catch .notFound(let message) {
+            // Not among the games in play: say so plainly when the text names a deleted one.
+            if !includeDeleted, let deleted = try? resolveGame(space, text, includeDeleted: true), deleted.deleted {
+                throw .notFound("game \(deleted.id.short) was deleted: `caddie game restore \(deleted.id.short)` brings it back")
+            }
+            throw .notFound(message)
         }
-        return try resolve(
-            text, in: try games(space, includeDeleted: includeDeleted), what: "game",
-            list: "caddie game list", id: \.id, name: nil
-        ) { game in
-            let course = courses.first { $0.id == game.course }?.name ?? "unknown course"
-            return "\(course), \(Views.time(milliseconds: game.createdAt))"
+    }
+
+    /// The game with this id; a deleted one only when asked for.
+    public func game(_ space: SpaceID, _ id: GameID, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
+        guard let fields = try run({ try store.record(space, kind: .game, id: id) }) else {
+            throw .notFound("no game \(id.short) in this space: see `caddie game list`")
+        }
+        let game = GameRecord(id: id, fields: fields)
+        if game.deleted, !includeDeleted {
+            throw .notFound("game \(id.short) was deleted: `caddie game restore \(id.short)` brings it back")
+        }
+        return game
+    }
+
+    /// The player with this id.
+    public func player(_ space: SpaceID, _ id: PlayerID) throws(NodeError) -> PlayerRecord {
+        guard let fields = try run({ try store.record(space, kind: .player, id: id) }) else {
+            throw .notFound("no player \(id.short) in this space: see `caddie player list`")
+        }
+        return PlayerRecord(id: id, fields: fields)
+    }
+
+    /// The course with this id.
+    public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
+        guard let fields = try run({ try store.record(space, kind: .course, id: id) }) else {
+            throw .notFound("no course \(id.short) in this space: see `caddie course list`")
+        }
+        return CourseRecord(id: id, fields: fields)
+    }
+
+    /// The players meant by a list of texts, in order (each an id, id prefix or name; spaces around it ignored).
+    public func resolvePlayers(_ space: SpaceID, _ texts: [String]) throws(NodeError) -> [PlayerID] {
+        try texts.map { text throws(NodeError) in try resolvePlayer(space, text.trimmingCharacters(in: .whitespaces)).id }
+    }
+
+    /// Player and marker pairs as typed (`Ben:Ana`), resolved to ids.
+    public func resolveMarkers(
+        _ space: SpaceID, _ texts: [(player: String, marker: String)]
+    ) throws(NodeError) -> [(player: PlayerID, marker: PlayerID)] {
+        try texts.map { pair throws(NodeError) in
+            let ids = try resolvePlayers(space, [pair.player, pair.marker])
+            return (ids[0], ids[1])
         }
     }
 
     /// Creates a game on a course from one tee, with its roster and, optionally, who marks whom (pairs of
-    /// player and marker, as typed).
+    /// player and marker).
     public func newGame(
-        space: SpaceID, keys: UnlockedKeys, course courseText: String, tee teeName: String,
-        players playerTexts: [String], markers markerTexts: [(player: String, marker: String)] = [],
+        space: SpaceID, keys: UnlockedKeys, course courseID: CourseID, tee teeName: String,
+        players: [PlayerID], markers markerPairs: [(player: PlayerID, marker: PlayerID)] = [],
         setup: GameSetup = GameSetup()
     )
-        throws(NodeError) -> EntityID
+        throws(NodeError) -> GameID
     {
-        let course = try resolveCourse(space, courseText)
+        let course = try course(space, courseID)
         guard let tee = course.tee(named: teeName) else {
             throw .invalid(
                 "course \(course.name) has no tee '\(teeName)'; its tees: "
                     + course.tees.map(\.name).joined(separator: ", "))
         }
-        guard !playerTexts.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
-        var roster: [EntityID] = []
-        for text in playerTexts {
-            let player = try resolvePlayer(space, text.trimmingCharacters(in: .whitespaces))
-            guard !roster.contains(player.id) else { throw .invalid("player \(player.name) is listed twice") }
-            roster.append(player.id)
+        guard !players.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
+        var roster: [PlayerID] = []
+        for id in players {
+            guard !roster.contains(id) else { throw .invalid("player \(try player(space, id).name) is listed twice") }
+            roster.append(try player(space, id).id)
         }
-        let markers = try resolveMarkers(space, markerTexts, roster: roster)
+        let markers = try checkMarkers(space, markerPairs, roster: roster)
         let id = SecureRandom.entityID()
         var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Self.now())
         for (player, marker) in markers { fields[GameRecord.markerField(player)] = .bytes(marker.bytes) }
@@ -170,12 +217,12 @@ extension Home {
 
     /// Says who marks a player in a game (a last-writer-wins field of the game, synced like the others).
     public func setMarker(
-        space: SpaceID, keys: UnlockedKeys, game gameText: String, player: String, marker: String
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, marker: PlayerID
     )
         throws(NodeError)
     {
-        let card = try card(space: space, game: gameText)
-        let markers = try resolveMarkers(space, [(player, marker)], roster: card.players.map(\.id))
+        let card = try card(space: space, game: game)
+        let markers = try checkMarkers(space, [(player, marker)], roster: card.players.map(\.id))
         try append(
             space: space, keys: keys,
             changes: [
@@ -188,16 +235,16 @@ extension Home {
             ])
     }
 
-    /// Player and marker pairs resolved against a game's roster: both must play, and nobody marks themselves.
-    func resolveMarkers(
-        _ space: SpaceID, _ texts: [(player: String, marker: String)], roster: [EntityID]
+    /// Player and marker pairs checked against a game's roster: both must play, and nobody marks themselves.
+    func checkMarkers(
+        _ space: SpaceID, _ pairs: [(player: PlayerID, marker: PlayerID)], roster: [PlayerID]
     )
-        throws(NodeError) -> [(player: EntityID, marker: EntityID)]
+        throws(NodeError) -> [(player: PlayerID, marker: PlayerID)]
     {
-        var result: [(player: EntityID, marker: EntityID)] = []
-        for (playerText, markerText) in texts {
-            let player = try resolvePlayer(space, playerText.trimmingCharacters(in: .whitespaces))
-            let marker = try resolvePlayer(space, markerText.trimmingCharacters(in: .whitespaces))
+        var result: [(player: PlayerID, marker: PlayerID)] = []
+        for (playerID, markerID) in pairs {
+            let player = try self.player(space, playerID)
+            let marker = try self.player(space, markerID)
             guard roster.contains(player.id), roster.contains(marker.id) else {
                 throw .invalid(
                     "\(roster.contains(player.id) ? marker.name : player.name) is not playing in this game: "
@@ -215,24 +262,24 @@ extension Home {
     }
 
     /// Adds a player to a game's roster.
-    public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: String, player: String) throws(NodeError) {
-        let game = try resolveGame(space, game)
-        let player = try resolvePlayer(space, player)
+    public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) {
+        let game = try self.game(space, game)
+        let player = try self.player(space, player)
         try append(space: space, keys: keys, changes: [.rosterAdd(game: game.id, player: player.id)])
     }
 
     /// Removes a player from a game's roster (cancelling the adds this home has seen).
-    public func removeFromRoster(space: SpaceID, keys: UnlockedKeys, game: String, player: String) throws(NodeError) {
-        let game = try resolveGame(space, game)
-        let player = try resolvePlayer(space, player)
+    public func removeFromRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) {
+        let game = try self.game(space, game)
+        let player = try self.player(space, player)
         let tags = try run { try store.rosterTags(space, game: game.id, player: player.id) }
         guard !tags.isEmpty else { throw .invalid("\(player.name) is not on the roster of game \(game.id.short)") }
         try append(space: space, keys: keys, changes: [.rosterRemove(game: game.id, player: player.id, observed: tags)])
     }
 
     /// Finishes or reopens a game.
-    public func setFinished(space: SpaceID, keys: UnlockedKeys, game text: String, finished: Bool) throws(NodeError) {
-        let game = try resolveGame(space, text)
+    public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) {
+        let game = try self.game(space, game)
         guard game.finished != finished else { return }  // already so: no op to sign
         try append(
             space: space, keys: keys,
@@ -248,15 +295,15 @@ extension Home {
     /// Enters a score. It supersedes every value the cell shows now, so it also settles a conflict.
     @discardableResult
     public func score(
-        space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, hole: Int,
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, hole: Int,
         entry: ScoreEntry
     ) throws(NodeError) -> OpID {
-        let game = try resolveGame(space, gameText)
+        let game = try self.game(space, game)
         guard !game.finished else {
             throw .invalid(
                 "game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` to change a score")
         }
-        let player = try resolvePlayer(space, playerText)
+        let player = try self.player(space, player)
         let roster = try run { try store.roster(space, game: game.id) }
         guard roster.contains(player.id) else {
             throw .invalid("\(player.name) is not playing in game \(game.id.short): add them with `caddie game add-player`")
@@ -295,8 +342,8 @@ extension Home {
     }
 
     /// The card of a game.
-    public func card(space: SpaceID, game text: String) throws(NodeError) -> Scorecard {
-        let game = try resolveGame(space, text)
+    public func card(space: SpaceID, game: GameID) throws(NodeError) -> Scorecard {
+        let game = try self.game(space, game)
         let everyone = Dictionary(uniqueKeysWithValues: try players(space).map { ($0.id, $0) })
         let roster = try run { try store.roster(space, game: game.id) }
         var cells: [EntityID: [Int: ScoreCell]] = [:]
@@ -328,12 +375,12 @@ extension Home {
 
     /// The marker (this user) attests a player's card as it stands.
     public func attest(
-        space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID
     )
         throws(NodeError) -> Digest32
     {
-        let card = try card(space: space, game: gameText)
-        let player = try resolvePlayer(space, playerText)
+        let card = try card(space: space, game: game)
+        let player = try self.player(space, player)
         guard card.players.contains(where: { $0.id == player.id }) else {
             throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
         }

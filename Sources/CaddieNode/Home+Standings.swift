@@ -161,8 +161,8 @@ extension Home {
     }
 
     /// A game's standings: every format it plays, the disputes and what they decide, the settlement.
-    public func standings(space: SpaceID, game text: String) throws(NodeError) -> GameStandings {
-        let card = try card(space: space, game: text)
+    public func standings(space: SpaceID, game: GameID) throws(NodeError) -> GameStandings {
+        let card = try card(space: space, game: game)
         guard let course = card.course else {
             throw .notFound(
                 "the course of game \(card.game.id.short) has not arrived yet: sync with the home that "
@@ -330,8 +330,8 @@ extension Home {
     // MARK: Statistics
 
     /// A player's statistics over the finished games of a space they played.
-    public func statistics(space: SpaceID, player text: String) throws(NodeError) -> PlayerStatistics {
-        let player = try resolvePlayer(space, text)
+    public func statistics(space: SpaceID, player: PlayerID) throws(NodeError) -> PlayerStatistics {
+        let player = try self.player(space, player)
         var rounds = 0, holes = 0, fairwaysHit = 0, fairwaysRecorded = 0, greensHit = 0, greensRecorded = 0
         var putts = 0, puttRounds = 0, puttsOnGreens = 0, greensWithPutts = 0, penalties = 0
         var byPar: [Int: (strokes: Int, holes: Int)] = [:]

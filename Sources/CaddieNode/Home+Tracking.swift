@@ -39,12 +39,10 @@ extension Home {
     /// Records a position (a shot or a fix) for a player in a game, on the hole they are on. Marks are fields
     /// of the game with unique names, so they merge and sync like every other edit and never overwrite.
     public func mark(
-        space: SpaceID, keys: UnlockedKeys, game gameText: String, player playerText: String, point: GeoPoint,
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, point: GeoPoint,
         kind: TrackMark.Kind
     ) throws(NodeError) -> TrackMark {
-        let game = try resolveGame(space, gameText)
-        let player = try resolvePlayer(space, playerText)
-        let current = try currentHole(space: space, game: game.id.hex, player: player.id.hex)
+        let current = try currentHole(space: space, game: game, player: player)
         let now = Self.now()
         var writer = ByteWriter(capacity: 26)
         writer.u64(point.latitude.bitPattern)
@@ -52,14 +50,14 @@ extension Home {
         writer.u64(now)
         writer.u8(UInt8(clamping: current.hole))
         writer.u8(kind.rawValue)
-        let key = "track/\(player.id.hex)/\(Hex.encode(SecureRandom.entityID().bytes))"
-        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game.id, fields: [key: .bytes(writer.bytes)])])
+        let key = "track/\(player.hex)/\(Hex.encode(SecureRandom.entityID().bytes))"
+        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game, fields: [key: .bytes(writer.bytes)])])
         return TrackMark(point: point, time: now, hole: current.hole, kind: kind)
     }
 
     /// Every player's track in a game: distance walked, time per hole, pace against par, shot lengths.
-    public func trackSummary(space: SpaceID, game gameText: String) throws(NodeError) -> [PlayerTrack] {
-        let card = try card(space: space, game: gameText)
+    public func trackSummary(space: SpaceID, game: GameID) throws(NodeError) -> [PlayerTrack] {
+        let card = try card(space: space, game: game)
         let fields = try run { try store.record(space, kind: .game, id: card.game.id) } ?? [:]
         var marks: [EntityID: [TrackMark]] = [:]
         for (key, value) in fields where key.hasPrefix("track/") {

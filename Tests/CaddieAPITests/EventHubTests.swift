@@ -34,14 +34,14 @@ struct EventHubTests {
             }
             let tee = try #require(course.tees.first).name
             games = try [players[0...1], players[2...3]].map { pair in
-                try home.newGame(space: space, keys: keys, course: course.id.hex, tee: tee, players: pair.map(\.hex))
+                try home.newGame(space: space, keys: keys, course: course.id, tee: tee, players: Array(pair))
             }
             (self.home, self.keys, self.invite, self.space, self.players) = (home, keys, invite, space, players)
         }
 
         func score(game: Int, player: Int, hole: Int, strokes: Int) throws {
             try home.score(
-                space: space, keys: keys, game: games[game].hex, player: players[player].hex, hole: hole,
+                space: space, keys: keys, game: games[game], player: players[player], hole: hole,
                 entry: try ScoreEntry(strokes: strokes))
         }
     }
@@ -120,7 +120,7 @@ struct EventHubTests {
         let toBob = try round.home.export(space: round.space, since: VersionVector()).bundle
         _ = try other.importBundle(keys: otherKeys, bytes: toBob.encoded)
         _ = try other.score(
-            space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
+            space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3],
             hole: 7, entry: try ScoreEntry(strokes: 3))
 
         let hub = EventHub(home: round.home, logger: Logger(label: "test"))
@@ -139,7 +139,7 @@ struct EventHubTests {
 
         // His next score arrives alone: one game read.
         _ = try other.score(
-            space: round.space, keys: otherKeys, game: round.games[1].hex, player: round.players[3].hex,
+            space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3],
             hole: 8, entry: try ScoreEntry(strokes: 4))
         let next = try other.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
         _ = try round.home.importBundle(keys: round.keys, bytes: next.encoded)

@@ -243,7 +243,7 @@ public struct CardExport: Sendable {
 
 extension Home {
     /// The card of a game to hand in, with its standings, checked attestations and the space's state hash.
-    public func cardExport(space: SpaceID, game: String, keys: UnlockedKeys? = nil) throws(NodeError) -> CardExport {
+    public func cardExport(space: SpaceID, game: GameID, keys: UnlockedKeys? = nil) throws(NodeError) -> CardExport {
         let standings = try standings(space: space, game: game)
         let failed = Set(try verify(space: space, keys: keys).failures.map(\.op))
         let attestations = standings.card.attestations.map { record in

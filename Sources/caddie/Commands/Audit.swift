@@ -19,6 +19,7 @@ struct Card: ParsableCommand {
             }
             guard !(json && format != "text") else { throw NodeError.invalid("give --json or --format, not both") }
             let (home, space) = try options.open()
+            let game = try home.resolveGame(space, game).id
             if format != "text" {
                 let export = try home.cardExport(space: space, game: game)
                 let text = format == "csv" ? export.csv : export.html
@@ -101,7 +102,7 @@ struct Log: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let entries = try home.auditLog(space: space, game: game)
+            let entries = try home.auditLog(space: space, game: try game.map { try home.resolveGame(space, $0).id })
             if json {
                 Console.json(.array(entries.map(Views.audit)))
             } else {
@@ -128,7 +129,9 @@ struct History: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let entries = try home.history(space: space, game: game, player: player, hole: hole)
+            let entries = try home.history(
+                space: space, game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id,
+                hole: hole)
             if json {
                 Console.json(.array(entries.map(Views.history)))
             } else if entries.isEmpty {

@@ -100,15 +100,17 @@ final class DemoRun {
             let keys = try home.unlock(passphrase: Demo.passphrase)
             for (offset, strokes) in Demo.scores[index].enumerated() {
                 try home.score(
-                    space: space, keys: keys, game: game.hex, player: Demo.names[index], hole: offset + 1,
+                    space: space, keys: keys, game: game, player: try home.resolvePlayer(space, Demo.names[index]).id,
+                    hole: offset + 1,
                     entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
             }
             say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
         }
         say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
         try homes[1].score(
-            space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game.hex,
-            player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
+            space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game,
+            player: try homes[1].resolvePlayer(space, "Dev").id, hole: 7,
+            entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
         let distinct = Set(try homes.map { try $0.store.stateHash(space) }).count
         say("   four devices, \(distinct) different states")
 
@@ -121,7 +123,7 @@ final class DemoRun {
             "   converged: all four devices hold state \(try homes[0].store.stateHash(space).short) "
                 + "\(seconds(converged)) after the nodes started")
 
-        let card = try homes[0].card(space: space, game: game.hex)
+        let card = try homes[0].card(space: space, game: game)
         let net = try homes[0].playingHandicap(card: card, space: space, allowancePercent: 95)
         say("\n== The merged card (Ana's device), net and Stableford at 95% of course handicap")
         say(CardText.render(card, net: net))
@@ -134,7 +136,7 @@ final class DemoRun {
                     + "net \(handicap.netTotal)  \(handicap.pointsTotal) points")
         }
 
-        let open = try homes[0].standings(space: space, game: game.hex)
+        let open = try homes[0].standings(space: space, game: game)
         say("\n== Standings (Ana's device): net skins and a Nassau, \(open.sideName(0)) v \(open.sideName(1)), 1.00 a unit")
         say(StandingsText.render(open))
 
@@ -150,25 +152,25 @@ final class DemoRun {
                 .joined(separator: " and ") + ", entered concurrently")
         say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
         try homes[3].score(
-            space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game.hex,
-            player: "Dev", hole: 7, entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
+            space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game, player: dev.id, hole: 7,
+            entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
         let settled = Date()
         _ = try waitConverged(space)
         say("   every device has the settled value \(seconds(Date().timeIntervalSince(settled))) later")
-        let after = try homes[1].card(space: space, game: game.hex)
+        let after = try homes[1].card(space: space, game: game)
         guard let cell = after.cell(dev.id, 7), !cell.isConflict, cell.winner?.entry.strokes == 5 else {
             throw NodeError.invalid("the demo expected Dev's 7th to be settled at 5 on Ben's device")
         }
 
-        let final = try homes[1].standings(space: space, game: game.hex)
+        let final = try homes[1].standings(space: space, game: game)
         say("\n== Settled: the standings on Ben's device now")
         say(StandingsText.render(final))
 
         say("\n== What the audit log says about Dev's 7th (as Cleo's device sees it)")
         let audit = Dictionary(
-            try homes[2].auditLog(space: space, game: game.hex).map { ($0.op, $0) },
+            try homes[2].auditLog(space: space, game: game).map { ($0.op, $0) },
             uniquingKeysWith: { first, _ in first })
-        for entry in try homes[2].history(space: space, game: game.hex, player: "Dev", hole: 7) {
+        for entry in try homes[2].history(space: space, game: game, player: dev.id, hole: 7) {
             let state =
                 entry.supersededBy.isEmpty
                 ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
@@ -224,18 +226,18 @@ final class DemoRun {
         let used = try homes[0].invites(space: space).first { $0.invite.id == ticket.id }
         say("   Ana's invite \(ticket.id.short): \(used?.invite.used ?? 0) of 3 uses taken; a fourth device would be refused")
         say("== Ana adds the players (with their Handicap Index), the course and the game")
-        var players: [String] = []
+        var players: [PlayerID] = []
         for (name, index) in zip(Demo.names, Demo.indexes) {
-            players.append(try homes[0].addPlayer(space: space, keys: keys, name: name, user: nil, handicapIndex: index).hex)
+            players.append(try homes[0].addPlayer(space: space, keys: keys, name: name, user: nil, handicapIndex: index))
         }
         let imported = try homes[0].importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
-        let course = try homes[0].resolveCourse(space, imported[0].id.hex)
+        let course = try homes[0].course(space, imported[0].id)
         var setup = GameSetup()
         setup.formats = ["stroke", "stableford", "skins", "nassau"]
         setup.teams = [["Ana", "Cleo"], ["Ben", "Dev"]]
         setup.stake = 1
         let game = try homes[0].newGame(
-            space: space, keys: keys, course: course.id.hex, tee: "Yellow", players: players,
+            space: space, keys: keys, course: course.id, tee: "Yellow", players: players,
             setup: setup)
         say(
             "   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: stroke play, Stableford, "
@@ -245,7 +247,7 @@ final class DemoRun {
 
     /// One callout: Ana on the 1st tee, facing up the fairway.
     func guidance(space: SpaceID, course: CourseRecord) throws {
-        let goal = try homes[0].holeTarget(space: space, course: course.id.hex, hole: 1, target: nil)
+        let goal = try homes[0].holeTarget(course: course, hole: 1, target: nil)
         guard let tee = course.holes.first(where: { $0.number == 1 })?.teePositions.first else { return }
         let position = try GeoPoint(latitude: tee.latitude, longitude: tee.longitude)
         let bearing = Geodesy.initialBearing(from: position, to: goal.target.point)

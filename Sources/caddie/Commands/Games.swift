@@ -68,7 +68,8 @@ extension Game {
                 let changes = try setup.setup(tee: tee)
                 let (home, space) = try options.open()
                 try home.setupGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: try home.resolveGame(space, game).id,
                     setup: changes)
                 Console.print("Set up game \(game)")
             }
@@ -86,7 +87,8 @@ extension Game {
             try guarded {
                 let (home, space) = try options.open()
                 try home.deleteGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: try home.resolveGame(space, game, includeDeleted: true).id,
                     force: force)
                 Console.print("Deleted game \(game) (`caddie game restore \(game)` brings it back)")
             }
@@ -102,7 +104,8 @@ extension Game {
             try guarded {
                 let (home, space) = try options.open()
                 try home.deleteGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game,
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
+                    game: try home.resolveGame(space, game, includeDeleted: true).id,
                     force: true, restore: true)
                 Console.print("Restored game \(game)")
             }
@@ -126,7 +129,7 @@ extension Player {
                 let (home, space) = try options.open()
                 let edited = try home.editPlayer(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    player: player, name: name, handicapIndex: index, clearIndex: clearIndex)
+                    player: try home.resolvePlayer(space, player).id, name: name, handicapIndex: index, clearIndex: clearIndex)
                 if json {
                     Console.json(Views.player(edited))
                 } else {
@@ -149,7 +152,7 @@ struct StandingsCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let standings = try home.standings(space: space, game: game)
+            let standings = try home.standings(space: space, game: try home.resolveGame(space, game).id)
             if json { Console.json(Views.standings(standings)) } else { Console.print(StandingsText.render(standings)) }
         }
     }
@@ -165,7 +168,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let stats = try home.statistics(space: space, player: player)
+            let stats = try home.statistics(space: space, player: try home.resolvePlayer(space, player).id)
             if json {
                 Console.json(Views.statistics(stats))
                 return

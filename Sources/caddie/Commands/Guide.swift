@@ -73,7 +73,8 @@ struct Guide: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: gpx) else { throw NodeError.file("cannot read \(gpx)") }
                 let track: [TrackPoint]
                 do { track = try GPXParser.parse(data) } catch { throw NodeError.invalid("\(error)") }
-                let goal = try home.holeTarget(space: space, course: course, hole: hole, target: target)
+                let goal = try home.holeTarget(
+                    space: space, course: try home.resolveCourse(space, course).id, hole: hole, target: target)
                 let callouts = CalloutThrottle.replay(track, to: goal.target, settings: settings, area: goal.green)
                 // On arrival at a green, the next hole's tee is suggested.
                 func text(_ callout: Callout) -> String {
@@ -108,7 +109,9 @@ struct Guide: ParsableCommand {
             let position = try Self.position(lat, lon)
             guard
                 let goal = try home.holeTarget(
-                    space: space, game: game, player: player, course: course, hole: hole, target: target)
+                    space: space, game: try game.map { try home.resolveGame(space, $0).id },
+                    player: try player.map { try home.resolvePlayer(space, $0).id },
+                    course: try course.map { try home.resolveCourse(space, $0).id }, hole: hole, target: target)
             else {
                 throw NodeError.invalid("say where to: --course ID --hole N, or --game ID --player ID")
             }

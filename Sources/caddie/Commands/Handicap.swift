@@ -297,7 +297,8 @@ struct HandicapCommand: ParsableCommand {
                 let home = try options.open()
                 var spaceID: SpaceID?
                 if let space { spaceID = try home.resolveSpace(space) }
-                let record = try home.handicapRecord(player: player, space: spaceID)
+                let found = try home.resolvePlayerAnywhere(player, space: spaceID)
+                let record = try home.handicapRecord(for: found.player, in: found.space)
                 if json { Console.json(Views.handicap(record)) } else { Console.print(Self.textReport(record)) }
             }
         }

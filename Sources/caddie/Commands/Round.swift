@@ -215,7 +215,7 @@ struct Course: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let card = try home.courseCard(space: space, course: course, tee: tee)
+                let card = try home.courseCard(space: space, course: try home.resolveCourse(space, course).id, tee: tee)
                 if json {
                     Console.json(Views.courseCard(card))
                 } else {
@@ -263,7 +263,8 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 try home.setMarker(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: game, player: player, marker: marker)
+                    game: try home.resolveGame(space, game).id,
+                    player: try home.resolvePlayer(space, player).id, marker: try home.resolvePlayer(space, marker).id)
                 Console.print("\(marker) marks \(player) in game \(game)")
             }
         }
@@ -287,9 +288,9 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 let id = try home.newGame(
-                    space: space, keys: keys, course: course, tee: tee,
-                    players: players.split(separator: ",").map(String.init), markers: pairs,
-                    setup: gameSetup)
+                    space: space, keys: keys, course: try home.resolveCourse(space, course).id, tee: tee,
+                    players: try home.resolvePlayers(space, players.split(separator: ",").map(String.init)),
+                    markers: try home.resolveMarkers(space, pairs), setup: gameSetup)
                 if json { Console.json(.object([("game", .string(id.hex))])) } else { Console.print("Started game \(id.hex)") }
             }
         }
@@ -329,7 +330,7 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 try home.setFinished(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: game, finished: true)
+                    game: try home.resolveGame(space, game).id, finished: true)
                 Console.print("Finished game \(game)")
             }
         }
@@ -345,7 +346,7 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 try home.setFinished(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: game, finished: false)
+                    game: try home.resolveGame(space, game).id, finished: false)
                 Console.print("Reopened game \(game)")
             }
         }
@@ -362,7 +363,7 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 try home.addToRoster(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: game, player: player)
+                    game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id)
                 Console.print("Added \(player) to game \(game)")
             }
         }
@@ -381,7 +382,7 @@ struct Game: ParsableCommand {
                 let (home, space) = try options.open()
                 try home.removeFromRoster(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: game, player: player)
+                    game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id)
                 Console.print("Removed \(player) from game \(game)")
             }
         }
@@ -422,7 +423,9 @@ struct ScoreCommand: ParsableCommand {
             }
             let (home, space) = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let op = try home.score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry)
+            let op = try home.score(
+                space: space, keys: keys, game: try home.resolveGame(space, game).id,
+                player: try home.resolvePlayer(space, player).id, hole: hole, entry: entry)
             if json {
                 Console.json(.object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]))
             } else {
@@ -443,7 +446,7 @@ struct Attest: ParsableCommand {
             let (home, space) = try options.open()
             let hash = try home.attest(
                 space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                game: game, player: player)
+                game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id)
             Console.print("Attested \(player)'s card (\(hash.short))")
         }
     }

@@ -25,7 +25,8 @@ struct Track: ParsableCommand {
                 let (home, space) = try options.open()
                 let mark = try home.mark(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: game, player: player, point: point, kind: fix ? .fix : .shot)
+                    game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id, point: point,
+                    kind: fix ? .fix : .shot)
                 if json {
                     Console.json(.object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]))
                 } else {
@@ -45,7 +46,7 @@ struct Track: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let tracks = try home.trackSummary(space: space, game: game)
+                let tracks = try home.trackSummary(space: space, game: try home.resolveGame(space, game).id)
                 let unit = metres ? 1.0 : 1 / 0.9144
                 let unitName = metres ? "m" : "yd"
                 if json {
