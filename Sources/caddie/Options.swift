@@ -22,6 +22,24 @@ struct SpaceOptions: ParsableArguments {
         let home = try homeOptions.open()
         return (home, try home.resolveSpace(space))
     }
+
+    /// A command that reads the space: opens the home, resolves the space, runs `body`; an error ends the command
+    /// with its one line and exit status 1.
+    func read(_ body: (Home, SpaceID) throws -> Void) throws {
+        try guarded {
+            let (home, space) = try open()
+            try body(home, space)
+        }
+    }
+
+    /// A command that edits the space: as ``read(_:)``, with the keys unlocked (`CADDIE_PASSPHRASE` or a prompt);
+    /// prints the line `body` returns.
+    func edit(_ body: (Home, SpaceID, UnlockedKeys) throws -> String) throws {
+        try guarded {
+            let (home, space) = try open()
+            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain())))
+        }
+    }
 }
 
 /// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.

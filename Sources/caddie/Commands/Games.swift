@@ -64,14 +64,10 @@ extension Game {
         @OptionGroup var setup: GameSetupOptions
 
         func run() throws {
-            try guarded {
-                let changes = try setup.setup(tee: tee)
-                let (home, space) = try options.open()
-                try home.setupGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id,
-                    setup: changes)
-                Console.print("Set up game \(game)")
+            let changes = try guardedValue { try setup.setup(tee: tee) }
+            try options.edit { home, space, keys in
+                try home.setupGame(space: space, keys: keys, game: try home.resolveGame(space, game).id, setup: changes)
+                return "Set up game \(game)"
             }
         }
     }
@@ -84,13 +80,10 @@ extension Game {
         @Flag(help: "Delete it even though it has scores.") var force = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                try home.deleteGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game, includeDeleted: true).id,
-                    force: force)
-                Console.print("Deleted game \(game) (`caddie game restore \(game)` brings it back)")
+            try options.edit { home, space, keys in
+                let id = try home.resolveGame(space, game, includeDeleted: true).id
+                try home.deleteGame(space: space, keys: keys, game: id, force: force)
+                return "Deleted game \(game) (`caddie game restore \(game)` brings it back)"
             }
         }
     }
@@ -101,13 +94,10 @@ extension Game {
         @Argument(help: "The game.") var game: String
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                try home.deleteGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game, includeDeleted: true).id,
-                    force: true, restore: true)
-                Console.print("Restored game \(game)")
+            try options.edit { home, space, keys in
+                let id = try home.resolveGame(space, game, includeDeleted: true).id
+                try home.deleteGame(space: space, keys: keys, game: id, force: true, restore: true)
+                return "Restored game \(game)"
             }
         }
     }

@@ -259,13 +259,11 @@ struct Game: ParsableCommand {
         @Argument(help: "Their marker, another player of the game.") var marker: String
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.edit { home, space, keys in
+                let players = try home.resolvePlayers(space, [player, marker])
                 try home.setMarker(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id,
-                    player: try home.resolvePlayer(space, player).id, marker: try home.resolvePlayer(space, marker).id)
-                Console.print("\(marker) marks \(player) in game \(game)")
+                    space: space, keys: keys, game: try home.resolveGame(space, game).id, player: players[0], marker: players[1])
+                return "\(marker) marks \(player) in game \(game)"
             }
         }
     }
@@ -326,12 +324,9 @@ struct Game: ParsableCommand {
         @Argument(help: "The game.") var game: String
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                try home.setFinished(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id, finished: true)
-                Console.print("Finished game \(game)")
+            try options.edit { home, space, keys in
+                try home.setFinished(space: space, keys: keys, game: try home.resolveGame(space, game).id, finished: true)
+                return "Finished game \(game)"
             }
         }
     }
@@ -342,12 +337,9 @@ struct Game: ParsableCommand {
         @Argument(help: "The game.") var game: String
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                try home.setFinished(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id, finished: false)
-                Console.print("Reopened game \(game)")
+            try options.edit { home, space, keys in
+                try home.setFinished(space: space, keys: keys, game: try home.resolveGame(space, game).id, finished: false)
+                return "Reopened game \(game)"
             }
         }
     }
@@ -359,12 +351,10 @@ struct Game: ParsableCommand {
         @Argument(help: "The player.") var player: String
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                try home.addToRoster(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id)
-                Console.print("Added \(player) to game \(game)")
+            try options.edit { home, space, keys in
+                let (gameID, playerID) = (try home.resolveGame(space, game).id, try home.resolvePlayer(space, player).id)
+                try home.addToRoster(space: space, keys: keys, game: gameID, player: playerID)
+                return "Added \(player) to game \(game)"
             }
         }
     }
@@ -378,12 +368,10 @@ struct Game: ParsableCommand {
         @Argument(help: "The player.") var player: String
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                try home.removeFromRoster(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id)
-                Console.print("Removed \(player) from game \(game)")
+            try options.edit { home, space, keys in
+                let (gameID, playerID) = (try home.resolveGame(space, game).id, try home.resolvePlayer(space, player).id)
+                try home.removeFromRoster(space: space, keys: keys, game: gameID, player: playerID)
+                return "Removed \(player) from game \(game)"
             }
         }
     }
@@ -442,12 +430,10 @@ struct Attest: ParsableCommand {
     @Argument(help: "The player whose card you attest.") var player: String
 
     func run() throws {
-        try guarded {
-            let (home, space) = try options.open()
-            let hash = try home.attest(
-                space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id)
-            Console.print("Attested \(player)'s card (\(hash.short))")
+        try options.edit { home, space, keys in
+            let (gameID, playerID) = (try home.resolveGame(space, game).id, try home.resolvePlayer(space, player).id)
+            let hash = try home.attest(space: space, keys: keys, game: gameID, player: playerID)
+            return "Attested \(player)'s card (\(hash.short))"
         }
     }
 }

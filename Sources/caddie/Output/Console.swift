@@ -36,6 +36,15 @@ func guarded(_ body: () throws -> Void) throws {
     }
 }
 
+/// ``guarded(_:)`` for work that gives a value (checking options before the home is opened).
+func guardedValue<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw exitCode(for: error)
+    }
+}
+
 /// The async twin of ``guarded(_:)``.
 func guardedAsync(_ body: () async throws -> Void) async throws {
     do {
