@@ -96,10 +96,8 @@ extension NodeAPI {
         let goal: HoleTarget = try await read {
             guard
                 let goal = try home.holeTarget(
-                    space: id, game: try body.game.map { text throws(NodeError) in try home.resolveGame(id, text).id },
-                    player: try body.player.map { text throws(NodeError) in try home.resolvePlayer(id, text).id },
-                    course: try body.course.map { text throws(NodeError) in try home.resolveCourse(id, text).id },
-                    hole: body.hole, target: body.target)
+                    space: id, game: body.game, player: body.player, course: body.course, hole: body.hole,
+                    target: body.target)
             else {
                 throw NodeError.invalid("say where to: course and hole, or game and player, or to {latitude, longitude}")
             }

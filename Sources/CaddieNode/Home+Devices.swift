@@ -93,6 +93,13 @@ extension Home {
         listen host: String, port: UInt16, advertise: String?, timeout: Double, passphrase: String,
         ready: (PairingCode) -> Void
     ) throws(NodeError) -> PublicKey {
+        // The code carries an IPv4 address, four bytes: a name or an IPv6 address would not fit in it.
+        guard PairingCode.ipv4(host) != nil else {
+            throw .invalid("--listen takes an IPv4 address and a port, e.g. 0.0.0.0:7401 or 192.168.1.20:7401; got '\(host)'")
+        }
+        if let advertise, PairingCode.ipv4(advertise) == nil {
+            throw .invalid("--address takes this machine's IPv4 address on the LAN, e.g. 192.168.1.20; got '\(advertise)'")
+        }
         let identity = try identity()
         let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
@@ -110,14 +117,15 @@ extension Home {
             secret: SecureRandom.bytes(16))
         ready(code)
         let deadline = Date().addingTimeInterval(timeout)
-        var attempts = 0
-        while attempts < 5 {
+        var failures: [String] = []
+        while failures.count < 5 {
             guard let arrival = listener.next(timeout: deadline.timeIntervalSinceNow) else {
                 throw .invalid("no device paired within \(Int(timeout)) s; run `caddie device add` again")
             }
-            attempts += 1
             guard let request = arrival.frame, let device = PairingMessage.parseRequest(request, code: code) else {
-                arrival.reply(PairingMessage.refusal("the device code does not match"))
+                let reason = arrival.problem ?? "the device code does not match"
+                arrival.reply(PairingMessage.refusal(reason))
+                failures.append(reason)
                 continue
             }
             let now = Self.now()
@@ -136,7 +144,9 @@ extension Home {
             arrival.reply(PairingMessage.granted + sealed)
             return device
         }
-        throw .invalid("five devices tried the wrong code; run `caddie device add` again for a fresh one")
+        throw .invalid(
+            "five connections failed to pair (the last: \(failures.last ?? "")); run `caddie device add` again for a "
+                + "fresh code")
     }
 
     /// Logs in as an existing user on this new device: pairs over the LAN with the first device.
@@ -158,7 +168,8 @@ extension Home {
                         + "still waiting there, on the same network?")
             case .noReply(let why):
                 throw .invalid(
-                    "the first device did not answer (\(why)): run `caddie device add` there again and use its new code")
+                    "the first device did not answer (\(why)): run `caddie device add` there again and use its new "
+                        + "code (both devices need this version of caddie or later)")
             }
         }
         let kind = Array(reply.prefix(4))

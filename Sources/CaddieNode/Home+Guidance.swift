@@ -75,17 +75,19 @@ extension Home {
             longitude: points.map(\.longitude).reduce(0, +) / Double(points.count))
     }
 
-    /// The target a guidance request names: on the hole a player is on in a game (`game` and `player`), else on a
-    /// course's hole (`course` and `hole`); nil when neither pair is given. The CLI and the API both ask here.
+    /// The target a guidance request names, as typed: on the hole a player is on in a game (`game` and `player`),
+    /// else on a course's hole (`course` and `hole`); nil when neither pair is given. Only the pair that is used is
+    /// resolved. The CLI and the API both ask here: this is where their guidance input reaches the node's ids.
     public func holeTarget(
-        space: SpaceID, game: GameID?, player: PlayerID?, course: CourseID?, hole: Int?, target: String?
+        space: SpaceID, game: String?, player: String?, course: String?, hole: Int?, target: String?
     ) throws(NodeError) -> HoleTarget? {
         if let game, let player {
-            let current = try currentHole(space: space, game: game, player: player)
+            let current = try currentHole(
+                space: space, game: try resolveGame(space, game).id, player: try resolvePlayer(space, player).id)
             return try holeTarget(course: current.course, hole: current.hole, target: target)
         }
         guard let course, let hole else { return nil }
-        return try holeTarget(space: space, course: course, hole: hole, target: target)
+        return try holeTarget(course: try resolveCourse(space, course), hole: hole, target: target)
     }
 
     /// The hole a player is on in a game: the first hole with no score for them (the last hole when all have one).

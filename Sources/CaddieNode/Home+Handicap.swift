@@ -218,6 +218,8 @@ extension Home {
                 found.append((try resolvePlayer(summary.id, text), summary))
             } catch .notFound {
                 continue
+            } catch .ambiguous(let message) {
+                throw .ambiguous("\(message), in space \(summary.name) (\(summary.id.short)); or give --space")
             }
         }
         guard let first = found.first else {

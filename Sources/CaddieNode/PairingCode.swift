@@ -5,9 +5,18 @@ import Foundation
 /// The one-time code `caddie device add` prints: where the first device listens on the LAN, and a
 /// 16-byte secret that authenticates the new device's request and encrypts the certificate and space
 /// keys sent back. Layout before base32: version (1), IPv4 address (4), port (u16), secret (16), and
-/// a 4-byte BLAKE2b check.
+/// a 4-byte BLAKE2b check. Version 2: the exchange is framed as on the sync wire (version 1 sent bare
+/// messages; the two do not understand each other).
 public struct PairingCode: Sendable, Equatable {
     static let prefix = "CADDIEPAIR1"
+    static let version: UInt8 = 2
+
+    /// The four bytes of a dotted IPv4 address, or nil for anything else.
+    public static func ipv4(_ text: String) -> [UInt8]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let bytes = parts.compactMap { $0.count <= 3 && $0.allSatisfy(\.isASCII) ? UInt8($0) : nil }
+        return parts.count == 4 && bytes.count == 4 ? bytes : nil
+    }
 
     /// IPv4 address of the first device, dotted.
     public let host: String
@@ -26,8 +35,8 @@ public struct PairingCode: Sendable, Equatable {
     /// The printable token.
     public var text: String {
         var writer = ByteWriter(capacity: 32)
-        writer.u8(1)
-        writer.raw(host.split(separator: ".").compactMap { UInt8($0) })
+        writer.u8(Self.version)
+        writer.raw(Self.ipv4(host) ?? [0, 0, 0, 0])
         writer.u16(port)
         writer.raw(secret)
         writer.raw(Blake2b.hash(writer.bytes).bytes.prefix(4))
@@ -46,7 +55,13 @@ public struct PairingCode: Sendable, Equatable {
         guard Array(Blake2b.hash(Array(bytes.prefix(23))).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
             throw .invalid("the device code is mistyped or incomplete; copy it again")
         }
-        guard bytes[0] == 1 else { throw .invalid("this device code needs a newer caddie") }
+        guard bytes[0] == Self.version else {
+            throw .invalid(
+                bytes[0] < Self.version
+                    ? "this device code comes from an older caddie: update caddie on the first device, then run "
+                        + "`caddie device add` there again"
+                    : "this device code needs a newer caddie: update caddie on this device")
+        }
         host = bytes[1...4].map(String.init).joined(separator: ".")
         port = UInt16(bytes[5]) << 8 | UInt16(bytes[6])
         secret = Array(bytes[7..<23])

@@ -58,8 +58,11 @@ public enum FrameExchange {
             throw .unreachable(Self.reason(error))
         }
         defer { channel.close(promise: nil) }
+        // One deadline for writing the request and reading the reply: a peer that stops reading cannot hold the
+        // write either, since closing the channel fails it.
         let timeout = loop.scheduleTask(in: .seconds(replyTimeout)) {
             reader.finish(.failure(Failure.noReply("no reply within \(replyTimeout) s")))
+            channel.close(promise: nil)
         }
         defer { timeout.cancel() }
         do {
@@ -131,9 +134,14 @@ public final class FrameListener: Sendable {
         let channel: any Channel
 
         /// Sends `body` as one frame (when the connection is still open), then closes the connection. Waits until
-        /// the bytes are written, so a command that ends right after does not cut them off.
+        /// the bytes are written, so a command that ends right after does not cut them off, but never longer than
+        /// ``FrameListener/replyTimeout``: a peer that does not read is cut off.
         public func reply(_ body: [UInt8]) {
+            let deadline = channel.eventLoop.scheduleTask(in: FrameListener.replyTimeout) { [channel] in
+                channel.close(promise: nil)
+            }
             if channel.isActive { try? channel.writeAndFlush(ByteBuffer(bytes: FrameDecoder.frame(body))).wait() }
+            deadline.cancel()
             try? channel.close().wait()
         }
     }
@@ -142,6 +150,10 @@ public final class FrameListener: Sendable {
     public let port: Int
     /// Connections waiting beyond this many are closed unanswered.
     static let maxWaiting = 16
+    /// Connections open at once (reading their request, or waiting for an answer) beyond this many are closed at once.
+    static let maxOpen = 32
+    /// How long an answer may take to be written.
+    static let replyTimeout = TimeAmount.seconds(10)
     private let server: any Channel
     private let queue: Queue
 
@@ -193,6 +205,19 @@ public final class FrameListener: Sendable {
         /// Nil once the listener is closed: what arrives later (a connection's read timeout) is closed at once.
         let items = Mutex<[Arrival]?>([])
         let signal = DispatchSemaphore(value: 0)
+        /// Connections open now.
+        let open = Mutex(0)
+
+        /// Counts a new connection in; false when too many are open already.
+        func opened() -> Bool {
+            open.withLock { count in
+                guard count < FrameListener.maxOpen else { return false }
+                count += 1
+                return true
+            }
+        }
+
+        func closed() { open.withLock { $0 -= 1 } }
 
         func add(_ arrival: Arrival) {
             let taken = items.withLock { items in
@@ -211,6 +236,7 @@ public final class FrameListener: Sendable {
         private let timeout: TimeAmount
         private var decoder = FrameDecoder()
         private var queued = false
+        private var counted = false
         private var timer: Scheduled<Void>?
 
         init(queue: Queue, timeout: TimeAmount) {
@@ -219,6 +245,12 @@ public final class FrameListener: Sendable {
         }
 
         func channelActive(context: ChannelHandlerContext) {
+            guard queue.opened() else {
+                queued = true  // never queued: a flood of connections is not worth an answer
+                context.close(promise: nil)
+                return
+            }
+            counted = true
             let channel = context.channel
             let seconds = timeout.nanoseconds / 1_000_000_000
             timer = context.eventLoop.scheduleTask(in: timeout) { [self] in
@@ -239,6 +271,10 @@ public final class FrameListener: Sendable {
 
         func channelInactive(context: ChannelHandlerContext) {
             queue(nil, "it closed the connection before its request was whole", context.channel)
+            if counted {
+                counted = false
+                queue.closed()
+            }
             context.fireChannelInactive()
         }
 

@@ -122,7 +122,14 @@ struct DeviceTests {
         try cli.fails(["login", "--name", "Ana", "--device-code", "X"], saying: "either --name")
         // A well-formed code for a port nobody listens on.
         try cli.fails(
-            ["login", "--device-code", "CADDIEPAIR1AF7QAAABWP7UONGGRXU622QC5SC6RQBW44VECIIJBXDA"],
+            ["login", "--device-code", "CADDIEPAIR1AJ7QAAABWP7UONGGRXU622QC5SC6RQBW44VEDGHCIOBA"],
             saying: "cannot reach")
+        // The same code from a caddie before framed pairing (version 1): it says which side to update.
+        try cli.fails(
+            ["login", "--device-code", "CADDIEPAIR1AF7QAAABWP7UONGGRXU622QC5SC6RQBW44VECIIJBXDA"],
+            saying: "comes from an older caddie")
+        // The code holds an IPv4 address: a host name would make a code no device can use.
+        try cli.fails(["device", "add", "--listen", "localhost:7401"], saying: "--listen takes an IPv4 address")
+        try cli.fails(["device", "add", "--address", "phone.local"], saying: "--address takes")
     }
 }

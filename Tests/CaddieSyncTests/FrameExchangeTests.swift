@@ -56,6 +56,17 @@ struct FrameExchangeTests {
         #expect(refused.problem?.contains("not a frame") == true)
     }
 
+    @Test("at most 32 connections are open at once: more are closed unread, and the 32 stay")
+    func openCap() throws {
+        let listener = try FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 30)
+        defer { listener.close() }
+        let clients = try (0..<(FrameListener.maxOpen + 8)).map { _ in try TCPClient(port: listener.port) }
+        let deadline = Date().addingTimeInterval(5)
+        while clients.filter({ !$0.channel.isActive }).count < 8, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(clients.filter { !$0.channel.isActive }.count == 8)
+    }
+
     @Test("a closed port is unreachable; a listener that never answers is no reply, within the reply timeout")
     func failures() throws {
         let listener = try FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 10)

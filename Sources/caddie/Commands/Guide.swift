@@ -109,9 +109,7 @@ struct Guide: ParsableCommand {
             let position = try Self.position(lat, lon)
             guard
                 let goal = try home.holeTarget(
-                    space: space, game: try game.map { try home.resolveGame(space, $0).id },
-                    player: try player.map { try home.resolvePlayer(space, $0).id },
-                    course: try course.map { try home.resolveCourse(space, $0).id }, hole: hole, target: target)
+                    space: space, game: game, player: player, course: course, hole: hole, target: target)
             else {
                 throw NodeError.invalid("say where to: --course ID --hole N, or --game ID --player ID")
             }
