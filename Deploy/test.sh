@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine, checks the formatting, builds Caddie, and runs every test: the swift-testing suites (unit,
+# Sets up a fresh Debian machine, checks the formatting and the layering (Deploy/layers.sh), builds Caddie, and runs
+# every test: the swift-testing suites (unit,
 # property, store, CLI, API, crash, hostile-peer and 16-peer load tests), the HTTP API against its OpenAPI
 # document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every libFuzzer harness
 # for CADDIE_FUZZ_SECONDS (45) each, the systemd unit, and `caddie demo` as an end-to-end check.
@@ -13,6 +14,8 @@ if ! swift-format lint --strict --recursive Sources Tests Package.swift; then
     echo "test: the code above is not formatted: run swift-format format --in-place --recursive Sources Tests Package.swift" >&2
     exit 1
 fi
+echo "test: checking the layering (Deploy/layers.sh)"
+bash Deploy/layers.sh
 echo "test: building"
 swift build 2>&1 | grep -E "error|warning: unreachable|Compiling|Build complete" | grep -v "^\[" || true
 swift build >/dev/null

@@ -290,10 +290,10 @@ public struct NodeAPI: Sendable {
 
     func syncStatus() async throws -> Response {
         let sessions = node.sessions
+        let home = home
         let spaces = try await read { try home.spaces() }
-        let store = home.store
         let hashes: [(SpaceSummary, String, String)] = try await read {
-            try spaces.map { space in (space, try store.stateHash(space.id).hex, try store.vector(space.id).description) }
+            try spaces.map { space in (space, try home.stateHash(space.id).hex, try home.vector(space.id).description) }
         }
         return Response.json(
             .object([

@@ -27,20 +27,12 @@ public final class EventHub: Sendable {
         let conflict: Bool
     }
 
-    private struct Head: Equatable {
-        let seq: UInt64
-        let hash: Digest32
-    }
-
     /// What the hub saw at its last look: per game ("space/game"), each cell ("player/hole") and the game's
-    /// record; per space, each device's head.
+    /// record; per space, where it stood (``SpaceMark``).
     private struct Look {
         var cells: [String: [String: CellState]] = [:]
         var games: [String: GameRecord] = [:]
-        var heads: [SpaceID: [PublicKey: Head]] = [:]
-        /// Each space's fork mark (``OpStore/forkMark(_:)``): branch ops never move a head, so a change there is
-        /// read whole.
-        var branches: [SpaceID: Int] = [:]
+        var marks: [SpaceID: SpaceMark] = [:]
     }
 
     /// How much one look read.
@@ -140,7 +132,7 @@ public final class EventHub: Sendable {
     /// batches) and after every commit the kernel reports on the database file (other processes' writes).
     /// Nothing polls: an idle hub does not wake.
     public func run() async {
-        let monitor = try? home.store.changeMonitor()
+        let monitor = home.changeMonitor()
         var version = (try? monitor?.version()) ?? 0
         compare()
         let watch = try? monitor?.watch { [wake] in wake.yield() }
@@ -165,16 +157,11 @@ public final class EventHub: Sendable {
         }
     }
 
-    /// The most new ops one look reads to narrow itself to the games they touch; beyond it (a peer's whole
-    /// round arriving at once) reading every card of the space is the cheaper way.
-    static let narrowingLimit = 2_000
-
     /// Looks at what changed since the last look and publishes the differences. The first look reads every
-    /// score cell. After it, each space's heads are compared with the last look's: the ops each device added
-    /// since are read and decoded, and only the games they touch are read again; the cards of every other
-    /// game are carried over unread. A space whose change cannot be narrowed that way (a device's log cut back
-    /// by a revocation or a fork, a fork branch's new ops, a new member, a removal, more than ``narrowingLimit`` new
-    /// ops) is read whole.
+    /// score cell. After it, the home says which games the ops added to each space since the last look touch
+    /// (``Home/changes(_:since:)``), and only those are read again; the cards of every other game are carried over
+    /// unread. A space whose change cannot be narrowed that way (a device's log cut back by a revocation or a fork,
+    /// a fork branch's new ops, a new member, a removal, more than ``Home/narrowingLimit`` new ops) is read whole.
     func compare() {
         let last = state.withLock { $0.look }
         var look = Look()
@@ -182,15 +169,8 @@ public final class EventHub: Sendable {
         var stats = LookStats()
         do {
             for space in try home.spaces() {
-                let heads = Dictionary(
-                    try home.store.heads(space.id).map { ($0.device, Head(seq: $0.seq, hash: $0.hash)) },
-                    uniquingKeysWith: { a, _ in a })
-                look.heads[space.id] = heads
-                let branches = try home.store.forkMark(space.id)
-                look.branches[space.id] = branches
-                let touched = last.flatMap {
-                    $0.branches[space.id] == branches ? touchedGames(space.id, before: $0.heads[space.id], now: heads) : nil
-                }
+                let (mark, touched) = try home.changes(space.id, since: last?.marks[space.id])
+                look.marks[space.id] = mark
                 if touched == nil { stats.wholeSpaces += 1 }
                 var players: [EntityID: String]?
                 for game in try home.games(space.id) {
@@ -207,7 +187,7 @@ public final class EventHub: Sendable {
                     }
                     let eventsBefore = events.count
                     var cells: [String: CellState] = [:]
-                    for cell in try home.store.cells(space.id, game: game.id) {
+                    for cell in try home.cells(space.id, game: game.id) {
                         let key = "\(cell.player.hex)/\(cell.hole)"
                         let now = CellState(winner: cell.winner?.op, conflict: cell.isConflict)
                         cells[key] = now
@@ -268,41 +248,6 @@ public final class EventHub: Sendable {
             $0.lastLook = stats
         }
         for (type, data) in events { publish(type, data) }
-    }
-
-    /// The games that the ops added to a space since the last look touch, or nil when the space must be read
-    /// whole (see ``compare()``).
-    private func touchedGames(_ space: SpaceID, before: [PublicKey: Head]?, now: [PublicKey: Head]) -> Set<EntityID>? {
-        guard let before else { return nil }
-        var seen = VersionVector()
-        for (device, head) in before {
-            // A log that went back, or holds another op at the seq last seen, was cut and rebuilt.
-            guard let current = now[device], current.seq >= head.seq, current.seq > head.seq || current.hash == head.hash
-            else { return nil }
-            seen.entries[device] = head.seq
-        }
-        guard let added = try? home.store.ops(space: space, after: seen, limit: Self.narrowingLimit + 1),
-            added.count <= Self.narrowingLimit
-        else { return nil }
-        var games = Set<EntityID>()
-        for (id, bytes) in added {
-            guard let op = try? SignedOp(bytes: bytes), let changes = try? Payload.decode(op.payload) else { return nil }
-            // The first new op of a device must follow the one the last look saw, or the log was replaced.
-            if let head = before[id.device], id.seq == head.seq + 1, op.prev != head.hash { return nil }
-            for change in changes {
-                switch change {
-                case .score(let game, _, _, _), .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _):
-                    games.insert(game)
-                case .set(kind: .game, let id, _):
-                    games.insert(id)
-                case .set:
-                    continue
-                case .join, .revoke, .remove, .rotate:
-                    return nil
-                }
-            }
-        }
-        return games
     }
 
     /// What the last look read: spaces read whole and games whose cards were read (for tests and the log).

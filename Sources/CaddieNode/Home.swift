@@ -16,8 +16,10 @@ import Glibc
 public final class Home: Sendable {
     /// The directory.
     public let directory: URL
-    /// The database.
-    public let store: OpStore
+    /// The database. Only the node layer reads and writes it: the CLI and the API go through Home's methods
+    /// (`Deploy/layers.sh` checks). Package access is for this package's tests and benchmarks, which fill and
+    /// inspect a home's store directly.
+    package let store: OpStore
     /// Whether this is the running node's home object, which writes its ops itself and answers commands' writes
     /// (`takeWrites`); a command's home hands its ops to that node while one runs.
     let servesWrites = Mutex(false)

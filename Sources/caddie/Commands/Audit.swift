@@ -209,10 +209,8 @@ struct StateHash: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let (home, space) = try options.open()
-            let hash: Digest32
-            do { hash = try home.store.stateHash(space) } catch { throw NodeError.wrap(error) }
+        try options.read { home, space in
+            let hash = try home.stateHash(space)
             if json { Console.json(.object([("stateHash", .string(hash.hex))])) } else { Console.print(hash.hex) }
         }
     }
@@ -225,10 +223,8 @@ struct VectorCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let (home, space) = try options.open()
-            let vector: VersionVector
-            do { vector = try home.store.vector(space) } catch { throw NodeError.wrap(error) }
+        try options.read { home, space in
+            let vector = try home.vector(space)
             if json {
                 Console.json(.object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }))
             } else {

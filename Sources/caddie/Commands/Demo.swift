@@ -111,7 +111,7 @@ final class DemoRun {
             space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game,
             player: try homes[1].resolvePlayer(space, "Dev").id, hole: 7,
             entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
-        let distinct = Set(try homes.map { try $0.store.stateHash(space) }).count
+        let distinct = Set(try homes.map { try $0.stateHash(space) }).count
         say("   four devices, \(distinct) different states")
 
         say("\n== Back in range at the clubhouse: the nodes meet" + (lab ? " (found over mDNS in the network lab)" : ""))
@@ -120,7 +120,7 @@ final class DemoRun {
         _ = try waitConverged(space)
         let converged = Date().timeIntervalSince(meet)
         say(
-            "   converged: all four devices hold state \(try homes[0].store.stateHash(space).short) "
+            "   converged: all four devices hold state \(try homes[0].stateHash(space).short) "
                 + "\(seconds(converged)) after the nodes started")
 
         let card = try homes[0].card(space: space, game: game)
@@ -187,7 +187,7 @@ final class DemoRun {
             checked += result.checked
         }
         say("\n== Summary")
-        say("   four nodes, \(try homes[0].store.opCount(space)) ops each, \(checked) signatures verified across the four homes")
+        say("   four nodes, \(try homes[0].opCount(space)) ops each, \(checked) signatures verified across the four homes")
         say(
             "   converged after the round in \(seconds(converged)); conflict shown and settled; total run \(seconds(Date().timeIntervalSince(started)))"
         )
@@ -362,7 +362,7 @@ final class DemoRun {
     func waitConverged(_ space: SpaceID) throws -> Double {
         let start = Date()
         while Date().timeIntervalSince(start) < timeout {
-            if Set(try homes.map { try $0.store.stateHash(space) }).count == 1 { return Date().timeIntervalSince(start) }
+            if Set(try homes.map { try $0.stateHash(space) }).count == 1 { return Date().timeIntervalSince(start) }
             Thread.sleep(forTimeInterval: 0.02)
         }
         throw NodeError.invalid("the four nodes did not converge within \(Int(timeout)) s (logs in \(folder.path))")

@@ -169,7 +169,7 @@ struct SyncCommand: AsyncParsableCommand {
                 }
                 sent += again.sent
             }
-            let hash = try home.store.stateHash(space)
+            let hash = try home.stateHash(space)
             if json {
                 Console.json(
                     .object([
