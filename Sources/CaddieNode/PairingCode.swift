@@ -11,10 +11,16 @@ public struct PairingCode: Sendable, Equatable {
     static let prefix = "CADDIEPAIR1"
     static let version: UInt8 = 2
 
-    /// The four bytes of a dotted IPv4 address, or nil for anything else.
+    /// The four bytes of a dotted IPv4 address in its plain form (`192.168.1.20`), or nil for anything else: no
+    /// signs, and no leading zeros, which the system's resolver would read as octal (`010` is 8).
     public static func ipv4(_ text: String) -> [UInt8]? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        let bytes = parts.compactMap { $0.count <= 3 && $0.allSatisfy(\.isASCII) ? UInt8($0) : nil }
+        let bytes = parts.compactMap { part -> UInt8? in
+            guard (1...3).contains(part.count), part.allSatisfy({ ("0"..."9").contains($0) }),
+                part.count == 1 || part.first != "0"
+            else { return nil }
+            return UInt8(part)
+        }
         return parts.count == 4 && bytes.count == 4 ? bytes : nil
     }
 

@@ -1,3 +1,4 @@
+import CaddieNode
 import Foundation
 import Testing
 
@@ -112,6 +113,20 @@ struct DeviceTests {
         #expect(process.terminationStatus == 0)
         #expect(silent.isClosed(), "the silent connection is closed when the first device stops listening")
         #expect(try tablet.ok(["whoami", "--json"]).field("user") == (try phone.ok(["whoami", "--json"]).field("user")))
+    }
+
+    @Test("a pairing address is a plain dotted IPv4 address: no names, signs, leading zeros or missing parts")
+    func addresses() throws {
+        #expect(PairingCode.ipv4("192.168.1.20") == [192, 168, 1, 20])
+        #expect(PairingCode.ipv4("0.0.0.0") == [0, 0, 0, 0])
+        for text in [
+            "localhost", "1.2.3", "1.2.3.4.", " 1.2.3.4", "256.1.1.1", "01.2.3.4", "192.168.1.010", "+1.2.3.4", "-0.1.2.3", "::1",
+        ] {
+            #expect(PairingCode.ipv4(text) == nil, "\(text) was taken for an address")
+        }
+        let cli = try CLI(name: "address")
+        defer { cli.remove() }
+        try cli.fails(["device", "add", "--listen", "192.168.1.010:7401"], saying: "--listen takes an IPv4 address")
     }
 
     @Test("a wrong or stale device code is refused with a clear reason")
