@@ -68,16 +68,12 @@ extension Home {
         }
     }
 
-    /// The Handicap Index of a player from their finished games in every space this home holds.
-    ///
-    /// The player is named as in `space`; with no space, every space is searched and the player must be found in one,
-    /// or be the same user in all that match. The same person is found in other spaces by their user key when the
-    /// player has one; a player without a user key counts only their games in their own space. Each finished game
-    /// the player is on the roster of becomes a round from the course and tee's ratings and the card's shown
-    /// strokes, dated by its creation; games on tees without ratings are reported as skipped.
-    ///
-    /// The record of a player resolved in `space` (``resolvePlayerAnywhere(_:space:)`` finds them from what a person
-    /// typed).
+    /// The Handicap Index of a player of `space` from their finished games in every space this home holds
+    /// (``resolvePlayerAnywhere(_:space:)`` finds the player from what a person typed). The same person is found in
+    /// other spaces by their user key when the player has one; a player without a user key counts only their games
+    /// in their own space. Each finished game the player is on the roster of becomes a round from the course and
+    /// tee's ratings and the card's shown strokes, dated by its creation; games on tees without ratings are reported
+    /// as skipped.
     public func handicapRecord(for player: PlayerRecord, in space: SpaceID) throws(NodeError) -> HandicapRecord {
         var entries: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)] = []
         var skipped: [HandicapRecord.SkippedGame] = []

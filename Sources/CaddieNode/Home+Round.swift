@@ -200,8 +200,9 @@ extension Home {
         guard !players.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
         var roster: [PlayerID] = []
         for id in players {
-            guard !roster.contains(id) else { throw .invalid("player \(try player(space, id).name) is listed twice") }
-            roster.append(try player(space, id).id)
+            let player = try player(space, id)
+            guard !roster.contains(id) else { throw .invalid("player \(player.name) is listed twice") }
+            roster.append(id)
         }
         let markers = try checkMarkers(space, markerPairs, roster: roster)
         let id = SecureRandom.entityID()

@@ -129,8 +129,8 @@ struct SessionMachine {
     private var forkCopiesSent = Set<OpID>()
     /// Fork-branch ops (a forked device's, OpStore+Branches.swift) sent this session, by hash.
     private var branchesSent = Set<Digest32>()
-    /// Some branch ops wait for the peer to hold their device's log up to the fork point.
-    private(set) var branchesWaiting = false
+    /// Per device whose branch ops wait: the seq the peer must hold first (the fork point − 1).
+    private var branchesWaitFor: [PublicKey: UInt64] = [:]
     private var lastHeard: UInt64
     /// When this side last sent a digest (its heartbeat).
     private var lastSpoke: UInt64
@@ -332,10 +332,11 @@ struct SessionMachine {
     mutating func branchesFetched(_ ops: [(hash: Digest32, id: OpID, bytes: [UInt8])]) -> [Action] {
         var root: [PublicKey: UInt64] = [:]
         for op in ops { root[op.id.device] = min(root[op.id.device] ?? .max, op.id.seq) }
-        branchesWaiting = false
+        branchesWaitFor = [:]
         let unsent = ops.filter { op in
-            guard peerKnown[op.id.device] + 1 >= root[op.id.device, default: 1] else {
-                branchesWaiting = true
+            let root = root[op.id.device, default: 1]
+            guard peerKnown[op.id.device] + 1 >= root else {
+                branchesWaitFor[op.id.device] = root - 1
                 return false
             }
             return branchesSent.insert(op.hash).inserted
@@ -356,6 +357,10 @@ struct SessionMachine {
         actions.append(.send(.ops(batch: nextBatch(), ack: oneShot, batch)))
         return actions
     }
+
+    /// Some branch ops that waited can go now: the peer holds their device's log up to the fork point. Only then
+    /// is reading them again worth it (a wait this side cannot end, a log it holds less of, reads nothing more).
+    var branchesReady: Bool { branchesWaitFor.contains { peerKnown[$0.key] >= $0.value } }
 
     /// This side's copies of ops the peer's vector named under another head.
     mutating func headsLookedUp(forks: [(id: OpID, bytes: [UInt8])]) -> [Action] {

@@ -54,7 +54,7 @@ struct SyncSession {
     private var report = SessionReport()
     /// The store's fork mark when this session last looked (``OpStore/forkMark(_:)``; it reads the branches when
     /// this moves).
-    private var branchesSeen = 0
+    private(set) var branchesSeen = 0
 
     init(node: SyncNode, role: Role, address: String, foundBy: String, oneShot: Bool, logger: Logger) {
         self.node = node
@@ -428,99 +428,12 @@ struct SyncSession {
     }()
 
     /// A forked device's branches, whole, when the store's fork mark (`count`, just read) moved since this session
-    /// last looked, or some wait for the peer: every op not yet sent this session goes
+    /// last looked, or some that waited for the peer can go now: every op not yet sent this session goes
     /// (``SessionMachine/branchesFetched(_:)``).
     private mutating func branchesIfMoved(_ count: Int) async throws -> [SessionMachine.Action] {
-        guard let space = session?.space, count != branchesSeen || machine.branchesWaiting else { return [] }
+        guard let space = session?.space, count != branchesSeen || machine.branchesReady else { return [] }
         let store = node.store
         branchesSeen = count
         return machine.branchesFetched(try await blocking { try store.branchOps(space) })
-    }
-
-    /// This side's vector: the node's heads of the space, read once per change for every session
-    /// (``SyncNode/heads(_:)``), so an idle link's digests cost no database read.
-    private func ourVector() async throws -> [WireMessage.VectorEntry] {
-        guard let space = session?.space else { return [] }
-        return try await node.heads(space)
-    }
-
-    /// This side's copies of the ops the peer's vector names under another head (a forked device).
-    private func forkedCopies(_ entries: [WireMessage.VectorEntry]) async throws -> [(id: OpID, bytes: [UInt8])] {
-        guard let space = session?.space else { return [] }
-        let store = node.store
-        var copies: [(id: OpID, bytes: [UInt8])] = []
-        for entry in entries {
-            let id = OpID(device: entry.device, seq: entry.seq)
-            let ours = try await blocking { try store.opHash(space, id) }
-            if let ours, ours != entry.head, let bytes = try await blocking({ try store.opBytes(space, id) }) {
-                copies.append((id, bytes))
-            }
-        }
-        return copies
-    }
-
-    /// Restores and applies a received batch; the ops that were new here.
-    /// Applies a received batch: the ops that were new here, and the devices whose newest op among them was made
-    /// within ``freshMilliseconds`` by its clock (devices live now, see ``SessionMachine``).
-    /// Also the store's fork mark after it (read in the same transaction).
-    private func apply(_ wireOps: [WireOp]) async throws -> (applied: [OpID], fresh: Set<PublicKey>, branches: Int) {
-        guard let space = session?.space else { return ([], [], branchesSeen) }
-        let store = node.store
-        let restored = try await restore(wireOps, space: space)
-        let keys = node.keyring(space).keys
-        guard let key = keys.first else { throw SyncError.refused("no key for space \(space.short)") }
-        let now = UInt64(Date().timeIntervalSince1970 * 1000)
-        var result = try await blocking {
-            try store.receive(
-                space: space, spaceKey: key, laterKeys: Array(keys.dropFirst()), ops: restored,
-                mode: .tolerant, now: now)
-        }
-        // A batch that brought a new space key (a removal) may also hold joins made with it, checked before the
-        // key was known: offer the batch once more with every key now held (what applied is skipped as held).
-        if !result.rejected.isEmpty, case let after = node.keyring(space).keys, after.count > keys.count {
-            let again = try await blocking {
-                try store.receive(
-                    space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
-                    mode: .tolerant, now: now)
-            }
-            result.applied += again.applied
-            result.rejected = again.rejected
-            result.forkMark = again.forkMark
-        }
-        if !result.rejected.isEmpty {
-            logger.warning(
-                "refused ops from peer",
-                metadata: [
-                    "count": "\(result.rejected.count)",
-                    "first": "\(result.rejected.first ?? "")",
-                ])
-        }
-        if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
-        if !result.applied.isEmpty { node.didApply(result.applied) }
-        return (result.applied, Self.fresh(restored, applied: result.applied, now: now), result.forkMark)
-    }
-
-    /// Restores compact ops to their signed bytes, using the previous op of each device.
-    private func restore(_ ops: [WireOp], space: SpaceID) async throws -> [[UInt8]] {
-        let store = node.store
-        var last: [PublicKey: (seq: UInt64, hash: Digest32)] = [:]
-        var out: [[UInt8]] = []
-        for op in ops {
-            guard let id = op.id else { throw WireError.malformedMessage("an op too short to name its device") }
-            var prev = Digest32.zero
-            if id.seq > 1 {
-                if let known = last[id.device], known.seq == id.seq - 1 {
-                    prev = known.hash
-                } else if let stored = try await blocking({ try store.opHash(space, OpID(device: id.device, seq: id.seq - 1)) }) {
-                    prev = stored
-                } else if case .compact = op {
-                    continue  // its predecessor is missing here: a later session (or another peer) brings it
-                }
-            }
-            let bytes = op.restore(space: space, prev: prev)
-            last[id.device] = (id.seq, Blake2b.hash(bytes))
-            out.append(bytes)
-        }
-        return out
     }
 }

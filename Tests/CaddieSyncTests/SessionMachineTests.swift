@@ -177,14 +177,16 @@ struct SessionMachineTests {
             ])
         #expect(machine.branchesFetched(branches) == [])
         #expect(machine.sent == branches.count)
-        #expect(!machine.branchesWaiting)
-        // A device forked at seq 5 whose log the peer holds only to seq 2: its branches wait for the peer's vector.
+        #expect(!machine.branchesReady)
+        // A device forked at seq 5 whose log the peer holds only to seq 2: its branches wait for the peer's vector,
+        // and are not worth reading again until it comes.
         let later = [(Self.head(Self.peer, 5), OpID(device: Self.peer, seq: 5), Self.op(Self.peer, 5))]
         #expect(machine.branchesFetched(later) == [])
-        #expect(machine.branchesWaiting)
+        #expect(!machine.branchesReady)
         _ = try machine.received(.vector([Self.entry(Self.peer, 4)]), now: 0)
+        #expect(machine.branchesReady)
         #expect(machine.branchesFetched(later) == [.send(.ops(batch: 4, ack: true, [.full(later[0].2)]))])
-        #expect(!machine.branchesWaiting)
+        #expect(!machine.branchesReady)
     }
 
     @Test("a peer silent for 15 s is reset and counts as gone")

@@ -98,10 +98,10 @@ final class DemoRun {
         say("\n== On the course, out of range: each player scores their own card for eighteen holes")
         for (index, home) in homes.enumerated() {
             let keys = try home.unlock(passphrase: Demo.passphrase)
+            let player = try home.resolvePlayer(space, Demo.names[index]).id
             for (offset, strokes) in Demo.scores[index].enumerated() {
                 try home.score(
-                    space: space, keys: keys, game: game, player: try home.resolvePlayer(space, Demo.names[index]).id,
-                    hole: offset + 1,
+                    space: space, keys: keys, game: game, player: player, hole: offset + 1,
                     entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
             }
             say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))

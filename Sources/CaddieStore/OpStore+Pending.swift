@@ -1,0 +1,106 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import GRDB
+
+/// Ops that arrive beyond a gap wait in `pending_op` for their predecessors, within bounds, and apply when those
+/// come (OpStore+Receive.swift decides which wait).
+extension ReceiveSession {
+    /// Most bytes of ops a space keeps waiting for missing predecessors; beyond it, ops are refused (a peer
+    /// resends them after the gap is filled), so a hostile peer cannot fill the disk with ops nobody can apply.
+    static let maxPendingBytes = 16 * 1024 * 1024
+    /// Most ops waiting for one device that is a member of the space.
+    static let maxPendingPerMember = 5_000
+    /// Most ops waiting for one device that has not joined (its join may be among the missing ops).
+    static let maxPendingPerStranger = 64
+    /// How long an op may wait for its predecessors before it is dropped (a peer offers it again later).
+    static let pendingLifetimeMilliseconds: UInt64 = 86_400_000
+
+    /// Stores ops that arrived beyond a gap, after the checks that need no predecessor: each op's own signature,
+    /// and bounds on what one device and the whole space may hold waiting.
+    mutating func holdPending(_ ops: [SignedOp]) throws {
+        guard let first = ops.first else { return }
+        let device = Data(first.device.bytes)
+        let signed = ops.prefix(while: \.signatureVerifies)
+        if signed.count < ops.count {
+            report.rejected.append("op \(ops[signed.count].id) does not verify; it and the ops after it are not kept")
+        }
+        let (heldBytes, heldOfDevice) =
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT coalesce(sum(length(bytes)), 0) AS bytes,
+                               coalesce(sum(CASE WHEN device = ? THEN 1 ELSE 0 END), 0) AS device
+                        FROM pending_op WHERE space = ?
+                        """), arguments: [device, spaceData]
+            ).map { (Int($0["bytes"] as Int64), Int($0["device"] as Int64)) } ?? (0, 0)
+        let member = try user(of: first.device) != nil
+        let deviceLimit = member ? Self.maxPendingPerMember : Self.maxPendingPerStranger
+        var room = max(0, deviceLimit - heldOfDevice)
+        var bytesLeft = max(0, Self.maxPendingBytes - heldBytes)
+        var kept: [SignedOp] = []
+        for op in signed {
+            guard room > 0, op.bytes.count <= bytesLeft else { break }
+            kept.append(op)
+            room -= 1
+            bytesLeft -= op.bytes.count
+        }
+        if kept.count < signed.count {
+            report.rejected.append(
+                "\(signed.count - kept.count) ops of device \(first.device.short) wait for missing ones "
+                    + "and its share of the pending queue is full; they will be accepted when offered again")
+        }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO pending_op (space, device, seq, bytes, received_at) VALUES (?, ?, ?, ?, ?)
+                """)
+        for op in kept {
+            try statement.execute(arguments: [
+                spaceData, device, Int64(bitPattern: op.seq), Data(op.bytes),
+                Int64(bitPattern: now),
+            ])
+            report.pending += 1
+        }
+    }
+
+    /// Drops ops that waited longer than their lifetime for predecessors that never came.
+    func expirePending() throws {
+        guard now > Self.pendingLifetimeMilliseconds else { return }
+        try db.cachedStatement(sql: "DELETE FROM pending_op WHERE space = ? AND received_at < ?")
+            .execute(arguments: [spaceData, Int64(bitPattern: now - Self.pendingLifetimeMilliseconds)])
+    }
+
+    /// Applies pending ops whose predecessors have now arrived, until no more can be.
+    mutating func drainPending() throws {
+        while true {
+            let ready = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT p.device, p.seq, p.bytes FROM pending_op p
+                    WHERE p.space = ? AND p.seq = 1 + coalesce(
+                        (SELECT max(o.seq) FROM op o WHERE o.space = p.space AND o.device = p.device), 0)
+                    """, arguments: [spaceData])
+            guard !ready.isEmpty else { return }
+            for row in ready {
+                let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+                let all = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT bytes FROM pending_op WHERE space = ? AND device = ? ORDER BY seq
+                        """, arguments: [spaceData, Data(device.bytes)])
+                try db.execute(
+                    sql: "DELETE FROM pending_op WHERE space = ? AND device = ?",
+                    arguments: [spaceData, Data(device.bytes)])
+                let ops = try all.map { try SignedOp(bytes: [UInt8]($0["bytes"] as Data)) }
+                report.pending -= min(report.pending, ops.count)
+                try process(device: device, ops: ops)
+            }
+        }
+    }
+
+    /// Copies that waited in pending_op and have since arrived directly are no longer needed.
+    func forgetPending(_ device: PublicKey, through seq: UInt64) throws {
+        try db.cachedStatement(sql: "DELETE FROM pending_op WHERE space = ? AND device = ? AND seq <= ?")
+            .execute(arguments: [spaceData, Data(device.bytes), Int64(bitPattern: seq)])
+    }
+}
