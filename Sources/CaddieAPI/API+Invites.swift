@@ -16,7 +16,7 @@ extension NodeAPI {
         space.get("invites") { _, context in
             let id = try await spaceID(context)
             let home = home
-            return Response.json(.array(try await read { try home.invites(space: id) }.map(Self.invite)))
+            return Response.json(.array(try await read { try home.spaces.invites(space: id) }.map(Self.invite)))
         }
         space.post("invites") { request, context in try await makeInvite(request, context) }
         space.post("invites/:invite/revoke") { _, context in
@@ -24,8 +24,8 @@ extension NodeAPI {
             let text = try Self.parameter(context, "invite")
             let (home, keys) = (home, keys)
             let revoked = try await write { () throws -> InviteSummary? in
-                let invite = try home.revokeInvite(text, keys: keys)
-                return try home.invites(space: id).first { $0.invite.id == invite.id }
+                let invite = try home.spaces.revokeInvite(text, keys: keys)
+                return try home.spaces.invites(space: id).first { $0.invite.id == invite.id }
             }
             guard let revoked else { throw APIError(status: .notFound, code: "not_found", message: "no such invite") }
             return Response.json(Self.invite(revoked))
@@ -37,8 +37,8 @@ extension NodeAPI {
         let body = try await decode(request, as: NewInvite.self)
         let (home, keys) = (home, keys)
         let ticket = try await write {
-            try home.createInvite(
-                space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? Home.defaultInviteSeconds,
+            try home.spaces.createInvite(
+                space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? SpaceService.defaultInviteSeconds,
                 keys: keys)
         }
         return Response.json(

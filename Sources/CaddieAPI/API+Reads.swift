@@ -19,7 +19,7 @@ extension NodeAPI {
         let limit = try intQuery(request, "limit", default: 20, range: 1...200)
         return Response.json(
             .array(
-                try await read { try home.searchCourses(space: id, text: String(text), limit: limit) }
+                try await read { try home.courses.searchCourses(space: id, text: String(text), limit: limit) }
                     .map(Views.searchResult)))
     }
 
@@ -32,7 +32,7 @@ extension NodeAPI {
         return Response.json(
             .array(
                 try await read {
-                    try home.nearbyCourses(space: id, latitude: lat, longitude: lon, radiusKilometres: radius)
+                    try home.courses.nearbyCourses(space: id, latitude: lat, longitude: lon, radiusKilometres: radius)
                 }.map(Views.nearby)))
     }
 
@@ -41,8 +41,8 @@ extension NodeAPI {
         let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
         return Response.json(
             try await read {
-                let card = try home.card(space: id, game: try home.resolveGame(id, game).id)
-                let net = try home.playingHandicap(card: card, space: id, allowancePercent: allowance)
+                let card = try home.rounds.card(space: id, game: try home.rounds.resolveGame(id, game).id)
+                let net = try home.handicaps.playingHandicap(card: card, space: id, allowancePercent: allowance)
                 return .array(
                     card.players.map { player in
                         .object([
@@ -95,7 +95,7 @@ extension NodeAPI {
         }
         let goal: HoleTarget = try await read {
             guard
-                let goal = try home.holeTarget(
+                let goal = try home.guidance.holeTarget(
                     space: id, game: body.game, player: body.player, course: body.course, hole: body.hole,
                     target: body.target)
             else {
@@ -150,14 +150,15 @@ extension NodeAPI {
         let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
         let home = home
         let (course, number, targets): (CourseRecord, Int, [HoleTarget]) = try await read {
-            let current = try home.currentHole(
-                space: id, game: try home.resolveGame(id, body.game).id, player: try home.resolvePlayer(id, body.player).id)
+            let current = try home.guidance.currentHole(
+                space: id, game: try home.rounds.resolveGame(id, body.game).id,
+                player: try home.rounds.resolvePlayer(id, body.player).id)
             guard let hole = current.course.hole(current.hole) else {
                 throw NodeError.notFound("course \(current.course.name) has no hole \(current.hole)")
             }
             let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
             let targets = names.compactMap {
-                try? home.holeTarget(course: current.course, hole: current.hole, target: $0)
+                try? home.guidance.holeTarget(course: current.course, hole: current.hole, target: $0)
             }
             return (current.course, current.hole, targets)
         }

@@ -21,8 +21,8 @@ extension NodeAPI {
         let body = try await decode(request, as: NewPlayer.self)
         let (home, keys) = (home, keys)
         let player = try await write {
-            let added = try home.addPlayer(space: id, keys: keys, name: body.name, user: nil, handicapIndex: body.index)
-            return try home.player(id, added)
+            let added = try home.rounds.addPlayer(space: id, keys: keys, name: body.name, user: nil, handicapIndex: body.index)
+            return try home.rounds.player(id, added)
         }
         return Response.json(Views.player(player), status: .created)
     }
@@ -89,9 +89,9 @@ extension NodeAPI {
         return Response.json(
             Views.game(
                 try await write {
-                    let game = try home.resolveGame(id, game).id
-                    try home.setupGame(space: id, keys: keys, game: game, setup: body.setup)
-                    return try home.game(id, game)
+                    let game = try home.rounds.resolveGame(id, game).id
+                    try home.rounds.setupGame(space: id, keys: keys, game: game, setup: body.setup)
+                    return try home.rounds.game(id, game)
                 }))
     }
 
@@ -102,9 +102,9 @@ extension NodeAPI {
         return Response.json(
             Views.game(
                 try await write {
-                    let game = try home.resolveGame(id, game, includeDeleted: true).id
-                    try home.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
-                    return try home.game(id, game, includeDeleted: true)
+                    let game = try home.rounds.resolveGame(id, game, includeDeleted: true).id
+                    try home.rounds.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
+                    return try home.rounds.game(id, game, includeDeleted: true)
                 }))
     }
 
@@ -112,7 +112,7 @@ extension NodeAPI {
         let (id, game) = try await gameParameters(context)
         let (home, keys) = (home, keys)
         let export = try await read {
-            try home.cardExport(space: id, game: try home.resolveGame(id, game).id, keys: keys)
+            try home.rounds.cardExport(space: id, game: try home.rounds.resolveGame(id, game).id, keys: keys)
         }
         var headers: HTTPFields = [
             .contentType: html ? "text/html; charset=utf-8" : "text/csv; charset=utf-8",
@@ -144,8 +144,8 @@ extension NodeAPI {
         return Response.json(
             Views.player(
                 try await write {
-                    try home.editPlayer(
-                        space: id, keys: keys, player: try home.resolvePlayer(id, player).id, name: body.name,
+                    try home.rounds.editPlayer(
+                        space: id, keys: keys, player: try home.rounds.resolvePlayer(id, player).id, name: body.name,
                         handicapIndex: body.index,
                         clearIndex: body.clearIndex ?? false)
                 }))
@@ -158,11 +158,11 @@ extension NodeAPI {
         let game = try await write {
             var setup = body.setup.setup
             setup.tee = nil
-            let created = try home.newGame(
-                space: id, keys: keys, course: try home.resolveCourse(id, body.course).id, tee: body.tee,
-                players: try home.resolvePlayers(id, body.players),
-                markers: try home.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }), setup: setup)
-            return try home.game(id, created)
+            let created = try home.rounds.newGame(
+                space: id, keys: keys, course: try home.courses.resolveCourse(id, body.course).id, tee: body.tee,
+                players: try home.rounds.resolvePlayers(id, body.players),
+                markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }), setup: setup)
+            return try home.rounds.game(id, created)
         }
         return Response.json(Views.game(game), status: .created)
     }
@@ -173,9 +173,9 @@ extension NodeAPI {
         return Response.json(
             Views.game(
                 try await write {
-                    let game = try home.resolveGame(id, game).id
-                    try home.setFinished(space: id, keys: keys, game: game, finished: finished)
-                    return try home.game(id, game)
+                    let game = try home.rounds.resolveGame(id, game).id
+                    try home.rounds.setFinished(space: id, keys: keys, game: game, finished: finished)
+                    return try home.rounds.game(id, game)
                 }))
     }
 
@@ -211,9 +211,12 @@ extension NodeAPI {
         }
         let (home, keys) = (home, keys)
         let (op, player) = try await write {
-            let game = try home.resolveGame(id, game).id
-            let player = try home.resolvePlayer(id, body.player).id
-            return (try home.score(space: id, keys: keys, game: game, player: player, hole: body.hole, entry: entry), player.hex)
+            let game = try home.rounds.resolveGame(id, game).id
+            let player = try home.rounds.resolvePlayer(id, body.player).id
+            return (
+                try home.rounds.score(space: id, keys: keys, game: game, player: player, hole: body.hole, entry: entry),
+                player.hex
+            )
         }
         return Response.json(
             .object([
@@ -229,9 +232,9 @@ extension NodeAPI {
         let body = try await decode(request, as: NewAttestation.self)
         let (home, keys) = (home, keys)
         let (hash, player) = try await write {
-            let game = try home.resolveGame(id, game).id
-            let player = try home.resolvePlayer(id, body.player).id
-            return (try home.attest(space: id, keys: keys, game: game, player: player), player.hex)
+            let game = try home.rounds.resolveGame(id, game).id
+            let player = try home.rounds.resolvePlayer(id, body.player).id
+            return (try home.rounds.attest(space: id, keys: keys, game: game, player: player), player.hex)
         }
         return Response.json(.object([("player", .string(player)), ("cardHash", .string(hash.hex))]), status: .created)
     }

@@ -69,7 +69,7 @@ public struct NodeAPI: Sendable {
             inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web)),
             prefix: "/v1", table: routes)
         v1.get("whoami") { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
-        v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces() }.map(Views.space))) }
+        v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces.list() }.map(Views.space))) }
         v1.get("peers") { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
         v1.get("sync") { _, _ in try await syncStatus() }
         v1.get("events") { _, _ in events() }
@@ -77,7 +77,7 @@ public struct NodeAPI: Sendable {
         let space = v1.group("spaces/:space")
         space.get("players") { _, context in
             let id = try await spaceID(context)
-            return Response.json(.array(try await read { try home.players(id) }.map(Views.player)))
+            return Response.json(.array(try await read { try home.rounds.players(id) }.map(Views.player)))
         }
         space.post("players") { request, context in try await addPlayer(request, context) }
         space.get("players/:player/handicap") { _, context in
@@ -86,13 +86,13 @@ public struct NodeAPI: Sendable {
             return Response.json(
                 Views.handicap(
                     try await read {
-                        let found = try home.resolvePlayerAnywhere(player, space: id)
-                        return try home.handicapRecord(for: found.player, in: found.space)
+                        let found = try home.handicaps.resolvePlayerAnywhere(player, space: id)
+                        return try home.handicaps.handicapRecord(for: found.player, in: found.space)
                     }))
         }
         space.get("courses") { _, context in
             let id = try await spaceID(context)
-            return Response.json(.array(try await read { try home.courses(id) }.map(Views.course)))
+            return Response.json(.array(try await read { try home.courses.list(id) }.map(Views.course)))
         }
         space.get("courses/search") { request, context in try await searchCourses(request, context) }
         space.get("courses/nearby") { request, context in try await nearbyCourses(request, context) }
@@ -103,17 +103,17 @@ public struct NodeAPI: Sendable {
             return Response.json(
                 Views.courseCard(
                     try await read {
-                        try home.courseCard(space: id, course: try home.resolveCourse(id, course).id, tee: tee)
+                        try home.courses.courseCard(space: id, course: try home.courses.resolveCourse(id, course).id, tee: tee)
                     }))
         }
         space.get("games") { _, context in
             let id = try await spaceID(context)
-            return Response.json(.array(try await read { try home.games(id) }.map(Views.game)))
+            return Response.json(.array(try await read { try home.rounds.games(id) }.map(Views.game)))
         }
         space.post("games") { request, context in try await newGame(request, context) }
         space.get("games/current") { _, context in
             let id = try await spaceID(context)
-            let games = try await read { try home.games(id) }.filter { !$0.finished }
+            let games = try await read { try home.rounds.games(id) }.filter { !$0.finished }
             guard let game = games.max(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) else {
                 throw APIError.notFound("no game is in progress in this space: start one with POST /v1/spaces/{space}/games")
             }
@@ -121,7 +121,7 @@ public struct NodeAPI: Sendable {
         }
         space.get("games/:game") { _, context in
             let (id, game) = try await gameParameters(context)
-            return Response.json(Views.game(try await read { try home.resolveGame(id, game) }))
+            return Response.json(Views.game(try await read { try home.rounds.resolveGame(id, game) }))
         }
         space.post("games/:game/finish") { _, context in try await setFinished(context, true) }
         space.post("games/:game/reopen") { _, context in try await setFinished(context, false) }
@@ -130,8 +130,9 @@ public struct NodeAPI: Sendable {
             let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
             return Response.json(
                 try await read {
-                    let card = try home.card(space: id, game: try home.resolveGame(id, game).id)
-                    return Views.card(card, net: try home.playingHandicap(card: card, space: id, allowancePercent: allowance))
+                    let card = try home.rounds.card(space: id, game: try home.rounds.resolveGame(id, game).id)
+                    return Views.card(
+                        card, net: try home.handicaps.playingHandicap(card: card, space: id, allowancePercent: allowance))
                 })
         }
         // `games/current` is a read-only alias: a change must name the game it changes.
@@ -149,7 +150,8 @@ public struct NodeAPI: Sendable {
         space.get("games/:game/standings") { _, context in
             let (id, game) = try await gameParameters(context)
             return Response.json(
-                Views.standings(try await read { try home.standings(space: id, game: try home.resolveGame(id, game).id) }))
+                Views.standings(
+                    try await read { try home.handicaps.standings(space: id, game: try home.rounds.resolveGame(id, game).id) }))
         }
         space.get("games/:game/card.csv") { _, context in try await printable(context, html: false) }
         space.get("games/:game/card.html") { _, context in try await printable(context, html: true) }
@@ -159,7 +161,9 @@ public struct NodeAPI: Sendable {
             let player = try Self.parameter(context, "player")
             return Response.json(
                 Views.statistics(
-                    try await read { try home.statistics(space: id, player: try home.resolvePlayer(id, player).id) }))
+                    try await read {
+                        try home.handicaps.statistics(space: id, player: try home.rounds.resolvePlayer(id, player).id)
+                    }))
         }
         space.get("games/:game/handicaps") { request, context in try await handicaps(request, context) }
         space.post("games/:game/scores") { request, context in try await enterScore(request, context) }
@@ -173,9 +177,9 @@ public struct NodeAPI: Sendable {
             return Response.json(
                 .array(
                     try await read {
-                        try home.history(
-                            space: id, game: try home.resolveGame(id, game).id,
-                            player: try home.resolvePlayer(id, player).id, hole: hole)
+                        try home.audit.history(
+                            space: id, game: try home.rounds.resolveGame(id, game).id,
+                            player: try home.rounds.resolvePlayer(id, player).id, hole: hole)
                     }
                     .map(Views.history)))
         }
@@ -185,8 +189,8 @@ public struct NodeAPI: Sendable {
             return Response.json(
                 .array(
                     try await read {
-                        try home.auditLog(
-                            space: id, game: try game.map { text throws(NodeError) in try home.resolveGame(id, text).id })
+                        try home.audit.auditLog(
+                            space: id, game: try game.map { text throws(NodeError) in try home.rounds.resolveGame(id, text).id })
                     }.map(Views.audit)))
         }
         space.post("guidance") { request, context in try await guidance(request, context) }
@@ -212,7 +216,7 @@ public struct NodeAPI: Sendable {
 
     func spaceID(_ context: BasicRequestContext) async throws -> SpaceID {
         let text = try Self.parameter(context, "space")
-        return try await read { try home.resolveSpace(text) }
+        return try await read { try home.spaces.resolveSpace(text) }
     }
 
     func gameParameters(_ context: BasicRequestContext) async throws -> (SpaceID, String) {
@@ -291,7 +295,7 @@ public struct NodeAPI: Sendable {
     func syncStatus() async throws -> Response {
         let sessions = node.sessions
         let home = home
-        let spaces = try await read { try home.spaces() }
+        let spaces = try await read { try home.spaces.list() }
         let hashes: [(SpaceSummary, String, String)] = try await read {
             try spaces.map { space in (space, try home.stateHash(space.id).hex, try home.vector(space.id).description) }
         }

@@ -168,12 +168,12 @@ public final class EventHub: Sendable {
         var events: [(String, JSON)] = []
         var stats = LookStats()
         do {
-            for space in try home.spaces() {
+            for space in try home.spaces.list() {
                 let (mark, touched) = try home.changes(space.id, since: last?.marks[space.id])
                 look.marks[space.id] = mark
                 if touched == nil { stats.wholeSpaces += 1 }
                 var players: [EntityID: String]?
-                for game in try home.games(space.id) {
+                for game in try home.rounds.games(space.id) {
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
                     look.games[gameKey] = game
                     let before = last.map { $0.cells[gameKey] ?? [:] }
@@ -183,7 +183,8 @@ public final class EventHub: Sendable {
                     }
                     stats.gamesRead += 1
                     if players == nil {
-                        players = Dictionary(try home.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+                        players = Dictionary(
+                            try home.rounds.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                     }
                     let eventsBefore = events.count
                     var cells: [String: CellState] = [:]
@@ -221,7 +222,7 @@ public final class EventHub: Sendable {
                     look.cells[gameKey] = cells
                     // The game's standings, after its scores or its setup changed (not on the first look).
                     if last != nil, events.count > eventsBefore || last?.games[gameKey] != game,
-                        let standings = try? home.standings(space: space.id, game: game.id)
+                        let standings = try? home.handicaps.standings(space: space.id, game: game.id)
                     {
                         events.append(
                             (

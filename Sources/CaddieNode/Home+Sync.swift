@@ -19,7 +19,7 @@ extension Home {
             throw .file("identity.json is damaged: restore it from a backup")
         }
         var spaceKeys: [SpaceID: [UInt8]] = [:]
-        for space in try spaces() {
+        for space in try spaces.list() {
             spaceKeys[space.id] = try keys.key(for: space.id)
             try ensureJoined(space.id, keys: keys)
         }
@@ -30,7 +30,7 @@ extension Home {
             let node = try SyncNode(
                 store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
                 maxIncomingPerAddress: maxIncomingPerAddress, maxIncoming: maxIncoming, nodeID: nodeID)
-            node.serveInvites(inviteDesk(keys: keys))
+            node.serveInvites(spaces.inviteDesk(keys: keys))
             node.useKeyrings { [self] space in keyring(space, keys: keys) }
             return node
         } catch {

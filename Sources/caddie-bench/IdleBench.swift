@@ -15,8 +15,8 @@ struct IdleBench {
         let passphrase = "idle passphrase"
         let homes = try (0..<4).map { try Home(path: directory.appendingPathComponent("idle-\($0)").path) }
         for (index, home) in homes.enumerated() { _ = try home.login(name: "Player \(index + 1)", passphrase: passphrase) }
-        let invite = try homes[0].createSpace(name: "Idle round", passphrase: passphrase)
-        for home in homes.dropFirst() { _ = try home.joinSpace(invite: invite.text, passphrase: passphrase) }
+        let invite = try homes[0].spaces.createSpace(name: "Idle round", passphrase: passphrase)
+        for home in homes.dropFirst() { _ = try home.spaces.joinSpace(invite: invite.text, passphrase: passphrase) }
         let base = Int.random(in: 20_000...40_000)
         var processes: [Process] = []
         defer {

@@ -26,7 +26,7 @@ struct LoadBench {
         do {
             let hub = try Home(path: hubPath)
             _ = try hub.login(name: "Clubhouse", passphrase: passphrase)
-            invite = try hub.createSpace(name: "Club medal", passphrase: passphrase)
+            invite = try hub.spaces.createSpace(name: "Club medal", passphrase: passphrase)
         }
         let port = Int.random(in: 20_000...40_000)
         let process = Process()

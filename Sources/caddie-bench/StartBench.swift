@@ -20,7 +20,7 @@ struct StartBench {
         do {
             let home = try Home(path: path)
             _ = try home.login(name: "Bench", passphrase: passphrase)
-            let invite = try home.createSpace(name: "Bench", passphrase: passphrase)
+            let invite = try home.spaces.createSpace(name: "Bench", passphrase: passphrase)
             let keys = try home.unlock(passphrase: passphrase)
             let game = SecureRandom.entityID()
             for start in stride(from: 0, to: ops, by: 5000) {

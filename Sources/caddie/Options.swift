@@ -20,7 +20,7 @@ struct SpaceOptions: ParsableArguments {
 
     func open() throws -> (Home, SpaceID) {
         let home = try homeOptions.open()
-        return (home, try home.resolveSpace(space))
+        return (home, try home.spaces.resolveSpace(space))
     }
 
     /// A command that reads the space: opens the home, resolves the space, runs `body`; an error ends the command

@@ -22,25 +22,25 @@ struct EventHubTests {
         init(at directory: URL, name: String = "Ann") throws {
             let home = try Home(path: directory.path)
             _ = try home.login(name: name, passphrase: "hub test passphrase")
-            let invite = try home.createSpace(name: "Saturday", passphrase: "hub test passphrase")
+            let invite = try home.spaces.createSpace(name: "Saturday", passphrase: "hub test passphrase")
             let keys = try home.unlock(passphrase: "hub test passphrase")
             let space = invite.space
-            for file in try Home.sampleCourseFiles() where file.name == "haagsche.json" {
-                _ = try home.importCourses(space: space, keys: keys, data: file.data)
+            for file in try CourseService.sampleCourseFiles() where file.name == "haagsche.json" {
+                _ = try home.courses.importCourses(space: space, keys: keys, data: file.data)
             }
-            let course = try #require(try home.courses(space).first)
+            let course = try #require(try home.courses.list(space).first)
             let players = try ["Ann", "Bob", "Cat", "Dan"].map {
-                try home.addPlayer(space: space, keys: keys, name: $0, user: nil, handicapIndex: nil)
+                try home.rounds.addPlayer(space: space, keys: keys, name: $0, user: nil, handicapIndex: nil)
             }
             let tee = try #require(course.tees.first).name
             games = try [players[0...1], players[2...3]].map { pair in
-                try home.newGame(space: space, keys: keys, course: course.id, tee: tee, players: Array(pair))
+                try home.rounds.newGame(space: space, keys: keys, course: course.id, tee: tee, players: Array(pair))
             }
             (self.home, self.keys, self.invite, self.space, self.players) = (home, keys, invite, space, players)
         }
 
         func score(game: Int, player: Int, hole: Int, strokes: Int) throws {
-            try home.score(
+            try home.rounds.score(
                 space: space, keys: keys, game: games[game], player: players[player], hole: hole,
                 entry: try ScoreEntry(strokes: strokes))
         }
@@ -114,12 +114,12 @@ struct EventHubTests {
         let round = try Round(at: directory.appendingPathComponent("ann"))
         let other = try Home(path: directory.appendingPathComponent("bob").path)
         _ = try other.login(name: "Bob", passphrase: "hub test passphrase")
-        _ = try other.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
+        _ = try other.spaces.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
         let otherKeys = try other.unlock(passphrase: "hub test passphrase")
         // Bob's home takes Ann's log, then scores on the second game.
-        let toBob = try round.home.export(space: round.space, since: VersionVector()).bundle
-        _ = try other.importBundle(keys: otherKeys, bytes: toBob.encoded)
-        _ = try other.score(
+        let toBob = try round.home.rounds.export(space: round.space, since: VersionVector()).bundle
+        _ = try other.rounds.importBundle(keys: otherKeys, bytes: toBob.encoded)
+        _ = try other.rounds.score(
             space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3],
             hole: 7, entry: try ScoreEntry(strokes: 3))
 
@@ -128,8 +128,8 @@ struct EventHubTests {
         hub.compare()
 
         // Bob's join and his score arrive together: a new member, so the space is read whole.
-        let fromBob = try other.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
-        _ = try round.home.importBundle(keys: round.keys, bytes: fromBob.encoded)
+        let fromBob = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
+        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: fromBob.encoded)
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2))
         let events = await Self.drain(stream, count: 2)
@@ -138,11 +138,11 @@ struct EventHubTests {
         #expect(Self.field(events[0], "origin") == "\"peer\"")
 
         // His next score arrives alone: one game read.
-        _ = try other.score(
+        _ = try other.rounds.score(
             space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3],
             hole: 8, entry: try ScoreEntry(strokes: 4))
-        let next = try other.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
-        _ = try round.home.importBundle(keys: round.keys, bytes: next.encoded)
+        let next = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
+        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: next.encoded)
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
         let later = await Self.drain(stream, count: 1)

@@ -12,7 +12,7 @@ struct ForkRestoreTests {
     /// Ana's strokes per hole of `game`, every standing value, as `home` holds them.
     static func anaCard(_ cli: CLI, game: String, ana: String) throws -> [Int: [Int]] {
         let home = try Home(path: cli.home.path)
-        let space = try home.resolveSpace(nil)
+        let space = try home.spaces.resolveSpace(nil)
         let cells = try home.store.cells(space, game: try #require(EntityID(hex: game)))
         return Dictionary(
             cells.filter { $0.player.hex == ana }.map { ($0.hole, $0.values.map(\.entry.strokes).sorted()) },

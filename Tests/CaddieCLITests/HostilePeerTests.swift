@@ -120,7 +120,7 @@ struct HostilePeerTests {
         let target = homes[0]
         // The insider's key is the real space key: read it the way a member's device holds it.
         let home = try Home(path: homes[2].home.path)
-        let spaceID = try home.resolveSpace(nil)
+        let spaceID = try home.spaces.resolveSpace(nil)
         let key = try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID)
         let insider = Insider(space: spaceID, key: key)
         let node = try NodeProcess(target)
@@ -275,7 +275,7 @@ struct HostilePeerTests {
         defer { homes.forEach { $0.remove() } }
         let target = homes[0]
         let home = try Home(path: homes[2].home.path)
-        let spaceID = try home.resolveSpace(nil)
+        let spaceID = try home.spaces.resolveSpace(nil)
         let insider = Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID))
         let device = try #require(PublicKey(hex: try target.ok(["whoami", "--json"]).field("device")))
         let node = try NodeProcess(target)
@@ -312,7 +312,7 @@ struct HostilePeerTests {
         let (homes, _, _) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
         let home = try Home(path: homes[2].home.path)
-        let spaceID = try home.resolveSpace(nil)
+        let spaceID = try home.spaces.resolveSpace(nil)
         let insider = Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID))
         let node = try NodeProcess(homes[0], environment: ["CADDIE_SEND_TIMEOUT_SECONDS": "3"])
         defer { node.stop() }
@@ -378,7 +378,7 @@ struct HostilePeerTests {
 
     static func forks(_ cli: CLI) throws -> Int {
         let home = try Home(path: cli.home.path)
-        let space = try home.resolveSpace(nil)
+        let space = try home.spaces.resolveSpace(nil)
         return try home.store.forks(space).count
     }
 }

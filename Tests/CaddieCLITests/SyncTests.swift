@@ -256,7 +256,7 @@ struct SyncTests {
     static func appendPlayers(_ cli: CLI, count: Int) throws -> Int {
         let home = try Home(path: cli.home.path)
         let keys = try home.unlock(passphrase: cli.passphrase ?? "")
-        let space = try home.resolveSpace(nil)
+        let space = try home.spaces.resolveSpace(nil)
         for start in stride(from: 0, to: count, by: 1000) {
             let edits = (start..<min(count, start + 1000)).map { index in
                 (

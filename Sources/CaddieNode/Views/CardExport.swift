@@ -131,7 +131,7 @@ public struct CardExport: Sendable {
             .warn { color: #8a3b00; font-weight: 600; }
             </style></head><body>
             <h1>\(esc(course))</h1>
-            <p class="meta">Game \(card.game.id.hex) · \(esc(date)) · holes \(esc(Home.describe(standings.holes))) · \
+            <p class="meta">Game \(card.game.id.hex) · \(esc(date)) · holes \(esc(RoundService.describe(standings.holes))) · \
             \(esc(standings.formats.map(\.rawValue).joined(separator: ", "))) · \(card.game.finished ? "finished" : "in progress")\
             \(standings.rules.stake.map { " · stake \(Self.money($0)) a unit" } ?? "")</p>
 
@@ -241,18 +241,18 @@ public struct CardExport: Sendable {
     public static func money(_ value: Double) -> String { String(format: "%.2f", value) }
 }
 
-extension Home {
+extension RoundService {
     /// The card of a game to hand in, with its standings, checked attestations and the space's state hash.
     public func cardExport(space: SpaceID, game: GameID, keys: UnlockedKeys? = nil) throws(NodeError) -> CardExport {
-        let standings = try standings(space: space, game: game)
-        let failed = Set(try verify(space: space, keys: keys).failures.map(\.op))
+        let standings = try handicaps.standings(space: space, game: game)
+        let failed = Set(try home.audit.verify(space: space, keys: keys).failures.map(\.op))
         let attestations = standings.card.attestations.map { record in
             CardExport.Attestation(
                 record: record, signatureChecked: !failed.contains(record.op),
                 matchesCard: record.cardHash == Self.cardHash(standings.card, player: record.player))
         }
         return CardExport(
-            standings: standings, stateHash: try run { try store.stateHash(space) }, madeAt: Self.now(),
+            standings: standings, stateHash: try run { try store.stateHash(space) }, madeAt: Home.now(),
             attestations: attestations)
     }
 }

@@ -186,7 +186,7 @@ public enum Views {
                         .object([
                             ("player", .string($0.player.hex)), ("marker", .string($0.marker)),
                             ("cardHash", .string($0.cardHash.hex)),
-                            ("current", .bool(Home.cardHash(card, player: $0.player) == $0.cardHash)),
+                            ("current", .bool(RoundService.cardHash(card, player: $0.player) == $0.cardHash)),
                         ])
                     })
             ),
@@ -221,7 +221,7 @@ public enum Views {
 
     // MARK: Handicap
 
-    public static func handicap(_ record: Home.HandicapRecord) -> JSON {
+    public static func handicap(_ record: HandicapService.HandicapRecord) -> JSON {
         let calculation = record.calculation.calculation
         let rounds: [JSON] = record.calculation.rounds.map { round in
             let game = record.game(of: round)

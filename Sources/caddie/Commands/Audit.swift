@@ -19,9 +19,9 @@ struct Card: ParsableCommand {
             }
             guard !(json && format != "text") else { throw NodeError.invalid("give --json or --format, not both") }
             let (home, space) = try options.open()
-            let game = try home.resolveGame(space, game).id
+            let game = try home.rounds.resolveGame(space, game).id
             if format != "text" {
-                let export = try home.cardExport(space: space, game: game)
+                let export = try home.rounds.cardExport(space: space, game: game)
                 let text = format == "csv" ? export.csv : export.html
                 if let out {
                     do { try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
@@ -33,9 +33,9 @@ struct Card: ParsableCommand {
                 }
                 return
             }
-            let card = try home.card(space: space, game: game)
+            let card = try home.rounds.card(space: space, game: game)
             // Individual stroke play and Stableford: 95% of the course handicap (Rules of Handicapping, Appendix C).
-            let net = try home.playingHandicap(card: card, space: space, allowancePercent: 95)
+            let net = try home.handicaps.playingHandicap(card: card, space: space, allowancePercent: 95)
             if json { Console.json(Views.card(card, net: net)) } else { Console.print(CardText.render(card, net: net)) }
         }
     }
@@ -53,7 +53,7 @@ struct Export: ParsableCommand {
             let vector: VersionVector
             do { vector = try VersionVector(parsing: since ?? "") } catch { throw NodeError.wrap(error) }
             let (home, space) = try options.open()
-            let (bundle, count) = try home.export(space: space, since: vector)
+            let (bundle, count) = try home.rounds.export(space: space, since: vector)
             do {
                 try Data(bundle.encoded).write(to: URL(fileURLWithPath: out), options: .atomic)
             } catch {
@@ -82,7 +82,7 @@ struct Import: ParsableCommand {
             }
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let report = try home.importBundle(keys: keys, bytes: [UInt8](data))
+            let report = try home.rounds.importBundle(keys: keys, bytes: [UInt8](data))
             if json {
                 Console.json(.object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]))
             } else {
@@ -102,7 +102,7 @@ struct Log: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let entries = try home.auditLog(space: space, game: try game.map { try home.resolveGame(space, $0).id })
+            let entries = try home.audit.auditLog(space: space, game: try game.map { try home.rounds.resolveGame(space, $0).id })
             if json {
                 Console.json(.array(entries.map(Views.audit)))
             } else {
@@ -129,8 +129,9 @@ struct History: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let entries = try home.history(
-                space: space, game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id,
+            let entries = try home.audit.history(
+                space: space, game: try home.rounds.resolveGame(space, game).id,
+                player: try home.rounds.resolvePlayer(space, player).id,
                 hole: hole)
             if json {
                 Console.json(.array(entries.map(Views.history)))
@@ -163,12 +164,12 @@ struct Verify: ParsableCommand {
     func run() throws {
         try guarded {
             let home = try options.open()
-            let spaces = try space.map { [try home.resolveSpace($0)] } ?? home.spaces().map(\.id)
+            let spaces = try space.map { [try home.spaces.resolveSpace($0)] } ?? home.spaces.list().map(\.id)
             let keys = ProcessInfo.processInfo.environment["CADDIE_PASSPHRASE"].flatMap { try? home.unlock(passphrase: $0) }
             var checked = 0
             var failures: [(SpaceID, VerificationFailure)] = []
             for id in spaces {
-                let result = try home.verify(space: id, keys: keys)
+                let result = try home.audit.verify(space: id, keys: keys)
                 checked += result.checked
                 failures += result.failures.map { (id, $0) }
             }

@@ -98,18 +98,18 @@ final class DemoRun {
         say("\n== On the course, out of range: each player scores their own card for eighteen holes")
         for (index, home) in homes.enumerated() {
             let keys = try home.unlock(passphrase: Demo.passphrase)
-            let player = try home.resolvePlayer(space, Demo.names[index]).id
+            let player = try home.rounds.resolvePlayer(space, Demo.names[index]).id
             for (offset, strokes) in Demo.scores[index].enumerated() {
-                try home.score(
+                try home.rounds.score(
                     space: space, keys: keys, game: game, player: player, hole: offset + 1,
                     entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
             }
             say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
         }
         say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
-        try homes[1].score(
+        try homes[1].rounds.score(
             space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game,
-            player: try homes[1].resolvePlayer(space, "Dev").id, hole: 7,
+            player: try homes[1].rounds.resolvePlayer(space, "Dev").id, hole: 7,
             entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
         let distinct = Set(try homes.map { try $0.stateHash(space) }).count
         say("   four devices, \(distinct) different states")
@@ -123,8 +123,8 @@ final class DemoRun {
             "   converged: all four devices hold state \(try homes[0].stateHash(space).short) "
                 + "\(seconds(converged)) after the nodes started")
 
-        let card = try homes[0].card(space: space, game: game)
-        let net = try homes[0].playingHandicap(card: card, space: space, allowancePercent: 95)
+        let card = try homes[0].rounds.card(space: space, game: game)
+        let net = try homes[0].handicaps.playingHandicap(card: card, space: space, allowancePercent: 95)
         say("\n== The merged card (Ana's device), net and Stableford at 95% of course handicap")
         say(CardText.render(card, net: net))
         say("\n== Playing handicaps (index, course handicap, 95% allowance)")
@@ -136,13 +136,13 @@ final class DemoRun {
                     + "net \(handicap.netTotal)  \(handicap.pointsTotal) points")
         }
 
-        let open = try homes[0].standings(space: space, game: game)
+        let open = try homes[0].handicaps.standings(space: space, game: game)
         say("\n== Standings (Ana's device): net skins and a Nassau, \(open.sideName(0)) v \(open.sideName(1)), 1.00 a unit")
         say(StandingsText.render(open))
 
         try guidance(space: space, course: course)
 
-        let dev = try homes[3].resolvePlayer(space, "Dev")
+        let dev = try homes[3].rounds.resolvePlayer(space, "Dev")
         guard let disputed = card.cell(dev.id, 7), disputed.isConflict else {
             throw NodeError.invalid("the demo expected a conflict on Dev's 7th and found none")
         }
@@ -151,26 +151,26 @@ final class DemoRun {
                 + disputed.values.map { "\($0.entry.strokes) by \($0.author)" }
                 .joined(separator: " and ") + ", entered concurrently")
         say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
-        try homes[3].score(
+        try homes[3].rounds.score(
             space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game, player: dev.id, hole: 7,
             entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
         let settled = Date()
         _ = try waitConverged(space)
         say("   every device has the settled value \(seconds(Date().timeIntervalSince(settled))) later")
-        let after = try homes[1].card(space: space, game: game)
+        let after = try homes[1].rounds.card(space: space, game: game)
         guard let cell = after.cell(dev.id, 7), !cell.isConflict, cell.winner?.entry.strokes == 5 else {
             throw NodeError.invalid("the demo expected Dev's 7th to be settled at 5 on Ben's device")
         }
 
-        let final = try homes[1].standings(space: space, game: game)
+        let final = try homes[1].handicaps.standings(space: space, game: game)
         say("\n== Settled: the standings on Ben's device now")
         say(StandingsText.render(final))
 
         say("\n== What the audit log says about Dev's 7th (as Cleo's device sees it)")
         let audit = Dictionary(
-            try homes[2].auditLog(space: space, game: game).map { ($0.op, $0) },
+            try homes[2].audit.auditLog(space: space, game: game).map { ($0.op, $0) },
             uniquingKeysWith: { first, _ in first })
-        for entry in try homes[2].history(space: space, game: game, player: dev.id, hole: 7) {
+        for entry in try homes[2].audit.history(space: space, game: game, player: dev.id, hole: 7) {
             let state =
                 entry.supersededBy.isEmpty
                 ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
@@ -182,7 +182,7 @@ final class DemoRun {
 
         var checked = 0
         for home in homes {
-            let result = try home.verify(space: space, keys: try home.unlock(passphrase: Demo.passphrase))
+            let result = try home.audit.verify(space: space, keys: try home.unlock(passphrase: Demo.passphrase))
             guard result.failures.isEmpty else { throw NodeError.invalid("verify failed on a demo home: \(result.failures)") }
             checked += result.checked
         }
@@ -204,8 +204,8 @@ final class DemoRun {
             say("   \(name): user \(identity.user.prefix(12))…, device \(identity.device.prefix(12))…")
         }
         say("== Ana creates the space and an invite for three devices; the others redeem it at her device")
-        let space = try homes[0].createSpace(name: "Saturday foursome", passphrase: Demo.passphrase).space
-        let ticket = try homes[0].createInvite(space: space, uses: 3, seconds: 3600, passphrase: Demo.passphrase)
+        let space = try homes[0].spaces.createSpace(name: "Saturday foursome", passphrase: Demo.passphrase).space
+        let ticket = try homes[0].spaces.createInvite(space: space, uses: 3, seconds: 3600, passphrase: Demo.passphrase)
         let keys = try homes[0].unlock(passphrase: Demo.passphrase)
         var logger = makeLogger("caddie.demo")
         logger.logLevel = .warning
@@ -216,27 +216,27 @@ final class DemoRun {
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw NodeError.invalid("Ana's node did not start") }
         for (home, name) in zip(homes, Demo.names).dropFirst() {
-            let joined = try await home.join(
+            let joined = try await home.spaces.join(
                 ticket: ticket, at: try HostPort(parsing: "127.0.0.1:\(port)"),
                 passphrase: Demo.passphrase, logger: logger)
             say("   \(name) joined \(joined.name), invited by \(joined.invitedBy ?? "?")")
         }
         serving.cancel()
         _ = try? await serving.value
-        let used = try homes[0].invites(space: space).first { $0.invite.id == ticket.id }
+        let used = try homes[0].spaces.invites(space: space).first { $0.invite.id == ticket.id }
         say("   Ana's invite \(ticket.id.short): \(used?.invite.used ?? 0) of 3 uses taken; a fourth device would be refused")
         say("== Ana adds the players (with their Handicap Index), the course and the game")
         var players: [PlayerID] = []
         for (name, index) in zip(Demo.names, Demo.indexes) {
-            players.append(try homes[0].addPlayer(space: space, keys: keys, name: name, user: nil, handicapIndex: index))
+            players.append(try homes[0].rounds.addPlayer(space: space, keys: keys, name: name, user: nil, handicapIndex: index))
         }
-        let imported = try homes[0].importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
-        let course = try homes[0].course(space, imported[0].id)
+        let imported = try homes[0].courses.importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
+        let course = try homes[0].courses.course(space, imported[0].id)
         var setup = GameSetup()
         setup.formats = ["stroke", "stableford", "skins", "nassau"]
         setup.teams = [["Ana", "Cleo"], ["Ben", "Dev"]]
         setup.stake = 1
-        let game = try homes[0].newGame(
+        let game = try homes[0].rounds.newGame(
             space: space, keys: keys, course: course.id, tee: "Yellow", players: players,
             setup: setup)
         say(
@@ -247,7 +247,7 @@ final class DemoRun {
 
     /// One callout: Ana on the 1st tee, facing up the fairway.
     func guidance(space: SpaceID, course: CourseRecord) throws {
-        let goal = try homes[0].holeTarget(course: course, hole: 1, target: nil)
+        let goal = try homes[0].guidance.holeTarget(course: course, hole: 1, target: nil)
         guard let tee = course.holes.first(where: { $0.number == 1 })?.teePositions.first else { return }
         let position = try GeoPoint(latitude: tee.latitude, longitude: tee.longitude)
         let bearing = Geodesy.initialBearing(from: position, to: goal.target.point)

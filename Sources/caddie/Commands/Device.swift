@@ -26,7 +26,7 @@ struct Device: ParsableCommand {
                     throw NodeError.invalid("--listen must be HOST:PORT, e.g. 0.0.0.0:7401")
                 }
                 let home = try options.open()
-                let device = try home.addDevice(
+                let device = try home.devices.addDevice(
                     listen: String(parts[0]), port: port, advertise: address, timeout: timeout,
                     passphrase: try Passphrase.obtain()
                 ) { code in
@@ -45,7 +45,7 @@ struct Device: ParsableCommand {
 
         func run() throws {
             try guarded {
-                let devices = try options.open().devices()
+                let devices = try options.open().devices.list()
                 if json {
                     Console.json(
                         .array(
@@ -89,7 +89,7 @@ struct Device: ParsableCommand {
                             "--lost is for a home made with `caddie login --recover`; "
                                 + "revoke a device by its key instead (`caddie device list`)")
                     }
-                    let revoked = try home.revokeLostDevices(keys: try home.unlock(passphrase: passphrase))
+                    let revoked = try home.devices.revokeLostDevices(keys: try home.unlock(passphrase: passphrase))
                     Console.print(
                         revoked.isEmpty
                             ? "Nothing to revoke: every device from before the recovery that this home knows is revoked "
@@ -97,7 +97,7 @@ struct Device: ParsableCommand {
                             : "Revoked " + revoked.map(\.short).joined(separator: ", "))
                     return
                 }
-                let spaces = try home.revokeDevice(device, passphrase: passphrase)
+                let spaces = try home.devices.revokeDevice(device, passphrase: passphrase)
                 Console.print("Revoked \(device.prefix(8)) in " + spaces.joined(separator: ", "))
             }
         }

@@ -66,7 +66,8 @@ extension Game {
         func run() throws {
             let changes = try guardedValue { try setup.setup(tee: tee) }
             try options.edit { home, space, keys in
-                try home.setupGame(space: space, keys: keys, game: try home.resolveGame(space, game).id, setup: changes)
+                try home.rounds.setupGame(
+                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, setup: changes)
                 return "Set up game \(game)"
             }
         }
@@ -81,8 +82,8 @@ extension Game {
 
         func run() throws {
             try options.edit { home, space, keys in
-                let id = try home.resolveGame(space, game, includeDeleted: true).id
-                try home.deleteGame(space: space, keys: keys, game: id, force: force)
+                let id = try home.rounds.resolveGame(space, game, includeDeleted: true).id
+                try home.rounds.deleteGame(space: space, keys: keys, game: id, force: force)
                 return "Deleted game \(game) (`caddie game restore \(game)` brings it back)"
             }
         }
@@ -95,8 +96,8 @@ extension Game {
 
         func run() throws {
             try options.edit { home, space, keys in
-                let id = try home.resolveGame(space, game, includeDeleted: true).id
-                try home.deleteGame(space: space, keys: keys, game: id, force: true, restore: true)
+                let id = try home.rounds.resolveGame(space, game, includeDeleted: true).id
+                try home.rounds.deleteGame(space: space, keys: keys, game: id, force: true, restore: true)
                 return "Restored game \(game)"
             }
         }
@@ -117,9 +118,10 @@ extension Player {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let edited = try home.editPlayer(
+                let edited = try home.rounds.editPlayer(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    player: try home.resolvePlayer(space, player).id, name: name, handicapIndex: index, clearIndex: clearIndex)
+                    player: try home.rounds.resolvePlayer(space, player).id, name: name, handicapIndex: index,
+                    clearIndex: clearIndex)
                 if json {
                     Console.json(Views.player(edited))
                 } else {
@@ -142,7 +144,7 @@ struct StandingsCommand: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let standings = try home.standings(space: space, game: try home.resolveGame(space, game).id)
+            let standings = try home.handicaps.standings(space: space, game: try home.rounds.resolveGame(space, game).id)
             if json { Console.json(Views.standings(standings)) } else { Console.print(StandingsText.render(standings)) }
         }
     }
@@ -158,7 +160,7 @@ struct Stats: ParsableCommand {
     func run() throws {
         try guarded {
             let (home, space) = try options.open()
-            let stats = try home.statistics(space: space, player: try home.resolvePlayer(space, player).id)
+            let stats = try home.handicaps.statistics(space: space, player: try home.rounds.resolvePlayer(space, player).id)
             if json {
                 Console.json(Views.statistics(stats))
                 return

@@ -73,14 +73,15 @@ struct Guide: ParsableCommand {
                 guard let data = FileManager.default.contents(atPath: gpx) else { throw NodeError.file("cannot read \(gpx)") }
                 let track: [TrackPoint]
                 do { track = try GPXParser.parse(data) } catch { throw NodeError.invalid("\(error)") }
-                let goal = try home.holeTarget(
-                    space: space, course: try home.resolveCourse(space, course).id, hole: hole, target: target)
+                let goal = try home.guidance.holeTarget(
+                    space: space, course: try home.courses.resolveCourse(space, course).id, hole: hole, target: target)
                 let callouts = CalloutThrottle.replay(track, to: goal.target, settings: settings, area: goal.green)
                 // On arrival at a green, the next hole's tee is suggested.
                 func text(_ callout: Callout) -> String {
                     guard callout.kind == .arrival, goal.target.kind == .greenCentre,
                         let point = track.indices.contains(callout.fixIndex) ? track[callout.fixIndex].point : nil,
-                        let next = home.nextTee(space: space, course: goal.course, after: hole, from: point, settings: settings)
+                        let next = home.guidance.nextTee(
+                            space: space, course: goal.course, after: hole, from: point, settings: settings)
                     else { return callout.text }
                     return callout.text + " " + next
                 }
@@ -108,7 +109,7 @@ struct Guide: ParsableCommand {
             }
             let position = try Self.position(lat, lon)
             guard
-                let goal = try home.holeTarget(
+                let goal = try home.guidance.holeTarget(
                     space: space, game: game, player: player, course: course, hole: hole, target: target)
             else {
                 throw NodeError.invalid("say where to: --course ID --hole N, or --game ID --player ID")

@@ -296,14 +296,14 @@ struct HandicapCommand: ParsableCommand {
             try guarded {
                 let home = try options.open()
                 var spaceID: SpaceID?
-                if let space { spaceID = try home.resolveSpace(space) }
-                let found = try home.resolvePlayerAnywhere(player, space: spaceID)
-                let record = try home.handicapRecord(for: found.player, in: found.space)
+                if let space { spaceID = try home.spaces.resolveSpace(space) }
+                let found = try home.handicaps.resolvePlayerAnywhere(player, space: spaceID)
+                let record = try home.handicaps.handicapRecord(for: found.player, in: found.space)
                 if json { Console.json(Views.handicap(record)) } else { Console.print(Self.textReport(record)) }
             }
         }
 
-        static func textReport(_ record: Home.HandicapRecord) -> String {
+        static func textReport(_ record: HandicapService.HandicapRecord) -> String {
             let calculation = record.calculation.calculation
             var lines: [String] = []
             if let index = record.index {

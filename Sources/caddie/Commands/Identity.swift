@@ -44,8 +44,8 @@ struct Login: ParsableCommand {
             if recover {
                 // The words first: a wrong phrase is refused before a passphrase is asked for or a file written.
                 let phrase = try RecoveryInput.read(file: phraseFile)
-                _ = try Home.recoverySeed(phrase)
-                let identity = try home.recover(
+                _ = try DeviceService.recoverySeed(phrase)
+                let identity = try home.devices.recover(
                     phrase: phrase, name: name ?? "", passphrase: try Passphrase.obtain(confirm: true))
                 if json { return Console.json(Views.whoami(identity)) }
                 Console.print("Recovered \(identity.name) in \(home.directory.path)")
@@ -60,14 +60,14 @@ struct Login: ParsableCommand {
             }
             let passphrase = try Passphrase.obtain(confirm: true)
             let identity =
-                try deviceCode.map { try home.login(deviceCode: $0, passphrase: passphrase) }
+                try deviceCode.map { try home.devices.login(deviceCode: $0, passphrase: passphrase) }
                 ?? home.login(name: name ?? "", passphrase: passphrase)
             if json {
                 Console.json(Views.whoami(identity))
             } else {
                 Console.print("Logged in as \(identity.name) in \(home.directory.path)")
                 Console.print("user   \(identity.user)\ndevice \(identity.device)")
-                if deviceCode == nil { try RecoveryInput.show(try home.recoveryPhrase(passphrase: passphrase)) }
+                if deviceCode == nil { try RecoveryInput.show(try home.devices.recoveryPhrase(passphrase: passphrase)) }
             }
         }
     }
@@ -84,7 +84,7 @@ struct RecoveryPhraseCommand: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let words = try options.open().recoveryPhrase(passphrase: try Passphrase.obtain())
+            let words = try options.open().devices.recoveryPhrase(passphrase: try Passphrase.obtain())
             if json { return Console.json(.object([("words", .array(words.map { .string($0) }))])) }
             Console.print(RecoveryInput.numbered(words))
         }

@@ -28,7 +28,7 @@ struct Player: ParsableCommand {
                 }
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
-                let id = try home.addPlayer(space: space, keys: keys, name: name, user: userKey, handicapIndex: index)
+                let id = try home.rounds.addPlayer(space: space, keys: keys, name: name, user: userKey, handicapIndex: index)
                 if json {
                     Console.json(.object([("player", .string(id.hex))]))
                 } else {
@@ -46,7 +46,7 @@ struct Player: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let players = try home.players(space)
+                let players = try home.rounds.players(space)
                 if json {
                     Console.json(.array(players.map(Views.player)))
                 } else {
@@ -82,7 +82,7 @@ struct Course: ParsableCommand {
             try guarded {
                 var inputs: [(name: String, data: Data)] = []
                 if sample {
-                    inputs = try Home.sampleCourseFiles()
+                    inputs = try CourseService.sampleCourseFiles()
                 } else if let file {
                     guard let data = FileManager.default.contents(atPath: file) else {
                         throw NodeError.file("cannot read \(file): check the path")
@@ -92,7 +92,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 var results: [CourseImportResult] = []
-                for input in inputs { results += try home.importCourses(space: space, keys: keys, data: input.data) }
+                for input in inputs { results += try home.courses.importCourses(space: space, keys: keys, data: input.data) }
                 if json {
                     if !sample, results.count == 1 {
                         Console.json(
@@ -134,7 +134,7 @@ struct Course: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let courses = try home.courses(space)
+                let courses = try home.courses.list(space)
                 if json {
                     Console.json(.array(courses.map(Views.course)))
                 } else {
@@ -159,7 +159,7 @@ struct Course: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let results = try home.searchCourses(space: space, text: text, limit: limit)
+                let results = try home.courses.searchCourses(space: space, text: text, limit: limit)
                 if json {
                     Console.json(.array(results.map(Views.searchResult)))
                 } else if results.isEmpty {
@@ -189,7 +189,8 @@ struct Course: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let results = try home.nearbyCourses(space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
+                let results = try home.courses.nearbyCourses(
+                    space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
                 if json {
                     Console.json(.array(results.map(Views.nearby)))
                 } else if results.isEmpty {
@@ -215,7 +216,8 @@ struct Course: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let card = try home.courseCard(space: space, course: try home.resolveCourse(space, course).id, tee: tee)
+                let card = try home.courses.courseCard(
+                    space: space, course: try home.courses.resolveCourse(space, course).id, tee: tee)
                 if json {
                     Console.json(Views.courseCard(card))
                 } else {
@@ -260,9 +262,10 @@ struct Game: ParsableCommand {
 
         func run() throws {
             try options.edit { home, space, keys in
-                let players = try home.resolvePlayers(space, [player, marker])
-                try home.setMarker(
-                    space: space, keys: keys, game: try home.resolveGame(space, game).id, player: players[0], marker: players[1])
+                let players = try home.rounds.resolvePlayers(space, [player, marker])
+                try home.rounds.setMarker(
+                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, player: players[0],
+                    marker: players[1])
                 return "\(marker) marks \(player) in game \(game)"
             }
         }
@@ -285,10 +288,10 @@ struct Game: ParsableCommand {
                 let gameSetup = try setup.setup()
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
-                let id = try home.newGame(
-                    space: space, keys: keys, course: try home.resolveCourse(space, course).id, tee: tee,
-                    players: try home.resolvePlayers(space, players.split(separator: ",").map(String.init)),
-                    markers: try home.resolveMarkers(space, pairs), setup: gameSetup)
+                let id = try home.rounds.newGame(
+                    space: space, keys: keys, course: try home.courses.resolveCourse(space, course).id, tee: tee,
+                    players: try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init)),
+                    markers: try home.rounds.resolveMarkers(space, pairs), setup: gameSetup)
                 if json { Console.json(.object([("game", .string(id.hex))])) } else { Console.print("Started game \(id.hex)") }
             }
         }
@@ -303,7 +306,7 @@ struct Game: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let games = try home.games(space, includeDeleted: deleted)
+                let games = try home.rounds.games(space, includeDeleted: deleted)
                 if json {
                     Console.json(.array(games.map(Views.game)))
                 } else {
@@ -325,7 +328,8 @@ struct Game: ParsableCommand {
 
         func run() throws {
             try options.edit { home, space, keys in
-                try home.setFinished(space: space, keys: keys, game: try home.resolveGame(space, game).id, finished: true)
+                try home.rounds.setFinished(
+                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, finished: true)
                 return "Finished game \(game)"
             }
         }
@@ -338,7 +342,8 @@ struct Game: ParsableCommand {
 
         func run() throws {
             try options.edit { home, space, keys in
-                try home.setFinished(space: space, keys: keys, game: try home.resolveGame(space, game).id, finished: false)
+                try home.rounds.setFinished(
+                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, finished: false)
                 return "Reopened game \(game)"
             }
         }
@@ -352,8 +357,10 @@ struct Game: ParsableCommand {
 
         func run() throws {
             try options.edit { home, space, keys in
-                let (gameID, playerID) = (try home.resolveGame(space, game).id, try home.resolvePlayer(space, player).id)
-                try home.addToRoster(space: space, keys: keys, game: gameID, player: playerID)
+                let (gameID, playerID) = (
+                    try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayer(space, player).id
+                )
+                try home.rounds.addToRoster(space: space, keys: keys, game: gameID, player: playerID)
                 return "Added \(player) to game \(game)"
             }
         }
@@ -369,8 +376,10 @@ struct Game: ParsableCommand {
 
         func run() throws {
             try options.edit { home, space, keys in
-                let (gameID, playerID) = (try home.resolveGame(space, game).id, try home.resolvePlayer(space, player).id)
-                try home.removeFromRoster(space: space, keys: keys, game: gameID, player: playerID)
+                let (gameID, playerID) = (
+                    try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayer(space, player).id
+                )
+                try home.rounds.removeFromRoster(space: space, keys: keys, game: gameID, player: playerID)
                 return "Removed \(player) from game \(game)"
             }
         }
@@ -411,9 +420,9 @@ struct ScoreCommand: ParsableCommand {
             }
             let (home, space) = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let op = try home.score(
-                space: space, keys: keys, game: try home.resolveGame(space, game).id,
-                player: try home.resolvePlayer(space, player).id, hole: hole, entry: entry)
+            let op = try home.rounds.score(
+                space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id,
+                player: try home.rounds.resolvePlayer(space, player).id, hole: hole, entry: entry)
             if json {
                 Console.json(.object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]))
             } else {
@@ -431,8 +440,10 @@ struct Attest: ParsableCommand {
 
     func run() throws {
         try options.edit { home, space, keys in
-            let (gameID, playerID) = (try home.resolveGame(space, game).id, try home.resolvePlayer(space, player).id)
-            let hash = try home.attest(space: space, keys: keys, game: gameID, player: playerID)
+            let (gameID, playerID) = (
+                try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayer(space, player).id
+            )
+            let hash = try home.rounds.attest(space: space, keys: keys, game: gameID, player: playerID)
             return "Attested \(player)'s card (\(hash.short))"
         }
     }

@@ -17,7 +17,7 @@ struct Space: ParsableCommand {
 
         func run() throws {
             try guarded {
-                let invite = try options.open().createSpace(name: name, passphrase: try Passphrase.obtain())
+                let invite = try options.open().spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
                 if json {
                     Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
                 } else {
@@ -54,7 +54,7 @@ struct Space: ParsableCommand {
                 let home = try options.open()
                 switch try Invitation(parsing: code) {
                 case .sharedKey:
-                    let invite = try home.joinSpace(invite: code, passphrase: try Passphrase.obtain())
+                    let invite = try home.spaces.joinSpace(invite: code, passphrase: try Passphrase.obtain())
                     if json {
                         Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
                     } else {
@@ -69,7 +69,7 @@ struct Space: ParsableCommand {
                     if address == nil, !json {
                         Console.print("Looking for \(ticket.inviterName)'s device on this network (up to \(wait) s)...")
                     }
-                    let outcome = try await home.join(
+                    let outcome = try await home.spaces.join(
                         ticket: ticket, at: address, searchSeconds: wait,
                         passphrase: passphrase, logger: logger)
                     if json {
@@ -114,7 +114,7 @@ struct Space: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let outcome = try home.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
+                let outcome = try home.spaces.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
                 if json {
                     Console.json(
                         .object([
@@ -147,7 +147,7 @@ struct Space: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let rotation = try home.rotateKey(space: space, passphrase: try Passphrase.obtain())
+                let rotation = try home.spaces.rotateKey(space: space, passphrase: try Passphrase.obtain())
                 if json {
                     Console.json(.object([("epoch", .int(Int(rotation.epoch))), ("sealedTo", .int(rotation.sealed.count))]))
                 } else {
@@ -186,7 +186,7 @@ struct Space: ParsableCommand {
                     let (home, space) = try options.open()
                     let passphrase = try Passphrase.obtain()
                     if sharedKey {
-                        let code = try home.sharedKeyInvite(space: space, passphrase: passphrase)
+                        let code = try home.spaces.sharedKeyInvite(space: space, passphrase: passphrase)
                         if json {
                             Console.json(.object([("space", .string(space.hex)), ("invite", .string(code.text))]))
                         } else {
@@ -198,7 +198,7 @@ struct Space: ParsableCommand {
                         return
                     }
                     let seconds = try Self.seconds(expires)
-                    let ticket = try home.createInvite(space: space, uses: uses, seconds: seconds, passphrase: passphrase)
+                    let ticket = try home.spaces.createInvite(space: space, uses: uses, seconds: seconds, passphrase: passphrase)
                     if json {
                         Console.json(
                             .object([
@@ -243,7 +243,7 @@ struct Space: ParsableCommand {
             func run() throws {
                 try guarded {
                     let home = try options.open()
-                    let invites = try home.invites(space: try space.map { try home.resolveSpace($0) })
+                    let invites = try home.spaces.invites(space: try space.map { try home.spaces.resolveSpace($0) })
                     if json {
                         Console.json(
                             .array(
@@ -278,7 +278,7 @@ struct Space: ParsableCommand {
 
             func run() throws {
                 try guarded {
-                    let invite = try options.open().revokeInvite(id, passphrase: try Passphrase.obtain())
+                    let invite = try options.open().spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
                     if json {
                         Console.json(.object([("revoked", .string(invite.id.hex))]))
                     } else {
@@ -296,7 +296,7 @@ struct Space: ParsableCommand {
 
         func run() throws {
             try guarded {
-                let spaces = try options.open().spaces()
+                let spaces = try options.open().spaces.list()
                 if json {
                     Console.json(.array(spaces.map(Views.space)))
                 } else if spaces.isEmpty {

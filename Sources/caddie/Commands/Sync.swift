@@ -72,8 +72,8 @@ struct Serve: AsyncParsableCommand {
                 return bytes
             }
             // On the owner's devices: a space key that reached a removed member is renewed before serving.
-            for space in try home.spaces() {
-                if let epoch = try home.renewExposedKey(space: space.id, keys: keys) {
+            for space in try home.spaces.list() {
+                if let epoch = try home.spaces.renewExposedKey(space: space.id, keys: keys) {
                     logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
                 }
             }
@@ -155,10 +155,10 @@ struct SyncCommand: AsyncParsableCommand {
             }
             // A recovered user's devices from before the recovery are revoked once this home holds what the group
             // holds of them, and the revocation goes back to the peer at once.
-            let lost = try home.revokeLostDevices(keys: keys, only: [space])
+            let lost = try home.devices.revokeLostDevices(keys: keys, only: [space])
             // On the owner's devices: a key that reached a removed member (two removals made offline on two of the
             // owner's devices) is replaced at once, and the new one goes back to the peer.
-            let renewed = try home.renewExposedKey(space: space, keys: keys)
+            let renewed = try home.spaces.renewExposedKey(space: space, keys: keys)
             var sent = report.sent
             if !lost.isEmpty || renewed != nil {
                 let again = try await node.syncOnce(host: address.host, port: address.port, space: space)

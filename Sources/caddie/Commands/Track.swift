@@ -23,9 +23,10 @@ struct Track: ParsableCommand {
             try guarded {
                 let point = try Guide.position(lat, lon)
                 let (home, space) = try options.open()
-                let mark = try home.mark(
+                let mark = try home.guidance.mark(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.resolveGame(space, game).id, player: try home.resolvePlayer(space, player).id, point: point,
+                    game: try home.rounds.resolveGame(space, game).id, player: try home.rounds.resolvePlayer(space, player).id,
+                    point: point,
                     kind: fix ? .fix : .shot)
                 if json {
                     Console.json(.object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]))
@@ -46,7 +47,7 @@ struct Track: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let tracks = try home.trackSummary(space: space, game: try home.resolveGame(space, game).id)
+                let tracks = try home.guidance.trackSummary(space: space, game: try home.rounds.resolveGame(space, game).id)
                 let unit = metres ? 1.0 : 1 / 0.9144
                 let unitName = metres ? "m" : "yd"
                 if json {

@@ -75,7 +75,7 @@ enum CardText {
         if !card.attestations.isEmpty {
             lines.append("")
             for attestation in card.attestations {
-                let current = Home.cardHash(card, player: attestation.player) == attestation.cardHash
+                let current = RoundService.cardHash(card, player: attestation.player) == attestation.cardHash
                 lines.append(
                     "Attested: \(card.name(attestation.player))'s card by \(attestation.marker)"
                         + (current ? "" : " (the card has changed since)"))

@@ -9,7 +9,7 @@ enum StandingsText {
         var lines: [String] = []
         let course = card.course?.name ?? "course not yet received"
         lines.append(
-            "Game \(card.game.id.short) · \(course) · holes \(Home.describe(standings.holes)) · "
+            "Game \(card.game.id.short) · \(course) · holes \(RoundService.describe(standings.holes)) · "
                 + standings.formats.map(\.rawValue).joined(separator: ", "))
         let width = max(6, card.players.map(\.name.count).max() ?? 6) + 2
         func pad(_ text: String, _ size: Int) -> String {

@@ -38,10 +38,10 @@ private struct Listed {
     var branch = false
 }
 
-extension Home {
+extension AuditService {
     /// The audit trail of a space, oldest first, optionally only the ops that touch one game.
     public func auditLog(space: SpaceID, game filter: GameID?) throws(NodeError) -> [AuditEntry] {
-        let names = Dictionary(try players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = Dictionary(try rounds.players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let members = Dictionary(
             try run { try store.members(space) }.map { ($0.device, $0.displayName) },
             uniquingKeysWith: { first, _ in first })
@@ -142,7 +142,7 @@ extension Home {
                 if !admitted.isEmpty { return "admitted \(admitted.joined(separator: ", ")) with invite \(id.short)" }
                 let uses = fields["uses"]?.integer ?? 1
                 return "invite \(id.short) for \(uses == 1 ? "one device" : "\(uses) devices"), expires "
-                    + (fields["expires"]?.integer.map { Home.dateText(UInt64(max(0, $0))) } ?? "?")
+                    + (fields["expires"]?.integer.map { SpaceService.dateText(UInt64(max(0, $0))) } ?? "?")
             }
             if kind == .course { return "course \(fields["name"]?.text ?? id.short) (\(id.short)): \(fields.count) fields" }
             if kind == .game { return "new game \(id.short) from tee \(fields["tee"]?.text ?? "?")" }

@@ -20,12 +20,12 @@ public struct DeviceSummary: Sendable, Equatable {
     public let revokedAfter: UInt64?
 }
 
-extension Home {
+extension DeviceService {
     /// The devices of this home's user across the spaces it holds.
-    public func devices() throws(NodeError) -> [DeviceSummary] {
+    public func list() throws(NodeError) -> [DeviceSummary] {
         let identity = try identity()
         var found: [PublicKey: (spaces: [String], revoked: UInt64?)] = [:]
-        for space in try spaces() {
+        for space in try spaces.list() {
             for member in try run({ try store.members(space.id) }) where member.user.hex == identity.user {
                 var entry = found[member.device] ?? ([], nil)
                 entry.spaces.append(space.name)
@@ -55,7 +55,7 @@ extension Home {
             throw .invalid("this device does not hold the user key: revoke from the device you first logged in on")
         }
         var revoked: [String] = []
-        let all = try spaces()
+        let all = try spaces.list()
         var known: [SpaceSummary] = []
         for space in all where try run({ try store.members(space.id) }).contains(where: { $0.device == device }) {
             known.append(space)
@@ -71,20 +71,11 @@ extension Home {
         // reached (paired, then lost before it synced there) it is revoked before its first op, so none of its ops
         // will count there either. Spaces this home joins later get the revocation with their join.
         for space in all {
-            try appendRevocation(of: device, in: space.id, user: user, keys: keys)
+            try home.appendRevocation(of: device, in: space.id, user: user, keys: keys)
             revoked.append(space.name)
         }
         guard !revoked.isEmpty else { throw .noSpace }
         return revoked
-    }
-
-    /// Appends this user's revocation of `device` to one space: valid through the ops of it held here.
-    func appendRevocation(of device: PublicKey, in space: SpaceID, user: SigningKey, keys: UnlockedKeys) throws(NodeError) {
-        let lastValid = try run { try store.vector(space) }[device]
-        let signature = user.sign(Membership.revocationMessage(space: space, device: device, lastValidSeq: lastValid))
-        try append(
-            space: space, keys: keys,
-            changes: [.revoke(.init(device: device, lastValidSeq: lastValid, userSignature: signature))])
     }
 
     /// Waits on the LAN for a new device to pair with `code`, certifies its key, and gives it the keys of
@@ -128,8 +119,8 @@ extension Home {
                 failures.append(reason)
                 continue
             }
-            let now = Self.now()
-            let spaces = try self.spaces().map { space throws(NodeError) in
+            let now = Home.now()
+            let spaces = try spaces.list().map { space throws(NodeError) in
                 PairingMessage.GrantedSpace(id: space.id.hex, key: Hex.encode(try keys.key(for: space.id)), name: space.name)
             }
             let grant = PairingMessage.Grant(
@@ -151,8 +142,8 @@ extension Home {
 
     /// Logs in as an existing user on this new device: pairs over the LAN with the first device.
     public func login(deviceCode text: String, passphrase: String) throws(NodeError) -> Identity {
-        try requireNoIdentity()
-        try Self.checkNewPassphrase(passphrase)
+        try home.requireNoIdentity()
+        try Home.checkNewPassphrase(passphrase)
         let code = try PairingCode(parsing: text)
         let device = SigningKey.generate()
         let reply: [UInt8]
@@ -192,16 +183,16 @@ extension Home {
         var spaces: [String: String] = [:]
         for space in grant.spaces { spaces[space.id] = space.key }
         let ring = KeyRing(userSeed: nil, deviceSeed: Hex.encode(device.seed), spaces: spaces)
-        try seal(ring, passphrase: passphrase)
+        try home.seal(ring, passphrase: passphrase)
         let identity = Identity(
             name: grant.name, user: grant.user, device: device.publicKey.hex,
             certifiedAt: grant.certifiedAt, certificate: grant.certificate)
-        try write(identity)
+        try home.write(identity)
         let keys = try UnlockedKeys(ring: ring)
         for space in grant.spaces {
             guard let id = SpaceID(hex: space.id) else { continue }
-            try run { try store.addSpace(id, name: space.name, now: Self.now()) }
-            try ensureJoined(id, keys: keys)
+            try run { try store.addSpace(id, name: space.name, now: Home.now()) }
+            try home.ensureJoined(id, keys: keys)
         }
         return identity
     }

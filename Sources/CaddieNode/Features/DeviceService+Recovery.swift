@@ -3,7 +3,7 @@ import CaddieCrypto
 import CaddieStore
 import Foundation
 
-extension Home {
+extension DeviceService {
     /// The user key as its recovery phrase: 24 words that bring the user back on a new device if every device
     /// holding the key is lost. Only the device the user first logged in on holds the key.
     public func recoveryPhrase(passphrase: String) throws(NodeError) -> [String] {
@@ -23,7 +23,7 @@ extension Home {
     /// Brings a user back in this empty home from their recovery phrase, with a new device key certified by the
     /// user key. Devices of the user certified before now count as lost: `revokeLostDevices` revokes them.
     public func recover(phrase: String, name: String, passphrase: String) throws(NodeError) -> Identity {
-        try requireNoIdentity()
+        try home.requireNoIdentity()
         let seed = try Self.recoverySeed(phrase)
         let user: SigningKey
         do {
@@ -31,7 +31,7 @@ extension Home {
         } catch {
             throw .crypto(error)
         }
-        return try login(name: name, user: user, recovered: true, passphrase: passphrase)
+        return try home.login(name: name, user: user, recovered: true, passphrase: passphrase)
     }
 
     /// The seed a typed recovery phrase holds, or what to fix in it (checked before anything is asked or written).
@@ -56,9 +56,9 @@ extension Home {
         var revoked: [PublicKey] = []
         for device in lost {
             var any = false
-            for space in try spaces().map(\.id) where only?.contains(space) ?? true {
+            for space in try spaces.list().map(\.id) where only?.contains(space) ?? true {
                 guard try run({ try store.revokedAfter(space, device: device, user: user.publicKey) }) == nil else { continue }
-                try appendRevocation(of: device, in: space, user: user, keys: keys)
+                try home.appendRevocation(of: device, in: space, user: user, keys: keys)
                 any = true
             }
             if any { revoked.append(device) }

@@ -44,7 +44,7 @@ public struct JoinOutcome: Sendable {
     public let firstSyncFailure: String?
 }
 
-extension Home {
+extension SpaceService {
     /// How long an invite works unless told otherwise.
     public static let defaultInviteSeconds = 24 * 3600
     /// The longest an invite may work.
@@ -74,7 +74,7 @@ extension Home {
         try Self.checkInvite(uses: uses, seconds: seconds)
         _ = try keys.key(for: space)
         let identity = try identity()
-        let now = Self.now()
+        let now = Home.now()
         let id = EntityID(unchecked: SecureRandom.bytes(8))
         let secret = SecureRandom.bytes(32)
         let expiresAt = now + UInt64(seconds) * 1000
@@ -100,7 +100,7 @@ extension Home {
                     id: id, space: space, sealedSecret: sealed, createdAt: now,
                     expiresAt: expiresAt, uses: uses))
         }
-        let name = try spaces().first { $0.id == space }?.name ?? "space"
+        let name = try list().first { $0.id == space }?.name ?? "space"
         return InviteTicket(
             space: space, id: id, secret: secret, inviter: keys.device.publicKey, expiresAt: expiresAt,
             spaceName: name, inviterName: identity.name)
@@ -108,7 +108,7 @@ extension Home {
 
     /// The invites this home made (of one space, or of all), newest first, with their state.
     public func invites(space: SpaceID?) throws(NodeError) -> [InviteSummary] {
-        let now = Self.now()
+        let now = Home.now()
         return try run {
             try store.invites(space).map { invite in
                 let record = try store.record(invite.space, kind: .invite, id: invite.id) ?? [:]
@@ -164,7 +164,7 @@ extension Home {
         let storeKey = Self.inviteStoreKey(keys.device)
         return InviteDesk(
             open: { [store] in
-                let now = Self.now()
+                let now = Home.now()
                 let invites = (try? store.invites()) ?? []
                 return invites.compactMap { invite in
                     guard invite.expiresAt + Self.endedInviteAnsweredSeconds * 1000 > now,
@@ -175,7 +175,7 @@ extension Home {
             },
             redeem: { [self] id, space, peer in
                 let invite = EntityID(unchecked: id)
-                let now = Self.now()
+                let now = Home.now()
                 if try self.store.vector(space)[peer.device] > 0 {
                     throw SyncError.refused("this device is already a member of the space: sync instead")
                 }
@@ -190,9 +190,9 @@ extension Home {
                                 kind: .invite, id: invite,
                                 fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])
                         ])
-                    let name = try self.spaces().first { $0.id == space }?.name ?? "space"
+                    let name = try list().first { $0.id == space }?.name ?? "space"
                     // The current key: after a removal, the one sealed to the remaining members.
-                    let all = try self.keyring(space, keys: keys)?.keys ?? [keys.key(for: space)]
+                    let all = try home.keyring(space, keys: keys)?.keys ?? [keys.key(for: space)]
                     return Welcome(spaceKey: all[0], name: name, earlierKeys: Array(all.dropFirst()))
                 } catch {
                     try? self.store.releaseInvite(invite)
@@ -241,10 +241,10 @@ extension Home {
         logger: Logger
     ) async throws -> JoinOutcome {
         let keys = try unlock(passphrase: passphrase)
-        if keys.spaceKeys[ticket.space] != nil, try spaces().contains(where: { $0.id == ticket.space }) {
+        if keys.spaceKeys[ticket.space] != nil, try list().contains(where: { $0.id == ticket.space }) {
             throw NodeError.invalid("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
         }
-        let node = try syncNode(keys: keys, logger: logger)
+        let node = try home.syncNode(keys: keys, logger: logger)
         let (welcome, address): (Welcome, HostPort)
         do {
             if let peer {
@@ -272,7 +272,7 @@ extension Home {
         // The first sync brings the space's players, courses and games; if it fails the join stands (the space
         // key is held) and the next sync brings them.
         do {
-            let member = try syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
+            let member = try home.syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
             let report = try await member.syncOnce(host: address.host, port: address.port, space: ticket.space)
             return JoinOutcome(
                 space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,

@@ -34,7 +34,7 @@ public struct GameSetup: Sendable {
     }
 }
 
-extension Home {
+extension RoundService {
     // MARK: Setup
 
     /// The fields a setup writes, checked against the course, the roster and the scores already entered.
@@ -161,7 +161,7 @@ extension Home {
         guard !game.finished else {
             throw .invalid("game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` first")
         }
-        guard let course = try course(of: game, in: space) else {
+        guard let course = try courses.course(of: game, in: space) else {
             throw .notFound("the course of game \(game.id.short) has not arrived yet: sync with the home that imported it")
         }
         let roster = try run { try store.roster(space, game: game.id) }

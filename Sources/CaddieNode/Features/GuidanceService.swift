@@ -14,7 +14,7 @@ public struct HoleTarget: Sendable {
     public let green: GeoPolygon?
 }
 
-extension Home {
+extension GuidanceService {
     static func geo(_ point: CoursePoint?) -> GeoPoint? {
         point.flatMap { try? GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
     }
@@ -25,7 +25,7 @@ extension Home {
     )
         throws(NodeError) -> HoleTarget
     {
-        try holeTarget(course: try self.course(space, course), hole: number, target: name)
+        try holeTarget(course: try courses.course(space, course), hole: number, target: name)
     }
 
     public func holeTarget(course: CourseRecord, hole number: Int, target name: String?) throws(NodeError) -> HoleTarget {
@@ -83,11 +83,11 @@ extension Home {
     ) throws(NodeError) -> HoleTarget? {
         if let game, let player {
             let current = try currentHole(
-                space: space, game: try resolveGame(space, game).id, player: try resolvePlayer(space, player).id)
+                space: space, game: try rounds.resolveGame(space, game).id, player: try rounds.resolvePlayer(space, player).id)
             return try holeTarget(course: current.course, hole: current.hole, target: target)
         }
         guard let course, let hole else { return nil }
-        return try holeTarget(course: try resolveCourse(space, course), hole: hole, target: target)
+        return try holeTarget(course: try courses.resolveCourse(space, course), hole: hole, target: target)
     }
 
     /// The hole a player is on in a game: the first hole with no score for them (the last hole when all have one).
@@ -96,8 +96,8 @@ extension Home {
     )
         throws(NodeError) -> (course: CourseRecord, hole: Int)
     {
-        let card = try card(space: space, game: game)
-        let player = try self.player(space, player)
+        let card = try rounds.card(space: space, game: game)
+        let player = try rounds.player(space, player)
         guard card.players.contains(where: { $0.id == player.id }) else {
             throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
         }

@@ -3,7 +3,7 @@ import CaddieServices
 import CaddieStore
 import Foundation
 
-extension Home {
+extension HandicapService {
     /// A player's Handicap Index recomputed from the finished games of every space this home holds, with the games
     /// behind it.
     ///
@@ -77,15 +77,15 @@ extension Home {
     public func handicapRecord(for player: PlayerRecord, in space: SpaceID) throws(NodeError) -> HandicapRecord {
         var entries: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)] = []
         var skipped: [HandicapRecord.SkippedGame] = []
-        for summary in try spaces().sorted(by: { $0.id < $1.id }) {
+        for summary in try spaces.list().sorted(by: { $0.id < $1.id }) {
             let ids: Set<EntityID>
             if let user = player.user {
-                ids = Set(try players(summary.id).filter { $0.user == user }.map(\.id))
+                ids = Set(try rounds.players(summary.id).filter { $0.user == user }.map(\.id))
             } else {
                 ids = summary.id == space ? [player.id] : []
             }
             guard !ids.isEmpty else { continue }
-            for game in try games(summary.id) where game.finished {
+            for game in try rounds.games(summary.id) where game.finished {
                 let roster = try run { try store.roster(summary.id, game: game.id) }
                 guard let playerID = roster.first(where: { ids.contains($0) }) else { continue }
                 switch try assessForHandicap(game, player: playerID, space: summary) {
@@ -122,7 +122,7 @@ extension Home {
     /// it), else the index entered for the player; players with neither, and every player on a course whose tee has
     /// no ratings or whose holes lack par or stroke index, get no entry.
     /// - Parameters:
-    ///   - card: the game's card (`card(space:game:)`).
+    ///   - card: the game's card (`rounds.card(space:game:)`).
     ///   - space: the space the game is in.
     ///   - allowancePercent: the handicap allowance, 1...100; 100 by default (the Rules recommend 95 for individual
     ///     stroke play and Stableford: `Handicap.Format.individualStrokePlay.allowancePercent`).
@@ -204,14 +204,14 @@ extension Home {
     /// that fits several players of one space is ambiguous there, whatever the other spaces hold.
     public func resolvePlayerAnywhere(_ text: String, space: SpaceID?) throws(NodeError) -> (player: PlayerRecord, space: SpaceID)
     {
-        if let space { return (try resolvePlayer(space, text), space) }
-        let all = try spaces().sorted { $0.id < $1.id }
+        if let space { return (try rounds.resolvePlayer(space, text), space) }
+        let all = try spaces.list().sorted { $0.id < $1.id }
         guard !all.isEmpty else { throw .noSpace }
-        if all.count == 1 { return (try resolvePlayer(all[0].id, text), all[0].id) }
+        if all.count == 1 { return (try rounds.resolvePlayer(all[0].id, text), all[0].id) }
         var found: [(player: PlayerRecord, space: SpaceSummary)] = []
         for summary in all {
             do {
-                found.append((try resolvePlayer(summary.id, text), summary))
+                found.append((try rounds.resolvePlayer(summary.id, text), summary))
             } catch .notFound {
                 continue
             } catch .ambiguous(let message) {
@@ -234,7 +234,7 @@ extension Home {
     )
         throws(NodeError) -> HandicapAssessment
     {
-        guard let course = try self.course(of: game, in: space.id) else {
+        guard let course = try courses.course(of: game, in: space.id) else {
             return .skipped("its course has not arrived yet: merge with the home that imported it")
         }
         guard let tee = course.tee(named: game.tee) else {
@@ -289,7 +289,7 @@ extension Home {
 /// What a finished game is to a player's scoring record.
 private enum HandicapAssessment {
     /// A round, with the game it came from.
-    case round(Handicap.Round, Home.HandicapRecord.RecordedGame)
+    case round(Handicap.Round, HandicapService.HandicapRecord.RecordedGame)
     /// Not a round, and why.
     case skipped(String)
 }

@@ -133,7 +133,7 @@ public struct PlayerStatistics: Sendable, Equatable {
     }
 }
 
-extension Home {
+extension HandicapService {
     // MARK: Standings
 
     /// The Handicap Index a player brings to a game: computed from the rounds before it, else entered.
@@ -162,7 +162,7 @@ extension Home {
 
     /// A game's standings: every format it plays, the disputes and what they decide, the settlement.
     public func standings(space: SpaceID, game: GameID) throws(NodeError) -> GameStandings {
-        let card = try card(space: space, game: game)
+        let card = try rounds.card(space: space, game: game)
         guard let course = card.course else {
             throw .notFound(
                 "the course of game \(card.game.id.short) has not arrived yet: sync with the home that "
@@ -331,14 +331,14 @@ extension Home {
 
     /// A player's statistics over the finished games of a space they played.
     public func statistics(space: SpaceID, player: PlayerID) throws(NodeError) -> PlayerStatistics {
-        let player = try self.player(space, player)
+        let player = try rounds.player(space, player)
         var rounds = 0, holes = 0, fairwaysHit = 0, fairwaysRecorded = 0, greensHit = 0, greensRecorded = 0
         var putts = 0, puttRounds = 0, puttsOnGreens = 0, greensWithPutts = 0, penalties = 0
         var byPar: [Int: (strokes: Int, holes: Int)] = [:]
-        for game in try games(space) where game.finished {
+        for game in try home.rounds.games(space) where game.finished {
             let roster = try run { try store.roster(space, game: game.id) }
             guard roster.contains(player.id) else { continue }
-            let course = try course(of: game, in: space)
+            let course = try courses.course(of: game, in: space)
             let tee = game.tee(of: player.id)
             let entries = try run { try store.cells(space, game: game.id) }
                 .filter { $0.player == player.id }.compactMap { cell in cell.winner.map { (cell.hole, $0.entry) } }

@@ -18,7 +18,7 @@ public struct SpaceSummary: Sendable, Equatable {
     public var keyCheck: [UInt8]? = nil
 }
 
-extension Home {
+extension SpaceService {
     /// Creates a space with a fresh random key, joins it, and returns its invite.
     public func createSpace(name: String, passphrase: String) throws(NodeError) -> InviteCode {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -45,7 +45,7 @@ extension Home {
     /// The space's shared-key code (CADDIE1): it carries the space key itself.
     public func sharedKeyInvite(space: SpaceID, passphrase: String) throws(NodeError) -> InviteCode {
         let keys = try unlock(passphrase: passphrase)
-        let name = try spaces().first { $0.id == space }?.name ?? "space"
+        let name = try list().first { $0.id == space }?.name ?? "space"
         return InviteCode(space: space, key: try keys.key(for: space), name: name)
     }
 
@@ -54,7 +54,7 @@ extension Home {
         let invite = try InviteCode(parsing: text)
         let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
-            try spaces().contains(where: { $0.id == invite.space })
+            try list().contains(where: { $0.id == invite.space })
         {
             throw .invalid("this home is already in space \(invite.name) (\(invite.space.short))")
         }
@@ -64,24 +64,24 @@ extension Home {
 
     func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String, earlier: [[UInt8]] = []) throws(NodeError) {
         let updated = try keys.adding(space: invite.space, key: invite.key, earlier: earlier)
-        try seal(updated.ring, passphrase: passphrase)
+        try home.seal(updated.ring, passphrase: passphrase)
         do {
-            try store.addSpace(invite.space, name: invite.name, now: Self.now())
+            try store.addSpace(invite.space, name: invite.name, now: Home.now())
         } catch {
             throw .store(error)
         }
-        try ensureJoined(invite.space, keys: updated)
+        try home.ensureJoined(invite.space, keys: updated)
     }
 
     /// The spaces this home holds.
-    public func spaces() throws(NodeError) -> [SpaceSummary] {
+    public func list() throws(NodeError) -> [SpaceSummary] {
         do {
             return try store.spaces().map { space throws(StoreError) in
                 let synced = try store.record(space.id, kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)))
                 var summary = SpaceSummary(
                     id: space.id, name: synced?["name"]?.text ?? space.name,
                     ops: try store.opCount(space.id), members: try store.members(space.id).count)
-                if let current = Self.currentRotation(try store.sealedSpaceKeys(space.id)) {
+                if let current = Home.currentRotation(try store.sealedSpaceKeys(space.id)) {
                     summary.keyEpoch = current.value[0].epoch
                     summary.keyCheck = current.value[0].keyCheck
                 }
@@ -94,7 +94,7 @@ extension Home {
 
     /// The space a command means: the one named by `option` (id, id prefix or name), or the only one.
     public func resolveSpace(_ option: String?) throws(NodeError) -> SpaceID {
-        let all = try spaces()
+        let all = try list()
         guard !all.isEmpty else { throw .noSpace }
         guard let option, !option.isEmpty else {
             if all.count == 1 { return all[0].id }
@@ -111,44 +111,4 @@ extension Home {
         return matches[0].id
     }
 
-    /// Makes sure this device's first op in the space, its join, is in the log.
-    func ensureJoined(_ space: SpaceID, keys: UnlockedKeys) throws(NodeError) {
-        let identity = try identity()
-        do {
-            guard try store.vector(space)[keys.device.publicKey] == 0 else { return }
-            guard let user = identity.userKey, let signature = Hex.decode(identity.certificate) else {
-                throw NodeError.file("identity.json is damaged: restore it from a backup")
-            }
-            let key = try keys.key(for: space)
-            let join = Change.Join(
-                user: user, userName: identity.name, certifiedAt: identity.certifiedAt, certificateSignature: signature,
-                membershipProof: Membership.membershipProof(
-                    space: space, spaceKey: key, device: keys.device.publicKey,
-                    user: user))
-            try store.append(space: space, signer: keys.device, changes: [.join(join)], now: Self.now())
-        } catch {
-            throw NodeError.wrap(error)
-        }
-        // The device that holds the user key carries the user's revocations into every space it joins, so a
-        // revoked device is refused there too (by its key), whichever space the revocation was made in.
-        if let userKey = keys.user {
-            let revoked = try run { try store.devicesRevoked(by: userKey.publicKey) }
-            for device in revoked where device != keys.device.publicKey {
-                try appendRevocation(of: device, in: space, user: userKey, keys: keys)
-            }
-        }
-    }
-
-    /// Appends one op of this device, joining the space first if this device has not yet; through the node
-    /// running on this home when there is one (see `appendEdits`).
-    @discardableResult
-    public func append(
-        space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = []
-    )
-        throws(NodeError) -> SignedOp
-    {
-        let ops = try appendEdits(space: space, keys: keys, edits: [ControlRequest.Edit(changes: changes, pred: pred)])
-        guard let op = ops.first, ops.count == 1 else { throw .invalid("the running node wrote \(ops.count) ops for one edit") }
-        return op
-    }
 }

@@ -35,7 +35,7 @@ public struct PlayerTrack: Sendable {
     public let targetSeconds: Double?
 }
 
-extension Home {
+extension GuidanceService {
     /// Records a position (a shot or a fix) for a player in a game, on the hole they are on. Marks are fields
     /// of the game with unique names, so they merge and sync like every other edit and never overwrite.
     public func mark(
@@ -43,7 +43,7 @@ extension Home {
         kind: TrackMark.Kind
     ) throws(NodeError) -> TrackMark {
         let current = try currentHole(space: space, game: game, player: player)
-        let now = Self.now()
+        let now = Home.now()
         var writer = ByteWriter(capacity: 26)
         writer.u64(point.latitude.bitPattern)
         writer.u64(point.longitude.bitPattern)
@@ -57,7 +57,7 @@ extension Home {
 
     /// Every player's track in a game: distance walked, time per hole, pace against par, shot lengths.
     public func trackSummary(space: SpaceID, game: GameID) throws(NodeError) -> [PlayerTrack] {
-        let card = try card(space: space, game: game)
+        let card = try rounds.card(space: space, game: game)
         let fields = try run { try store.record(space, kind: .game, id: card.game.id) } ?? [:]
         var marks: [EntityID: [TrackMark]] = [:]
         for (key, value) in fields where key.hasPrefix("track/") {

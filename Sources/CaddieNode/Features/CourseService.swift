@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieCrypto
 import CaddieOSM
 import CaddieServices
 import CaddieStore
@@ -16,7 +17,38 @@ public struct CourseImportResult: Sendable {
     public let warnings: [String]
 }
 
-extension Home {
+extension CourseService {
+    /// The courses of a space, by name.
+    public func list(_ space: SpaceID) throws(NodeError) -> [CourseRecord] {
+        try run { try store.records(space, kind: .course).map { CourseRecord(id: $0.key, fields: $0.value) } }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// The course meant by `text`.
+    public func resolveCourse(_ space: SpaceID, _ text: String) throws(NodeError) -> CourseRecord {
+        try resolve(text, in: try list(space), what: "course", list: "caddie course list", id: \.id, name: \.name)
+    }
+
+    /// The id a course file gets when it names none: derived from club and name, so that two players who
+    /// import the same course offline end up with one course, not two.
+    public static func courseID(name: String, club: String?) -> EntityID {
+        let key = "\(club ?? "")|\(name)".lowercased()
+        return EntityID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
+    }
+
+    /// The course with this id.
+    public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
+        guard let fields = try run({ try store.record(space, kind: .course, id: id) }) else {
+            throw .notFound("no course \(id.short) in this space: see `caddie course list`")
+        }
+        return CourseRecord(id: id, fields: fields)
+    }
+
+    func course(of game: GameRecord, in space: SpaceID) throws(NodeError) -> CourseRecord? {
+        guard let id = game.course else { return nil }
+        return try run { try store.record(space, kind: .course, id: id) }.map { CourseRecord(id: id, fields: $0) }
+    }
+
     /// The sample courses that ship with Caddie (docs: Sources/CaddieNode/Resources/SampleCourses/README.md).
     public static func sampleCourseFiles() throws(NodeError) -> [(name: String, data: Data)] {
         guard let folder = Bundle.module.url(forResource: "SampleCourses", withExtension: nil),
@@ -67,7 +99,7 @@ extension Home {
             results.append(CourseImportResult(id: course.id, name: course.name, merged: existing != nil, warnings: warnings))
         }
         // One op per course keeps each op well under the payload limit; all of them commit together or not at all.
-        _ = try appendEdits(space: space, keys: keys, edits: changes.map { ControlRequest.Edit(changes: [$0], pred: []) })
+        _ = try home.appendEdits(space: space, keys: keys, edits: changes.map { ControlRequest.Edit(changes: [$0], pred: []) })
         return results
     }
 
@@ -84,7 +116,7 @@ extension Home {
 
     /// Searches the space's courses by name, club and city, tolerant of accents and small typos.
     public func searchCourses(space: SpaceID, text: String, limit: Int = 20) throws(NodeError) -> [CourseSearchResult] {
-        let index = CourseSearchIndex(try courses(space).map(CourseSummary.init))
+        let index = CourseSearchIndex(try list(space).map(CourseSummary.init))
         do { return try index.search(text, limit: limit) } catch { throw .invalid(error.description) }
     }
 
@@ -97,7 +129,7 @@ extension Home {
         do {
             return try CourseNearby.nearby(
                 latitude: latitude, longitude: longitude,
-                in: try courses(space).map(CourseSummary.init), radiusKilometres: radiusKilometres)
+                in: try list(space).map(CourseSummary.init), radiusKilometres: radiusKilometres)
         } catch let error as NodeError {
             throw error
         } catch let error as CourseLookupError {

@@ -4,10 +4,7 @@ import CaddieServices
 import CaddieStore
 import Foundation
 
-extension Home {
-    func run<T>(_ body: () throws -> T) throws(NodeError) -> T {
-        do { return try body() } catch { throw NodeError.wrap(error) }
-    }
+extension RoundService {
 
     // MARK: Players
 
@@ -49,66 +46,7 @@ extension Home {
         try resolve(text, in: try players(space), what: "player", list: "caddie player list", id: \.id, name: \.name)
     }
 
-    /// The shortest id prefix a person may type; shorter text matches too many records to be safe.
-    static let minimumPrefix = 4
-
-    /// The record meant by `text`: its full id, its name (any case), a prefix of its id of at least four hex
-    /// digits, or, when the records have names, a unique part of a name ("Zoute" for "Royal Zoute Golf Club").
-    /// An id matches by prefix only, never by digits in its middle. When several records match, the error lists
-    /// them so the person can type more.
-    func resolve<R>(
-        _ text: String, in records: [R], what: String, list: String, id: (R) -> EntityID,
-        name: ((R) -> String)?, describe: ((R) -> String)? = nil
-    ) throws(NodeError) -> R {
-        let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !lowered.isEmpty else { throw .invalid("say which \(what): an id, an id prefix or a name (see `\(list)`)") }
-        if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
-        var matches = name.map { name in records.filter { name($0).caseInsensitiveCompare(lowered) == .orderedSame } } ?? []
-        let isHex = lowered.allSatisfy(\.isHexDigit)
-        if matches.isEmpty, isHex, lowered.count >= Self.minimumPrefix {
-            matches = records.filter { id($0).hex.hasPrefix(lowered) }
-        }
-        if matches.isEmpty, let name, lowered.count >= 3 { matches = records.filter { name($0).lowercased().contains(lowered) } }
-        guard matches.count == 1 else {
-            if matches.isEmpty {
-                if name == nil, isHex, lowered.count < Self.minimumPrefix {
-                    throw .invalid(
-                        "'\(text)' is too short to name a \(what): give at least \(Self.minimumPrefix) hex digits "
-                            + "of its id (see `\(list)`)")
-                }
-                throw .notFound("no \(what) '\(text)' in this space: see `\(list)`")
-            }
-            let shown = matches.prefix(6).map { record in
-                let label = describe?(record) ?? name?(record) ?? ""
-                return label.isEmpty || label == id(record).hex ? id(record).hex : "\(id(record).hex) (\(label))"
-            }
-            let more = matches.count > 6 ? ", and \(matches.count - 6) more" : ""
-            throw .ambiguous(
-                "'\(text)' matches \(matches.count) \(what)s: \(shown.joined(separator: ", "))\(more); "
-                    + "give more of the id")
-        }
-        return matches[0]
-    }
-
     // MARK: Courses
-
-    /// The courses of a space, by name.
-    public func courses(_ space: SpaceID) throws(NodeError) -> [CourseRecord] {
-        try run { try store.records(space, kind: .course).map { CourseRecord(id: $0.key, fields: $0.value) } }
-            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
-    }
-
-    /// The course meant by `text`.
-    public func resolveCourse(_ space: SpaceID, _ text: String) throws(NodeError) -> CourseRecord {
-        try resolve(text, in: try courses(space), what: "course", list: "caddie course list", id: \.id, name: \.name)
-    }
-
-    /// The id a course file gets when it names none: derived from club and name, so that two players who
-    /// import the same course offline end up with one course, not two.
-    public static func courseID(name: String, club: String?) -> EntityID {
-        let key = "\(club ?? "")|\(name)".lowercased()
-        return EntityID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
-    }
 
     // MARK: Games
 
@@ -127,7 +65,7 @@ extension Home {
                 list: "caddie game list", id: \.id, name: nil
             ) { game in
                 // Read only to tell apart the games an ambiguous prefix fits.
-                let course = game.course.flatMap { try? self.course(space, $0) }?.name ?? "unknown course"
+                let course = game.course.flatMap { try? courses.course(space, $0) }?.name ?? "unknown course"
                 return "\(course), \(Views.time(milliseconds: game.createdAt))"
             }
         } catch .notFound(let message) {
@@ -159,14 +97,6 @@ extension Home {
         return PlayerRecord(id: id, fields: fields)
     }
 
-    /// The course with this id.
-    public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
-        guard let fields = try run({ try store.record(space, kind: .course, id: id) }) else {
-            throw .notFound("no course \(id.short) in this space: see `caddie course list`")
-        }
-        return CourseRecord(id: id, fields: fields)
-    }
-
     /// The players meant by a list of texts, in order (each an id, id prefix or name; spaces around it ignored).
     public func resolvePlayers(_ space: SpaceID, _ texts: [String]) throws(NodeError) -> [PlayerID] {
         try texts.map { text throws(NodeError) in try resolvePlayer(space, text.trimmingCharacters(in: .whitespaces)).id }
@@ -191,7 +121,7 @@ extension Home {
     )
         throws(NodeError) -> GameID
     {
-        let course = try course(space, courseID)
+        let course = try courses.course(space, courseID)
         guard let tee = course.tee(named: teeName) else {
             throw .invalid(
                 "course \(course.name) has no tee '\(teeName)'; its tees: "
@@ -206,7 +136,7 @@ extension Home {
         }
         let markers = try checkMarkers(space, markerPairs, roster: roster)
         let id = SecureRandom.entityID()
-        var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Self.now())
+        var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Home.now())
         for (player, marker) in markers { fields[GameRecord.markerField(player)] = .bytes(marker.bytes) }
         var extra = setup
         extra.tee = nil
@@ -309,11 +239,11 @@ extension Home {
         guard roster.contains(player.id) else {
             throw .invalid("\(player.name) is not playing in game \(game.id.short): add them with `caddie game add-player`")
         }
-        let course = try course(of: game, in: space)
+        let course = try courses.course(of: game, in: space)
         let holes = course?.holes.count ?? 18
         guard (1...holes).contains(hole) else { throw .invalid("hole \(hole) does not exist: the course has holes 1...\(holes)") }
         if let course, game.holesPlayed != nil || game.startHole != 1 {
-            let played = Self.holesPlayed(game, course: course)
+            let played = HandicapService.holesPlayed(game, course: course)
             guard played.contains(hole) else {
                 throw .invalid("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
             }
@@ -337,11 +267,6 @@ extension Home {
         return runs.map { $0.0 == $0.1 ? "\($0.0)" : "\($0.0)-\($0.1)" }.joined(separator: ", ")
     }
 
-    func course(of game: GameRecord, in space: SpaceID) throws(NodeError) -> CourseRecord? {
-        guard let id = game.course else { return nil }
-        return try run { try store.record(space, kind: .course, id: id) }.map { CourseRecord(id: id, fields: $0) }
-    }
-
     /// The card of a game.
     public func card(space: SpaceID, game: GameID) throws(NodeError) -> Scorecard {
         let game = try self.game(space, game)
@@ -352,7 +277,7 @@ extension Home {
             cells[cell.player, default: [:]][cell.hole] = cell
         }
         return Scorecard(
-            game: game, course: try course(of: game, in: space),
+            game: game, course: try courses.course(of: game, in: space),
             players: roster.map { everyone[$0] ?? PlayerRecord(id: $0, fields: [:]) }
                 .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) },
             cells: cells, attestations: try run { try store.attestations(space, game: game.id) })
@@ -409,15 +334,15 @@ extension Home {
     public func importBundle(keys: UnlockedKeys, bytes: [UInt8]) throws(NodeError) -> ReceiveReport {
         let bundle: OpBundle
         do { bundle = try OpBundle(decoding: bytes) } catch { throw .core(error) }
-        guard try spaces().contains(where: { $0.id == bundle.space }) else {
+        guard try spaces.list().contains(where: { $0.id == bundle.space }) else {
             throw .store(.unknownSpace(bundle.space.hex))
         }
         let all: [[UInt8]]
-        if let ring = keyring(bundle.space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: bundle.space)] }
+        if let ring = home.keyring(bundle.space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: bundle.space)] }
         return try run {
             try store.receive(
                 space: bundle.space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: bundle.ops,
-                mode: .strict, now: Self.now())
+                mode: .strict, now: Home.now())
         }
     }
 }

@@ -18,7 +18,7 @@ public struct RemovalOutcome: Sendable, Equatable {
     public let sealedTo: Int
 }
 
-extension Home {
+extension SpaceService {
     /// The id of the space record (one per space).
     static let spaceRecord = EntityID(unchecked: [UInt8](repeating: 0, count: 8))
 
@@ -116,7 +116,7 @@ extension Home {
     @discardableResult
     public func renewExposedKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> UInt32? {
         guard let me = try identity().userKey, let owner = try owner(of: space), owner.user == me,
-            let current = keyring(space, keys: keys)?.current
+            let current = home.keyring(space, keys: keys)?.current
         else { return nil }
         let members = try run { try store.members(space) }
         let removed = try run { try store.removedUsers(space) }
@@ -127,40 +127,4 @@ extension Home {
         return rotation.epoch
     }
 
-    /// The rotation whose key is current: the highest epoch; two rotations of one epoch (made offline on two of the
-    /// owner's devices) are ordered by the op that carried them, so every node picks the same one.
-    static func currentRotation(_ rows: [SealedSpaceKey]) -> (key: OpID, value: [SealedSpaceKey])? {
-        Dictionary(grouping: rows, by: \.by).max { ($0.value[0].epoch, $0.key) < ($1.value[0].epoch, $1.key) }
-            .map { (key: $0.key, value: $0.value) }
-    }
-
-    /// The keys of a space this device holds, the current one first, and what the current one asks of peers.
-    /// Nil when the home does not hold the space.
-    func keyring(_ space: SpaceID, keys: UnlockedKeys) -> SpaceKeyring? {
-        guard let ringKey = keys.spaceKeys[space] else { return nil }
-        let rows = (try? store.sealedSpaceKeys(space)) ?? []
-        let rotations = Dictionary(grouping: rows, by: \.by)
-        guard let current = Self.currentRotation(rows) else {
-            return SpaceKeyring(keys: [ringKey] + (keys.earlierKeys[space] ?? []), current: nil)
-        }
-        var held: [(epoch: UInt32, check: [UInt8], key: [UInt8])] = []
-        for entries in rotations.values {
-            guard let mine = entries.first(where: { $0.device == keys.device.publicKey }),
-                let key = DeviceBox.open(mine.sealed, with: keys.device), Membership.keyCheck(key) == mine.keyCheck,
-                !held.contains(where: { $0.check == mine.keyCheck })
-            else { continue }
-            held.append((mine.epoch, mine.keyCheck, key))
-        }
-        for key in [ringKey] + (keys.earlierKeys[space] ?? []) {
-            let check = Membership.keyCheck(key)
-            if !held.contains(where: { $0.check == check }) {
-                held.append((rows.first { $0.keyCheck == check }?.epoch ?? 0, check, key))
-            }
-        }
-        let currentCheck = current.value[0].keyCheck
-        held.sort { ($0.check == currentCheck ? 1 : 0, $0.epoch) > ($1.check == currentCheck ? 1 : 0, $1.epoch) }
-        return SpaceKeyring(
-            keys: held.map(\.key),
-            current: .init(check: currentCheck, recipients: Set(current.value.map(\.device))))
-    }
 }
