@@ -38,6 +38,11 @@ private struct Listed {
     var branch = false
 }
 
+/// The audit trail, a cell's history, and re-verification of the log.
+public struct AuditService: HomeService {
+    let home: Home
+}
+
 extension AuditService {
     /// The audit trail of a space, oldest first, optionally only the ops that touch one game.
     public func auditLog(space: SpaceID, game filter: GameID?) throws(NodeError) -> [AuditEntry] {

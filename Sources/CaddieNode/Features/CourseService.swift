@@ -17,6 +17,11 @@ public struct CourseImportResult: Sendable {
     public let warnings: [String]
 }
 
+/// Course import, lookup, search and the course card.
+public struct CourseService: HomeService {
+    let home: Home
+}
+
 extension CourseService {
     /// The courses of a space, by name.
     public func list(_ space: SpaceID) throws(NodeError) -> [CourseRecord] {

@@ -20,6 +20,11 @@ public struct DeviceSummary: Sendable, Equatable {
     public let revokedAfter: UInt64?
 }
 
+/// This user's devices: pairing, the device list, revocation and recovery.
+public struct DeviceService: HomeService {
+    let home: Home
+}
+
 extension DeviceService {
     /// The devices of this home's user across the spaces it holds.
     public func list() throws(NodeError) -> [DeviceSummary] {

@@ -14,6 +14,11 @@ public struct HoleTarget: Sendable {
     public let green: GeoPolygon?
 }
 
+/// Hole targets for guidance, the current hole, and the round's track.
+public struct GuidanceService: HomeService {
+    let home: Home
+}
+
 extension GuidanceService {
     static func geo(_ point: CoursePoint?) -> GeoPoint? {
         point.flatMap { try? GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }

@@ -137,17 +137,13 @@ extension HandicapService {
     // MARK: Standings
 
     /// The Handicap Index a player brings to a game: computed from the rounds before it, else entered.
-    func indexForGame(
-        _ player: PlayerRecord, space: SpaceID, game: GameRecord
-    ) throws(NodeError)
-        -> (index: Double, source: NetCard.IndexSource)?
-    {
+    /// Bad data in some other game must not hide this card: a record that cannot make an index falls back to the
+    /// entered one.
+    static func indexForGame(
+        _ player: PlayerRecord, game: GameRecord, records: [PlayerID: Result<HandicapRecord, NodeError>]
+    ) -> (index: Double, source: NetCard.IndexSource)? {
         let played = Date(timeIntervalSince1970: Double(game.createdAt) / 1000)
-        do {
-            if let computed = try handicapRecord(for: player, in: space).index(before: played) { return (computed, .computed) }
-        } catch {
-            guard case .invalid = error else { throw error }
-        }
+        if let computed = (try? records[player.id]?.get())?.index(before: played) { return (computed, .computed) }
         return player.handicapIndex.map { ($0, .entered) }
     }
 
@@ -176,6 +172,7 @@ extension HandicapService {
         var tees: [String] = []
         var handicaps: [Double?] = []
         var notes: [String] = []
+        let records = try handicapRecords(for: card.players, in: space)
         for player in card.players {
             let teeName = card.game.tee(of: player.id)
             guard let tee = course.tee(named: teeName) else {
@@ -199,7 +196,7 @@ extension HandicapService {
             var courseHandicap: Double?
             if indexes.allSatisfy({ $0 > 0 }), let ranks = try? Handicap.rankedStrokeIndexes(indexes) {
                 ranked = ranks
-                if let (index, _) = try indexForGame(player, space: space, game: card.game),
+                if let (index, _) = Self.indexForGame(player, game: card.game, records: records),
                     let rating = tee.rating, let slope = tee.slope, let teePar = tee.par
                 {
                     courseHandicap = Self.courseHandicap(

@@ -3,6 +3,11 @@ import CaddieServices
 import CaddieStore
 import Foundation
 
+/// Handicap Index and playing handicaps from the merged games, standings and statistics.
+public struct HandicapService: HomeService {
+    let home: Home
+}
+
 extension HandicapService {
     /// A player's Handicap Index recomputed from the finished games of every space this home holds, with the games
     /// behind it.
@@ -75,45 +80,75 @@ extension HandicapService {
     /// tee's ratings and the card's shown strokes, dated by its creation; games on tees without ratings are reported
     /// as skipped.
     public func handicapRecord(for player: PlayerRecord, in space: SpaceID) throws(NodeError) -> HandicapRecord {
-        var entries: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)] = []
-        var skipped: [HandicapRecord.SkippedGame] = []
+        guard let record = try handicapRecords(for: [player], in: space)[player.id] else {
+            throw .invalid("no handicap record for \(player.name)")
+        }
+        return try record.get()
+    }
+
+    /// The records of several players of `space` from one pass over the finished games of every space: each game's
+    /// roster, course and cards are read once, however many of the players it counts for (a card's standings and
+    /// net scores need every player's record). A player whose rounds cannot make an index gets its error, so one
+    /// bad record does not hide the others.
+    func handicapRecords(
+        for players: [PlayerRecord], in space: SpaceID
+    ) throws(NodeError) -> [PlayerID: Result<HandicapRecord, NodeError>] {
+        var entries: [PlayerID: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)]] = [:]
+        var skipped: [PlayerID: [HandicapRecord.SkippedGame]] = [:]
         for summary in try spaces.list().sorted(by: { $0.id < $1.id }) {
-            let ids: Set<EntityID>
-            if let user = player.user {
-                ids = Set(try rounds.players(summary.id).filter { $0.user == user }.map(\.id))
-            } else {
-                ids = summary.id == space ? [player.id] : []
+            // Who each player is in this space: the players with their user key, or themselves in their own space.
+            let users = Set(players.compactMap(\.user))
+            let sameUser = users.isEmpty ? [] : try rounds.players(summary.id).filter { $0.user.map(users.contains) ?? false }
+            var idsOf: [PlayerID: Set<EntityID>] = [:]
+            for player in players {
+                if let user = player.user {
+                    idsOf[player.id] = Set(sameUser.filter { $0.user == user }.map(\.id))
+                } else if summary.id == space {
+                    idsOf[player.id] = [player.id]
+                }
             }
-            guard !ids.isEmpty else { continue }
+            guard idsOf.values.contains(where: { !$0.isEmpty }) else { continue }
             for game in try rounds.games(summary.id) where game.finished {
                 let roster = try run { try store.roster(summary.id, game: game.id) }
-                guard let playerID = roster.first(where: { ids.contains($0) }) else { continue }
-                switch try assessForHandicap(game, player: playerID, space: summary) {
-                case .round(let round, let recorded):
-                    entries.append((round, recorded))
-                case .skipped(let reason):
-                    skipped.append(
-                        HandicapRecord.SkippedGame(
-                            space: summary.id, spaceName: summary.name,
-                            game: game.id, createdAt: game.createdAt,
-                            reason: reason))
+                var cells: [ScoreCell]?
+                for player in players {
+                    guard let ids = idsOf[player.id], let playerID = roster.first(where: { ids.contains($0) }) else {
+                        continue
+                    }
+                    if cells == nil { cells = try run { try store.cells(summary.id, game: game.id) } }
+                    switch try assessForHandicap(game, player: playerID, space: summary, cells: cells ?? []) {
+                    case .round(let round, let recorded):
+                        entries[player.id, default: []].append((round, recorded))
+                    case .skipped(let reason):
+                        skipped[player.id, default: []].append(
+                            HandicapRecord.SkippedGame(
+                                space: summary.id, spaceName: summary.name,
+                                game: game.id, createdAt: game.createdAt,
+                                reason: reason))
+                    }
                 }
             }
         }
-        // A fixed order for rounds of the same date, so every home replays the record the same way.
-        entries.sort {
-            ($0.game.createdAt, $0.game.space, $0.game.game) < ($1.game.createdAt, $1.game.space, $1.game.game)
+        var records: [PlayerID: Result<HandicapRecord, NodeError>] = [:]
+        for player in players {
+            // A fixed order for rounds of the same date, so every home replays the record the same way.
+            let played = (entries[player.id] ?? []).sorted {
+                ($0.game.createdAt, $0.game.space, $0.game.game) < ($1.game.createdAt, $1.game.space, $1.game.game)
+            }
+            let passed = (skipped[player.id] ?? []).sorted {
+                ($0.createdAt, $0.space, $0.game) < ($1.createdAt, $1.space, $1.game)
+            }
+            do {
+                let calculation = try Handicap.handicapIndex(rounds: played.map { $0.round })
+                records[player.id] = .success(
+                    HandicapRecord(
+                        player: player, space: space, calculation: calculation, games: played.map { $0.game },
+                        skipped: passed))
+            } catch {
+                records[player.id] = .failure(.invalid(error.description))
+            }
         }
-        skipped.sort { ($0.createdAt, $0.space, $0.game) < ($1.createdAt, $1.space, $1.game) }
-        let calculation: Handicap.RecordCalculation
-        do {
-            calculation = try Handicap.handicapIndex(rounds: entries.map { $0.round })
-        } catch {
-            throw .invalid(error.description)
-        }
-        return HandicapRecord(
-            player: player, space: space, calculation: calculation, games: entries.map { $0.game },
-            skipped: skipped)
+        return records
     }
 
     /// Each player's course and playing handicap for a game's card, with net scores and Stableford points per hole.
@@ -141,28 +176,10 @@ extension HandicapService {
             guard let holePar = hole.par(tee: tee.name), let strokeIndex = hole.strokeIndex(tee: tee.name) else { return [:] }
             layout.append((hole.number, holePar, strokeIndex))
         }
-        let played = Date(timeIntervalSince1970: Double(card.game.createdAt) / 1000)
         var cards: [EntityID: NetCard] = [:]
+        let records = try handicapRecords(for: card.players, in: space)
         for player in card.players {
-            var computed: Double?
-            do {
-                computed = try handicapRecord(for: player, in: space).index(before: played)
-            } catch {
-                // Bad data in some other game must not hide this card: fall back to the entered index.
-                guard case .invalid = error else { throw error }
-                computed = nil
-            }
-            let index: Double
-            let source: NetCard.IndexSource
-            if let computed {
-                index = computed
-                source = .computed
-            } else if let entered = player.handicapIndex {
-                index = entered
-                source = .entered
-            } else {
-                continue
-            }
+            guard let (index, source) = Self.indexForGame(player, game: card.game, records: records) else { continue }
             let scores = layout.map {
                 Handicap.HoleScore(
                     par: $0.par, strokeIndex: $0.strokeIndex,
@@ -230,7 +247,7 @@ extension HandicapService {
 
     /// A finished game as a round of a player's scoring record, or why it cannot be one.
     private func assessForHandicap(
-        _ game: GameRecord, player: EntityID, space: SpaceSummary
+        _ game: GameRecord, player: EntityID, space: SpaceSummary, cells: [ScoreCell]
     )
         throws(NodeError) -> HandicapAssessment
     {
@@ -254,7 +271,7 @@ extension HandicapService {
             return .skipped("\(course.name) has \(holes.count) holes: only 9- and 18-hole rounds count")
         }
         var shown: [Int: Int] = [:]
-        for cell in try run({ try store.cells(space.id, game: game.id) }) where cell.player == player {
+        for cell in cells where cell.player == player {
             if let winner = cell.winner { shown[cell.hole] = winner.entry.strokes }
         }
         var scores: [Handicap.HoleScore] = []

@@ -73,41 +73,6 @@ extension HomeService {
     }
 }
 
-/// Players, games, scores, cards and attestations, and merging by bundle file.
-public struct RoundService: HomeService {
-    let home: Home
-}
-
-/// Course import, lookup, search and the course card.
-public struct CourseService: HomeService {
-    let home: Home
-}
-
-/// Handicap Index and playing handicaps from the merged games, standings and statistics.
-public struct HandicapService: HomeService {
-    let home: Home
-}
-
-/// Hole targets for guidance, the current hole, and the round's track.
-public struct GuidanceService: HomeService {
-    let home: Home
-}
-
-/// Spaces, their members, invites, removals and key rotation.
-public struct SpaceService: HomeService {
-    let home: Home
-}
-
-/// This user's devices: pairing, the device list, revocation and recovery.
-public struct DeviceService: HomeService {
-    let home: Home
-}
-
-/// The audit trail, a cell's history, and re-verification of the log.
-public struct AuditService: HomeService {
-    let home: Home
-}
-
 extension Home {
     /// The shortest id prefix a person may type; shorter text matches too many records to be safe.
     static let minimumPrefix = 4

@@ -4,6 +4,11 @@ import CaddieServices
 import CaddieStore
 import Foundation
 
+/// Players, games, scores, cards and attestations, and merging by bundle file.
+public struct RoundService: HomeService {
+    let home: Home
+}
+
 extension RoundService {
 
     // MARK: Players

@@ -18,6 +18,11 @@ public struct SpaceSummary: Sendable, Equatable {
     public var keyCheck: [UInt8]? = nil
 }
 
+/// Spaces, their members, invites, removals and key rotation.
+public struct SpaceService: HomeService {
+    let home: Home
+}
+
 extension SpaceService {
     /// Creates a space with a fresh random key, joins it, and returns its invite.
     public func createSpace(name: String, passphrase: String) throws(NodeError) -> InviteCode {
