@@ -13,13 +13,13 @@ extension NodeAPI {
     }
 
     func addInviteRoutes(_ space: RecordingGroup) {
-        space.get("invites") { _, context in
+        space.on("invites", method: .get) { _, context in
             let id = try await spaceID(context)
             let home = home
             return Response.json(.array(try await read { try home.spaces.invites(space: id) }.map(Self.invite)))
         }
-        space.post("invites") { request, context in try await makeInvite(request, context) }
-        space.post("invites/:invite/revoke") { _, context in
+        space.on("invites", method: .post) { request, context in try await makeInvite(request, context) }
+        space.on("invites/:invite/revoke", method: .post) { _, context in
             let id = try await spaceID(context)
             let text = try Self.parameter(context, "invite")
             let (home, keys) = (home, keys)

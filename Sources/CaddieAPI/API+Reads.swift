@@ -57,7 +57,17 @@ extension NodeAPI {
             })
     }
 
-    struct GuidanceRequest: Decodable {
+    /// Where a golfer stands and faces, and how they want distances: what every guidance request carries.
+    protocol GuidanceFix: Decodable {
+        var latitude: Double { get }
+        var longitude: Double { get }
+        var heading: Double? { get }
+        var headingSource: String? { get }
+        var metres: Bool? { get }
+        var competition: Bool? { get }
+    }
+
+    struct GuidanceRequest: GuidanceFix {
         let latitude: Double
         let longitude: Double
         let heading: Double?
@@ -79,10 +89,8 @@ extension NodeAPI {
     func guidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: GuidanceRequest.self)
-        let (position, input) = try Self.guidanceInput(
-            latitude: body.latitude, longitude: body.longitude,
-            heading: body.heading, headingSource: body.headingSource)
-        let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
+        let (position, input) = try Self.guidanceInput(body)
+        let settings = Self.guidanceSettings(body)
         if let to = body.to {
             let point: GeoPoint
             do { point = try GeoPoint(latitude: to.latitude, longitude: to.longitude) } catch {
@@ -106,14 +114,16 @@ extension NodeAPI {
         return Response.json(Views.guidance(Guidance(from: input, to: goal.target, settings: settings), hole: goal.hole))
     }
 
-    /// A position and an optional heading as guidance input; 400 for values out of range.
-    static func guidanceInput(
-        latitude: Double, longitude: Double, heading: Double?, headingSource: String?
-    ) throws
-        -> (GeoPoint, GuidanceInput)
-    {
+    /// The units and mode a guidance request asks for.
+    static func guidanceSettings(_ fix: some GuidanceFix) -> GuidanceSettings {
+        GuidanceSettings(unit: fix.metres == true ? .metres : .yards, competitionMode: fix.competition == true)
+    }
+
+    /// A request's position and optional heading as guidance input; 400 for values out of range.
+    static func guidanceInput(_ fix: some GuidanceFix) throws -> (GeoPoint, GuidanceInput) {
+        let (heading, headingSource) = (fix.heading, fix.headingSource)
         let position: GeoPoint
-        do { position = try GeoPoint(latitude: latitude, longitude: longitude) } catch {
+        do { position = try GeoPoint(latitude: fix.latitude, longitude: fix.longitude) } catch {
             throw APIError.badRequest("\(error)")
         }
         guard let heading else { return (position, GuidanceInput(position: position, headings: [])) }
@@ -127,7 +137,7 @@ extension NodeAPI {
         }
     }
 
-    struct HoleGuidanceRequest: Decodable {
+    struct HoleGuidanceRequest: GuidanceFix {
         let latitude: Double
         let longitude: Double
         let heading: Double?
@@ -144,10 +154,8 @@ extension NodeAPI {
     func holeGuidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: HoleGuidanceRequest.self)
-        let (position, input) = try Self.guidanceInput(
-            latitude: body.latitude, longitude: body.longitude,
-            heading: body.heading, headingSource: body.headingSource)
-        let settings = GuidanceSettings(unit: body.metres == true ? .metres : .yards, competitionMode: body.competition == true)
+        let (position, input) = try Self.guidanceInput(body)
+        let settings = Self.guidanceSettings(body)
         let home = home
         let (course, number, targets): (CourseRecord, Int, [HoleTarget]) = try await read {
             let current = try home.guidance.currentHole(

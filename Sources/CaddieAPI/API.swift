@@ -68,19 +68,20 @@ public struct NodeAPI: Sendable {
         let v1 = RecordingGroup(
             inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web)),
             prefix: "/v1", table: routes)
-        v1.get("whoami") { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
-        v1.get("spaces") { _, _ in Response.json(.array(try await read { try home.spaces.list() }.map(Views.space))) }
-        v1.get("peers") { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
-        v1.get("sync") { _, _ in try await syncStatus() }
-        v1.get("events") { _, _ in events() }
+        v1.on("whoami", method: .get) { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
+        v1.on("spaces", method: .get) { _, _ in Response.json(.array(try await read { try home.spaces.list() }.map(Views.space)))
+        }
+        v1.on("peers", method: .get) { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
+        v1.on("sync", method: .get) { _, _ in try await syncStatus() }
+        v1.on("events", method: .get) { _, _ in events() }
 
         let space = v1.group("spaces/:space")
-        space.get("players") { _, context in
+        space.on("players", method: .get) { _, context in
             let id = try await spaceID(context)
             return Response.json(.array(try await read { try home.rounds.players(id) }.map(Views.player)))
         }
-        space.post("players") { request, context in try await addPlayer(request, context) }
-        space.get("players/:player/handicap") { _, context in
+        space.on("players", method: .post) { request, context in try await addPlayer(request, context) }
+        space.on("players/:player/handicap", method: .get) { _, context in
             let id = try await spaceID(context)
             let player = try Self.parameter(context, "player")
             return Response.json(
@@ -90,13 +91,13 @@ public struct NodeAPI: Sendable {
                         return try home.handicaps.handicapRecord(for: found.player, in: found.space)
                     }))
         }
-        space.get("courses") { _, context in
+        space.on("courses", method: .get) { _, context in
             let id = try await spaceID(context)
             return Response.json(.array(try await read { try home.courses.list(id) }.map(Views.course)))
         }
-        space.get("courses/search") { request, context in try await searchCourses(request, context) }
-        space.get("courses/nearby") { request, context in try await nearbyCourses(request, context) }
-        space.get("courses/:course") { request, context in
+        space.on("courses/search", method: .get) { request, context in try await searchCourses(request, context) }
+        space.on("courses/nearby", method: .get) { request, context in try await nearbyCourses(request, context) }
+        space.on("courses/:course", method: .get) { request, context in
             let id = try await spaceID(context)
             let course = try Self.parameter(context, "course")
             let tee = request.uri.queryParameters.get("tee")
@@ -106,12 +107,12 @@ public struct NodeAPI: Sendable {
                         try home.courses.courseCard(space: id, course: try home.courses.resolveCourse(id, course).id, tee: tee)
                     }))
         }
-        space.get("games") { _, context in
+        space.on("games", method: .get) { _, context in
             let id = try await spaceID(context)
             return Response.json(.array(try await read { try home.rounds.games(id) }.map(Views.game)))
         }
-        space.post("games") { request, context in try await newGame(request, context) }
-        space.get("games/current") { _, context in
+        space.on("games", method: .post) { request, context in try await newGame(request, context) }
+        space.on("games/current", method: .get) { _, context in
             let id = try await spaceID(context)
             let games = try await read { try home.rounds.games(id) }.filter { !$0.finished }
             guard let game = games.max(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) else {
@@ -119,13 +120,13 @@ public struct NodeAPI: Sendable {
             }
             return Response.json(Views.game(game))
         }
-        space.get("games/:game") { _, context in
+        space.on("games/:game", method: .get) { _, context in
             let (id, game) = try await gameParameters(context)
             return Response.json(Views.game(try await read { try home.rounds.resolveGame(id, game) }))
         }
-        space.post("games/:game/finish") { _, context in try await setFinished(context, true) }
-        space.post("games/:game/reopen") { _, context in try await setFinished(context, false) }
-        space.get("games/:game/card") { request, context in
+        space.on("games/:game/finish", method: .post) { _, context in try await setFinished(context, true) }
+        space.on("games/:game/reopen", method: .post) { _, context in try await setFinished(context, false) }
+        space.on("games/:game/card", method: .get) { request, context in
             let (id, game) = try await gameParameters(context)
             let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
             return Response.json(
@@ -142,21 +143,26 @@ public struct NodeAPI: Sendable {
                     "'current' only reads the game in progress: \(method) needs the game's id "
                         + "(GET .../games/current gives it)")
             }
-            if method == "PATCH" { space.patch("games/current", use: refuse) } else { space.delete("games/current", use: refuse) }
+            if method == "PATCH" {
+                space.on("games/current", method: .patch, use: refuse)
+            } else {
+                space.on("games/current", method: .delete, use: refuse)
+            }
         }
-        space.patch("games/:game") { request, context in try await setupGame(request, context) }
-        space.delete("games/:game") { request, context in try await deleteGame(request, context, restore: false) }
-        space.post("games/:game/restore") { request, context in try await deleteGame(request, context, restore: true) }
-        space.get("games/:game/standings") { _, context in
+        space.on("games/:game", method: .patch) { request, context in try await setupGame(request, context) }
+        space.on("games/:game", method: .delete) { request, context in try await deleteGame(request, context, restore: false) }
+        space.on("games/:game/restore", method: .post) { request, context in try await deleteGame(request, context, restore: true)
+        }
+        space.on("games/:game/standings", method: .get) { _, context in
             let (id, game) = try await gameParameters(context)
             return Response.json(
                 Views.standings(
                     try await read { try home.handicaps.standings(space: id, game: try home.rounds.resolveGame(id, game).id) }))
         }
-        space.get("games/:game/card.csv") { _, context in try await printable(context, html: false) }
-        space.get("games/:game/card.html") { _, context in try await printable(context, html: true) }
-        space.patch("players/:player") { request, context in try await editPlayer(request, context) }
-        space.get("players/:player/stats") { _, context in
+        space.on("games/:game/card.csv", method: .get) { _, context in try await printable(context, html: false) }
+        space.on("games/:game/card.html", method: .get) { _, context in try await printable(context, html: true) }
+        space.on("players/:player", method: .patch) { request, context in try await editPlayer(request, context) }
+        space.on("players/:player/stats", method: .get) { _, context in
             let id = try await spaceID(context)
             let player = try Self.parameter(context, "player")
             return Response.json(
@@ -165,10 +171,10 @@ public struct NodeAPI: Sendable {
                         try home.handicaps.statistics(space: id, player: try home.rounds.resolvePlayer(id, player).id)
                     }))
         }
-        space.get("games/:game/handicaps") { request, context in try await handicaps(request, context) }
-        space.post("games/:game/scores") { request, context in try await enterScore(request, context) }
-        space.post("games/:game/attestations") { request, context in try await attest(request, context) }
-        space.get("games/:game/history") { request, context in
+        space.on("games/:game/handicaps", method: .get) { request, context in try await handicaps(request, context) }
+        space.on("games/:game/scores", method: .post) { request, context in try await enterScore(request, context) }
+        space.on("games/:game/attestations", method: .post) { request, context in try await attest(request, context) }
+        space.on("games/:game/history", method: .get) { request, context in
             let (id, game) = try await gameParameters(context)
             guard let player = request.uri.queryParameters.get("player") else {
                 throw APIError.badRequest("give the player: ?player=ID or name, with &hole=N")
@@ -183,7 +189,7 @@ public struct NodeAPI: Sendable {
                     }
                     .map(Views.history)))
         }
-        space.get("log") { request, context in
+        space.on("log", method: .get) { request, context in
             let id = try await spaceID(context)
             let game = request.uri.queryParameters.get("game")
             return Response.json(
@@ -193,8 +199,8 @@ public struct NodeAPI: Sendable {
                             space: id, game: try game.map { text throws(NodeError) in try home.rounds.resolveGame(id, text).id })
                     }.map(Views.audit)))
         }
-        space.post("guidance") { request, context in try await guidance(request, context) }
-        space.post("guidance/hole") { request, context in try await holeGuidance(request, context) }
+        space.on("guidance", method: .post) { request, context in try await guidance(request, context) }
+        space.on("guidance/hole", method: .post) { request, context in try await holeGuidance(request, context) }
         addInviteRoutes(space)
         return router
     }

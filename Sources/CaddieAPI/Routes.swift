@@ -40,39 +40,14 @@ struct RecordingGroup {
         RecordingGroup(inner: inner.group(RouterPath(path)), prefix: prefix + "/" + path, table: table)
     }
 
+    /// Routes `method` on `path` below this group, and records the pair for the 405 answers.
     @discardableResult
-    func get<Output: ResponseGenerator>(
-        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
+    func on<Output: ResponseGenerator>(
+        _ path: String, method: HTTPRequest.Method,
+        use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
     ) -> RecordingGroup {
-        table.add(prefix + "/" + path, .get)
-        inner.get(RouterPath(path), use: handler)
-        return self
-    }
-
-    @discardableResult
-    func post<Output: ResponseGenerator>(
-        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
-    ) -> RecordingGroup {
-        table.add(prefix + "/" + path, .post)
-        inner.post(RouterPath(path), use: handler)
-        return self
-    }
-
-    @discardableResult
-    func patch<Output: ResponseGenerator>(
-        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
-    ) -> RecordingGroup {
-        table.add(prefix + "/" + path, .patch)
-        inner.patch(RouterPath(path), use: handler)
-        return self
-    }
-
-    @discardableResult
-    func delete<Output: ResponseGenerator>(
-        _ path: String, use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
-    ) -> RecordingGroup {
-        table.add(prefix + "/" + path, .delete)
-        inner.delete(RouterPath(path), use: handler)
+        table.add(prefix + "/" + path, method)
+        inner.on(RouterPath(path), method: method, use: handler)
         return self
     }
 }

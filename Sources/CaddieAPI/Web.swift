@@ -147,7 +147,7 @@ struct WebApp: Sendable {
     /// Adds the app's routes: `/` (the app for a signed-in browser, else the sign-in page), its static files,
     /// `/signin?t=SECRET` and `POST /signout`.
     func add(to router: Router<BasicRequestContext>, table: RouteTable) {
-        router.get("/") { request, _ in
+        router.on("/", method: .get) { request, _ in
             signedIn(request) ? Self.serve("/index.html") : Self.serve("/signin.html")
         }
         table.add("/", .get)
@@ -155,7 +155,7 @@ struct WebApp: Sendable {
             router.get(RouterPath(path)) { _, _ in Self.serve(path) }
             table.add(path, .get)
         }
-        router.get("/signin") { request, _ in
+        router.on("/signin", method: .get) { request, _ in
             guard let secret = request.uri.queryParameters.get("t"), !secret.isEmpty else { return Self.serve("/signin.html") }
             let agent = request.headers[.userAgent] ?? "unknown browser"
             let web = web
@@ -174,7 +174,7 @@ struct WebApp: Sendable {
                 ])
         }
         table.add("/signin", .get)
-        router.post("/signout") { request, _ in
+        router.on("/signout", method: .post) { request, _ in
             if let cookie = WebCookie.value(in: request), let id = cookie.split(separator: ".").first {
                 let web = web
                 _ = try? await blocking { try web.revoke(String(id)) }

@@ -31,9 +31,13 @@ public struct InviteCode: Sendable, Equatable {
         writer.raw(space.bytes)
         writer.raw(key)
         writer.string8(String(name.prefix(40)))
-        let check = Blake2b.hash(writer.bytes).bytes.prefix(4)
-        writer.raw(check)
-        return Self.prefix + Base32.encode(writer.bytes)
+        return Self.code(writer.bytes, prefix: Self.prefix)
+    }
+
+    /// A code of either kind: `prefix`, then base32 of `body` and its 4-byte BLAKE2b check (``body(of:prefix:minimum:)``
+    /// reads it back).
+    static func code(_ body: [UInt8], prefix: String) -> String {
+        prefix + Base32.encode(body + Array(Blake2b.hash(body).bytes.prefix(4)))
     }
 
     /// The bytes of a code of either kind: `prefix`, then base32 of a body and its 4-byte BLAKE2b check. Refuses a

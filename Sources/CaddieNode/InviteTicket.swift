@@ -51,8 +51,7 @@ public struct InviteTicket: Sendable, Equatable {
         writer.u64(expiresAt)
         writer.string8(String(spaceName.prefix(40)))
         writer.string8(String(inviterName.prefix(40)))
-        writer.raw(Array(Blake2b.hash(writer.bytes).bytes.prefix(4)))
-        return Self.prefix + Base32.encode(writer.bytes)
+        return InviteCode.code(writer.bytes, prefix: Self.prefix)
     }
 
     /// Parses a code, refusing anything mistyped or truncated.

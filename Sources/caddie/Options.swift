@@ -42,6 +42,57 @@ struct SpaceOptions: ParsableArguments {
     }
 }
 
+/// The game a command acts on, as typed: an id or an id prefix (`caddie game list`).
+struct GameOptions: ParsableArguments {
+    @OptionGroup var space: SpaceOptions
+    @Argument(help: "The game.") var game: String
+
+    /// Opens the home and resolves the space and the game (a deleted game only when asked for).
+    func open(includeDeleted: Bool = false) throws -> (Home, SpaceID, GameID) {
+        let (home, space) = try space.open()
+        return (home, space, try home.rounds.resolveGame(space, game, includeDeleted: includeDeleted).id)
+    }
+
+    /// A command that reads the game: as ``SpaceOptions/read(_:)``, with the game resolved.
+    func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws {
+        try guarded {
+            let (home, space, game) = try open()
+            try body(home, space, game)
+        }
+    }
+
+    /// A command that edits the game: as ``SpaceOptions/edit(_:)``, with the game resolved.
+    func edit(includeDeleted: Bool = false, _ body: (Home, SpaceID, UnlockedKeys, GameID) throws -> String) throws {
+        try guarded {
+            let (home, space, game) = try open(includeDeleted: includeDeleted)
+            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game))
+        }
+    }
+}
+
+/// A player of a game, as typed: the game, then the player (an id, an id prefix or a name).
+struct GamePlayerOptions: ParsableArguments {
+    @OptionGroup var target: GameOptions
+    @Argument(help: "The player.") var player: String
+
+    /// The game's text, as typed.
+    var game: String { target.game }
+
+    /// Opens the home and resolves the space, the game and the player.
+    func open() throws -> (Home, SpaceID, GameID, PlayerID) {
+        let (home, space, game) = try target.open()
+        return (home, space, game, try home.rounds.resolvePlayer(space, player).id)
+    }
+
+    /// A command that edits the player's part of the game, with both resolved.
+    func edit(_ body: (Home, SpaceID, UnlockedKeys, GameID, PlayerID) throws -> String) throws {
+        try guarded {
+            let (home, space, game, player) = try open()
+            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game, player))
+        }
+    }
+}
+
 /// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.
 enum Passphrase {
     static func obtain(confirm: Bool = false) throws -> String {

@@ -6,8 +6,7 @@ import Foundation
 
 struct Card: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show a game's scorecard, conflicts marked.")
-    @OptionGroup var options: SpaceOptions
-    @Argument(help: "The game.") var game: String
+    @OptionGroup var target: GameOptions
     @Flag(help: "Print JSON with every cell, its winner and its concurrent values.") var json = false
     @Option(help: "text (default), csv, or html: a card to hand in that prints on one A4 page.") var format = "text"
     @Option(help: "Write the card to this file instead of standard output.") var out: String?
@@ -18,15 +17,12 @@ struct Card: ParsableCommand {
                 throw NodeError.invalid("--format must be text, csv or html, got '\(format)'")
             }
             guard !(json && format != "text") else { throw NodeError.invalid("give --json or --format, not both") }
-            let (home, space) = try options.open()
-            let game = try home.rounds.resolveGame(space, game).id
+            let (home, space, game) = try target.open()
             if format != "text" {
                 let export = try home.rounds.cardExport(space: space, game: game)
                 let text = format == "csv" ? export.csv : export.html
                 if let out {
-                    do { try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
-                        throw NodeError.file("cannot write \(out): \(error.localizedDescription)")
-                    }
+                    try Console.write(Data(text.utf8), to: out)
                     Console.print("Wrote the card to \(out)")
                 } else {
                     FileHandle.standardOutput.write(Data(text.utf8))
@@ -36,7 +32,7 @@ struct Card: ParsableCommand {
             let card = try home.rounds.card(space: space, game: game)
             // Individual stroke play and Stableford: 95% of the course handicap (Rules of Handicapping, Appendix C).
             let net = try home.handicaps.playingHandicap(card: card, space: space, allowancePercent: 95)
-            if json { Console.json(Views.card(card, net: net)) } else { Console.print(CardText.render(card, net: net)) }
+            Console.show(json: json, Views.card(card, net: net), text: CardText.render(card, net: net))
         }
     }
 }
@@ -54,16 +50,9 @@ struct Export: ParsableCommand {
             do { vector = try VersionVector(parsing: since ?? "") } catch { throw NodeError.wrap(error) }
             let (home, space) = try options.open()
             let (bundle, count) = try home.rounds.export(space: space, since: vector)
-            do {
-                try Data(bundle.encoded).write(to: URL(fileURLWithPath: out), options: .atomic)
-            } catch {
-                throw NodeError.file("cannot write \(out): \(error.localizedDescription)")
-            }
-            if json {
-                Console.json(.object([("ops", .int(count)), ("file", .string(out))]))
-            } else {
-                Console.print("Exported \(count) ops to \(out)")
-            }
+            try Console.write(Data(bundle.encoded), to: out)
+            Console.show(
+                json: json, .object([("ops", .int(count)), ("file", .string(out))]), text: "Exported \(count) ops to \(out)")
         }
     }
 }
@@ -83,11 +72,9 @@ struct Import: ParsableCommand {
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let report = try home.rounds.importBundle(keys: keys, bytes: [UInt8](data))
-            if json {
-                Console.json(.object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]))
-            } else {
-                Console.print("Imported \(report.applied.count) new ops (\(report.duplicates) already here)")
-            }
+            Console.show(
+                json: json, .object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]),
+                text: "Imported \(report.applied.count) new ops (\(report.duplicates) already here)")
         }
     }
 }
@@ -103,16 +90,10 @@ struct Log: ParsableCommand {
         try guarded {
             let (home, space) = try options.open()
             let entries = try home.audit.auditLog(space: space, game: try game.map { try home.rounds.resolveGame(space, $0).id })
-            if json {
-                Console.json(.array(entries.map(Views.audit)))
-            } else {
-                for entry in entries {
-                    Console.print(
-                        "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
-                            + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")"
-                            + "\(entry.removed.map { "NOT IN STATE (\($0)): " } ?? "")\(entry.forkBranch ? "FORK BRANCH: " : "")\(entry.summary)"
-                    )
-                }
+            Console.list(entries, json: json, item: Views.audit) { entry in
+                "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
+                    + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")"
+                    + "\(entry.removed.map { "NOT IN STATE (\($0)): " } ?? "")\(entry.forkBranch ? "FORK BRANCH: " : "")\(entry.summary)"
             }
         }
     }
@@ -120,35 +101,24 @@ struct Log: ParsableCommand {
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Every value one score cell has had, by whom.")
-    @OptionGroup var options: SpaceOptions
-    @Argument(help: "The game.") var game: String
-    @Argument(help: "The player.") var player: String
+    @OptionGroup var target: GamePlayerOptions
     @Argument(help: "The hole.") var hole: Int
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         try guarded {
-            let (home, space) = try options.open()
-            let entries = try home.audit.history(
-                space: space, game: try home.rounds.resolveGame(space, game).id,
-                player: try home.rounds.resolvePlayer(space, player).id,
-                hole: hole)
-            if json {
-                Console.json(.array(entries.map(Views.history)))
-            } else if entries.isEmpty {
-                Console.print("No score has been entered for \(player) on hole \(hole).")
-            } else {
-                for entry in entries {
-                    let replaces =
-                        entry.supersedes.isEmpty
-                        ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
-                    let state =
-                        entry.supersededBy.isEmpty
-                        ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
-                    Console.print(
-                        "\(Views.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
-                            + "(\(entry.value.op)\(replaces)) — \(state)")
-                }
+            let (home, space, game, player) = try target.open()
+            let entries = try home.audit.history(space: space, game: game, player: player, hole: hole)
+            Console.list(
+                entries, json: json, empty: "No score has been entered for \(target.player) on hole \(hole).", item: Views.history
+            ) { entry in
+                let replaces =
+                    entry.supersedes.isEmpty ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
+                let state =
+                    entry.supersededBy.isEmpty
+                    ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
+                return "\(Views.time(entry.value.hlc))  \(entry.value.entry.summary) by \(entry.value.author) "
+                    + "(\(entry.value.op)\(replaces)) — \(state)"
             }
         }
     }
@@ -212,7 +182,7 @@ struct StateHash: ParsableCommand {
     func run() throws {
         try options.read { home, space in
             let hash = try home.stateHash(space)
-            if json { Console.json(.object([("stateHash", .string(hash.hex))])) } else { Console.print(hash.hex) }
+            Console.show(json: json, .object([("stateHash", .string(hash.hex))]), text: hash.hex)
         }
     }
 }
@@ -226,11 +196,9 @@ struct VectorCommand: ParsableCommand {
     func run() throws {
         try options.read { home, space in
             let vector = try home.vector(space)
-            if json {
-                Console.json(.object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }))
-            } else {
-                Console.print(vector.description)
-            }
+            Console.show(
+                json: json, .object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }),
+                text: vector.description)
         }
     }
 }

@@ -45,24 +45,19 @@ struct Device: ParsableCommand {
 
         func run() throws {
             try guarded {
-                let devices = try options.open().devices.list()
-                if json {
-                    Console.json(
-                        .array(
-                            devices.map {
-                                .object([
-                                    ("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
-                                    ("spaces", .array($0.spaces.map { .string($0) })),
-                                    ("revokedAfter", .optional($0.revokedAfter.map { Int($0) })),
-                                ])
-                            }))
-                } else {
-                    for device in devices {
-                        Console.print(
-                            "\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
-                                + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
-                                + "  in " + device.spaces.joined(separator: ", "))
+                Console.list(
+                    try options.open().devices.list(), json: json,
+                    item: {
+                        .object([
+                            ("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
+                            ("spaces", .array($0.spaces.map { .string($0) })),
+                            ("revokedAfter", .optional($0.revokedAfter.map { Int($0) })),
+                        ])
                     }
+                ) { device in
+                    "\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
+                        + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
+                        + "  in " + device.spaces.joined(separator: ", ")
                 }
             }
         }

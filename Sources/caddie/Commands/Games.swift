@@ -58,17 +58,15 @@ extension Game {
             abstract: "Change a game's tees, holes, start, formats, teams or stake.",
             discussion: "A player's tee cannot change once they have scores. Every setting is a synced field of the game: "
                 + "the last change wins, on every device.")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
         @Option(help: "The tee for everybody without their own.") var tee: String?
         @OptionGroup var setup: GameSetupOptions
 
         func run() throws {
             let changes = try guardedValue { try setup.setup(tee: tee) }
-            try options.edit { home, space, keys in
-                try home.rounds.setupGame(
-                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, setup: changes)
-                return "Set up game \(game)"
+            try target.edit { home, space, keys, game in
+                try home.rounds.setupGame(space: space, keys: keys, game: game, setup: changes)
+                return "Set up game \(target.game)"
             }
         }
     }
@@ -76,29 +74,25 @@ extension Game {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a game created by mistake (its ops stay in the log; `game restore` brings it back).")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
         @Flag(help: "Delete it even though it has scores.") var force = false
 
         func run() throws {
-            try options.edit { home, space, keys in
-                let id = try home.rounds.resolveGame(space, game, includeDeleted: true).id
-                try home.rounds.deleteGame(space: space, keys: keys, game: id, force: force)
-                return "Deleted game \(game) (`caddie game restore \(game)` brings it back)"
+            try target.edit(includeDeleted: true) { home, space, keys, game in
+                try home.rounds.deleteGame(space: space, keys: keys, game: game, force: force)
+                return "Deleted game \(target.game) (`caddie game restore \(target.game)` brings it back)"
             }
         }
     }
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring back a deleted game.")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
 
         func run() throws {
-            try options.edit { home, space, keys in
-                let id = try home.rounds.resolveGame(space, game, includeDeleted: true).id
-                try home.rounds.deleteGame(space: space, keys: keys, game: id, force: true, restore: true)
-                return "Restored game \(game)"
+            try target.edit(includeDeleted: true) { home, space, keys, game in
+                try home.rounds.deleteGame(space: space, keys: keys, game: game, force: true, restore: true)
+                return "Restored game \(target.game)"
             }
         }
     }
@@ -137,15 +131,13 @@ struct StandingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standings",
         abstract: "A game's standings: stroke play, Stableford, match, skins, Nassau, disputes and settlement.")
-    @OptionGroup var options: SpaceOptions
-    @Argument(help: "The game.") var game: String
+    @OptionGroup var target: GameOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let (home, space) = try options.open()
-            let standings = try home.handicaps.standings(space: space, game: try home.rounds.resolveGame(space, game).id)
-            if json { Console.json(Views.standings(standings)) } else { Console.print(StandingsText.render(standings)) }
+        try target.read { home, space, game in
+            let standings = try home.handicaps.standings(space: space, game: game)
+            Console.show(json: json, Views.standings(standings), text: StandingsText.render(standings))
         }
     }
 }

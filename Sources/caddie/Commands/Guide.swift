@@ -119,10 +119,7 @@ struct Guide: ParsableCommand {
     }
 
     func print(_ guidance: Guidance, hole: Int?) {
-        if json {
-            Console.json(Views.guidance(guidance, hole: hole))
-        } else {
-            Console.print((hole.map { "Hole \($0): " } ?? "") + guidance.callout)
-        }
+        Console.show(
+            json: json, Views.guidance(guidance, hole: hole), text: (hole.map { "Hole \($0): " } ?? "") + guidance.callout)
     }
 }

@@ -299,7 +299,7 @@ struct HandicapCommand: ParsableCommand {
                 if let space { spaceID = try home.spaces.resolveSpace(space) }
                 let found = try home.handicaps.resolvePlayerAnywhere(player, space: spaceID)
                 let record = try home.handicaps.handicapRecord(for: found.player, in: found.space)
-                if json { Console.json(Views.handicap(record)) } else { Console.print(Self.textReport(record)) }
+                Console.show(json: json, Views.handicap(record), text: Self.textReport(record))
             }
         }
 

@@ -166,11 +166,8 @@ struct Whoami: ParsableCommand {
     func run() throws {
         try guarded {
             let identity = try options.open().identity()
-            if json {
-                Console.json(Views.whoami(identity))
-            } else {
-                Console.print("\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
-            }
+            Console.show(
+                json: json, Views.whoami(identity), text: "\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
         }
     }
 }

@@ -29,11 +29,7 @@ struct Player: ParsableCommand {
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 let id = try home.rounds.addPlayer(space: space, keys: keys, name: name, user: userKey, handicapIndex: index)
-                if json {
-                    Console.json(.object([("player", .string(id.hex))]))
-                } else {
-                    Console.print("Added \(name): \(id.hex)")
-                }
+                Console.show(json: json, .object([("player", .string(id.hex))]), text: "Added \(name): \(id.hex)")
             }
         }
     }
@@ -46,13 +42,8 @@ struct Player: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let players = try home.rounds.players(space)
-                if json {
-                    Console.json(.array(players.map(Views.player)))
-                } else {
-                    for player in players {
-                        Console.print("\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? ""))
-                    }
+                Console.list(try home.rounds.players(space), json: json, item: Views.player) { player in
+                    "\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? "")
                 }
             }
         }
@@ -134,15 +125,9 @@ struct Course: ParsableCommand {
         func run() throws {
             try guarded {
                 let (home, space) = try options.open()
-                let courses = try home.courses.list(space)
-                if json {
-                    Console.json(.array(courses.map(Views.course)))
-                } else {
-                    for course in courses {
-                        Console.print(
-                            "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
-                                + course.tees.map(\.name).joined(separator: ", "))
-                    }
+                Console.list(try home.courses.list(space), json: json, item: Views.course) { course in
+                    "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
+                        + course.tees.map(\.name).joined(separator: ", ")
                 }
             }
         }
@@ -218,11 +203,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let card = try home.courses.courseCard(
                     space: space, course: try home.courses.resolveCourse(space, course).id, tee: tee)
-                if json {
-                    Console.json(Views.courseCard(card))
-                } else {
-                    Console.print(card.text)
-                }
+                Console.show(json: json, Views.courseCard(card), text: card.text)
             }
         }
     }
@@ -292,7 +273,7 @@ struct Game: ParsableCommand {
                     space: space, keys: keys, course: try home.courses.resolveCourse(space, course).id, tee: tee,
                     players: try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init)),
                     markers: try home.rounds.resolveMarkers(space, pairs), setup: gameSetup)
-                if json { Console.json(.object([("game", .string(id.hex))])) } else { Console.print("Started game \(id.hex)") }
+                Console.show(json: json, .object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }
         }
     }
@@ -307,15 +288,11 @@ struct Game: ParsableCommand {
             try guarded {
                 let (home, space) = try options.open()
                 let games = try home.rounds.games(space, includeDeleted: deleted)
-                if json {
-                    Console.json(.array(games.map(Views.game)))
-                } else {
-                    for game in games {
-                        let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
-                        Console.print(
-                            "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
-                                + formats)
-                    }
+                Console.list(games, json: json, item: Views.game) { game in
+                    let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
+                    return
+                        "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
+                        + formats
                 }
             }
         }
@@ -323,45 +300,36 @@ struct Game: ParsableCommand {
 
     struct Finish: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a game finished (it then counts for handicaps).")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
 
         func run() throws {
-            try options.edit { home, space, keys in
-                try home.rounds.setFinished(
-                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, finished: true)
-                return "Finished game \(game)"
+            try target.edit { home, space, keys, game in
+                try home.rounds.setFinished(space: space, keys: keys, game: game, finished: true)
+                return "Finished game \(target.game)"
             }
         }
     }
 
     struct Reopen: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reopen a finished game to correct it.")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
 
         func run() throws {
-            try options.edit { home, space, keys in
-                try home.rounds.setFinished(
-                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, finished: false)
-                return "Reopened game \(game)"
+            try target.edit { home, space, keys, game in
+                try home.rounds.setFinished(space: space, keys: keys, game: game, finished: false)
+                return "Reopened game \(target.game)"
             }
         }
     }
 
     struct AddPlayer: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-player", abstract: "Add a player to a game.")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
-        @Argument(help: "The player.") var player: String
+        @OptionGroup var target: GamePlayerOptions
 
         func run() throws {
-            try options.edit { home, space, keys in
-                let (gameID, playerID) = (
-                    try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayer(space, player).id
-                )
-                try home.rounds.addToRoster(space: space, keys: keys, game: gameID, player: playerID)
-                return "Added \(player) to game \(game)"
+            try target.edit { home, space, keys, game, player in
+                try home.rounds.addToRoster(space: space, keys: keys, game: game, player: player)
+                return "Added \(target.player) to game \(target.game)"
             }
         }
     }
@@ -370,17 +338,12 @@ struct Game: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove-player",
             abstract: "Remove a player from a game (their scores are kept).")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
-        @Argument(help: "The player.") var player: String
+        @OptionGroup var target: GamePlayerOptions
 
         func run() throws {
-            try options.edit { home, space, keys in
-                let (gameID, playerID) = (
-                    try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayer(space, player).id
-                )
-                try home.rounds.removeFromRoster(space: space, keys: keys, game: gameID, player: playerID)
-                return "Removed \(player) from game \(game)"
+            try target.edit { home, space, keys, game, player in
+                try home.rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
+                return "Removed \(target.player) from game \(target.game)"
             }
         }
     }
@@ -389,9 +352,7 @@ struct Game: ParsableCommand {
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score", abstract: "Enter a player's strokes on a hole (replaces what the cell shows).")
-    @OptionGroup var options: SpaceOptions
-    @Argument(help: "The game.") var game: String
-    @Argument(help: "The player.") var player: String
+    @OptionGroup var target: GamePlayerOptions
     @Argument(help: "The hole number.") var hole: Int
     @Argument(help: "Strokes, 1...30.") var strokes: Int
     @Option(help: "Putts.") var putts: Int?
@@ -418,33 +379,24 @@ struct ScoreCommand: ParsableCommand {
             } catch {
                 throw NodeError.wrap(error)
             }
-            let (home, space) = try options.open()
+            let (home, space, game, player) = try target.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let op = try home.rounds.score(
-                space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id,
-                player: try home.rounds.resolvePlayer(space, player).id, hole: hole, entry: entry)
-            if json {
-                Console.json(.object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]))
-            } else {
-                Console.print("Hole \(hole): \(entry.summary) for \(player)")
-            }
+            let op = try home.rounds.score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry)
+            Console.show(
+                json: json, .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
+                text: "Hole \(hole): \(entry.summary) for \(target.player)")
         }
     }
 }
 
 struct Attest: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "As marker, sign a player's card as it stands.")
-    @OptionGroup var options: SpaceOptions
-    @Argument(help: "The game.") var game: String
-    @Argument(help: "The player whose card you attest.") var player: String
+    @OptionGroup var target: GamePlayerOptions
 
     func run() throws {
-        try options.edit { home, space, keys in
-            let (gameID, playerID) = (
-                try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayer(space, player).id
-            )
-            let hash = try home.rounds.attest(space: space, keys: keys, game: gameID, player: playerID)
-            return "Attested \(player)'s card (\(hash.short))"
+        try target.edit { home, space, keys, game, player in
+            let hash = try home.rounds.attest(space: space, keys: keys, game: game, player: player)
+            return "Attested \(target.player)'s card (\(hash.short))"
         }
     }
 }

@@ -55,11 +55,9 @@ struct Space: ParsableCommand {
                 switch try Invitation(parsing: code) {
                 case .sharedKey:
                     let invite = try home.spaces.joinSpace(invite: code, passphrase: try Passphrase.obtain())
-                    if json {
-                        Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
-                    } else {
-                        Console.print("Joined space \(invite.name) (\(invite.space.hex))")
-                    }
+                    Console.show(
+                        json: json, .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]),
+                        text: "Joined space \(invite.name) (\(invite.space.hex))")
                 case .ticket(let ticket):
                     guard (1...600).contains(wait) else { throw NodeError.invalid("--wait must be 1...600 seconds") }
                     let address = try peer.map { try HostPort(parsing: $0) }
@@ -244,27 +242,20 @@ struct Space: ParsableCommand {
                 try guarded {
                     let home = try options.open()
                     let invites = try home.spaces.invites(space: try space.map { try home.spaces.resolveSpace($0) })
-                    if json {
-                        Console.json(
-                            .array(
-                                invites.map { summary in
-                                    .object([
-                                        ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
-                                        ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
-                                        ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
-                                        ("admitted", .array(summary.admitted.map { .string($0) })),
-                                    ])
-                                }))
-                    } else if invites.isEmpty {
-                        Console.print("No invites made here: `caddie space invite` makes one.")
-                    } else {
-                        for summary in invites {
-                            let admitted =
-                                summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
-                            Console.print(
-                                "\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
-                                    + "expires \(New.local(summary.invite.expiresAt))\(admitted)")
+                    Console.list(
+                        invites, json: json, empty: "No invites made here: `caddie space invite` makes one.",
+                        item: { summary in
+                            .object([
+                                ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
+                                ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
+                                ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
+                                ("admitted", .array(summary.admitted.map { .string($0) })),
+                            ])
                         }
+                    ) { summary in
+                        let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
+                        return "\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
+                            + "expires \(New.local(summary.invite.expiresAt))\(admitted)"
                     }
                 }
             }
@@ -279,11 +270,9 @@ struct Space: ParsableCommand {
             func run() throws {
                 try guarded {
                     let invite = try options.open().spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
-                    if json {
-                        Console.json(.object([("revoked", .string(invite.id.hex))]))
-                    } else {
-                        Console.print("Revoked invite \(invite.id.hex): it admits nobody from now on.")
-                    }
+                    Console.show(
+                        json: json, .object([("revoked", .string(invite.id.hex))]),
+                        text: "Revoked invite \(invite.id.hex): it admits nobody from now on.")
                 }
             }
         }
@@ -296,15 +285,11 @@ struct Space: ParsableCommand {
 
         func run() throws {
             try guarded {
-                let spaces = try options.open().spaces.list()
-                if json {
-                    Console.json(.array(spaces.map(Views.space)))
-                } else if spaces.isEmpty {
-                    Console.print("No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.")
-                } else {
-                    for space in spaces {
-                        Console.print("\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops)")
-                    }
+                Console.list(
+                    try options.open().spaces.list(), json: json,
+                    empty: "No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.", item: Views.space
+                ) { space in
+                    "\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops)"
                 }
             }
         }

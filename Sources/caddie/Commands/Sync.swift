@@ -195,19 +195,11 @@ struct Peers: ParsableCommand {
 
     func run() throws {
         try guarded {
-            let peers = try options.open().peers()
-            if json {
-                Console.json(.array(peers.map(Views.peer)))
-            } else if peers.isEmpty {
-                Console.print("No peers yet.")
-            } else {
-                for peer in peers {
-                    Console.print(
-                        "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
-                            + "last seen \(Views.time(milliseconds: peer.lastSeen))"
-                            + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
-                            + ", sent \(peer.sent), received \(peer.received)")
-                }
+            Console.list(try options.open().peers(), json: json, empty: "No peers yet.", item: Views.peer) { peer in
+                "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
+                    + "last seen \(Views.time(milliseconds: peer.lastSeen))"
+                    + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
+                    + ", sent \(peer.sent), received \(peer.received)"
             }
         }
     }

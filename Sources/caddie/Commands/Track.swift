@@ -11,9 +11,7 @@ struct Track: ParsableCommand {
 
     struct Mark: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a position for a player, on their current hole.")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
-        @Argument(help: "The player.") var player: String
+        @OptionGroup var target: GamePlayerOptions
         @Option(parsing: .unconditional, help: "Latitude, degrees.", transform: decimal) var lat: Double
         @Option(parsing: .unconditional, help: "Longitude, degrees.", transform: decimal) var lon: Double
         @Flag(help: "A position fix, not a shot (shots measure shot lengths).") var fix = false
@@ -22,32 +20,27 @@ struct Track: ParsableCommand {
         func run() throws {
             try guarded {
                 let point = try Guide.position(lat, lon)
-                let (home, space) = try options.open()
+                let (home, space, game, player) = try target.open()
                 let mark = try home.guidance.mark(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
-                    game: try home.rounds.resolveGame(space, game).id, player: try home.rounds.resolvePlayer(space, player).id,
-                    point: point,
-                    kind: fix ? .fix : .shot)
-                if json {
-                    Console.json(.object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]))
-                } else {
-                    Console.print("Marked a \(fix ? "fix" : "shot") for \(player) on hole \(mark.hole)")
-                }
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game, player: player,
+                    point: point, kind: fix ? .fix : .shot)
+                Console.show(
+                    json: json, .object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]),
+                    text: "Marked a \(fix ? "fix" : "shot") for \(target.player) on hole \(mark.hole)")
             }
         }
     }
 
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Distance walked, time per hole, pace of play, shot lengths.")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
         @Flag(help: "Metres instead of yards.") var metres = false
         @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
-                let (home, space) = try options.open()
-                let tracks = try home.guidance.trackSummary(space: space, game: try home.rounds.resolveGame(space, game).id)
+                let (home, space, game) = try target.open()
+                let tracks = try home.guidance.trackSummary(space: space, game: game)
                 let unit = metres ? 1.0 : 1 / 0.9144
                 let unitName = metres ? "m" : "yd"
                 if json {

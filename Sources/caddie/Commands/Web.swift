@@ -86,23 +86,16 @@ struct Web: ParsableCommand {
                 let home = try options.open()
                 let sessions = try WebAccess(home: home).sessions()
                 let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
-                if json {
-                    Console.json(
-                        .array(
-                            sessions.map {
-                                .object([
-                                    ("id", .string($0.id)), ("created", .string(day($0.created))),
-                                    ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)),
-                                ])
-                            }))
-                } else if sessions.isEmpty {
-                    Console.print("No browser is signed in. Sign one in with `caddie web link`.")
-                } else {
-                    for session in sessions {
-                        Console.print(
-                            "\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)"
-                        )
+                Console.list(
+                    sessions, json: json, empty: "No browser is signed in. Sign one in with `caddie web link`.",
+                    item: {
+                        .object([
+                            ("id", .string($0.id)), ("created", .string(day($0.created))),
+                            ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)),
+                        ])
                     }
+                ) { session in
+                    "\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)"
                 }
             }
         }
@@ -117,11 +110,9 @@ struct Web: ParsableCommand {
         func run() throws {
             try guarded {
                 let session = try WebAccess(home: try options.open()).revoke(id)
-                if json {
-                    Console.json(.object([("revoked", .string(session.id))]))
-                } else {
-                    Console.print("Ended browser session \(session.id) (\(session.agent)).")
-                }
+                Console.show(
+                    json: json, .object([("revoked", .string(session.id))]),
+                    text: "Ended browser session \(session.id) (\(session.agent)).")
             }
         }
     }

@@ -22,6 +22,33 @@ enum Console {
 
     static func json(_ value: JSON) { print(value.text) }
 
+    /// A command's one result: its JSON document with `--json`, else its text.
+    static func show(json: Bool, _ value: @autoclosure () -> JSON, text: @autoclosure () -> String) {
+        if json { self.json(value()) } else { print(text()) }
+    }
+
+    /// A list command's result: a JSON array with `--json`; else a line an item, or `empty` when there are none.
+    static func list<Item>(
+        _ items: [Item], json: Bool, empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String
+    ) {
+        if json {
+            self.json(.array(items.map(item)))
+        } else if items.isEmpty, let empty {
+            print(empty)
+        } else {
+            for entry in items { print(line(entry)) }
+        }
+    }
+
+    /// Writes what a command made to the file the person named, whole or not at all.
+    static func write(_ data: Data, to path: String) throws {
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw NodeError.file("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
     static func error(_ text: String) {
         FileHandle.standardError.write(Data(("caddie: error: " + printable(text) + "\n").utf8))
     }
