@@ -67,8 +67,8 @@ extension NodeAPI {
         let teams: [[String]]?
         let stake: Double?
 
-        var setup: GameSetup {
-            var setup = GameSetup()
+        var setup: GameSetup<String> {
+            var setup = GameSetup<String>()
             setup.tee = tee
             setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
             setup.start = startHole
@@ -90,7 +90,8 @@ extension NodeAPI {
             Views.game(
                 try await write {
                     let game = try home.rounds.resolveGame(id, game).id
-                    try home.rounds.setupGame(space: id, keys: keys, game: game, setup: body.setup)
+                    try home.rounds.setupGame(
+                        space: id, keys: keys, game: game, setup: try home.rounds.resolve(body.setup, in: id))
                     return try home.rounds.game(id, game)
                 }))
     }
@@ -161,7 +162,8 @@ extension NodeAPI {
             let created = try home.rounds.newGame(
                 space: id, keys: keys, course: try home.courses.resolveCourse(id, body.course).id, tee: body.tee,
                 players: try home.rounds.resolvePlayers(id, body.players),
-                markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }), setup: setup)
+                markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }),
+                setup: try home.rounds.resolve(setup, in: id))
             return try home.rounds.game(id, created)
         }
         return Response.json(Views.game(game), status: .created)

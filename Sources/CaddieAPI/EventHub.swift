@@ -172,7 +172,7 @@ public final class EventHub: Sendable {
                 let (mark, touched) = try home.changes(space.id, since: last?.marks[space.id])
                 look.marks[space.id] = mark
                 if touched == nil { stats.wholeSpaces += 1 }
-                var players: [EntityID: String]?
+                var players: [PlayerID: String]?
                 for game in try home.rounds.games(space.id) {
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
                     look.games[gameKey] = game

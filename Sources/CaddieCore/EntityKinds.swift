@@ -1,7 +1,43 @@
-/// The id of a game in a space. Below the CLI and the API every game is named by its id: what a person typed is
-/// resolved once, at the edge (`Home.resolveGame`).
-public typealias GameID = EntityID
-/// The id of a player in a space (resolved from a name or id prefix at the edge: `Home.resolvePlayer`).
-public typealias PlayerID = EntityID
-/// The id of a course in a space (resolved at the edge: `Home.resolveCourse`).
-public typealias CourseID = EntityID
+/// What an entity id names. Ids of different kinds are different types, so a player's id cannot be passed where a
+/// game's is expected; on the wire and in the database every kind is the same eight bytes as an `EntityID`.
+public protocol EntityIDKind: Sendable {
+    /// The records this kind of id names in the document.
+    static var kind: EntityKind { get }
+}
+
+/// The kind of a game's id.
+public enum GameKind: EntityIDKind { public static var kind: EntityKind { .game } }
+/// The kind of a player's id.
+public enum PlayerKind: EntityIDKind { public static var kind: EntityKind { .player } }
+/// The kind of a course's id.
+public enum CourseKind: EntityIDKind { public static var kind: EntityKind { .course } }
+
+/// The id of one kind of entity of a space: eight bytes, typed by what they name. Below the CLI and the API every
+/// game, player and course is named by its id; what a person typed is resolved once, at the edge
+/// (`RoundService.resolveGame`, `resolvePlayer`, `CourseService.resolveCourse`).
+public struct TypedEntityID<Kind: EntityIDKind>: FixedBytes, Codable {
+    /// 8 bytes, as `EntityID`.
+    public static var length: Int { EntityID.length }
+    /// The bytes.
+    public let bytes: [UInt8]
+    /// Wraps 8 bytes.
+    public init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    /// The id of this kind with the bytes of a kind-less entity id (a record's id in the generic `set` change).
+    public init(_ id: EntityID) { bytes = id.bytes }
+    /// The same bytes as a kind-less entity id, for the document's generic records.
+    public var entity: EntityID { EntityID(unchecked: bytes) }
+}
+
+extension Change {
+    /// Sets last-writer-wins fields of the game, player or course `id` names.
+    public static func set<Kind>(_ id: TypedEntityID<Kind>, fields: [String: FieldValue]) -> Change {
+        .set(kind: Kind.kind, id: id.entity, fields: fields)
+    }
+}
+
+/// The id of a game in a space.
+public typealias GameID = TypedEntityID<GameKind>
+/// The id of a player in a space.
+public typealias PlayerID = TypedEntityID<PlayerKind>
+/// The id of a course in a space.
+public typealias CourseID = TypedEntityID<CourseKind>

@@ -56,7 +56,7 @@ extension Home {
                 case .score(let game, _, _, _), .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _):
                     games.insert(game)
                 case .set(kind: .game, let id, _):
-                    games.insert(id)
+                    games.insert(GameID(id))
                 case .set:
                     continue
                 case .join, .revoke, .remove, .rotate:

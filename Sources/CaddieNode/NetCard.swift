@@ -14,7 +14,7 @@ public struct NetCard: Sendable, Equatable {
     }
 
     /// The player.
-    public let player: EntityID
+    public let player: PlayerID
     /// The Handicap Index used (a plus index is negative).
     public let indexUsed: Double
     /// Whether `indexUsed` was computed or entered.

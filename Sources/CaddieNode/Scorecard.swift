@@ -10,7 +10,7 @@ public struct Scorecard: Sendable {
     /// The players on the roster, in name order.
     public let players: [PlayerRecord]
     /// Cells by player and hole.
-    public let cells: [EntityID: [Int: ScoreCell]]
+    public let cells: [PlayerID: [Int: ScoreCell]]
     /// Attestations of players' cards.
     public let attestations: [AttestationRecord]
 
@@ -18,7 +18,7 @@ public struct Scorecard: Sendable {
     public var holeCount: Int { course?.holes.count ?? max(18, cells.values.flatMap(\.keys).max() ?? 18) }
 
     /// The cell of a player on a hole.
-    public func cell(_ player: EntityID, _ hole: Int) -> ScoreCell? { cells[player]?[hole] }
+    public func cell(_ player: PlayerID, _ hole: Int) -> ScoreCell? { cells[player]?[hole] }
 
     /// Cells with concurrent values that nobody has settled yet.
     public var conflicts: [ScoreCell] {
@@ -26,11 +26,11 @@ public struct Scorecard: Sendable {
     }
 
     /// Sum of shown strokes over a range of holes, nil if none is entered.
-    public func total(_ player: EntityID, holes: ClosedRange<Int>) -> Int? {
+    public func total(_ player: PlayerID, holes: ClosedRange<Int>) -> Int? {
         let values = holes.compactMap { cell(player, $0)?.winner?.entry.strokes }
         return values.isEmpty ? nil : values.reduce(0, +)
     }
 
     /// The player's name.
-    public func name(_ player: EntityID) -> String { players.first { $0.id == player }?.name ?? player.short }
+    public func name(_ player: PlayerID) -> String { players.first { $0.id == player }?.name ?? player.short }
 }

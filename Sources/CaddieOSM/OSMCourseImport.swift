@@ -14,7 +14,7 @@ public struct OSMImportedCourse: Sendable {
     let course: CourseRecord
 
     /// The course with its final id.
-    public func record(id: EntityID) -> CourseRecord {
+    public func record(id: CourseID) -> CourseRecord {
         var record = course
         record.id = id
         return record
@@ -230,7 +230,7 @@ public enum OSMCourseImport: Sendable {
         var source = "OpenStreetMap (\(osm.format)): \(found.count) golf=hole ways"
         if let boundary { source += " in \(boundary.id)" }
         let course = CourseRecord(
-            id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)),
+            id: CourseID(unchecked: [UInt8](repeating: 0, count: 8)),
             name: name,
             club: clubName,
             city: boundary?.tags["addr:city"].map { clipped($0, 200) },

@@ -65,7 +65,7 @@ public struct AttestationRecord: Hashable, Sendable {
     /// The marker's name.
     public let marker: String
     /// The player attested.
-    public let player: EntityID
+    public let player: PlayerID
     /// The card hash signed.
     public let cardHash: Digest32
     /// When the marker signed it: the op's clock.
@@ -79,12 +79,12 @@ extension OpStore {
     public func records(_ space: SpaceID, kind: EntityKind) throws(StoreError) -> [EntityID: [String: FieldValue]] {
         try read { db in
             var out: [EntityID: [String: FieldValue]] = [:]
-            let rows = try Row.fetchCursor(
+            let rows = try FieldRow.fetchCursor(
                 db, sql: "SELECT id, field, value FROM lww WHERE space = ? AND kind = ?",
-                arguments: [Data(space.bytes), Int64(kind.rawValue)])
+                arguments: [space, Int64(kind.rawValue)])
             while let row = try rows.next() {
-                guard let id = EntityID(bytes: [UInt8](row["id"] as Data)) else { continue }
-                out[id, default: [:]][row["field"] as String] = try FieldValue(encoded: [UInt8](row["value"] as Data))
+                guard let id = row.id else { continue }
+                out[id, default: [:]][row.field] = row.value
             }
             return out
         }
@@ -94,18 +94,32 @@ extension OpStore {
     public func record(_ space: SpaceID, kind: EntityKind, id: EntityID) throws(StoreError) -> [String: FieldValue]? {
         try read { db in
             var fields: [String: FieldValue] = [:]
-            for row in try Row.fetchAll(
+            for row in try FieldRow.fetchAll(
                 db, sql: "SELECT field, value FROM lww WHERE space = ? AND kind = ? AND id = ?",
-                arguments: [Data(space.bytes), Int64(kind.rawValue), Data(id.bytes)])
+                arguments: [space, Int64(kind.rawValue), id])
             {
-                fields[row["field"] as String] = try FieldValue(encoded: [UInt8](row["value"] as Data))
+                fields[row.field] = row.value
             }
             return fields.isEmpty ? nil : fields
         }
     }
 
+    /// The games, players or courses of a space by their typed ids, with their fields.
+    public func records<Kind>(
+        _ space: SpaceID, _ kind: Kind.Type
+    ) throws(StoreError) -> [TypedEntityID<Kind>: [String: FieldValue]] {
+        var out: [TypedEntityID<Kind>: [String: FieldValue]] = [:]
+        for (id, fields) in try records(space, kind: Kind.kind) { out[TypedEntityID(id)] = fields }
+        return out
+    }
+
+    /// The fields of the game, player or course `id` names, or nil when the space has none.
+    public func record<Kind>(_ space: SpaceID, _ id: TypedEntityID<Kind>) throws(StoreError) -> [String: FieldValue]? {
+        try record(space, kind: Kind.kind, id: id.entity)
+    }
+
     /// The players on a game's roster: those with an add (or a score) no remove has cancelled.
-    public func roster(_ space: SpaceID, game: EntityID) throws(StoreError) -> [EntityID] {
+    public func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID] {
         try read { db in
             try Data.fetchAll(
                 db,
@@ -115,12 +129,12 @@ extension OpStore {
                         AND \(Self.names("c", "a")))
                     ORDER BY a.player
                     """, arguments: [Data(space.bytes), Data(game.bytes)]
-            ).compactMap { EntityID(bytes: [UInt8]($0)) }
+            ).compactMap { PlayerID(bytes: [UInt8]($0)) }
         }
     }
 
     /// The add tags of a player on a roster that are still standing: what a remove must cancel.
-    public func rosterTags(_ space: SpaceID, game: EntityID, player: EntityID) throws(StoreError) -> [OpID] {
+    public func rosterTags(_ space: SpaceID, game: GameID, player: PlayerID) throws(StoreError) -> [OpID] {
         try read { db in
             try OpRow.fetchAll(
                 db,
@@ -152,32 +166,20 @@ extension OpStore {
         \(OpStore.authorName("s")) AS author
         """
 
-    private static func scoreValue(_ row: Row) throws -> ScoreValue {
-        let entry = try ScoreEntry(
-            strokes: row["strokes"], putts: row["putts"], penalties: row["penalties"],
-            fairway: (row["fairway"] as Int?).flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
-            greenInRegulation: (row["gir"] as Int?).map { $0 == 1 })
-        return ScoreValue(
-            op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
-            hlc: HLC(rawValue: UInt64(bitPattern: row["hlc"])), entry: entry, author: row["author"])
-    }
-
     /// The standing values of every score cell of a game.
-    public func cells(_ space: SpaceID, game: EntityID) throws(StoreError) -> [ScoreCell] {
+    public func cells(_ space: SpaceID, game: GameID) throws(StoreError) -> [ScoreCell] {
         try read { db in
-            var grouped: [[UInt8]: (player: EntityID, hole: Int, values: [ScoreValue])] = [:]
-            for row in try Row.fetchAll(
+            var grouped: [[UInt8]: (player: PlayerID, hole: Int, values: [ScoreValue])] = [:]
+            for row in try ScoreRow.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND NOT EXISTS (
                         SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
                         AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
-                    """, arguments: [Data(space.bytes), Data(game.bytes)])
+                    """, arguments: [space, game])
             {
-                let player = EntityID(unchecked: [UInt8](row["player"] as Data))
-                let hole: Int = row["hole"]
-                let key = player.bytes + [UInt8(hole)]
-                grouped[key, default: (player, hole, [])].values.append(try Self.scoreValue(row))
+                let key = row.player.bytes + [UInt8(clamping: row.hole)]
+                grouped[key, default: (row.player, row.hole, [])].values.append(try row.value())
             }
             return grouped.values.map { ScoreCell(player: $0.player, hole: $0.hole, values: $0.values) }
                 .sorted { ($0.player, $0.hole) < ($1.player, $1.hole) }
@@ -186,13 +188,13 @@ extension OpStore {
 
     /// Every value a cell has had, oldest first, with what each superseded and what superseded it.
     public func history(
-        _ space: SpaceID, game: EntityID, player: EntityID, hole: Int
+        _ space: SpaceID, game: GameID, player: PlayerID, hole: Int
     ) throws(StoreError)
         -> [ScoreHistoryEntry]
     {
         try read { db in
-            let args: StatementArguments = [Data(space.bytes), Data(game.bytes), Data(player.bytes), hole]
-            let rows = try Row.fetchAll(
+            let args: StatementArguments = [space, game, player, hole]
+            let rows = try ScoreRow.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.scoreColumns),
@@ -202,22 +204,19 @@ extension OpStore {
                     """, arguments: args)
             var supersedes: [OpID: [OpID]] = [:]
             var supersededBy: [OpID: [OpID]] = [:]
-            for row in try Row.fetchAll(
+            for row in try SupersededRow.fetchAll(
                 db,
                 sql: """
                     SELECT device, seq, by_device, by_seq FROM superseded WHERE space = ? AND game = ? AND player = ? AND hole = ?
                     """, arguments: args)
             {
-                let target = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
-                let by = OpID(
-                    device: PublicKey(unchecked: [UInt8](row["by_device"] as Data)), seq: UInt64(row["by_seq"] as Int64))
-                supersedes[by, default: []].append(target)
-                supersededBy[target, default: []].append(by)
+                supersedes[row.by, default: []].append(row.target)
+                supersededBy[row.target, default: []].append(row.by)
             }
             return try rows.map { row in
-                let value = try Self.scoreValue(row)
+                let value = try row.value()
                 // A value of a fork branch is also named by its device's id at its seq.
-                let alias = (row["forked"] as Data?).map { OpID(device: PublicKey(unchecked: [UInt8]($0)), seq: value.op.seq) }
+                let alias = row.forked.map { OpID(device: $0, seq: value.op.seq) }
                 return ScoreHistoryEntry(
                     value: value, supersedes: (supersedes[value.op] ?? []).sorted(),
                     supersededBy: ((supersededBy[value.op] ?? []) + (alias.flatMap { supersededBy[$0] } ?? [])).sorted())
@@ -226,9 +225,9 @@ extension OpStore {
     }
 
     /// The attestations of a game.
-    public func attestations(_ space: SpaceID, game: EntityID) throws(StoreError) -> [AttestationRecord] {
+    public func attestations(_ space: SpaceID, game: GameID) throws(StoreError) -> [AttestationRecord] {
         try read { db in
-            try Row.fetchAll(
+            try AttestationRow.fetchAll(
                 db,
                 sql: """
                     SELECT a.device, a.seq, a.player, a.card_hash, a.user,
@@ -237,15 +236,8 @@ extension OpStore {
                             (SELECT b.hlc FROM branch_op b WHERE b.space = a.space AND b.hash = a.device)) AS hlc,
                         \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
                     FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
-                    """, arguments: [Data(space.bytes), Data(game.bytes)]
-            ).map { row in
-                AttestationRecord(
-                    op: OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64)),
-                    marker: row["marker"], player: EntityID(unchecked: [UInt8](row["player"] as Data)),
-                    cardHash: Digest32(unchecked: [UInt8](row["card_hash"] as Data)),
-                    hlc: HLC(rawValue: UInt64(bitPattern: (row["hlc"] as Int64?) ?? 0)),
-                    user: PublicKey(unchecked: [UInt8](row["user"] as Data)))
-            }
+                    """, arguments: [space, game]
+            ).map(\.attestation)
         }
     }
 

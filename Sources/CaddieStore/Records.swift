@@ -31,6 +31,10 @@ extension EntityID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { blob }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
 }
+extension TypedEntityID: DatabaseValueConvertible {
+    public var databaseValue: DatabaseValue { blob }
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
+}
 extension Digest32: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { blob }
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
@@ -118,5 +122,76 @@ struct MemberRow: Decodable, FetchableRecord {
 
     var member: MemberRecord {
         MemberRecord(device: device, user: user, userName: userName, revokedAfter: revoked.map { UInt64(bitPattern: $0) })
+    }
+}
+
+/// A score value as the cell queries select it (`OpStore.scoreColumns`): the op, its clock, the cell, the entry's
+/// parts and its author's name; `forked` names a fork branch's device where the history query asks for it.
+struct ScoreRow: Decodable, FetchableRecord {
+    var device: PublicKey
+    var seq: Int64
+    var hlc: Int64
+    var player: PlayerID
+    var hole: Int
+    var strokes: Int
+    var putts: Int?
+    var penalties: Int?
+    var fairway: Int?
+    var gir: Int?
+    var author: String
+    var forked: PublicKey?
+
+    var op: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
+
+    func value() throws -> ScoreValue {
+        let entry = try ScoreEntry(
+            strokes: strokes, putts: putts, penalties: penalties,
+            fairway: fairway.flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
+            greenInRegulation: gir.map { $0 == 1 })
+        return ScoreValue(op: op, hlc: HLC(rawValue: UInt64(bitPattern: hlc)), entry: entry, author: author)
+    }
+}
+
+/// A `superseded` row: the op `by` replaced the value of op `target` in a cell.
+struct SupersededRow: Decodable, FetchableRecord {
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    var device: PublicKey
+    var seq: Int64
+    var byDevice: PublicKey
+    var bySeq: Int64
+
+    var target: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
+    var by: OpID { OpID(device: byDevice, seq: UInt64(bitPattern: bySeq)) }
+}
+
+/// An attestation as `OpStore.attestations` selects it, with its op's clock and the marker's shown name.
+struct AttestationRow: Decodable, FetchableRecord {
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+    var device: PublicKey
+    var seq: Int64
+    var player: PlayerID
+    var cardHash: Digest32
+    var user: PublicKey
+    var hlc: Int64?
+    var marker: String
+
+    var attestation: AttestationRecord {
+        AttestationRecord(
+            op: OpID(device: device, seq: UInt64(bitPattern: seq)), marker: marker, player: player, cardHash: cardHash,
+            hlc: HLC(rawValue: UInt64(bitPattern: hlc ?? 0)), user: user)
+    }
+}
+
+/// A last-writer-wins field of a record (`lww`): its record's id where the query selects it (nil for an id of the
+/// wrong length, which the listing skips), its name and value.
+struct FieldRow: FetchableRecord {
+    var id: EntityID?
+    var field: String
+    var value: FieldValue
+
+    init(row: Row) throws {
+        id = row.hasColumn("id") ? EntityID(bytes: [UInt8](try row.decode(Data.self, forColumn: "id"))) : nil
+        field = try row.decode(forColumn: "field")
+        value = try FieldValue(encoded: [UInt8](try row.decode(Data.self, forColumn: "value")))
     }
 }

@@ -16,7 +16,7 @@ struct CourseBench {
         }
         let summaries = (0..<courses).map { index in
             CourseSummary(
-                id: EntityID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
+                id: CourseID(unchecked: withUnsafeBytes(of: UInt64(index).bigEndian, Array.init)),
                 name: "\(word()) \(["Links", "Golf Club", "Country Club", "Golf"].randomElement(using: &rng) ?? "Golf")",
                 club: "\(word()) Golf", city: word(), country: ["BE", "NL", "PT", "US", "GB"].randomElement(using: &rng),
                 latitude: Double.random(in: 35...60, using: &rng), longitude: Double.random(in: -10...20, using: &rng))

@@ -88,7 +88,7 @@ struct LoadBench {
                         certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
                     spaceKeys: [invite.space: invite.key], logger: logger))
         }
-        let game = SecureRandom.entityID()
+        let game = GameID(SecureRandom.entityID())
         var figures: [(String, Double, String)] = []
         let wallStart = DispatchTime.now().uptimeNanoseconds
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -105,7 +105,7 @@ struct LoadBench {
                         space: invite.space, signer: devices[index],
                         changes: [
                             .score(
-                                game: game, player: game, hole: hole % 18 + 1,
+                                game: game, player: PlayerID(game.entity), hole: hole % 18 + 1,
                                 entry: try ScoreEntry(strokes: 4))
                         ], now: 1_700_000_000_000)
                     nodes[index].localChange()
@@ -119,7 +119,10 @@ struct LoadBench {
                     space: invite.space, signer: devices[index],
                     edits: try (0..<burst).map { _ in
                         (
-                            changes: [Change.score(game: game, player: game, hole: 18, entry: try ScoreEntry(strokes: 5))],
+                            changes: [
+                                Change.score(
+                                    game: game, player: PlayerID(game.entity), hole: 18, entry: try ScoreEntry(strokes: 5))
+                            ],
                             pred: [OpID]()
                         )
                     }, now: 1_700_000_000_000)

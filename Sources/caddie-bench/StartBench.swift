@@ -22,13 +22,13 @@ struct StartBench {
             _ = try home.login(name: "Bench", passphrase: passphrase)
             let invite = try home.spaces.createSpace(name: "Bench", passphrase: passphrase)
             let keys = try home.unlock(passphrase: passphrase)
-            let game = SecureRandom.entityID()
+            let game = GameID(SecureRandom.entityID())
             for start in stride(from: 0, to: ops, by: 5000) {
                 let edits = try (start..<min(ops, start + 5000)).map { number in
                     (
                         changes: [
                             Change.score(
-                                game: game, player: game, hole: number % 18 + 1,
+                                game: game, player: PlayerID(game.entity), hole: number % 18 + 1,
                                 entry: try ScoreEntry(strokes: 3 + number % 5))
                         ], pred: [OpID]()
                     )

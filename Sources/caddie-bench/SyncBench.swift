@@ -33,7 +33,7 @@ struct SyncBench {
     func run() async throws -> [(String, Double, String)] {
         let space = SecureRandom.spaceID()
         let key = SecureRandom.bytes(32)
-        let game = SecureRandom.entityID()
+        let game = GameID(SecureRandom.entityID())
         var members: [Member] = []
         for index in 0..<4 {
             // Each node in a directory of its own, as each home is (a node watches its home directory for writes).
@@ -52,8 +52,8 @@ struct SyncBench {
                 ], now: 1)
             // The foursome round of Deploy/bench-peer.py: edit i fills a fresh cell (18 holes a game, then the next
             // game), except when i % 10 == 9, when it corrects the cell of edit i - 9 and supersedes that op.
-            let player = SecureRandom.entityID()
-            let games = (0...(opsPerNode / 18)).map { _ in SecureRandom.entityID() }
+            let player = PlayerID(SecureRandom.entityID())
+            let games = (0...(opsPerNode / 18)).map { _ in GameID(SecureRandom.entityID()) }
             for start in stride(from: 0, to: opsPerNode, by: 1000) {
                 let batch = try (start..<min(opsPerNode, start + 1000)).map { number in
                     let cell = number % 10 == 9 ? number - 9 : number
@@ -115,7 +115,10 @@ struct SyncBench {
                 let committed = DispatchTime.now().uptimeNanoseconds
                 let op = try author.store.append(
                     space: space, signer: author.credentials.device,
-                    changes: [.score(game: game, player: game, hole: number % 18 + 1, entry: try ScoreEntry(strokes: 4))],
+                    changes: [
+                        .score(
+                            game: game, player: PlayerID(game.entity), hole: number % 18 + 1, entry: try ScoreEntry(strokes: 4))
+                    ],
                     now: UInt64(Date().timeIntervalSince1970 * 1000))
                 nodes[0].localChange()
                 let deadline = committed + 5_000_000_000

@@ -90,7 +90,7 @@ func joinChange(space: SpaceID, key: [UInt8], user: SigningKey, device: SigningK
 }
 
 /// A score edit as a golfer makes it: the next hole of one of four players, superseding nothing.
-func scoreEdit(_ index: Int, game: EntityID, players: [EntityID]) throws -> [Change] {
+func scoreEdit(_ index: Int, game: GameID, players: [PlayerID]) throws -> [Change] {
     [
         .score(
             game: game, player: players[index % players.count], hole: index / players.count % 18 + 1,
@@ -105,8 +105,8 @@ func run() async throws {
     defer { try? FileManager.default.removeItem(at: directory) }
     let space = SecureRandom.spaceID()
     let key = SecureRandom.bytes(32)
-    let game = SecureRandom.entityID()
-    let players = (0..<4).map { _ in SecureRandom.entityID() }
+    let game = GameID(SecureRandom.entityID())
+    let players = (0..<4).map { _ in PlayerID(SecureRandom.entityID()) }
     var figures: [(String, Double, String)] = []
     if options.idleOnly {
         report(

@@ -15,8 +15,8 @@ struct EventHubTests {
         let home: Home
         let keys: UnlockedKeys
         let space: SpaceID
-        let players: [EntityID]
-        let games: [EntityID]
+        let players: [PlayerID]
+        let games: [GameID]
         let invite: InviteCode
 
         init(at directory: URL, name: String = "Ann") throws {
@@ -97,7 +97,7 @@ struct EventHubTests {
         try round.home.append(
             space: round.space, keys: round.keys,
             changes: [
-                .set(kind: .player, id: round.players[0], fields: ["name": .text("Annie")])
+                .set(round.players[0], fields: ["name": .text("Annie")])
             ])
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))

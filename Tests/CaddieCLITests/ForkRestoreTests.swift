@@ -13,7 +13,7 @@ struct ForkRestoreTests {
     static func anaCard(_ cli: CLI, game: String, ana: String) throws -> [Int: [Int]] {
         let home = try Home(path: cli.home.path)
         let space = try home.spaces.resolveSpace(nil)
-        let cells = try home.store.cells(space, game: try #require(EntityID(hex: game)))
+        let cells = try home.store.cells(space, game: try #require(GameID(hex: game)))
         return Dictionary(
             cells.filter { $0.player.hex == ana }.map { ($0.hole, $0.values.map(\.entry.strokes).sorted()) },
             uniquingKeysWith: { a, _ in a })

@@ -132,9 +132,9 @@ struct HostilePeerTests {
         func send(_ message: WireMessage) { peer.sendFrame(session.cipher.seal(message.encoded)) }
         let join = insider.join()
         let joinHash = Blake2b.hash(join)
-        let game = EntityID(unchecked: [UInt8](repeating: 7, count: 8))
+        let game = GameID(unchecked: [UInt8](repeating: 7, count: 8))
         let score = { (strokes: Int) throws -> Change in
-            .score(game: game, player: game, hole: 1, entry: try ScoreEntry(strokes: strokes))
+            .score(game: game, player: PlayerID(game.entity), hole: 1, entry: try ScoreEntry(strokes: strokes))
         }
         let forged = insider.op(seq: 2, prev: joinHash, changes: [try score(4)], signer: SigningKey.generate())
         let outsiderDevice = SigningKey.generate()

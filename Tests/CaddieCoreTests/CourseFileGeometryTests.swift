@@ -16,7 +16,7 @@ struct CourseFileGeometryTests {
     }
 
     static func parse(_ text: String) throws -> CourseRecord {
-        try CourseFile(data: Data(text.utf8)).record(id: EntityID(unchecked: [UInt8](repeating: 3, count: 8)))
+        try CourseFile(data: Data(text.utf8)).record(id: CourseID(unchecked: [UInt8](repeating: 3, count: 8)))
     }
 
     @Test("a hole with every kind of geometry is read into the record")

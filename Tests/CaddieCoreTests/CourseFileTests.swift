@@ -19,7 +19,7 @@ struct CourseFileTests {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/examples/course.json")
         let file = try CourseFile(data: try Data(contentsOf: url))
-        let course = file.record(id: EntityID(unchecked: [UInt8](repeating: 1, count: 8)))
+        let course = file.record(id: CourseID(unchecked: [UInt8](repeating: 1, count: 8)))
         #expect(course.holes.count == 18)
         #expect(course.holes.compactMap(\.par).reduce(0, +) == 72)
         #expect(Set(course.holes.compactMap(\.strokeIndex)) == Set(1...18))
@@ -28,7 +28,7 @@ struct CourseFileTests {
 
     @Test("a course survives the round trip through its stored fields")
     func fieldsRoundTrip() throws {
-        let course = try CourseFile(data: Data(Self.json().utf8)).record(id: EntityID(unchecked: [UInt8](repeating: 2, count: 8)))
+        let course = try CourseFile(data: Data(Self.json().utf8)).record(id: CourseID(unchecked: [UInt8](repeating: 2, count: 8)))
         let back = CourseRecord(id: course.id, fields: course.fields)
         #expect(back == course)
     }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Course records")
 struct CourseRecordTests {
-    static let id = EntityID(unchecked: [UInt8](repeating: 7, count: 8))
+    static let id = CourseID(unchecked: [UInt8](repeating: 7, count: 8))
 
     static func point(_ lat: Double, _ lon: Double) -> CoursePoint {
         CoursePoint(latitude: lat, longitude: lon) ?? CoursePoint(e7Latitude: 0, e7Longitude: 0)
@@ -156,7 +156,7 @@ struct CourseRecordTests {
         #expect(batches.count > 1)
         #expect(batches.reduce(0) { $0 + $1.count } == fields.count)
         for batch in batches {
-            let payload = Payload.encode([.set(kind: .course, id: Self.id, fields: batch)])
+            let payload = Payload.encode([.set(Self.id, fields: batch)])
             #expect(payload.count <= 65_536)
         }
         #expect(CourseRecord.payloadBatches(Self.full().fields).count == 1)

@@ -1,11 +1,12 @@
+import Foundation
 import Testing
 
 @testable import CaddieCore
 
 @Suite("Op payloads")
 struct PayloadTests {
-    let game = EntityID(unchecked: [1, 2, 3, 4, 5, 6, 7, 8])
-    let player = EntityID(unchecked: [9, 9, 9, 9, 9, 9, 9, 9])
+    let game = GameID(unchecked: [1, 2, 3, 4, 5, 6, 7, 8])
+    let player = PlayerID(unchecked: [9, 9, 9, 9, 9, 9, 9, 9])
     let key = PublicKey(unchecked: [UInt8](repeating: 3, count: 32))
 
     @Test("every change kind round-trips through its encoding")
@@ -20,7 +21,7 @@ struct PayloadTests {
             [.revoke(.init(device: key, lastValidSeq: 9, userSignature: [UInt8](repeating: 4, count: 64)))],
             [
                 .set(
-                    kind: .player, id: player,
+                    kind: .player, id: player.entity,
                     fields: [
                         "name": .text("Bo"), "index": .number(12.4), "user": .bytes(key.bytes),
                         "x": .integer(-3), "gone": .null,
@@ -124,5 +125,29 @@ struct PayloadTests {
         #expect(throws: DecodeError.self) { try SignedOp(bytes: Array(bytes.dropLast())) }
         #expect(throws: DecodeError.self) { try SignedOp(bytes: bytes + [0]) }
         #expect(throws: DecodeError.self) { try SignedOp(bytes: [2] + bytes.dropFirst()) }
+    }
+}
+
+@Suite("Typed entity ids")
+struct TypedEntityIDTests {
+    @Test("a game's, player's and course's id keep the bytes of the entity id and set fields of their own kind")
+    func kinds() throws {
+        let entity = EntityID(unchecked: [1, 2, 3, 4, 5, 6, 7, 8])
+        let game = GameID(entity)
+        #expect(game.entity == entity && game.hex == entity.hex)
+        #expect(PlayerID(hex: game.hex)?.bytes == entity.bytes)
+        #expect(GameID(bytes: [1, 2, 3]) == nil)
+        let decoded = try JSONDecoder().decode([CourseID].self, from: Data("[\"\(entity.hex)\"]".utf8))
+        #expect(decoded == [CourseID(entity)])
+        for (change, kind) in [
+            (Change.set(game, fields: [:]), EntityKind.game), (.set(PlayerID(entity), fields: [:]), .player),
+            (.set(CourseID(entity), fields: [:]), .course),
+        ] {
+            guard case .set(let found, let id, _) = change else {
+                Issue.record("not a set change")
+                continue
+            }
+            #expect(found == kind && id == entity)
+        }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 /// without a green and a hole way without a number.
 @Suite("OpenStreetMap import")
 struct CourseOSMImportTests {
-    static let id = EntityID(unchecked: [UInt8](repeating: 5, count: 8))
+    static let id = CourseID(unchecked: [UInt8](repeating: 5, count: 8))
 
     static func fixture(_ name: String) throws -> Data {
         try Data(

@@ -73,7 +73,7 @@ struct CourseOSMMalformedTests {
         let courses = try OSMCourseImport.courses(from: Data(text.utf8))
         #expect(courses.count == 1)
         #expect(courses[0].warnings.contains { $0.contains("number 27") })
-        let course = courses[0].record(id: EntityID(unchecked: [UInt8](repeating: 1, count: 8)))
+        let course = courses[0].record(id: CourseID(unchecked: [UInt8](repeating: 1, count: 8)))
         #expect(course.holes.filter { $0.line != nil }.map(\.number) == [2])
     }
 
@@ -99,7 +99,7 @@ struct CourseOSMMalformedTests {
                 }
                 if let courses = try? OSMCourseImport.courses(from: Data(bytes)) {
                     for course in courses {
-                        let record = course.record(id: EntityID(unchecked: [UInt8](repeating: 1, count: 8)))
+                        let record = course.record(id: CourseID(unchecked: [UInt8](repeating: 1, count: 8)))
                         #expect(CourseRecord(id: record.id, fields: record.fields) == record)
                     }
                 }
@@ -121,7 +121,7 @@ struct CourseOSMMalformedTests {
             </osm>
             """
         let courses = try OSMCourseImport.courses(from: Data(text.utf8))
-        let hole = courses[0].record(id: EntityID(unchecked: [UInt8](repeating: 1, count: 8))).holes[0]
+        let hole = courses[0].record(id: CourseID(unchecked: [UInt8](repeating: 1, count: 8))).holes[0]
         #expect(hole.name == "Tom & Jerry's ❤")
     }
 }

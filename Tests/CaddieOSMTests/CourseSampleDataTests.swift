@@ -12,7 +12,7 @@ struct CourseSampleDataTests {
         .deletingLastPathComponent()
     static let osm = repository.appendingPathComponent("Data/osm")
     static let samples = repository.appendingPathComponent("Sources/CaddieNode/Resources/SampleCourses")
-    static let id = EntityID(unchecked: [UInt8](repeating: 9, count: 8))
+    static let id = CourseID(unchecked: [UInt8](repeating: 9, count: 8))
 
     static func imported(_ name: String) throws -> OSMImportedCourse {
         let courses = try OSMCourseImport.courses(from: Data(contentsOf: osm.appendingPathComponent(name)))

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Course lookup: the card")
 struct CourseLookupCardTests {
-    static let id = EntityID(unchecked: [UInt8](repeating: 4, count: 8))
+    static let id = CourseID(unchecked: [UInt8](repeating: 4, count: 8))
 
     static func course(holes: Int = 18) -> CourseRecord {
         let pars = [4, 5, 4, 4, 3, 5, 3, 4, 4, 4, 4, 3, 4, 5, 4, 4, 3, 5]

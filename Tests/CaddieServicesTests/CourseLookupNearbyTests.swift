@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Course lookup: nearby")
 struct CourseLookupNearbyTests {
-    static func id(_ n: UInt8) -> EntityID { EntityID(unchecked: [UInt8](repeating: n, count: 8)) }
+    static func id(_ n: UInt8) -> CourseID { CourseID(unchecked: [UInt8](repeating: n, count: 8)) }
 
     /// Real course locations (from the sample set and COURSES.md) plus two without a location.
     static let courses: [CourseSummary] = [

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Course lookup: text search")
 struct CourseLookupSearchTests {
-    static func id(_ n: UInt8) -> EntityID { EntityID(unchecked: [UInt8](repeating: n, count: 8)) }
+    static func id(_ n: UInt8) -> CourseID { CourseID(unchecked: [UInt8](repeating: n, count: 8)) }
 
     static let courses: [CourseSummary] = [
         CourseSummary(id: id(1), name: "Pebble Beach Golf Links", city: "Pebble Beach", country: "US"),

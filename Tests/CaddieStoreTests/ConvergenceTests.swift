@@ -13,13 +13,13 @@ struct ConvergenceTests {
     static func history(seed: UInt64, space: TestSpace) throws -> (ops: [[UInt8]], reference: Digest32) {
         var rng = SplitMix64(seed: seed)
         var authors = try (0..<Int.random(in: 2...4, using: &rng)).map { try Author("user\($0)", space: space) }
-        let game = entity(0xAA)
-        let players = (1...4).map { entity(UInt8($0)) }
+        let game: GameID = entity(0xAA)
+        let players: [PlayerID] = (1...4).map { entity(UInt8($0)) }
         try authors[0].edit(
-            [.set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)])]
+            [.set(game, fields: ["tee": .text("White"), "finished": .integer(0)])]
                 + players.prefix(3).map { .rosterAdd(game: game, player: $0) })
         for player in players {
-            try authors[0].edit([.set(kind: .player, id: player, fields: ["name": .text("p\(player.bytes[0])")])])
+            try authors[0].edit([.set(player, fields: ["name": .text("p\(player.bytes[0])")])])
         }
         for index in authors.indices.dropFirst() { try authors[index].pull(from: authors[0]) }
         for _ in 0..<Int.random(in: 8...24, using: &rng) {
@@ -31,14 +31,14 @@ struct ConvergenceTests {
                     game: game, player: player, hole: Int.random(in: 1...3, using: &rng),
                     strokes: Int.random(in: 1...9, using: &rng))
             case 4:
-                try authors[index].edit([.set(kind: .player, id: player, fields: ["name": .text("n\(rng.next() % 100)")])])
+                try authors[index].edit([.set(player, fields: ["name": .text("n\(rng.next() % 100)")])])
             case 5:
                 let tags = try authors[index].store.rosterTags(space.id, game: game, player: player)
                 try authors[index].edit([.rosterRemove(game: game, player: player, observed: tags)])
             case 6:
                 try authors[index].edit([.rosterAdd(game: game, player: player)])
             case 7:
-                try authors[index].edit([.set(kind: .game, id: game, fields: ["finished": .integer(Int64(rng.next() % 2))])])
+                try authors[index].edit([.set(game, fields: ["finished": .integer(Int64(rng.next() % 2))])])
             case 8:
                 try authors[index].edit([
                     .attest(
@@ -102,7 +102,7 @@ struct ConvergenceTests {
         for index in authors.indices {
             for other in authors.indices where other != index { try authors[index].pull(from: authors[other]) }
         }
-        let players = (1...3).map { entity(UInt8($0)) }
+        let players: [PlayerID] = (1...3).map { entity(UInt8($0)) }
         var seen: [[UInt8]] = []
         for _ in 0..<Int.random(in: 10...30, using: &rng) {
             let index = Int.random(in: authors.indices, using: &rng)
@@ -110,7 +110,7 @@ struct ConvergenceTests {
             case 0...4:
                 let player = players.randomElement(using: &rng) ?? players[0]
                 // A removed member's own store refuses their edits once it has the removal; before, they go through.
-                _ = try? authors[index].edit([.set(kind: .player, id: player, fields: ["name": .text("n\(rng.next() % 100)")])])
+                _ = try? authors[index].edit([.set(player, fields: ["name": .text("n\(rng.next() % 100)")])])
             case 5, 6:
                 // One of the owner's devices removes a member it knows and is not yet removed (as it knows).
                 let remover = Int.random(in: 0...1, using: &rng)

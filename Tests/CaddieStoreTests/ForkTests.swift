@@ -26,8 +26,8 @@ struct ForkTests {
         let ben: [[UInt8]]
     }
 
-    static let game = entity(1)
-    static let player = entity(2)
+    static let game: GameID = entity(1)
+    static let player: PlayerID = entity(2)
 
     static func forked() throws -> Forked {
         let space = TestSpace()

@@ -6,16 +6,16 @@ import Testing
 
 @Suite("Conflicts of golf")
 struct GolfConflictTests {
-    let game = entity(0xAA)
-    let alice = entity(1)
-    let bob = entity(2)
+    let game: GameID = entity(0xAA)
+    let alice: PlayerID = entity(1)
+    let bob: PlayerID = entity(2)
 
     func setUp() throws -> (TestSpace, Author, Author) {
         let space = TestSpace()
         var marker1 = try Author("Carla", space: space)
         let marker2 = try Author("Dev", space: space)
         try marker1.edit([
-            .set(kind: .game, id: game, fields: ["tee": .text("White")]),
+            .set(game, fields: ["tee": .text("White")]),
             .rosterAdd(game: game, player: alice), .rosterAdd(game: game, player: bob),
         ])
         try marker2.pull(from: marker1)
@@ -80,12 +80,12 @@ struct GolfConflictTests {
         var (space, carla, dev) = try setUp()
         try carla.score(game: game, player: alice, hole: 2, strokes: 4)
         try dev.pull(from: carla)
-        try carla.edit([.set(kind: .game, id: game, fields: ["finished": .integer(1)])])
+        try carla.edit([.set(game, fields: ["finished": .integer(1)])])
         try dev.score(game: game, player: alice, hole: 2, strokes: 3)
         try carla.pull(from: dev)
         try dev.pull(from: carla)
         for author in [carla, dev] {
-            let fields = try #require(try author.store.record(space.id, kind: .game, id: game))
+            let fields = try #require(try author.store.record(space.id, game))
             #expect(GameRecord(id: game, fields: fields).finished)
             #expect(try author.store.cells(space.id, game: game).first { $0.hole == 2 }?.winner?.entry.strokes == 3)
         }
@@ -95,14 +95,14 @@ struct GolfConflictTests {
     @Test("last writer wins per field: concurrent renames agree on one name everywhere")
     func lastWriterWins() throws {
         var (space, carla, dev) = try setUp()
-        try carla.edit([.set(kind: .player, id: alice, fields: ["name": .text("Alice"), "index": .number(12.4)])])
+        try carla.edit([.set(alice, fields: ["name": .text("Alice"), "index": .number(12.4)])])
         try dev.pull(from: carla)
-        try carla.edit([.set(kind: .player, id: alice, fields: ["name": .text("Alicia")])])
-        try dev.edit([.set(kind: .player, id: alice, fields: ["name": .text("Ali")])])
+        try carla.edit([.set(alice, fields: ["name": .text("Alicia")])])
+        try dev.edit([.set(alice, fields: ["name": .text("Ali")])])
         try carla.pull(from: dev)
         try dev.pull(from: carla)
-        let a = try #require(try carla.store.record(space.id, kind: .player, id: alice))
-        let b = try #require(try dev.store.record(space.id, kind: .player, id: alice))
+        let a = try #require(try carla.store.record(space.id, alice))
+        let b = try #require(try dev.store.record(space.id, alice))
         #expect(a == b)
         #expect(a["index"] == .number(12.4))
     }

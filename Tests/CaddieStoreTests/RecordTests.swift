@@ -47,4 +47,27 @@ struct RecordTests {
         }
         #expect(throws: StoreError.self) { try store.peers() }
     }
+
+    @Test("a score row or an attestation whose player id has the wrong length is an error, not a wrong id")
+    func damagedScoreRow() throws {
+        let store = try OpStore()
+        let game = GameID(unchecked: [UInt8](repeating: 5, count: 8))
+        let player = PlayerID(unchecked: [UInt8](repeating: 6, count: 8))
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO score (space, device, seq, game, player, hole, hlc, strokes) VALUES (?, ?, 2, ?, ?, 1, 1, 4)",
+                arguments: [Self.space, Self.device, game, player])
+        }
+        #expect(try store.cells(Self.space, game: game).map(\.player) == [player])
+        try store.write { db in
+            try db.execute(
+                sql: "INSERT INTO score (space, device, seq, game, player, hole, hlc, strokes) VALUES (?, ?, 3, ?, ?, 2, 2, 5)",
+                arguments: [Self.space, Self.device, game, Data([1, 2, 3])])
+            try db.execute(
+                sql: "INSERT INTO attestation VALUES (?, ?, 4, ?, ?, ?, ?)",
+                arguments: [Self.space, Self.device, Self.device, game, Data([1, 2, 3]), Data(repeating: 0, count: 32)])
+        }
+        #expect(throws: StoreError.self) { try store.cells(Self.space, game: game) }
+        #expect(throws: StoreError.self) { try store.attestations(Self.space, game: game) }
+    }
 }

@@ -105,7 +105,7 @@ struct SecurityReviewTests {
         // The member's join arrives; then ops 3...102 without op 2: all wait, as sync delivers them.
         for hole in 1...101 {
             try member.score(
-                game: EntityID(unchecked: [1, 1, 1, 1, 1, 1, 1, 1]), player: EntityID(unchecked: [2, 2, 2, 2, 2, 2, 2, 2]),
+                game: GameID(unchecked: [1, 1, 1, 1, 1, 1, 1, 1]), player: PlayerID(unchecked: [2, 2, 2, 2, 2, 2, 2, 2]),
                 hole: hole % 18 + 1, strokes: 4)
         }
         let memberOps = try member.store.ops(space: space.id)
@@ -117,7 +117,7 @@ struct SecurityReviewTests {
         // A device that never joined sends 300 ops beyond its missing join: only a few are kept waiting.
         for hole in 1...300 {
             try stranger.score(
-                game: EntityID(unchecked: [1, 1, 1, 1, 1, 1, 1, 1]), player: EntityID(unchecked: [3, 3, 3, 3, 3, 3, 3, 3]),
+                game: GameID(unchecked: [1, 1, 1, 1, 1, 1, 1, 1]), player: PlayerID(unchecked: [3, 3, 3, 3, 3, 3, 3, 3]),
                 hole: hole % 18 + 1, strokes: 5)
         }
         let strangerOps = try stranger.store.ops(space: space.id)

@@ -66,7 +66,7 @@ struct Author {
 
     /// Enters a score that supersedes what this author's replica shows in the cell.
     @discardableResult
-    mutating func score(game: EntityID, player: EntityID, hole: Int, strokes: Int) throws -> SignedOp {
+    mutating func score(game: GameID, player: PlayerID, hole: Int, strokes: Int) throws -> SignedOp {
         let standing =
             try store.cells(space.id, game: game).first { $0.player == player && $0.hole == hole }?.values.map(\.op) ?? []
         return try edit([.score(game: game, player: player, hole: hole, entry: try ScoreEntry(strokes: strokes))], pred: standing)
@@ -89,7 +89,8 @@ func replica(_ space: TestSpace) throws -> OpStore {
     return store
 }
 
-func entity(_ byte: UInt8) -> EntityID { EntityID(unchecked: [UInt8](repeating: byte, count: 8)) }
+/// A game, player or course id of eight equal bytes.
+func entity<ID: FixedBytes>(_ byte: UInt8) -> ID { ID(unchecked: [UInt8](repeating: byte, count: 8)) }
 
 /// A receiver's clock: now, so that ops stamped by the authors' clocks (2023) are in its past.
 let receiverNow = UInt64(Date().timeIntervalSince1970 * 1000)

@@ -21,8 +21,8 @@ struct VectorTests {
         let certifiedAt: UInt64 = 1_763_683_200_000
         let certificate = Membership.certify(device: device.publicKey, by: user, at: certifiedAt)
         let proof = Membership.membershipProof(space: space, spaceKey: spaceKey, device: device.publicKey, user: user.publicKey)
-        let game = EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
-        let player = EntityID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])
+        let game = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
+        let player = PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])
         let steps: [(String, [Change], [OpID])] = [
             (
                 "join",
@@ -33,11 +33,11 @@ struct VectorTests {
                             certificateSignature: certificate, membershipProof: proof))
                 ], []
             ),
-            ("player", [.set(kind: .player, id: player, fields: ["name": .text("Ana"), "index": .number(12.4)])], []),
+            ("player", [.set(player, fields: ["name": .text("Ana"), "index": .number(12.4)])], []),
             (
                 "game",
                 [
-                    .set(kind: .game, id: game, fields: ["tee": .text("White"), "finished": .integer(0)]),
+                    .set(game, fields: ["tee": .text("White"), "finished": .integer(0)]),
                     .rosterAdd(game: game, player: player),
                 ], []
             ),
@@ -109,7 +109,7 @@ struct VectorTests {
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
         #expect(report.applied.count == 6)
         let cell = try #require(
-            try store.cells(space, game: EntityID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
+            try store.cells(space, game: GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
         #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
         #expect(try store.verify(space, spaceKey: key).failures.isEmpty)
     }

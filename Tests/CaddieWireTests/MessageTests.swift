@@ -87,8 +87,8 @@ struct MessageTests {
         let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
         let payload = Payload.encode([
             .score(
-                game: EntityID(unchecked: [UInt8](repeating: 1, count: 8)),
-                player: EntityID(unchecked: [UInt8](repeating: 2, count: 8)), hole: 7,
+                game: GameID(unchecked: [UInt8](repeating: 1, count: 8)),
+                player: PlayerID(unchecked: [UInt8](repeating: 2, count: 8)), hole: 7,
                 entry: try ScoreEntry(strokes: 5, putts: 2))
         ])
         let unsigned = SignedOp.encodeUnsigned(

@@ -59,7 +59,7 @@ extension CourseFile {
             throw .invalidArgument("the file has \(positions) positions; a course may have at most \(maxPositions)")
         }
         return CourseRecord(
-            id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)),
+            id: CourseID(unchecked: [UInt8](repeating: 0, count: 8)),
             name: name,
             club: raw.club?.trimmingCharacters(in: .whitespacesAndNewlines),
             city: raw.city,

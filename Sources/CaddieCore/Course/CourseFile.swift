@@ -3,7 +3,7 @@ import Foundation
 /// The Caddie course JSON format (docs/course-format.md, Protocol/course.schema.json), parsed and checked.
 public struct CourseFile: Sendable {
     /// The id given in the file, if any (16 hex digits); otherwise the importer derives one from the name.
-    public let id: EntityID?
+    public let id: CourseID?
     /// The course, with a placeholder id until ``record(id:)`` assigns one.
     private let course: CourseRecord
 
@@ -16,7 +16,7 @@ public struct CourseFile: Sendable {
     public static let maxPositions = 50_000
 
     /// The course with its final id.
-    public func record(id: EntityID) -> CourseRecord {
+    public func record(id: CourseID) -> CourseRecord {
         var record = course
         record.id = id
         return record
@@ -41,7 +41,7 @@ public struct CourseFile: Sendable {
             throw .malformed("course file is not valid JSON (\(Self.reason(error))); see docs/course-format.md")
         }
         if let text = raw.id {
-            guard let id = EntityID(hex: text) else {
+            guard let id = CourseID(hex: text) else {
                 throw .invalidArgument("course id \"\(text)\" is not 16 hex digits")
             }
             self.id = id

@@ -74,7 +74,7 @@ extension CourseRecord {
 
     /// Reads a course back from its fields; fields it does not know, and geometry bytes that do not decode, are
     /// ignored.
-    public init(id: EntityID, fields: [String: FieldValue]) {
+    public init(id: CourseID, fields: [String: FieldValue]) {
         self.init(
             id: id,
             name: fields["name"]?.text ?? "course \(id.short)",

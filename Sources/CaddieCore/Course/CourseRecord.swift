@@ -237,7 +237,7 @@ public struct CourseRecord: Hashable, Sendable {
     }
 
     /// The course's id.
-    public var id: EntityID
+    public var id: CourseID
     /// Course name.
     public var name: String
     /// The club or facility; courses with the same club belong to one facility.
@@ -267,7 +267,7 @@ public struct CourseRecord: Hashable, Sendable {
 
     /// Creates a course record.
     public init(
-        id: EntityID,
+        id: CourseID,
         name: String,
         club: String? = nil,
         city: String? = nil,

@@ -1,7 +1,7 @@
 /// A player as the merged state has them.
 public struct PlayerRecord: Hashable, Sendable {
     /// The player's id.
-    public let id: EntityID
+    public let id: PlayerID
     /// Display name.
     public let name: String
     /// The user who is this player, when linked.
@@ -10,7 +10,7 @@ public struct PlayerRecord: Hashable, Sendable {
     public let handicapIndex: Double?
 
     /// Reads a player from its last-writer-wins fields.
-    public init(id: EntityID, fields: [String: FieldValue]) {
+    public init(id: PlayerID, fields: [String: FieldValue]) {
         self.id = id
         name = fields["name"]?.text ?? "player \(id.short)"
         if case .bytes(let bytes)? = fields["user"] { user = PublicKey(bytes: bytes) } else { user = nil }
@@ -29,9 +29,9 @@ public struct PlayerRecord: Hashable, Sendable {
 /// A game as the merged state has it.
 public struct GameRecord: Hashable, Sendable {
     /// The game's id.
-    public let id: EntityID
+    public let id: GameID
     /// The course played.
-    public let course: EntityID?
+    public let course: CourseID?
     /// The tee played from.
     public let tee: String
     /// When it was created (ms since 1970).
@@ -40,11 +40,11 @@ public struct GameRecord: Hashable, Sendable {
     public let finished: Bool
     /// Who marks whom: each player's marker (another player of the game), where the group said so. Each is its
     /// own last-writer-wins field, `marker.<player id>`, holding the marker's player id.
-    public let markers: [EntityID: EntityID]
+    public let markers: [PlayerID: PlayerID]
     /// Each player's own tee where it differs from `tee` (`tee.<player id>` fields).
-    public let playerTees: [EntityID: String]
+    public let playerTees: [PlayerID: String]
     /// Each player's team for match play and the Nassau, "A" or "B" (`team.<player id>` fields).
-    public let teams: [EntityID: String]
+    public let teams: [PlayerID: String]
     /// The hole the game starts on (a shotgun start may start on any): 1 unless set.
     public let startHole: Int
     /// How many holes are played, 9 or 18; nil plays every hole of the course.
@@ -62,27 +62,27 @@ public struct GameRecord: Hashable, Sendable {
     public let deleted: Bool
 
     /// The field that holds a player's marker.
-    public static func markerField(_ player: EntityID) -> String { "marker." + player.hex }
+    public static func markerField(_ player: PlayerID) -> String { "marker." + player.hex }
     /// The field that holds a player's own tee.
-    public static func teeField(_ player: EntityID) -> String { "tee." + player.hex }
+    public static func teeField(_ player: PlayerID) -> String { "tee." + player.hex }
     /// The field that holds a player's team.
-    public static func teamField(_ player: EntityID) -> String { "team." + player.hex }
+    public static func teamField(_ player: PlayerID) -> String { "team." + player.hex }
 
     /// The tee a player plays from.
-    public func tee(of player: EntityID) -> String { playerTees[player] ?? tee }
+    public func tee(of player: PlayerID) -> String { playerTees[player] ?? tee }
 
     /// Reads a game from its last-writer-wins fields.
-    public init(id: EntityID, fields: [String: FieldValue]) {
+    public init(id: GameID, fields: [String: FieldValue]) {
         self.id = id
-        func player(_ name: String, _ prefix: String) -> EntityID? {
+        func player(_ name: String, _ prefix: String) -> PlayerID? {
             guard name.hasPrefix(prefix) else { return nil }
-            return Hex.decode(String(name.dropFirst(prefix.count))).flatMap(EntityID.init(bytes:))
+            return Hex.decode(String(name.dropFirst(prefix.count))).flatMap(PlayerID.init(bytes:))
         }
-        var markers: [EntityID: EntityID] = [:]
-        var tees: [EntityID: String] = [:]
-        var teams: [EntityID: String] = [:]
+        var markers: [PlayerID: PlayerID] = [:]
+        var tees: [PlayerID: String] = [:]
+        var teams: [PlayerID: String] = [:]
         for (name, value) in fields {
-            if let id = player(name, "marker."), case .bytes(let bytes) = value, let marker = EntityID(bytes: bytes) {
+            if let id = player(name, "marker."), case .bytes(let bytes) = value, let marker = PlayerID(bytes: bytes) {
                 markers[id] = marker
             } else if let id = player(name, "tee."), let text = value.text, !text.isEmpty {
                 tees[id] = text
@@ -100,14 +100,14 @@ public struct GameRecord: Hashable, Sendable {
         skinsValidation = (fields["skins.validate"]?.integer ?? 0) != 0
         stake = fields["stake"]?.number.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         deleted = (fields["deleted"]?.integer ?? 0) != 0
-        if case .bytes(let bytes)? = fields["course"] { course = EntityID(bytes: bytes) } else { course = nil }
+        if case .bytes(let bytes)? = fields["course"] { course = CourseID(bytes: bytes) } else { course = nil }
         tee = fields["tee"]?.text ?? ""
         createdAt = UInt64(max(0, fields["created"]?.integer ?? 0))
         finished = (fields["finished"]?.integer ?? 0) != 0
     }
 
     /// The fields that create a game.
-    public static func fields(course: EntityID, tee: String, createdAt: UInt64) -> [String: FieldValue] {
+    public static func fields(course: CourseID, tee: String, createdAt: UInt64) -> [String: FieldValue] {
         [
             "course": .bytes(course.bytes), "tee": .text(tee), "created": .integer(Int64(clamping: createdAt)),
             "finished": .integer(0),
@@ -145,14 +145,14 @@ public struct ScoreValue: Hashable, Sendable {
 /// A score cell: every concurrent value still standing, and the one shown.
 public struct ScoreCell: Hashable, Sendable {
     /// The player.
-    public let player: EntityID
+    public let player: PlayerID
     /// The hole.
     public let hole: Int
     /// The values not superseded by any other op, the shown one first.
     public let values: [ScoreValue]
 
     /// Creates a cell, ordering its values so the winner comes first.
-    public init(player: EntityID, hole: Int, values: [ScoreValue]) {
+    public init(player: PlayerID, hole: Int, values: [ScoreValue]) {
         self.player = player
         self.hole = hole
         self.values = values.sorted(by: ScoreValue.shownBefore)

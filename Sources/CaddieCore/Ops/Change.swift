@@ -112,13 +112,13 @@ public enum Change: Hashable, Sendable {
     /// Last-writer-wins assignment of fields of one record.
     case set(kind: EntityKind, id: EntityID, fields: [String: FieldValue])
     /// Adds a player to a game's roster (add-wins).
-    case rosterAdd(game: EntityID, player: EntityID)
+    case rosterAdd(game: GameID, player: PlayerID)
     /// Removes a player from a game's roster: cancels exactly the adds it had seen.
-    case rosterRemove(game: EntityID, player: EntityID, observed: [OpID])
+    case rosterRemove(game: GameID, player: PlayerID, observed: [OpID])
     /// A value for one score cell; the op's `pred` names the values it replaces.
-    case score(game: EntityID, player: EntityID, hole: Int, entry: ScoreEntry)
+    case score(game: GameID, player: PlayerID, hole: Int, entry: ScoreEntry)
     /// The signing device's user, as marker, attests a player's card as it stood (its hash).
-    case attest(game: EntityID, player: EntityID, cardHash: Digest32)
+    case attest(game: GameID, player: PlayerID, cardHash: Digest32)
     /// The space's owner removes a user: the listed devices' ops after their last valid seq, and every op of
     /// the user's other devices, are rejected everywhere, and the user's devices are refused.
     case remove(Removal)

@@ -115,8 +115,8 @@ public enum Payload {
         return changes
     }
 
-    private static func entity(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> EntityID {
-        EntityID(unchecked: try reader.raw(EntityID.length, what))
+    private static func entity<ID: FixedBytes>(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> ID {
+        ID(unchecked: try reader.raw(ID.length, what))
     }
 
     private static func key(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> PublicKey {
@@ -180,7 +180,7 @@ public enum Payload {
             guard let kind = EntityKind(rawValue: rawKind) else {
                 throw DecodeError(what: "entity kind", reason: "\(rawKind) is unknown")
             }
-            let id = try entity(&reader, "entity id")
+            let id: EntityID = try entity(&reader, "entity id")
             let count = Int(try reader.u16("field count"))
             guard count >= 1 else { throw DecodeError(what: "set change", reason: "has no fields") }
             var fields: [String: FieldValue] = [:]
@@ -201,8 +201,8 @@ public enum Payload {
         case 0x11:
             return .rosterAdd(game: try entity(&reader, "game id"), player: try entity(&reader, "player id"))
         case 0x12:
-            let game = try entity(&reader, "game id")
-            let player = try entity(&reader, "player id")
+            let game: GameID = try entity(&reader, "game id")
+            let player: PlayerID = try entity(&reader, "player id")
             let count = Int(try reader.u16("observed count"))
             guard count <= 1024 else { throw DecodeError(what: "observed adds", reason: "more than 1024") }
             var observed: [OpID] = []
@@ -214,8 +214,8 @@ public enum Payload {
             }
             return .rosterRemove(game: game, player: player, observed: observed)
         case 0x20, 0x22:
-            let game = try entity(&reader, "game id")
-            let player = try entity(&reader, "player id")
+            let game: GameID = try entity(&reader, "game id")
+            let player: PlayerID = try entity(&reader, "player id")
             let hole = Int(try reader.u8("hole"))
             guard (1...36).contains(hole) else { throw DecodeError(what: "hole", reason: "\(hole) is outside 1...36") }
             let strokes = Int(try reader.u8("strokes"))
@@ -252,8 +252,8 @@ public enum Payload {
                 throw DecodeError(what: "score", reason: error.description)
             }
         case 0x21:
-            let game = try entity(&reader, "game id")
-            let player = try entity(&reader, "player id")
+            let game: GameID = try entity(&reader, "game id")
+            let player: PlayerID = try entity(&reader, "player id")
             let hash = Digest32(unchecked: try reader.raw(32, "card hash"))
             return .attest(game: game, player: player, cardHash: hash)
         default:

@@ -14,7 +14,7 @@ public struct AuditEntry: Sendable, Equatable {
     /// What it changed, in words.
     public let summary: String
     /// Games the op touches (for filtering).
-    public let games: [EntityID]
+    public let games: [GameID]
     /// Whether its signature and chain link verify.
     public let verified: Bool
     /// Whether its bytes and its changes could be read; an op that cannot is listed, marked, with the reason as
@@ -114,8 +114,8 @@ extension AuditService {
         return entries
     }
 
-    private func describe(_ change: Change, op: SignedOp, names: [EntityID: String], members: [PublicKey: String]) -> String {
-        func player(_ id: EntityID) -> String { names[id] ?? "player \(id.short)" }
+    private func describe(_ change: Change, op: SignedOp, names: [PlayerID: String], members: [PublicKey: String]) -> String {
+        func player(_ id: PlayerID) -> String { names[id] ?? "player \(id.short)" }
         switch change {
         case .join(let join): return "\(join.userName)'s device \(op.device.short) joined the space"
         case .revoke(let revocation):
@@ -182,9 +182,9 @@ extension AuditService {
 
 extension Change {
     /// The game a change touches, if any.
-    var game: EntityID? {
+    var game: GameID? {
         switch self {
-        case .set(.game, let id, _): id
+        case .set(.game, let id, _): GameID(id)
         case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .score(let game, _, _, _), .attest(let game, _, _): game
         default: nil
         }

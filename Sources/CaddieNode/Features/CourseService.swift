@@ -8,7 +8,7 @@ import Foundation
 /// What an import did to one course.
 public struct CourseImportResult: Sendable {
     /// The course id.
-    public let id: EntityID
+    public let id: CourseID
     /// Its name.
     public let name: String
     /// Whether it merged into a course the space already had.
@@ -25,7 +25,7 @@ public struct CourseService: HomeService {
 extension CourseService {
     /// The courses of a space, by name.
     public func list(_ space: SpaceID) throws(NodeError) -> [CourseRecord] {
-        try run { try store.records(space, kind: .course).map { CourseRecord(id: $0.key, fields: $0.value) } }
+        try run { try store.records(space, CourseKind.self).map { CourseRecord(id: $0.key, fields: $0.value) } }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
     }
 
@@ -36,14 +36,14 @@ extension CourseService {
 
     /// The id a course file gets when it names none: derived from club and name, so that two players who
     /// import the same course offline end up with one course, not two.
-    public static func courseID(name: String, club: String?) -> EntityID {
+    public static func courseID(name: String, club: String?) -> CourseID {
         let key = "\(club ?? "")|\(name)".lowercased()
-        return EntityID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
+        return CourseID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
     }
 
     /// The course with this id.
     public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
-        guard let fields = try run({ try store.record(space, kind: .course, id: id) }) else {
+        guard let fields = try run({ try store.record(space, id) }) else {
             throw .notFound("no course \(id.short) in this space: see `caddie course list`")
         }
         return CourseRecord(id: id, fields: fields)
@@ -51,7 +51,7 @@ extension CourseService {
 
     func course(of game: GameRecord, in space: SpaceID) throws(NodeError) -> CourseRecord? {
         guard let id = game.course else { return nil }
-        return try run { try store.record(space, kind: .course, id: id) }.map { CourseRecord(id: id, fields: $0) }
+        return try run { try store.record(space, id) }.map { CourseRecord(id: id, fields: $0) }
     }
 
     /// The sample courses that ship with Caddie (docs: Sources/CaddieNode/Resources/SampleCourses/README.md).
@@ -90,7 +90,7 @@ extension CourseService {
         var results: [CourseImportResult] = []
         var changes: [Change] = []
         for (course, warnings) in imported {
-            let existing = try run { try store.record(space, kind: .course, id: course.id) }
+            let existing = try run { try store.record(space, course.id) }
             var fields: [String: FieldValue]
             if isOSM {
                 // OpenStreetMap brings geometry: merged into the course's card data, which it leaves as it is.
@@ -100,7 +100,7 @@ extension CourseService {
                 fields = course.fields
                 for (key, value) in existing ?? [:] where fields[key] == nil && value != .null { fields[key] = .null }
             }
-            changes.append(.set(kind: .course, id: course.id, fields: fields))
+            changes.append(.set(course.id, fields: fields))
             results.append(CourseImportResult(id: course.id, name: course.name, merged: existing != nil, warnings: warnings))
         }
         // One op per course keeps each op well under the payload limit; all of them commit together or not at all.

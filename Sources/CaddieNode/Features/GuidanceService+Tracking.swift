@@ -51,18 +51,18 @@ extension GuidanceService {
         writer.u8(UInt8(clamping: current.hole))
         writer.u8(kind.rawValue)
         let key = "track/\(player.hex)/\(Hex.encode(SecureRandom.entityID().bytes))"
-        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game, fields: [key: .bytes(writer.bytes)])])
+        try append(space: space, keys: keys, changes: [.set(game, fields: [key: .bytes(writer.bytes)])])
         return TrackMark(point: point, time: now, hole: current.hole, kind: kind)
     }
 
     /// Every player's track in a game: distance walked, time per hole, pace against par, shot lengths.
     public func trackSummary(space: SpaceID, game: GameID) throws(NodeError) -> [PlayerTrack] {
         let card = try rounds.card(space: space, game: game)
-        let fields = try run { try store.record(space, kind: .game, id: card.game.id) } ?? [:]
-        var marks: [EntityID: [TrackMark]] = [:]
+        let fields = try run { try store.record(space, card.game.id) } ?? [:]
+        var marks: [PlayerID: [TrackMark]] = [:]
         for (key, value) in fields where key.hasPrefix("track/") {
             let parts = key.split(separator: "/")
-            guard parts.count == 3, let player = EntityID(hex: String(parts[1])), case .bytes(let bytes) = value,
+            guard parts.count == 3, let player = PlayerID(hex: String(parts[1])), case .bytes(let bytes) = value,
                 bytes.count == 26
             else { continue }
             var reader = ByteReader(bytes)

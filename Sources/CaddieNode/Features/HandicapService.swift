@@ -22,9 +22,9 @@ extension HandicapService {
             /// The space's name.
             public let spaceName: String
             /// The game.
-            public let game: EntityID
+            public let game: GameID
             /// The player's id in that space (the same person may have a different id in each space).
-            public let player: EntityID
+            public let player: PlayerID
             /// When the game was created (ms since 1970): the round's date.
             public let createdAt: UInt64
             /// The course's name.
@@ -40,7 +40,7 @@ extension HandicapService {
             /// The space's name.
             public let spaceName: String
             /// The game.
-            public let game: EntityID
+            public let game: GameID
             /// When the game was created (ms since 1970).
             public let createdAt: UInt64
             /// Why it does not count, in words a user can act on.
@@ -99,7 +99,7 @@ extension HandicapService {
             // Who each player is in this space: the players with their user key, or themselves in their own space.
             let users = Set(players.compactMap(\.user))
             let sameUser = users.isEmpty ? [] : try rounds.players(summary.id).filter { $0.user.map(users.contains) ?? false }
-            var idsOf: [PlayerID: Set<EntityID>] = [:]
+            var idsOf: [PlayerID: Set<PlayerID>] = [:]
             for player in players {
                 if let user = player.user {
                     idsOf[player.id] = Set(sameUser.filter { $0.user == user }.map(\.id))
@@ -164,7 +164,7 @@ extension HandicapService {
     public func playingHandicap(
         card: Scorecard, space: SpaceID, allowancePercent: Int = 100
     ) throws(NodeError)
-        -> [EntityID: NetCard]
+        -> [PlayerID: NetCard]
     {
         guard let course = card.course, let tee = course.tee(named: card.game.tee), let rating = tee.rating,
             let slope = tee.slope, let par = tee.par
@@ -176,7 +176,7 @@ extension HandicapService {
             guard let holePar = hole.par(tee: tee.name), let strokeIndex = hole.strokeIndex(tee: tee.name) else { return [:] }
             layout.append((hole.number, holePar, strokeIndex))
         }
-        var cards: [EntityID: NetCard] = [:]
+        var cards: [PlayerID: NetCard] = [:]
         let records = try handicapRecords(for: card.players, in: space)
         for player in card.players {
             guard let (index, source) = Self.indexForGame(player, game: card.game, records: records) else { continue }
@@ -247,7 +247,7 @@ extension HandicapService {
 
     /// A finished game as a round of a player's scoring record, or why it cannot be one.
     private func assessForHandicap(
-        _ game: GameRecord, player: EntityID, space: SpaceSummary, cells: [ScoreCell]
+        _ game: GameRecord, player: PlayerID, space: SpaceSummary, cells: [ScoreCell]
     )
         throws(NodeError) -> HandicapAssessment
     {

@@ -38,8 +38,8 @@ extension HomeService {
     /// digits, or, when the records have names, a unique part of a name ("Zoute" for "Royal Zoute Golf Club").
     /// An id matches by prefix only, never by digits in its middle. When several records match, the error lists
     /// them so the person can type more.
-    func resolve<R>(
-        _ text: String, in records: [R], what: String, list: String, id: (R) -> EntityID,
+    func resolve<R, ID: FixedBytes>(
+        _ text: String, in records: [R], what: String, list: String, id: (R) -> ID,
         name: ((R) -> String)?, describe: ((R) -> String)? = nil
     ) throws(NodeError) -> R {
         let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()

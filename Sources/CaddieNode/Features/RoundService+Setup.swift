@@ -3,12 +3,13 @@ import CaddieServices
 import CaddieStore
 import Foundation
 
-/// What a game setup changes; nil leaves a setting as it is.
-public struct GameSetup: Sendable {
+/// What a game setup changes; nil leaves a setting as it is. The CLI and the API build one with the players as typed
+/// (`GameSetup<String>`) and resolve it once (`RoundService.resolve(_:in:)`); the node takes it with player ids.
+public struct GameSetup<Player: Sendable>: Sendable {
     /// The tee everybody plays from unless given their own.
     public var tee: String?
-    /// Players' own tees, as typed (player, tee).
-    public var playerTees: [(player: String, tee: String)] = []
+    /// Players' own tees (player, tee).
+    public var playerTees: [(player: Player, tee: String)] = []
     /// The hole the game starts on.
     public var start: Int?
     /// How many holes, 9 or 18.
@@ -19,8 +20,8 @@ public struct GameSetup: Sendable {
     public var skins: String?
     /// Whether skins must be validated on the next hole.
     public var skinsValidation: Bool?
-    /// The two sides of the match and Nassau, each a list of players as typed.
-    public var teams: [[String]]?
+    /// The two sides of the match and Nassau, each a list of players.
+    public var teams: [[Player]]?
     /// The stake per unit; 0 clears it.
     public var stake: Double?
 
@@ -32,19 +33,42 @@ public struct GameSetup: Sendable {
         tee == nil && playerTees.isEmpty && start == nil && holes == nil && formats == nil && skins == nil
             && skinsValidation == nil && teams == nil && stake == nil
     }
+
+    /// The same setup with each player replaced by `transform`'s answer.
+    public func map<Other>(_ transform: (Player) throws(NodeError) -> Other) throws(NodeError) -> GameSetup<Other> {
+        var other = GameSetup<Other>()
+        (other.tee, other.start, other.holes, other.formats) = (tee, start, holes, formats)
+        (other.skins, other.skinsValidation, other.stake) = (skins, skinsValidation, stake)
+        other.playerTees = try playerTees.map { pair throws(NodeError) in (try transform(pair.player), pair.tee) }
+        other.teams = try teams?.map { side throws(NodeError) in try side.map(transform) }
+        return other
+    }
 }
 
 extension RoundService {
     // MARK: Setup
 
+    /// A setup as typed, each player resolved once (an id, an id prefix or a name; spaces around it ignored).
+    public func resolve(_ setup: GameSetup<String>, in space: SpaceID) throws(NodeError) -> GameSetup<PlayerID> {
+        let everyone = try players(space)
+        return try setup.map { text throws(NodeError) in
+            try resolve(
+                text.trimmingCharacters(in: .whitespaces), in: everyone, what: "player", list: "caddie player list",
+                id: \.id, name: \.name
+            ).id
+        }
+    }
+
     /// The fields a setup writes, checked against the course, the roster and the scores already entered.
     func setupFields(
-        space: SpaceID, course: CourseRecord, game: GameRecord?, roster: [EntityID], setup: GameSetup
+        space: SpaceID, course: CourseRecord, game: GameRecord?, roster: [PlayerID], setup: GameSetup<PlayerID>
     )
         throws(NodeError) -> [String: FieldValue]
     {
         var fields: [String: FieldValue] = [:]
-        let scored: Set<EntityID>
+        let everyone = Dictionary(try players(space).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        func nameOf(_ player: PlayerID) -> String { everyone[player] ?? "player \(player.short)" }
+        let scored: Set<PlayerID>
         if let game {
             scored = Set(try run { try store.cells(space, game: game.id) }.map(\.player))
         } else {
@@ -64,24 +88,23 @@ extension RoundService {
                 let affected = roster.filter { scored.contains($0) && game.playerTees[$0] == nil }
                 if !affected.isEmpty {
                     throw .invalid(
-                        "scores are already entered for \(try names(space, affected)) from tee \(game.tee): "
+                        "scores are already entered for \(affected.map(nameOf).joined(separator: ", ")) from tee \(game.tee): "
                             + "a tee cannot change once a player has scores (start a new game, or delete this one)")
                 }
             }
             fields["tee"] = .text(name)
         }
-        for (playerText, teeText) in setup.playerTees {
-            let player = try resolvePlayer(space, playerText.trimmingCharacters(in: .whitespaces))
-            guard roster.contains(player.id) else {
-                throw .invalid("\(player.name) is not playing in this game: add them first")
+        for (player, teeText) in setup.playerTees {
+            guard roster.contains(player) else {
+                throw .invalid("\(nameOf(player)) is not playing in this game: add them first")
             }
-            let name = try checkTee(teeText.trimmingCharacters(in: .whitespaces))
-            if let game, scored.contains(player.id), name != game.tee(of: player.id) {
+            let tee = try checkTee(teeText.trimmingCharacters(in: .whitespaces))
+            if let game, scored.contains(player), tee != game.tee(of: player) {
                 throw .invalid(
-                    "\(player.name) already has scores from tee \(game.tee(of: player.id)): a tee cannot "
+                    "\(nameOf(player)) already has scores from tee \(game.tee(of: player)): a tee cannot "
                         + "change once a player has scores")
             }
-            fields[GameRecord.teeField(player.id)] = .text(name)
+            fields[GameRecord.teeField(player)] = .text(tee)
         }
         let courseHoles = course.holes.map(\.number).sorted()
         if let holes = setup.holes {
@@ -128,15 +151,14 @@ extension RoundService {
             guard teams.count == 2, teams.allSatisfy({ (1...2).contains($0.count) }), teams[0].count == teams[1].count else {
                 throw .invalid("--teams takes two sides of one or two players each, e.g. Ann+Ben,Cleo+Dev")
             }
-            var sides: [EntityID: String] = [:]
+            var sides: [PlayerID: String] = [:]
             for (index, side) in teams.enumerated() {
-                for text in side {
-                    let player = try resolvePlayer(space, text.trimmingCharacters(in: .whitespaces))
-                    guard roster.contains(player.id) else {
-                        throw .invalid("\(player.name) is not playing in this game: a side is made of its players")
+                for player in side {
+                    guard roster.contains(player) else {
+                        throw .invalid("\(nameOf(player)) is not playing in this game: a side is made of its players")
                     }
-                    guard sides.updateValue(index == 0 ? "A" : "B", forKey: player.id) == nil else {
-                        throw .invalid("\(player.name) is on both sides")
+                    guard sides.updateValue(index == 0 ? "A" : "B", forKey: player) == nil else {
+                        throw .invalid("\(nameOf(player)) is on both sides")
                     }
                 }
             }
@@ -145,13 +167,8 @@ extension RoundService {
         return fields
     }
 
-    private func names(_ space: SpaceID, _ ids: [EntityID]) throws(NodeError) -> String {
-        let everyone = try players(space)
-        return ids.map { id in everyone.first { $0.id == id }?.name ?? id.short }.joined(separator: ", ")
-    }
-
     /// Changes a game's setup: tees, holes, start, formats, teams, stake.
-    public func setupGame(space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup) throws(NodeError) {
+    public func setupGame(space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup<PlayerID>) throws(NodeError) {
         guard !setup.isEmpty else {
             throw .invalid(
                 "say what to change: --tee, --player-tee, --start, --holes, --formats, --skins, "
@@ -166,7 +183,7 @@ extension RoundService {
         }
         let roster = try run { try store.roster(space, game: game.id) }
         let fields = try setupFields(space: space, course: course, game: game, roster: roster, setup: setup)
-        try append(space: space, keys: keys, changes: [.set(kind: .game, id: game.id, fields: fields)])
+        try append(space: space, keys: keys, changes: [.set(game.id, fields: fields)])
     }
 
     /// Deletes a game created by mistake (or restores it): it leaves the game list, its ops stay in the log.
@@ -192,7 +209,7 @@ extension RoundService {
             space: space, keys: keys,
             changes: [
                 .set(
-                    kind: .game, id: game.id,
+                    game.id,
                     fields: ["deleted": .integer(restore ? 0 : 1)])
             ])
     }
@@ -234,7 +251,7 @@ extension RoundService {
             }
             return player  // already so: no op to sign
         }
-        try append(space: space, keys: keys, changes: [.set(kind: .player, id: player.id, fields: fields)])
+        try append(space: space, keys: keys, changes: [.set(player.id, fields: fields)])
         return try self.player(space, player.id)
     }
 }

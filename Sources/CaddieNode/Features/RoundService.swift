@@ -15,7 +15,7 @@ extension RoundService {
 
     /// The players of a space, by name.
     public func players(_ space: SpaceID) throws(NodeError) -> [PlayerRecord] {
-        try run { try store.records(space, kind: .player).map { PlayerRecord(id: $0.key, fields: $0.value) } }
+        try run { try store.records(space, PlayerKind.self).map { PlayerRecord(id: $0.key, fields: $0.value) } }
             .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
     }
 
@@ -23,7 +23,7 @@ extension RoundService {
     public func addPlayer(
         space: SpaceID, keys: UnlockedKeys, name: String, user: PublicKey?, handicapIndex: Double?
     )
-        throws(NodeError) -> EntityID
+        throws(NodeError) -> PlayerID
     {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a player name must be 1...64 characters") }
@@ -37,11 +37,11 @@ extension RoundService {
                 "a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
                     + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
         }
-        let id = SecureRandom.entityID()
+        let id = PlayerID(SecureRandom.entityID())
         try append(
             space: space, keys: keys,
             changes: [
-                .set(kind: .player, id: id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex))
+                .set(id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex))
             ])
         return id
     }
@@ -57,7 +57,7 @@ extension RoundService {
 
     /// The games of a space, newest first; deleted games only when asked for.
     public func games(_ space: SpaceID, includeDeleted: Bool = false) throws(NodeError) -> [GameRecord] {
-        try run { try store.records(space, kind: .game).map { GameRecord(id: $0.key, fields: $0.value) } }
+        try run { try store.records(space, GameKind.self).map { GameRecord(id: $0.key, fields: $0.value) } }
             .filter { includeDeleted || !$0.deleted }
             .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
@@ -84,7 +84,7 @@ extension RoundService {
 
     /// The game with this id; a deleted one only when asked for.
     public func game(_ space: SpaceID, _ id: GameID, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
-        guard let fields = try run({ try store.record(space, kind: .game, id: id) }) else {
+        guard let fields = try run({ try store.record(space, id) }) else {
             throw .notFound("no game \(id.short) in this space: see `caddie game list`")
         }
         let game = GameRecord(id: id, fields: fields)
@@ -96,7 +96,7 @@ extension RoundService {
 
     /// The player with this id.
     public func player(_ space: SpaceID, _ id: PlayerID) throws(NodeError) -> PlayerRecord {
-        guard let fields = try run({ try store.record(space, kind: .player, id: id) }) else {
+        guard let fields = try run({ try store.record(space, id) }) else {
             throw .notFound("no player \(id.short) in this space: see `caddie player list`")
         }
         return PlayerRecord(id: id, fields: fields)
@@ -122,7 +122,7 @@ extension RoundService {
     public func newGame(
         space: SpaceID, keys: UnlockedKeys, course courseID: CourseID, tee teeName: String,
         players: [PlayerID], markers markerPairs: [(player: PlayerID, marker: PlayerID)] = [],
-        setup: GameSetup = GameSetup()
+        setup: GameSetup<PlayerID> = GameSetup()
     )
         throws(NodeError) -> GameID
     {
@@ -140,13 +140,13 @@ extension RoundService {
             roster.append(id)
         }
         let markers = try checkMarkers(space, markerPairs, roster: roster)
-        let id = SecureRandom.entityID()
+        let id = GameID(SecureRandom.entityID())
         var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Home.now())
         for (player, marker) in markers { fields[GameRecord.markerField(player)] = .bytes(marker.bytes) }
         var extra = setup
         extra.tee = nil
         fields.merge(try setupFields(space: space, course: course, game: nil, roster: roster, setup: extra)) { _, new in new }
-        let changes: [Change] = [.set(kind: .game, id: id, fields: fields)] + roster.map { .rosterAdd(game: id, player: $0) }
+        let changes: [Change] = [.set(id, fields: fields)] + roster.map { .rosterAdd(game: id, player: $0) }
         try append(space: space, keys: keys, changes: changes)
         return id
     }
@@ -163,7 +163,7 @@ extension RoundService {
             space: space, keys: keys,
             changes: [
                 .set(
-                    kind: .game, id: card.game.id,
+                    card.game.id,
                     fields: Dictionary(
                         uniqueKeysWithValues: markers.map {
                             (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes))
@@ -221,7 +221,7 @@ extension RoundService {
             space: space, keys: keys,
             changes: [
                 .set(
-                    kind: .game, id: game.id,
+                    game.id,
                     fields: ["finished": .integer(finished ? 1 : 0)])
             ])
     }
@@ -277,7 +277,7 @@ extension RoundService {
         let game = try self.game(space, game)
         let everyone = Dictionary(uniqueKeysWithValues: try players(space).map { ($0.id, $0) })
         let roster = try run { try store.roster(space, game: game.id) }
-        var cells: [EntityID: [Int: ScoreCell]] = [:]
+        var cells: [PlayerID: [Int: ScoreCell]] = [:]
         for cell in try run({ try store.cells(space, game: game.id) }) where roster.contains(cell.player) {
             cells[cell.player, default: [:]][cell.hole] = cell
         }
@@ -289,7 +289,7 @@ extension RoundService {
     }
 
     /// The hash a marker signs: the player's shown values, hole by hole.
-    public static func cardHash(_ card: Scorecard, player: EntityID) -> Digest32 {
+    public static func cardHash(_ card: Scorecard, player: PlayerID) -> Digest32 {
         var writer = ByteWriter()
         writer.raw(Array("caddie-card-v1".utf8))
         writer.raw(card.game.id.bytes)

@@ -144,7 +144,7 @@ public enum Views {
         ])
     }
 
-    public static func card(_ card: Scorecard, net: [EntityID: NetCard] = [:]) -> JSON {
+    public static func card(_ card: Scorecard, net: [PlayerID: NetCard] = [:]) -> JSON {
         let players: [JSON] = card.players.map { player in
             let cells: [JSON] = (1...card.holeCount).compactMap { hole in
                 guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return nil }

@@ -41,7 +41,7 @@ public struct CourseCard: Sendable, Hashable {
     }
 
     /// The course's id.
-    public let id: EntityID
+    public let id: CourseID
     /// Course name.
     public let name: String
     /// Club.

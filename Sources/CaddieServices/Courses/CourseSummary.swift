@@ -4,7 +4,7 @@ import CaddieCore
 /// ``CaddieCore/CourseRecord`` or directly (for tests and benchmarks).
 public struct CourseSummary: Sendable, Hashable, Identifiable {
     /// The course's id.
-    public let id: EntityID
+    public let id: CourseID
     /// Course name.
     public let name: String
     /// The club or facility.
@@ -24,7 +24,7 @@ public struct CourseSummary: Sendable, Hashable, Identifiable {
 
     /// Makes a summary from its parts.
     public init(
-        id: EntityID,
+        id: CourseID,
         name: String,
         club: String? = nil,
         city: String? = nil,

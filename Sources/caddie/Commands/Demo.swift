@@ -197,7 +197,7 @@ final class DemoRun {
     func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
 
     /// Logins, the space, the players, the course and the game, all on Ana's device; the others join.
-    func setUp() async throws -> (SpaceID, EntityID, CourseRecord) {
+    func setUp() async throws -> (SpaceID, GameID, CourseRecord) {
         say("== Four players log in on four devices (homes under \(folder.path))")
         for (home, name) in zip(homes, Demo.names) {
             let identity = try home.login(name: name, passphrase: Demo.passphrase)
@@ -232,9 +232,9 @@ final class DemoRun {
         }
         let imported = try homes[0].courses.importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
         let course = try homes[0].courses.course(space, imported[0].id)
-        var setup = GameSetup()
+        var setup = GameSetup<PlayerID>()
         setup.formats = ["stroke", "stableford", "skins", "nassau"]
-        setup.teams = [["Ana", "Cleo"], ["Ben", "Dev"]]
+        setup.teams = [[players[0], players[2]], [players[1], players[3]]]
         setup.stake = 1
         let game = try homes[0].rounds.newGame(
             space: space, keys: keys, course: course.id, tee: "Yellow", players: players,

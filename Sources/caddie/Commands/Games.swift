@@ -21,8 +21,8 @@ struct GameSetupOptions: ParsableArguments {
         transform: decimal)
     var stake: Double?
 
-    func setup(tee: String? = nil) throws(NodeError) -> GameSetup {
-        var setup = GameSetup()
+    func setup(tee: String? = nil) throws(NodeError) -> GameSetup<String> {
+        var setup = GameSetup<String>()
         setup.tee = tee
         for pair in playerTees {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -65,7 +65,8 @@ extension Game {
         func run() throws {
             let changes = try guardedValue { try setup.setup(tee: tee) }
             try target.edit { home, space, keys, game in
-                try home.rounds.setupGame(space: space, keys: keys, game: game, setup: changes)
+                try home.rounds.setupGame(
+                    space: space, keys: keys, game: game, setup: try home.rounds.resolve(changes, in: space))
                 return "Set up game \(target.game)"
             }
         }

@@ -272,7 +272,7 @@ struct Game: ParsableCommand {
                 let id = try home.rounds.newGame(
                     space: space, keys: keys, course: try home.courses.resolveCourse(space, course).id, tee: tee,
                     players: try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init)),
-                    markers: try home.rounds.resolveMarkers(space, pairs), setup: gameSetup)
+                    markers: try home.rounds.resolveMarkers(space, pairs), setup: try home.rounds.resolve(gameSetup, in: space))
                 Console.show(json: json, .object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }
         }

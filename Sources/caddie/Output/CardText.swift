@@ -4,7 +4,7 @@ import Foundation
 
 /// The scorecard as a golfer reads it: holes across, players down, Out / In / Total, conflicts marked.
 enum CardText {
-    static func render(_ card: Scorecard, net: [EntityID: NetCard] = [:]) -> String {
+    static func render(_ card: Scorecard, net: [PlayerID: NetCard] = [:]) -> String {
         let holes = card.holeCount
         let front = 1...min(9, holes)
         let back: ClosedRange<Int>? = holes > 9 ? 10...holes : nil
