@@ -2,7 +2,7 @@ import CaddieCore
 
 /// One player's card scored net of their Playing Handicap, with Stableford points.
 ///
-/// Built by `Home.playingHandicap(card:space:)` for a player who has a Handicap Index, computed from the merged
+/// Built by `HandicapService.playingHandicap(card:space:allowancePercent:)` for a player who has a Handicap Index, computed from the merged
 /// state or entered by hand; a player without either has no net card.
 public struct NetCard: Sendable, Equatable {
     /// Where the Handicap Index behind the card came from.

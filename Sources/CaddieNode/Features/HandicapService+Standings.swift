@@ -172,7 +172,8 @@ extension HandicapService {
         var tees: [String] = []
         var handicaps: [Double?] = []
         var notes: [String] = []
-        let records = try handicapRecords(for: card.players, in: space)
+        // Every player's record in one pass over the finished games, read the first time a handicap is needed.
+        var records: [PlayerID: Result<HandicapRecord, NodeError>]?
         for player in card.players {
             let teeName = card.game.tee(of: player.id)
             guard let tee = course.tee(named: teeName) else {
@@ -196,7 +197,8 @@ extension HandicapService {
             var courseHandicap: Double?
             if indexes.allSatisfy({ $0 > 0 }), let ranks = try? Handicap.rankedStrokeIndexes(indexes) {
                 ranked = ranks
-                if let (index, _) = Self.indexForGame(player, game: card.game, records: records),
+                if records == nil { records = try handicapRecords(for: card.players, in: space) }
+                if let (index, _) = Self.indexForGame(player, game: card.game, records: records ?? [:]),
                     let rating = tee.rating, let slope = tee.slope, let teePar = tee.par
                 {
                     courseHandicap = Self.courseHandicap(

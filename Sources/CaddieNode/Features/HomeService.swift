@@ -5,9 +5,10 @@ import CaddieSync
 import Foundation
 
 // A home's commands, one service per concern. Each is a small value over the home: it reads the store through
-// `run` (store errors become `NodeError`), writes only through `Home.append` (Home+Log.swift), and reaches the
-// identity and keys through the home. The CLI and the API call them as `home.rounds.score(...)`; nothing outside
-// the node sees the store (`Deploy/layers.sh` checks).
+// `run` (store errors become `NodeError`), signs its ops through `Home.append` (Home+Log.swift), and reaches the
+// identity and keys through the home (docs/architecture.md, "The node's inside", lists the home's own side
+// effects a service asks for). The CLI and the API call them as `home.rounds.score(...)`; nothing outside the node
+// sees the store (`Deploy/layers.sh` checks).
 
 /// What every feature service shares: the home it works on, and the few calls of the home it may make.
 protocol HomeService: Sendable {

@@ -117,12 +117,9 @@ extension Player {
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
                     player: try home.rounds.resolvePlayer(space, player).id, name: name, handicapIndex: index,
                     clearIndex: clearIndex)
-                if json {
-                    Console.json(Views.player(edited))
-                } else {
-                    Console.print(
-                        "\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
-                }
+                Console.show(
+                    json: json, Views.player(edited),
+                    text: "\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
             }
         }
     }

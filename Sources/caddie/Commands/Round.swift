@@ -145,16 +145,9 @@ struct Course: ParsableCommand {
             try guarded {
                 let (home, space) = try options.open()
                 let results = try home.courses.searchCourses(space: space, text: text, limit: limit)
-                if json {
-                    Console.json(.array(results.map(Views.searchResult)))
-                } else if results.isEmpty {
-                    Console.print("No course matches '\(text)'.")
-                } else {
-                    for result in results {
-                        Console.print(
-                            "\(result.course.id.hex)  \(result.course.name)"
-                                + ([result.course.club, result.course.city].compactMap { $0 }.map { ", \($0)" }.joined()))
-                    }
+                Console.list(results, json: json, empty: "No course matches '\(text)'.", item: Views.searchResult) { result in
+                    "\(result.course.id.hex)  \(result.course.name)"
+                        + ([result.course.club, result.course.city].compactMap { $0 }.map { ", \($0)" }.joined())
                 }
             }
         }
@@ -176,15 +169,8 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 let results = try home.courses.nearbyCourses(
                     space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
-                if json {
-                    Console.json(.array(results.map(Views.nearby)))
-                } else if results.isEmpty {
-                    Console.print("No course within \(radiusKm) km.")
-                } else {
-                    for result in results {
-                        Console.print(
-                            String(format: "%8.1f km  ", result.kilometres) + "\(result.course.name)  \(result.course.id.hex)")
-                    }
+                Console.list(results, json: json, empty: "No course within \(radiusKm) km.", item: Views.nearby) { result in
+                    String(format: "%8.1f km  ", result.kilometres) + "\(result.course.name)  \(result.course.id.hex)"
                 }
             }
         }
