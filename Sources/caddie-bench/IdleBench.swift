@@ -24,19 +24,13 @@ struct IdleBench {
             for process in processes { process.waitUntilExit() }
         }
         for (index, home) in homes.enumerated() {
-            let process = Process()
-            process.executableURL = caddie
             // Each node dials the ones started before it: one link per pair.
-            process.arguments =
+            let process = StartBench.node(
+                caddie,
                 ["serve", "--listen", "127.0.0.1:\(base + index)", "--no-mdns", "--home", home.directory.path]
-                + (0..<index).flatMap { ["--peer", "127.0.0.1:\(base + $0)"] }
-                + (index == 0 ? ["--http", "127.0.0.1:\(base + 10)"] : [])
-            var environment = ProcessInfo.processInfo.environment
-            environment["CADDIE_PASSPHRASE"] = passphrase
-            environment["CADDIE_LOG"] = "error"
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+                    + (0..<index).flatMap { ["--peer", "127.0.0.1:\(base + $0)"] }
+                    + (index == 0 ? ["--http", "127.0.0.1:\(base + 10)"] : []),
+                passphrase: passphrase)
             try process.run()
             processes.append(process)
             while !StartBench.connects(port: base + index) { try await Task.sleep(for: .milliseconds(10)) }

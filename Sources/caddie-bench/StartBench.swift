@@ -38,15 +38,8 @@ struct StartBench {
         }
         // The home is closed: now start the node from cold, as a device would after a restart.
         let port = Int.random(in: 20_000...40_000)
-        let process = Process()
-        process.executableURL = caddie
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--no-mdns", "--home", path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CADDIE_PASSPHRASE"] = passphrase
-        environment["CADDIE_LOG"] = "error"
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = Self.node(
+            caddie, ["serve", "--listen", "127.0.0.1:\(port)", "--no-mdns", "--home", path], passphrase: passphrase)
         let start = DispatchTime.now().uptimeNanoseconds
         try process.run()
         defer {
@@ -63,6 +56,20 @@ struct StartBench {
         usleep(300_000)
         let rss = Self.residentKilobytes(pid: process.processIdentifier)
         return [("coldStartSeconds\(ops)", seconds, "s"), ("serveResidentMiB\(ops)", Double(rss) / 1024, "MiB")]
+    }
+
+    /// A `caddie` process with these arguments, the passphrase in its environment, its output discarded; not started.
+    static func node(_ caddie: URL, _ arguments: [String], passphrase: String) -> Process {
+        let process = Process()
+        process.executableURL = caddie
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["CADDIE_PASSPHRASE"] = passphrase
+        environment["CADDIE_LOG"] = "error"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return process
     }
 
     static func connects(port: Int) -> Bool {

@@ -25,6 +25,9 @@ struct Options {
     var idleOnly = false
     var idleSeconds = 30.0
     var convergeOnly = false
+    var cardGames = 40
+    var cardOnly = false
+    var cardHome: String?
     var pycrdtSeconds: Double?
 
     init(_ arguments: [String]) throws {
@@ -52,6 +55,13 @@ struct Options {
             case "--idle-only": idleOnly = true
             case "--idle-seconds": idleSeconds = Double(try number())
             case "--converge-only": convergeOnly = true
+            case "--card-games": cardGames = try number()
+            case "--card-only": cardOnly = true
+            case "--card-home":
+                guard let path = iterator.next(), !FileManager.default.fileExists(atPath: path) else {
+                    throw BenchError("--card-home needs a path that does not exist yet (the home is left there)")
+                }
+                cardHome = path
             case "--pycrdt-seconds":
                 guard let text = iterator.next(), let value = Double(text), value > 0 else {
                     throw BenchError("--pycrdt-seconds needs pycrdt's convergence time in seconds (Deploy/bench-peer.sh)")
@@ -59,7 +69,7 @@ struct Options {
                 pycrdtSeconds = value
             case "-h", "--help":
                 print(
-                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--pycrdt-seconds S]"
+                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--pycrdt-seconds S]"
                 )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
@@ -122,6 +132,12 @@ func run() async throws {
             figures.append(("convergeRatioToPycrdt", caddie / pycrdt, "x"))
         }
         report(figures, options: options, directory: directory)
+        return
+    }
+    if options.cardOnly {
+        report(
+            try CardBench(directory: directory, games: options.cardGames, keep: options.cardHome).run(), options: options,
+            directory: directory)
         return
     }
     if options.loadOnly {
@@ -200,6 +216,7 @@ func run() async throws {
     let sample = try SignedOp(bytes: bundle[bundle.count - 1])
     figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))
     figures += try CourseBench(courses: 10_000, queries: 200).run()
+    figures += try CardBench(directory: directory, games: options.cardGames).run()
     figures += try StartBench(directory: directory, ops: options.startOps).run()
     if !options.skipSync {
         figures += try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()

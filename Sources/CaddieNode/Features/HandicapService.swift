@@ -108,6 +108,8 @@ extension HandicapService {
                 }
             }
             guard idsOf.values.contains(where: { !$0.isEmpty }) else { continue }
+            // A group plays the same few courses: each is read (and its geometry decoded) once a space.
+            var coursesRead: [CourseID: CourseRecord?] = [:]
             for game in try rounds.games(summary.id) where game.finished {
                 let roster = try run { try store.roster(summary.id, game: game.id) }
                 var cells: [ScoreCell]?
@@ -116,7 +118,14 @@ extension HandicapService {
                         continue
                     }
                     if cells == nil { cells = try run { try store.cells(summary.id, game: game.id) } }
-                    switch try assessForHandicap(game, player: playerID, space: summary, cells: cells ?? []) {
+                    let course: CourseRecord?
+                    if let id = game.course, let read = coursesRead[id] {
+                        course = read
+                    } else {
+                        course = try courses.course(of: game, in: summary.id)
+                        if let id = game.course { coursesRead[id] = course }
+                    }
+                    switch try assessForHandicap(game, player: playerID, space: summary, course: course, cells: cells ?? []) {
                     case .round(let round, let recorded):
                         entries[player.id, default: []].append((round, recorded))
                     case .skipped(let reason):
@@ -247,11 +256,11 @@ extension HandicapService {
 
     /// A finished game as a round of a player's scoring record, or why it cannot be one.
     private func assessForHandicap(
-        _ game: GameRecord, player: PlayerID, space: SpaceSummary, cells: [ScoreCell]
+        _ game: GameRecord, player: PlayerID, space: SpaceSummary, course: CourseRecord?, cells: [ScoreCell]
     )
         throws(NodeError) -> HandicapAssessment
     {
-        guard let course = try courses.course(of: game, in: space.id) else {
+        guard let course else {
             return .skipped("its course has not arrived yet: merge with the home that imported it")
         }
         guard let tee = course.tee(named: game.tee) else {
