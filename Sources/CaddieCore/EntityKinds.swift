@@ -11,6 +11,8 @@ public enum GameKind: EntityIDKind { public static var kind: EntityKind { .game 
 public enum PlayerKind: EntityIDKind { public static var kind: EntityKind { .player } }
 /// The kind of a course's id.
 public enum CourseKind: EntityIDKind { public static var kind: EntityKind { .course } }
+/// The kind of an invite's id (its record in the log; the secret stays with the device that made it).
+public enum InviteKind: EntityIDKind { public static var kind: EntityKind { .invite } }
 
 /// The id of one kind of entity of a space: eight bytes, typed by what they name. Below the CLI and the API every
 /// game, player and course is named by its id; what a person typed is resolved once, at the edge
@@ -41,3 +43,5 @@ public typealias GameID = TypedEntityID<GameKind>
 public typealias PlayerID = TypedEntityID<PlayerKind>
 /// The id of a course in a space.
 public typealias CourseID = TypedEntityID<CourseKind>
+/// The id of an invite to a space.
+public typealias InviteID = TypedEntityID<InviteKind>

@@ -9,11 +9,17 @@ import CaddieCore
 public enum Membership {
     /// The bytes a user signs to certify a device.
     public static func certificateMessage(user: PublicKey, device: PublicKey, certifiedAt: UInt64) -> [UInt8] {
-        var writer = ByteWriter(capacity: 90)
-        writer.raw(Array("caddie-cert-v1".utf8))
-        writer.raw(user.bytes)
-        writer.raw(device.bytes)
-        writer.u64(certifiedAt)
+        message("caddie-cert-v1", user.bytes, device.bytes, certifiedAt)
+    }
+
+    /// A signed message of the form `tag ‖ first ‖ second ‖ number` (big-endian), the layout of the certificate and
+    /// the revocation (Protocol/op-format.md).
+    static func message(_ tag: String, _ first: [UInt8], _ second: [UInt8], _ number: UInt64) -> [UInt8] {
+        var writer = ByteWriter(capacity: tag.utf8.count + first.count + second.count + 8)
+        writer.raw(Array(tag.utf8))
+        writer.raw(first)
+        writer.raw(second)
+        writer.u64(number)
         return writer.bytes
     }
 
@@ -55,12 +61,7 @@ public enum Membership {
 
     /// The bytes a user signs to revoke a device in a space.
     public static func revocationMessage(space: SpaceID, device: PublicKey, lastValidSeq: UInt64) -> [UInt8] {
-        var writer = ByteWriter(capacity: 80)
-        writer.raw(Array("caddie-revoke-v1".utf8))
-        writer.raw(space.bytes)
-        writer.raw(device.bytes)
-        writer.u64(lastValidSeq)
-        return writer.bytes
+        message("caddie-revoke-v1", space.bytes, device.bytes, lastValidSeq)
     }
 
     /// The id of a space owned by `owner`: the first 16 bytes of BLAKE2b-256 keyed with the salt over

@@ -14,7 +14,7 @@ public struct InviteTicket: Sendable, Equatable {
     /// The space.
     public let space: SpaceID
     /// The invite's id (its record in the space's log has the same id).
-    public let id: EntityID
+    public let id: InviteID
     /// The secret the redemption proves.
     public let secret: [UInt8]
     /// The device that made the invite and is the only one that redeems it.
@@ -28,7 +28,7 @@ public struct InviteTicket: Sendable, Equatable {
 
     /// Creates a ticket.
     public init(
-        space: SpaceID, id: EntityID, secret: [UInt8], inviter: PublicKey, expiresAt: UInt64,
+        space: SpaceID, id: InviteID, secret: [UInt8], inviter: PublicKey, expiresAt: UInt64,
         spaceName: String, inviterName: String
     ) {
         self.space = space
@@ -62,7 +62,7 @@ public struct InviteTicket: Sendable, Equatable {
             let version = try reader.u8("version")
             guard version == 2 else { throw NodeError.invalid("invite version \(version) needs a newer caddie") }
             space = SpaceID(unchecked: try reader.raw(16, "space"))
-            id = EntityID(unchecked: try reader.raw(8, "invite id"))
+            id = InviteID(unchecked: try reader.raw(8, "invite id"))
             secret = try reader.raw(32, "secret")
             inviter = PublicKey(unchecked: try reader.raw(32, "inviting device"))
             expiresAt = try reader.u64("expiry")

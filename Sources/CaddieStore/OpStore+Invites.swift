@@ -5,7 +5,7 @@ import GRDB
 /// An invite this home made, as its inviting device keeps it (the `invite` table; never replicated).
 public struct StoredInvite: Sendable, Equatable {
     /// The invite's id (also the id of its record in the space's log).
-    public let id: EntityID
+    public let id: InviteID
     /// The space it admits to.
     public let space: SpaceID
     /// The invite's secret, sealed by the node (the store never sees it in the clear).
@@ -23,7 +23,7 @@ public struct StoredInvite: Sendable, Equatable {
 
     /// Describes an invite.
     public init(
-        id: EntityID, space: SpaceID, sealedSecret: [UInt8], createdAt: UInt64, expiresAt: UInt64, uses: Int,
+        id: InviteID, space: SpaceID, sealedSecret: [UInt8], createdAt: UInt64, expiresAt: UInt64, uses: Int,
         used: Int = 0, revoked: Bool = false
     ) {
         self.id = id
@@ -60,7 +60,7 @@ public enum InviteRefusal: Sendable, Equatable {
 /// The `invite` table's row (a GRDB record: the table is mapped once, here).
 private struct InviteRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "invite"
-    var id: EntityID
+    var id: InviteID
     var space: SpaceID
     var sealedSecret: Data
     var createdAt: Int64
@@ -104,7 +104,7 @@ extension OpStore {
     }
 
     /// Takes one use of an invite, in one transaction, if it still works at `now`; otherwise says why not.
-    public func claimInvite(_ id: EntityID, now: UInt64) throws(StoreError) -> InviteRefusal? {
+    public func claimInvite(_ id: InviteID, now: UInt64) throws(StoreError) -> InviteRefusal? {
         try write { db in
             guard var row = try InviteRow.fetchOne(db, key: id) else { return InviteRefusal.unknown }
             if let refusal = row.invite.refusal(at: now) { return refusal }
@@ -115,14 +115,14 @@ extension OpStore {
     }
 
     /// Gives a claimed use back (the admission it was taken for could not be recorded).
-    public func releaseInvite(_ id: EntityID) throws(StoreError) {
+    public func releaseInvite(_ id: InviteID) throws(StoreError) {
         try write { db in
             try db.execute(sql: "UPDATE invite SET used = max(used - 1, 0) WHERE id = ?", arguments: [id])
         }
     }
 
     /// Revokes an invite; false when this home made none with that id.
-    public func revokeInvite(_ id: EntityID) throws(StoreError) -> Bool {
+    public func revokeInvite(_ id: InviteID) throws(StoreError) -> Bool {
         try write { db in
             guard var row = try InviteRow.fetchOne(db, key: id) else { return false }
             row.revoked = true

@@ -41,6 +41,8 @@ private struct Listed {
 /// The audit trail, a cell's history, and re-verification of the log.
 public struct AuditService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any AuditStore { home.store }
 }
 
 extension AuditService {

@@ -20,6 +20,8 @@ public struct CourseImportResult: Sendable {
 /// Course import, lookup, search and the course card.
 public struct CourseService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any CourseStore { home.store }
 }
 
 extension CourseService {

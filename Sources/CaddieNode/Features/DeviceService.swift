@@ -23,6 +23,8 @@ public struct DeviceSummary: Sendable, Equatable {
 /// This user's devices: pairing, the device list, revocation and recovery.
 public struct DeviceService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any DeviceStore { home.store }
 }
 
 extension DeviceService {

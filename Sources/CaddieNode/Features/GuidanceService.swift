@@ -17,6 +17,8 @@ public struct HoleTarget: Sendable {
 /// Hole targets for guidance, the current hole, and the round's track.
 public struct GuidanceService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any CourseStore { home.store }
 }
 
 extension GuidanceService {

@@ -6,6 +6,8 @@ import Foundation
 /// Handicap Index and playing handicaps from the merged games, standings and statistics.
 public struct HandicapService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any HandicapStore { home.store }
 }
 
 extension HandicapService {

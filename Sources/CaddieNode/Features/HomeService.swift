@@ -16,7 +16,6 @@ protocol HomeService: Sendable {
 }
 
 extension HomeService {
-    var store: OpStore { home.store }
 
     func run<T>(_ body: () throws -> T) throws(NodeError) -> T { try home.run(body) }
 

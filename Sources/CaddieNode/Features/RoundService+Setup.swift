@@ -205,13 +205,7 @@ extension RoundService {
                         + "mistake (its ops stay in the log and `caddie game restore` brings it back)")
             }
         }
-        try append(
-            space: space, keys: keys,
-            changes: [
-                .set(
-                    game.id,
-                    fields: ["deleted": .integer(restore ? 0 : 1)])
-            ])
+        try append(space: space, keys: keys, changes: [.set(game.id, fields: ["deleted": .integer(restore ? 0 : 1)])])
     }
 
     // MARK: Players

@@ -7,6 +7,8 @@ import Foundation
 /// Players, games, scores, cards and attestations, and merging by bundle file.
 public struct RoundService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any RoundStore { home.store }
 }
 
 extension RoundService {
@@ -159,16 +161,9 @@ extension RoundService {
     {
         let card = try card(space: space, game: game)
         let markers = try checkMarkers(space, [(player, marker)], roster: card.players.map(\.id))
-        try append(
-            space: space, keys: keys,
-            changes: [
-                .set(
-                    card.game.id,
-                    fields: Dictionary(
-                        uniqueKeysWithValues: markers.map {
-                            (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes))
-                        }))
-            ])
+        let fields = Dictionary(
+            uniqueKeysWithValues: markers.map { (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes)) })
+        try append(space: space, keys: keys, changes: [.set(card.game.id, fields: fields)])
     }
 
     /// Player and marker pairs checked against a game's roster: both must play, and nobody marks themselves.
@@ -217,13 +212,7 @@ extension RoundService {
     public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) {
         let game = try self.game(space, game)
         guard game.finished != finished else { return }  // already so: no op to sign
-        try append(
-            space: space, keys: keys,
-            changes: [
-                .set(
-                    game.id,
-                    fields: ["finished": .integer(finished ? 1 : 0)])
-            ])
+        try append(space: space, keys: keys, changes: [.set(game.id, fields: ["finished": .integer(finished ? 1 : 0)])])
     }
 
     // MARK: Scores

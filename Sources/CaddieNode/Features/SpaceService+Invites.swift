@@ -75,7 +75,7 @@ extension SpaceService {
         _ = try keys.key(for: space)
         let identity = try identity()
         let now = Home.now()
-        let id = EntityID(unchecked: SecureRandom.bytes(8))
+        let id = InviteID(SecureRandom.entityID())
         let secret = SecureRandom.bytes(32)
         let expiresAt = now + UInt64(seconds) * 1000
         let sealed: [UInt8]
@@ -85,15 +85,8 @@ extension SpaceService {
             throw .crypto(error)
         }
         // The signed record first: an invite is never honoured without its record in the log.
-        try append(
-            space: space, keys: keys,
-            changes: [
-                .set(
-                    kind: .invite, id: id,
-                    fields: [
-                        "expires": .integer(Int64(expiresAt)), "uses": .integer(Int64(uses)),
-                    ])
-            ])
+        let fields: [String: FieldValue] = ["expires": .integer(Int64(expiresAt)), "uses": .integer(Int64(uses))]
+        try append(space: space, keys: keys, changes: [.set(id, fields: fields)])
         try run {
             try store.addInvite(
                 StoredInvite(
@@ -111,7 +104,7 @@ extension SpaceService {
         let now = Home.now()
         return try run {
             try store.invites(space).map { invite in
-                let record = try store.record(invite.space, kind: .invite, id: invite.id) ?? [:]
+                let record = try store.record(invite.space, invite.id) ?? [:]
                 let members = try store.members(invite.space)
                 let admitted = record.filter { $0.key.hasPrefix(Self.admittedPrefix) }.sorted { $0.key < $1.key }
                     .compactMap { _, value -> String? in
@@ -140,20 +133,14 @@ extension SpaceService {
         -> StoredInvite
     {
         let lowered = text.lowercased()
-        let matches = try run { try store.invites() }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
+        let matches = try run { try store.invites(nil) }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
         guard matches.count == 1, let invite = matches.first else {
             if matches.isEmpty { throw .notFound("no invite made here matches '\(text)': see `caddie space invite list`") }
             throw .ambiguous("'\(text)' matches \(matches.count) invites: give more of the id")
         }
         let keys = try unlockKeys()
         _ = try run { try store.revokeInvite(invite.id) }
-        try append(
-            space: invite.space, keys: keys,
-            changes: [
-                .set(
-                    kind: .invite, id: invite.id,
-                    fields: ["revoked": .integer(1)])
-            ])
+        try append(space: invite.space, keys: keys, changes: [.set(invite.id, fields: ["revoked": .integer(1)])])
         return try run { try store.invites(invite.space) }.first { $0.id == invite.id } ?? invite
     }
 
@@ -165,7 +152,7 @@ extension SpaceService {
         return InviteDesk(
             open: { [store] in
                 let now = Home.now()
-                let invites = (try? store.invites()) ?? []
+                let invites = (try? store.invites(nil)) ?? []
                 return invites.compactMap { invite in
                     guard invite.expiresAt + Self.endedInviteAnsweredSeconds * 1000 > now,
                         let secret = SecretBox.open(invite.sealedSecret, key: storeKey)
@@ -174,7 +161,7 @@ extension SpaceService {
                 }
             },
             redeem: { [self] id, space, peer in
-                let invite = EntityID(unchecked: id)
+                let invite = InviteID(unchecked: id)
                 let now = Home.now()
                 if try self.store.vector(space)[peer.device] > 0 {
                     throw SyncError.refused("this device is already a member of the space: sync instead")
@@ -186,9 +173,7 @@ extension SpaceService {
                     try self.append(
                         space: space, keys: keys,
                         changes: [
-                            .set(
-                                kind: .invite, id: invite,
-                                fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])
+                            .set(invite, fields: [Self.admittedField(peer.device): .bytes(peer.device.bytes + peer.user.bytes)])
                         ])
                     let name = try list().first { $0.id == space }?.name ?? "space"
                     // The current key: after a removal, the one sealed to the remaining members.

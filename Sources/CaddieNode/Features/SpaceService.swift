@@ -21,6 +21,8 @@ public struct SpaceSummary: Sendable, Equatable {
 /// Spaces, their members, invites, removals and key rotation.
 public struct SpaceService: HomeService {
     let home: Home
+    /// The store as this service may use it (ServiceStores.swift).
+    var store: any SpaceStore { home.store }
 }
 
 extension SpaceService {

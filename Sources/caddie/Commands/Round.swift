@@ -377,12 +377,14 @@ struct ScoreCommand: ParsableCommand {
 
 struct Attest: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "As marker, sign a player's card as it stands.")
-    @OptionGroup var target: GamePlayerOptions
+    @OptionGroup var target: GameOptions
+    @Argument(help: "The player whose card you attest.") var player: String
 
     func run() throws {
-        try target.edit { home, space, keys, game, player in
-            let hash = try home.rounds.attest(space: space, keys: keys, game: game, player: player)
-            return "Attested \(target.player)'s card (\(hash.short))"
+        try target.edit { home, space, keys, game in
+            let hash = try home.rounds.attest(
+                space: space, keys: keys, game: game, player: try home.rounds.resolvePlayer(space, player).id)
+            return "Attested \(player)'s card (\(hash.short))"
         }
     }
 }

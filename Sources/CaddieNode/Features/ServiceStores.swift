@@ -1,0 +1,78 @@
+import CaddieCore
+import CaddieStore
+
+// What each feature service may ask of the store: the queries and writes it uses, and no others. A service sees
+// the store only as its own protocol (`RoundService.store` is `any RoundStore`), so a new use of the database by
+// a feature shows as a change here. The op log's writes are not among them: a service's ops go through
+// `Home.append` (Home+Log.swift).
+
+/// Reads every service makes: a space's state hash (the card to hand in shows it).
+protocol SpaceStateStore: Sendable {
+    func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32
+}
+
+/// The records of a space by their typed ids.
+protocol RecordStore: SpaceStateStore {
+    func records<Kind>(_ space: SpaceID, _ kind: Kind.Type) throws(StoreError) -> [TypedEntityID<Kind>: [String: FieldValue]]
+    func record<Kind>(_ space: SpaceID, _ id: TypedEntityID<Kind>) throws(StoreError) -> [String: FieldValue]?
+}
+
+/// Rosters and score cells.
+protocol CardStore: SpaceStateStore {
+    func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]
+    func cells(_ space: SpaceID, game: GameID) throws(StoreError) -> [ScoreCell]
+}
+
+/// `RoundService`: players, games, rosters, cells, attestations, and a space's ops as a bundle, both ways.
+protocol RoundStore: RecordStore, CardStore {
+    func rosterTags(_ space: SpaceID, game: GameID, player: PlayerID) throws(StoreError) -> [OpID]
+    func attestations(_ space: SpaceID, game: GameID) throws(StoreError) -> [AttestationRecord]
+    func ops(space: SpaceID, notIn since: VersionVector) throws(StoreError) -> [[UInt8]]
+    func receive(
+        space: SpaceID, spaceKey: [UInt8], laterKeys: [[UInt8]], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64
+    ) throws(StoreError) -> ReceiveReport
+}
+
+/// `CourseService` and `GuidanceService`: courses and a game's fields.
+protocol CourseStore: RecordStore {}
+
+/// `HandicapService`: rosters and cells of finished games.
+protocol HandicapStore: CardStore {}
+
+/// `SpaceService`: the spaces this home holds, their members, keys and removals, and the invites it made.
+protocol SpaceStore: SpaceStateStore {
+    func spaces() throws(StoreError) -> [(id: SpaceID, name: String)]
+    func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError)
+    func record(_ space: SpaceID, kind: EntityKind, id: EntityID) throws(StoreError) -> [String: FieldValue]?
+    func record<Kind>(_ space: SpaceID, _ id: TypedEntityID<Kind>) throws(StoreError) -> [String: FieldValue]?
+    func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
+    func opCount(_ space: SpaceID) throws(StoreError) -> Int
+    func vector(_ space: SpaceID) throws(StoreError) -> VersionVector
+    func removedUsers(_ space: SpaceID) throws(StoreError) -> Set<PublicKey>
+    func sealedSpaceKeys(_ space: SpaceID) throws(StoreError) -> [SealedSpaceKey]
+    func addInvite(_ invite: StoredInvite) throws(StoreError)
+    func invites(_ space: SpaceID?) throws(StoreError) -> [StoredInvite]
+    func claimInvite(_ id: InviteID, now: UInt64) throws(StoreError) -> InviteRefusal?
+    func releaseInvite(_ id: InviteID) throws(StoreError)
+    func revokeInvite(_ id: InviteID) throws(StoreError) -> Bool
+}
+
+/// `DeviceService`: this user's devices and their revocations.
+protocol DeviceStore: SpaceStateStore {
+    func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError)
+    func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
+    func devicesCertified(by user: PublicKey, before time: UInt64) throws(StoreError) -> [PublicKey]
+    func revokedAfter(_ space: SpaceID, device: PublicKey, user: PublicKey) throws(StoreError) -> UInt64?
+}
+
+/// `AuditService`: the log as stored, its evidence, a cell's history, and re-verification.
+protocol AuditStore: SpaceStateStore {
+    func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
+    func storedOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], hash: Digest32, id: OpID, hlc: UInt64)]
+    func storedBranchOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, hlc: UInt64)]
+    func evidence(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, removed: String, forkCopy: Bool)]
+    func history(_ space: SpaceID, game: GameID, player: PlayerID, hole: Int) throws(StoreError) -> [ScoreHistoryEntry]
+    func verify(_ space: SpaceID, spaceKey: [UInt8]?) throws(StoreError) -> (checked: Int, failures: [VerificationFailure])
+}
+
+extension OpStore: RoundStore, CourseStore, HandicapStore, SpaceStore, DeviceStore, AuditStore {}
