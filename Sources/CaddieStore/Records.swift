@@ -7,38 +7,25 @@ import GRDB
 // row mapping. The op log's hot paths (append, receive, materialise) keep their hand-written statements: they run
 // once per op, cached, and a record adds a Codable round trip to each.
 
-extension FixedBytes {
-    /// The bytes as a BLOB.
-    var blob: DatabaseValue { Data(bytes).databaseValue }
+/// An identifier stored as a BLOB of its bytes, not as the JSON that GRDB makes of a Codable value. The extension
+/// is on `BlobColumn & Codable` so that it is more specific than GRDB's own for Codable values, and wins.
+public protocol BlobColumn: FixedBytes, DatabaseValueConvertible {}
+
+extension BlobColumn where Self: Codable {
+    public var databaseValue: DatabaseValue { Data(bytes).databaseValue }
 
     /// A BLOB of exactly the right length; nil for anything else, which a record decoding reports as an error
     /// rather than taking a damaged row for a value.
-    static func fromBlob(_ dbValue: DatabaseValue) -> Self? {
+    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? {
         Data.fromDatabaseValue(dbValue).flatMap { Self(bytes: [UInt8]($0)) }
     }
 }
 
-// Stored as BLOBs of their bytes (not as the JSON that GRDB would make of a Codable value).
-extension SpaceID: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { blob }
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
-}
-extension PublicKey: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { blob }
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
-}
-extension EntityID: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { blob }
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
-}
-extension TypedEntityID: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { blob }
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
-}
-extension Digest32: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { blob }
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Self? { fromBlob(dbValue) }
-}
+extension SpaceID: BlobColumn {}
+extension PublicKey: BlobColumn {}
+extension EntityID: BlobColumn {}
+extension TypedEntityID: BlobColumn {}
+extension Digest32: BlobColumn {}
 
 /// A table whose columns are named in snake case, as the schema names them (`found_by` for `foundBy`).
 protocol SnakeCaseRecord: FetchableRecord, PersistableRecord, Codable {}
