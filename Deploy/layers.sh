@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Checks the layering rules of docs/architecture.md that the compiler cannot: each C library and GRDB is imported
-# by one target, NIO's sockets by the sync target only, and the CLI and the API reach the database only through
-# the node (Home), never through its store. Prints each breach with its file and line; exit 1 if there is one.
+# by one target, NIO's sockets by the sync target only, the CLI and the API reach the database only through
+# the node (Home), never through its store, and each feature service only through its own store protocol. Prints each breach with its file and line; exit 1 if there is one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-for dir in Sources/caddie Sources/CaddieAPI Sources/CaddieStore Sources/CaddieSync; do
+for dir in Sources/caddie Sources/CaddieAPI Sources/CaddieStore Sources/CaddieSync Sources/CaddieNode/Features; do
     [ -d "$dir" ] || { echo "layers: $dir is missing: update Deploy/layers.sh to the new layout" >&2; exit 2; }
 done
 
@@ -42,6 +42,17 @@ found=$(search -rnE '\.store\(|\.store\b|\bOpStore\b' Sources/caddie Sources/Cad
     | sed -E 's/\.store\(//g' | grep -E '\.store\b|\bOpStore\b')
 if [ -n "$found" ]; then
     echo "layers: the CLI and the API go through Home, not its store (add a Home method):" >&2
+    echo "$found" >&2
+    status=1
+fi
+
+# A feature service sees the store only as its own protocol (Features/ServiceStores.swift): the one place it
+# touches the home's store is the line that declares that view, `var store: any XStore { home.store }`.
+found=$(search -rnE '\bhome\.store\b|\bOpStore\b' Sources/CaddieNode/Features --include='*.swift' \
+    | grep -vE '^[^:]+:[0-9]+:\s*//' | grep -vE 'var store: any [A-Za-z]+Store \{ home\.store \}' \
+    | grep -v 'ServiceStores.swift:.*extension OpStore:')
+if [ -n "$found" ]; then
+    echo "layers: a feature service uses the store only through its protocol in ServiceStores.swift:" >&2
     echo "$found" >&2
     status=1
 fi

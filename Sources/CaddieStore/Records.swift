@@ -7,7 +7,7 @@ import GRDB
 // row mapping. The op log's hot paths (append, receive, materialise) keep their hand-written statements: they run
 // once per op, cached, and a record adds a Codable round trip to each.
 
-/// An identifier stored as a BLOB of its bytes, not as the JSON that GRDB makes of a Codable value. The extension
+/// An identifier stored as a BLOB of its bytes, not as the text GRDB makes of a Codable value (its hex). The extension
 /// is on `BlobColumn & Codable` so that it is more specific than GRDB's own for Codable values, and wins.
 public protocol BlobColumn: FixedBytes, DatabaseValueConvertible {}
 

@@ -7,7 +7,8 @@ import Foundation
 /// A card with net scores, as `caddie card` and the web app's card ask for it: four players who have each finished
 /// `games` earlier rounds in the space, so each player's Handicap Index comes from those rounds. Timed two ways
 /// over the same home: every player's record from one pass over the finished games (the card and standings now),
-/// and one record per player, each its own pass (as a card was made before #17).
+/// and one record per player, each its own pass (today's code with its course cache, so it understates what a
+/// card cost before #17).
 struct CardBench {
     let directory: URL
     let games: Int

@@ -70,4 +70,19 @@ struct RecordTests {
         #expect(throws: StoreError.self) { try store.cells(Self.space, game: game) }
         #expect(throws: StoreError.self) { try store.attestations(Self.space, game: game) }
     }
+
+    @Test("ids are stored as BLOBs of their bytes, so the hand-written statements and the records find the same rows")
+    func blobColumns() throws {
+        let store = try OpStore()
+        try store.addSpace(Self.space, name: "Saturday", now: 5)
+        try store.recordPeer(Self.peer(lastSeen: 10, lastSync: 10, sent: 1))
+        let types = try store.read { db in
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT typeof(id) || '/' || length(id) FROM space UNION ALL SELECT typeof(device) || '/' || length(device) FROM peer"
+            )
+        }
+        #expect(types == ["blob/16", "blob/32"])
+    }
 }

@@ -3,10 +3,11 @@ import CaddieStore
 
 // What each feature service may ask of the store: the queries and writes it uses, and no others. A service sees
 // the store only as its own protocol (`RoundService.store` is `any RoundStore`), so a new use of the database by
-// a feature shows as a change here. The op log's writes are not among them: a service's ops go through
-// `Home.append` (Home+Log.swift).
+// a feature shows as a change here (`Deploy/layers.sh` checks that no service reaches `home.store` otherwise). A
+// service's own ops go through `Home.append` (Home+Log.swift); the one write to the op log listed here is
+// `RoundStore.receive`, for a bundle of other devices' ops.
 
-/// Reads every service makes: a space's state hash (the card to hand in shows it).
+/// A space's state hash (the card to hand in shows it).
 protocol SpaceStateStore: Sendable {
     func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32
 }
