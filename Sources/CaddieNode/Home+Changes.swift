@@ -52,15 +52,12 @@ extension Home {
             // The first new op of a device must follow the one the last look saw, or the log was replaced.
             if let head = before[id.device], id.seq == head.seq + 1, op.prev != head.hash { return nil }
             for change in changes {
-                switch change {
-                case .score(let game, _, _, _), .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _):
+                if let game = change.game {
                     games.insert(game)
-                case .set(kind: .game, let id, _):
-                    games.insert(GameID(id))
-                case .set:
+                } else if case .set = change {
                     continue
-                case .join, .revoke, .remove, .rotate:
-                    return nil
+                } else {
+                    return nil  // a join, revocation, removal or rotation changes who counts: read the space whole
                 }
             }
         }

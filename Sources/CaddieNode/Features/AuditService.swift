@@ -183,7 +183,8 @@ extension AuditService {
 }
 
 extension Change {
-    /// The game a change touches, if any.
+    /// The game a change touches, if any (the audit's game filter and the live events' narrowing,
+    /// `Home.changes(_:since:)`).
     var game: GameID? {
         switch self {
         case .set(.game, let id, _): GameID(id)
