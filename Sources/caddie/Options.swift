@@ -9,6 +9,12 @@ struct HomeOptions: ParsableArguments {
     var home: String?
 
     func open() throws -> Home { try Home(path: home ?? Home.defaultPath()) }
+
+    /// A command on the home: opens it and runs `body` (which may unlock the keys to write); an error ends the
+    /// command with its one line and exit status 1.
+    func read(_ body: (Home) throws -> Void) throws {
+        try guarded { try body(try open()) }
+    }
 }
 
 /// Options of commands that work in one space.
@@ -23,8 +29,8 @@ struct SpaceOptions: ParsableArguments {
         return (home, try home.spaces.resolveSpace(space))
     }
 
-    /// A command that reads the space: opens the home, resolves the space, runs `body`; an error ends the command
-    /// with its one line and exit status 1.
+    /// A command on the space: opens the home, resolves the space, runs `body` (which may unlock the keys to
+    /// write); an error ends the command with its one line and exit status 1.
     func read(_ body: (Home, SpaceID) throws -> Void) throws {
         try guarded {
             let (home, space) = try open()
@@ -53,7 +59,7 @@ struct GameOptions: ParsableArguments {
         return (home, space, try home.rounds.resolveGame(space, game, includeDeleted: includeDeleted).id)
     }
 
-    /// A command that reads the game: as ``SpaceOptions/read(_:)``, with the game resolved.
+    /// A command on the game: as ``SpaceOptions/read(_:)``, with the game resolved.
     func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws {
         try guarded {
             let (home, space, game) = try open()
@@ -84,6 +90,14 @@ struct GamePlayerOptions: ParsableArguments {
         return (home, space, game, try home.rounds.resolvePlayer(space, player).id)
     }
 
+    /// A command on the player's part of the game: as ``SpaceOptions/read(_:)``, with both resolved.
+    func read(_ body: (Home, SpaceID, GameID, PlayerID) throws -> Void) throws {
+        try guarded {
+            let (home, space, game, player) = try open()
+            try body(home, space, game, player)
+        }
+    }
+
     /// A command that edits the player's part of the game, with both resolved.
     func edit(_ body: (Home, SpaceID, UnlockedKeys, GameID, PlayerID) throws -> String) throws {
         try guarded {
@@ -91,6 +105,45 @@ struct GamePlayerOptions: ParsableArguments {
             Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game, player))
         }
     }
+}
+
+/// A command's options with `--json`: the command prints its result as JSON with it, else as text.
+@dynamicMemberLookup
+struct Reporting<Target: ParsableArguments>: ParsableArguments {
+    @OptionGroup var target: Target
+    @Flag(help: "Print JSON.") var json = false
+
+    subscript<Value>(dynamicMember path: KeyPath<Target, Value>) -> Value { target[keyPath: path] }
+
+    /// A list command's result in the form `--json` asks for (``Console/list(_:json:empty:item:line:)``).
+    func list<Item>(_ items: [Item], empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String) {
+        Console.list(items, json: json, empty: empty, item: item, line: line)
+    }
+
+    /// A command's one result in the form `--json` asks for (``Console/show(json:_:text:)``).
+    func show(_ value: @autoclosure () -> JSON, text: @autoclosure () -> String) {
+        Console.show(json: json, value(), text: text())
+    }
+}
+
+extension Reporting where Target == HomeOptions {
+    func open() throws -> Home { try target.open() }
+    func read(_ body: (Home) throws -> Void) throws { try target.read(body) }
+}
+
+extension Reporting where Target == SpaceOptions {
+    func open() throws -> (Home, SpaceID) { try target.open() }
+    func read(_ body: (Home, SpaceID) throws -> Void) throws { try target.read(body) }
+}
+
+extension Reporting where Target == GameOptions {
+    func open() throws -> (Home, SpaceID, GameID) { try target.open() }
+    func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws { try target.read(body) }
+}
+
+extension Reporting where Target == GamePlayerOptions {
+    func open() throws -> (Home, SpaceID, GameID, PlayerID) { try target.open() }
+    func read(_ body: (Home, SpaceID, GameID, PlayerID) throws -> Void) throws { try target.read(body) }
 }
 
 /// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.

@@ -39,10 +39,9 @@ struct Card: ParsableCommand {
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Write the space's ops to a bundle file for another home.")
-    @OptionGroup var options: SpaceOptions
+    @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "The bundle file to write.") var out: String
     @Option(help: "Only ops the receiver lacks: its `caddie vector`.") var since: String?
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         try guarded {
@@ -51,8 +50,8 @@ struct Export: ParsableCommand {
             let (home, space) = try options.open()
             let (bundle, count) = try home.rounds.export(space: space, since: vector)
             try Console.write(Data(bundle.encoded), to: out)
-            Console.show(
-                json: json, .object([("ops", .int(count)), ("file", .string(out))]), text: "Exported \(count) ops to \(out)")
+            options.show(
+                .object([("ops", .int(count)), ("file", .string(out))]), text: "Exported \(count) ops to \(out)")
         }
     }
 }
@@ -60,9 +59,8 @@ struct Export: ParsableCommand {
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Verify and merge an op bundle; one bad op refuses the whole file.")
-    @OptionGroup var options: HomeOptions
+    @OptionGroup var options: Reporting<HomeOptions>
     @Argument(help: "The bundle file.") var file: String
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         try guarded {
@@ -72,8 +70,8 @@ struct Import: ParsableCommand {
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let report = try home.rounds.importBundle(keys: keys, bytes: [UInt8](data))
-            Console.show(
-                json: json, .object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]),
+            options.show(
+                .object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]),
                 text: "Imported \(report.applied.count) new ops (\(report.duplicates) already here)")
         }
     }
@@ -82,15 +80,13 @@ struct Import: ParsableCommand {
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The audit trail: who changed what, when, on which device, and whether it verifies.")
-    @OptionGroup var options: SpaceOptions
+    @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "Only ops that touch this game.") var game: String?
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let (home, space) = try options.open()
+        try options.read { home, space in
             let entries = try home.audit.auditLog(space: space, game: try game.map { try home.rounds.resolveGame(space, $0).id })
-            Console.list(entries, json: json, item: Views.audit) { entry in
+            options.list(entries, item: Views.audit) { entry in
                 "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
                     + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")"
                     + "\(entry.removed.map { "NOT IN STATE (\($0)): " } ?? "")\(entry.forkBranch ? "FORK BRANCH: " : "")\(entry.summary)"
@@ -101,16 +97,14 @@ struct Log: ParsableCommand {
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Every value one score cell has had, by whom.")
-    @OptionGroup var target: GamePlayerOptions
+    @OptionGroup var target: Reporting<GamePlayerOptions>
     @Argument(help: "The hole.") var hole: Int
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let (home, space, game, player) = try target.open()
+        try target.read { home, space, game, player in
             let entries = try home.audit.history(space: space, game: game, player: player, hole: hole)
-            Console.list(
-                entries, json: json, empty: "No score has been entered for \(target.player) on hole \(hole).", item: Views.history
+            target.list(
+                entries, empty: "No score has been entered for \(target.player) on hole \(hole).", item: Views.history
             ) { entry in
                 let replaces =
                     entry.supersedes.isEmpty ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")
@@ -127,13 +121,11 @@ struct History: ParsableCommand {
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-check every signature, chain link and certificate; exit 1 naming each op that fails.")
-    @OptionGroup var options: HomeOptions
+    @OptionGroup var options: Reporting<HomeOptions>
     @Option(help: "Only this space (default: every space).") var space: String?
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let home = try options.open()
+        try options.read { home in
             let spaces = try space.map { [try home.spaces.resolveSpace($0)] } ?? home.spaces.list().map(\.id)
             let keys = ProcessInfo.processInfo.environment["CADDIE_PASSPHRASE"].flatMap { try? home.unlock(passphrase: $0) }
             var checked = 0
@@ -143,7 +135,7 @@ struct Verify: ParsableCommand {
                 checked += result.checked
                 failures += result.failures.map { (id, $0) }
             }
-            if json {
+            if options.json {
                 Console.json(
                     .object([
                         ("checked", .int(checked)), ("ok", .bool(failures.isEmpty)),
@@ -176,13 +168,12 @@ struct Verify: ParsableCommand {
 struct StateHash: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state-hash", abstract: "A digest of the space's merged state: equal on replicas holding the same ops.")
-    @OptionGroup var options: SpaceOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: Reporting<SpaceOptions>
 
     func run() throws {
         try options.read { home, space in
             let hash = try home.stateHash(space)
-            Console.show(json: json, .object([("stateHash", .string(hash.hex))]), text: hash.hex)
+            options.show(.object([("stateHash", .string(hash.hex))]), text: hash.hex)
         }
     }
 }
@@ -190,14 +181,13 @@ struct StateHash: ParsableCommand {
 struct VectorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vector", abstract: "This home's version vector of the space (for `caddie export --since`).")
-    @OptionGroup var options: SpaceOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: Reporting<SpaceOptions>
 
     func run() throws {
         try options.read { home, space in
             let vector = try home.vector(space)
-            Console.show(
-                json: json, .object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }),
+            options.show(
+                .object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }),
                 text: vector.description)
         }
     }

@@ -40,13 +40,12 @@ struct Device: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Your devices in the spaces this home holds.")
-        @OptionGroup var options: HomeOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: Reporting<HomeOptions>
 
         func run() throws {
-            try guarded {
-                Console.list(
-                    try options.open().devices.list(), json: json,
+            try options.read { home in
+                options.list(
+                    try home.devices.list(),
                     item: {
                         .object([
                             ("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
@@ -75,8 +74,7 @@ struct Device: ParsableCommand {
         }
 
         func run() throws {
-            try guarded {
-                let home = try options.open()
+            try options.read { home in
                 let passphrase = try Passphrase.obtain()
                 guard let device else {
                     guard try home.identity().recoveredAt != nil else {

@@ -78,47 +78,35 @@ extension Game {
         @OptionGroup var target: GameOptions
         @Flag(help: "Delete it even though it has scores.") var force = false
 
-        func run() throws {
-            try target.edit(includeDeleted: true) { home, space, keys, game in
-                try home.rounds.deleteGame(space: space, keys: keys, game: game, force: force)
-                return "Deleted game \(target.game) (`caddie game restore \(target.game)` brings it back)"
-            }
-        }
+        func run() throws { try target.setDeleted(true, force: force) }
     }
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring back a deleted game.")
         @OptionGroup var target: GameOptions
 
-        func run() throws {
-            try target.edit(includeDeleted: true) { home, space, keys, game in
-                try home.rounds.deleteGame(space: space, keys: keys, game: game, force: true, restore: true)
-                return "Restored game \(target.game)"
-            }
-        }
+        func run() throws { try target.setDeleted(false, force: true) }
     }
 }
 
 extension Player {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Correct a player's name or entered Handicap Index.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The player.") var player: String
         @Option(help: "The new name.") var name: String?
         @Option(parsing: .unconditional, help: "The Handicap Index to use until finished games give one.", transform: decimal)
         var index: Double?
         @Flag(name: .customLong("clear-index"), help: "Remove the entered Handicap Index.") var clearIndex = false
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let edited = try home.rounds.editPlayer(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()),
                     player: try home.rounds.resolvePlayer(space, player).id, name: name, handicapIndex: index,
                     clearIndex: clearIndex)
-                Console.show(
-                    json: json, Views.player(edited),
+                options.show(
+                    Views.player(edited),
                     text: "\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
             }
         }
@@ -129,13 +117,12 @@ struct StandingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standings",
         abstract: "A game's standings: stroke play, Stableford, match, skins, Nassau, disputes and settlement.")
-    @OptionGroup var target: GameOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var target: Reporting<GameOptions>
 
     func run() throws {
         try target.read { home, space, game in
             let standings = try home.handicaps.standings(space: space, game: game)
-            Console.show(json: json, Views.standings(standings), text: StandingsText.render(standings))
+            target.show(Views.standings(standings), text: StandingsText.render(standings))
         }
     }
 }
@@ -143,15 +130,13 @@ struct StandingsCommand: ParsableCommand {
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A player's statistics over finished games: fairways, greens in regulation, putts, penalties, scoring by par.")
-    @OptionGroup var options: SpaceOptions
+    @OptionGroup var options: Reporting<SpaceOptions>
     @Argument(help: "The player.") var player: String
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
-        try guarded {
-            let (home, space) = try options.open()
+        try options.read { home, space in
             let stats = try home.handicaps.statistics(space: space, player: try home.rounds.resolvePlayer(space, player).id)
-            if json {
+            if options.json {
                 Console.json(Views.statistics(stats))
                 return
             }
@@ -184,6 +169,16 @@ struct Stats: ParsableCommand {
                         Double(value.strokes) / Double(value.holes), value.holes))
             }
             Console.print(lines.joined(separator: "\n"))
+        }
+    }
+}
+
+extension GameOptions {
+    /// `caddie game delete` and `caddie game restore`: one op that sets the game's deleted flag.
+    fileprivate func setDeleted(_ deleted: Bool, force: Bool) throws {
+        try edit(includeDeleted: true) { home, space, keys, id in
+            try home.rounds.deleteGame(space: space, keys: keys, game: id, force: force, restore: !deleted)
+            return deleted ? "Deleted game \(game) (`caddie game restore \(game)` brings it back)" : "Restored game \(game)"
         }
     }
 }

@@ -13,7 +13,7 @@ struct Guide: ParsableCommand {
             caddie guide --game ID --player ID --lat LAT --lon LON          (the player's current hole)
             caddie guide --gpx FILE --course ID --hole N                    (replay a track's callouts)
             """)
-    @OptionGroup var options: SpaceOptions
+    @OptionGroup var options: Reporting<SpaceOptions>
     @Option(parsing: .unconditional, help: "Position, LAT,LON (south and west negative).") var from: String?
     @Option(parsing: .unconditional, help: "Target, LAT,LON (south and west negative).") var to: String?
     @Option(help: "Course (id, id prefix or name).") var course: String?
@@ -28,7 +28,6 @@ struct Guide: ParsableCommand {
     @Option(help: "A GPX track to replay.") var gpx: String?
     @Flag(help: "Metres instead of yards.") var metres = false
     @Flag(help: "Competition mode (Rules of Golf 4.3a): distance and direction only.") var competition = false
-    @Flag(help: "Print JSON.") var json = false
 
     static func point(_ text: String, _ what: String) throws -> GeoPoint {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
@@ -85,7 +84,7 @@ struct Guide: ParsableCommand {
                     else { return callout.text }
                     return callout.text + " " + next
                 }
-                if json {
+                if options.json {
                     Console.json(
                         .array(
                             callouts.map {
@@ -119,7 +118,7 @@ struct Guide: ParsableCommand {
     }
 
     func print(_ guidance: Guidance, hole: Int?) {
-        Console.show(
-            json: json, Views.guidance(guidance, hole: hole), text: (hole.map { "Hole \($0): " } ?? "") + guidance.callout)
+        options.show(
+            Views.guidance(guidance, hole: hole), text: (hole.map { "Hole \($0): " } ?? "") + guidance.callout)
     }
 }

@@ -27,7 +27,7 @@ struct HandicapCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "differential",
             abstract: "The Score Differential of a round (Rule 5.1): 113 / slope x (AGS - rating - PCC).")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(parsing: .unconditional, help: "The adjusted gross score.") var ags: Int
         @Option(
             parsing: .unconditional, help: "The Course Rating of the tees played (the 9-hole rating for 9 holes).",
@@ -42,31 +42,26 @@ struct HandicapCommand: ParsableCommand {
             help: "For 9 holes: the player's index, to add the expected score of the other nine (unofficial).", transform: decimal
         )
         var index: Double?
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let result = try calculating {
-                    try Handicap.scoreDifferential(
-                        adjustedGrossScore: ags, courseRating: rating, slopeRating: slope, pcc: pcc, holes: holes,
-                        handicapIndex: index
-                    )
+            try options.calculate {
+                try Handicap.scoreDifferential(
+                    adjustedGrossScore: ags, courseRating: rating, slopeRating: slope, pcc: pcc, holes: holes,
+                    handicapIndex: index)
+            } json: { result in
+                .object([("differential", .double(result.value))])
+            } text: { result in
+                if result.holes == 9 {
+                    return "9-hole Score Differential \(tenths(result.value)) (kept unrounded until combined: "
+                        + "\(hundredths(result.unrounded)))"
                 }
-                if json {
-                    Console.json(.object([("differential", .double(result.value))]))
-                } else if result.holes == 9 {
-                    Console.print(
-                        "9-hole Score Differential \(tenths(result.value)) (kept unrounded until combined: "
-                            + "\(hundredths(result.unrounded)))")
-                } else {
-                    var line = "Score Differential \(tenths(result.value)) (unrounded \(hundredths(result.unrounded)))"
-                    if let expected = result.expectedDifferential {
-                        line +=
-                            ", of which \(hundredths(expected)) is the expected score of the nine not played "
-                            + "(approximation: unofficial)"
-                    }
-                    Console.print(line)
+                var line = "Score Differential \(tenths(result.value)) (unrounded \(hundredths(result.unrounded)))"
+                if let expected = result.expectedDifferential {
+                    line +=
+                        ", of which \(hundredths(expected)) is the expected score of the nine not played "
+                        + "(approximation: unofficial)"
                 }
+                return line
             }
         }
     }
@@ -75,7 +70,7 @@ struct HandicapCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "index",
             abstract: "A Handicap Index from Score Differentials (Rules 5.2, 5.3, 5.7, 5.8).")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(
             parsing: .unconditional,
             help: "Score Differentials, comma-separated, OLDEST FIRST (the last 20 are the most recent 20).")
@@ -84,10 +79,9 @@ struct HandicapCommand: ParsableCommand {
             parsing: .unconditional,
             help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.", transform: decimal)
         var lowIndex: Double?
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
+            try options.calculate {
                 var values: [Double] = []
                 for text in differentials.split(separator: ",", omittingEmptySubsequences: false) {
                     let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -98,32 +92,26 @@ struct HandicapCommand: ParsableCommand {
                     }
                     values.append(value)
                 }
-                let result = try calculating {
-                    try Handicap.handicapIndex(differentials: values, lowHandicapIndex: lowIndex)
-                }
-                if json {
-                    Console.json(
-                        .object([
-                            ("index", .optional(result.index)),
-                            ("used", .array(result.used.map { .double($0) })),
-                            ("adjustment", .int(result.adjustment)),
-                            ("cap", .string(result.cap.rawValue)),
-                        ]))
-                    return
-                }
+                return try Handicap.handicapIndex(differentials: values, lowHandicapIndex: lowIndex)
+            } json: { result in
+                .object([
+                    ("index", .optional(result.index)),
+                    ("used", .array(result.used.map { .double($0) })),
+                    ("adjustment", .int(result.adjustment)),
+                    ("cap", .string(result.cap.rawValue)),
+                ])
+            } text: { result in
+                // Fewer than 3 differentials are all considered, so this counts the ones given.
                 guard let index = result.index else {
-                    Console.print("No Handicap Index yet: 3 differentials are needed, \(values.count) given")
-                    return
+                    return "No Handicap Index yet: 3 differentials are needed, \(result.considered.count) given"
                 }
-                Console.print("Handicap Index \(indexText(index))")
                 let used = result.used.map { tenths($0) }.joined(separator: ", ")
                 let average = tenths(result.averageOfUsed ?? 0)
                 let counted = "\(result.used.count) of \(result.considered.count)"
-                Console.print("  lowest \(counted) averaged \(average): \(used)")
                 var working = "  adjustment \(result.adjustment), cap \(result.cap.rawValue)"
                 if let low = result.lowHandicapIndex { working += " (Low Handicap Index \(indexText(low)))" }
                 if result.limitedToMaximum { working += ", limited to 54.0" }
-                Console.print(working)
+                return "Handicap Index \(indexText(index))\n  lowest \(counted) averaged \(average): \(used)\n\(working)"
             }
         }
     }
@@ -132,7 +120,7 @@ struct HandicapCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "course",
             abstract: "Course Handicap and Playing Handicap (Rules 6.1, 6.2, Appendix C).")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(parsing: .unconditional, help: "The Handicap Index (a plus index negative: -1.5 for +1.5).", transform: decimal)
         var index: Double
         @Option(parsing: .unconditional, help: "The Slope Rating of the tees, 55...155.") var slope: Int
@@ -145,31 +133,22 @@ struct HandicapCommand: ParsableCommand {
         var allowance: Int = 100
         @Flag(help: "Leave (Course Rating - Par) out, as jurisdictions that apply it elsewhere do.")
         var withoutRatingMinusPar = false
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let result = try calculating {
-                    try Handicap.courseHandicap(
-                        handicapIndex: index, slopeRating: slope, courseRating: rating, par: par, holes: holes,
-                        allowancePercent: allowance, includeCourseRatingMinusPar: !withoutRatingMinusPar
-                    )
-                }
-                if json {
-                    Console.json(
-                        .object([
-                            ("courseHandicap", .int(result.courseHandicap)),
-                            ("playingHandicap", .int(result.playingHandicap)),
-                            ("unrounded", .double(roundedToHundredths(result.unrounded))),
-                        ]))
-                } else {
-                    Console.print(
-                        "Course Handicap \(handicapText(result.courseHandicap)) "
-                            + "(unrounded \(hundredths(result.unrounded)))")
-                    Console.print(
-                        "Playing Handicap \(handicapText(result.playingHandicap)) "
-                            + "at \(result.allowancePercent)% of the unrounded Course Handicap")
-                }
+            try options.calculate {
+                try Handicap.courseHandicap(
+                    handicapIndex: index, slopeRating: slope, courseRating: rating, par: par, holes: holes,
+                    allowancePercent: allowance, includeCourseRatingMinusPar: !withoutRatingMinusPar)
+            } json: { result in
+                .object([
+                    ("courseHandicap", .int(result.courseHandicap)),
+                    ("playingHandicap", .int(result.playingHandicap)),
+                    ("unrounded", .double(roundedToHundredths(result.unrounded))),
+                ])
+            } text: { result in
+                "Course Handicap \(handicapText(result.courseHandicap)) (unrounded \(hundredths(result.unrounded)))\n"
+                    + "Playing Handicap \(handicapText(result.playingHandicap)) "
+                    + "at \(result.allowancePercent)% of the unrounded Course Handicap"
             }
         }
     }
@@ -178,27 +157,20 @@ struct HandicapCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "strokes",
             abstract: "Strokes received (negative: given back) on each stroke index for a playing handicap.")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(parsing: .unconditional, help: "The playing (or course) handicap; a plus handicap negative.")
         var playingHandicap: Int
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let result = try calculating {
-                    try Handicap.strokeAllocation(playingHandicap: playingHandicap, holes: holes)
-                }
-                if json {
-                    Console.json(.object([("strokes", .array(result.strokesByStrokeIndex.map { .int($0) }))]))
-                } else {
-                    let width = 4
-                    func cell(_ text: String) -> String {
-                        String(repeating: " ", count: max(0, width - text.count)) + text
-                    }
-                    Console.print("SI     " + (1...result.holes).map { cell(String($0)) }.joined())
-                    Console.print("Strokes" + result.strokesByStrokeIndex.map { cell(String($0)) }.joined())
-                }
+            try options.calculate {
+                try Handicap.strokeAllocation(playingHandicap: playingHandicap, holes: holes)
+            } json: { result in
+                .object([("strokes", .array(result.strokesByStrokeIndex.map { .int($0) }))])
+            } text: { result in
+                let cell = { (number: Int) in String(repeating: " ", count: max(0, 4 - "\(number)".count)) + "\(number)" }
+                return "SI     " + (1...result.holes).map(cell).joined() + "\n"
+                    + "Strokes" + result.strokesByStrokeIndex.map(cell).joined()
             }
         }
     }
@@ -207,7 +179,7 @@ struct HandicapCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "max-hole",
             abstract: "The maximum hole score for handicap purposes: net double bogey, or par + 5 (Rule 3.1).")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(
             parsing: .unconditional,
             help: "The full Course Handicap (not a playing handicap); leave out for a player without an index.")
@@ -216,30 +188,22 @@ struct HandicapCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: "The stroke index of the hole.") var strokeIndex: Int
         @Option(parsing: .unconditional, help: "9 or 18 (for 9, the stroke index ranked 1...9 within the nine).")
         var holes: Int = 18
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let result = try calculating {
-                    try Handicap.maximumHoleScore(
-                        courseHandicap: courseHandicap, par: par, strokeIndex: strokeIndex, holes: holes
-                    )
-                }
-                if json {
-                    Console.json(.object([("max", .int(result.value))]))
-                    return
-                }
+            try options.calculate {
+                try Handicap.maximumHoleScore(courseHandicap: courseHandicap, par: par, strokeIndex: strokeIndex, holes: holes)
+            } json: { result in
+                .object([("max", .int(result.value))])
+            } text: { result in
                 switch result.limit {
                 case .netDoubleBogey:
-                    Console.print(
-                        "Maximum hole score \(result.value): net double bogey, par \(par) + 2 + "
-                            + "\(result.strokesReceived ?? 0) strokes received")
+                    "Maximum hole score \(result.value): net double bogey, par \(par) + 2 + "
+                        + "\(result.strokesReceived ?? 0) strokes received"
                 case .parPlusFive:
-                    Console.print("Maximum hole score \(result.value): par + 5 (no Handicap Index)")
+                    "Maximum hole score \(result.value): par + 5 (no Handicap Index)"
                 case .parPlusFiveForHighHandicap:
-                    Console.print(
-                        "Maximum hole score \(result.value): par + 5 (Course Handicap over 54 receiving "
-                            + "\(result.strokesReceived ?? 0) strokes here)")
+                    "Maximum hole score \(result.value): par + 5 (Course Handicap over 54 receiving "
+                        + "\(result.strokesReceived ?? 0) strokes here)"
                 }
             }
         }
@@ -249,31 +213,23 @@ struct HandicapCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stableford",
             abstract: "Stableford points for one hole: max(0, 2 + par - net) (Rules of Golf 21.1).")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(parsing: .unconditional, help: "The playing handicap; a plus handicap negative.")
         var playingHandicap: Int
         @Option(parsing: .unconditional, help: "The par of the hole.") var par: Int
         @Option(parsing: .unconditional, help: "The stroke index of the hole.") var strokeIndex: Int
         @Option(parsing: .unconditional, help: "The strokes taken.") var gross: Int
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let result = try calculating {
-                    try Handicap.netHole(
-                        playingHandicap: playingHandicap, par: par, strokeIndex: strokeIndex, gross: gross,
-                        holes: holes
-                    )
-                }
-                if json {
-                    Console.json(.object([("points", .int(result.points))]))
-                } else {
-                    let net = result.net ?? gross
-                    Console.print(
-                        "\(result.points) point\(result.points == 1 ? "" : "s"): gross \(gross), "
-                            + "\(result.strokesReceived) strokes received, net \(net) on par \(par)")
-                }
+            try options.calculate {
+                try Handicap.netHole(
+                    playingHandicap: playingHandicap, par: par, strokeIndex: strokeIndex, gross: gross, holes: holes)
+            } json: { result in
+                .object([("points", .int(result.points))])
+            } text: { result in
+                "\(result.points) point\(result.points == 1 ? "" : "s"): gross \(gross), "
+                    + "\(result.strokesReceived) strokes received, net \(result.net ?? gross) on par \(par)"
             }
         }
     }
@@ -286,20 +242,18 @@ struct HandicapCommand: ParsableCommand {
                 The index is recomputed from the merged state, never synced as a number. The same person is \
                 found in other spaces by their user key (`caddie player add --user`).
                 """)
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Option(help: "The space the player is named in (id, id prefix or name); by default every space is searched.")
         var space: String?
         @Argument(help: "The player (id, id prefix or name).") var player: String
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let home = try options.open()
+            try options.read { home in
                 var spaceID: SpaceID?
                 if let space { spaceID = try home.spaces.resolveSpace(space) }
                 let found = try home.handicaps.resolvePlayerAnywhere(player, space: spaceID)
                 let record = try home.handicaps.handicapRecord(for: found.player, in: found.space)
-                Console.show(json: json, Views.handicap(record), text: Self.textReport(record))
+                options.show(Views.handicap(record), text: Self.textReport(record))
             }
         }
 
@@ -362,12 +316,21 @@ struct HandicapCommand: ParsableCommand {
     }
 }
 
-/// Runs a handicap calculation; its error becomes a `NodeError` that `guarded` prints as one line.
-private func calculating<T>(_ body: () throws -> T) throws -> T {
-    do {
-        return try body()
-    } catch let error as HandicapError {
-        throw NodeError.invalid(error.description)
+extension Reporting {
+    /// A calculation command: runs `calculation` and prints its result as JSON (`--json`) or as text. A rule the
+    /// numbers break (a `HandicapError`), like any other error, ends the command with its one line and exit status 1.
+    fileprivate func calculate<Result>(
+        _ calculation: () throws -> Result, json: (Result) -> JSON, text: (Result) -> String
+    ) throws {
+        try guarded {
+            let result: Result
+            do {
+                result = try calculation()
+            } catch let error as HandicapError {
+                throw NodeError.invalid(error.description)
+            }
+            show(json(result), text: text(result))
+        }
     }
 }
 

@@ -15,14 +15,13 @@ struct Login: ParsableCommand {
             revokes them.
             """)
 
-    @OptionGroup var options: HomeOptions
+    @OptionGroup var options: Reporting<HomeOptions>
     @Option(help: "Your name as the group will see it (a new user, or with --recover).") var name: String?
     @Option(help: "Join as an existing user: the code `caddie device add` printed on your first device.")
     var deviceCode: String?
     @Flag(help: "Bring back a user from their 24-word recovery phrase, on a new device.") var recover = false
     @Option(help: "With --recover: a file holding the phrase (- for standard input) instead of typing it.")
     var phraseFile: String?
-    @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
         if recover {
@@ -38,8 +37,7 @@ struct Login: ParsableCommand {
     }
 
     func run() throws {
-        try guarded {
-            let home = try options.open()
+        try options.read { home in
             try home.requireNoIdentity()
             if recover {
                 // The words first: a wrong phrase is refused before a passphrase is asked for or a file written.
@@ -47,7 +45,7 @@ struct Login: ParsableCommand {
                 _ = try DeviceService.recoverySeed(phrase)
                 let identity = try home.devices.recover(
                     phrase: phrase, name: name ?? "", passphrase: try Passphrase.obtain(confirm: true))
-                if json { return Console.json(Views.whoami(identity)) }
+                if options.json { return Console.json(Views.whoami(identity)) }
                 Console.print("Recovered \(identity.name) in \(home.directory.path)")
                 Console.print("user   \(identity.user)\ndevice \(identity.device) (new)")
                 Console.print(
@@ -62,7 +60,7 @@ struct Login: ParsableCommand {
             let identity =
                 try deviceCode.map { try home.devices.login(deviceCode: $0, passphrase: passphrase) }
                 ?? home.login(name: name ?? "", passphrase: passphrase)
-            if json {
+            if options.json {
                 Console.json(Views.whoami(identity))
             } else {
                 Console.print("Logged in as \(identity.name) in \(home.directory.path)")
@@ -79,13 +77,12 @@ struct RecoveryPhraseCommand: ParsableCommand {
         abstract: "Show your recovery phrase: the 24 words that bring your user back on a new device.",
         discussion: "Only the device you first logged in on holds the user key, and so the phrase.")
 
-    @OptionGroup var options: HomeOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: Reporting<HomeOptions>
 
     func run() throws {
-        try guarded {
-            let words = try options.open().devices.recoveryPhrase(passphrase: try Passphrase.obtain())
-            if json { return Console.json(.object([("words", .array(words.map { .string($0) }))])) }
+        try options.read { home in
+            let words = try home.devices.recoveryPhrase(passphrase: try Passphrase.obtain())
+            if options.json { return Console.json(.object([("words", .array(words.map { .string($0) }))])) }
             Console.print(RecoveryInput.numbered(words))
         }
     }
@@ -160,14 +157,13 @@ enum RecoveryInput {
 struct Whoami: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show this home's user and device.")
 
-    @OptionGroup var options: HomeOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: Reporting<HomeOptions>
 
     func run() throws {
-        try guarded {
-            let identity = try options.open().identity()
-            Console.show(
-                json: json, Views.whoami(identity), text: "\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
+        try options.read { home in
+            let identity = try home.identity()
+            options.show(
+                Views.whoami(identity), text: "\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
         }
     }
 }

@@ -9,13 +9,12 @@ struct Player: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a player to the space.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The player's name.") var name: String
         @Option(help: "The user key (hex) of the player, if they use Caddie themselves.") var user: String?
         @Option(
             parsing: .unconditional, help: "A Handicap Index to use until finished games give one (plus handicaps negative).",
             transform: decimal) var index: Double?
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
@@ -29,20 +28,18 @@ struct Player: ParsableCommand {
                 let (home, space) = try options.open()
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 let id = try home.rounds.addPlayer(space: space, keys: keys, name: name, user: userKey, handicapIndex: index)
-                Console.show(json: json, .object([("player", .string(id.hex))]), text: "Added \(name): \(id.hex)")
+                options.show(.object([("player", .string(id.hex))]), text: "Added \(name): \(id.hex)")
             }
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the players of the space.")
-        @OptionGroup var options: SpaceOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                Console.list(try home.rounds.players(space), json: json, item: Views.player) { player in
+            try options.read { home, space in
+                options.list(try home.rounds.players(space), item: Views.player) { player in
                     "\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? "")
                 }
             }
@@ -60,10 +57,9 @@ struct Course: ParsableCommand {
             abstract: "Import a course: Caddie course JSON (docs/course-format.md) or OpenStreetMap GeoJSON/XML.",
             discussion: "A course the space already has (same id) is merged, not duplicated. --sample imports the "
                 + "real courses that ship with caddie.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The course file.") var file: String?
         @Flag(help: "Import the sample courses that ship with caddie.") var sample = false
-        @Flag(help: "Print JSON.") var json = false
 
         func validate() throws {
             guard (file == nil) == sample else { throw ValidationError("give a course FILE, or --sample") }
@@ -84,7 +80,7 @@ struct Course: ParsableCommand {
                 let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 var results: [CourseImportResult] = []
                 for input in inputs { results += try home.courses.importCourses(space: space, keys: keys, data: input.data) }
-                if json {
+                if options.json {
                     if !sample, results.count == 1 {
                         Console.json(
                             .object([
@@ -119,13 +115,11 @@ struct Course: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the courses of the space.")
-        @OptionGroup var options: SpaceOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
-                Console.list(try home.courses.list(space), json: json, item: Views.course) { course in
+            try options.read { home, space in
+                options.list(try home.courses.list(space), item: Views.course) { course in
                     "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
                         + course.tees.map(\.name).joined(separator: ", ")
                 }
@@ -136,16 +130,14 @@ struct Course: ParsableCommand {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Find courses by name, club or city (accents and small typos forgiven), best first.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "What to look for.") var text: String
         @Option(help: "At most this many results.") var limit = 20
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let results = try home.courses.searchCourses(space: space, text: text, limit: limit)
-                Console.list(results, json: json, empty: "No course matches '\(text)'.", item: Views.searchResult) { result in
+                options.list(results, empty: "No course matches '\(text)'.", item: Views.searchResult) { result in
                     "\(result.course.id.hex)  \(result.course.name)"
                         + ([result.course.club, result.course.city].compactMap { $0 }.map { ", \($0)" }.joined())
                 }
@@ -155,21 +147,19 @@ struct Course: ParsableCommand {
 
     struct Nearby: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Courses nearest a position, with their distance.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).", transform: decimal) var lat: Double
         @Option(parsing: .unconditional, help: "Longitude, degrees (west negative).", transform: decimal) var lon: Double
         @Option(
             name: .customLong("radius-km"), parsing: .unconditional, help: "Only within this many kilometres.", transform: decimal
         )
         var radiusKm: Double = 25
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let results = try home.courses.nearbyCourses(
                     space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
-                Console.list(results, json: json, empty: "No course within \(radiusKm) km.", item: Views.nearby) { result in
+                options.list(results, empty: "No course within \(radiusKm) km.", item: Views.nearby) { result in
                     String(format: "%8.1f km  ", result.kilometres) + "\(result.course.name)  \(result.course.id.hex)"
                 }
             }
@@ -179,17 +169,15 @@ struct Course: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The card of a course: hole, par, stroke index and yardage per tee, with totals.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The course (id, id prefix or name).") var course: String
         @Option(help: "Only this tee.") var tee: String?
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let card = try home.courses.courseCard(
                     space: space, course: try home.courses.resolveCourse(space, course).id, tee: tee)
-                Console.show(json: json, Views.courseCard(card), text: card.text)
+                options.show(Views.courseCard(card), text: card.text)
             }
         }
     }
@@ -240,14 +228,13 @@ struct Game: ParsableCommand {
 
     struct New: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start a game on a course from one tee.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Option(help: "The course (id, id prefix or name).") var course: String
         @Option(help: "The tee's name.") var tee: String
         @Option(help: "Players, comma-separated (ids, id prefixes or names).") var players: String
         @Option(help: "Who marks whom, PLAYER:MARKER pairs, comma-separated (Ben:Ana means Ana marks Ben).")
         var markers: String?
         @OptionGroup var setup: GameSetupOptions
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
@@ -259,22 +246,20 @@ struct Game: ParsableCommand {
                     space: space, keys: keys, course: try home.courses.resolveCourse(space, course).id, tee: tee,
                     players: try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init)),
                     markers: try home.rounds.resolveMarkers(space, pairs), setup: try home.rounds.resolve(gameSetup, in: space))
-                Console.show(json: json, .object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
+                options.show(.object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the games of the space, newest first.")
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Flag(help: "Also list deleted games.") var deleted = false
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let games = try home.rounds.games(space, includeDeleted: deleted)
-                Console.list(games, json: json, item: Views.game) { game in
+                options.list(games, item: Views.game) { game in
                     let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
                     return
                         "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
@@ -288,36 +273,21 @@ struct Game: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a game finished (it then counts for handicaps).")
         @OptionGroup var target: GameOptions
 
-        func run() throws {
-            try target.edit { home, space, keys, game in
-                try home.rounds.setFinished(space: space, keys: keys, game: game, finished: true)
-                return "Finished game \(target.game)"
-            }
-        }
+        func run() throws { try target.setFinished(true) }
     }
 
     struct Reopen: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reopen a finished game to correct it.")
         @OptionGroup var target: GameOptions
 
-        func run() throws {
-            try target.edit { home, space, keys, game in
-                try home.rounds.setFinished(space: space, keys: keys, game: game, finished: false)
-                return "Reopened game \(target.game)"
-            }
-        }
+        func run() throws { try target.setFinished(false) }
     }
 
     struct AddPlayer: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-player", abstract: "Add a player to a game.")
         @OptionGroup var target: GamePlayerOptions
 
-        func run() throws {
-            try target.edit { home, space, keys, game, player in
-                try home.rounds.addToRoster(space: space, keys: keys, game: game, player: player)
-                return "Added \(target.player) to game \(target.game)"
-            }
-        }
+        func run() throws { try target.setInRoster(true) }
     }
 
     struct RemovePlayer: ParsableCommand {
@@ -326,19 +296,14 @@ struct Game: ParsableCommand {
             abstract: "Remove a player from a game (their scores are kept).")
         @OptionGroup var target: GamePlayerOptions
 
-        func run() throws {
-            try target.edit { home, space, keys, game, player in
-                try home.rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
-                return "Removed \(target.player) from game \(target.game)"
-            }
-        }
+        func run() throws { try target.setInRoster(false) }
     }
 }
 
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score", abstract: "Enter a player's strokes on a hole (replaces what the cell shows).")
-    @OptionGroup var target: GamePlayerOptions
+    @OptionGroup var target: Reporting<GamePlayerOptions>
     @Argument(help: "The hole number.") var hole: Int
     @Argument(help: "Strokes, 1...30.") var strokes: Int
     @Option(help: "Putts.") var putts: Int?
@@ -346,7 +311,6 @@ struct ScoreCommand: ParsableCommand {
     @Option(help: "The tee shot on a par 4 or 5: hit, left or right.") var fairway: String?
     @Flag(name: .customLong("gir"), inversion: .prefixedNo, help: "Green reached in regulation (--gir) or not (--no-gir).")
     var greenInRegulation: Bool?
-    @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         try guarded {
@@ -368,8 +332,8 @@ struct ScoreCommand: ParsableCommand {
             let (home, space, game, player) = try target.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let op = try home.rounds.score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry)
-            Console.show(
-                json: json, .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
+            target.show(
+                .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
                 text: "Hole \(hole): \(entry.summary) for \(target.player)")
         }
     }
@@ -385,6 +349,31 @@ struct Attest: ParsableCommand {
             let hash = try home.rounds.attest(
                 space: space, keys: keys, game: game, player: try home.rounds.resolvePlayer(space, player).id)
             return "Attested \(player)'s card (\(hash.short))"
+        }
+    }
+}
+
+extension GameOptions {
+    /// `caddie game finish` and `caddie game reopen`: one op that sets the game's finished flag.
+    fileprivate func setFinished(_ finished: Bool) throws {
+        try edit { home, space, keys, id in
+            try home.rounds.setFinished(space: space, keys: keys, game: id, finished: finished)
+            return "\(finished ? "Finished" : "Reopened") game \(game)"
+        }
+    }
+}
+
+extension GamePlayerOptions {
+    /// `caddie game add-player` and `caddie game remove-player`: one op that adds the player to the game's roster
+    /// or removes them.
+    fileprivate func setInRoster(_ inRoster: Bool) throws {
+        try edit { home, space, keys, game, player in
+            if inRoster {
+                try home.rounds.addToRoster(space: space, keys: keys, game: game, player: player)
+                return "Added \(self.player) to game \(self.game)"
+            }
+            try home.rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
+            return "Removed \(self.player) from game \(self.game)"
         }
     }
 }

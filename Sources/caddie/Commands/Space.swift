@@ -11,14 +11,13 @@ struct Space: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a space.")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The space's name, e.g. \"Saturday foursome\".") var name: String
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let invite = try options.open().spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
-                if json {
+            try options.read { home in
+                let invite = try home.spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
+                if options.json {
                     Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
                 } else {
                     Console.print("Created space \(invite.name) (\(invite.space.hex))")
@@ -39,7 +38,7 @@ struct Space: ParsableCommand {
                 and syncs once with it. A CADDIE1 code (`caddie space invite --shared-key`) carries the space key \
                 itself and joins offline.
                 """)
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The invite code.") var code: String
         @Option(
             help:
@@ -47,7 +46,6 @@ struct Space: ParsableCommand {
         )
         var peer: String?
         @Option(help: "How long to look for the inviting device over mDNS, in seconds.") var wait = 30
-        @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
             try await guardedAsync {
@@ -55,8 +53,8 @@ struct Space: ParsableCommand {
                 switch try Invitation(parsing: code) {
                 case .sharedKey:
                     let invite = try home.spaces.joinSpace(invite: code, passphrase: try Passphrase.obtain())
-                    Console.show(
-                        json: json, .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]),
+                    options.show(
+                        .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]),
                         text: "Joined space \(invite.name) (\(invite.space.hex))")
                 case .ticket(let ticket):
                     guard (1...600).contains(wait) else { throw NodeError.invalid("--wait must be 1...600 seconds") }
@@ -64,13 +62,13 @@ struct Space: ParsableCommand {
                     var logger = makeLogger("caddie.join")
                     if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
                     let passphrase = try Passphrase.obtain()
-                    if address == nil, !json {
+                    if address == nil, !options.json {
                         Console.print("Looking for \(ticket.inviterName)'s device on this network (up to \(wait) s)...")
                     }
                     let outcome = try await home.spaces.join(
                         ticket: ticket, at: address, searchSeconds: wait,
                         passphrase: passphrase, logger: logger)
-                    if json {
+                    if options.json {
                         Console.json(
                             .object([
                                 ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
@@ -105,15 +103,13 @@ struct Space: ParsableCommand {
                 newcomer holding the old key (such as an old CADDIE1 code). Their ops up to now stay, and stay \
                 auditable. Sync afterwards so that the removal reaches the others.
                 """)
-        @OptionGroup var options: SpaceOptions
+        @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The member: their name, or the start of their user key.") var user: String
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let outcome = try home.spaces.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
-                if json {
+                if options.json {
                     Console.json(
                         .object([
                             ("removed", .string(outcome.user.hex)), ("name", .string(outcome.name)),
@@ -139,14 +135,12 @@ struct Space: ParsableCommand {
                 device first: `caddie device revoke`). Where it has arrived, the old key admits no newcomer. Sync \
                 afterwards so that it reaches the others.
                 """)
-        @OptionGroup var options: SpaceOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() throws {
-            try guarded {
-                let (home, space) = try options.open()
+            try options.read { home, space in
                 let rotation = try home.spaces.rotateKey(space: space, passphrase: try Passphrase.obtain())
-                if json {
+                if options.json {
                     Console.json(.object([("epoch", .int(Int(rotation.epoch))), ("sealedTo", .int(rotation.sealed.count))]))
                 } else {
                     Console.print(
@@ -180,8 +174,7 @@ struct Space: ParsableCommand {
             @Flag(help: "Print JSON and no QR code.") var json = false
 
             func run() throws {
-                try guarded {
-                    let (home, space) = try options.open()
+                try options.read { home, space in
                     let passphrase = try Passphrase.obtain()
                     if sharedKey {
                         let code = try home.spaces.sharedKeyInvite(space: space, passphrase: passphrase)
@@ -234,16 +227,14 @@ struct Space: ParsableCommand {
 
         struct ListInvites: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the invites made here.")
-            @OptionGroup var options: HomeOptions
+            @OptionGroup var options: Reporting<HomeOptions>
             @Option(help: "Only this space's (id, id prefix or name).") var space: String?
-            @Flag(help: "Print JSON.") var json = false
 
             func run() throws {
-                try guarded {
-                    let home = try options.open()
+                try options.read { home in
                     let invites = try home.spaces.invites(space: try space.map { try home.spaces.resolveSpace($0) })
-                    Console.list(
-                        invites, json: json, empty: "No invites made here: `caddie space invite` makes one.",
+                    options.list(
+                        invites, empty: "No invites made here: `caddie space invite` makes one.",
                         item: { summary in
                             .object([
                                 ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
@@ -263,15 +254,14 @@ struct Space: ParsableCommand {
 
         struct Revoke: ParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke an invite made here, so it admits nobody.")
-            @OptionGroup var options: HomeOptions
+            @OptionGroup var options: Reporting<HomeOptions>
             @Argument(help: "The invite's id, or the start of it (see `caddie space invite list`).") var id: String
-            @Flag(help: "Print JSON.") var json = false
 
             func run() throws {
-                try guarded {
-                    let invite = try options.open().spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
-                    Console.show(
-                        json: json, .object([("revoked", .string(invite.id.hex))]),
+                try options.read { home in
+                    let invite = try home.spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
+                    options.show(
+                        .object([("revoked", .string(invite.id.hex))]),
                         text: "Revoked invite \(invite.id.hex): it admits nobody from now on.")
                 }
             }
@@ -280,13 +270,12 @@ struct Space: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the spaces this home holds.")
-        @OptionGroup var options: HomeOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: Reporting<HomeOptions>
 
         func run() throws {
-            try guarded {
-                Console.list(
-                    try options.open().spaces.list(), json: json,
+            try options.read { home in
+                options.list(
+                    try home.spaces.list(),
                     empty: "No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.", item: Views.space
                 ) { space in
                     "\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops)"

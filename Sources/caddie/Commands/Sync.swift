@@ -137,9 +137,8 @@ struct Serve: AsyncParsableCommand {
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync", abstract: "Sync with one peer once, both ways, and exit.")
-    @OptionGroup var options: SpaceOptions
+    @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "The peer, HOST:PORT.") var peer: String
-    @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         try await guardedAsync {
@@ -170,7 +169,7 @@ struct SyncCommand: AsyncParsableCommand {
                 sent += again.sent
             }
             let hash = try home.stateHash(space)
-            if json {
+            if options.json {
                 Console.json(
                     .object([
                         ("sent", .int(sent)), ("received", .int(report.received)),
@@ -190,12 +189,11 @@ struct SyncCommand: AsyncParsableCommand {
 
 struct Peers: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Peers this home has synced with.")
-    @OptionGroup var options: HomeOptions
-    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var options: Reporting<HomeOptions>
 
     func run() throws {
-        try guarded {
-            Console.list(try options.open().peers(), json: json, empty: "No peers yet.", item: Views.peer) { peer in
+        try options.read { home in
+            options.list(try home.peers(), empty: "No peers yet.", item: Views.peer) { peer in
                 "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
                     + "last seen \(Views.time(milliseconds: peer.lastSeen))"
                     + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")

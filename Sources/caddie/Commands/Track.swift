@@ -11,11 +11,10 @@ struct Track: ParsableCommand {
 
     struct Mark: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a position for a player, on their current hole.")
-        @OptionGroup var target: GamePlayerOptions
+        @OptionGroup var target: Reporting<GamePlayerOptions>
         @Option(parsing: .unconditional, help: "Latitude, degrees.", transform: decimal) var lat: Double
         @Option(parsing: .unconditional, help: "Longitude, degrees.", transform: decimal) var lon: Double
         @Flag(help: "A position fix, not a shot (shots measure shot lengths).") var fix = false
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
             try guarded {
@@ -24,8 +23,8 @@ struct Track: ParsableCommand {
                 let mark = try home.guidance.mark(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game, player: player,
                     point: point, kind: fix ? .fix : .shot)
-                Console.show(
-                    json: json, .object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]),
+                target.show(
+                    .object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]),
                     text: "Marked a \(fix ? "fix" : "shot") for \(target.player) on hole \(mark.hole)")
             }
         }
@@ -33,17 +32,15 @@ struct Track: ParsableCommand {
 
     struct Summary: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Distance walked, time per hole, pace of play, shot lengths.")
-        @OptionGroup var target: GameOptions
+        @OptionGroup var target: Reporting<GameOptions>
         @Flag(help: "Metres instead of yards.") var metres = false
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let (home, space, game) = try target.open()
+            try target.read { home, space, game in
                 let tracks = try home.guidance.trackSummary(space: space, game: game)
                 let unit = metres ? 1.0 : 1 / 0.9144
                 let unitName = metres ? "m" : "yd"
-                if json {
+                if target.json {
                     Console.json(
                         .array(
                             tracks.map { track in

@@ -20,8 +20,7 @@ struct Web: ParsableCommand {
         @Flag(help: "Print JSON ({\"url\": ...}) and no QR code.") var json = false
 
         func run() throws {
-            try guarded {
-                let home = try options.open()
+            try options.read { home in
                 _ = try home.identity()
                 guard let endpoint = try HTTPEndpoint.read(home) else {
                     throw NodeError.invalid(
@@ -78,16 +77,14 @@ struct Web: ParsableCommand {
 
     struct Sessions: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The browsers signed in to this node's web app.")
-        @OptionGroup var options: HomeOptions
-        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var options: Reporting<HomeOptions>
 
         func run() throws {
-            try guarded {
-                let home = try options.open()
+            try options.read { home in
                 let sessions = try WebAccess(home: home).sessions()
                 let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
-                Console.list(
-                    sessions, json: json, empty: "No browser is signed in. Sign one in with `caddie web link`.",
+                options.list(
+                    sessions, empty: "No browser is signed in. Sign one in with `caddie web link`.",
                     item: {
                         .object([
                             ("id", .string($0.id)), ("created", .string(day($0.created))),
@@ -103,15 +100,14 @@ struct Web: ParsableCommand {
 
     struct Revoke: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End a browser session: that browser is signed out at once.")
-        @OptionGroup var options: HomeOptions
+        @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The session id, as `caddie web sessions` lists it.") var id: String
-        @Flag(help: "Print JSON.") var json = false
 
         func run() throws {
-            try guarded {
-                let session = try WebAccess(home: try options.open()).revoke(id)
-                Console.show(
-                    json: json, .object([("revoked", .string(session.id))]),
+            try options.read { home in
+                let session = try WebAccess(home: home).revoke(id)
+                options.show(
+                    .object([("revoked", .string(session.id))]),
                     text: "Ended browser session \(session.id) (\(session.agent)).")
             }
         }
