@@ -138,8 +138,7 @@ extension NodeAPI {
     }
 
     func editPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        let id = try await spaceID(context)
-        let player = try Self.parameter(context, "player")
+        let (id, player) = try await spaceParameters(context, "player")
         let body = try await decode(request, as: PlayerChanges.self)
         let (home, keys) = (home, keys)
         return Response.json(

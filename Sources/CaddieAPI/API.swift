@@ -76,14 +76,10 @@ public struct NodeAPI: Sendable {
         v1.on("events", method: .get) { _, _ in events() }
 
         let space = v1.group("spaces/:space")
-        space.on("players", method: .get) { _, context in
-            let id = try await spaceID(context)
-            return Response.json(.array(try await read { try home.rounds.players(id) }.map(Views.player)))
-        }
+        listRoute(space, "players", { try home.rounds.players($0) }, as: Views.player)
         space.on("players", method: .post) { request, context in try await addPlayer(request, context) }
         space.on("players/:player/handicap", method: .get) { _, context in
-            let id = try await spaceID(context)
-            let player = try Self.parameter(context, "player")
+            let (id, player) = try await spaceParameters(context, "player")
             return Response.json(
                 Views.handicap(
                     try await read {
@@ -91,10 +87,7 @@ public struct NodeAPI: Sendable {
                         return try home.handicaps.handicapRecord(for: found.player, in: found.space)
                     }))
         }
-        space.on("courses", method: .get) { _, context in
-            let id = try await spaceID(context)
-            return Response.json(.array(try await read { try home.courses.list(id) }.map(Views.course)))
-        }
+        listRoute(space, "courses", { try home.courses.list($0) }, as: Views.course)
         space.on("courses/search", method: .get) { request, context in try await searchCourses(request, context) }
         space.on("courses/nearby", method: .get) { request, context in try await nearbyCourses(request, context) }
         space.on("courses/:course", method: .get) { request, context in
@@ -107,10 +100,7 @@ public struct NodeAPI: Sendable {
                         try home.courses.courseCard(space: id, course: try home.courses.resolveCourse(id, course).id, tee: tee)
                     }))
         }
-        space.on("games", method: .get) { _, context in
-            let id = try await spaceID(context)
-            return Response.json(.array(try await read { try home.rounds.games(id) }.map(Views.game)))
-        }
+        listRoute(space, "games", { try home.rounds.games($0) }, as: Views.game)
         space.on("games", method: .post) { request, context in try await newGame(request, context) }
         space.on("games/current", method: .get) { _, context in
             let id = try await spaceID(context)
@@ -163,8 +153,7 @@ public struct NodeAPI: Sendable {
         space.on("games/:game/card.html", method: .get) { _, context in try await printable(context, html: true) }
         space.on("players/:player", method: .patch) { request, context in try await editPlayer(request, context) }
         space.on("players/:player/stats", method: .get) { _, context in
-            let id = try await spaceID(context)
-            let player = try Self.parameter(context, "player")
+            let (id, player) = try await spaceParameters(context, "player")
             return Response.json(
                 Views.statistics(
                     try await read {
@@ -225,8 +214,24 @@ public struct NodeAPI: Sendable {
         return try await read { try home.spaces.resolveSpace(text) }
     }
 
+    /// GET `path` below a space: what `items` reads from the space, each item as its view, in a JSON array.
+    func listRoute<Item: Sendable>(
+        _ space: RecordingGroup, _ path: String, _ items: @escaping @Sendable (SpaceID) throws -> [Item],
+        as view: @escaping @Sendable (Item) -> JSON
+    ) {
+        space.on(path, method: .get) { _, context in
+            let id = try await spaceID(context)
+            return Response.json(.array(try await read { try items(id) }.map(view)))
+        }
+    }
+
+    /// The space and one more path parameter as given (`game`, `player`).
+    func spaceParameters(_ context: BasicRequestContext, _ name: String) async throws -> (SpaceID, String) {
+        (try await spaceID(context), try Self.parameter(context, name))
+    }
+
     func gameParameters(_ context: BasicRequestContext) async throws -> (SpaceID, String) {
-        (try await spaceID(context), try Self.parameter(context, "game"))
+        try await spaceParameters(context, "game")
     }
 
     /// A path parameter, percent-decoded (a name may hold spaces: `/spaces/Saturday%20foursome`).

@@ -30,6 +30,31 @@ public struct TypedEntityID<Kind: EntityIDKind>: FixedBytes, Codable {
     public var entity: EntityID { EntityID(unchecked: bytes) }
 }
 
+/// A record of a space's document made from its last-writer-wins fields: a player, a game, a course.
+public protocol FieldRecord {
+    associatedtype Kind: EntityIDKind
+    /// The record's id.
+    var id: TypedEntityID<Kind> { get }
+    /// Makes the record from its fields as merged (a field not set takes its default).
+    init(id: TypedEntityID<Kind>, fields: [String: FieldValue])
+}
+
+/// A record with a name, as lists show it: players and courses.
+public protocol NamedRecord: FieldRecord {
+    var name: String { get }
+}
+
+extension Sequence where Element: NamedRecord {
+    /// The records by name, whatever the case, then by id (so two of the same name keep one order everywhere).
+    public func sortedByName() -> [Element] {
+        sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+}
+
+extension PlayerRecord: NamedRecord {}
+extension CourseRecord: NamedRecord {}
+extension GameRecord: FieldRecord {}
+
 extension Change {
     /// Sets last-writer-wins fields of the game, player or course `id` names.
     public static func set<Kind>(_ id: TypedEntityID<Kind>, fields: [String: FieldValue]) -> Change {

@@ -26,23 +26,36 @@ public struct InviteCode: Sendable, Equatable {
 
     /// The token.
     public var text: String {
-        var writer = ByteWriter(capacity: 128)
-        writer.u8(1)
-        writer.raw(space.bytes)
-        writer.raw(key)
-        writer.string8(String(name.prefix(40)))
-        return Self.code(writer.bytes, prefix: Self.prefix)
+        Self.code(prefix: Self.prefix, version: 1) { writer in
+            writer.raw(space.bytes)
+            writer.raw(key)
+            writer.string8(String(name.prefix(40)))
+        }
     }
 
-    /// A code of either kind: `prefix`, then base32 of `body` and its 4-byte BLAKE2b check (``body(of:prefix:minimum:)``
-    /// reads it back).
-    static func code(_ body: [UInt8], prefix: String) -> String {
-        prefix + Base32.encode(body + Array(Blake2b.hash(body).bytes.prefix(4)))
+    /// Parses a token, refusing anything mistyped or truncated.
+    public init(parsing text: String) throws(NodeError) {
+        self = try Self.read(text, prefix: Self.prefix, version: 1, minimum: 1 + 16 + 32 + 1) { reader in
+            InviteCode(
+                space: SpaceID(unchecked: try reader.raw(16, "space")), key: try reader.raw(32, "key"),
+                name: try reader.string8("name"))
+        }
     }
 
-    /// The bytes of a code of either kind: `prefix`, then base32 of a body and its 4-byte BLAKE2b check. Refuses a
-    /// wrong prefix, bad base32, a body under `minimum` bytes, or a check that does not match.
-    static func body(of text: String, prefix: String, minimum: Int) throws(NodeError) -> [UInt8] {
+    /// A code of either kind: `prefix`, then base32 of a body (`version`, then what `fields` writes) and its 4-byte
+    /// BLAKE2b check. ``read(_:prefix:version:minimum:_:)`` reads it back.
+    static func code(prefix: String, version: UInt8, _ fields: (inout ByteWriter) -> Void) -> String {
+        var writer = ByteWriter(capacity: 192)
+        writer.u8(version)
+        fields(&writer)
+        return prefix + Base32.encode(writer.bytes + Array(Blake2b.hash(writer.bytes).bytes.prefix(4)))
+    }
+
+    /// Reads a code of either kind. Refuses a wrong prefix, bad base32, a body under `minimum` bytes, a check that
+    /// does not match, another version, and a body `fields` does not read exactly; each with what to do.
+    static func read<Code>(
+        _ text: String, prefix: String, version: UInt8, minimum: Int, _ fields: (inout ByteReader) throws -> Code
+    ) throws(NodeError) -> Code {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.uppercased().hasPrefix(prefix), let bytes = Base32.decode(String(trimmed.dropFirst(prefix.count))),
             bytes.count >= minimum + 4
@@ -53,20 +66,13 @@ public struct InviteCode: Sendable, Equatable {
         guard Array(Blake2b.hash(body).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
             throw .invalid("the invite code is mistyped or incomplete (its check digits do not match); copy it again")
         }
-        return body
-    }
-
-    /// Parses a token, refusing anything mistyped or truncated.
-    public init(parsing text: String) throws(NodeError) {
-        let body = try InviteCode.body(of: text, prefix: Self.prefix, minimum: 1 + 16 + 32 + 1)
         var reader = ByteReader(body)
         do {
-            let version = try reader.u8("version")
-            guard version == 1 else { throw NodeError.invalid("invite version \(version) needs a newer caddie") }
-            space = SpaceID(unchecked: try reader.raw(16, "space"))
-            key = try reader.raw(32, "key")
-            name = try reader.string8("name")
+            let found = try reader.u8("version")
+            guard found == version else { throw NodeError.invalid("invite version \(found) needs a newer caddie") }
+            let code = try fields(&reader)
             try reader.expectEnd("invite")
+            return code
         } catch let error as NodeError {
             throw error
         } catch {

@@ -42,37 +42,26 @@ public struct InviteTicket: Sendable, Equatable {
 
     /// The code to share (uppercase base32 fits a QR code's alphanumeric mode).
     public var text: String {
-        var writer = ByteWriter(capacity: 192)
-        writer.u8(2)
-        writer.raw(space.bytes)
-        writer.raw(id.bytes)
-        writer.raw(secret)
-        writer.raw(inviter.bytes)
-        writer.u64(expiresAt)
-        writer.string8(String(spaceName.prefix(40)))
-        writer.string8(String(inviterName.prefix(40)))
-        return InviteCode.code(writer.bytes, prefix: Self.prefix)
+        InviteCode.code(prefix: Self.prefix, version: 2) { writer in
+            writer.raw(space.bytes)
+            writer.raw(id.bytes)
+            writer.raw(secret)
+            writer.raw(inviter.bytes)
+            writer.u64(expiresAt)
+            writer.string8(String(spaceName.prefix(40)))
+            writer.string8(String(inviterName.prefix(40)))
+        }
     }
 
     /// Parses a code, refusing anything mistyped or truncated.
     public init(parsing text: String) throws(NodeError) {
-        let body = try InviteCode.body(of: text, prefix: Self.prefix, minimum: 1 + 16 + 8 + 32 + 32 + 8 + 1 + 1)
-        var reader = ByteReader(body)
-        do {
-            let version = try reader.u8("version")
-            guard version == 2 else { throw NodeError.invalid("invite version \(version) needs a newer caddie") }
-            space = SpaceID(unchecked: try reader.raw(16, "space"))
-            id = InviteID(unchecked: try reader.raw(8, "invite id"))
-            secret = try reader.raw(32, "secret")
-            inviter = PublicKey(unchecked: try reader.raw(32, "inviting device"))
-            expiresAt = try reader.u64("expiry")
-            spaceName = try reader.string8("space name")
-            inviterName = try reader.string8("inviter name")
-            try reader.expectEnd("invite")
-        } catch let error as NodeError {
-            throw error
-        } catch {
-            throw .invalid("the invite code is malformed: \(error)")
+        let minimum = 1 + 16 + 8 + 32 + 32 + 8 + 1 + 1
+        self = try InviteCode.read(text, prefix: Self.prefix, version: 2, minimum: minimum) { reader in
+            InviteTicket(
+                space: SpaceID(unchecked: try reader.raw(16, "space")), id: InviteID(unchecked: try reader.raw(8, "invite id")),
+                secret: try reader.raw(32, "secret"), inviter: PublicKey(unchecked: try reader.raw(32, "inviting device")),
+                expiresAt: try reader.u64("expiry"), spaceName: try reader.string8("space name"),
+                inviterName: try reader.string8("inviter name"))
         }
     }
 }

@@ -40,11 +40,7 @@ public struct ControlRequest: Equatable, Sendable {
         writer.raw(space.bytes)
         writer.u16(UInt16(clamping: edits.count))
         for edit in edits {
-            writer.u16(UInt16(clamping: edit.pred.count))
-            for id in edit.pred {
-                writer.raw(id.device.bytes)
-                writer.u64(id.seq)
-            }
+            writer.opIDs(edit.pred)
             let payload = Payload.encode(edit.changes)
             writer.u32(UInt32(clamping: payload.count))
             writer.raw(payload)
@@ -70,12 +66,7 @@ public struct ControlRequest: Equatable, Sendable {
         guard count >= 1 else { throw DecodeError(what: "control request", reason: "holds no edit") }
         var edits: [Edit] = []
         for _ in 0..<count {
-            let preds = Int(try reader.u16("pred count"))
-            var pred: [OpID] = []
-            for _ in 0..<preds {
-                pred.append(
-                    OpID(device: PublicKey(unchecked: try reader.raw(32, "pred device")), seq: try reader.u64("pred seq")))
-            }
+            let pred = try reader.opIDs("pred", limit: SignedOp.maxPred)
             let length = Int(try reader.u32("payload length"))
             edits.append(Edit(changes: try Payload.decode(try reader.raw(length, "payload")), pred: pred))
         }

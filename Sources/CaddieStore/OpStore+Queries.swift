@@ -143,7 +143,7 @@ extension OpStore {
                         SELECT 1 FROM roster_cancel c WHERE c.space = a.space AND c.game = a.game AND c.player = a.player
                         AND \(Self.names("c", "a")))
                     """, arguments: [space, game, player]
-            ).map(\.id)
+            ).map(\.op)
         }
     }
 
@@ -210,8 +210,8 @@ extension OpStore {
                     SELECT device, seq, by_device, by_seq FROM superseded WHERE space = ? AND game = ? AND player = ? AND hole = ?
                     """, arguments: args)
             {
-                supersedes[row.by, default: []].append(row.target)
-                supersededBy[row.target, default: []].append(row.by)
+                supersedes[row.by, default: []].append(row.op)
+                supersededBy[row.op, default: []].append(row.by)
             }
             return try rows.map { row in
                 let value = try row.value()
@@ -247,7 +247,7 @@ extension OpStore {
             try OpRow.fetchAll(
                 db, sql: "SELECT bytes, hash, device, seq, hlc FROM op WHERE space = ? ORDER BY hlc, device, seq",
                 arguments: [space]
-            ).map { ([UInt8]($0.bytes ?? Data()), $0.hash ?? .zero, $0.id, UInt64(bitPattern: $0.hlc ?? 0)) }
+            ).map { ([UInt8]($0.bytes ?? Data()), $0.hash ?? .zero, $0.op, UInt64(bitPattern: $0.hlc ?? 0)) }
         }
     }
 
@@ -257,7 +257,7 @@ extension OpStore {
             try OpRow.fetchAll(
                 db, sql: "SELECT bytes, device, seq, hlc FROM branch_op WHERE space = ? ORDER BY hlc, device, seq, hash",
                 arguments: [space]
-            ).map { ([UInt8]($0.bytes ?? Data()), $0.id, UInt64(bitPattern: $0.hlc ?? 0)) }
+            ).map { ([UInt8]($0.bytes ?? Data()), $0.op, UInt64(bitPattern: $0.hlc ?? 0)) }
         }
     }
 
@@ -266,7 +266,7 @@ extension OpStore {
         try read { db in
             try OpRow.fetchAll(
                 db, sql: "SELECT device, seq FROM fork WHERE space = ? ORDER BY device, seq", arguments: [space]
-            ).map(\.id)
+            ).map(\.op)
         }
     }
 

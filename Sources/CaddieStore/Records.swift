@@ -27,12 +27,29 @@ extension EntityID: BlobColumn {}
 extension TypedEntityID: BlobColumn {}
 extension Digest32: BlobColumn {}
 
-/// A table whose columns are named in snake case, as the schema names them (`found_by` for `foundBy`).
-protocol SnakeCaseRecord: FetchableRecord, PersistableRecord, Codable {}
+/// A row read from columns named in snake case, as the schema names them (`by_device` for `byDevice`).
+protocol SnakeCaseRow: FetchableRecord, Decodable {}
+
+extension SnakeCaseRow {
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+}
+
+/// A table whose columns are named in snake case, read and written (`found_by` for `foundBy`).
+protocol SnakeCaseRecord: SnakeCaseRow, PersistableRecord, Codable {}
 
 extension SnakeCaseRecord {
-    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
     static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
+}
+
+/// A row that names an op by its `device` and `seq` columns (SQLite holds the seq as a signed integer).
+protocol OpKeyedRow {
+    var device: PublicKey { get }
+    var seq: Int64 { get }
+}
+
+extension OpKeyedRow {
+    /// The op the row names.
+    var op: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
 }
 
 /// The `space` table: the spaces this home holds.
@@ -81,7 +98,7 @@ struct PeerRow: SnakeCaseRecord {
 /// A row that names an op by its device and seq, with whichever of its bytes, hash and clock the query selects.
 /// The bytes are read as SQLite holds them, whatever the column's type (a hand that edited a row with `||` leaves
 /// TEXT there), so the audit sees exactly what is stored.
-struct OpRow: FetchableRecord {
+struct OpRow: FetchableRecord, OpKeyedRow {
     var device: PublicKey
     var seq: Int64
     var bytes: Data?
@@ -95,13 +112,10 @@ struct OpRow: FetchableRecord {
         hash = row.hasColumn("hash") ? try row.decode(Digest32.self, forColumn: "hash") : nil
         hlc = row.hasColumn("hlc") ? try row.decode(Int64.self, forColumn: "hlc") : nil
     }
-
-    var id: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
 }
 
 /// A member of a space with the revocation that applies to it (`OpStore.members`).
-struct MemberRow: Decodable, FetchableRecord {
-    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+struct MemberRow: SnakeCaseRow {
     var device: PublicKey
     var user: PublicKey
     var userName: String
@@ -114,7 +128,7 @@ struct MemberRow: Decodable, FetchableRecord {
 
 /// A score value as the cell queries select it (`OpStore.scoreColumns`): the op, its clock, the cell, the entry's
 /// parts and its author's name; `forked` names a fork branch's device where the history query asks for it.
-struct ScoreRow: Decodable, FetchableRecord {
+struct ScoreRow: Decodable, FetchableRecord, OpKeyedRow {
     var device: PublicKey
     var seq: Int64
     var hlc: Int64
@@ -128,8 +142,6 @@ struct ScoreRow: Decodable, FetchableRecord {
     var author: String
     var forked: PublicKey?
 
-    var op: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
-
     func value() throws -> ScoreValue {
         let entry = try ScoreEntry(
             strokes: strokes, putts: putts, penalties: penalties,
@@ -139,21 +151,18 @@ struct ScoreRow: Decodable, FetchableRecord {
     }
 }
 
-/// A `superseded` row: the op `by` replaced the value of op `target` in a cell.
-struct SupersededRow: Decodable, FetchableRecord {
-    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+/// A `superseded` row: the op `by` replaced the value of op `op` in a cell.
+struct SupersededRow: SnakeCaseRow, OpKeyedRow {
     var device: PublicKey
     var seq: Int64
     var byDevice: PublicKey
     var bySeq: Int64
 
-    var target: OpID { OpID(device: device, seq: UInt64(bitPattern: seq)) }
     var by: OpID { OpID(device: byDevice, seq: UInt64(bitPattern: bySeq)) }
 }
 
 /// An attestation as `OpStore.attestations` selects it, with its op's clock and the marker's shown name.
-struct AttestationRow: Decodable, FetchableRecord {
-    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .convertFromSnakeCase }
+struct AttestationRow: SnakeCaseRow, OpKeyedRow {
     var device: PublicKey
     var seq: Int64
     var player: PlayerID
@@ -164,7 +173,7 @@ struct AttestationRow: Decodable, FetchableRecord {
 
     var attestation: AttestationRecord {
         AttestationRecord(
-            op: OpID(device: device, seq: UInt64(bitPattern: seq)), marker: marker, player: player, cardHash: cardHash,
+            op: op, marker: marker, player: player, cardHash: cardHash,
             hlc: HLC(rawValue: UInt64(bitPattern: hlc ?? 0)), user: user)
     }
 }

@@ -110,8 +110,9 @@ struct GamePlayerOptions: ParsableArguments {
 /// A command's options with `--json`: the command prints its result as JSON with it, else as text.
 @dynamicMemberLookup
 struct Reporting<Target: ParsableArguments>: ParsableArguments {
-    @OptionGroup var target: Target
+    // `--json` first, so that the target's arguments stay together in the usage line (`<game> <player> <hole>`).
     @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var target: Target
 
     subscript<Value>(dynamicMember path: KeyPath<Target, Value>) -> Value { target[keyPath: path] }
 
@@ -129,11 +130,42 @@ struct Reporting<Target: ParsableArguments>: ParsableArguments {
 extension Reporting where Target == HomeOptions {
     func open() throws -> Home { try target.open() }
     func read(_ body: (Home) throws -> Void) throws { try target.read(body) }
+
+    /// A list command: opens the home and lists what `items` reads from it.
+    func list<Item>(
+        _ items: (Home) throws -> [Item], empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String
+    ) throws {
+        try read { home in list(try items(home), empty: empty, item: item, line: line) }
+    }
+
+    /// A command with one result: opens the home, makes the result and prints it as JSON or as text.
+    func show<Result>(_ make: (Home) throws -> Result, json: (Result) -> JSON, text: (Result) -> String) throws {
+        try read { home in
+            let result = try make(home)
+            show(json(result), text: text(result))
+        }
+    }
 }
 
 extension Reporting where Target == SpaceOptions {
     func open() throws -> (Home, SpaceID) { try target.open() }
     func read(_ body: (Home, SpaceID) throws -> Void) throws { try target.read(body) }
+
+    /// A list command: opens the home, resolves the space and lists what `items` reads from it.
+    func list<Item>(
+        _ items: (Home, SpaceID) throws -> [Item], empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String
+    ) throws {
+        try read { home, space in list(try items(home, space), empty: empty, item: item, line: line) }
+    }
+
+    /// A command with one result: opens the home, resolves the space, makes the result and prints it as JSON or
+    /// as text.
+    func show<Result>(_ make: (Home, SpaceID) throws -> Result, json: (Result) -> JSON, text: (Result) -> String) throws {
+        try read { home, space in
+            let result = try make(home, space)
+            show(json(result), text: text(result))
+        }
+    }
 }
 
 extension Reporting where Target == GameOptions {

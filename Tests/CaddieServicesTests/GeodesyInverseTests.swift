@@ -146,11 +146,12 @@ struct GeodesyInverseTests {
         for line in VincentyLine.all {
             let solution = try #require(
                 Geodesy.bisectionInverse(
-                    latitude1: Degrees.toRadians(line.latitude1),
-                    latitude2: Degrees.toRadians(line.latitude2),
-                    longitudeDifference: Degrees.toRadians(line.longitudeDifference),
-                    on: try line.ellipsoid()
-                )
+                    Geodesy.InverseProblem(
+                        latitude1: Degrees.toRadians(line.latitude1),
+                        latitude2: Degrees.toRadians(line.latitude2),
+                        longitudeDifference: Degrees.toRadians(line.longitudeDifference),
+                        on: try line.ellipsoid()
+                    ))
             )
             #expect(abs(solution.distance - line.distance) < 0.001, "line (\(line.name)) \(solution.distance)")
             #expect(GeodesyFixtures.arcsecondsBetween(solution.initialBearing, line.azimuth1) < line.azimuthTolerance)
@@ -176,11 +177,12 @@ struct GeodesyInverseTests {
         // (-30, 0) to (29.9, 179.8) on WGS84: s12 = 19989832.82761 m, alpha1 = 161.89052473633,
         // alpha2 = 18.09073724574.
         let vincenty = Geodesy.vincentyInverse(
-            latitude1: Degrees.toRadians(-30),
-            latitude2: Degrees.toRadians(29.9),
-            longitudeDifference: Degrees.toRadians(179.8),
-            on: .wgs84
-        )
+            Geodesy.InverseProblem(
+                latitude1: Degrees.toRadians(-30),
+                latitude2: Degrees.toRadians(29.9),
+                longitudeDifference: Degrees.toRadians(179.8),
+                on: .wgs84
+            ))
         #expect(vincenty == nil)
         let solution = Geodesy.inverse(
             from: try GeodesyFixtures.point(-30, 0),
@@ -270,11 +272,12 @@ struct GeodesyInverseTests {
         let start = try GeodesyFixtures.point(56.3430, -2.8030)
         let end = try GeodesyFixtures.point(56.3440, -2.8010)
         let spherical = Geodesy.sphericalInverse(
-            latitude1: Degrees.toRadians(start.latitude),
-            latitude2: Degrees.toRadians(end.latitude),
-            longitudeDifference: Degrees.toRadians(end.longitude - start.longitude),
-            on: .wgs84
-        )
+            Geodesy.InverseProblem(
+                latitude1: Degrees.toRadians(start.latitude),
+                latitude2: Degrees.toRadians(end.latitude),
+                longitudeDifference: Degrees.toRadians(end.longitude - start.longitude),
+                on: .wgs84
+            ))
         #expect(abs(spherical.initialBearing - 47.94) < 0.005)
         let ellipsoidal = Geodesy.initialBearing(from: start, to: end)
         #expect(abs(ellipsoidal - 48.0019) < 0.0001)

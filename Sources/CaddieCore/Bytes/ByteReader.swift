@@ -66,6 +66,19 @@ public struct ByteReader: Sendable {
         return text
     }
 
+    /// Reads a counted list: a 16-bit count, at most `limit` (else an error naming `what`), then each element as
+    /// `element` reads it.
+    public mutating func list<Element>(
+        _ what: String, limit: Int, _ element: (inout ByteReader) throws(DecodeError) -> Element
+    ) throws(DecodeError) -> [Element] {
+        let count = Int(try u16(what))
+        guard count <= limit else { throw DecodeError(what: what, reason: "counts \(count); at most \(limit)") }
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for _ in 0..<count { elements.append(try element(&self)) }
+        return elements
+    }
+
     /// Fails unless every byte has been consumed; trailing bytes mean the input is not what it claims.
     public func expectEnd(_ what: String) throws(DecodeError) {
         guard isAtEnd else { throw DecodeError(what: what, reason: "has \(remaining) unexpected trailing bytes") }

@@ -99,15 +99,17 @@ extension CourseFile {
             throw .invalidArgument("tee \(name): gender \"\(gender)\" is longer than 8 bytes (use M or F)")
         }
         guard known[name.lowercased()] == nil else { throw .invalidArgument("tee \"\(name)\" appears twice") }
-        if let slope = tee.slope, !(55...155).contains(slope) {
-            throw .invalidArgument("tee \(name): slope \(slope) is outside 55...155")
+        /// A number out of its range: "tee NAME: WHAT VALUE is outside LIMITS".
+        func check<Value: Comparable>(
+            _ what: String, _ value: Value?, _ range: ClosedRange<Value>, _ limits: String, unit: String = ""
+        ) throws(CoreError) {
+            if let value, !range.contains(value) {
+                throw .invalidArgument("tee \(name): \(what) \(value)\(unit) is outside \(limits)")
+            }
         }
-        if let rating = tee.rating, !(20.0...90.0).contains(rating) {
-            throw .invalidArgument("tee \(name): course rating \(rating) is outside 20...90")
-        }
-        if let par = tee.par, !(27...80).contains(par) {
-            throw .invalidArgument("tee \(name): par \(par) is outside 27...80")
-        }
+        try check("slope", tee.slope, 55...155, "55...155")
+        try check("course rating", tee.rating, 20.0...90.0, "20...90")
+        try check("par", tee.par, 27...80, "27...80")
         let texts: [(String, String?, Int)] = [
             ("colour", tee.colour, 32), ("source", tee.source, 1000),
             ("asOf", tee.asOf, 64),
@@ -115,20 +117,12 @@ extension CourseFile {
         for (field, value, limit) in texts where (value?.utf8.count ?? 0) > limit {
             throw .invalidArgument("tee \(name): \(field) is longer than \(limit) bytes; shorten it")
         }
-        if let yards = tee.yards, !(100...10_000).contains(yards) {
-            throw .invalidArgument("tee \(name): length \(yards) yards is outside 100...10000")
-        }
+        try check("length", tee.yards, 100...10_000, "100...10000", unit: " yards")
         for (label, nine) in [("front nine", tee.front), ("back nine", tee.back)] {
             guard let nine else { continue }
-            if let rating = nine.rating, !(10.0...50.0).contains(rating) {
-                throw .invalidArgument("tee \(name): \(label) course rating \(rating) is outside 10...50")
-            }
-            if let slope = nine.slope, !(55...155).contains(slope) {
-                throw .invalidArgument("tee \(name): \(label) slope \(slope) is outside 55...155")
-            }
-            if let par = nine.par, !(27...45).contains(par) {
-                throw .invalidArgument("tee \(name): \(label) par \(par) is outside 27...45")
-            }
+            try check("\(label) course rating", nine.rating, 10.0...50.0, "10...50")
+            try check("\(label) slope", nine.slope, 55...155, "55...155")
+            try check("\(label) par", nine.par, 27...45, "27...45")
         }
     }
 

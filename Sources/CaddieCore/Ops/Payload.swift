@@ -70,11 +70,7 @@ public enum Payload {
             writer.u8(0x12)
             writer.raw(game.bytes)
             writer.raw(player.bytes)
-            writer.u16(UInt16(clamping: observed.count))
-            for id in observed {
-                writer.raw(id.device.bytes)
-                writer.u64(id.seq)
-            }
+            writer.opIDs(observed)
         case .score(let game, let player, let hole, let entry):
             // An entry with a fairway or green in regulation is 0x22 (two more bytes); one without stays 0x20,
             // byte for byte what older nodes write and read.
@@ -150,16 +146,13 @@ public enum Payload {
         case 0x03:
             let user = try key(&reader, "removed user")
             let salt = try reader.raw(16, "owner salt")
-            let count = Int(try reader.u16("removed devices"))
-            guard count <= 1024 else { throw DecodeError(what: "removed devices", reason: "more than 1024") }
-            var devices: [Change.Removal.Cutoff] = []
-            for _ in 0..<count {
+            let devices = try reader.list("removed devices", limit: 1024) { reader throws(DecodeError) in
                 let device = try key(&reader, "removed device")
                 let lastValid = try reader.u64("removed device last valid seq")
                 guard lastValid <= SignedOp.maxSeq else {
                     throw DecodeError(what: "removed device last valid seq", reason: "is out of range")
                 }
-                devices.append(.init(device: device, lastValidSeq: lastValid))
+                return Change.Removal.Cutoff(device: device, lastValidSeq: lastValid)
             }
             return .remove(Change.Removal(user: user, ownerSalt: salt, devices: devices))
         case 0x04:
@@ -167,12 +160,9 @@ public enum Payload {
             guard epoch >= 1 else { throw DecodeError(what: "rotation epoch", reason: "must be at least 1") }
             let rotationSalt = try reader.raw(16, "rotation owner salt")
             let check = try reader.raw(8, "rotation key check")
-            let count = Int(try reader.u16("rotation devices"))
-            guard count <= 4096 else { throw DecodeError(what: "rotation devices", reason: "more than 4096") }
-            var sealed: [Change.Rotation.Sealed] = []
-            for _ in 0..<count {
-                let device = try key(&reader, "rotation device")
-                sealed.append(.init(device: device, box: try reader.raw(80, "rotation sealed key")))
+            let sealed = try reader.list("rotation devices", limit: 4096) { reader throws(DecodeError) in
+                Change.Rotation.Sealed(
+                    device: try key(&reader, "rotation device"), box: try reader.raw(80, "rotation sealed key"))
             }
             return .rotate(Change.Rotation(epoch: epoch, ownerSalt: rotationSalt, keyCheck: check, sealed: sealed))
         case 0x10:
@@ -203,16 +193,7 @@ public enum Payload {
         case 0x12:
             let game: GameID = try entity(&reader, "game id")
             let player: PlayerID = try entity(&reader, "player id")
-            let count = Int(try reader.u16("observed count"))
-            guard count <= 1024 else { throw DecodeError(what: "observed adds", reason: "more than 1024") }
-            var observed: [OpID] = []
-            for _ in 0..<count {
-                let device = try key(&reader, "observed device")
-                let seq = try reader.u64("observed seq")
-                guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: "observed seq", reason: "is out of range") }
-                observed.append(OpID(device: device, seq: seq))
-            }
-            return .rosterRemove(game: game, player: player, observed: observed)
+            return .rosterRemove(game: game, player: player, observed: try reader.opIDs("observed", limit: 1024))
         case 0x20, 0x22:
             let game: GameID = try entity(&reader, "game id")
             let player: PlayerID = try entity(&reader, "player id")

@@ -53,11 +53,7 @@ public struct SignedOp: Hashable, Sendable {
         writer.u64(seq)
         writer.raw(prev.bytes)
         writer.u64(hlc.rawValue)
-        writer.u16(UInt16(clamping: pred.count))
-        for id in pred {
-            writer.raw(id.device.bytes)
-            writer.u64(id.seq)
-        }
+        writer.opIDs(pred)
         writer.u32(UInt32(clamping: payload.count))
         writer.raw(payload)
         return writer.bytes
@@ -79,18 +75,7 @@ public struct SignedOp: Hashable, Sendable {
         prev = Digest32(unchecked: try reader.raw(Digest32.length, "op prev"))
         hlc = HLC(rawValue: try reader.u64("op hlc"))
         guard hlc.rawValue <= UInt64(Int64.max) else { throw DecodeError(what: "op hlc", reason: "is beyond the year 10000") }
-        let predCount = Int(try reader.u16("op pred count"))
-        guard predCount <= Self.maxPred else {
-            throw DecodeError(what: "op pred count", reason: "is \(predCount); at most \(Self.maxPred)")
-        }
-        var pred: [OpID] = []
-        for _ in 0..<predCount {
-            let key = PublicKey(unchecked: try reader.raw(PublicKey.length, "op pred device"))
-            let predSeq = try reader.u64("op pred seq")
-            guard predSeq >= 1, predSeq <= Self.maxSeq else { throw DecodeError(what: "op pred seq", reason: "is out of range") }
-            pred.append(OpID(device: key, seq: predSeq))
-        }
-        self.pred = pred
+        pred = try reader.opIDs("op pred", limit: Self.maxPred)
         let payloadLength = Int(try reader.u32("op payload length"))
         guard payloadLength <= Self.maxPayloadBytes else {
             throw DecodeError(what: "op payload", reason: "is \(payloadLength) bytes; at most \(Self.maxPayloadBytes)")
@@ -99,5 +84,29 @@ public struct SignedOp: Hashable, Sendable {
         signature = try reader.raw(Self.signatureLength, "op signature")
         try reader.expectEnd("op")
         self.bytes = bytes
+    }
+}
+
+extension ByteWriter {
+    /// Writes a list of op ids: a 16-bit count, then each id's device key and seq. An op's `pred` and the adds a
+    /// roster removal observed are written this way.
+    public mutating func opIDs(_ ids: [OpID]) {
+        u16(UInt16(clamping: ids.count))
+        for id in ids {
+            raw(id.device.bytes)
+            u64(id.seq)
+        }
+    }
+}
+
+extension ByteReader {
+    /// Reads a list ``ByteWriter/opIDs(_:)`` wrote: at most `limit` ids, each seq in 1...``SignedOp/maxSeq``.
+    public mutating func opIDs(_ what: String, limit: Int) throws(DecodeError) -> [OpID] {
+        try list("\(what) count", limit: limit) { reader throws(DecodeError) in
+            let device = PublicKey(unchecked: try reader.raw(PublicKey.length, "\(what) device"))
+            let seq = try reader.u64("\(what) seq")
+            guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: "\(what) seq", reason: "is out of range") }
+            return OpID(device: device, seq: seq)
+        }
     }
 }

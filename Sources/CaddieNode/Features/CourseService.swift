@@ -27,8 +27,7 @@ public struct CourseService: HomeService {
 extension CourseService {
     /// The courses of a space, by name.
     public func list(_ space: SpaceID) throws(NodeError) -> [CourseRecord] {
-        try run { try store.records(space, CourseKind.self).map { CourseRecord(id: $0.key, fields: $0.value) } }
-            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        try run { try store.all(space, CourseRecord.self) }.sortedByName()
     }
 
     /// The course meant by `text`.
@@ -45,15 +44,15 @@ extension CourseService {
 
     /// The course with this id.
     public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
-        guard let fields = try run({ try store.record(space, id) }) else {
+        guard let course: CourseRecord = try run({ try store.one(space, id) }) else {
             throw .notFound("no course \(id.short) in this space: see `caddie course list`")
         }
-        return CourseRecord(id: id, fields: fields)
+        return course
     }
 
     func course(of game: GameRecord, in space: SpaceID) throws(NodeError) -> CourseRecord? {
         guard let id = game.course else { return nil }
-        return try run { try store.record(space, id) }.map { CourseRecord(id: id, fields: $0) }
+        return try run { try store.one(space, id) }
     }
 
     /// The sample courses that ship with Caddie (docs: Sources/CaddieNode/Resources/SampleCourses/README.md).

@@ -17,8 +17,7 @@ extension RoundService {
 
     /// The players of a space, by name.
     public func players(_ space: SpaceID) throws(NodeError) -> [PlayerRecord] {
-        try run { try store.records(space, PlayerKind.self).map { PlayerRecord(id: $0.key, fields: $0.value) } }
-            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        try run { try store.all(space, PlayerRecord.self) }.sortedByName()
     }
 
     /// Adds a player.
@@ -59,7 +58,7 @@ extension RoundService {
 
     /// The games of a space, newest first; deleted games only when asked for.
     public func games(_ space: SpaceID, includeDeleted: Bool = false) throws(NodeError) -> [GameRecord] {
-        try run { try store.records(space, GameKind.self).map { GameRecord(id: $0.key, fields: $0.value) } }
+        try run { try store.all(space, GameRecord.self) }
             .filter { includeDeleted || !$0.deleted }
             .sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
@@ -86,10 +85,9 @@ extension RoundService {
 
     /// The game with this id; a deleted one only when asked for.
     public func game(_ space: SpaceID, _ id: GameID, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
-        guard let fields = try run({ try store.record(space, id) }) else {
+        guard let game: GameRecord = try run({ try store.one(space, id) }) else {
             throw .notFound("no game \(id.short) in this space: see `caddie game list`")
         }
-        let game = GameRecord(id: id, fields: fields)
         if game.deleted, !includeDeleted {
             throw .notFound("game \(id.short) was deleted: `caddie game restore \(id.short)` brings it back")
         }
@@ -98,10 +96,10 @@ extension RoundService {
 
     /// The player with this id.
     public func player(_ space: SpaceID, _ id: PlayerID) throws(NodeError) -> PlayerRecord {
-        guard let fields = try run({ try store.record(space, id) }) else {
+        guard let player: PlayerRecord = try run({ try store.one(space, id) }) else {
             throw .notFound("no player \(id.short) in this space: see `caddie player list`")
         }
-        return PlayerRecord(id: id, fields: fields)
+        return player
     }
 
     /// The players meant by a list of texts, in order (each an id, id prefix or name; spaces around it ignored).
@@ -272,8 +270,7 @@ extension RoundService {
         }
         return Scorecard(
             game: game, course: try courses.course(of: game, in: space),
-            players: roster.map { everyone[$0] ?? PlayerRecord(id: $0, fields: [:]) }
-                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) },
+            players: roster.map { everyone[$0] ?? PlayerRecord(id: $0, fields: [:]) }.sortedByName(),
             cells: cells, attestations: try run { try store.attestations(space, game: game.id) })
     }
 

@@ -18,6 +18,18 @@ protocol RecordStore: SpaceStateStore {
     func record<Kind>(_ space: SpaceID, _ id: TypedEntityID<Kind>) throws(StoreError) -> [String: FieldValue]?
 }
 
+extension RecordStore {
+    /// Every record of one type in a space.
+    func all<Record: FieldRecord>(_ space: SpaceID, _ type: Record.Type) throws(StoreError) -> [Record] {
+        try records(space, Record.Kind.self).map { Record(id: $0.key, fields: $0.value) }
+    }
+
+    /// The record with this id; nil when the space has none.
+    func one<Record: FieldRecord>(_ space: SpaceID, _ id: TypedEntityID<Record.Kind>) throws(StoreError) -> Record? {
+        try record(space, id).map { Record(id: id, fields: $0) }
+    }
+}
+
 /// Rosters and score cells.
 protocol CardStore: SpaceStateStore {
     func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]

@@ -23,31 +23,13 @@ public struct ArrivalSettings: Sendable, Hashable, Codable {
         self.leaveRadius = leaveRadius
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case enterRadius
-        case leaveRadius
-    }
-
     /// Decodes the radii and checks them.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let enter = try container.decode(Double.self, forKey: .enterRadius)
-        let leave = try container.decode(Double.self, forKey: .leaveRadius)
-        do {
-            try self.init(enterRadius: enter, leaveRadius: leave)
-        } catch {
-            throw DecodingError.dataCorruptedError(
-                forKey: .enterRadius,
-                in: container,
-                debugDescription: error.description
-            )
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self = try values.checked(at: .enterRadius) {
+            try ArrivalSettings(
+                enterRadius: values.decode(Double.self, forKey: .enterRadius),
+                leaveRadius: values.decode(Double.self, forKey: .leaveRadius))
         }
-    }
-
-    /// Encodes the radii.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(enterRadius, forKey: .enterRadius)
-        try container.encode(leaveRadius, forKey: .leaveRadius)
     }
 }

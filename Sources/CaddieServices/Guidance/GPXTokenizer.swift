@@ -65,13 +65,19 @@ struct GPXTokenizer {
 
     // MARK: - Tags
 
-    private mutating func startTag() throws(GuidanceError) -> Token {
+    /// Steps over `opener` (`<` or `</`) and reads the element name after it, with the line the tag starts on.
+    private mutating func tagName(after opener: String) throws(GuidanceError) -> (name: String, line: Int) {
         let startLine = line
-        advance(by: 1)
+        advance(by: opener.utf8.count)
         let name = readName()
         guard !name.isEmpty else {
-            throw .gpxMalformed(line: startLine, reason: "a '<' is not followed by an element name")
+            throw .gpxMalformed(line: startLine, reason: "a '\(opener)' is not followed by an element name")
         }
+        return (name, startLine)
+    }
+
+    private mutating func startTag() throws(GuidanceError) -> Token {
+        let (name, startLine) = try tagName(after: "<")
         var attributes: [Attribute] = []
         while true {
             let hadSpace = skipWhitespace()
@@ -135,12 +141,7 @@ struct GPXTokenizer {
     }
 
     private mutating func endTag() throws(GuidanceError) -> Token {
-        let startLine = line
-        advance(by: 2)
-        let name = readName()
-        guard !name.isEmpty else {
-            throw .gpxMalformed(line: startLine, reason: "a '</' is not followed by an element name")
-        }
+        let (name, startLine) = try tagName(after: "</")
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {
             throw .gpxMalformed(line: startLine, reason: "the end tag </\(name.clipped)> is never closed with '>'")

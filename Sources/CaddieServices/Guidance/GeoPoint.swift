@@ -33,29 +33,14 @@ public struct GeoPoint: Sendable, Hashable, Codable, CustomStringConvertible {
         self.longitude = Degrees.longitude(longitude)
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case latitude
-        case longitude
-    }
-
     /// Decodes `{"latitude": …, "longitude": …}` and checks the ranges.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let latitude = try container.decode(Double.self, forKey: .latitude)
-        let longitude = try container.decode(Double.self, forKey: .longitude)
-        do {
-            try self.init(latitude: latitude, longitude: longitude)
-        } catch {
-            let key: CodingKeys = if case .invalidLatitude = error { .latitude } else { .longitude }
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: error.description)
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self = try values.checked(at: { error in if case .invalidLatitude = error { .latitude } else { .longitude } }) {
+            try GeoPoint(
+                latitude: values.decode(Double.self, forKey: .latitude),
+                longitude: values.decode(Double.self, forKey: .longitude))
         }
-    }
-
-    /// Encodes `{"latitude": …, "longitude": …}`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(latitude, forKey: .latitude)
-        try container.encode(longitude, forKey: .longitude)
     }
 
     /// The point as `latitude, longitude` in decimal degrees.

@@ -28,23 +28,10 @@ public struct GeoPolygon: Sendable, Hashable, Codable {
         self.vertices = corners
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case vertices
-    }
-
     /// Decodes `{"vertices": [...]}` and checks the outline has at least three corners.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let vertices = try container.decode([GeoPoint].self, forKey: .vertices)
-        do {
-            try self.init(vertices: vertices)
-        } catch {
-            throw DecodingError.dataCorruptedError(
-                forKey: .vertices,
-                in: container,
-                debugDescription: error.description
-            )
-        }
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self = try values.checked(at: .vertices) { try GeoPolygon(vertices: values.decode([GeoPoint].self, forKey: .vertices)) }
     }
 
     /// Whether `point` is inside the outline (even-odd rule; a point exactly on an edge may go either way).

@@ -18,19 +18,12 @@ extension Geodesy {
     /// reaches at the second latitude grows monotonically as the starting azimuth goes from 0 to pi, so halving
     /// that interval always closes in on the answer. Each trial azimuth is evaluated with Vincenty's closed forms
     /// for the longitude and the arc length. The transformations are then undone on the azimuths.
-    static func bisectionInverse(
-        latitude1: Double,
-        latitude2: Double,
-        longitudeDifference: Double,
-        on ellipsoid: Ellipsoid
-    ) -> GeodesicSolution? {
-        let a = ellipsoid.semiMajorAxis
-        let f = ellipsoid.flattening
-        let b = ellipsoid.semiMinorAxis
+    static func bisectionInverse(_ problem: InverseProblem) -> GeodesicSolution? {
+        let (a, f, b) = problem.axes
 
-        var phi1 = latitude1
-        var phi2 = latitude2
-        var target = longitudeDifference
+        var phi1 = problem.latitude1
+        var phi2 = problem.latitude2
+        var target = problem.longitudeDifference
         let swapped = abs(phi1) < abs(phi2)
         if swapped {
             swap(&phi1, &phi2)

@@ -45,31 +45,33 @@ public enum Geodesy: Sendable {
     )
         -> GeodesicSolution
     {
-        let latitude1 = Degrees.toRadians(start.latitude)
-        let latitude2 = Degrees.toRadians(end.latitude)
-        let longitudeDifference = Degrees.wrappedRadians(Degrees.toRadians(end.longitude - start.longitude))
-        if let solution = vincentyInverse(
-            latitude1: latitude1,
-            latitude2: latitude2,
-            longitudeDifference: longitudeDifference,
-            on: ellipsoid
-        ) {
-            return solution
+        let problem = InverseProblem(
+            latitude1: Degrees.toRadians(start.latitude),
+            latitude2: Degrees.toRadians(end.latitude),
+            longitudeDifference: Degrees.wrappedRadians(Degrees.toRadians(end.longitude - start.longitude)),
+            on: ellipsoid)
+        return vincentyInverse(problem) ?? bisectionInverse(problem) ?? sphericalInverse(problem)
+    }
+
+    /// The inverse problem as each of its solvers takes it: the two latitudes and the longitude from the first point
+    /// to the second, in radians, on an ellipsoid.
+    struct InverseProblem {
+        let latitude1: Double
+        let latitude2: Double
+        let longitudeDifference: Double
+        let ellipsoid: Ellipsoid
+
+        init(latitude1: Double, latitude2: Double, longitudeDifference: Double, on ellipsoid: Ellipsoid) {
+            self.latitude1 = latitude1
+            self.latitude2 = latitude2
+            self.longitudeDifference = longitudeDifference
+            self.ellipsoid = ellipsoid
         }
-        if let solution = bisectionInverse(
-            latitude1: latitude1,
-            latitude2: latitude2,
-            longitudeDifference: longitudeDifference,
-            on: ellipsoid
-        ) {
-            return solution
+
+        /// The ellipsoid as the formulas name it: semi-major axis a, flattening f, semi-minor axis b.
+        var axes: (a: Double, f: Double, b: Double) {
+            (ellipsoid.semiMajorAxis, ellipsoid.flattening, ellipsoid.semiMinorAxis)
         }
-        return sphericalInverse(
-            latitude1: latitude1,
-            latitude2: latitude2,
-            longitudeDifference: longitudeDifference,
-            on: ellipsoid
-        )
     }
 
     /// The distance in metres along the ellipsoid from `start` to `end`.
@@ -150,18 +152,11 @@ public enum Geodesy: Sendable {
     // MARK: - Vincenty's inverse iteration
 
     /// Vincenty's inverse formula, or nil when the iteration does not converge (nearly antipodal points).
-    static func vincentyInverse(
-        latitude1: Double,
-        latitude2: Double,
-        longitudeDifference: Double,
-        on ellipsoid: Ellipsoid
-    ) -> GeodesicSolution? {
-        let a = ellipsoid.semiMajorAxis
-        let f = ellipsoid.flattening
-        let b = ellipsoid.semiMinorAxis
-        let bigL = longitudeDifference
-        let (sinU1, cosU1) = reducedLatitude(latitude1, flattening: f)
-        let (sinU2, cosU2) = reducedLatitude(latitude2, flattening: f)
+    static func vincentyInverse(_ problem: InverseProblem) -> GeodesicSolution? {
+        let (a, f, b) = problem.axes
+        let bigL = problem.longitudeDifference
+        let (sinU1, cosU1) = reducedLatitude(problem.latitude1, flattening: f)
+        let (sinU2, cosU2) = reducedLatitude(problem.latitude2, flattening: f)
 
         /// The auxiliary-sphere quantities for one value of lambda, and the next lambda of the iteration.
         struct Step {
@@ -241,13 +236,9 @@ public enum Geodesy: Sendable {
 
     /// A great circle on the sphere of the ellipsoid's mean radius (2a + b) / 3. Only reached if both ellipsoidal
     /// methods fail, which the tests have not found; it keeps the promise that the answer is never NaN.
-    static func sphericalInverse(
-        latitude1: Double,
-        latitude2: Double,
-        longitudeDifference: Double,
-        on ellipsoid: Ellipsoid
-    ) -> GeodesicSolution {
-        let radius = (2 * ellipsoid.semiMajorAxis + ellipsoid.semiMinorAxis) / 3
+    static func sphericalInverse(_ problem: InverseProblem) -> GeodesicSolution {
+        let (latitude1, latitude2, longitudeDifference) = (problem.latitude1, problem.latitude2, problem.longitudeDifference)
+        let radius = (2 * problem.axes.a + problem.axes.b) / 3
         let halfLatitude = sin((latitude2 - latitude1) / 2)
         let halfLongitude = sin(longitudeDifference / 2)
         let h = halfLatitude * halfLatitude + cos(latitude1) * cos(latitude2) * halfLongitude * halfLongitude

@@ -102,3 +102,20 @@ public enum GuidanceError: Error, Equatable, CustomStringConvertible, Sendable {
         return cleaned
     }
 }
+
+extension KeyedDecodingContainer {
+    /// Decodes a value whose initialiser checks what was decoded: a `GuidanceError` it throws becomes a decoding
+    /// error at the field `key` names, so a document with an impossible value is refused like a malformed one.
+    func checked<Value>(at key: (GuidanceError) -> Key, _ make: () throws -> Value) throws -> Value {
+        do {
+            return try make()
+        } catch let error as GuidanceError {
+            throw DecodingError.dataCorruptedError(forKey: key(error), in: self, debugDescription: error.description)
+        }
+    }
+
+    /// ``checked(at:_:)`` where one field is at fault whatever the error.
+    func checked<Value>(at key: Key, _ make: () throws -> Value) throws -> Value {
+        try checked(at: { _ in key }, make)
+    }
+}

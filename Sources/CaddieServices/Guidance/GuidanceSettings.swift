@@ -44,15 +44,9 @@ public struct GuidanceSettings: Sendable, Hashable, Codable {
             competitionMode: try container.decode(Bool.self, forKey: .competitionMode),
             directionStyle: try container.decode(DirectionStyle.self, forKey: .directionStyle)
         )
-        let window = try container.decode(Double.self, forKey: .inBoundsWindow)
-        do {
-            self = try withInBoundsWindow(window)
-        } catch {
-            throw DecodingError.dataCorruptedError(
-                forKey: .inBoundsWindow,
-                in: container,
-                debugDescription: error.description
-            )
+        let settings = self
+        self = try container.checked(at: .inBoundsWindow) {
+            try settings.withInBoundsWindow(container.decode(Double.self, forKey: .inBoundsWindow))
         }
     }
 }

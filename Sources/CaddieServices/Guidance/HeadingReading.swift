@@ -15,17 +15,11 @@ public struct HeadingReading: Sendable, Hashable, Codable {
 
     /// Decodes `{"degrees": …, "source": …}` and checks the angle.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let degrees = try container.decode(Double.self, forKey: .degrees)
-        let source = try container.decode(HeadingSource.self, forKey: .source)
-        do {
-            try self.init(degrees: degrees, source: source)
-        } catch {
-            throw DecodingError.dataCorruptedError(
-                forKey: .degrees,
-                in: container,
-                debugDescription: error.description
-            )
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self = try values.checked(at: .degrees) {
+            try HeadingReading(
+                degrees: values.decode(Double.self, forKey: .degrees),
+                source: values.decode(HeadingSource.self, forKey: .source))
         }
     }
 

@@ -171,9 +171,12 @@ struct StateHash: ParsableCommand {
     @OptionGroup var options: Reporting<SpaceOptions>
 
     func run() throws {
-        try options.read { home, space in
-            let hash = try home.stateHash(space)
-            options.show(.object([("stateHash", .string(hash.hex))]), text: hash.hex)
+        try options.show {
+            try $0.stateHash($1)
+        } json: {
+            .object([("stateHash", .string($0.hex))])
+        } text: {
+            $0.hex
         }
     }
 }
@@ -184,11 +187,12 @@ struct VectorCommand: ParsableCommand {
     @OptionGroup var options: Reporting<SpaceOptions>
 
     func run() throws {
-        try options.read { home, space in
-            let vector = try home.vector(space)
-            options.show(
-                .object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) }),
-                text: vector.description)
+        try options.show {
+            try $0.vector($1)
+        } json: { vector in
+            .object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) })
+        } text: {
+            $0.description
         }
     }
 }

@@ -43,21 +43,19 @@ struct Device: ParsableCommand {
         @OptionGroup var options: Reporting<HomeOptions>
 
         func run() throws {
-            try options.read { home in
-                options.list(
-                    try home.devices.list(),
-                    item: {
-                        .object([
-                            ("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
-                            ("spaces", .array($0.spaces.map { .string($0) })),
-                            ("revokedAfter", .optional($0.revokedAfter.map { Int($0) })),
-                        ])
-                    }
-                ) { device in
-                    "\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
-                        + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
-                        + "  in " + device.spaces.joined(separator: ", ")
+            try options.list(
+                { try $0.devices.list() },
+                item: {
+                    .object([
+                        ("device", .string($0.device.hex)), ("this", .bool($0.isThisDevice)),
+                        ("spaces", .array($0.spaces.map { .string($0) })),
+                        ("revokedAfter", .optional($0.revokedAfter.map { Int($0) })),
+                    ])
                 }
+            ) { device in
+                "\(device.device.hex)\(device.isThisDevice ? " (this device)" : "")"
+                    + (device.revokedAfter.map { " revoked after op \($0)" } ?? "")
+                    + "  in " + device.spaces.joined(separator: ", ")
             }
         }
     }

@@ -160,10 +160,12 @@ struct Whoami: ParsableCommand {
     @OptionGroup var options: Reporting<HomeOptions>
 
     func run() throws {
-        try options.read { home in
-            let identity = try home.identity()
-            options.show(
-                Views.whoami(identity), text: "\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)")
+        try options.show {
+            try $0.identity()
+        } json: {
+            Views.whoami($0)
+        } text: { identity in
+            "\(identity.name)\nuser   \(identity.user)\ndevice \(identity.device)"
         }
     }
 }

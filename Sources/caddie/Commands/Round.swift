@@ -38,10 +38,8 @@ struct Player: ParsableCommand {
         @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() throws {
-            try options.read { home, space in
-                options.list(try home.rounds.players(space), item: Views.player) { player in
-                    "\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? "")
-                }
+            try options.list({ try $0.rounds.players($1) }, item: Views.player) { player in
+                "\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? "")
             }
         }
     }
@@ -118,11 +116,9 @@ struct Course: ParsableCommand {
         @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() throws {
-            try options.read { home, space in
-                options.list(try home.courses.list(space), item: Views.course) { course in
-                    "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
-                        + course.tees.map(\.name).joined(separator: ", ")
-                }
+            try options.list({ try $0.courses.list($1) }, item: Views.course) { course in
+                "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
+                    + course.tees.map(\.name).joined(separator: ", ")
             }
         }
     }
@@ -257,14 +253,11 @@ struct Game: ParsableCommand {
         @Flag(help: "Also list deleted games.") var deleted = false
 
         func run() throws {
-            try options.read { home, space in
-                let games = try home.rounds.games(space, includeDeleted: deleted)
-                options.list(games, item: Views.game) { game in
-                    let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
-                    return
-                        "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
-                        + formats
-                }
+            try options.list({ try $0.rounds.games($1, includeDeleted: deleted) }, item: Views.game) { game in
+                let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
+                return
+                    "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
+                    + formats
             }
         }
     }

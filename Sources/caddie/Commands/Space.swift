@@ -15,14 +15,13 @@ struct Space: ParsableCommand {
         @Argument(help: "The space's name, e.g. \"Saturday foursome\".") var name: String
 
         func run() throws {
-            try options.read { home in
-                let invite = try home.spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
-                if options.json {
-                    Console.json(.object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]))
-                } else {
-                    Console.print("Created space \(invite.name) (\(invite.space.hex))")
-                    Console.print("Invite the group with `caddie space invite` (a code for one device, for 24 hours).")
-                }
+            try options.show {
+                try $0.spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
+            } json: { invite in
+                .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))])
+            } text: { invite in
+                "Created space \(invite.name) (\(invite.space.hex))\n"
+                    + "Invite the group with `caddie space invite` (a code for one device, for 24 hours)."
             }
         }
     }
@@ -231,23 +230,21 @@ struct Space: ParsableCommand {
             @Option(help: "Only this space's (id, id prefix or name).") var space: String?
 
             func run() throws {
-                try options.read { home in
-                    let invites = try home.spaces.invites(space: try space.map { try home.spaces.resolveSpace($0) })
-                    options.list(
-                        invites, empty: "No invites made here: `caddie space invite` makes one.",
-                        item: { summary in
-                            .object([
-                                ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
-                                ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
-                                ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
-                                ("admitted", .array(summary.admitted.map { .string($0) })),
-                            ])
-                        }
-                    ) { summary in
-                        let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
-                        return "\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
-                            + "expires \(New.local(summary.invite.expiresAt))\(admitted)"
+                try options.list(
+                    { home in try home.spaces.invites(space: try space.map { try home.spaces.resolveSpace($0) }) },
+                    empty: "No invites made here: `caddie space invite` makes one.",
+                    item: { summary in
+                        .object([
+                            ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
+                            ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
+                            ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
+                            ("admitted", .array(summary.admitted.map { .string($0) })),
+                        ])
                     }
+                ) { summary in
+                    let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
+                    return "\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
+                        + "expires \(New.local(summary.invite.expiresAt))\(admitted)"
                 }
             }
         }
@@ -258,11 +255,12 @@ struct Space: ParsableCommand {
             @Argument(help: "The invite's id, or the start of it (see `caddie space invite list`).") var id: String
 
             func run() throws {
-                try options.read { home in
-                    let invite = try home.spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
-                    options.show(
-                        .object([("revoked", .string(invite.id.hex))]),
-                        text: "Revoked invite \(invite.id.hex): it admits nobody from now on.")
+                try options.show {
+                    try $0.spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
+                } json: { invite in
+                    .object([("revoked", .string(invite.id.hex))])
+                } text: { invite in
+                    "Revoked invite \(invite.id.hex): it admits nobody from now on."
                 }
             }
         }
@@ -273,13 +271,11 @@ struct Space: ParsableCommand {
         @OptionGroup var options: Reporting<HomeOptions>
 
         func run() throws {
-            try options.read { home in
-                options.list(
-                    try home.spaces.list(),
-                    empty: "No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.", item: Views.space
-                ) { space in
-                    "\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops)"
-                }
+            try options.list(
+                { try $0.spaces.list() },
+                empty: "No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.", item: Views.space
+            ) { space in
+                "\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops)"
             }
         }
     }

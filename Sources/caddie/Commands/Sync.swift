@@ -192,13 +192,11 @@ struct Peers: ParsableCommand {
     @OptionGroup var options: Reporting<HomeOptions>
 
     func run() throws {
-        try options.read { home in
-            options.list(try home.peers(), empty: "No peers yet.", item: Views.peer) { peer in
-                "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
-                    + "last seen \(Views.time(milliseconds: peer.lastSeen))"
-                    + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
-                    + ", sent \(peer.sent), received \(peer.received)"
-            }
+        try options.list({ try $0.peers() }, empty: "No peers yet.", item: Views.peer) { peer in
+            "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
+                + "last seen \(Views.time(milliseconds: peer.lastSeen))"
+                + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
+                + ", sent \(peer.sent), received \(peer.received)"
         }
     }
 }

@@ -80,20 +80,17 @@ struct Web: ParsableCommand {
         @OptionGroup var options: Reporting<HomeOptions>
 
         func run() throws {
-            try options.read { home in
-                let sessions = try WebAccess(home: home).sessions()
-                let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
-                options.list(
-                    sessions, empty: "No browser is signed in. Sign one in with `caddie web link`.",
-                    item: {
-                        .object([
-                            ("id", .string($0.id)), ("created", .string(day($0.created))),
-                            ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)),
-                        ])
-                    }
-                ) { session in
-                    "\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)"
+            let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
+            try options.list(
+                { try WebAccess(home: $0).sessions() }, empty: "No browser is signed in. Sign one in with `caddie web link`.",
+                item: {
+                    .object([
+                        ("id", .string($0.id)), ("created", .string(day($0.created))),
+                        ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)),
+                    ])
                 }
+            ) { session in
+                "\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)"
             }
         }
     }
@@ -104,11 +101,12 @@ struct Web: ParsableCommand {
         @Argument(help: "The session id, as `caddie web sessions` lists it.") var id: String
 
         func run() throws {
-            try options.read { home in
-                let session = try WebAccess(home: home).revoke(id)
-                options.show(
-                    .object([("revoked", .string(session.id))]),
-                    text: "Ended browser session \(session.id) (\(session.agent)).")
+            try options.show {
+                try WebAccess(home: $0).revoke(id)
+            } json: { session in
+                .object([("revoked", .string(session.id))])
+            } text: { session in
+                "Ended browser session \(session.id) (\(session.agent))."
             }
         }
     }
