@@ -11,7 +11,8 @@ import Synchronization
 /// of ops, and tells its sessions and live events of them the moment they commit.
 ///
 /// Request: `"CTL1"` ‖ device key (32) ‖ space (16) ‖ edit count (`u16`, at least 1) ‖ per edit: pred count
-/// (`u16`) ‖ preds (device 32 ‖ seq `u64` each) ‖ payload length (`u32`) ‖ payload (Protocol/op-format.md).
+/// (`u16`, at most ``SignedOp/maxPred``) ‖ preds (device 32 ‖ seq `u64` in 1...``SignedOp/maxSeq`` each, as in an
+/// op) ‖ payload length (`u32`) ‖ payload (Protocol/op-format.md).
 /// Reply: `0` ‖ op count (`u16`) ‖ per op: length (`u32`) ‖ the signed op; or `1` ‖ UTF-8 text of the error.
 public struct ControlRequest: Equatable, Sendable {
     static let magic: [UInt8] = Array("CTL1".utf8)

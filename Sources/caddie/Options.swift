@@ -41,9 +41,18 @@ struct SpaceOptions: ParsableArguments {
     /// A command that edits the space: as ``read(_:)``, with the keys unlocked (`CADDIE_PASSPHRASE` or a prompt);
     /// prints the line `body` returns.
     func edit(_ body: (Home, SpaceID, UnlockedKeys) throws -> String) throws {
+        try edit(resolving: { _, _ in () }) { home, space, keys, _ in try body(home, space, keys) }
+    }
+
+    /// As ``edit(_:)``, with the rest of what the person typed resolved first (`resolve`), so that a mistyped
+    /// name is refused before the passphrase is asked for.
+    func edit<Typed>(
+        resolving resolve: (Home, SpaceID) throws -> Typed, _ body: (Home, SpaceID, UnlockedKeys, Typed) throws -> String
+    ) throws {
         try guarded {
             let (home, space) = try open()
-            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain())))
+            let typed = try resolve(home, space)
+            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), typed))
         }
     }
 }
@@ -69,9 +78,21 @@ struct GameOptions: ParsableArguments {
 
     /// A command that edits the game: as ``SpaceOptions/edit(_:)``, with the game resolved.
     func edit(includeDeleted: Bool = false, _ body: (Home, SpaceID, UnlockedKeys, GameID) throws -> String) throws {
+        try edit(includeDeleted: includeDeleted, resolving: { _, _, _ in () }) { home, space, keys, game, _ in
+            try body(home, space, keys, game)
+        }
+    }
+
+    /// As ``edit(includeDeleted:_:)``, with the rest of what the person typed resolved first (`resolve`), so that
+    /// a mistyped name is refused before the passphrase is asked for.
+    func edit<Typed>(
+        includeDeleted: Bool = false, resolving resolve: (Home, SpaceID, GameID) throws -> Typed,
+        _ body: (Home, SpaceID, UnlockedKeys, GameID, Typed) throws -> String
+    ) throws {
         try guarded {
             let (home, space, game) = try open(includeDeleted: includeDeleted)
-            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game))
+            let typed = try resolve(home, space, game)
+            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game, typed))
         }
     }
 }

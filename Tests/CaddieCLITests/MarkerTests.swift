@@ -43,4 +43,27 @@ struct MarkerTests {
         ]).field("game")
         #expect(try Self.markers(ana, second) == [players[0]: players[2], players[2]: players[1]])
     }
+
+    @Test("a mistyped player or tee is refused before the passphrase is asked for, and nothing changes")
+    func typoBeforePassphrase() throws {
+        let (homes, game, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        let before = try ana.stateHash()
+        // No CADDIE_PASSPHRASE and no terminal: a command that asked for the passphrase first would fail saying so.
+        for arguments in [
+            ["attest", game, "Zoe"],
+            ["game", "marker", game, "Zoe", "Ana"],
+            ["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana,Zoe"],
+            ["game", "setup", game, "--teams", "Ana+Zoe,Ben+Cleo"],
+        ] {
+            let result = try ana.fails(arguments, passphrase: .some(nil), saying: "no player 'Zoe'")
+            #expect(!result.stderr.contains("CADDIE_PASSPHRASE"), "\(arguments): \(result.stderr)")
+        }
+        let tee = try ana.fails(
+            ["game", "new", "--course", "Haagsche", "--tee", "Purple", "--players", "Ana"], passphrase: .some(nil),
+            saying: "has no tee 'Purple'")
+        #expect(!tee.stderr.contains("CADDIE_PASSPHRASE"))
+        #expect(try ana.stateHash() == before)
+    }
 }

@@ -42,6 +42,15 @@ extension CourseService {
         return CourseID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
     }
 
+    /// The tee of `course` called `name` (any case), or an error that lists the course's tees.
+    public static func tee(named name: String, of course: CourseRecord) throws(NodeError) -> CourseRecord.Tee {
+        guard let tee = course.tee(named: name) else {
+            throw .invalid(
+                "course \(course.name) has no tee '\(name)'; its tees: " + course.tees.map(\.name).joined(separator: ", "))
+        }
+        return tee
+    }
+
     /// The course with this id.
     public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
         guard let course: CourseRecord = try run({ try store.one(space, id) }) else {

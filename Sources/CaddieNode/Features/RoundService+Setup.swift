@@ -74,14 +74,7 @@ extension RoundService {
         } else {
             scored = []
         }
-        func checkTee(_ name: String) throws(NodeError) -> String {
-            guard let tee = course.tee(named: name) else {
-                throw .invalid(
-                    "course \(course.name) has no tee '\(name)'; its tees: "
-                        + course.tees.map(\.name).joined(separator: ", "))
-            }
-            return tee.name
-        }
+        func checkTee(_ name: String) throws(NodeError) -> String { try CourseService.tee(named: name, of: course).name }
         if let tee = setup.tee {
             let name = try checkTee(tee)
             if let game, name != game.tee {

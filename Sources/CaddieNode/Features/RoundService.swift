@@ -127,11 +127,7 @@ extension RoundService {
         throws(NodeError) -> GameID
     {
         let course = try courses.course(space, courseID)
-        guard let tee = course.tee(named: teeName) else {
-            throw .invalid(
-                "course \(course.name) has no tee '\(teeName)'; its tees: "
-                    + course.tees.map(\.name).joined(separator: ", "))
-        }
+        let tee = try CourseService.tee(named: teeName, of: course)
         guard !players.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
         var roster: [PlayerID] = []
         for id in players {

@@ -64,9 +64,9 @@ extension Game {
 
         func run() throws {
             let changes = try guardedValue { try setup.setup(tee: tee) }
-            try target.edit { home, space, keys, game in
-                try home.rounds.setupGame(
-                    space: space, keys: keys, game: game, setup: try home.rounds.resolve(changes, in: space))
+            try target.edit(resolving: { home, space, _ in try home.rounds.resolve(changes, in: space) }) {
+                home, space, keys, game, resolved in
+                try home.rounds.setupGame(space: space, keys: keys, game: game, setup: resolved)
                 return "Set up game \(target.game)"
             }
         }

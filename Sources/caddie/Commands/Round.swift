@@ -212,11 +212,11 @@ struct Game: ParsableCommand {
         @Argument(help: "Their marker, another player of the game.") var marker: String
 
         func run() throws {
-            try options.edit { home, space, keys in
-                let players = try home.rounds.resolvePlayers(space, [player, marker])
+            try options.edit(resolving: { home, space in
+                (try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayers(space, [player, marker]))
+            }) { home, space, keys, typed in
                 try home.rounds.setMarker(
-                    space: space, keys: keys, game: try home.rounds.resolveGame(space, game).id, player: players[0],
-                    marker: players[1])
+                    space: space, keys: keys, game: typed.0, player: typed.1[0], marker: typed.1[1])
                 return "\(marker) marks \(player) in game \(game)"
             }
         }
@@ -237,11 +237,15 @@ struct Game: ParsableCommand {
                 let pairs = try Game.markerPairs(markers)
                 let gameSetup = try setup.setup()
                 let (home, space) = try options.open()
-                let keys = try home.unlock(passphrase: try Passphrase.obtain())
+                // What was typed first, so that a mistyped name is refused before the passphrase is asked for.
+                let courseRecord = try home.courses.resolveCourse(space, course)
+                _ = try CourseService.tee(named: tee, of: courseRecord)
+                let playerIDs = try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init))
+                let markerIDs = try home.rounds.resolveMarkers(space, pairs)
+                let resolvedSetup = try home.rounds.resolve(gameSetup, in: space)
                 let id = try home.rounds.newGame(
-                    space: space, keys: keys, course: try home.courses.resolveCourse(space, course).id, tee: tee,
-                    players: try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init)),
-                    markers: try home.rounds.resolveMarkers(space, pairs), setup: try home.rounds.resolve(gameSetup, in: space))
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), course: courseRecord.id, tee: tee,
+                    players: playerIDs, markers: markerIDs, setup: resolvedSetup)
                 options.show(.object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }
         }
@@ -338,9 +342,9 @@ struct Attest: ParsableCommand {
     @Argument(help: "The player whose card you attest.") var player: String
 
     func run() throws {
-        try target.edit { home, space, keys, game in
-            let hash = try home.rounds.attest(
-                space: space, keys: keys, game: game, player: try home.rounds.resolvePlayer(space, player).id)
+        try target.edit(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) {
+            home, space, keys, game, id in
+            let hash = try home.rounds.attest(space: space, keys: keys, game: game, player: id)
             return "Attested \(player)'s card (\(hash.short))"
         }
     }
