@@ -124,6 +124,13 @@ extension StoreError {
             }
         }
         if let error = error as? DecodeError { return .database("stored data does not decode: \(error)") }
+        if error is RowDecodingError {
+            // A row of the wrong shape (an id of the wrong length, text where a number belongs): the file was edited
+            // by hand or damaged. GRDB's text names the table's query and the row.
+            return .database(
+                "a row of the home's database is damaged and cannot be read: restore caddie.sqlite from a backup, "
+                    + "or remove the row this describes: \(error)")
+        }
         return .database("\(error)")
     }
 }

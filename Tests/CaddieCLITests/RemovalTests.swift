@@ -48,6 +48,9 @@ struct RemovalTests {
         try ben.fails(["space", "remove", "Ana"], saying: "only the space's owner, Ana, can remove members")
         try ana.fails(["space", "remove", "Ana"], saying: "the space's owner cannot remove themselves")
         try ana.fails(["space", "remove", "Zed"], saying: "no member of this space is called 'Zed'")
+        // Refused before the passphrase is asked for (here there is neither CADDIE_PASSPHRASE nor a terminal).
+        try ben.fails(["space", "remove", "Ana"], passphrase: .some(nil), saying: "only the space's owner, Ana")
+        try ana.fails(["space", "remove", "Zed"], passphrase: .some(nil), saying: "no member of this space is called 'Zed'")
         let removal = try #require(try ana.ok(["space", "remove", "Ben", "--json"]).json() as? [String: Any])
         #expect(
             removal["devices"] as? Int == 1 && removal["sealedTo"] as? Int == 2 && removal["epoch"] as? Int == 1,

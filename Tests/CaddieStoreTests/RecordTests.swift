@@ -48,6 +48,22 @@ struct RecordTests {
         #expect(throws: StoreError.self) { try store.peers() }
     }
 
+    @Test("a damaged space row is refused with what to do: restore the file from a backup or remove the row")
+    func damagedSpaceRow() throws {
+        let store = try OpStore()
+        try store.addSpace(Self.space, name: "Saturday", now: 5)
+        try store.write { db in
+            try db.execute(sql: "INSERT INTO space (id, name, joined_at) VALUES (?, 'broken', 6)", arguments: [Data([1, 2])])
+        }
+        #expect {
+            try store.spaces()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("a row of the home's database is damaged") && text.contains("restore caddie.sqlite")
+                && text.contains("broken")
+        }
+    }
+
     @Test("a score row or an attestation whose player id has the wrong length is an error, not a wrong id")
     func damagedScoreRow() throws {
         let store = try OpStore()

@@ -31,12 +31,10 @@ extension SpaceService {
         return (key, salt)
     }
 
-    /// Removes a user from a space: only its owner may. One op, signed by this device, records the removal (each
-    /// of the user's devices known here keeps its ops up to now) and a new space key sealed to every other member
-    /// device, so the removed user's devices are refused by every node that has the op, and an old key admits no
-    /// newcomer there.
-    public func removeMember(space: SpaceID, user text: String, passphrase: String) throws(NodeError) -> RemovalOutcome {
-        let keys = try unlock(passphrase: passphrase)
+    /// The member of a space that `text` names (their name, or the start of their user key), checked as one this
+    /// user may remove: this user owns the space, and the member is someone else, not removed yet. It needs no keys,
+    /// so a command calls it before asking for the passphrase.
+    public func removableMember(space: SpaceID, _ text: String) throws(NodeError) -> PublicKey {
         guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         guard let owner = try owner(of: space) else {
             throw .invalid(
@@ -64,6 +62,19 @@ extension SpaceService {
         }
         guard user != me else { throw .invalid("the space's owner cannot remove themselves") }
         guard !removed.contains(user) else { throw .invalid("\(text) was already removed from this space") }
+        return user
+    }
+
+    /// Removes a user from a space: only its owner may (``removableMember(space:_:)`` checks, and this checks
+    /// again). One op, signed by this device, records the removal (each of the user's devices known here keeps its
+    /// ops up to now) and a new space key sealed to every other member device, so the removed user's devices are
+    /// refused by every node that has the op, and an old key admits no newcomer there.
+    public func removeMember(space: SpaceID, user text: String, passphrase: String) throws(NodeError) -> RemovalOutcome {
+        let user = try removableMember(space: space, text)
+        let keys = try unlock(passphrase: passphrase)
+        guard let owner = try owner(of: space) else { throw .invalid("this space has no owner") }
+        let members = try run { try store.members(space) }
+        let removed = try run { try store.removedUsers(space) }
         let vector = try run { try store.vector(space) }
         let theirs = members.filter { $0.user == user }
         let cutoffs = theirs.map { Change.Removal.Cutoff(device: $0.device, lastValidSeq: vector[$0.device]) }

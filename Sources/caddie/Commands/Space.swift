@@ -107,6 +107,8 @@ struct Space: ParsableCommand {
 
         func run() throws {
             try options.read { home, space in
+                // Whom the text names, and whether this user may remove them, before the passphrase is asked for.
+                _ = try home.spaces.removableMember(space: space, user)
                 let outcome = try home.spaces.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
                 if options.json {
                     Console.json(
