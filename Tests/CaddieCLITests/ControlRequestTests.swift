@@ -32,7 +32,7 @@ struct ControlRequestTests {
         #expect {
             try ControlRequest(decoding: request(pred: tooMany).encoded)
         } throws: { error in
-            (error as? DecodeError)?.what == "pred count" && (error as? DecodeError)?.reason == "is 65; at most 64"
+            (error as? DecodeError)?.what == "pred count" && (error as? DecodeError)?.reason == "(65) is more than 64"
         }
     }
 }

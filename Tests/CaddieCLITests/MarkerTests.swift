@@ -60,10 +60,17 @@ struct MarkerTests {
             let result = try ana.fails(arguments, passphrase: .some(nil), saying: "no player 'Zoe'")
             #expect(!result.stderr.contains("CADDIE_PASSPHRASE"), "\(arguments): \(result.stderr)")
         }
-        let tee = try ana.fails(
-            ["game", "new", "--course", "Haagsche", "--tee", "Purple", "--players", "Ana"], passphrase: .some(nil),
-            saying: "has no tee 'Purple'")
-        #expect(!tee.stderr.contains("CADDIE_PASSPHRASE"))
+        let edit = try ana.fails(["player", "edit", "Zoe", "--name", "Zed"], passphrase: .some(nil), saying: "no player 'Zoe'")
+        #expect(!edit.stderr.contains("CADDIE_PASSPHRASE"))
+        for arguments in [
+            ["game", "new", "--course", "Haagsche", "--tee", "Purple", "--players", "Ana"],
+            ["game", "new", "--course", "Haagsche", "--tee", "1", "--players", "Ana", "--player-tee", "Ana=Purple"],
+            ["game", "setup", game, "--tee", "Purple"],
+            ["game", "setup", game, "--player-tee", "Ben=Purple"],
+        ] {
+            let result = try ana.fails(arguments, passphrase: .some(nil), saying: "has no tee 'Purple'")
+            #expect(!result.stderr.contains("CADDIE_PASSPHRASE"), "\(arguments): \(result.stderr)")
+        }
         #expect(try ana.stateHash() == before)
     }
 }

@@ -154,6 +154,7 @@ struct RemovalTests {
         try ben.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
         try tablet.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
         try ben.fails(["space", "rotate"], saying: "only the space's owner can give it a new key")
+        try ben.fails(["space", "rotate"], passphrase: .some(nil), saying: "only the space's owner can give it a new key")
         // The tablet is stolen: Ana revokes it and gives the space a new key, sealed to her phone and Ben's.
         try ana.ok(["device", "revoke", tabletDevice])
         let rotated = try #require(try ana.ok(["space", "rotate", "--json"]).json() as? [String: Any])

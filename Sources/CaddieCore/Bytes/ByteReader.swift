@@ -72,7 +72,7 @@ public struct ByteReader: Sendable {
         _ what: String, limit: Int, _ element: (inout ByteReader) throws(DecodeError) -> Element
     ) throws(DecodeError) -> [Element] {
         let count = Int(try u16(what))
-        guard count <= limit else { throw DecodeError(what: what, reason: "is \(count); at most \(limit)") }
+        guard count <= limit else { throw DecodeError(what: what, reason: "(\(count)) is more than \(limit)") }
         var elements: [Element] = []
         elements.reserveCapacity(count)
         for _ in 0..<count { elements.append(try element(&self)) }

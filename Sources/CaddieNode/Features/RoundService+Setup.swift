@@ -162,6 +162,14 @@ extension RoundService {
 
     /// Changes a game's setup: tees, holes, start, formats, teams, stake.
     public func setupGame(space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup<PlayerID>) throws(NodeError) {
+        let fields = try setupChanges(space: space, game: game, setup: setup)
+        try append(space: space, keys: keys, changes: [.set(game, fields: fields)])
+    }
+
+    /// The fields a setup of the game writes, checked against the course, the roster and the scores already entered,
+    /// without signing anything: ``setupGame(space:keys:game:setup:)`` signs them, and a command calls this first to
+    /// refuse a mistake before it asks for the passphrase.
+    public func setupChanges(space: SpaceID, game: GameID, setup: GameSetup<PlayerID>) throws(NodeError) -> [String: FieldValue] {
         guard !setup.isEmpty else {
             throw .invalid(
                 "say what to change: --tee, --player-tee, --start, --holes, --formats, --skins, "
@@ -175,8 +183,7 @@ extension RoundService {
             throw .notFound("the course of game \(game.id.short) has not arrived yet: sync with the home that imported it")
         }
         let roster = try run { try store.roster(space, game: game.id) }
-        let fields = try setupFields(space: space, course: course, game: game, roster: roster, setup: setup)
-        try append(space: space, keys: keys, changes: [.set(game.id, fields: fields)])
+        return try setupFields(space: space, course: course, game: game, roster: roster, setup: setup)
     }
 
     /// Deletes a game created by mistake (or restores it): it leaves the game list, its ops stay in the log.

@@ -126,6 +126,22 @@ extension RoundService {
     )
         throws(NodeError) -> GameID
     {
+        let (id, changes) = try newGameChanges(
+            space: space, course: courseID, tee: teeName, players: players, markers: markerPairs, setup: setup)
+        try append(space: space, keys: keys, changes: changes)
+        return id
+    }
+
+    /// The changes that create a game, checked (the tees, the roster, the markers, the setup) without signing
+    /// anything: ``newGame(space:keys:course:tee:players:markers:setup:)`` signs them, and a command calls this
+    /// first to refuse a mistake before it asks for the passphrase.
+    public func newGameChanges(
+        space: SpaceID, course courseID: CourseID, tee teeName: String,
+        players: [PlayerID], markers markerPairs: [(player: PlayerID, marker: PlayerID)] = [],
+        setup: GameSetup<PlayerID> = GameSetup()
+    )
+        throws(NodeError) -> (id: GameID, changes: [Change])
+    {
         let course = try courses.course(space, courseID)
         let tee = try CourseService.tee(named: teeName, of: course)
         guard !players.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
@@ -142,9 +158,7 @@ extension RoundService {
         var extra = setup
         extra.tee = nil
         fields.merge(try setupFields(space: space, course: course, game: nil, roster: roster, setup: extra)) { _, new in new }
-        let changes: [Change] = [.set(id, fields: fields)] + roster.map { .rosterAdd(game: id, player: $0) }
-        try append(space: space, keys: keys, changes: changes)
-        return id
+        return (id, [.set(id, fields: fields)] + roster.map { .rosterAdd(game: id, player: $0) })
     }
 
     /// Says who marks a player in a game (a last-writer-wins field of the game, synced like the others).

@@ -65,14 +65,14 @@ extension SpaceService {
         return user
     }
 
-    /// Removes a user from a space: only its owner may (``removableMember(space:_:)`` checks, and this checks
-    /// again). One op, signed by this device, records the removal (each of the user's devices known here keeps its
+    /// Removes a user from a space: only its owner may (this calls ``removableMember(space:_:)``, which a command
+    /// may call first, before it asks for the passphrase). One op, signed by this device, records the removal (each of the user's devices known here keeps its
     /// ops up to now) and a new space key sealed to every other member device, so the removed user's devices are
     /// refused by every node that has the op, and an old key admits no newcomer there.
     public func removeMember(space: SpaceID, user text: String, passphrase: String) throws(NodeError) -> RemovalOutcome {
         let user = try removableMember(space: space, text)
         let keys = try unlock(passphrase: passphrase)
-        guard let owner = try owner(of: space) else { throw .invalid("this space has no owner") }
+        guard let owner = try owner(of: space) else { throw .invalid("this space has no owner") }  // checked above
         let members = try run { try store.members(space) }
         let removed = try run { try store.removedUsers(space) }
         let vector = try run { try store.vector(space) }
@@ -88,6 +88,18 @@ extension SpaceService {
         return RemovalOutcome(
             name: name, user: user, devices: cutoffs.count, epoch: rotation.epoch,
             sealedTo: rotation.sealed.count)
+    }
+
+    /// The owner and salt a new key of the space is signed with, when this user is its owner; otherwise an error
+    /// that says why not. It needs no keys, so a command calls it before asking for the passphrase.
+    @discardableResult
+    public func rotationOwner(_ space: SpaceID) throws(NodeError) -> (user: PublicKey, salt: [UInt8]) {
+        guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
+        guard let owner = try owner(of: space) else {
+            throw .invalid("this space was made before owners, so its key cannot be changed: create a new space")
+        }
+        guard owner.user == me else { throw .invalid("only the space's owner can give it a new key") }
+        return owner
     }
 
     /// A fresh space key sealed to every member device that is neither removed nor revoked, one epoch above any seen.
@@ -108,12 +120,8 @@ extension SpaceService {
     /// Gives the space a new key (the owner only): sealed to every member device that is neither removed nor
     /// revoked, so that keys on a revoked (stolen) device admit no newcomer once the new key has arrived.
     public func rotateKey(space: SpaceID, passphrase: String) throws(NodeError) -> Change.Rotation {
+        let owner = try rotationOwner(space)
         let keys = try unlock(passphrase: passphrase)
-        guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
-        guard let owner = try owner(of: space) else {
-            throw .invalid("this space was made before owners, so its key cannot be changed: create a new space")
-        }
-        guard owner.user == me else { throw .invalid("only the space's owner can give it a new key") }
         let rotation = try newKey(
             space: space, members: try run { try store.members(space) },
             removed: try run { try store.removedUsers(space) }, salt: owner.salt)

@@ -238,13 +238,14 @@ struct Game: ParsableCommand {
                 let gameSetup = try setup.setup()
                 let (home, space) = try options.open()
                 // What was typed first, so that a mistyped name is refused before the passphrase is asked for.
-                let courseRecord = try home.courses.resolveCourse(space, course)
-                _ = try CourseService.tee(named: tee, of: courseRecord)
+                let courseID = try home.courses.resolveCourse(space, course).id
                 let playerIDs = try home.rounds.resolvePlayers(space, players.split(separator: ",").map(String.init))
                 let markerIDs = try home.rounds.resolveMarkers(space, pairs)
                 let resolvedSetup = try home.rounds.resolve(gameSetup, in: space)
+                _ = try home.rounds.newGameChanges(
+                    space: space, course: courseID, tee: tee, players: playerIDs, markers: markerIDs, setup: resolvedSetup)
                 let id = try home.rounds.newGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), course: courseRecord.id, tee: tee,
+                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), course: courseID, tee: tee,
                     players: playerIDs, markers: markerIDs, setup: resolvedSetup)
                 options.show(.object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }

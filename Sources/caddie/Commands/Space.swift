@@ -140,6 +140,7 @@ struct Space: ParsableCommand {
 
         func run() throws {
             try options.read { home, space in
+                try home.spaces.rotationOwner(space)  // before the passphrase is asked for
                 let rotation = try home.spaces.rotateKey(space: space, passphrase: try Passphrase.obtain())
                 if options.json {
                     Console.json(.object([("epoch", .int(Int(rotation.epoch))), ("sealedTo", .int(rotation.sealed.count))]))
