@@ -37,24 +37,6 @@ struct SpaceOptions: ParsableArguments {
             try body(home, space)
         }
     }
-
-    /// A command that edits the space: as ``read(_:)``, with the keys unlocked (`CADDIE_PASSPHRASE` or a prompt);
-    /// prints the line `body` returns.
-    func edit(_ body: (Home, SpaceID, UnlockedKeys) throws -> String) throws {
-        try edit(resolving: { _, _ in () }) { home, space, keys, _ in try body(home, space, keys) }
-    }
-
-    /// As ``edit(_:)``, with the rest of what the person typed resolved first (`resolve`), so that a mistyped
-    /// name is refused before the passphrase is asked for.
-    func edit<Typed>(
-        resolving resolve: (Home, SpaceID) throws -> Typed, _ body: (Home, SpaceID, UnlockedKeys, Typed) throws -> String
-    ) throws {
-        try guarded {
-            let (home, space) = try open()
-            let typed = try resolve(home, space)
-            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), typed))
-        }
-    }
 }
 
 /// The game a command acts on, as typed: an id or an id prefix (`caddie game list`).
@@ -76,7 +58,8 @@ struct GameOptions: ParsableArguments {
         }
     }
 
-    /// A command that edits the game: as ``SpaceOptions/edit(_:)``, with the game resolved.
+    /// A command that edits the game: as ``SpaceOptions/read(_:)``, with the game resolved and the keys unlocked
+    /// (`CADDIE_PASSPHRASE` or a prompt); prints the line `body` returns.
     func edit(includeDeleted: Bool = false, _ body: (Home, SpaceID, UnlockedKeys, GameID) throws -> String) throws {
         try edit(includeDeleted: includeDeleted, resolving: { _, _, _ in () }) { home, space, keys, game, _ in
             try body(home, space, keys, game)
@@ -190,7 +173,6 @@ extension Reporting where Target == SpaceOptions {
 }
 
 extension Reporting where Target == GameOptions {
-    func open() throws -> (Home, SpaceID, GameID) { try target.open() }
     func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws { try target.read(body) }
 }
 

@@ -102,10 +102,11 @@ extension ByteWriter {
 extension ByteReader {
     /// Reads a list ``ByteWriter/opIDs(_:)`` wrote: at most `limit` ids, each seq in 1...``SignedOp/maxSeq``.
     public mutating func opIDs(_ what: String, limit: Int) throws(DecodeError) -> [OpID] {
-        try list("\(what) count", limit: limit) { reader throws(DecodeError) in
-            let device = PublicKey(unchecked: try reader.raw(PublicKey.length, "\(what) device"))
-            let seq = try reader.u64("\(what) seq")
-            guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: "\(what) seq", reason: "is out of range") }
+        let (deviceLabel, seqLabel) = ("\(what) device", "\(what) seq")  // once a list, not once an id
+        return try list("\(what) count", limit: limit) { reader throws(DecodeError) in
+            let device = PublicKey(unchecked: try reader.raw(PublicKey.length, deviceLabel))
+            let seq = try reader.u64(seqLabel)
+            guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: seqLabel, reason: "is out of range") }
             return OpID(device: device, seq: seq)
         }
     }

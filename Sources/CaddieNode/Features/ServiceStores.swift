@@ -7,13 +7,8 @@ import CaddieStore
 // service's own ops go through `Home.append` (Home+Log.swift); the one write to the op log listed here is
 // `RoundStore.receive`, for a bundle of other devices' ops.
 
-/// A space's state hash (the card to hand in shows it).
-protocol SpaceStateStore: Sendable {
-    func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32
-}
-
 /// The records of a space by their typed ids.
-protocol RecordStore: SpaceStateStore {
+protocol RecordStore: Sendable {
     func records<Kind>(_ space: SpaceID, _ kind: Kind.Type) throws(StoreError) -> [TypedEntityID<Kind>: [String: FieldValue]]
     func record<Kind>(_ space: SpaceID, _ id: TypedEntityID<Kind>) throws(StoreError) -> [String: FieldValue]?
 }
@@ -31,13 +26,15 @@ extension RecordStore {
 }
 
 /// Rosters and score cells.
-protocol CardStore: SpaceStateStore {
+protocol CardStore: Sendable {
     func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]
     func cells(_ space: SpaceID, game: GameID) throws(StoreError) -> [ScoreCell]
 }
 
-/// `RoundService`: players, games, rosters, cells, attestations, and a space's ops as a bundle, both ways.
+/// `RoundService`: players, games, rosters, cells, attestations, a space's ops as a bundle, both ways, and the
+/// state hash the card to hand in shows.
 protocol RoundStore: RecordStore, CardStore {
+    func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32
     func rosterTags(_ space: SpaceID, game: GameID, player: PlayerID) throws(StoreError) -> [OpID]
     func attestations(_ space: SpaceID, game: GameID) throws(StoreError) -> [AttestationRecord]
     func ops(space: SpaceID, notIn since: VersionVector) throws(StoreError) -> [[UInt8]]
@@ -53,7 +50,7 @@ protocol CourseStore: RecordStore {}
 protocol HandicapStore: CardStore {}
 
 /// `SpaceService`: the spaces this home holds, their members, keys and removals, and the invites it made.
-protocol SpaceStore: SpaceStateStore {
+protocol SpaceStore: Sendable {
     func spaces() throws(StoreError) -> [(id: SpaceID, name: String)]
     func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError)
     func record(_ space: SpaceID, kind: EntityKind, id: EntityID) throws(StoreError) -> [String: FieldValue]?
@@ -71,7 +68,7 @@ protocol SpaceStore: SpaceStateStore {
 }
 
 /// `DeviceService`: this user's devices and their revocations.
-protocol DeviceStore: SpaceStateStore {
+protocol DeviceStore: Sendable {
     func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError)
     func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
     func devicesCertified(by user: PublicKey, before time: UInt64) throws(StoreError) -> [PublicKey]
@@ -79,7 +76,7 @@ protocol DeviceStore: SpaceStateStore {
 }
 
 /// `AuditService`: the log as stored, its evidence, a cell's history, and re-verification.
-protocol AuditStore: SpaceStateStore {
+protocol AuditStore: Sendable {
     func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
     func storedOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], hash: Digest32, id: OpID, hlc: UInt64)]
     func storedBranchOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, hlc: UInt64)]

@@ -35,6 +35,14 @@ extension SpaceService {
     /// user may remove: this user owns the space, and the member is someone else, not removed yet. It needs no keys,
     /// so a command calls it before asking for the passphrase.
     public func removableMember(space: SpaceID, _ text: String) throws(NodeError) -> PublicKey {
+        try removal(space: space, text).user
+    }
+
+    /// What a removal is checked against and then made from: the user `text` names, the owner's salt, the
+    /// members and the users already removed.
+    private func removal(
+        space: SpaceID, _ text: String
+    ) throws(NodeError) -> (user: PublicKey, salt: [UInt8], members: [MemberRecord], removed: Set<PublicKey>) {
         guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         guard let owner = try owner(of: space) else {
             throw .invalid(
@@ -62,7 +70,7 @@ extension SpaceService {
         }
         guard user != me else { throw .invalid("the space's owner cannot remove themselves") }
         guard !removed.contains(user) else { throw .invalid("\(text) was already removed from this space") }
-        return user
+        return (user, owner.salt, members, removed)
     }
 
     /// Removes a user from a space: only its owner may (this calls ``removableMember(space:_:)``, which a command
@@ -70,19 +78,16 @@ extension SpaceService {
     /// ops up to now) and a new space key sealed to every other member device, so the removed user's devices are
     /// refused by every node that has the op, and an old key admits no newcomer there.
     public func removeMember(space: SpaceID, user text: String, passphrase: String) throws(NodeError) -> RemovalOutcome {
-        let user = try removableMember(space: space, text)
+        let (user, salt, members, removed) = try removal(space: space, text)
         let keys = try unlock(passphrase: passphrase)
-        guard let owner = try owner(of: space) else { throw .invalid("this space has no owner") }  // checked above
-        let members = try run { try store.members(space) }
-        let removed = try run { try store.removedUsers(space) }
         let vector = try run { try store.vector(space) }
         let theirs = members.filter { $0.user == user }
         let cutoffs = theirs.map { Change.Removal.Cutoff(device: $0.device, lastValidSeq: vector[$0.device]) }
-        let rotation = try newKey(space: space, members: members, removed: removed.union([user]), salt: owner.salt)
+        let rotation = try newKey(space: space, members: members, removed: removed.union([user]), salt: salt)
         try append(
             space: space, keys: keys,
             changes: [
-                .remove(Change.Removal(user: user, ownerSalt: owner.salt, devices: cutoffs)), .rotate(rotation),
+                .remove(Change.Removal(user: user, ownerSalt: salt, devices: cutoffs)), .rotate(rotation),
             ])
         let name = theirs.first?.displayName ?? text
         return RemovalOutcome(

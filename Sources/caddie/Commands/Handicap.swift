@@ -323,12 +323,7 @@ extension Reporting {
         _ calculation: () throws -> Result, json: (Result) -> JSON, text: (Result) -> String
     ) throws {
         try guarded {
-            let result: Result
-            do {
-                result = try calculation()
-            } catch let error as HandicapError {
-                throw NodeError.invalid(error.description)
-            }
+            let result = try calculation()
             show(json(result), text: text(result))
         }
     }

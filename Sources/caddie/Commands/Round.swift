@@ -206,18 +206,15 @@ struct Game: ParsableCommand {
     struct Marker: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Say who marks a player in a game (the marker attests their card).")
-        @OptionGroup var options: SpaceOptions
-        @Argument(help: "The game.") var game: String
+        @OptionGroup var target: GameOptions
         @Argument(help: "The player.") var player: String
         @Argument(help: "Their marker, another player of the game.") var marker: String
 
         func run() throws {
-            try options.edit(resolving: { home, space in
-                (try home.rounds.resolveGame(space, game).id, try home.rounds.resolvePlayers(space, [player, marker]))
-            }) { home, space, keys, typed in
-                try home.rounds.setMarker(
-                    space: space, keys: keys, game: typed.0, player: typed.1[0], marker: typed.1[1])
-                return "\(marker) marks \(player) in game \(game)"
+            try target.edit(resolving: { home, space, _ in try home.rounds.resolvePlayers(space, [player, marker]) }) {
+                home, space, keys, game, players in
+                try home.rounds.setMarker(space: space, keys: keys, game: game, player: players[0], marker: players[1])
+                return "\(marker) marks \(player) in game \(target.game)"
             }
         }
     }
