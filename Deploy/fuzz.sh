@@ -5,7 +5,7 @@
 # run; libFuzzer writes the input to Fuzz/crashes/HARNESS-... (replay it with
 # `caddie-fuzz HARNESS Fuzz/crashes`, then fix the bug and move the file to Fuzz/regressions/HARNESS/).
 #
-#   bash Deploy/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]   default: 60 s for each of the eight harnesses
+#   bash Deploy/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]   default: 60 s for each harness that `caddie-fuzz --list` names
 #
 # Prints one line per harness and a total; with CADDIE_FUZZ_JSON=FILE also writes the figures as JSON.
 set -euo pipefail
@@ -14,13 +14,30 @@ export PATH="/opt/swift/usr/bin:$PATH"
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(frame message op handshake invite course osm gpx)
 
 echo "fuzz: building caddie-fuzz with libFuzzer"
-swift build -c release --product caddie-fuzz --scratch-path .build-fuzz \
-    -Xswiftc -sanitize=fuzzer -Xswiftc -DCADDIE_LIBFUZZER 2>&1 | grep -E "error|Compiling caddie_fuzz|Build complete" || true
+build_log="$(mktemp /tmp/caddie-fuzz-build.XXXXXX)"
+# A failed build must fail the run: a binary left by an earlier build would fuzz old code.
+rm -f .build-fuzz/release/caddie-fuzz
+if ! swift build -c release --product caddie-fuzz --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -DCADDIE_LIBFUZZER > "$build_log" 2>&1; then
+    grep -E "error" "$build_log" | head -20 >&2
+    echo "fuzz: the libFuzzer build failed (log: $build_log)" >&2
+    exit 1
+fi
 bin=".build-fuzz/release/caddie-fuzz"
-[ -x "$bin" ] || { echo "fuzz: the libFuzzer build failed" >&2; exit 1; }
+[ -x "$bin" ] || { echo "fuzz: the libFuzzer build made no $bin" >&2; exit 1; }
+
+# The harnesses are listed once, in the binary (the Harness enum); every one must have a seed corpus and
+# every corpus folder a harness.
+mapfile -t known < <("$bin" --list)
+[ ${#known[@]} -gt 0 ] || { echo "fuzz: caddie-fuzz --list named no harness" >&2; exit 1; }
+folders=$(cd Fuzz/corpus && ls -1 | sort)
+if [ "$(printf '%s\n' "${known[@]}" | sort)" != "$folders" ]; then
+    echo "fuzz: the harnesses ($(echo ${known[*]})) and the corpus folders in Fuzz/corpus ($(echo $folders)) differ" >&2
+    exit 1
+fi
+[ ${#harnesses[@]} -eq 0 ] && harnesses=("${known[@]}")
 
 work="$(mktemp -d /tmp/caddie-fuzz.XXXXXX)"
 trap 'rm -rf "$work"' EXIT

@@ -85,10 +85,21 @@ public final class OpStore: Sendable {
 
     // MARK: Transactions
 
+    /// CADDIE_TRACE_WRITES=1: each write transaction says on standard error when it holds the write lock
+    /// ("caddie-write: began") and when its commit has returned ("caddie-write: committed"). A diagnostic for
+    /// operators, and how the crash tests show that a kill landed inside a transaction.
+    static let traceWrites = ProcessInfo.processInfo.environment["CADDIE_TRACE_WRITES"] == "1"
+
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         defer { writeCount.add(1, ordering: .releasing) }
         do {
-            return try db.write(body)
+            guard Self.traceWrites else { return try db.write(body) }
+            let result = try db.write { db in
+                FileHandle.standardError.write(Data("caddie-write: began\n".utf8))
+                return try body(db)
+            }
+            FileHandle.standardError.write(Data("caddie-write: committed\n".utf8))
+            return result
         } catch {
             throw StoreError.from(error)
         }

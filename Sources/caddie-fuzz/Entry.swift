@@ -15,6 +15,10 @@ private func runDriver(
 /// hands the command line to libFuzzer's driver, which parses its flags and fuzzes ``fuzzOne(_:_:)``.
 @_cdecl("caddie_fuzz_main")
 public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    if argc == 2, let first = argv?[1], String(cString: first) == "--list" {
+        Harness.printList()
+        return 0
+    }
     var count = argc
     var vector = argv
     return runDriver(&count, &vector) { data, size in fuzzOne(data, size) }
@@ -42,6 +46,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 struct Replay {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments == ["--list"] {
+            Harness.printList()
+            return
+        }
         if arguments.count == 2, arguments[0] == "--write-seeds" {
             Seeds.write(to: arguments[1])
             return
@@ -50,6 +58,7 @@ struct Replay {
             print(
                 """
                 usage: caddie-fuzz HARNESS FOLDER...   replay every file of the folders through a harness
+                       caddie-fuzz --list              the harnesses, one a line (Deploy/fuzz.sh and the tests read it)
                        caddie-fuzz --write-seeds DIR   write the generated seed inputs (Fuzz/corpus)
                 harnesses: \(Harness.allCases.map { $0.rawValue }.joined(separator: ", "))
                 The libFuzzer build (Deploy/fuzz.sh) fuzzes instead; choose its harness with CADDIE_FUZZ.

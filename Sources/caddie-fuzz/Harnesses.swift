@@ -12,6 +12,11 @@ import Foundation
 enum Harness: String, CaseIterable {
     case frame, message, op, handshake, invite, course, osm, gpx
 
+    /// Prints every harness's name, one a line: the one list that Deploy/fuzz.sh and FuzzCorpusTests read.
+    static func printList() {
+        print(allCases.map(\.rawValue).joined(separator: "\n"))
+    }
+
     func run(_ bytes: [UInt8]) {
         switch self {
         case .frame: Self.frame(bytes)

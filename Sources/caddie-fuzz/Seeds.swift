@@ -12,9 +12,10 @@ enum Seeds {
         let entry = WireMessage.VectorEntry(
             device: Harness.credentials.device.publicKey, seq: 42,
             head: Digest32(unchecked: [UInt8](repeating: 9, count: 32)))
-        let opBytes: [UInt8] =
-            Hex.decode(
-                (try? String(contentsOfFile: "Protocol/vectors/op-v1.json", encoding: .utf8)).flatMap(firstOpHex) ?? "") ?? []
+        let vectorOps: [[UInt8]] =
+            ((try? String(contentsOfFile: "Protocol/vectors/op-v1.json", encoding: .utf8)).map(opHexes) ?? [])
+            .compactMap { Hex.decode($0) }
+        let opBytes = vectorOps.first ?? []
         let messages: [WireMessage] = [
             .vector([entry], wantAll: true), .vector([], wantAll: false),
             .ops(batch: 3, ack: true, opBytes.isEmpty ? [] : [WireOp.compacting(opBytes)]),
@@ -26,7 +27,7 @@ enum Seeds {
             files["message/\(index)"] = message.encoded
             files["frame/\(index)"] = [UInt8(7)] + FrameDecoder.frame(message.encoded) + FrameDecoder.frame([])
         }
-        if !opBytes.isEmpty { files["op/vector-op-1"] = opBytes }
+        for (index, bytes) in vectorOps.enumerated() { files["op/vector-op-\(index + 1)"] = bytes }
         var initiator = HandshakeInitiator(space: Harness.space, spaceKey: Harness.key, credentials: Harness.credentials)
         var responder = HandshakeResponder(spaces: [(Harness.space, Harness.key)], credentials: Harness.credentials)
         let message1 = initiator.start()
@@ -48,10 +49,11 @@ enum Seeds {
         print("caddie-fuzz: wrote \(files.count) seeds under \(directory)")
     }
 
-    static func firstOpHex(_ json: String) -> String? {
+    /// The bytes of every op in the op vectors, as hex.
+    static func opHexes(_ json: String) -> [String] {
         guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
             let ops = object["ops"] as? [[String: Any]]
-        else { return nil }
-        return ops.first?["bytes"] as? String
+        else { return [] }
+        return ops.compactMap { $0["bytes"] as? String }
     }
 }

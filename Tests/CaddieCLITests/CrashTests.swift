@@ -3,66 +3,77 @@ import CaddieNode
 import Foundation
 import Testing
 
-/// Nothing acknowledged is ever lost: SIGKILL at random moments while a node syncs, while `caddie score`
-/// commits, and while `caddie import` applies a large bundle. CADDIE_CRASH_KILLS sets the number of kills
-/// (10 by default, as CI runs it; `CADDIE_CRASH_KILLS=100 swift test --filter CrashTests` for the full run).
+/// Nothing acknowledged is ever lost: SIGKILL inside the write transactions of a syncing node, of `caddie score`
+/// and of `caddie import` (CADDIE_TRACE_WRITES shows each transaction begin and commit, so each test knows
+/// where its kill landed and fails unless enough of them landed inside a write). CADDIE_CRASH_KILLS sets the
+/// rounds of the kill loop (20 by default, as CI runs it: 40 kills; 100 for a long run); CADDIE_CRASH_SEED
+/// replays the kill times of a failed run, which print its seed.
 @Suite("Crash safety", .serialized)
 struct CrashTests {
-    static var kills: Int { Int(ProcessInfo.processInfo.environment["CADDIE_CRASH_KILLS"] ?? "") ?? 10 }
+    static var kills: Int { Int(ProcessInfo.processInfo.environment["CADDIE_CRASH_KILLS"] ?? "") ?? 20 }
 
-    /// Starts a CLI command without waiting for it.
-    static func start(_ cli: CLI, _ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = arguments + ["--home", cli.home.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CADDIE_PASSPHRASE"] = cli.passphrase
-        process.environment = environment
-        process.standardOutput = Pipe()
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
-    @Test("random SIGKILLs of a syncing node and of CLI edits lose no acknowledged op, leave verifiable logs, and converge")
+    @Test(
+        "SIGKILLs inside the writes of a syncing node and of CLI edits lose no acknowledged op, leave verifiable logs, and converge"
+    )
     func killLoop() throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        var rng = SeededGenerator(seed: seed)
+        let replay = "CADDIE_CRASH_SEED=\(seed)"
         let (homes, game, players) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
-        let (writer, receiver) = (homes[0], homes[1])
-        _ = try SyncTests.appendPlayers(writer, count: 3000)  // something to be mid-sync of
-        let source = try NodeProcess(writer)
+        // The writer edits with no node of its own (each `caddie score` writes itself); the receiver's node
+        // syncs from a source that gains 1,500 new ops a round, so that it is always mid-sync when killed.
+        let (writer, receiver, sourceHome) = (homes[0], homes[1], homes[2])
+        let source = try NodeProcess(sourceHome)
         defer { source.stop() }
-        var acknowledged: [String] = []  // op ids the CLI reported as committed
-        var rng = SystemRandomNumberGenerator()
+        var acknowledged: [String] = []  // op ids a killed `caddie score` had printed as committed
+        var editsInside = 0
+        var syncsInside = 0
         for round in 0..<Self.kills {
-            let node = try NodeProcess(receiver, peers: [source.port])
-            // Edits on the writer while the receiver syncs: one runs to completion (acknowledged), one is killed.
-            let done = try writer.ok(["score", game, players[0], "\(round % 18 + 1)", "\(round % 9 + 1)", "--json"])
-            acknowledged.append(try done.field("op"))
-            let victim = try Self.start(writer, ["score", game, players[1], "\(round % 18 + 1)", "5"])
-            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.3, using: &rng))
-            kill(victim.processIdentifier, SIGKILL)
-            victim.waitUntilExit()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.0...0.4, using: &rng))
-            node.kill()
-            // Whatever the moment, both logs verify.
+            _ = try SyncTests.appendPlayers(sourceHome, count: 1500, from: 100_000 + round * 1500)
+            let edit = try TracedProcess(
+                writer, ["score", game, players[round % 4], "\(round % 18 + 1)", "\(round % 9 + 1)", "--json"])
+            #expect(edit.waitUntilBegun(1), "round \(round): the edit never began its write (\(replay))")
+            // One op's transaction lasts a few milliseconds: kill as soon as it begins, or up to 1 ms later.
+            if Bool.random(using: &rng) { Thread.sleep(forTimeInterval: Double.random(in: 0...0.001, using: &rng)) }
+            if edit.kill() { editsInside += 1 }
+            if let op = try? CLI.Result(status: 0, stdout: edit.printed, stderr: "").field("op") { acknowledged.append(op) }
+
+            let node = try TracedProcess(
+                receiver, ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--peer", "127.0.0.1:\(source.port)"])
+            let write = Int.random(in: 2...4, using: &rng)
+            #expect(node.waitUntilBegun(write), "round \(round): the receiver never began write \(write) (\(replay))")
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.005, using: &rng))
+            if node.kill() { syncsInside += 1 }
+            // Wherever the kill landed, both logs verify.
             try receiver.ok(["verify"])
             try writer.ok(["verify"])
         }
-        // Every acknowledged edit is in the writer's log.
+        print(
+            "CrashTests: \(editsInside) of \(Self.kills) edit kills and \(syncsInside) of \(Self.kills) sync kills landed inside a write (\(replay))"
+        )
+        // Enough kills must land inside a write, or the loop shows nothing about crashes there (an edit's
+        // transaction is short, so only a quarter of its kills must).
+        #expect(
+            editsInside * 4 >= Self.kills, "only \(editsInside) of \(Self.kills) edit kills landed inside a write (\(replay))")
+        #expect(
+            syncsInside * 2 >= Self.kills, "only \(syncsInside) of \(Self.kills) sync kills landed inside a write (\(replay))")
+        // Every edit a killed command had acknowledged is in the writer's log.
         let vector = try #require(try writer.ok(["vector", "--json"]).json() as? [String: Int])
         for op in acknowledged {
             let parts = op.split(separator: ":")
-            #expect(parts.count == 2 && (vector[String(parts[0])] ?? 0) >= Int(parts[1]) ?? .max, "lost \(op)")
+            #expect(parts.count == 2 && (vector[String(parts[0])] ?? 0) >= Int(parts[1]) ?? .max, "lost \(op) (\(replay))")
         }
         // And the receiver catches up once it runs undisturbed.
         let final = try NodeProcess(receiver, peers: [source.port])
         defer { final.stop() }
-        #expect(try eventually(within: 30) { try receiver.stateHash() == writer.stateHash() })
+        #expect(try eventually(within: 60) { try receiver.stateHash() == sourceHome.stateHash() }, "\(replay)")
     }
 
-    @Test("an import killed midway applies all of its bundle or none of it")
+    @Test("an import killed inside its transaction applies none of its bundle, and a later import all of it")
     func killedImport() throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        var rng = SeededGenerator(seed: seed)
         let source = try CLI(name: "crash-source")
         let sink = try CLI(name: "crash-sink")
         defer {
@@ -76,17 +87,24 @@ struct CrashTests {
         let device = try source.ok(["whoami", "--json"]).field("device")
         let bundle = source.home.appendingPathComponent("big.bundle").path
         try source.ok(["export", "--out", bundle])
-        var rng = SystemRandomNumberGenerator()
-        for _ in 0..<max(3, Self.kills / 3) {
-            let importer = try Self.start(sink, ["import", bundle])
-            Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.6, using: &rng))
-            kill(importer.processIdentifier, SIGKILL)
-            importer.waitUntilExit()
+        let wanted = 3
+        var inside = 0
+        for _ in 0..<wanted * 3 where inside < wanted {
+            let importer = try TracedProcess(sink, ["import", bundle])
+            #expect(importer.waitUntilBegun(1), "the import never began its write (CADDIE_CRASH_SEED=\(seed))")
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.1, using: &rng))
+            let landed = importer.kill()
             let held = (try sink.ok(["vector", "--json"]).json() as? [String: Int])?[device] ?? 0
-            #expect(held == 0 || held == total, "a killed import left \(held) of \(total) ops")
+            if landed {
+                inside += 1
+                #expect(held == 0, "an import killed inside its transaction left \(held) of \(total) ops")
+            } else {
+                #expect(held == 0 || held == total, "a killed import left \(held) of \(total) ops")
+            }
             try sink.ok(["verify"])
             if held == total { break }
         }
+        #expect(inside >= wanted, "only \(inside) kills landed inside the import's transaction (CADDIE_CRASH_SEED=\(seed))")
         try sink.ok(["import", bundle])
         #expect((try sink.ok(["vector", "--json"]).json() as? [String: Int])?[device] == total)
     }

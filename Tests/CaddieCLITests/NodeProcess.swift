@@ -38,12 +38,11 @@ final class NodeProcess: @unchecked Sendable {
         }
         try process.run()
         // "listening on HOST:PORT", and with --http "api on http://HOST:PORT (...)", in either order.
-        var buffer = Data()
-        let deadline = Date().addingTimeInterval(20)
+        var buffer: [UInt8] = []
+        let deadline = Date().addingTimeInterval(60)
         func lines() -> [Substring] { String(decoding: buffer, as: UTF8.self).split(separator: "\n") }
         while lines().count < (http ? 2 : 1) || buffer.last != UInt8(ascii: "\n"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
+            guard let chunk = readChunk(out.fileHandleForReading, until: deadline) else { break }
             buffer += chunk
         }
         for line in lines() {
@@ -77,6 +76,16 @@ final class NodeProcess: @unchecked Sendable {
     }
 
     deinit { kill() }
+}
+
+/// Reads what a pipe holds, waiting with poll(2) at most until the deadline: nil at the end of the stream or at
+/// the deadline, so that a process that neither writes nor exits fails the wait instead of hanging it.
+func readChunk(_ handle: FileHandle, until deadline: Date) -> [UInt8]? {
+    var entry = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+    guard poll(&entry, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000))) > 0 else { return nil }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let count = read(handle.fileDescriptor, &buffer, buffer.count)
+    return count > 0 ? Array(buffer[0..<count]) : nil
 }
 
 /// Waits until `condition` holds, polling; false if it never did within `seconds`.

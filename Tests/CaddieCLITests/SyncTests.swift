@@ -235,15 +235,22 @@ struct SyncTests {
         let device = try source.ok(["whoami", "--json"]).field("device")
         let node = try NodeProcess(source)
         defer { node.stop() }
-        let receiver = try NodeProcess(sink, peers: [node.port])
         func received() throws -> Int {
             (try sink.ok(["vector", "--json"]).json() as? [String: Int])?[device] ?? 0
         }
-        _ = try eventually(within: 20) { try received() > 0 }
-        receiver.kill()
+        // Killed inside the transaction of its second to fifth batch (seeded, printed on failure).
+        let seed = SeededGenerator.seedFromEnvironment()
+        var rng = SeededGenerator(seed: seed)
+        let receiver = try TracedProcess(
+            sink, ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--peer", "127.0.0.1:\(node.port)"])
+        let batch = Int.random(in: 2...5, using: &rng)
+        #expect(receiver.waitUntilBegun(batch), "the receiver never began write \(batch) (CADDIE_CRASH_SEED=\(seed))")
+        Thread.sleep(forTimeInterval: Double.random(in: 0...0.005, using: &rng))
+        let inside = receiver.kill()
+        #expect(inside, "the kill landed outside a write (trace \(receiver.trace.suffix(4)), CADDIE_CRASH_SEED=\(seed))")
         let partial = try received()
         // Each batch applies in one transaction: a kill leaves whole batches of 500, never part of one.
-        #expect(partial % 500 == 0 || partial == total, "\(partial) of \(total)")
+        #expect(partial % 500 == 0 && partial < total, "\(partial) of \(total) (CADDIE_CRASH_SEED=\(seed))")
         try sink.ok(["verify"])
         let again = try NodeProcess(sink, peers: [node.port])
         defer { again.stop() }
@@ -253,12 +260,12 @@ struct SyncTests {
 
     /// Signs `count` player edits straight into the home's store (as the CLI would, one op each but in
     /// batches, to keep the test fast); returns the device's highest seq.
-    static func appendPlayers(_ cli: CLI, count: Int) throws -> Int {
+    static func appendPlayers(_ cli: CLI, count: Int, from first: Int = 0) throws -> Int {
         let home = try Home(path: cli.home.path)
         let keys = try home.unlock(passphrase: cli.passphrase ?? "")
         let space = try home.spaces.resolveSpace(nil)
-        for start in stride(from: 0, to: count, by: 1000) {
-            let edits = (start..<min(count, start + 1000)).map { index in
+        for start in stride(from: first, to: first + count, by: 1000) {
+            let edits = (start..<min(first + count, start + 1000)).map { index in
                 (
                     changes: [
                         Change.set(

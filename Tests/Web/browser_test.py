@@ -32,10 +32,12 @@ SHOTS = os.path.abspath(sys.argv[2])
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PASSPHRASE = "correct horse battery"
 FAILURES = []
+CHECKED = []
 
 
 def check(condition, what):
     print(("  ok    " if condition else "  FAIL  ") + what, flush=True)
+    CHECKED.append(what)
     if not condition:
         FAILURES.append(what)
 
@@ -647,8 +649,10 @@ def main():
     for key, value in figures.items():
         print("%-36s %s" % (key, value))
     print(json.dumps({"web": figures}))
-    passed_line = "web: %d failed" % len(FAILURES)
-    print(passed_line)
+    print("web: %d passed, %d failed" % (len(CHECKED) - len(FAILURES), len(FAILURES)))
+    if not CHECKED:
+        print("web: FAILED: no check ran")
+        sys.exit(1)
     if FAILURES:
         print("web: FAILED: " + "; ".join(FAILURES))
         sys.exit(1)
