@@ -175,9 +175,9 @@ struct WebApp: Sendable {
         }
         table.add("/signin", .get)
         router.on("/signout", method: .post) { request, _ in
-            if let cookie = WebCookie.value(in: request), let id = cookie.split(separator: ".").first {
+            if let cookie = WebCookie.value(in: request) {
                 let web = web
-                _ = try? await blocking { try web.revoke(String(id)) }
+                _ = try await blocking { try web.end(cookie: cookie) }
             }
             return Response(status: .noContent, headers: [.setCookie: WebCookie.clear])
         }

@@ -69,6 +69,12 @@ public struct WebAccess: Sendable {
     /// Exchanges a link secret for a session. The link is gone afterwards, whatever the outcome.
     public func redeem(_ secret: String, agent: String, now: Date = Date()) throws(NodeError) -> Redeemed {
         let hash = Self.digest(secret)
+        // A wrong link is refused from a read: only a live link is worth a write (and its two fsyncs).
+        func matches(_ link: Link) -> Bool {
+            link.expires >= now.timeIntervalSince1970
+                && MessageAuthentication.constantTimeEqual(Array(link.hash.utf8), Array(hash.utf8))
+        }
+        guard try read().links.contains(where: matches) else { return .refused }
         var result = Redeemed.refused
         try change { state in
             let live = state.links.filter { $0.expires >= now.timeIntervalSince1970 }
@@ -118,7 +124,15 @@ public struct WebAccess: Sendable {
         return session
     }
 
-    /// Ends a session by its id (or a unique prefix of it).
+    /// Ends the session a browser's cookie names, only when the cookie's secret is that session's: an id, or a
+    /// prefix of one, ends nothing. False when the cookie names no live session.
+    public func end(cookie: String) throws(NodeError) -> Bool {
+        guard let session = try session(cookie: cookie) else { return false }
+        try change { state in state.sessions.removeAll { $0.id == session.id } }
+        return true
+    }
+
+    /// Ends a session by its id (or a unique prefix of it): for the node's owner at the terminal.
     public func revoke(_ text: String) throws(NodeError) -> Session {
         var revoked: Session?
         var matches = 0

@@ -61,4 +61,48 @@ struct WebAppTests {
         try ana.fails(["web", "revoke", id], saying: "no browser session")
         #expect(try client.request("GET", "/", extra: ["Host": "rebind.example:\(node.httpPort)"]).status == 421)
     }
+
+    @Test("a browser's writes need the app's own Host and Origin; sign-out needs the session's secret, not its id")
+    func writesAndSignOut() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        let node = try NodeProcess(ana, http: true)
+        defer { node.stop() }
+        let url = try ana.ok(["web", "link", "--json"]).field("url")
+        let client = HTTPClient(port: node.httpPort, token: nil)
+        let signedIn = try client.get(String(url.dropFirst("http://127.0.0.1:\(node.httpPort)".count)))
+        let cookie = try #require(signedIn.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        let spaces = try client.request("GET", "/v1/spaces", extra: ["Cookie": cookie]).array()
+        let space = try #require(spaces.first?["space"] as? String)
+        let invites = "/v1/spaces/\(space)/invites"
+        let own = "http://127.0.0.1:\(node.httpPort)"
+        func invite(_ extra: [String: String]) throws -> HTTPClient.Reply {
+            try client.request("POST", invites, body: #"{"uses": 1}"#, extra: extra.merging(["Cookie": cookie]) { a, _ in a })
+        }
+        // Another site's page, or none, cannot make a signed-in browser write.
+        #expect(try invite([:]).status == 403, "a write with no Origin")
+        #expect(try invite(["Origin": "http://evil.example"]).status == 403, "a write from another origin")
+        // A rebinding name that points at the node is refused before anything else.
+        let rebound = "rebind.example:\(node.httpPort)"
+        #expect(try invite(["Host": rebound, "Origin": "http://\(rebound)"]).status == 421, "a write to a rebound name")
+        #expect(try client.request("GET", "/v1/whoami", extra: ["Cookie": cookie, "Host": rebound]).status == 421)
+        // From the app's own page the same request works, so the refusals above were the checks.
+        let made = try invite(["Origin": own])
+        #expect(made.status == 200 || made.status == 201, "\(String(decoding: made.body, as: UTF8.self))")
+        #expect(try client.request("GET", invites, extra: ["Cookie": cookie]).array().count == 1)
+        // Sign-out with the session's id and a wrong secret ends nothing; with the cookie itself it ends it.
+        let id = try #require(cookie.split(separator: "=").last?.split(separator: ".").first.map(String.init))
+        for forged in ["\(id).0", "\(id.prefix(1)).\(String(repeating: "0", count: 64))", String(id.prefix(2))] {
+            _ = try client.request("POST", "/signout", extra: ["Cookie": "caddie_session=\(forged)", "Origin": own])
+            #expect(
+                try client.request("GET", "/v1/whoami", extra: ["Cookie": cookie]).status == 200,
+                "a sign-out with '\(forged)' ended the session")
+        }
+        let out = try client.request("POST", "/signout", extra: ["Cookie": cookie, "Origin": own])
+        #expect(out.status == 204)
+        #expect(out.headers["set-cookie"]?.contains("Max-Age=0") == true)
+        #expect(try client.request("GET", "/v1/whoami", extra: ["Cookie": cookie]).status == 401)
+        #expect((try ana.ok(["web", "sessions", "--json"]).json() as? [[String: Any]])?.isEmpty == true)
+    }
 }
