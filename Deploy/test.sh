@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian machine, checks the formatting and the layering (Deploy/layers.sh), builds Caddie, and runs
-# every test: the swift-testing suites (unit,
-# property, store, CLI, API, crash, hostile-peer and 16-peer load tests), the HTTP API against its OpenAPI
-# document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every libFuzzer harness
-# for CADDIE_FUZZ_SECONDS (45) each, the systemd unit, and `caddie demo` as an end-to-end check.
+# every test: the XCTest and swift-testing suites (unit, property, store, CLI, API, crash, hostile-peer, 16-peer
+# load and `caddie demo` end to end), the protocol vectors with an independent Python decoder, the HTTP API
+# against its OpenAPI document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every
+# libFuzzer harness for CADDIE_FUZZ_SECONDS (45) each, and the systemd unit. Any step that fails or cannot run
+# fails the whole run and says which; CADDIE_SKIP_ROOT_TESTS=1 skips only the tests that need root (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -28,6 +29,11 @@ swift test 2>&1 | tee /tmp/caddie-swift-test.log | grep -E "✘|Test run with|Ex
 swift_status=${PIPESTATUS[0]}
 set -e
 bash Deploy/test-summary.sh /tmp/caddie-swift-test.log "$swift_status"
+echo "test: decoding Protocol/vectors with an independent checker written from the specifications (Deploy/vector-check.sh)"
+if ! bash Deploy/vector-check.sh; then
+    echo "test: the protocol vectors do not match Protocol/op-format.md and Protocol/wire.md" >&2
+    exit 1
+fi
 echo "test: checking the HTTP API against Protocol/openapi.yaml (openapi-spec-validator, schemathesis)"
 if ! bash Deploy/api-check.sh "$(swift build --show-bin-path)/caddie"; then
     echo "test: the HTTP API check failed" >&2
