@@ -25,17 +25,20 @@ struct GolfConflictTests {
     @Test("two markers enter different strokes for one hole offline: both kept, one shown, conflict listed, then settled")
     func concurrentScores() throws {
         var (_, carla, dev) = try setUp()
-        try carla.score(game: game, player: alice, hole: 7, strokes: 5)
-        try dev.score(game: game, player: alice, hole: 7, strokes: 6)
+        let five = try carla.score(game: game, player: alice, hole: 7, strokes: 5)
+        let six = try dev.score(game: game, player: alice, hole: 7, strokes: 6)
         try carla.pull(from: dev)
         try dev.pull(from: carla)
         let cellA = try #require(try carla.store.cells(carla.space.id, game: game).first { $0.hole == 7 })
         let cellB = try #require(try dev.store.cells(dev.space.id, game: game).first { $0.hole == 7 })
         #expect(cellA.isConflict)
         #expect(Set(cellA.values.map(\.entry.strokes)) == [5, 6])
-        #expect(cellA.winner == cellB.winner)
-        // The later write shows; its author is Dev because Dev's clock ticked after Carla's.
-        #expect(cellA.winner?.author == (cellA.values.max { ($0.hlc, $0.op.device) < ($1.hlc, $1.op.device) })?.author)
+        // The later write shows, on both: Carla's, whose wall clock is a tick ahead of Dev's (she made one more op),
+        // while Dev's clock only moved past the ops of hers he had seen.
+        #expect(five.hlc > six.hlc, "Carla's \(five.hlc) is not after Dev's \(six.hlc)")
+        for cell in [cellA, cellB] {
+            #expect(cell.winner?.op == five.id && cell.winner?.entry.strokes == 5 && cell.winner?.author == "Carla")
+        }
         try carla.score(game: game, player: alice, hole: 7, strokes: 6)
         try dev.pull(from: carla)
         let settled = try #require(try dev.store.cells(dev.space.id, game: game).first { $0.hole == 7 })
@@ -97,13 +100,31 @@ struct GolfConflictTests {
         var (space, carla, dev) = try setUp()
         try carla.edit([.set(alice, fields: ["name": .text("Alice"), "index": .number(12.4)])])
         try dev.pull(from: carla)
-        try carla.edit([.set(alice, fields: ["name": .text("Alicia")])])
-        try dev.edit([.set(alice, fields: ["name": .text("Ali")])])
+        let alicia = try carla.edit([.set(alice, fields: ["name": .text("Alicia")])])
+        let ali = try dev.edit([.set(alice, fields: ["name": .text("Ali")])])
         try carla.pull(from: dev)
         try dev.pull(from: carla)
         let a = try #require(try carla.store.record(space.id, alice))
         let b = try #require(try dev.store.record(space.id, alice))
         #expect(a == b)
+        // The rename with the later clock wins on both replicas (docs/data-model.md, "Last-writer-wins fields"):
+        // Carla's wall clock is ahead of Dev's, whose clock only moved past the ops of hers he had seen.
+        #expect(alicia.hlc > ali.hlc, "Carla's \(alicia.hlc) is not after Dev's \(ali.hlc)")
+        #expect(a["name"] == .text("Alicia") && b["name"] == .text("Alicia"))
+        // The other field of the record, which neither rename touched, stays.
         #expect(a["index"] == .number(12.4))
+
+        // Two renames with the same clock: the greater device key wins, on both replicas. Both hold the same ops and
+        // read the same wall clock, so both stamp the same hybrid logical clock.
+        dev.clock = carla.clock
+        let byCarla = try carla.edit([.set(alice, fields: ["name": .text("Alice C.")])])
+        let byDev = try dev.edit([.set(alice, fields: ["name": .text("Alice D.")])])
+        #expect(byCarla.hlc == byDev.hlc)
+        try carla.pull(from: dev)
+        try dev.pull(from: carla)
+        let tie: FieldValue = byCarla.device > byDev.device ? .text("Alice C.") : .text("Alice D.")
+        #expect(try carla.store.record(space.id, alice)?["name"] == tie)
+        #expect(try dev.store.record(space.id, alice)?["name"] == tie)
+        #expect(try carla.hash() == dev.hash())
     }
 }

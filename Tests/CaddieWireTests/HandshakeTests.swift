@@ -88,20 +88,60 @@ struct HandshakeTests {
         "finding 'a membership oracle for strangers': a replayed message 1 gets the same kind of answer from a member and a non-member"
     )
     func replayedMessageOneRevealsNothing() throws {
-        let captured = HandshakeInitiator(space: space, spaceKey: key, credentials: try TestDevice().credentials)
-        var copy = captured
-        let message1 = copy.start()
-        var member = HandshakeResponder(spaces: [(space, key)], credentials: try TestDevice().credentials)
+        var original = HandshakeInitiator(space: space, spaceKey: key, credentials: try TestDevice().credentials)
+        let message1 = original.start()
+        // One device answers the replay twice, as a member of the space and as a member of another space only, with
+        // the same credentials and the same ephemeral key: whatever differs between the two answers, beyond bytes
+        // sealed under keys the replayer cannot make, is what the replay tells about membership.
+        let device = try TestDevice()
+        let ephemeral = EphemeralKey.generate()
+        var member = HandshakeResponder(spaces: [(space, key)], credentials: device.credentials, ephemeral: ephemeral)
         var stranger = HandshakeResponder(
-            spaces: [(SpaceID(unchecked: [UInt8](repeating: 8, count: 16)), key)],
-            credentials: try TestDevice().credentials)
+            spaces: [(SpaceID(unchecked: [UInt8](repeating: 8, count: 16)), key)], credentials: device.credentials,
+            ephemeral: ephemeral)
         guard case .send(let fromMember) = member.receive(message1), case .send(let fromStranger) = stranger.receive(message1)
         else {
-            Issue.record("one of the two stayed silent: the replay tells them apart")
+            Issue.record("one of the two stayed silent or closed: the replay tells them apart")
             return
         }
-        #expect(fromMember.count == fromStranger.count)
-        // Without the initiator's ephemeral secret, neither answer opens: the replayer learns nothing more.
+        // Protocol/wire.md, "Message 1", step 4: a decoy is a message 2 like a real one, 248 bytes, made of the
+        // responder's ephemeral key in the clear and 216 sealed bytes.
+        #expect(fromMember.count == 248 && fromStranger.count == 248)
+        #expect(Array(fromMember.prefix(32)) == ephemeral.publicKey)
+        #expect(Array(fromStranger.prefix(32)) == ephemeral.publicKey)
+        // Nothing in the clear: no identity ("What a party without the space key sees"), nor the space.
+        let identities: [(String, [UInt8])] = [
+            ("device key", device.device.publicKey.bytes), ("user key", device.user.publicKey.bytes),
+            ("certificate", device.credentials.certificate), ("space", space.bytes),
+        ]
+        let answers = [("member", Array(fromMember.dropFirst(32))), ("stranger", Array(fromStranger.dropFirst(32)))]
+        for (answer, sealed) in answers {
+            for (name, bytes) in identities {
+                let found = (0...(sealed.count - bytes.count)).contains {
+                    Array(sealed[$0..<($0 + bytes.count)]) == bytes
+                }
+                #expect(!found, "the \(answer)'s answer carries its \(name) in the clear")
+            }
+        }
+        // What the replayer sends next, a message 3 it cannot make (it lacks the initiator's ephemeral secret), is
+        // met alike: the connection closes without a word (the reasons stay on the responder's side).
+        let forged = SecureRandom.bytes(216)
+        guard case .fail = member.receive(forged), case .fail = stranger.receive(forged) else {
+            Issue.record("one of the two answered a message 3 nobody could make")
+            return
+        }
+        // The control: the member did recognise the space (two decoys would pass the checks above). Only the
+        // original dialler, who holds the ephemeral secret, tells the answers apart: it opens the member's only.
+        var dialler = original
+        guard case .established = dialler.receive(fromMember) else {
+            Issue.record("the member's answer is not a real message 2")
+            return
+        }
+        var fooled = original
+        guard case .fail(.notAMember) = fooled.receive(fromStranger) else {
+            Issue.record("the stranger's decoy opened")
+            return
+        }
     }
 
     @Test("an invite's secret opens a session marked with that invite, and nothing else: not the space, not another invite")
