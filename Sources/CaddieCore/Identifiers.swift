@@ -77,6 +77,10 @@ public struct EntityID: FixedBytes, Codable {
     public let bytes: [UInt8]
     /// Wraps 8 bytes.
     public init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The space's own record (kind `space`, eight zero bytes): its name, and the owner fields that a merge rule
+    /// guards (Protocol/op-format.md, "The space record").
+    public static let spaceRecord = EntityID(unchecked: [UInt8](repeating: 0, count: 8))
 }
 
 /// A 32-byte BLAKE2b digest: op hashes, chain links, card and state hashes.

@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieCrypto
 import Foundation
 import GRDB
 
@@ -10,10 +11,29 @@ import GRDB
 struct Materializer {
     let db: Database
     let space: Data
+    let spaceID: SpaceID
 
     init(db: Database, space: SpaceID) {
         self.db = db
         self.space = Data(space.bytes)
+        spaceID = space
+    }
+
+    /// The space record's fields that name its owner: `space remove` and `space rotate` prove ownership with them.
+    static let ownerFields: Set<String> = ["owner", "ownerSalt"]
+
+    /// The fields of a `set` that count. On the space record, the owner fields count only as the owner wrote them
+    /// when making the space: both together, `owner` the op's own author, and the salt binding that author to the
+    /// space id. Any other write of them (a member's, a null, one without the other) is dropped, the op's other
+    /// fields apply as usual, and every node decides alike from the op and its author alone, so a member cannot
+    /// unset or garble the owner and with it switch off removal and rotation (docs/security.md).
+    func counted(_ fields: [String: FieldValue], kind: EntityKind, id: EntityID, author: PublicKey?) -> [String: FieldValue] {
+        guard kind == .space, id == .spaceRecord, fields.keys.contains(where: Self.ownerFields.contains) else { return fields }
+        let rest = fields.filter { !Self.ownerFields.contains($0.key) }
+        guard let author, case .bytes(let owner)? = fields["owner"], owner == author.bytes,
+            case .bytes(let salt)? = fields["ownerSalt"], Membership.ownedSpaceID(owner: author, salt: salt) == spaceID
+        else { return rest }
+        return fields
     }
 
     /// `slot`: for an op of a fork branch, its hash, under which its changes are in the state instead of its
@@ -84,7 +104,7 @@ struct Materializer {
                         WHERE (excluded.hlc, excluded.device, excluded.seq) > (lww.hlc, lww.device, lww.seq)
                         """)
                 let entity = Data(id.bytes)
-                for (field, value) in fields {
+                for (field, value) in counted(fields, kind: kind, id: id, author: user) {
                     try statement.execute(arguments: [
                         space, Int64(kind.rawValue), entity, field, Data(value.encoded),
                         hlc, device, seq,

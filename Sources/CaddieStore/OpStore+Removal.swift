@@ -26,6 +26,28 @@ extension OpStore {
         }
     }
 
+    /// SQL for "the revocation row `r` was written by a removal" (a removal cuts its user's listed devices with
+    /// rows of the same table, under the op that removed them).
+    static let fromRemoval = """
+        EXISTS (SELECT 1 FROM removal x WHERE x.space = r.space AND x.user = r.user
+            AND x.by_device = r.by_device AND x.by_seq = r.by_seq)
+        """
+
+    /// Whether the space's owner removed `device` from this space with its user: a removal here lists it, and it
+    /// joined this space under the removed user. Such a device is refused in this space whatever user it presents
+    /// now, and nowhere else.
+    public func removedDevice(_ space: SpaceID, device: PublicKey) throws(StoreError) -> Bool {
+        try read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM revocation r
+                    WHERE r.space = ? AND r.device = ? AND \(Self.fromRemoval)
+                    AND EXISTS (SELECT 1 FROM member m WHERE m.space = r.space AND m.device = r.device AND m.user = r.user)
+                    """, arguments: [Data(space.bytes), Data(device.bytes)]) ?? 0 > 0
+        }
+    }
+
     /// The users the space's owner removed.
     public func removedUsers(_ space: SpaceID) throws(StoreError) -> Set<PublicKey> {
         try read { db in

@@ -119,8 +119,11 @@ extension OpStore {
     /// A revocation by user U counts against the device key when the device itself has acknowledged U: it
     /// presents U's certificate now, or its join under U is held in some space. So a revoked phone cannot get
     /// back in by presenting a fresh self-certified user, in this space or another, while a member cannot lock
-    /// out somebody else's device by "revoking" a key that never acknowledged them. This is a session decision,
-    /// local to this node; which ops a space accepts stays a rule of that space's own log (convergence).
+    /// out somebody else's device by "revoking" a key that never acknowledged them. A removal's cut of the
+    /// removed user's devices is not a revocation here: it is one space owner's word about one space and counts
+    /// only there (``removedDevice(_:device:)``), so no space's owner can shut a device out of the others. This
+    /// is a session decision, local to this node; which ops a space accepts stays a rule of that space's own log
+    /// (convergence).
     public func deviceRevocation(_ device: PublicKey, presentedUser user: PublicKey) throws(StoreError) -> UInt64? {
         try read { db in
             try Int64.fetchOne(
@@ -129,16 +132,18 @@ extension OpStore {
                     SELECT min(r.last_valid_seq) FROM revocation r
                     WHERE r.device = ? AND (r.user = ? OR EXISTS (
                         SELECT 1 FROM member m WHERE m.device = r.device AND m.user = r.user))
+                    AND NOT \(Self.fromRemoval)
                     """, arguments: [Data(device.bytes), Data(user.bytes)]
             ).map { UInt64(bitPattern: $0) }
         }
     }
 
-    /// The devices `user` has revoked in any space this home holds (for carrying revocations into a new space).
+    /// The devices `user` has revoked in any space this home holds (for carrying revocations into a new space):
+    /// their own revocations only, not the devices a space's owner cut by removing them from that space.
     public func devicesRevoked(by user: PublicKey) throws(StoreError) -> [PublicKey] {
         try read { db in
             try Data.fetchAll(
-                db, sql: "SELECT DISTINCT device FROM revocation WHERE user = ? ORDER BY device",
+                db, sql: "SELECT DISTINCT device FROM revocation r WHERE r.user = ? AND NOT \(Self.fromRemoval) ORDER BY device",
                 arguments: [Data(user.bytes)]
             ).map { PublicKey(unchecked: [UInt8]($0)) }
         }

@@ -1,3 +1,5 @@
+import CaddieCore
+import Foundation
 import GRDB
 
 /// The database schema, as named migrations. A shipped migration is never edited: changes come as new ones.
@@ -160,6 +162,13 @@ enum Schema {
                     ) WITHOUT ROWID;
                     CREATE INDEX branch_op_by_slot ON branch_op (space, hash);
                     """)
+        }
+        migrator.registerMigration("v8: the space record's owner fields as the owner wrote them") { db in
+            // The merge now drops a member's write of `owner` or `ownerSalt` (Materializer.counted): rebuild every
+            // space once, so that a write already applied under the old rule is gone here too.
+            for id in try Data.fetchAll(db, sql: "SELECT id FROM space") {
+                try Materializer(db: db, space: SpaceID(unchecked: [UInt8](id))).rebuild()
+            }
         }
         return migrator
     }

@@ -125,8 +125,14 @@ extension SyncNode {
         if try await blocking({ try store.isRemoved(space, user: peer.user) }) {
             return "user \(peer.user.short) was removed from this space by its owner"
         }
+        // A removal counts in its own space only, for the devices that joined it under the removed user, whatever
+        // user such a device presents now.
+        if try await blocking({ try store.removedDevice(space, device: peer.device) }) {
+            return "device \(peer.device.short) was removed from this space with its user by the space's owner"
+        }
         // Revocations count even before the device's join has arrived here, and by device key in every space this
         // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
+        // Only its own user's revocations reach every space; a removal reaches none but its own.
         if let revoked = try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) {
             return "device \(peer.device.short) was revoked after op \(revoked)"
         }

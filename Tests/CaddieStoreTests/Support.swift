@@ -38,13 +38,14 @@ struct Author {
     var clock: UInt64 = 1_700_000_000_000
 
     init(
-        _ name: String, space: TestSpace, user: SigningKey = .generate(), store: OpStore? = nil, joinWith key: [UInt8]? = nil
+        _ name: String, space: TestSpace, user: SigningKey = .generate(), device: SigningKey = .generate(),
+        store: OpStore? = nil, joinWith key: [UInt8]? = nil
     )
         throws
     {
         self.name = name
         self.user = user
-        device = .generate()
+        self.device = device
         self.store = try store ?? OpStore()
         self.space = space
         try self.store.addSpace(space.id, name: "test", now: 0)

@@ -19,12 +19,9 @@ public struct RemovalOutcome: Sendable, Equatable {
 }
 
 extension SpaceService {
-    /// The id of the space record (one per space).
-    static let spaceRecord = EntityID(unchecked: [UInt8](repeating: 0, count: 8))
-
     /// The owner of a space and the salt that proves it, if the space has one (spaces made before owners have not).
     func owner(of space: SpaceID) throws(NodeError) -> (user: PublicKey, salt: [UInt8])? {
-        let record = try run { try store.record(space, kind: .space, id: Self.spaceRecord) } ?? [:]
+        let record = try run { try store.record(space, kind: .space, id: .spaceRecord) } ?? [:]
         guard case .bytes(let salt)? = record["ownerSalt"], case .bytes(let user)? = record["owner"], user.count == 32,
             let key = PublicKey(bytes: user), Membership.ownedSpaceID(owner: key, salt: salt) == space
         else { return nil }

@@ -43,7 +43,7 @@ extension SpaceService {
             space: invite.space, keys: try keys.adding(space: invite.space, key: invite.key),
             changes: [
                 .set(
-                    kind: .space, id: Self.spaceRecord,
+                    kind: .space, id: .spaceRecord,
                     fields: ["name": .text(trimmed), "owner": .bytes(owner.bytes), "ownerSalt": .bytes(salt)])
             ])
         return invite
@@ -84,7 +84,7 @@ extension SpaceService {
     public func list() throws(NodeError) -> [SpaceSummary] {
         do {
             return try store.spaces().map { space throws(StoreError) in
-                let synced = try store.record(space.id, kind: .space, id: EntityID(unchecked: [UInt8](repeating: 0, count: 8)))
+                let synced = try store.record(space.id, kind: .space, id: .spaceRecord)
                 var summary = SpaceSummary(
                     id: space.id, name: synced?["name"]?.text ?? space.name,
                     ops: try store.opCount(space.id), members: try store.members(space.id).count)
