@@ -57,10 +57,19 @@ public struct InviteCode: Sendable, Equatable {
         _ text: String, prefix: String, version: UInt8, minimum: Int, _ fields: (inout ByteReader) throws -> Code
     ) throws(NodeError) -> Code {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.uppercased().hasPrefix(prefix), let bytes = Base32.decode(String(trimmed.dropFirst(prefix.count))),
-            bytes.count >= minimum + 4
-        else {
+        guard trimmed.uppercased().hasPrefix(prefix) else {
             throw .invalid("that is not a Caddie invite code (it should start with \(prefix)); ask for the code again")
+        }
+        let rest = String(trimmed.dropFirst(prefix.count))
+        guard let bytes = Base32.decode(rest) else {
+            throw .invalid(
+                "the invite code is mistyped: after \(prefix) it holds only letters and the digits 2 to 7; copy it again")
+        }
+        guard bytes.count >= minimum + 4 else {
+            let missing = Base32.length(of: minimum + 4) - Base32.characters(in: rest)
+            throw .invalid(
+                "the invite code is incomplete: at least \(max(1, missing)) characters are missing at its end; "
+                    + "copy all of it again")
         }
         let body = Array(bytes.dropLast(4))
         guard Array(Blake2b.hash(body).bytes.prefix(4)) == Array(bytes.suffix(4)) else {

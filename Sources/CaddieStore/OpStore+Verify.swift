@@ -16,8 +16,11 @@ public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
 
 extension OpStore {
     /// Re-checks every op of a space one by one: stored hash, signature, chain link, payload, the
-    /// device's join (certificate, and the membership proof when the space key is given) and revocations.
-    public func verify(_ space: SpaceID, spaceKey: [UInt8]?) throws(StoreError) -> (checked: Int, failures: [VerificationFailure])
+    /// device's join (certificate, and the membership proof when the space's keys are given: a proof must verify
+    /// under one of them, the key of the epoch the device joined in) and revocations.
+    public func verify(_ space: SpaceID, spaceKeys: [[UInt8]]) throws(StoreError) -> (
+        checked: Int, failures: [VerificationFailure]
+    )
     {
         let rows: [Row] = try read { db in
             try Row.fetchAll(
@@ -68,12 +71,13 @@ extension OpStore {
                     {
                         fail("its device certificate does not verify")
                     }
-                    if let spaceKey,
-                        !Membership.verifyMembershipProof(
-                            join.membershipProof, space: space,
-                            spaceKey: spaceKey, device: device, user: join.user)
+                    if !spaceKeys.isEmpty,
+                        !spaceKeys.contains(where: { key in
+                            Membership.verifyMembershipProof(
+                                join.membershipProof, space: space, spaceKey: key, device: device, user: join.user)
+                        })
                     {
-                        fail("its membership proof does not match the space key")
+                        fail("its membership proof matches none of the space's keys held here")
                     }
                 } else {
                     fail("a device's first op is not its join")

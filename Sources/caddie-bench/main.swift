@@ -211,7 +211,7 @@ func run() async throws {
     figures.append(("bundleImportPerSecond", Double(bundle.count) / importTime, "ops/s"))
     figures.append(("bundleImportSeconds", importTime, "s"))
     figures.append(("bundleOps", Double(bundle.count), "ops"))
-    let verifyTime = try seconds { _ = try importer.verify(space, spaceKey: key) }
+    let verifyTime = try seconds { _ = try importer.verify(space, spaceKeys: [key]) }
     figures.append(("verifyEveryOpPerSecond", Double(bundle.count) / verifyTime, "ops/s"))
     let sample = try SignedOp(bytes: bundle[bundle.count - 1])
     figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))

@@ -16,6 +16,7 @@ struct AuditTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, home.home.appendingPathComponent("caddie.sqlite").path, sql, "\(seq)"]
         try process.run()
+        process.killAfter(CLI.commandDeadline)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
     }

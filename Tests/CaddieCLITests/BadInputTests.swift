@@ -105,4 +105,38 @@ struct BadInputTests {
         try cli.fails(["login", "--name", "Ana"], passphrase: .some(nil), saying: "CADDIE_PASSPHRASE")
         try cli.fails(["whoami"], saying: "caddie login")
     }
+
+    @Test("a truncated invite or device code is told it is incomplete, and by how much; a mistyped one that it is mistyped")
+    func truncatedCodes() throws {
+        let ana = try CLI(name: "codes-ana")
+        let ben = try CLI(name: "codes-ben")
+        defer {
+            ana.remove()
+            ben.remove()
+        }
+        try ana.ok(["login", "--name", "Ana"])
+        try ben.ok(["login", "--name", "Ben"])
+        try ana.ok(["space", "create", "Club"])
+        let invite = try ana.ok(["space", "invite", "--json"]).field("invite")
+        #expect(invite.hasPrefix("CADDIE2"))
+        let quarter = invite.dropLast((invite.count - "CADDIE2".count) / 4)
+        try ben.fails(["space", "join", String(quarter)], saying: "the invite code is incomplete: at least")
+        try ben.fails(["space", "join", String(invite.dropLast(1)) + "1"], saying: "the invite code is mistyped")
+        try ben.fails(["space", "join", "HELLO" + invite], saying: "that is not a Caddie invite code")
+        #expect((try ben.ok(["space", "list", "--json"]).json() as? [Any])?.isEmpty == true, "nothing was joined")
+
+        let (add, code) = try DeviceTests.startAdd(ana)
+        defer {
+            add.terminate()
+            add.waitUntilExit()
+        }
+        #expect(code.hasPrefix("CADDIEPAIR1"))
+        let tablet = try CLI(name: "codes-tablet")
+        defer { tablet.remove() }
+        try tablet.fails(
+            ["login", "--device-code", String(code.dropLast(3))],
+            saying: "the device code is incomplete: 3 characters are missing at its end")
+        try tablet.fails(["login", "--device-code", code + "AB"], saying: "the device code is 2 characters too long")
+        #expect(!FileManager.default.fileExists(atPath: tablet.home.appendingPathComponent("identity.json").path))
+    }
 }

@@ -34,6 +34,9 @@ struct CLI {
     let home: URL
     var passphrase: String? = "correct horse battery"
 
+    /// How long one command may run before the test kills it: generous, only to turn a hang into a failure.
+    static let commandDeadline: Double = 300
+
     /// A new empty home in a temporary directory.
     init(name: String = "home") throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
@@ -58,6 +61,7 @@ struct CLI {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        process.killAfter(Self.commandDeadline)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

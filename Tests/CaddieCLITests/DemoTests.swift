@@ -12,6 +12,7 @@ struct DemoTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
+        process.killAfter(CLI.commandDeadline)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")

@@ -16,10 +16,10 @@ struct DeviceTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
+        process.killAfter(CLI.commandDeadline)
+        var buffer: [UInt8] = []
+        let deadline = Date().addingTimeInterval(60)
+        while !buffer.contains(UInt8(ascii: "\n")), let chunk = readChunk(out.fileHandleForReading, until: deadline) {
             buffer += chunk
         }
         let code = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""

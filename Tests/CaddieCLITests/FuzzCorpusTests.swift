@@ -12,6 +12,7 @@ struct FuzzCorpusTests {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
+        process.killAfter(CLI.commandDeadline)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)

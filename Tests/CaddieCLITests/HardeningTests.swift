@@ -59,6 +59,26 @@ struct HardeningTests {
         #expect(json.contains { $0["name"] as? String == hostile })
     }
 
+    @Test("a name with a newline or bidi controls cannot forge a line of caddie log (second review)")
+    func forgedLogLines() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let before = try homes[0].ok(["log"]).stdout.split(separator: "\n").count
+        // A line that would read as Ana's entry, and a right-to-left override that would reverse what follows.
+        let forged = "Zed\n09:00  Ana  0a1b2c3d:9  ok  added Ana"
+        try homes[1].ok(["player", "add", forged])
+        try homes[1].ok(["player", "add", "Yan\u{202E}kram"])
+        try RoundTests.merge(Array(homes.prefix(2)))
+        let log = try homes[0].ok(["log"]).stdout
+        let lines = log.split(separator: "\n")
+        #expect(lines.count == before + 2, "two new ops, two new lines: \(lines.suffix(3))")
+        #expect(log.contains("Zed\\n09:00  Ana"), "the newline is shown as \\n")
+        #expect(!log.unicodeScalars.contains { $0.value == 0x202E } && log.contains("Yan?kram"))
+        // JSON keeps both names exactly.
+        let players = try #require(try homes[0].ok(["player", "list", "--json"]).json() as? [[String: Any]])
+        #expect(players.contains { $0["name"] as? String == forged })
+    }
+
     @Test("a node given its own address as a peer refuses to sync with itself and does not hammer it")
     func notWithItself() throws {
         let cli = try CLI(name: "self")

@@ -30,6 +30,7 @@ struct Lab {
         process.standardOutput = pipe
         process.standardError = pipe
         try process.run()
+        process.killAfter(CLI.commandDeadline)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -15,6 +15,7 @@ struct LoadTests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        process.killAfter(CLI.commandDeadline)
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

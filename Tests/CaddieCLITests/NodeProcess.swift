@@ -99,6 +99,15 @@ func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows
 }
 
 extension Process {
+    /// Kills the process (SIGKILL) if it still runs after `seconds`: a deadline that turns a hang into a failure
+    /// (the killed command's status and output say so) instead of a test that waits for ever.
+    func killAfter(_ seconds: Double) {
+        let process = UncheckedProcess(process: self)
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            if process.process.isRunning { Foundation.kill(process.process.processIdentifier, SIGKILL) }
+        }
+    }
+
     /// Starts the process with its standard output and error both written to a new file at `log`.
     func run(loggingTo log: URL) throws {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -107,4 +116,9 @@ extension Process {
         standardError = handle
         try run()
     }
+}
+
+/// A process handed to the deadline's timer; the timer only asks whether it runs and kills it.
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
 }

@@ -101,6 +101,12 @@ struct RemovalTests {
         let checks = try [ana, cy, dee].map { try Self.space($0)["keyCheck"] as? String }
         #expect(Set(checks).count == 1 && checks[0] != nil, "\(checks)")
         #expect(try Self.players(dee) == ["Ana", "Bena"])
+        // `caddie verify` (second review) checks each join's proof under the key of its own epoch: the joins from
+        // before the removal on every home, and Dee's, made after it, on the homes of members from before.
+        for home in [ana, cy, dee] {
+            let verified = try home.run(["verify"])
+            #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
+        }
         let log = try #require(try cy.ok(["log", "--json"]).json() as? [[String: Any]])
         let entry = log.first { ($0["change"] as? String)?.hasPrefix("removed Ben") == true }
         #expect(entry?["user"] as? String == "Ana" && entry?["verified"] as? Bool == true, "\(log.map { $0["change"] ?? "" })")

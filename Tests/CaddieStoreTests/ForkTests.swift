@@ -99,7 +99,7 @@ struct ForkTests {
         let authors = Set(try store.cells(forked.space.id, game: Self.game).flatMap { $0.values.map(\.author) })
         #expect(authors.count == 1)
         #expect(authors.first?.hasPrefix("ana (") == true && authors.first?.hasSuffix(", forked)") == true)
-        #expect(try store.verify(forked.space.id, spaceKey: forked.space.key).failures.isEmpty)
+        #expect(try store.verify(forked.space.id, spaceKeys: [forked.space.key]).failures.isEmpty)
     }
 
     @Test("every node ends with the same state whichever branch it saw first and however the ops were batched")

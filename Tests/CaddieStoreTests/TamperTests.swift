@@ -243,13 +243,13 @@ struct TamperTests {
     @Test("verify names the op whose stored bytes changed, and the link after it")
     func verifyFindsFlip() throws {
         let (space, author, _, _) = try opsAndReceiver()
-        #expect(try author.store.verify(space.id, spaceKey: space.key).failures.isEmpty)
+        #expect(try author.store.verify(space.id, spaceKeys: [space.key]).failures.isEmpty)
         try author.store.db.write { db in
             var bytes = try [UInt8](Data.fetchOne(db, sql: "SELECT bytes FROM op WHERE seq = 3") ?? Data())
             bytes[bytes.count - 80] ^= 0x01
             try db.execute(sql: "UPDATE op SET bytes = ? WHERE seq = 3", arguments: [Data(bytes)])
         }
-        let failures = try author.store.verify(space.id, spaceKey: space.key).failures
+        let failures = try author.store.verify(space.id, spaceKeys: [space.key]).failures
         #expect(failures.contains { $0.op.seq == 3 && $0.reason.contains("signature") })
         #expect(failures.contains { $0.op.seq == 4 && $0.reason.contains("chain") })
         #expect(!failures.contains { $0.op.seq == 2 })

@@ -111,6 +111,6 @@ struct VectorTests {
         let cell = try #require(
             try store.cells(space, game: GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
         #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
-        #expect(try store.verify(space, spaceKey: key).failures.isEmpty)
+        #expect(try store.verify(space, spaceKeys: [key]).failures.isEmpty)
     }
 }

@@ -175,10 +175,11 @@ extension AuditService {
         try run { try store.history(space, game: game, player: player, hole: hole) }
     }
 
-    /// Re-verifies every op of every space (or one); the key checks membership proofs when unlocked.
+    /// Re-verifies every op of every space (or one); when unlocked, the space's keys of every epoch held here
+    /// check the membership proofs (a join made after a removal proves the new key, one made before it the old).
     public func verify(space: SpaceID, keys: UnlockedKeys?) throws(NodeError) -> (checked: Int, failures: [VerificationFailure]) {
-        let key = keys.flatMap { try? $0.key(for: space) }
-        return try run { try store.verify(space, spaceKey: key) }
+        let ring = keys.map { keys in home.keyring(space, keys: keys)?.keys ?? [(try? keys.key(for: space))].compactMap { $0 } }
+        return try run { try store.verify(space, spaceKeys: ring ?? []) }
     }
 }
 

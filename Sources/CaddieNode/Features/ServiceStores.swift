@@ -82,7 +82,7 @@ protocol AuditStore: Sendable {
     func storedBranchOps(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, hlc: UInt64)]
     func evidence(_ space: SpaceID) throws(StoreError) -> [(bytes: [UInt8], id: OpID, removed: String, forkCopy: Bool)]
     func history(_ space: SpaceID, game: GameID, player: PlayerID, hole: Int) throws(StoreError) -> [ScoreHistoryEntry]
-    func verify(_ space: SpaceID, spaceKey: [UInt8]?) throws(StoreError) -> (checked: Int, failures: [VerificationFailure])
+    func verify(_ space: SpaceID, spaceKeys: [[UInt8]]) throws(StoreError) -> (checked: Int, failures: [VerificationFailure])
 }
 
 extension OpStore: RoundStore, CourseStore, HandicapStore, SpaceStore, DeviceStore, AuditStore {}

@@ -9,15 +9,31 @@ enum Console {
     }
 
     /// Text as a terminal may show it: names and other text that came from peers could carry escape sequences
-    /// (recolouring the screen, moving the cursor, setting the window title), so control characters other than
-    /// newline and tab are shown as `?`. JSON output is escaped by its encoder instead.
+    /// (recolouring the screen, moving the cursor, setting the window title) or bidirectional controls (which
+    /// reorder what follows them on the line), so control characters other than newline and tab are shown as
+    /// `?`. JSON output is escaped by its encoder instead.
     static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar != "\n" && scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+        scalar != "\n" && scalar != "\t"
+            && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isBidiControl(scalar))
+    }
+
+    /// The bidirectional formatting characters: embeddings, overrides, isolates and the marks.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            || [0x200E, 0x200F, 0x061C].contains(scalar.value)
+    }
+
+    /// One item of a list as one line: a newline or carriage return inside it (a name from a peer may hold one)
+    /// is shown as `\n` or `\r`, so that no name can add a line that looks like another item.
+    static func oneLine(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\\r\\n").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r")
     }
 
     static func json(_ value: JSON) { print(value.text) }
@@ -36,7 +52,7 @@ enum Console {
         } else if items.isEmpty, let empty {
             print(empty)
         } else {
-            for entry in items { print(line(entry)) }
+            for entry in items { print(oneLine(line(entry))) }
         }
     }
 
