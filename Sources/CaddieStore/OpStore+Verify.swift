@@ -18,10 +18,11 @@ extension OpStore {
     /// Re-checks every op of a space one by one: stored hash, signature, chain link, payload, the
     /// device's join (certificate, and the membership proof when the space's keys are given: a proof must verify
     /// under one of them, the key of the epoch the device joined in) and revocations.
-    public func verify(_ space: SpaceID, spaceKeys: [[UInt8]]) throws(StoreError) -> (
+    public func verify(
+        _ space: SpaceID, spaceKeys: [[UInt8]]
+    ) throws(StoreError) -> (
         checked: Int, failures: [VerificationFailure]
-    )
-    {
+    ) {
         let rows: [Row] = try read { db in
             try Row.fetchAll(
                 db, sql: "SELECT device, seq, hash, bytes FROM op WHERE space = ? ORDER BY device, seq",
