@@ -113,8 +113,11 @@ enum PairingMessage {
 
     struct GrantedSpace: Codable {
         var id: String
+        /// The space's current key (after a removal, the newest epoch's).
         var key: String
         var name: String
+        /// The keys of earlier epochs, newest first, so that the new device can check joins made under them.
+        var earlier: [String]? = nil
     }
 
     static func request(device: PublicKey, code: PairingCode) -> [UInt8] {

@@ -63,8 +63,10 @@ public enum ControlSocket {
                 for try await connection in connections {
                     group.addTask {
                         // The file's mode keeps other users out; the peer's credentials say so again.
-                        if let uid = try? await peerUID(connection.channel), uid != owner, uid != 0 {
-                            logger.warning("control socket: refused a process of user \(uid)")
+                        let uid = (try? await peerUID(connection.channel)) ?? nil
+                        guard admits(peer: uid, owner: owner) else {
+                            logger.warning(
+                                "control socket: refused a process of \(uid.map { "user \($0)" } ?? "a user it could not read")")
                             try? await connection.channel.close()
                             return
                         }
@@ -99,6 +101,13 @@ public enum ControlSocket {
         var pid: Int32 = 0
         var uid: UInt32 = 0
         var gid: UInt32 = 0
+    }
+
+    /// Whether a process may use the socket: it runs as the node's own user or as root. A process whose user could
+    /// not be read (nil) is refused: the file's mode already keeps others out, and a failed check is no pass.
+    static func admits(peer uid: UInt32?, owner: UInt32) -> Bool {
+        guard let uid else { return false }
+        return uid == owner || uid == 0
     }
 
     /// The user id of the process at the other end of a Unix domain socket (SO_PEERCRED).

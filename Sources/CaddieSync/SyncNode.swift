@@ -42,6 +42,8 @@ public final class SyncNode: Sendable {
     /// device from round to round. A fixed id serves a static advert (a hub's Avahi service file).
     public let nodeID: [UInt8]
     private let wanted = Mutex<Set<String>>([])
+    /// Which mDNS sightings are dialled (``follow(_:in:)``), and how each loop's dials went.
+    private let plan = Mutex(DialPlan())
     private let running = Mutex<Set<String>>([])
     /// Incoming connections by number: their address, channel, and whether their peer has proven itself.
     private let incoming = Mutex<(next: Int, open: [Int: IncomingConnection])>((0, [:]))
@@ -214,7 +216,7 @@ public final class SyncNode: Sendable {
             for peer in peers {
                 for (space, _) in spaceList {
                     group.addTask {
-                        await self.dialLoop(host: peer.host, port: peer.port, space: space, foundBy: "static") { true }
+                        await self.dialLoop(host: peer.host, port: peer.port, space: space, foundBy: "static", while: { true })
                     }
                 }
             }
@@ -227,11 +229,10 @@ public final class SyncNode: Sendable {
     /// nodes that see each other, only the one with the lower id dials, so a pair keeps one connection. What
     /// adverts can start is bounded (`DialPlan`): forged or replayed adverts cannot make the node dial without end.
     private func follow(_ sightings: AsyncStream<PeerSighting>, in group: inout ThrowingDiscardingTaskGroup<any Error>) async {
-        var plan = DialPlan()
         var quiet = Set<String>()
         for await sighting in sightings {
             if sighting.lost {
-                let keys = plan.lost(name: sighting.name).map(\.key)
+                let keys = plan.withLock { $0.lost(name: sighting.name) }.map(\.key)
                 wanted.withLock { $0.subtract(keys) }
                 continue
             }
@@ -242,9 +243,18 @@ public final class SyncNode: Sendable {
                     metadata: ["peer.address": "\(sighting.host):\(sighting.port)"])
             }
             guard let id = sighting.txt["id"].flatMap(Hex.decode), Hex.encode(nodeID) < Hex.encode(id) else { continue }
-            let (loops, refused) = plan.sighted(
-                name: sighting.name, node: Hex.encode(id), host: sighting.host,
-                port: sighting.port, spaces: shared.map(\.hex))
+            let (loops, stopped, refused) = plan.withLock {
+                $0.sighted(
+                    name: sighting.name, node: Hex.encode(id), host: sighting.host,
+                    port: sighting.port, spaces: shared.map(\.hex))
+            }
+            if !stopped.isEmpty {
+                // Loops that never completed a handshake and are failing give up their places (mDNS lock-out).
+                wanted.withLock { $0.subtract(stopped.map(\.key)) }
+                logger.info(
+                    "all mDNS dial places are taken: dropping a dial that never reached a member",
+                    metadata: ["peer.address": "\(stopped.map { "\($0.host):\($0.port)" })"])
+            }
             if refused > 0 {
                 logger.warning(
                     "not dialling every advert: too many addresses for one node, or too many dials",
@@ -263,9 +273,17 @@ public final class SyncNode: Sendable {
                         "space": "\(space.short)",
                     ])
                 group.addTask {
-                    await self.dialLoop(host: sighting.host, port: sighting.port, space: space, foundBy: "mdns") {
-                        self.wanted.withLock { $0.contains(key) }
-                    }
+                    await self.dialLoop(
+                        host: sighting.host, port: sighting.port, space: space, foundBy: "mdns",
+                        while: { self.wanted.withLock { $0.contains(key) } },
+                        after: { handshook in
+                            self.plan.withLock { plan in
+                                if handshook { plan.handshook(loop) } else if plan.dialFailed(loop) { return false }
+                                return true
+                            }
+                        })
+                    self.plan.withLock { $0.ended(loop) }
+                    self.wanted.withLock { _ = $0.remove(key) }
                     _ = self.running.withLock { $0.remove(key) }
                 }
             }
@@ -341,9 +359,11 @@ public final class SyncNode: Sendable {
     }
 
     /// Keeps one session with a static peer for one space, redialling with backoff when it ends.
+    /// Dials one peer for one space again and again while `stillWanted`; `after` hears of each dial whether it
+    /// completed a handshake, and ends the loop by answering false.
     private func dialLoop(
         host: String, port: Int, space: SpaceID, foundBy: String,
-        while stillWanted: @Sendable () -> Bool
+        while stillWanted: @Sendable () -> Bool, after: @Sendable (_ handshook: Bool) -> Bool = { _ in true }
     ) async {
         var delay = 0.25
         // A peer that has not yet heard of a new key answers only an older one: after a handshake it could not
@@ -352,6 +372,7 @@ public final class SyncNode: Sendable {
         while !Task.isCancelled, stillWanted() {
             var failure: String?
             var refused = false
+            var handshook = false
             do {
                 let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                     .connectTimeout(.seconds(3))
@@ -362,6 +383,7 @@ public final class SyncNode: Sendable {
                     node: self, role: .initiator(space: space, spaceKey: keys[keyIndex % keys.count]),
                     address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
                 let report = await session.run(channel)
+                handshook = report.peer != nil
                 failure = report.failure
                 keyIndex = report.notRecognised ? keyIndex + 1 : 0
                 if report.refused {
@@ -378,6 +400,12 @@ public final class SyncNode: Sendable {
                 failure = "\(error)"
             }
             if Task.isCancelled { return }
+            guard after(handshook) else {
+                logger.info(
+                    "giving up a peer found by mDNS that never answered as a member",
+                    metadata: ["peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")"])
+                return
+            }
             logger.debug(
                 "redialling",
                 metadata: [

@@ -56,6 +56,10 @@ struct RemovalTests {
             removal["devices"] as? Int == 1 && removal["sealedTo"] as? Int == 2 && removal["epoch"] as? Int == 1,
             "\(removal)")
         #expect(try Self.space(ana)["keyEpoch"] as? Int == 1)
+        // The removed member's device no longer counts as a member, and the text shows the key's epoch.
+        #expect(try Self.space(ana)["members"] as? Int == 2, "Ana's and Cy's devices")
+        #expect(try ana.ok(["space", "list"]).stdout.contains("(2 devices, "), "removed devices are not counted")
+        #expect(try ana.ok(["space", "list"]).stdout.contains("key epoch 1"))
 
         // Ben is refused by the owner's node at once.
         try ben.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"], saying: "was removed from this space by its owner")
@@ -175,5 +179,26 @@ struct RemovalTests {
         try ben.ok(["player", "add", "Ben"])
         try ben.ok(["sync", "--peer", "127.0.0.1:\(node.port)"])
         #expect(try ben.stateHash() == (try ana.stateHash()))
+    }
+
+    @Test("after a rotation, a member's new device carries every epoch's key and gets in; a shared-key code is refused")
+    func currentKeyHandedOn() throws {
+        let (ana, ben) = (try Self.home("Ana"), try Self.home("Ben"))
+        let tablet = try CLI(name: "ana-tablet")
+        defer { [ana, ben, tablet].forEach { $0.remove() } }
+        let created = try ana.createSpace("Saturday")
+        try ben.ok(["space", "join", created.invite])
+        let anaNode = try NodeProcess(ana)
+        defer { anaNode.stop() }
+        try ben.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
+        try ana.ok(["space", "rotate"])
+        // Second review: both used to hand out the key the space began with, which the owner's node then refused.
+        try ana.fails(["space", "invite", "--shared-key"], saying: "make an invite with `caddie space invite`")
+        _ = try DeviceTests.pair(first: ana, second: tablet)
+        try tablet.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
+        try ben.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
+        #expect(try tablet.stateHash() == (try ana.stateHash()))
+        // The new device holds every epoch's key, so it checks the joins made before the rotation too.
+        try tablet.ok(["verify"])
     }
 }

@@ -46,4 +46,39 @@ struct DialPlanTests {
         // It moves to another network: the second address is allowed.
         #expect(plan.sighted(name: "n2", node: "id", host: "192.168.1.5", port: 7400, spaces: ["s1"]).start.count == 1)
     }
+
+    @Test("finding 'mDNS lock-out': dead adverts in every place give way to a member, and end after three failed dials")
+    func deadAdvertsGiveWay() {
+        var plan = DialPlan()
+        // 32 forged adverts at dead addresses take every place.
+        var dead: [DialPlan.Loop] = []
+        for index in 0..<DialPlan.maxLoops {
+            dead +=
+                plan.sighted(name: "f\(index)", node: "fake\(index)", host: "10.9.0.\(index)", port: 7400, spaces: ["s"]).start
+        }
+        #expect(dead.count == DialPlan.maxLoops)
+        // Before any of them has failed, a member's advert must wait (none has shown itself dead yet)...
+        let early = plan.sighted(name: "m", node: "member", host: "10.9.1.1", port: 7400, spaces: ["s"])
+        #expect(early.start.isEmpty && early.refused == 1)
+        // ...once they fail, the member takes the place of the oldest failing one.
+        for loop in dead {
+            let ended = plan.dialFailed(loop)
+            #expect(!ended, "one failure does not end a loop")
+        }
+        let member = plan.sighted(name: "m", node: "member", host: "10.9.1.1", port: 7400, spaces: ["s"])
+        #expect(member.start.count == 1 && member.stop == [dead[0]], "\(member)")
+        // The member's loop completes a handshake: failures then never end it while its advert stays.
+        plan.handshook(member.start[0])
+        for _ in 0..<10 {
+            let ended = plan.dialFailed(member.start[0])
+            #expect(!ended)
+        }
+        // The dead ones end after their third failure in a row, freeing their places.
+        for loop in dead.dropFirst() {
+            let second = plan.dialFailed(loop)
+            let third = plan.dialFailed(loop)
+            #expect(!second && third, "a loop that never reached a member ends after its third failed dial")
+        }
+        #expect(plan.count == 1)
+    }
 }

@@ -127,8 +127,13 @@ extension DeviceService {
                 continue
             }
             let now = Home.now()
+            // The current key of each space, not the one it was joined with: after a removal only the new key
+            // admits a device the owner never sealed it to.
             let spaces = try spaces.list().map { space throws(NodeError) in
-                PairingMessage.GrantedSpace(id: space.id.hex, key: Hex.encode(try keys.key(for: space.id)), name: space.name)
+                var ring = home.keyring(space.id, keys: keys)?.keys ?? []
+                if ring.isEmpty { ring = [try keys.key(for: space.id)] }
+                return PairingMessage.GrantedSpace(
+                    id: space.id.hex, key: Hex.encode(ring[0]), name: space.name, earlier: ring.dropFirst().map(Hex.encode))
             }
             let grant = PairingMessage.Grant(
                 name: identity.name, user: user.publicKey.hex, certifiedAt: now,
@@ -188,8 +193,13 @@ extension DeviceService {
             throw .invalid("the grant from the first device did not verify; pair again with a fresh code")
         }
         var spaces: [String: String] = [:]
-        for space in grant.spaces { spaces[space.id] = space.key }
-        let ring = KeyRing(userSeed: nil, deviceSeed: Hex.encode(device.seed), spaces: spaces)
+        var earlier: [String: [String]] = [:]
+        for space in grant.spaces {
+            spaces[space.id] = space.key
+            if let keys = space.earlier, !keys.isEmpty { earlier[space.id] = keys }
+        }
+        var ring = KeyRing(userSeed: nil, deviceSeed: Hex.encode(device.seed), spaces: spaces)
+        if !earlier.isEmpty { ring.earlierSpaceKeys = earlier }
         try home.seal(ring, passphrase: passphrase)
         let identity = Identity(
             name: grant.name, user: grant.user, device: device.publicKey.hex,

@@ -53,6 +53,13 @@ extension SpaceService {
     public func sharedKeyInvite(space: SpaceID, passphrase: String) throws(NodeError) -> InviteCode {
         let keys = try unlock(passphrase: passphrase)
         let name = try list().first { $0.id == space }?.name ?? "space"
+        // After a removal the key the space began with admits nobody new, and a shared-key code has room for one
+        // key only, while a newcomer needs every epoch's to check the joins made before: a ticket carries them.
+        if home.keyring(space, keys: keys)?.current != nil {
+            throw .invalid(
+                "this space's key changed when a member was removed, and a shared-key code cannot carry its earlier "
+                    + "keys: make an invite with `caddie space invite` (without --shared-key)")
+        }
         return InviteCode(space: space, key: try keys.key(for: space), name: name)
     }
 
@@ -85,9 +92,12 @@ extension SpaceService {
         do {
             return try store.spaces().map { space throws(StoreError) in
                 let synced = try store.record(space.id, kind: .space, id: .spaceRecord)
+                // Members are the devices that may still take part: not revoked, and not of a removed user.
+                let removed = try store.removedUsers(space.id)
+                let members = try store.members(space.id).filter { $0.revokedAfter == nil && !removed.contains($0.user) }
                 var summary = SpaceSummary(
                     id: space.id, name: synced?["name"]?.text ?? space.name,
-                    ops: try store.opCount(space.id), members: try store.members(space.id).count)
+                    ops: try store.opCount(space.id), members: members.count)
                 if let current = Home.currentRotation(try store.sealedSpaceKeys(space.id)) {
                     summary.keyEpoch = current.value[0].epoch
                     summary.keyCheck = current.value[0].keyCheck

@@ -278,7 +278,8 @@ struct Space: ParsableCommand {
                 { try $0.spaces.list() },
                 empty: "No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.", item: Views.space
             ) { space in
-                "\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops)"
+                "\(space.id.hex)  \(space.name)  (\(space.members) devices, \(space.ops) ops"
+                    + "\(space.keyEpoch > 0 ? ", key epoch \(space.keyEpoch)" : ""))"
             }
         }
     }
