@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -57,11 +61,25 @@ let package = Package(
             resources: [.copy("Resources/SampleCourses")],
             swiftSettings: strict
         ),
+        // The home's certificate authority and the node's server certificates (swift-certificates, swift-crypto),
+        // and TLS for them (swift-nio-ssl): the only target that imports these.
+        .target(
+            name: "CaddieTLS",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "CaddieAPI",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode", "CQRencode",
+                "CaddieTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -87,7 +105,7 @@ let package = Package(
             name: "caddie",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
-                "CaddieAPI",
+                "CaddieAPI", "CaddieTLS",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,6 +126,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
+        .testTarget(
+            name: "CaddieTLSTests",
+            dependencies: ["CaddieTLS", .product(name: "X509", package: "swift-certificates")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CaddieOSMTests", dependencies: ["CaddieOSM", "CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),

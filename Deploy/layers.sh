@@ -35,6 +35,9 @@ only GRDB CaddieStore
 only CSodium CaddieCrypto
 only CAvahi CaddieDiscovery
 only NIOPosix CaddieSync
+only NIOSSL CaddieTLS
+only X509 CaddieTLS
+only Crypto CaddieTLS
 
 # The CLI and the API neither reach a home's store (`home.store...`) nor open one (`OpStore(...)`). The API's error
 # enum has a case `.store(...)`: its text is removed before the search, so it hides nothing else on its line.

@@ -3,9 +3,12 @@ import CaddieNode
 import CaddieServices
 import CaddieStore
 import CaddieSync
+import CaddieTLS
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -42,31 +45,54 @@ public struct NodeAPI: Sendable {
     /// Largest request body accepted.
     static let maxBody = 64 * 1024
 
-    /// The HTTP server, listening on `host:port`; `running` gets the port bound.
+    /// The HTTP server, listening on `host:port`; `running` gets the port bound. With `https`, it speaks TLS with
+    /// the node's certificate, answers for the names in it, and sets `Secure` session cookies.
     public func application(
-        host: String, port: Int, logger: Logger,
+        host: String, port: Int, https: ServerCertificate? = nil, logger: Logger,
         running: @escaping @Sendable (Int) async -> Void
-    ) -> some ApplicationProtocol {
-        Application(
-            router: router(boundHost: host),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()],
-                    idleTimeout: Self.idleTimeout)),
+    ) throws -> some ApplicationProtocol {
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()], idleTimeout: Self.idleTimeout))
+        let server: HTTPServerBuilder
+        if let https {
+            server = try .tls(http1, tlsConfiguration: try https.serverConfiguration())
+        } else {
+            server = http1
+        }
+        return Application(
+            router: router(boundHost: host, names: https?.names ?? [], secure: https != nil),
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
             onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
     }
 
-    /// Every route, behind the error and token checks.
-    public func router(boundHost: String = "127.0.0.1") -> Router<BasicRequestContext> {
+    /// Every route, behind the error and token checks. `names`: host names the node answers for besides its
+    /// address (those of its certificate); `secure`: served over HTTPS.
+    public func router(boundHost: String = "127.0.0.1", names: [String] = [], secure: Bool = false) -> Router<BasicRequestContext>
+    {
         let router = Router(context: BasicRequestContext.self)
         let routes = RouteTable()
         let web = WebAccess(home: home)
         router.add(middleware: ErrorMiddleware(routes: routes))
-        router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost)))
-        WebApp(web: web).add(to: router, table: routes)
+        router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost, names: names)))
+        WebApp(web: web, secure: secure).add(to: router, table: routes)
+        // The home's certificate authority, for a phone to trust once: public, like any certificate.
+        router.on("/authority.crt", method: .get) { _, _ in
+            guard let der = home.authorityCertificate() else {
+                throw APIError.notFound("this node has no certificate authority yet: run it with --https")
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/x-x509-ca-cert", .cacheControl: "no-cache",
+                    .contentDisposition: "attachment; filename=\"caddie-authority.crt\"",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: der)))
+        }
+        routes.add("/authority.crt", .get)
         let v1 = RecordingGroup(
-            inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web)),
+            inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web, secure: secure)),
             prefix: "/v1", table: routes)
         v1.on("whoami", method: .get) { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
         v1.on("spaces", method: .get) { _, _ in Response.json(.array(try await read { try home.spaces.list() }.map(Views.space)))

@@ -60,6 +60,8 @@ public struct APIToken: Sendable {
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: APIToken
     let web: WebAccess
+    /// Served over HTTPS: a browser's writes must come from an `https://` page.
+    var secure = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
@@ -72,7 +74,9 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                     message: "this browser's session has ended: get a new sign-in link with `caddie web link`")
             }
             if request.method != .get, request.method != .head {
-                guard let origin = request.headers[.origin], let host = request.head.authority, origin == "http://\(host)" else {
+                let scheme = secure ? "https" : "http"
+                guard let origin = request.headers[.origin], let host = request.head.authority, origin == "\(scheme)://\(host)"
+                else {
                     throw APIError(
                         status: .forbidden, code: "origin",
                         message: "a browser may change this node's data only from the Caddie app's own page")

@@ -20,12 +20,16 @@ enum WebCookie {
         return nil
     }
 
-    /// `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other site sends it).
-    static func set(_ value: String) -> String {
-        "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(Int(WebAccess.sessionIdleLifetime))"
+    /// `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other site sends it), and
+    /// over HTTPS `Secure` (never sent in clear).
+    static func set(_ value: String, secure: Bool) -> String {
+        "\(name)=\(value); Path=/; HttpOnly; SameSite=Strict\(secure ? "; Secure" : "")"
+            + "; Max-Age=\(Int(WebAccess.sessionIdleLifetime))"
     }
 
-    static let clear = "\(name)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"
+    static func clear(secure: Bool) -> String {
+        "\(name)=; Path=/; HttpOnly; SameSite=Strict\(secure ? "; Secure" : ""); Max-Age=0"
+    }
 }
 
 /// Which `Host` headers the node answers: its own address, loopback names and, when it listens on every address,
@@ -35,9 +39,9 @@ struct HostRule: Sendable {
     let boundHost: String
     let machineNames: Set<String>
 
-    init(boundHost: String) {
+    init(boundHost: String, names extra: [String] = []) {
         self.boundHost = boundHost.lowercased()
-        var names: Set<String> = ["localhost", "127.0.0.1", "::1"]
+        var names: Set<String> = Set(["localhost", "127.0.0.1", "::1"] + extra.map { $0.lowercased() })
         var buffer = [CChar](repeating: 0, count: 256)
         if gethostname(&buffer, buffer.count) == 0 {
             let name = String(cString: buffer).lowercased()
@@ -106,6 +110,8 @@ struct WebGuard<Context: RequestContext>: RouterMiddleware {
 /// The web app's files, compiled into the binary (Sources/CaddieAPI/Web), and the sign-in exchange.
 struct WebApp: Sendable {
     let web: WebAccess
+    /// Served over HTTPS: the session cookie is `Secure`.
+    var secure = false
 
     struct File: Sendable {
         let bytes: [UInt8]
@@ -169,7 +175,7 @@ struct WebApp: Sendable {
             return Response(
                 status: .seeOther,
                 headers: [
-                    .location: "/#/game/current", .setCookie: WebCookie.set(cookie),
+                    .location: "/#/game/current", .setCookie: WebCookie.set(cookie, secure: secure),
                     .cacheControl: "no-store",
                 ])
         }
@@ -179,7 +185,7 @@ struct WebApp: Sendable {
                 let web = web
                 _ = try await blocking { try web.end(cookie: cookie) }
             }
-            return Response(status: .noContent, headers: [.setCookie: WebCookie.clear])
+            return Response(status: .noContent, headers: [.setCookie: WebCookie.clear(secure: secure)])
         }
         table.add("/signout", .post)
     }

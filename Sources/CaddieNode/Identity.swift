@@ -35,6 +35,9 @@ struct KeyRing: Codable, Sendable {
     /// Keys of earlier epochs by space id, hex, for a device that joined after a member was removed: they let it
     /// check the joins made before (absent in key rings from before removals existed).
     var earlierSpaceKeys: [String: [String]]?
+    /// The key of the home's certificate authority (HTTPS for the web app), hex; absent until `caddie serve --https`
+    /// first makes one.
+    var authorityKey: String?
 }
 
 /// The unlocked keys of a home, for one command's lifetime.

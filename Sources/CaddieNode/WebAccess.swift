@@ -188,12 +188,18 @@ public struct HTTPEndpoint: Codable, Sendable, Equatable {
     public let port: Int
     /// The process that serves it.
     public let pid: Int32
+    /// Whether it serves HTTPS (`caddie serve --https`); absent in files from before HTTPS.
+    public var https: Bool?
 
-    public init(host: String, port: Int, pid: Int32) {
+    public init(host: String, port: Int, pid: Int32, https: Bool = false) {
         self.host = host
         self.port = port
         self.pid = pid
+        self.https = https ? true : nil
     }
+
+    /// `https` or `http`.
+    public var scheme: String { https == true ? "https" : "http" }
 
     static func url(_ home: Home) -> URL { home.directory.appendingPathComponent("http-endpoint.json") }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The live-event hub over a real home (SQLite on disk): what it reports, and that after its first look it reads
 /// only the games that the new ops touch.
-@Suite("Live events from what changed", .timeLimit(.minutes(1)))
+@Suite("Live events from what changed", .timeLimit(.minutes(10)))
 struct EventHubTests {
     /// A home with one space, the sample courses, four players and two games of two players each.
     struct Round {
@@ -52,7 +52,8 @@ struct EventHubTests {
         return url
     }
 
-    /// The next `count` events; the suite's time limit turns a wait for an event that never comes into a failure.
+    /// The next `count` events; the suite's time limit (generous: on two busy cores an async test can wait long
+    /// for a thread) turns a wait for an event that never comes into a failure.
     static func drain(_ stream: AsyncStream<LiveEvent>, count: Int) async -> [LiveEvent] {
         var events: [LiveEvent] = []
         var iterator = stream.makeAsyncIterator()

@@ -164,11 +164,11 @@ struct APITests {
         let events = try EventStream(port: node.httpPort, token: token)
         #expect(events.status == 200)
         var benNode: NodeProcess? = try NodeProcess(ben, peers: [node.port])
-        #expect(try events.next(within: 10) { $0.type == "peer-connected" } != nil)
+        #expect(try events.next(within: 60) { $0.type == "peer-connected" } != nil)
 
         // Ben scores on his own device; Ana's stream reports it as merged from a peer.
         try ben.ok(["score", game, "Ben", "1", "5"])
-        let score = try #require(try events.next(within: 5) { $0.type == "score" && $0.data["hole"] as? Int == 1 })
+        let score = try #require(try events.next(within: 60) { $0.type == "score" && $0.data["hole"] as? Int == 1 })
         #expect(score["origin"] as? String == "peer")
         #expect(score["name"] as? String == "Ben")
         #expect(score["strokes"] as? Int == 5)
@@ -176,21 +176,21 @@ struct APITests {
         // Ben's phone dies; both enter hole 2 differently; when it comes back, the conflict appears.
         benNode?.kill()
         benNode = nil
-        #expect(try events.next(within: 20) { $0.type == "peer-lost" } != nil)
+        #expect(try events.next(within: 60) { $0.type == "peer-lost" } != nil)
         try ben.ok(["score", game, "Ben", "2", "4"])
         let api = HTTPClient(port: node.httpPort, token: token)
         let space = try #require(try api.get("/v1/spaces").array().first?["space"] as? String)
         #expect(try api.post("/v1/spaces/\(space)/games/\(game)/scores", #"{"player":"Ben","hole":2,"strokes":6}"#).status == 201)
-        let local = try #require(try events.next(within: 5) { $0.type == "score" && $0.data["hole"] as? Int == 2 })
+        let local = try #require(try events.next(within: 60) { $0.type == "score" && $0.data["hole"] as? Int == 2 })
         #expect(local["origin"] as? String == "local")
         benNode = try NodeProcess(ben, peers: [node.port])
-        let conflict = try #require(try events.next(within: 10) { $0.type == "conflict" && $0.data["hole"] as? Int == 2 })
+        let conflict = try #require(try events.next(within: 60) { $0.type == "conflict" && $0.data["hole"] as? Int == 2 })
         #expect(Set(((conflict["values"] as? [[String: Any]]) ?? []).compactMap { $0["strokes"] as? Int }) == [4, 6])
 
         // Settled on Ben's device: the stream reports the resolution.
         try ben.ok(["score", game, "Ben", "2", "5"])
         let resolved = try #require(
-            try events.next(within: 10) { $0.type == "conflict-resolved" && $0.data["hole"] as? Int == 2 })
+            try events.next(within: 60) { $0.type == "conflict-resolved" && $0.data["hole"] as? Int == 2 })
         #expect((resolved["value"] as? [String: Any])?["strokes"] as? Int == 5)
         benNode?.stop()
     }

@@ -26,7 +26,7 @@ struct HardeningTests {
         defer { node.stop() }
         let paths = ["-wal", "-shm"].map { cli.home.appendingPathComponent("caddie.sqlite" + $0).path }
         try #require(
-            eventually(within: 30) { paths.allSatisfy { FileManager.default.fileExists(atPath: $0) } },
+            eventually(within: 60) { paths.allSatisfy { FileManager.default.fileExists(atPath: $0) } },
             "the node runs without a -wal and a -shm file")
         for path in paths { #expect(try Self.mode(path) & 0o077 == 0, "\(path)") }
     }

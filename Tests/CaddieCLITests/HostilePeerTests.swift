@@ -177,7 +177,7 @@ struct HostilePeerTests {
         // The node acks a batch once it has applied it: wait for both acks, and then for the fork to show.
         #expect(ack(of: 2) == 2)
         #expect(ack(of: 3) != nil)
-        #expect(try eventually(within: 30) { try Self.forks(target) == 1 }, "no fork, or more than one, was recorded")
+        #expect(try eventually(within: 60) { try Self.forks(target) == 1 }, "no fork, or more than one, was recorded")
         try target.ok(["verify"])
         // The fork takes nothing out (finding "erasing one's own history"): both copies of seq 2 stay in the state,
         // side by side in the cell, and the audit lists both, marked as a forked device's.

@@ -8,12 +8,14 @@ final class NodeProcess: @unchecked Sendable {
     private(set) var port = 0
     /// The HTTP API's port, when started with `http`.
     private(set) var httpPort = 0
+    /// The HTTPS port, when started with `https` (its certificate names `caddie.test`).
+    private(set) var httpsPort = 0
     private let errors = Pipe()
 
     /// Starts the node and waits until it listens.
     init(
         _ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false,
-        environment extra: [String: String] = [:], log: URL? = nil
+        https: Bool = false, environment extra: [String: String] = [:], log: URL? = nil
     ) throws {
         self.home = home
         process.executableURL = CLI.binary
@@ -23,6 +25,7 @@ final class NodeProcess: @unchecked Sendable {
                 "--home", home.home.path,
             ]
             + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] } + (http ? ["--http", "127.0.0.1:0"] : [])
+            + (https ? ["--https", "127.0.0.1:0", "--https-name", "caddie.test"] : [])
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase
         environment["CADDIE_LOG"] = "warning"
@@ -41,7 +44,8 @@ final class NodeProcess: @unchecked Sendable {
         var buffer: [UInt8] = []
         let deadline = Date().addingTimeInterval(60)
         func lines() -> [Substring] { String(decoding: buffer, as: UTF8.self).split(separator: "\n") }
-        while lines().count < (http ? 2 : 1) || buffer.last != UInt8(ascii: "\n"), Date() < deadline {
+        let expected = 1 + (http ? 1 : 0) + (https ? 1 : 0)
+        while lines().count < expected || buffer.last != UInt8(ascii: "\n"), Date() < deadline {
             guard let chunk = readChunk(out.fileHandleForReading, until: deadline) else { break }
             buffer += chunk
         }
@@ -53,9 +57,14 @@ final class NodeProcess: @unchecked Sendable {
                 let port = Int(text)
             {
                 httpPort = port
+            } else if line.hasPrefix("web app on https://"),
+                let text = line.dropFirst("web app on https://".count).split(separator: " ").first?.split(separator: ":").last,
+                let port = Int(text)
+            {
+                httpsPort = port
             }
         }
-        guard port != 0, !http || httpPort != 0 else {
+        guard port != 0, !http || httpPort != 0, !https || httpsPort != 0 else {
             process.terminate()
             throw CLI.CLIError("caddie serve did not start: \(String(decoding: buffer, as: UTF8.self))")
         }

@@ -119,14 +119,17 @@ class Node:
         return json.loads(body)
 
 
-def browser(width, height):
+def browser(width, height, home=None, extra=()):
+    """A chromium at width x height; `home`: a HOME of its own (its NSS database holds the authorities it trusts)."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=%d,%d" % (width, height), "--enable-precise-memory-info", "--lang=en-GB"]:
+                     "--window-size=%d,%d" % (width, height), "--enable-precise-memory-info", "--lang=en-GB",
+                     *extra]:
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    environment = dict(os.environ, HOME=home) if home else None
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver"), env=environment), options=options)
     driver.set_window_size(width, height)
     return driver
 
@@ -193,6 +196,80 @@ def console_errors(driver, page):
     for entry in entries:
         print("        console: " + entry["message"])
     check(not entries, "no console errors on %s" % page)
+
+
+def https_phone(work, drivers, figures):
+    """A phone on the course's Wi-Fi: the node serves HTTPS with a certificate from its home's own authority, the
+    phone trusts that authority once (certutil into the browser's own NSS database) and opens the node at a name
+    that is not loopback (chromium maps caddie.test to 127.0.0.1 for itself; nothing changes on the machine)."""
+    print("HTTPS at a name that is not loopback, trusted once")
+    home = os.path.join(work, "hana")
+    caddie(home, "login", "--name", "Hana")
+    caddie_json(home, "space", "create", "Course Wi-Fi")
+    port, http = free_port(), free_port()
+    env = dict(os.environ, CADDIE_PASSPHRASE=PASSPHRASE, CADDIE_LOG="warning")
+    log = open(os.path.join(home, "serve.log"), "a")
+    process = subprocess.Popen(
+        [CADDIE, "serve", "--home", home, "--listen", "127.0.0.1:0", "--no-mdns", "--https", "127.0.0.1:%d" % port,
+         "--https-name", "caddie.test", "--http", "127.0.0.1:%d" % http], stdout=log, stderr=log, env=env)
+    try:
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        authority = os.path.join(work, "caddie-authority.crt")
+        shown = caddie_json(home, "web", "authority", "--out", authority)
+        check(len(shown["fingerprint"].split(":")) == 32, "caddie web authority gives the fingerprint to compare")
+        profile = os.path.join(work, "phone-home")
+        nssdb = os.path.join(profile, ".pki", "nssdb")
+        os.makedirs(nssdb)
+        subprocess.run(["certutil", "-d", "sql:" + nssdb, "-N", "--empty-password"], check=True)
+        subprocess.run(["certutil", "-d", "sql:" + nssdb, "-A", "-t", "C,,", "-n", "caddie-test", "-i", authority],
+                       check=True)
+        rules = ["--host-resolver-rules=MAP caddie.test 127.0.0.1"]
+        origin = "https://caddie.test:%d" % port
+        # Without the authority, the browser refuses the page.
+        stranger_home = os.path.join(work, "stranger-home")
+        os.makedirs(stranger_home)
+        stranger = browser(390, 844, home=stranger_home, extra=rules)
+        drivers.append(stranger)
+        stranger.get(origin + "/")
+        check("Sign in with a link" not in text(stranger),
+              "a browser that has not trusted the home's authority does not show the app (%s)" % stranger.title)
+        shot(stranger, "https-untrusted-390")
+        # With it, the sign-in link opens the app in a secure context.
+        phone = browser(390, 844, home=profile, extra=rules)
+        drivers.append(phone)
+        link = caddie_json(home, "web", "link", "--host", "caddie.test")["url"]
+        check(link.startswith(origin + "/signin?t="), "caddie web link names the HTTPS server: %s" % link)
+        phone.get(link)
+        wait(phone, lambda d: d.execute_script("return document.readyState") == "complete"
+             and "/#/" in d.current_url, "the HTTPS link signs the phone in", timeout=20)
+        check(phone.execute_script("return window.isSecureContext") is True,
+              "at https://caddie.test the page is a secure context")
+        cookie = {c["name"]: c for c in phone.get_cookies()}.get("caddie_session", {})
+        check(cookie.get("secure") is True and cookie.get("httpOnly") is True, "the session cookie is Secure")
+        registered = phone.execute_async_script(
+            "const done = arguments[0]; navigator.serviceWorker.getRegistration('/')"
+            ".then(r => r ? navigator.serviceWorker.ready.then(() => done(true)) : done(false))"
+            ".catch(e => done(String(e)));")
+        check(registered is True, "the service worker registers over HTTPS (%s)" % registered)
+        has_ed25519 = phone.execute_async_script(
+            "const done = arguments[0]; crypto.subtle.generateKey({name: 'Ed25519'}, false, ['sign', 'verify'])"
+            ".then(() => done(true)).catch(e => done(String(e)));")
+        check(has_ed25519 is True, "WebCrypto's Ed25519 is there for a phone's own device key (%s)" % has_ed25519)
+        shot(phone, "https-390")
+        figures["httpsSecureContext"] = True
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
 
 
 def main():
@@ -634,6 +711,7 @@ def main():
             if demo_folder:
                 time.sleep(1)
                 shutil.rmtree(demo_folder.group(1), ignore_errors=True)
+        https_phone(work, drivers, figures)
     finally:
         for driver in drivers:
             try:

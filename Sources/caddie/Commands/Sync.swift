@@ -5,6 +5,7 @@ import CaddieCrypto
 import CaddieNode
 import CaddieStore
 import CaddieSync
+import CaddieTLS
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -36,6 +37,18 @@ struct Serve: AsyncParsableCommand {
     var http: String?
     @Flag(help: "Allow --http on an address other than loopback (anyone who can reach it and holds the token can act as you).")
     var httpAnyAddress = false
+    @Option(
+        help: ArgumentHelp(
+            "Serve the web app and the API over HTTPS on IPV4:PORT (0.0.0.0:7443 for phones on this network), with a "
+                + "certificate from this home's own authority (docs/web.md, \"HTTPS on the course\").",
+            valueName: "ipv4:port"))
+    var https: String?
+    @Option(
+        name: .customLong("https-name"),
+        help: ArgumentHelp(
+            "A host name the node's certificate also names (repeatable), such as this machine's .local name.",
+            valueName: "name"))
+    var httpsNames: [String] = []
     @Flag(help: "Write a new API token into the home, invalidating the old one.") var newToken = false
     @Option(
         help: ArgumentHelp(
@@ -48,6 +61,15 @@ struct Serve: AsyncParsableCommand {
             let address = try HostPort(parsing: listen)
             let peerList = try peers.map { try HostPort(parsing: $0) }
             let httpAddress = try http.map { try HostPort(parsing: $0) }
+            let httpsAddress = try https.map { try HostPort(parsing: $0) }
+            if let httpsAddress, httpsAddress.host != "0.0.0.0", !Self.isIPv4(httpsAddress.host) {
+                throw NodeError.invalid(
+                    "--https takes an IPv4 address and a port, such as 0.0.0.0:7443 or 192.168.1.20:7443, not "
+                        + "'\(httpsAddress.host)' (a name goes in --https-name)")
+            }
+            if !httpsNames.isEmpty, httpsAddress == nil {
+                throw NodeError.invalid("--https-name names the HTTPS certificate: give --https as well")
+            }
             let logger = makeLogger("caddie.serve")
             if let httpAddress, !Self.isLoopback(httpAddress.host) {
                 guard httpAnyAddress else {
@@ -62,7 +84,17 @@ struct Serve: AsyncParsableCommand {
             if await ControlSocket.answers(path: home.controlSocketPath) {
                 throw NodeError.invalid(ControlSocket.Failure.inUse(home.controlSocketPath).description)
             }
-            let keys = try home.unlock(passphrase: try Passphrase.obtain())
+            let passphrase = try Passphrase.obtain()
+            let unlocked = try home.unlock(passphrase: passphrase)
+            let (keys, certificate): (UnlockedKeys, ServerCertificate?)
+            if let httpsAddress {
+                let made = try Self.serverCertificate(
+                    home: home, keys: unlocked, passphrase: passphrase, host: httpsAddress.host, names: httpsNames,
+                    logger: logger)
+                (keys, certificate) = (made.0, made.1)
+            } else {
+                (keys, certificate) = (unlocked, nil)
+            }
             // From here this process is the home's one writer of ops: commands hand theirs over the control socket.
             home.takeWrites()
             let fixedID = try nodeId.map { text throws(NodeError) -> [UInt8] in
@@ -101,22 +133,41 @@ struct Serve: AsyncParsableCommand {
                     Console.print("listening on \(address.host):\(port)")
                 },
             ]
-            if let httpAddress {
+            if httpAddress != nil || httpsAddress != nil {
                 let token = try APIToken.load(home: home, rotate: newToken)
                 let hub = EventHub(home: home, logger: logger)
                 node.observe(applied: { _ in hub.nudge() }, peers: { hub.peer($0) })
                 let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
                 let tokenPath = APIToken.path(in: home)
-                services.append(
-                    api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
-                        let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
-                        do {
-                            try HTTPEndpoint(host: httpAddress.host, port: port, pid: getpid()).write(to: home)
-                        } catch {
-                            logger.warning("cannot record the web address for `caddie web link`: \(error)")
-                        }
-                        Console.print("api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
-                    })
+                // `caddie web link` names the HTTPS server when there is one.
+                let record: @Sendable (String, Int, Bool) -> Void = { host, port, https in
+                    do {
+                        try HTTPEndpoint(host: host, port: port, pid: getpid(), https: https).write(to: home)
+                    } catch {
+                        logger.warning("cannot record the web address for `caddie web link`: \(error)")
+                    }
+                }
+                if let httpAddress {
+                    services.append(
+                        try api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
+                            let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
+                            if httpsAddress == nil { record(httpAddress.host, port, false) }
+                            Console.print(
+                                "api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
+                        })
+                }
+                if let httpsAddress, let certificate {
+                    services.append(
+                        try api.application(
+                            host: httpsAddress.host, port: httpsAddress.port, https: certificate, logger: logger
+                        ) { port in
+                            record(httpsAddress.host, port, true)
+                            Console.print(
+                                "web app on https://\(httpsAddress.host):\(port) for \((certificate.addresses + certificate.names).joined(separator: ", ")) "
+                                    + "(bearer token in \(tokenPath)); phones trust this home's authority once: `caddie web authority`"
+                            )
+                        })
+                }
                 // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.
                 services.append(EventHubService(hub: hub))
             }
@@ -131,6 +182,49 @@ struct Serve: AsyncParsableCommand {
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    static func isIPv4(_ host: String) -> Bool {
+        var address = in_addr()
+        return host.split(separator: ".").count == 4 && inet_pton(AF_INET, host, &address) == 1
+    }
+
+    /// The home's certificate authority (made and kept the first time) and a new server certificate from it for
+    /// the addresses the node serves (every IPv4 address of this machine for 0.0.0.0) and the names given, with
+    /// this machine's own name and `.local` name when it serves every address.
+    static func serverCertificate(
+        home: Home, keys: UnlockedKeys, passphrase: String, host: String, names given: [String], logger: Logger
+    ) throws -> (UnlockedKeys, ServerCertificate) {
+        do {
+            var keys = keys
+            let authority: NodeAuthority
+            if let stored = home.storedAuthority(keys: keys) {
+                authority = try NodeAuthority(certificateDER: stored.certificate, keyBytes: stored.key)
+            } else {
+                authority = try NodeAuthority.make(name: try home.identity().name)
+                keys = try home.keepAuthority(
+                    certificate: authority.certificateDER, key: authority.keyBytes, keys: keys, passphrase: passphrase)
+                logger.notice(
+                    "made this home's certificate authority: phones trust it once (`caddie web authority`)",
+                    metadata: ["fingerprint": "\(authority.fingerprint)"])
+            }
+            var addresses = [host]
+            var names = given
+            if host == "0.0.0.0" {
+                addresses = ["127.0.0.1"] + Web.Link.localAddresses()
+                var buffer = [CChar](repeating: 0, count: 256)
+                if gethostname(&buffer, buffer.count) == 0 {
+                    let name = String(cString: buffer).lowercased()
+                    if !name.isEmpty, !name.contains("_") { names += [name, name + ".local"] }
+                }
+                names.append("localhost")
+            }
+            var seen = Set<String>()
+            names = names.map { $0.lowercased() }.filter { seen.insert($0).inserted }
+            return (keys, try authority.issue(addresses: addresses, names: names))
+        } catch let error as TLSError {
+            throw NodeError.invalid(error.description)
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CaddieAPI
 import CaddieNode
+import CaddieTLS
 import Foundation
 
 struct Web: ParsableCommand {
@@ -10,7 +11,38 @@ struct Web: ParsableCommand {
             The node must run with `caddie serve --http HOST:PORT`. `caddie web link` prints a link that works \
             once, for 10 minutes, and a QR code of it to scan with the phone.
             """,
-        subcommands: [Link.self, Sessions.self, Revoke.self])
+        subcommands: [Link.self, Sessions.self, Revoke.self, Authority.self])
+
+    struct Authority: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "This home's certificate authority, for a phone or a browser to trust once (HTTPS).",
+            discussion: """
+                `caddie serve --https` makes the authority the first time and issues the node's certificate from it. \
+                Trust it on each phone once (docs/web.md, "HTTPS on the course"): compare the fingerprint shown \
+                there with the one printed here.
+                """)
+        @OptionGroup var options: HomeOptions
+        @Option(help: "Write the certificate (PEM) to this file, such as caddie-authority.crt.") var out: String?
+        @Flag(help: "Print JSON ({\"fingerprint\": ..., \"pem\": ...}).") var json = false
+
+        func run() throws {
+            try options.read { home in
+                guard let der = home.authorityCertificate() else {
+                    throw NodeError.invalid(
+                        "this home has no certificate authority yet: `caddie serve --https 0.0.0.0:7443` makes it")
+                }
+                let pem = NodeAuthority.pem(der)
+                let fingerprint = NodeAuthority.fingerprint(der)
+                if let out { try Console.write(Data(pem.utf8), to: out) }
+                if json {
+                    Console.json(.object([("fingerprint", .string(fingerprint)), ("pem", .string(pem))]))
+                } else {
+                    Console.print("SHA-256 fingerprint: \(fingerprint)")
+                    Console.print(out.map { "written to \($0)" } ?? pem)
+                }
+            }
+        }
+    }
 
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A one-time sign-in link (and its QR code) for the web app.")
@@ -30,7 +62,7 @@ struct Web: ParsableCommand {
                 }
                 let address = try Self.address(endpoint: endpoint, given: host)
                 let secret = try WebAccess(home: home).newLink()
-                let url = "http://\(address):\(endpoint.port)/signin?t=\(secret)"
+                let url = "\(endpoint.scheme)://\(address):\(endpoint.port)/signin?t=\(secret)"
                 if json {
                     Console.json(.object([("url", .string(url)), ("expiresInSeconds", .int(Int(WebAccess.linkLifetime)))]))
                     return
@@ -57,9 +89,13 @@ struct Web: ParsableCommand {
         }
 
         /// The first IPv4 address of this machine that is not loopback, for a node listening on every address.
-        static func localAddress() -> String? {
+        static func localAddress() -> String? { localAddresses().first }
+
+        /// Every IPv4 address of this machine that is not loopback.
+        static func localAddresses() -> [String] {
+            var found: [String] = []
             var list: UnsafeMutablePointer<ifaddrs>?
-            guard getifaddrs(&list) == 0, let first = list else { return nil }
+            guard getifaddrs(&list) == 0, let first = list else { return [] }
             defer { freeifaddrs(list) }
             var cursor: UnsafeMutablePointer<ifaddrs>? = first
             while let entry = cursor {
@@ -69,9 +105,9 @@ struct Web: ParsableCommand {
                 var v4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
                 guard inet_ntop(AF_INET, &v4, &text, socklen_t(text.count)) != nil else { continue }
                 let value = String(cString: text)
-                if !value.hasPrefix("127.") { return value }
+                if !value.hasPrefix("127."), !found.contains(value) { found.append(value) }
             }
-            return nil
+            return found
         }
     }
 

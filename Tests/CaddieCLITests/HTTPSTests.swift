@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// `caddie serve --https`: the home's own certificate authority, the node's certificate from it, and the web
+/// app's session over TLS, checked by a TLS client that is not Caddie's (Python's `ssl`, OpenSSL underneath)
+/// trusting only that authority. Deploy/web-check.sh opens the same in Debian's chromium at a name that is not
+/// loopback.
+@Suite("caddie serve --https: the web app on a course with no internet", .serialized)
+struct HTTPSTests {
+    /// One HTTPS request through Python's ssl module, verifying the chain against `authority` and the name
+    /// `name`; the reply's status, headers (lower-case names) and body, or the client's error.
+    static func request(
+        port: Int, authority: String, name: String, method: String = "GET", path: String,
+        headers: [String: String] = [:], body: String = ""
+    ) throws -> (status: Int, headers: [String: String], body: String, error: String?) {
+        let script = """
+            import json, socket, ssl, sys
+            cafile, port, name, method, path, headers, body = sys.argv[1:8]
+            context = ssl.create_default_context(cafile=cafile)
+            try:
+                raw = socket.create_connection(("127.0.0.1", int(port)), timeout=20)
+                tls = context.wrap_socket(raw, server_hostname=name)
+            except Exception as error:
+                print(json.dumps({"error": "%s: %s" % (type(error).__name__, error)})); sys.exit(0)
+            lines = ["%s %s HTTP/1.1" % (method, path), "Host: %s:%s" % (name, port), "Connection: close"]
+            lines += ["%s: %s" % pair for pair in json.loads(headers).items()]
+            if body: lines += ["Content-Type: application/json", "Content-Length: %d" % len(body.encode())]
+            tls.sendall(("\\r\\n".join(lines) + "\\r\\n\\r\\n" + body).encode())
+            data = b""
+            while True:
+                chunk = tls.recv(65536)
+                if not chunk: break
+                data += chunk
+            head, _, rest = data.partition(b"\\r\\n\\r\\n")
+            status = head.split(b"\\r\\n")[0].split(b" ")[1]
+            fields = {}
+            for line in head.split(b"\\r\\n")[1:]:
+                key, _, value = line.decode().partition(":")
+                fields[key.strip().lower()] = value.strip()
+            print(json.dumps({"status": int(status), "headers": fields, "body": rest.decode(errors="replace"),
+                              "version": tls.version()}))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let headerText = String(decoding: try JSONSerialization.data(withJSONObject: headers), as: UTF8.self)
+        process.arguments = ["python3", "-c", script, authority, "\(port)", name, method, path, headerText, body]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        process.killAfter(CLI.commandDeadline)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        if let error = object["error"] as? String { return (0, [:], "", error) }
+        if let version = object["version"] as? String {
+            #expect(version == "TLSv1.2" || version == "TLSv1.3", "\(version)")
+        }
+        return (
+            object["status"] as? Int ?? 0, object["headers"] as? [String: String] ?? [:], object["body"] as? String ?? "",
+            nil
+        )
+    }
+
+    @Test("a node serves HTTPS with a certificate from its home's authority; the session cookie is Secure")
+    func servesHTTPS() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        try ana.fails(["web", "authority"], saying: "this home has no certificate authority yet")
+        let node = try NodeProcess(ana, http: true, https: true)
+        let authority = ana.home.appendingPathComponent("trust.crt")
+        let shown = try ana.ok(["web", "authority", "--out", authority.path, "--json"])
+        let fingerprint = try shown.field("fingerprint")
+        #expect(fingerprint.split(separator: ":").count == 32)
+        #expect(try String(contentsOf: authority, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
+        // Its key is sealed with the other secrets, never in a file of its own.
+        let files = try FileManager.default.contentsOfDirectory(atPath: ana.home.path)
+        #expect(!files.contains { $0.contains("key") && $0 != "keys.sealed" }, "\(files)")
+
+        // A client that trusts only this authority reaches the node by the name its certificate carries...
+        let page = try Self.request(port: node.httpsPort, authority: authority.path, name: "caddie.test", path: "/")
+        #expect(page.error == nil && page.status == 200, "\(page)")
+        #expect(page.body.contains("Sign in with a link"))
+        // ...and refuses it under a name the certificate does not carry, or without the authority.
+        let wrongName = try Self.request(port: node.httpsPort, authority: authority.path, name: "evil.test", path: "/")
+        #expect(wrongName.error?.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(wrongName)")
+        let otherAuthority = ana.home.appendingPathComponent("other.crt")
+        try FileManager.default.copyItem(atPath: "/etc/ssl/certs/ca-certificates.crt", toPath: otherAuthority.path)
+        let untrusted = try Self.request(
+            port: node.httpsPort, authority: otherAuthority.path, name: "caddie.test", path: "/")
+        #expect(untrusted.error?.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(untrusted)")
+
+        // `caddie web link` names the HTTPS server; signing in sets a Secure cookie.
+        let url = try ana.ok(["web", "link", "--json"]).field("url")
+        #expect(url.hasPrefix("https://127.0.0.1:\(node.httpsPort)/signin?t="), "\(url)")
+        let path = String(url.dropFirst("https://127.0.0.1:\(node.httpsPort)".count))
+        let signedIn = try Self.request(port: node.httpsPort, authority: authority.path, name: "caddie.test", path: path)
+        #expect(signedIn.status == 303, "\(signedIn)")
+        let cookie = try #require(signedIn.headers["set-cookie"])
+        #expect(cookie.contains("; Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let session = try #require(cookie.split(separator: ";").first.map(String.init))
+        let whoami = try Self.request(
+            port: node.httpsPort, authority: authority.path, name: "caddie.test", path: "/v1/whoami",
+            headers: ["Cookie": session])
+        #expect(whoami.status == 200 && whoami.body.contains("\"Ana\""), "\(whoami)")
+        // A write must come from the app's own https:// page.
+        let space = try ana.ok(["space", "list", "--json"])
+        let spaceID = try #require((try space.json() as? [[String: Any]])?.first?["space"] as? String)
+        func invite(origin: String) throws -> Int {
+            try Self.request(
+                port: node.httpsPort, authority: authority.path, name: "caddie.test", method: "POST",
+                path: "/v1/spaces/\(spaceID)/invites", headers: ["Cookie": session, "Origin": origin], body: #"{"uses": 1}"#
+            ).status
+        }
+        #expect(try invite(origin: "http://caddie.test:\(node.httpsPort)") == 403)
+        let made = try invite(origin: "https://caddie.test:\(node.httpsPort)")
+        #expect(made == 200 || made == 201)
+        // The authority is offered at /authority.crt, the same as `caddie web authority` prints.
+        let offered = try HTTPClient(port: node.httpPort, token: nil).get("/authority.crt")
+        #expect(offered.status == 200 && offered.headers["content-type"] == "application/x-x509-ca-cert")
+
+        // Restarted, the node keeps its authority: a phone trusts it once.
+        node.stop()
+        let again = try NodeProcess(ana, https: true)
+        defer { again.stop() }
+        #expect(try ana.ok(["web", "authority", "--json"]).field("fingerprint") == fingerprint)
+        let later = try Self.request(port: again.httpsPort, authority: authority.path, name: "caddie.test", path: "/")
+        #expect(later.status == 200, "\(later)")
+    }
+
+    @Test("--https refuses a name or a bad port, and --https-name alone, saying what to give")
+    func badArguments() throws {
+        let cli = try CLI(name: "https-bad")
+        defer { cli.remove() }
+        try cli.ok(["login", "--name", "Ana"])
+        try cli.fails(["serve", "--https", "caddie.local:7443", "--no-mdns"], saying: "--https takes an IPv4 address")
+        try cli.fails(["serve", "--https-name", "caddie.test", "--no-mdns"], saying: "give --https as well")
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("authority.der").path))
+    }
+}
