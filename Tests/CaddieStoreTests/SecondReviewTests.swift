@@ -116,4 +116,39 @@ struct SecondReviewTests {
         #expect(try ana.store.deviceRevocation(benPhone.publicKey, presentedUser: SigningKey.generate().publicKey) == 1)
         #expect(try ana.store.devicesRevoked(by: benUser.publicKey) == [benPhone.publicKey])
     }
+
+    @Test("a removal or a key rotation signed by a member who is not the owner is refused by every receiver, in any batch")
+    func nonOwnerRemovalRefused() throws {
+        let (ana, salt) = try Self.ownedSpace()
+        var ben = try Author("ben", space: ana.space)
+        let cleo = try Author("cleo", space: ana.space)
+        try ben.pull(from: ana)
+        try ben.pull(from: cleo)
+        // Ben signs Cleo's removal with the owner's salt (it is in the space record for anyone to read), then a new
+        // key with it: his user key does not give the space id with that salt, so neither is the owner's.
+        try ben.edit([Self.removal(cleo.user, devices: [cleo.device], salt: salt)])
+        try ben.edit([
+            .rotate(
+                Change.Rotation(
+                    epoch: 1, ownerSalt: salt, keyCheck: Membership.keyCheck(SecureRandom.bytes(32)), sealed: []))
+        ])
+        let receiver = try replica(ana.space)
+        for source in [ana.store, cleo.store] {
+            let ops = try source.ops(space: ana.space.id, notIn: try receiver.vector(ana.space.id))
+            _ = try receiver.receive(space: ana.space.id, spaceKey: ana.space.key, ops: ops, mode: .tolerant, now: receiverNow)
+        }
+        let bens = try ben.store.ops(space: ana.space.id, notIn: try receiver.vector(ana.space.id))
+        let report = try receiver.receive(
+            space: ana.space.id, spaceKey: ana.space.key, ops: bens, mode: .tolerant, now: receiverNow)
+        #expect(report.rejected.contains { $0.contains("only the space's owner may remove a member") }, "\(report)")
+        #expect(!(try receiver.isRemoved(ana.space.id, user: cleo.user.publicKey)))
+        #expect(try receiver.sealedSpaceKeys(ana.space.id).isEmpty)
+        // The rotation alone, in a batch of its own, is refused too (strict mode: a bundle import refuses it whole).
+        let rotation = try #require(bens.last)
+        #expect(throws: StoreError.self) {
+            try receiver.receive(
+                space: ana.space.id, spaceKey: ana.space.key, ops: [rotation], mode: .strict, now: receiverNow)
+        }
+        #expect(try receiver.sealedSpaceKeys(ana.space.id).isEmpty)
+    }
 }
