@@ -21,7 +21,7 @@ build_log="$(mktemp /tmp/caddie-fuzz-build.XXXXXX)"
 rm -f .build-fuzz/release/caddie-fuzz
 if ! swift build -c release --product caddie-fuzz --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer -Xswiftc -DCADDIE_LIBFUZZER > "$build_log" 2>&1; then
-    grep -E "error" "$build_log" | head -20 >&2
+    { grep -E "error" "$build_log" || tail -20 "$build_log"; } | head -20 >&2
     echo "fuzz: the libFuzzer build failed (log: $build_log)" >&2
     exit 1
 fi

@@ -16,7 +16,7 @@ if [ -n "$xctest" ]; then
     xfailures=$(echo "$xctest" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
     if [ "$xfailures" != 0 ]; then
         echo "test: XCTest reports $xfailures failure(s):" >&2
-        grep -E "error: .*XCT|Test Case .* failed" "$log" | head -40 >&2
+        { grep -E "error: .*XCT|Test Case .* failed" "$log" || true; } | head -40 >&2
         failed=1
     fi
 fi
@@ -29,7 +29,7 @@ if [ -z "$testing" ]; then
     failed=1
 elif ! echo "$testing" | grep -q " passed after "; then
     echo "test: swift-testing reports failures: $testing" >&2
-    grep -E "^(✘|􀢄) (Test|Suite) .* (failed|recorded an issue)" "$log" | head -40 >&2
+    { grep -E "^(✘|􀢄) (Test|Suite) .* (failed|recorded an issue)" "$log" || true; } | head -40 >&2
     failed=1
 elif echo "$testing" | grep -qE "Test run with 0 tests"; then
     echo "test: swift-testing ran no test" >&2

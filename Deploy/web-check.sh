@@ -24,7 +24,7 @@ echo "web-check: the app's helpers (node --test)"
 # node's runner passes with "tests 0" when it finds no test file: a renamed file must not pass silently.
 node_log="$(mktemp)"
 node_status=0
-node --test Tests/Web/ > "$node_log" 2>&1 || node_status=$?
+node --test --test-reporter=tap Tests/Web/ > "$node_log" 2>&1 || node_status=$?
 cat "$node_log"
 node_tests=$(grep -oE "^# tests [0-9]+" "$node_log" | grep -oE "[0-9]+$" || echo 0)
 if [ "$node_status" != 0 ] || [ "$node_tests" = 0 ]; then

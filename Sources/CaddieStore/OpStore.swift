@@ -27,6 +27,7 @@ public final class OpStore: Sendable {
                 throw StoreError.database("\(path) was written by a newer version of caddie: upgrade caddie to open it")
             }
             try Schema.migrator.migrate(pool)
+            if try pool.read(Schema.rebuildPending) { try pool.write(Schema.rebuildIfPending) }
             db = pool
             self.path = path
         } catch {
@@ -39,6 +40,7 @@ public final class OpStore: Sendable {
         do {
             let queue = try DatabaseQueue()
             try Schema.migrator.migrate(queue)
+            try queue.write(Schema.rebuildIfPending)
             db = queue
             path = nil
         } catch {

@@ -164,13 +164,28 @@ enum Schema {
                     """)
         }
         migrator.registerMigration("v8: the space record's owner fields as the owner wrote them") { db in
-            // The merge now drops a member's write of `owner` or `ownerSalt` (Materializer.counted): rebuild every
-            // space once, so that a write already applied under the old rule is gone here too.
-            for id in try Data.fetchAll(db, sql: "SELECT id FROM space") {
-                try Materializer(db: db, space: SpaceID(unchecked: [UInt8](id))).rebuild()
-            }
+            // The merge now drops a member's write of `owner` or `ownerSalt` (Materializer.counted): every space is
+            // rebuilt once, so that a write applied under the old rule is gone here too. The rebuild runs after all
+            // migrations (`rebuildIfPending`), with the tables and code of its day: a migration never calls live
+            // code that a later migration's tables could break.
+            try db.execute(sql: "CREATE TABLE pending_rebuild (reason TEXT NOT NULL)")
+            try db.execute(sql: "INSERT INTO pending_rebuild (reason) VALUES ('v8: owner fields')")
         }
         return migrator
+    }
+
+    /// Whether a migration asked for a rebuild (read first, so that an ordinary open takes no write lock).
+    static func rebuildPending(_ db: Database) throws -> Bool {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM pending_rebuild") ?? 0 > 0
+    }
+
+    /// Rebuilds every space's materialised state when a migration asked for it, then forgets the request.
+    static func rebuildIfPending(_ db: Database) throws {
+        guard try rebuildPending(db) else { return }
+        for id in try Data.fetchAll(db, sql: "SELECT id FROM space") {
+            try Materializer(db: db, space: SpaceID(unchecked: [UInt8](id))).rebuild()
+        }
+        try db.execute(sql: "DELETE FROM pending_rebuild")
     }
 
     /// Tables derived from `op`; a rebuild empties them and replays the space's ops.

@@ -4,16 +4,15 @@
 /// An advert is easy to forge or replay (a stranger can repeat a member's advert with any address and port),
 /// so the plan bounds what adverts can make a node do: at most `maxAddressesPerNode` addresses dialled for
 /// one advertised node id, at most `maxLoops` dial loops in all, and a loop ends when its advert goes. Dead or
-/// forged adverts cannot hold those places for ever either: a loop that never completed a handshake ends after
-/// `maxFailedDials` failed dials in a row, and when every place is taken a new sighting takes the place of the
-/// oldest loop that has never completed a handshake and has failed a dial, so members keep finding each other.
+/// forged adverts cannot hold those places for ever either: when every place is taken, a new sighting takes the
+/// place of the oldest loop that has never completed a handshake and has failed its last dial, so members keep
+/// finding each other. A loop is never ended by failures alone: Avahi reports a standing advert once, so a real
+/// peer whose first dials fail (still starting, a Wi-Fi blip) must keep its loop.
 struct DialPlan {
     /// Most addresses dialled for one advertised node id (a real node has one; a move between networks, two).
     static let maxAddressesPerNode = 2
     /// Most mDNS dial loops at once.
     static let maxLoops = 32
-    /// Failed dials in a row after which a loop that never completed a handshake ends.
-    static let maxFailedDials = 3
 
     /// One dial loop: a node id at an address, for a space.
     struct Loop: Hashable {
@@ -92,15 +91,11 @@ struct DialPlan {
         progress[loop]?.failures = 0
     }
 
-    /// A dial of `loop` failed before any handshake. True when the loop should end now: it never completed one
-    /// and has failed `maxFailedDials` in a row (a proven loop keeps dialling while its advert stays).
+    /// A dial of `loop` failed before any handshake: until it completes one, the loop may give its place to a
+    /// new sighting. False when the plan no longer runs the loop (it gave its place away, or its advert went).
     mutating func dialFailed(_ loop: Loop) -> Bool {
-        guard var state = progress[loop] else { return true }
-        guard !state.proven else { return false }
-        state.failures += 1
-        progress[loop] = state
-        guard state.failures >= Self.maxFailedDials else { return false }
-        end(loop)
+        guard progress[loop] != nil else { return false }
+        progress[loop]?.failures += 1
         return true
     }
 

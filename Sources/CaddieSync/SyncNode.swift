@@ -278,12 +278,15 @@ public final class SyncNode: Sendable {
                         while: { self.wanted.withLock { $0.contains(key) } },
                         after: { handshook in
                             self.plan.withLock { plan in
-                                if handshook { plan.handshook(loop) } else if plan.dialFailed(loop) { return false }
-                                return true
+                                if handshook {
+                                    plan.handshook(loop)
+                                    return true
+                                }
+                                return plan.dialFailed(loop)
                             }
                         })
-                    self.plan.withLock { $0.ended(loop) }
-                    self.wanted.withLock { _ = $0.remove(key) }
+                    // An advert that came back while this loop was ending keeps its entries (the plan's and `wanted`).
+                    if !self.wanted.withLock({ $0.contains(key) }) { self.plan.withLock { $0.ended(loop) } }
                     _ = self.running.withLock { $0.remove(key) }
                 }
             }
@@ -392,6 +395,7 @@ public final class SyncNode: Sendable {
                     delay = 0.25
                     // The peer's own session serves the pair (one session per pair): dial again only once it ends.
                     if report.duplicate {
+                        _ = after(true)
                         await untilNoSession(space: space, device: peer.device)
                         continue
                     }
@@ -402,7 +406,7 @@ public final class SyncNode: Sendable {
             if Task.isCancelled { return }
             guard after(handshook) else {
                 logger.info(
-                    "giving up a peer found by mDNS that never answered as a member",
+                    "gave up a peer found by mDNS that never answered as a member, for a newer advert",
                     metadata: ["peer.address": "\(host):\(port)", "reason": "\(failure ?? "closed")"])
                 return
             }

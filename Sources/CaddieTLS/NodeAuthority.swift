@@ -56,7 +56,8 @@ public struct NodeAuthority: Sendable {
         } catch let error as TLSError {
             throw error
         } catch {
-            throw .invalid("the home's certificate authority is damaged (\(error)): delete authority.crt to make a new one")
+            throw .invalid(
+                "the home's certificate authority is damaged (\(error)): delete authority.der in the home to make a new one")
         }
     }
 

@@ -143,12 +143,19 @@ struct SecondReviewTests {
         #expect(report.rejected.contains { $0.contains("only the space's owner may remove a member") }, "\(report)")
         #expect(!(try receiver.isRemoved(ana.space.id, user: cleo.user.publicKey)))
         #expect(try receiver.sealedSpaceKeys(ana.space.id).isEmpty)
-        // The rotation alone, in a batch of its own, is refused too (strict mode: a bundle import refuses it whole).
-        let rotation = try #require(bens.last)
-        #expect(throws: StoreError.self) {
-            try receiver.receive(
-                space: ana.space.id, spaceKey: ana.space.key, ops: [rotation], mode: .strict, now: receiverNow)
-        }
+        // A rotation alone, from Ben's second device (a chain of its own, so nothing before it is missing), is refused
+        // for what it is.
+        var tablet = try Author("ben", space: ana.space, user: ben.user)
+        try tablet.edit([
+            .rotate(
+                Change.Rotation(
+                    epoch: 1, ownerSalt: salt, keyCheck: Membership.keyCheck(SecureRandom.bytes(32)), sealed: []))
+        ])
+        let alone = try receiver.receive(
+            space: ana.space.id, spaceKey: ana.space.key,
+            ops: try tablet.store.ops(space: ana.space.id, notIn: try receiver.vector(ana.space.id)), mode: .tolerant,
+            now: receiverNow)
+        #expect(alone.rejected.contains { $0.contains("only the space's owner may change the space's key") }, "\(alone)")
         #expect(try receiver.sealedSpaceKeys(ana.space.id).isEmpty)
     }
 }

@@ -20,13 +20,13 @@ public enum Base32 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes base32 (either case, spaces and dashes ignored); nil on any other character.
     /// How many base32 characters `count` bytes take.
     public static func length(of count: Int) -> Int { (count * 8 + 4) / 5 }
 
     /// How many base32 characters `text` holds, spaces and dashes left out (as ``decode(_:)`` reads it).
     public static func characters(in text: String) -> Int { text.utf8.filter { $0 != 0x20 && $0 != 0x2d }.count }
 
+    /// Decodes base32 (either case, spaces and dashes ignored); nil on any other character.
     public static func decode(_ text: String) -> [UInt8]? {
         var out = [UInt8]()
         var buffer: UInt32 = 0
