@@ -188,6 +188,9 @@ extension NodeAPI {
         let penalties: Int?
         let fairway: String?
         let gir: Bool?
+        /// The cell's values this entry replaces, as the browser last saw them (op names); nil: what the cell
+        /// shows when the entry arrives.
+        let seen: [String]?
     }
 
     func enterScore(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -210,20 +213,31 @@ extension NodeAPI {
         } catch {
             throw APIError.badRequest("\(error)")
         }
+        let seen = try body.seen.map { names in
+            try names.map { name in
+                guard let op = Views.opID(named: name) else {
+                    throw APIError.badRequest(
+                        "'seen' names the values the entry replaces as DEVICEHEX:SEQ (as the card's 'values' give them), "
+                            + "got '\(name.prefix(100))'")
+                }
+                return op
+            }
+        }
         let (home, keys) = (home, keys)
-        let (op, player) = try await write {
+        let (made, player) = try await write {
             let game = try home.rounds.resolveGame(id, game).id
             let player = try home.rounds.resolvePlayer(id, body.player).id
             return (
-                try home.rounds.score(space: id, keys: keys, game: game, player: player, hole: body.hole, entry: entry),
+                try home.rounds.score(
+                    space: id, keys: keys, game: game, player: player, hole: body.hole, entry: entry, seen: seen),
                 player.hex
             )
         }
         return Response.json(
             .object([
-                ("op", .string(Views.opName(op))), ("player", .string(player)),
-                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)),
-            ]), status: .created)
+                ("op", .string(Views.opName(made.op))), ("player", .string(player)),
+                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)), ("replay", .bool(made.replay)),
+            ]), status: made.replay ? .ok : .created)
     }
 
     struct NewAttestation: Decodable { let player: String }

@@ -154,7 +154,11 @@ struct WebApp: Sendable {
     /// `/signin?t=SECRET` and `POST /signout`.
     func add(to router: Router<BasicRequestContext>, table: RouteTable) {
         router.on("/", method: .get) { request, _ in
-            signedIn(request) ? Self.serve("/index.html") : Self.serve("/signin.html")
+            guard signedIn(request) else { return Self.serve("/signin.html") }
+            // The service worker keeps this page for a phone out of the node's reach, and only this one.
+            var app = Self.serve("/index.html")
+            app.headers[.init("Caddie-Page")!] = "app"
+            return app
         }
         table.add("/", .get)
         for path in Self.files.keys where path != "/index.html" && path != "/signin.html" {

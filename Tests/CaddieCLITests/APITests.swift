@@ -88,6 +88,27 @@ struct APITests {
         #expect(history.contains { $0["op"] as? String == op && $0["standing"] as? Bool == true })
         let log = try api.get("\(base)/log?game=\(game)").array()
         #expect(log.contains { $0["op"] as? String == op && $0["verified"] as? Bool == true })
+        // An entry kept on a phone while no node answered names the values it replaces as the phone saw them:
+        // Ben's own 4 on hole 5, entered meanwhile, is not among them, so the cell shows a dispute, not the
+        // late entry alone. Sent again with the same view (its answer was lost), it signs nothing.
+        try homes[1].ok(["score", game, "Ben", "5", "4"])
+        try RoundTests.merge(Array(homes.prefix(2)))
+        let late = #"{"player":"Ben","hole":5,"strokes":6,"seen":[]}"#
+        let kept = try api.post("\(base)/games/\(game)/scores", late)
+        #expect(kept.status == 201)
+        #expect(try kept.object()["replay"] as? Bool == false)
+        let hashAfterLate = try ana.stateHash()
+        let again = try api.post("\(base)/games/\(game)/scores", late)
+        #expect(again.status == 200)
+        #expect(try again.object()["replay"] as? Bool == true)
+        #expect(try again.object()["op"] as? String == kept.object()["op"] as? String)
+        #expect(try ana.stateHash() == hashAfterLate)
+        let disputes = try #require(try api.get("\(base)/games/\(game)/card").object()["conflicts"] as? [[String: Any]])
+        #expect(disputes.map { $0["hole"] as? Int }.sorted { ($0 ?? 0) < ($1 ?? 0) } == [4, 5])
+        // Without `seen`, an entry replaces what the cell shows when it arrives: it settles the dispute.
+        #expect(try api.post("\(base)/games/\(game)/scores", #"{"player":"Ben","hole":5,"strokes":6}"#).status == 201)
+        let settled = try #require(try api.get("\(base)/games/\(game)/card").object()["conflicts"] as? [[String: Any]])
+        #expect(settled.map { $0["hole"] as? Int } == [4])
         let attested = try api.post("\(base)/games/\(game)/attestations", #"{"player":"Cleo"}"#)
         #expect(attested.status == 201)
 
@@ -114,6 +135,7 @@ struct APITests {
             ("POST", "\(base)/games/\(game)/scores", #"{"player":"Ben","hole":1,"strokes":"four"}"#, 400, "'strokes'"),
             ("POST", "\(base)/games/\(game)/scores", #"{"hole":1,"strokes":4}"#, 400, "'player' is missing"),
             ("POST", "\(base)/games/\(game)/scores", "not json", 400, "JSON"),
+            ("POST", "\(base)/games/\(game)/scores", #"{"player":"Ben","hole":1,"strokes":4,"seen":["ab:1"]}"#, 400, "seen"),
             ("POST", "\(base)/games/\(game)/scores", "", 400, "JSON body"),
             ("POST", "\(base)/games/\(game)/scores", #"{"player":"Zed","hole":1,"strokes":4}"#, 404, "Zed"),
             ("POST", "\(base)/games/ffffffffffffffff/scores", #"{"player":"Ben","hole":1,"strokes":4}"#, 404, "game"),

@@ -1,5 +1,12 @@
 // Calls to the node's HTTP API with the browser's session cookie. Every error becomes an Error whose message is
-// the node's own words ({"code", "message"}); a 401 sends the browser back to the sign-in page.
+// the node's own words ({"code", "message"}); a 401 sends the browser back to the sign-in page. Every read's answer
+// is kept on the phone (local.js): when no node answers, a read gives the answer kept, and `offline` says since when
+// the screen shows what the phone kept.
+
+import * as local from './local.js';
+
+/** While reads come from the phone: the time (ms since 1970) of the oldest answer shown; null while the node answers. */
+export const offline = { since: null };
 
 export class APIError extends Error {
   constructor(status, code, message) {
@@ -9,7 +16,7 @@ export class APIError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, { signIn = true } = {}) {
   const options = { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' };
   if (body !== undefined) {
     options.headers['Content-Type'] = 'application/json';
@@ -25,7 +32,7 @@ async function call(method, path, body) {
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
   if (response.status === 401) {
-    window.location.assign('/');
+    if (signIn) window.location.assign('/');
     throw new APIError(401, 'signed_out', 'this browser is signed out');
   }
   if (!response.ok) {
@@ -34,6 +41,20 @@ async function call(method, path, body) {
   return data;
 }
 
-export const get = (path) => call('GET', path);
-export const post = (path, body) => call('POST', path, body ?? {});
+export async function get(path) {
+  try {
+    const data = await call('GET', path);
+    offline.since = null;
+    local.keep(path, data);
+    return data;
+  } catch (error) {
+    if (error.status !== 0) throw error;
+    const kept = await local.read(path);
+    if (!kept) throw new APIError(0, 'offline', 'the node cannot be reached, and this phone has not kept this screen from before');
+    offline.since = offline.since === null ? kept.at : Math.min(offline.since, kept.at);
+    return kept.data;
+  }
+}
+
+export const post = (path, body, options) => call('POST', path, body ?? {}, options);
 export const enc = encodeURIComponent;

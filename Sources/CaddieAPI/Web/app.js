@@ -2,9 +2,11 @@
 // over the node's HTTP API and live events. Screens are chosen by the address's hash (#/games, #/game/ID, ...).
 
 import { h, mount } from './render.js';
-import { get, post, enc } from './api.js';
+import { get, post, enc, offline } from './api.js';
 import { connect } from './live.js';
 import * as card from './store.js';
+import * as outbox from './outbox.js';
+import * as local from './local.js';
 
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
@@ -16,9 +18,15 @@ const state = {
   game: null,        // the game id of the open card
   card: null,        // its card document
   hole: null,        // the hole shown on a phone
-  draft: new Map(),  // player id -> {strokes, putts, fairway, gir} typed on the shown hole, not yet saved
+  draft: new Map(),  // "hole:player" -> {strokes, putts, fairway, gir} typed and not yet saved, kept on the phone
+  pending: [],       // the outbox: entries saved on this phone that no node has taken yet (outbox.js)
   link: 'connecting',
+  opened: 0,         // how many times the live stream opened: each reopening refetches the screen
   reloadTimer: null,
+  sendTimer: null,
+  sendAttempt: 0,
+  sending: false,
+  signedOut: false,
 };
 
 function say(text) {
@@ -27,10 +35,17 @@ function say(text) {
 }
 
 function setStatus() {
-  const labels = { live: 'Live', reconnecting: 'Reconnecting… (scores will appear when the node is back)',
-    closed: 'Disconnected: reload the page', connecting: 'Connecting…' };
-  statusLine.textContent = `${state.me ? state.me.name + ' · ' : ''}${labels[state.link] ?? state.link}`;
+  const labels = { live: 'Live', reconnecting: 'The node is out of reach', closed: 'Disconnected: reload the page',
+    connecting: 'Connecting…' };
+  const parts = [labels[state.link] ?? state.link];
+  if (offline.since !== null) parts.push(`showing the card as of ${new Date(offline.since).toTimeString().slice(0, 5)}`);
+  if (state.signedOut) parts.push('signed out: sign in again to send');
+  const pending = outbox.pendingText(state.pending);
+  if (pending) parts.push(pending);
+  else if (state.link !== 'live') parts.push('scores entered now stay on this phone until a node answers');
+  statusLine.textContent = `${state.me ? state.me.name + ' · ' : ''}${parts.join(' · ')}`;
   statusLine.dataset.link = state.link;
+  statusLine.dataset.pending = String(state.pending.filter((e) => !e.refused).length);
 }
 
 function problem(error) {
@@ -43,6 +58,7 @@ const base = () => `/v1/spaces/${enc(state.space.space)}`;
 
 async function route() {
   const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  offline.since = null;
   try {
     if (!state.me) {
       state.me = await get('/v1/whoami');
@@ -68,6 +84,8 @@ async function route() {
     return await showGames();
   } catch (error) {
     mount(main, problem(error), h('p', {}, h('a', { href: '#/games' }, 'Back to the games')));
+  } finally {
+    setStatus();
   }
 }
 
@@ -211,10 +229,24 @@ async function loadCard(gameText) {
   state.card = fetched;
   if (state.game !== fetched.game) {
     state.game = fetched.game;
-    state.hole = card.currentHole(fetched);
-    state.draft.clear();
+    state.draft = new Map(await local.drafts(fetched.game).catch(() => []));
+    state.hole = firstOpenHole(fetched);
   }
   return fetched;
+}
+
+/** The first hole that some player has neither a score nor an entry on this phone for, else the last hole. */
+function firstOpenHole(c) {
+  const kept = outbox.ofGame(state.pending, state.space.space, c.game);
+  for (let hole = 1; hole <= c.holes; hole += 1) {
+    if (c.players.some((p) => card.strokes(p, hole) === null && !kept.has(`${p.player}:${hole}`))) return hole;
+  }
+  return card.currentHole(c);
+}
+
+/** Keeps the drafts of the open game on the phone, so a reload or a discarded tab keeps them. */
+function keepDrafts() {
+  local.writeDrafts(state.game, [...state.draft.entries()]).catch(() => {});
 }
 
 async function showCard(gameText) {
@@ -242,6 +274,7 @@ function renderCard() {
     c.conflicts.length ? h('p', { class: 'warning', role: 'status' },
       `${c.conflicts.length} disputed score${c.conflicts.length > 1 ? 's' : ''}: marked ⚠ below. Tap one to settle it.`) : null,
     holeView(disputed),
+    refusedView(),
     tableView(disputed),
     h('div', { id: 'panel' }),
     roundActions());
@@ -251,16 +284,23 @@ function holeView(disputed) {
   const c = state.card;
   const hole = state.hole;
   const par = parOf(hole);
+  const kept = outbox.ofGame(state.pending, state.space.space, c.game);
   const rows = c.players.map((player) => {
-    const saved = card.cell(player, hole);
-    const draft = state.draft.get(player.player);
-    const value = draft?.strokes ?? saved?.strokes ?? null;
-    const putts = draft?.putts ?? saved?.winner?.putts ?? null;
-    const fairway = draft && draft.fairway !== undefined ? draft.fairway : saved?.winner?.fairway ?? null;
-    const gir = draft && draft.gir !== undefined ? draft.gir : saved?.winner?.gir ?? null;
     const key = `${player.player}:${hole}`;
+    const saved = card.cell(player, hole);
+    const draft = state.draft.get(`${hole}:${player.player}`);
+    const waiting = kept.get(key);
+    // What the cell shows: the draft being typed, else the entry this phone keeps, else the node's value.
+    const shown = draft ?? waiting ?? null;
+    const value = shown?.strokes ?? saved?.strokes ?? null;
+    const putts = shown ? shown.putts ?? null : saved?.winner?.putts ?? null;
+    const fairway = shown ? shown.fairway ?? null : saved?.winner?.fairway ?? null;
+    const gir = shown ? shown.gir ?? null : saved?.winner?.gir ?? null;
     // Every control keeps what the others hold: a draft is the whole cell as it will be saved.
-    const setDraft = (patch) => state.draft.set(player.player, { strokes: value ?? par ?? 4, putts, fairway, gir, ...patch });
+    const setDraft = (patch) => {
+      state.draft.set(`${hole}:${player.player}`, { strokes: value ?? par ?? 4, putts, fairway, gir, ...patch });
+      keepDrafts();
+    };
     const change = (delta) => {
       setDraft({ strokes: card.stepStrokes(value, delta, par) });
       renderCard();
@@ -275,7 +315,9 @@ function holeView(disputed) {
       h('div', { class: 'who' }, h('strong', {}, player.name),
         disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
           '⚠ Disputed: settle') : null,
-        draft ? h('span', { class: 'tag' }, 'not saved') : null),
+        draft ? h('span', { class: 'tag' }, 'not saved')
+          : waiting?.refused ? h('span', { class: 'tag refused' }, 'refused, kept on this phone')
+            : waiting ? h('span', { class: 'tag pending' }, 'on this phone') : null),
       h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
         h('button', { type: 'button', class: 'big', onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
         h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes', 'aria-label': `${player.name}: ${value ?? 'no score'}` },
@@ -296,7 +338,8 @@ function holeView(disputed) {
             onchange: (event) => { setDraft({ gir: event.target.checked }); renderCard(); } }),
           h('label', { for: `gir-${player.player}` }, 'Green in regulation'))));
   });
-  const go = (to) => { state.hole = to; state.draft.clear(); renderCard(); };
+  const go = (to) => { state.hole = to; renderCard(); };
+  const open = [...state.draft.keys()].filter((k) => k.startsWith(`${hole}:`)).length;
   const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
     h('div', { class: 'hole-head' },
       h('button', { type: 'button', onclick: () => go(Math.max(1, hole - 1)), disabled: hole <= 1, 'aria-label': 'Previous hole' }, '‹'),
@@ -304,7 +347,7 @@ function holeView(disputed) {
       h('button', { type: 'button', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
         'aria-label': 'Next hole' }, '›')),
     h('ul', { class: 'players' }, rows),
-    h('button', { type: 'button', class: 'primary', id: 'save-hole', onclick: saveHole, disabled: state.draft.size === 0 || state.card.finished },
+    h('button', { type: 'button', class: 'primary', id: 'save-hole', onclick: saveHole, disabled: open === 0 || state.card.finished },
       `Save hole ${hole}`),
     h('div', { id: 'save-message', 'aria-live': 'assertive' }));
   let startX = null;
@@ -318,26 +361,119 @@ function holeView(disputed) {
   return section;
 }
 
+/** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
+ * "on this phone"), then sends them to the node when one answers. Each entry names the cell's values as this
+ * phone saw them, so a value another device entered meanwhile ends in a dispute, never under a late entry. */
 async function saveHole() {
+  const tapped = performance.now();
   const hole = state.hole;
-  const entries = [...state.draft.entries()];
   const message = document.getElementById('save-message');
-  try {
-    for (const [player, entry] of entries) {
-      await post(`${base()}/games/${enc(state.game)}/scores`,
-        { player, hole, strokes: entry.strokes, ...(entry.putts !== null && entry.putts !== undefined ? { putts: entry.putts } : {}),
-          ...(entry.fairway ? { fairway: entry.fairway } : {}), ...(typeof entry.gir === 'boolean' ? { gir: entry.gir } : {}) });
-      state.draft.delete(player);
-    }
-    const saved = await loadCard(state.game);
-    if (state.hole === hole && hole < saved.holes && saved.players.every((p) => card.strokes(p, hole) !== null)) {
-      state.hole = hole + 1;
-    }
-    renderCard();
-    say(`Hole ${hole} saved.`);
-  } catch (error) {
-    mount(message, problem(error));
+  const game = state.game;
+  const space = state.space.space;
+  let entries = state.pending;
+  const keys = [];
+  const now = Date.now();
+  for (const [draftKey, entry] of state.draft) {
+    if (!draftKey.startsWith(`${hole}:`)) continue;
+    const player = draftKey.slice(String(hole).length + 1);
+    const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
+    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: saved ? saved.values.map((v) => v.op) : [] }, now);
+    keys.push(outbox.cellKey({ space, game, player, hole }));
   }
+  const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
+  try {
+    await local.commit(game, left, entries, keys);
+  } catch (error) {
+    mount(message, problem(new Error(`this phone could not keep the entries (${error.message}): they are still typed above`)));
+    return;
+  }
+  state.pending = entries;
+  state.draft = new Map(left);
+  window.caddieSavedMs = performance.now() - tapped;
+  const kept = outbox.ofGame(entries, space, game);
+  const c = state.card;
+  if (state.hole === hole && hole < c.holes
+      && c.players.every((p) => card.strokes(p, hole) !== null || kept.has(`${p.player}:${hole}`))) {
+    state.hole = hole + 1;
+  }
+  renderCard();
+  setStatus();
+  say(`Hole ${hole} kept on this phone.`);
+  send();
+}
+
+/** Sends the outbox, oldest entry first. Stops at the first entry no node takes now and tries again after a
+ * backoff (2 s, doubling to a minute), on the browser's `online` event, or when the live stream opens. A refused
+ * entry stays on the phone with the node's reason. */
+async function send() {
+  if (state.sending) return;
+  window.clearTimeout(state.sendTimer);
+  state.sending = true;
+  let took = 0;
+  let again = false;
+  try {
+    state.pending = await local.outbox();
+    for (const entry of state.pending.filter((e) => !e.refused)) {
+      try {
+        await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry), { signIn: false });
+        await local.sent(entry);
+        took += 1;
+        state.signedOut = false;
+      } catch (error) {
+        const what = outbox.failure(error);
+        if (what === 'refused') {
+          await local.refuse(entry, error.message);
+          continue;
+        }
+        state.signedOut = what === 'signed-out';
+        again = what === 'retry';
+        break;
+      }
+    }
+    state.pending = await local.outbox();
+  } catch (error) {
+    again = true;
+  } finally {
+    state.sending = false;
+  }
+  if (again && state.pending.some((e) => !e.refused)) {
+    state.sendTimer = window.setTimeout(send, outbox.backoff(state.sendAttempt));
+    state.sendAttempt += 1;
+  } else {
+    state.sendAttempt = 0;
+  }
+  setStatus();
+  if (took && onCardScreen()) {
+    try {
+      await loadCard(state.game);
+      if (onCardScreen()) renderCard();
+    } catch (error) { /* the card shows what the phone keeps */ }
+  } else if (onCardScreen() && state.card) {
+    renderCard();
+  }
+}
+
+function onCardScreen() {
+  const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  return parts[0] === 'game' && parts.length === 2 && state.card !== null;
+}
+
+/** The entries this phone keeps for the open game that a node refused: listed with the reason, never dropped
+ * silently; a person may enter the hole again (it is sent again) or discard the entry. */
+function refusedView() {
+  const refused = state.pending.filter((e) => e.refused && e.game === state.game);
+  if (!refused.length) return null;
+  const nameOf = (id) => state.card.players.find((p) => p.player === id)?.name ?? id.slice(0, 8);
+  return h('section', { class: 'panel', 'aria-label': 'Entries the node refused' },
+    h('h3', {}, `${refused.length} ${refused.length === 1 ? 'entry' : 'entries'} refused, kept on this phone`),
+    h('ul', { class: 'list' }, refused.map((e) => h('li', {},
+      h('p', {}, h('strong', {}, `${nameOf(e.player)}, hole ${e.hole}: ${e.strokes}`), ` — ${e.refused}`),
+      h('button', { type: 'button', onclick: async () => {
+        await local.discard(e.key);
+        state.pending = await local.outbox();
+        renderCard();
+        setStatus();
+      } }, `Discard ${nameOf(e.player)}'s ${e.strokes} on hole ${e.hole}`)))));
 }
 
 function tableView(disputed) {
@@ -357,11 +493,17 @@ function tableView(disputed) {
   headCells.push(h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'To par'), h('th', { scope: 'col' }, 'Hcp'),
     h('th', { scope: 'col' }, 'Net'), h('th', { scope: 'col' }, 'Pts'));
   parCells.push(h('td', {}, parSum(holes)), h('td'), h('td'), h('td'), h('td'));
+  const kept = outbox.ofGame(state.pending, state.space.space, c.game);
   const rows = c.players.map((player) => {
     const cells = [h('th', { scope: 'row' }, player.name)];
     const cellFor = (n) => {
       const value = card.strokes(player, n);
       const key = `${player.player}:${n}`;
+      const waiting = kept.get(key);
+      if (waiting) {
+        return h('td', { class: 'pending' }, h('span', { 'aria-label': `${player.name} hole ${n}: ${waiting.strokes}, on this phone, not yet sent` },
+          `${waiting.strokes}•`));
+      }
       if (disputed.has(key)) {
         return h('td', { class: 'disputed' }, h('button', { type: 'button', class: 'link', onclick: () => showConflict(player, n),
           'aria-label': `${player.name} hole ${n}: ${value}, disputed. Settle` }, `${value}⚠`));
@@ -766,7 +908,6 @@ function showGuidance(answer) {
       h('p', {}, h('strong', {}, `On the green of hole ${answer.hole}.`), ' Enter the hole\'s scores when it is finished.'),
       h('button', { type: 'button', class: 'primary', onclick: () => {
         state.hole = answer.hole;
-        state.draft.clear();
         window.location.hash = `#/game/${state.game}`;
       } }, `Enter hole ${answer.hole}`)));
   } else if (!answer.onGreen) {
@@ -851,7 +992,18 @@ function onEvent(type, data) {
 }
 
 function start() {
-  connect({ onEvent, onStatus: (link) => { state.link = link; setStatus(); } });
+  local.outbox().then((entries) => { state.pending = entries; setStatus(); send(); }).catch(() => {});
+  connect({ onEvent, onStatus: (link) => {
+    const back = link === 'live' && state.link !== 'live';
+    state.link = link;
+    setStatus();
+    if (!back) return;
+    state.opened += 1;
+    // The node answers again: send what the phone kept, and show the screen as the node has it now.
+    send();
+    if (state.opened > 1) route();
+  } });
+  window.addEventListener('online', () => send());
   window.addEventListener('hashchange', route);
   if (!window.location.hash) window.location.hash = '#/game/current';
   else route();

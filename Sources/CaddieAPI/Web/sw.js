@@ -1,7 +1,9 @@
-// Keeps the app's shell (its own files, never data) so that it opens on a course with no signal; data always
-// comes from the node.
-const SHELL = 'caddie-shell-v1';
-const FILES = ['/app.css', '/app.js', '/render.js', '/store.js', '/api.js', '/live.js', '/icon.svg', '/manifest.webmanifest'];
+// Keeps the app's shell so that it opens on a course with no signal: its own files, and the app's page (`/`) as a
+// signed-in browser last got it. Data is not cached here: the app keeps its reads and its unsent entries in
+// IndexedDB (local.js), where it can say how old they are.
+const SHELL = 'caddie-shell-v2';
+const FILES = ['/app.css', '/app.js', '/render.js', '/store.js', '/api.js', '/live.js', '/outbox.js', '/local.js',
+  '/icon.svg', '/manifest.webmanifest'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
@@ -15,7 +17,22 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method !== 'GET' || url.origin !== self.location.origin || !FILES.includes(url.pathname)) return;
+  if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (url.pathname === '/') {
+    // The page is the app for a signed-in browser and the sign-in page otherwise: keep only the app (the node
+    // marks it), and give it when no node answers.
+    event.respondWith(fetch(event.request)
+      .then((response) => {
+        if (response.ok && response.headers.get('Caddie-Page') === 'app') {
+          const copy = response.clone();
+          caches.open(SHELL).then((cache) => cache.put('/', copy));
+        }
+        return response;
+      })
+      .catch(() => caches.open(SHELL).then((cache) => cache.match('/')).then((kept) => kept ?? Response.error())));
+    return;
+  }
+  if (!FILES.includes(url.pathname)) return;
   // Network first, so an upgraded node's files win; the cache when the node is out of reach.
   event.respondWith(fetch(event.request)
     .then((response) => {

@@ -231,6 +231,30 @@ extension RoundService {
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, hole: Int,
         entry: ScoreEntry
     ) throws(NodeError) -> OpID {
+        try score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry, seen: nil).op
+    }
+
+    /// Enters a score that supersedes `seen`, the cell's values as the person entering it last saw them
+    /// (a phone that kept the entry while no node answered), or, when `seen` is nil, every value the cell
+    /// shows now. A value that arrived meanwhile is not in `seen`, so the cell shows a dispute rather than
+    /// losing it. Sending the same entry with the same `seen` again (the answer to the first send was lost)
+    /// signs nothing: `replay` is true and `op` is the entry made the first time.
+    public func score(
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, hole: Int,
+        entry: ScoreEntry, seen: [OpID]?
+    ) throws(NodeError) -> (op: OpID, replay: Bool) {
+        if let seen {
+            guard seen.count <= SignedOp.maxPred else {
+                throw .invalid("an entry may name at most \(SignedOp.maxPred) values it replaces, got \(seen.count)")
+            }
+            let wanted = Set(seen)
+            let device = keys.device.publicKey
+            if let earlier = try run({ try store.history(space, game: game, player: player, hole: hole) }).first(where: {
+                $0.value.op.device == device && $0.value.entry == entry && Set($0.supersedes) == wanted
+            }) {
+                return (earlier.value.op, true)
+            }
+        }
         let game = try self.game(space, game)
         guard !game.finished else {
             throw .invalid(
@@ -250,14 +274,18 @@ extension RoundService {
                 throw .invalid("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
             }
         }
-        let standing =
-            try run { try store.cells(space, game: game.id) }
-            .first { $0.player == player.id && $0.hole == hole }?.values.map(\.op) ?? []
-        return try append(
+        var standing = seen.map { Array(Set($0)).sorted() } ?? []
+        if seen == nil {
+            standing =
+                try run { try store.cells(space, game: game.id) }
+                .first { $0.player == player.id && $0.hole == hole }?.values.map(\.op) ?? []
+        }
+        let op = try append(
             space: space, keys: keys,
             changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
             pred: standing
         ).id
+        return (op, false)
     }
 
     /// Holes in order of play as a person reads them: "1-9", "10-18", "7-18, 1-6".

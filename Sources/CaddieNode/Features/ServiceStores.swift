@@ -29,6 +29,7 @@ extension RecordStore {
 protocol CardStore: Sendable {
     func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]
     func cells(_ space: SpaceID, game: GameID) throws(StoreError) -> [ScoreCell]
+    func history(_ space: SpaceID, game: GameID, player: PlayerID, hole: Int) throws(StoreError) -> [ScoreHistoryEntry]
 }
 
 /// `RoundService`: players, games, rosters, cells, attestations, a space's ops as a bundle, both ways, and the

@@ -9,6 +9,15 @@ public enum Views {
     /// `DEVICEHEX:SEQ`, how an op is named everywhere.
     public static func opName(_ op: OpID) -> String { "\(op.device.hex):\(op.seq)" }
 
+    /// The op named `DEVICEHEX:SEQ`, or nil when `name` is not such a name.
+    public static func opID(named name: String) -> OpID? {
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let device = PublicKey(hex: String(parts[0])),
+            parts[1].allSatisfy(\.isASCII), let seq = UInt64(parts[1]), (1...SignedOp.maxSeq).contains(seq)
+        else { return nil }
+        return OpID(device: device, seq: seq)
+    }
+
     /// An HLC's wall time as ISO 8601 with milliseconds.
     public static func time(_ hlc: HLC) -> String { time(milliseconds: hlc.milliseconds) }
 

@@ -1,0 +1,114 @@
+// The phone's own storage (IndexedDB, database "caddie"): the outbox of entries not yet taken by a node, the drafts
+// typed on each hole, and the last answer of every read, so that the app opens and shows the card with no node in
+// reach. Each write is one transaction that is complete when the promise resolves: an entry is on the phone then.
+
+const NAME = 'caddie';
+const VERSION = 1;
+let opened = null;
+
+function open() {
+  if (!opened) {
+    opened = new Promise((resolve, reject) => {
+      const request = indexedDB.open(NAME, VERSION);
+      request.onupgradeneeded = () => {
+        const db = request.result;
+        if (!db.objectStoreNames.contains('outbox')) db.createObjectStore('outbox', { keyPath: 'key' });
+        if (!db.objectStoreNames.contains('drafts')) db.createObjectStore('drafts', { keyPath: 'game' });
+        if (!db.objectStoreNames.contains('reads')) db.createObjectStore('reads', { keyPath: 'path' });
+      };
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    opened.catch(() => { opened = null; });
+  }
+  return opened;
+}
+
+/** Runs `work(stores)` in one transaction over `names` and resolves with its result once the transaction is done
+ * (committed), not merely when the requests were made. */
+async function transaction(names, mode, work) {
+  const db = await open();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(names, mode, { durability: 'strict' });
+    const stores = Object.fromEntries(names.map((name) => [name, tx.objectStore(name)]));
+    let result;
+    Promise.resolve(work(stores)).then((value) => { result = value; }, (error) => { tx.abort(); reject(error); });
+    tx.oncomplete = () => resolve(result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error ?? new Error('the phone\'s storage refused the write'));
+  });
+}
+
+const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+
+/** Every entry of the outbox. */
+export function outbox() {
+  return transaction(['outbox'], 'readonly', (s) => request(s.outbox.getAll()));
+}
+
+/** Replaces the outbox's entries by `entries` for the keys in `keys` (put when listed, deleted when not), in one
+ * transaction. */
+export function writeOutbox(entries, keys) {
+  return transaction(['outbox'], 'readwrite', (s) => {
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+    for (const key of keys) {
+      if (byKey.has(key)) s.outbox.put(byKey.get(key));
+      else s.outbox.delete(key);
+    }
+  });
+}
+
+/** Takes an entry off the outbox once a node took it, unless it was changed on the phone since it was sent. */
+export function sent(entry) {
+  return transaction(['outbox'], 'readwrite', async (s) => {
+    const now = await request(s.outbox.get(entry.key));
+    if (now && now.changed === entry.changed) s.outbox.delete(entry.key);
+  });
+}
+
+/** Marks an entry refused with the node's words; it stays on the phone until entered again or discarded. */
+export function refuse(entry, reason) {
+  return transaction(['outbox'], 'readwrite', async (s) => {
+    const now = await request(s.outbox.get(entry.key));
+    if (now && now.changed === entry.changed) s.outbox.put({ ...now, refused: reason });
+  });
+}
+
+/** Drops an entry from the outbox (a person chose to discard a refused entry). */
+export function discard(key) {
+  return transaction(['outbox'], 'readwrite', (s) => { s.outbox.delete(key); });
+}
+
+/** The drafts of a game: [["hole:player", entry], ...]. */
+export async function drafts(game) {
+  const found = await transaction(['drafts'], 'readonly', (s) => request(s.drafts.get(game)));
+  return found ? found.cells : [];
+}
+
+export function writeDrafts(game, cells) {
+  return transaction(['drafts'], 'readwrite', (s) => {
+    if (cells.length) s.drafts.put({ game, cells });
+    else s.drafts.delete(game);
+  });
+}
+
+/** Moves a hole's drafts into the outbox in one transaction: the outbox and the drafts never both hold an entry, and
+ * neither loses it. `entries` is the whole new outbox, `keys` the cells it changed. */
+export function commit(game, cells, entries, keys) {
+  return transaction(['outbox', 'drafts'], 'readwrite', (s) => {
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+    for (const key of keys) s.outbox.put(byKey.get(key));
+    if (cells.length) s.drafts.put({ game, cells });
+    else s.drafts.delete(game);
+  });
+}
+
+/** The last answer kept for a read, or null. */
+export function read(path) {
+  return transaction(['reads'], 'readonly', (s) => request(s.reads.get(path))).catch(() => null);
+}
+
+/** Keeps a read's answer with the time it was read. */
+export function keep(path, data) {
+  return transaction(['reads'], 'readwrite', (s) => { s.reads.put({ path, data, at: Date.now() }); }).catch(() => {});
+}

@@ -1,0 +1,63 @@
+// What the phone keeps while no node answers: entries made at the tap and not yet taken by a node (the outbox),
+// as pure functions over plain lists, so they are unit-tested with node's test runner (Tests/Web/outbox.test.mjs).
+// local.js stores them in IndexedDB; app.js sends them.
+
+/** The key of a score cell across spaces and games: one unsent entry per cell. */
+export function cellKey(entry) {
+  return `${entry.space}/${entry.game}/${entry.player}/${entry.hole}`;
+}
+
+/** The outbox after `entry` is made at `now`. A later entry for a cell that still waits replaces its value but keeps
+ * what the first one saw of the cell, since the node never took the first: both replace the same values. A refused
+ * entry that is entered again is tried again. */
+export function queue(entries, entry, now) {
+  const key = cellKey(entry);
+  const waiting = entries.find((e) => e.key === key);
+  const made = {
+    key, space: entry.space, game: entry.game, player: entry.player, hole: entry.hole,
+    strokes: entry.strokes, putts: entry.putts ?? null, fairway: entry.fairway ?? null, gir: entry.gir ?? null,
+    seen: waiting ? waiting.seen : [...(entry.seen ?? [])],
+    made: waiting ? waiting.made : now,
+    changed: now,
+    refused: null,
+  };
+  return [...entries.filter((e) => e.key !== key), made].sort((a, b) => a.made - b.made || (a.key < b.key ? -1 : 1));
+}
+
+/** The body of the API call that sends an entry (POST .../games/GAME/scores). */
+export function body(entry) {
+  const sent = { player: entry.player, hole: entry.hole, strokes: entry.strokes, seen: entry.seen };
+  if (entry.putts !== null && entry.putts !== undefined) sent.putts = entry.putts;
+  if (entry.fairway) sent.fairway = entry.fairway;
+  if (typeof entry.gir === 'boolean') sent.gir = entry.gir;
+  return sent;
+}
+
+/** What a failed send means: 'retry' (no node answered, or it could not take it now: try again later),
+ * 'signed-out' (keep it and ask to sign in) or 'refused' (the node said no: keep it, listed with the reason). */
+export function failure(error) {
+  const status = error?.status ?? 0;
+  if (status === 0 || status === 408 || status === 429 || status >= 500) return 'retry';
+  if (status === 401) return 'signed-out';
+  return 'refused';
+}
+
+/** Milliseconds to wait before the next try after `attempt` failed tries in a row: 2 s, doubling, at most a minute. */
+export function backoff(attempt) {
+  return Math.min(60000, 2000 * 2 ** Math.max(0, Math.min(attempt, 10)));
+}
+
+/** The entries of one game keyed "player:hole", for drawing them on its card. */
+export function ofGame(entries, space, game) {
+  return new Map(entries.filter((e) => e.space === space && e.game === game).map((e) => [`${e.player}:${e.hole}`, e]));
+}
+
+/** The status line's words for what the phone holds: "3 entries on this phone, not yet sent", and refusals. */
+export function pendingText(entries) {
+  const waiting = entries.filter((e) => !e.refused).length;
+  const refused = entries.length - waiting;
+  const parts = [];
+  if (waiting) parts.push(`${waiting} ${waiting === 1 ? 'entry' : 'entries'} on this phone, not yet sent`);
+  if (refused) parts.push(`${refused} refused by the node, kept on this phone`);
+  return parts.join(' · ');
+}
