@@ -375,7 +375,9 @@ public struct NodeAPI: Sendable {
             body: ResponseBody { writer in
                 let (id, stream) = hub.subscribe()
                 defer { hub.unsubscribe(id) }
-                try await writer.write(ByteBuffer(string: ": caddie live events\n\n"))
+                // A browser that lost the stream tries again a second after each failure (its default is
+                // about three): a phone back in reach sends what it kept within a second or two.
+                try await writer.write(ByteBuffer(string: ": caddie live events\nretry: 1000\n\n"))
                 let (merged, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1024))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {

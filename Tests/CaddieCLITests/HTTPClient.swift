@@ -107,12 +107,12 @@ final class EventStream {
         // The reply head, then the opening comment: once it arrives, the node has subscribed this stream.
         let deadline = Date().addingTimeInterval(10)
         var chunk = [UInt8](repeating: 0, count: 4096)
-        while !buffer.contains(": caddie live events\n\n"), Date() < deadline {
+        while !buffer.contains(": caddie live events\nretry: 1000\n\n"), Date() < deadline {
             let count = read(fd, &chunk, chunk.count)
             if count == 0 { break }
             if count > 0 { buffer += String(decoding: chunk[0..<count], as: UTF8.self) }
         }
-        guard let opened = buffer.range(of: ": caddie live events\n\n") else {
+        guard let opened = buffer.range(of: ": caddie live events\nretry: 1000\n\n") else {
             close(fd)
             throw CLI.CLIError("no event stream: \(buffer)")
         }

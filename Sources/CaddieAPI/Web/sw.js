@@ -6,8 +6,18 @@ const FILES = ['/app.css', '/app.js', '/render.js', '/store.js', '/api.js', '/li
   '/icon.svg', '/manifest.webmanifest'];
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+  event.waitUntil(caches.open(SHELL)
+    .then((cache) => Promise.all([cache.addAll(FILES), keepPage(cache)]))
+    .then(() => self.skipWaiting()));
 });
+
+/** Keeps the app's page when the node gives it (a signed-in browser), so a phone that signed in and walked away at
+ * once still opens the app. */
+function keepPage(cache) {
+  return fetch('/', { credentials: 'same-origin' })
+    .then((response) => (response.ok && response.headers.get('Caddie-Page') === 'app' ? cache.put('/', response) : null))
+    .catch(() => null);
+}
 
 self.addEventListener('activate', (event) => {
   event.waitUntil(caches.keys()
