@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieCrypto
 import CaddieNode
 import CaddieServices
 import CaddieStore
@@ -95,6 +96,8 @@ public struct NodeAPI: Sendable {
             inner: router.group("v1").add(middleware: AccessMiddleware(token: token, web: web, secure: secure)),
             prefix: "/v1", table: routes)
         v1.on("whoami", method: .get) { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
+        // The list a phone writes its user's recovery words from (the one `caddie login --recover` reads).
+        v1.on("recovery-words", method: .get) { _, _ in Response.json(.array(RecoveryPhrase.words.map { .string($0) })) }
         v1.on("spaces", method: .get) { _, _ in Response.json(.array(try await read { try home.spaces.list() }.map(Views.space)))
         }
         v1.on("peers", method: .get) { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
@@ -188,6 +191,8 @@ public struct NodeAPI: Sendable {
         }
         space.on("games/:game/handicaps", method: .get) { request, context in try await handicaps(request, context) }
         space.on("games/:game/scores", method: .post) { request, context in try await enterScore(request, context) }
+        space.on("admissions", method: .post) { request, context in try await admit(request, context) }
+        space.on("ops", method: .post) { request, context in try await receiveOps(request, context) }
         space.on("games/:game/attestations", method: .post) { request, context in try await attest(request, context) }
         space.on("games/:game/history", method: .get) { request, context in
             let (id, game) = try await gameParameters(context)

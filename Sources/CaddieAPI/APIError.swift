@@ -29,6 +29,9 @@ struct APIError: Error, Sendable {
         case .store(.diskFull):
             self.init(
                 status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
+        case .store(.invalidOp), .store(.malformedOp), .store(.wrongSpace), .store(.missingOps), .store(.revoked):
+            // An op sent to the node (a phone's, a bundle) that fails a check: the sender's to fix, not the node's.
+            self.init(status: .badRequest, code: "op_refused", message: error.description)
         case .store(.cannotSign):
             self.init(status: .conflict, code: "cannot_sign", message: error.description)
         case .store(let store):

@@ -8,6 +8,29 @@ struct APITests {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The foursome's game with Ana's node serving the API: her homes, the game, the node, a client and the space.
+    struct Served {
+        let homes: [CLI]
+        let game: String
+        let node: NodeProcess
+        let api: HTTPClient
+        let space: String
+
+        init() throws {
+            let (homes, game, _) = try RoundTests.foursome()
+            self.homes = homes
+            self.game = game
+            node = try NodeProcess(homes[0], http: true)
+            api = HTTPClient(port: node.httpPort, token: try APITests.token(homes[0]))
+            space = try #require(try api.get("/v1/spaces").array().first?["space"] as? String)
+        }
+
+        func close() {
+            node.stop()
+            homes.forEach { $0.remove() }
+        }
+    }
+
     @Test(
         "every resource answers, without a token or with a wrong one a request gets 401, bad input gets 4xx and changes nothing")
     func everyResource() throws {

@@ -120,13 +120,9 @@ struct NewcomerTests {
     @Test(
         "HTTP: a wrong method gets 405 with Allow, an oversized head gets a JSON error, ?lat=0x10 and a name added twice get 400")
     func httpContract() throws {
-        let (homes, game, _) = try RoundTests.foursome()
-        defer { homes.forEach { $0.remove() } }
-        let ana = homes[0]
-        let node = try NodeProcess(ana, http: true)
-        defer { node.stop() }
-        let api = HTTPClient(port: node.httpPort, token: try APITests.token(ana))
-        let space = try #require(try api.get("/v1/spaces").array().first?["space"] as? String)
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (game, api, space) = (served.game, served.api, served.space)
 
         let wrong = try api.request("DELETE", "/v1/spaces/\(space)/players")
         #expect(wrong.status == 405)

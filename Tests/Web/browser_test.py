@@ -292,7 +292,58 @@ def status(phone):
     return retry(lambda: phone.find_element(By.ID, "status").text)
 
 
-def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures):
+PHONE_DEVICE = """
+const done = arguments[0];
+const opened = indexedDB.open('caddie');
+opened.onerror = () => done(null);
+opened.onsuccess = () => {
+  const read = opened.result.transaction('device').objectStore('device').get('me');
+  read.onsuccess = () => {
+    const r = read.result;
+    done(r ? { user: r.user, device: r.device, name: r.name, deviceKeyExtractable: r.deviceKey.extractable,
+      userKeyExtractable: r.userKey.extractable, joined: Object.keys(r.spaces) } : null);
+  };
+  read.onerror = () => done(null);
+};
+"""
+
+
+def own_device(phone, origin, work, figures):
+    """The phone becomes a device of the group: Dev makes a user and a device key in the browser, writes down the 24
+    recovery words shown once, and the phone joins the space; the words bring the same user back with the CLI."""
+    print("The phone becomes a device of its own")
+    phone.get(origin + "/#/sync")
+    wait(phone, lambda d: d.find_elements(By.ID, "phone-name"), "the Devices screen offers to make this phone a device")
+    check("signed now by Ana's node" in text(phone), "it says whose node signs this browser's entries now")
+    retry(lambda: phone.find_element(By.ID, "phone-name").send_keys("Dev"))
+    retry(lambda: tap(phone, phone.find_element(By.ID, "phone-make")))
+    wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#recovery-words li")) == 24,
+         "the 24 recovery words are shown", timeout=20)
+    words = [e.text for e in phone.find_elements(By.CSS_SELECTOR, "#recovery-words li")]
+    shot(phone, "phone-recovery-words-390")
+    axe(phone, "the recovery words")
+    wait(phone, lambda d: d.find_elements(By.ID, "phone-identity"), "the phone joins the space", timeout=20)
+    retry(lambda: tap(phone, phone.find_element(By.ID, "words-done")))
+    check(not phone.find_elements(By.ID, "recovery-words"), "once written down, the words are gone from the page")
+    record = phone.execute_async_script(PHONE_DEVICE)
+    check(record is not None and record["name"] == "Dev" and len(record["joined"]) == 1,
+          "the phone keeps its device, joined to one space: %s" % record)
+    check(record["deviceKeyExtractable"] is False and record["userKeyExtractable"] is False,
+          "the phone's keys cannot be read out of WebCrypto")
+    check(record["device"][:8] in text(phone), "the screen names the phone's own device")
+    # The words are the user: typed into `caddie login --recover` on a new home they give the same user key.
+    phrase = os.path.join(work, "dev-words.txt")
+    with open(phrase, "w") as handle:
+        handle.write(" ".join(words) + "\n")
+    recovered = os.path.join(work, "dev-recovered")
+    caddie(recovered, "login", "--recover", "--name", "Dev", "--phrase-file", phrase)
+    check(caddie_json(recovered, "whoami")["user"] == record["user"],
+          "the 24 words shown by the phone bring back the same user with caddie login --recover")
+    figures["phoneDevice"] = record["device"][:8]
+    return record
+
+
+def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures, mine):
     """The node the phone uses stops; the phone keeps a whole hole, a draft and its screens through a reload; another
     device enters a different value for one of those cells; the node comes back and takes every entry; the card shows
     exactly one dispute."""
@@ -363,10 +414,14 @@ def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures)
           "both nodes hold exactly one dispute, Dev's 6 (kept on the phone) against Ben's 9: %s, %s" % (conflicts, other))
     wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "td.disputed")) == 1 and "1 disputed score" in text(d),
          "the phone's card shows the one dispute", timeout=20)
-    entries = [e for e in json.loads(node_a.request("GET", "/v1/spaces/%s/log?game=%s" % (space, game))[2])
-               if "hole 3" in e["change"]]
-    check(len(entries) == 5 and sorted(e["user"] for e in entries) == ["Ana", "Ana", "Ana", "Ana", "Ben"],
-          "the audit lists the four kept entries and Ben's: %s" % [(e["user"], e["change"]) for e in entries])
+    for node, who in [(node_a, "Ana's node"), (node_b, "Ben's node")]:
+        entries = [e for e in json.loads(node.request("GET", "/v1/spaces/%s/log?game=%s" % (space, game))[2])
+                   if "hole 3" in e["change"]]
+        phone_entries = [e for e in entries if e["device"] == mine["device"]]
+        check(len(entries) == 5 and len(phone_entries) == 4 and all(e["user"] == "Dev" and e["verified"] for e in phone_entries)
+              and [e["user"] for e in entries if e not in phone_entries] == ["Ben"],
+              "on %s the audit names the phone's own device and its user Dev for the four kept entries, and Ben for his: %s"
+              % (who, [(e["user"], e["device"][:8], e["change"]) for e in entries]))
     shot(phone, "card-after-dead-zone-390")
     # While the node was away the browser logged each refused connection; nothing else may be logged.
     logged = [e["message"] for e in phone.get_log("browser") if e["level"] == "SEVERE"]
@@ -506,7 +561,8 @@ def main():
         wait(phone, lambda d: "Disputed" not in text(d), "one tap settles it")
         check(not node_a.card(space, game)["conflicts"], "the node's card has no conflict left")
 
-        dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures)
+        mine = own_device(phone, origin, work, figures)
+        dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures, mine)
 
         print("Inviting a player from the phone: a QR code, redeemed by a new device, then revoked")
         phone.get(origin + "/#/invite")

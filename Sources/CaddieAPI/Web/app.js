@@ -7,6 +7,8 @@ import { connect } from './live.js';
 import * as card from './store.js';
 import * as outbox from './outbox.js';
 import * as local from './local.js';
+import * as device from './device.js';
+import * as ops from './ops.js';
 
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
@@ -20,10 +22,12 @@ const state = {
   hole: null,        // the hole shown on a phone
   draft: new Map(),  // "hole:player" -> {strokes, putts, fairway, gir} typed and not yet saved, kept on the phone
   pending: [],       // the outbox: entries saved on this phone that no node has taken yet (outbox.js)
+  device: null,      // this phone's own device (device.js), or null while the node signs its entries
   link: 'connecting',
   opened: 0,         // how many times the live stream opened: each reopening refetches the screen
   reloadTimer: null,
   sendTimer: null,
+  sendAgain: false,
   sendAttempt: 0,
   sending: false,
   signedOut: false,
@@ -43,7 +47,9 @@ function setStatus() {
   const pending = outbox.pendingText(state.pending);
   if (pending) parts.push(pending);
   else if (state.link !== 'live') parts.push('scores entered now stay on this phone until a node answers');
-  statusLine.textContent = `${state.me ? state.me.name + ' · ' : ''}${parts.join(' · ')}`;
+  // Who signs entries made here: this phone's own user once it joined the space, else the node's.
+  const signer = state.device && state.space && state.device.spaces[state.space.space] ? state.device.name : state.me?.name;
+  statusLine.textContent = `${signer ? signer + ' · ' : ''}${parts.join(' · ')}`;
   statusLine.dataset.link = state.link;
   statusLine.dataset.pending = String(state.pending.filter((e) => !e.refused).length);
 }
@@ -370,6 +376,7 @@ async function saveHole() {
   const message = document.getElementById('save-message');
   const game = state.game;
   const space = state.space.space;
+  if (state.device?.spaces[space]) return saveSigned(hole, space, game, tapped, message);
   let entries = state.pending;
   const keys = [];
   const now = Date.now();
@@ -389,11 +396,16 @@ async function saveHole() {
   }
   state.pending = entries;
   state.draft = new Map(left);
+  kept(hole, space, game, tapped);
+}
+
+/** After a hole was kept on the phone: the figure, the next hole when this one is complete, and the sending. */
+function kept(hole, space, game, tapped) {
   window.caddieSavedMs = performance.now() - tapped;
-  const kept = outbox.ofGame(entries, space, game);
+  const onPhone = outbox.ofGame(state.pending, space, game);
   const c = state.card;
   if (state.hole === hole && hole < c.holes
-      && c.players.every((p) => card.strokes(p, hole) !== null || kept.has(`${p.player}:${hole}`))) {
+      && c.players.every((p) => card.strokes(p, hole) !== null || onPhone.has(`${p.player}:${hole}`))) {
     state.hole = hole + 1;
   }
   renderCard();
@@ -402,20 +414,69 @@ async function saveHole() {
   send();
 }
 
+/** The clocks of every value on the open card: an op signed here is stamped after all of them. */
+function cardClocks() {
+  return state.card.players.flatMap((p) => p.cells.flatMap((c) => c.values.map((v) => ops.parseClock(v.hlc))));
+}
+
+/** Signs score ops on this phone, one for each of `entries` ({player, hole, entry, values}), and keeps them (log
+ * head, outbox, the drafts in `left`) in one transaction. Each replaces its cell's values as the card shows them and
+ * this phone's own entries for the cell that no node has taken yet. */
+async function signScores(space, game, entries, left) {
+  const items = entries.map(({ player, hole, entry, values }) => ({
+    pred: [...values.map((v) => v.op), ...outbox.signedOf(state.pending, space, game, player, hole)],
+    payload: ops.scorePayload({ game, player, hole, strokes: entry.strokes, putts: entry.putts ?? null,
+      fairway: entry.fairway ?? null, gir: entry.gir ?? null }),
+  }));
+  await device.sign(space, items, { seenClocks: cardClocks() }, async (record, signed) => {
+    const now = Date.now();
+    const made = signed.map((op, i) => outbox.signed({ space, game, player: entries[i].player, hole: entries[i].hole,
+      ...entries[i].entry }, op, now));
+    await local.keepSigned(record, made, left === null ? null : game, left);
+    state.device = record;
+    state.pending = outbox.ordered([...state.pending, ...made]);
+  });
+}
+
+/** Saves the open hole as ops signed on this phone, one a player, kept in one transaction. */
+async function saveSigned(hole, space, game, tapped, message) {
+  const entries = [];
+  for (const [draftKey, entry] of state.draft) {
+    if (!draftKey.startsWith(`${hole}:`)) continue;
+    const player = draftKey.slice(String(hole).length + 1);
+    const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
+    entries.push({ player, hole, entry, values: saved ? saved.values : [] });
+  }
+  const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
+  try {
+    await signScores(space, game, entries, left);
+  } catch (error) {
+    mount(message, problem(new Error(`this phone could not sign and keep the entries (${error.message}): they are still typed above`)));
+    return;
+  }
+  state.draft = new Map(left);
+  kept(hole, space, game, tapped);
+}
+
 /** Sends the outbox, oldest entry first. Stops at the first entry no node takes now and tries again after a
  * backoff (2 s, doubling to a minute), on the browser's `online` event, or when the live stream opens. A refused
  * entry stays on the phone with the node's reason. */
 async function send() {
-  if (state.sending) return;
+  if (state.sending) {
+    state.sendAgain = true;  // an entry kept while a send runs is sent when it ends
+    return;
+  }
+  state.sendAgain = false;
   window.clearTimeout(state.sendTimer);
   state.sending = true;
   let took = 0;
   let again = false;
   try {
-    state.pending = await local.outbox();
+    state.pending = outbox.ordered(await local.outbox());
     for (const entry of state.pending.filter((e) => !e.refused)) {
       try {
-        await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry), { signIn: false });
+        if (entry.op) await post(`/v1/spaces/${enc(entry.space)}/ops`, { ops: [entry.op] }, { signIn: false });
+        else await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry), { signIn: false });
         await local.sent(entry);
         took += 1;
         state.signedOut = false;
@@ -430,12 +491,13 @@ async function send() {
         break;
       }
     }
-    state.pending = await local.outbox();
+    state.pending = outbox.ordered(await local.outbox());
   } catch (error) {
     again = true;
   } finally {
     state.sending = false;
   }
+  if (state.sendAgain && !again) return send();
   if (again && state.pending.some((e) => !e.refused)) {
     state.sendTimer = window.setTimeout(send, outbox.backoff(state.sendAttempt));
     state.sendAttempt += 1;
@@ -588,6 +650,18 @@ function showConflict(player, hole) {
 }
 
 async function settle(player, hole, value) {
+  const space = state.space.space;
+  if (state.device?.spaces[space]) {
+    const conflict = state.card.conflicts.find((c) => c.player === player.player && c.hole === hole);
+    try {
+      await signScores(space, state.game, [{ player: player.player, hole, entry: { strokes: value.strokes, putts: value.putts,
+        fairway: value.fairway, gir: value.gir }, values: conflict ? conflict.values : [value] }], null);
+    } catch (error) { return mount(document.getElementById('panel-message'), problem(error)); }
+    say(`${player.name}'s hole ${hole} settled at ${value.strokes} on this phone.`);
+    renderCard();
+    setStatus();
+    return send();
+  }
   try {
     await post(`${base()}/games/${enc(state.game)}/scores`,
       { player: player.player, hole, strokes: value.strokes, ...(value.putts !== null ? { putts: value.putts } : {}) });
@@ -704,6 +778,9 @@ async function showSync() {
   mount(main,
     nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices', true]),
     h('h2', {}, 'Devices'),
+    phoneSection(),
+    // The recovery words are shown here, outside the section, which is drawn again once the phone has joined.
+    h('div', { id: 'phone-words' }),
     h('h3', {}, 'Connected now'),
     sync.sessions.length === 0 ? h('p', {}, 'No device is connected. Scores are kept here and merge when devices meet.')
       : h('ul', { class: 'list' }, sync.sessions.map((s) => h('li', {},
@@ -727,6 +804,85 @@ async function showSync() {
     h('h3', {}, 'A new player'),
     h('p', {}, h('a', { href: '#/invite' }, 'Invite a player'), ': a code for their device, shown as a QR code.'),
     h('button', { type: 'button', onclick: signOut }, 'Sign this browser out'));
+}
+
+// MARK: This phone
+
+/** "This phone": whether entries made here are signed here (a device of its own) or by the node, and the way to
+ * make this phone a device: a user and a device key made here, the 24 recovery words shown once, the join. */
+function phoneSection() {
+  const record = state.device;
+  const space = state.space;
+  const section = h('section', { 'aria-labelledby': 'phone-title', id: 'phone' }, h('h3', { id: 'phone-title' }, 'This phone'));
+  const message = h('div', { id: 'phone-message', 'aria-live': 'assertive' });
+  if (record?.spaces[space.space]) {
+    section.append(h('p', { id: 'phone-identity' }, `This phone is a device of its own: ${record.name}'s device `,
+      h('code', {}, record.device.slice(0, 8)), ' (user ', h('code', {}, record.user.slice(0, 8)),
+      '). It signs every entry made here, keeps it through dead zones, and the audit names this phone.'));
+    return section;
+  }
+  if (record) {
+    section.append(h('p', {}, `This phone is ${record.name}'s device `, h('code', {}, record.device.slice(0, 8)),
+      ` but has not joined ${space.name} yet.`),
+    h('button', { type: 'button', class: 'primary', id: 'phone-join', onclick: () => joinSpace(message) }, `Join ${space.name}`),
+    message);
+    return section;
+  }
+  const name = h('input', { id: 'phone-name', name: 'name', required: true, maxlength: 64, autocomplete: 'name' });
+  section.append(
+    h('p', {}, `Entries made in this browser are signed now by ${state.me?.name ?? 'the node'}'s node, so the audit names `
+      + `${state.me?.name ?? 'its owner'}. Make this phone a device of its own: it gets keys of its own, signs what you `
+      + 'enter, and keeps entries through dead zones.'),
+    h('form', { onsubmit: (event) => { event.preventDefault(); makeDevice(name.value.trim(), message); } },
+      h('label', { for: 'phone-name' }, 'Your name'), name,
+      h('button', { type: 'submit', class: 'primary', id: 'phone-make' }, 'Make this phone my device')),
+    message);
+  return section;
+}
+
+async function makeDevice(name, message) {
+  if (!name) return mount(message, problem(new Error('give your name: the group sees it beside your entries')));
+  try {
+    if (!window.isSecureContext || !crypto.subtle) {
+      throw new Error('this page is not a secure context: open the node over HTTPS (caddie web link) to make keys here');
+    }
+    const list = await get('/v1/recovery-words');
+    const { record, phrase } = await device.create(name, list);
+    await local.writeDevice(record);
+    state.device = record;
+    mount(document.getElementById('phone-words'), h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'words-title' },
+      h('h3', { id: 'words-title', tabindex: '-1' }, 'Your 24 recovery words'),
+      h('p', {}, 'Write them down now, in this order: they are shown once and kept nowhere. With them, ',
+        h('code', {}, 'caddie login --recover'), ' brings your user back on another device; without them a lost phone\'s user is gone.'),
+      h('ol', { class: 'words', id: 'recovery-words' }, phrase.map((word) => h('li', {}, word))),
+      h('button', { type: 'button', id: 'words-done', onclick: () => mount(document.getElementById('phone-words')) },
+        'I have written them down')));
+    document.getElementById('words-title').focus();
+    await joinSpace(message);
+  } catch (error) {
+    mount(message, problem(error));
+  }
+}
+
+/** Joins the shown space with this phone's device: the node admits it (a membership proof), the phone signs its
+ * join, and sends it like any entry. */
+async function joinSpace(message) {
+  const space = state.space.space;
+  try {
+    const { proof } = await post(`${base()}/admissions`, device.admission(state.device));
+    await device.sign(space, [{ payload: device.joinPayload(state.device, proof) }], { joining: true }, async (record, [op]) => {
+      const made = outbox.signed({ space }, op, Date.now());
+      await local.keepSigned(record, [made]);
+      state.device = record;
+      state.pending = outbox.ordered([...state.pending, made]);
+    });
+    await send();
+    const identity = document.getElementById('phone');
+    if (identity) identity.replaceWith(phoneSection());
+    say(`This phone joined ${state.space.name} as ${state.device.name}'s device.`);
+  } catch (error) {
+    mount(message, problem(error));
+  }
 }
 
 // MARK: Invites
@@ -992,7 +1148,10 @@ function onEvent(type, data) {
 }
 
 function start() {
-  local.outbox().then((entries) => { state.pending = entries; setStatus(); send(); }).catch(() => {});
+  // The phone's device and outbox are read before the first screen, so the first save already signs here.
+  const ready = Promise.all([local.device(), local.outbox()])
+    .then(([record, entries]) => { state.device = record; state.pending = outbox.ordered(entries); })
+    .catch(() => {});
   connect({ onEvent, onStatus: (link) => {
     const back = link === 'live' && state.link !== 'live';
     state.link = link;
@@ -1005,8 +1164,12 @@ function start() {
   } });
   window.addEventListener('online', () => send());
   window.addEventListener('hashchange', route);
-  if (!window.location.hash) window.location.hash = '#/game/current';
-  else route();
+  ready.then(() => {
+    setStatus();
+    send();
+    if (!window.location.hash) window.location.hash = '#/game/current';
+    else route();
+  });
   if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 }
 

@@ -3,7 +3,7 @@
 // reach. Each write is one transaction that is complete when the promise resolves: an entry is on the phone then.
 
 const NAME = 'caddie';
-const VERSION = 1;
+const VERSION = 2;
 let opened = null;
 
 function open() {
@@ -15,6 +15,7 @@ function open() {
         if (!db.objectStoreNames.contains('outbox')) db.createObjectStore('outbox', { keyPath: 'key' });
         if (!db.objectStoreNames.contains('drafts')) db.createObjectStore('drafts', { keyPath: 'game' });
         if (!db.objectStoreNames.contains('reads')) db.createObjectStore('reads', { keyPath: 'path' });
+        if (!db.objectStoreNames.contains('device')) db.createObjectStore('device', { keyPath: 'id' });
       };
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
@@ -44,18 +45,6 @@ const request = (r) => new Promise((resolve, reject) => { r.onsuccess = () => re
 /** Every entry of the outbox. */
 export function outbox() {
   return transaction(['outbox'], 'readonly', (s) => request(s.outbox.getAll()));
-}
-
-/** Replaces the outbox's entries by `entries` for the keys in `keys` (put when listed, deleted when not), in one
- * transaction. */
-export function writeOutbox(entries, keys) {
-  return transaction(['outbox'], 'readwrite', (s) => {
-    const byKey = new Map(entries.map((e) => [e.key, e]));
-    for (const key of keys) {
-      if (byKey.has(key)) s.outbox.put(byKey.get(key));
-      else s.outbox.delete(key);
-    }
-  });
 }
 
 /** Takes an entry off the outbox once a node took it, unless it was changed on the phone since it was sent. */
@@ -100,6 +89,29 @@ export function commit(game, cells, entries, keys) {
     for (const key of keys) s.outbox.put(byKey.get(key));
     if (cells.length) s.drafts.put({ game, cells });
     else s.drafts.delete(game);
+  });
+}
+
+/** The phone's device record (device.js), or null. */
+export function device() {
+  return transaction(['device'], 'readonly', (s) => request(s.device.get('me'))).then((found) => found ?? null);
+}
+
+/** Keeps a new device record (its keys stay non-extractable CryptoKeys). */
+export function writeDevice(record) {
+  return transaction(['device'], 'readwrite', (s) => { s.device.put(record); });
+}
+
+/** Keeps ops signed on the phone: the device's new log head, the ops in the outbox and, for scores, the game's
+ * drafts without the ones they came from, in one transaction. Until it completes the ops do not exist. */
+export function keepSigned(record, entries, game = null, cells = null) {
+  return transaction(['device', 'outbox', 'drafts'], 'readwrite', (s) => {
+    s.device.put(record);
+    for (const entry of entries) s.outbox.put(entry);
+    if (game !== null) {
+      if (cells.length) s.drafts.put({ game, cells });
+      else s.drafts.delete(game);
+    }
   });
 }
 

@@ -21,7 +21,24 @@ export function queue(entries, entry, now) {
     changed: now,
     refused: null,
   };
-  return [...entries.filter((e) => e.key !== key), made].sort((a, b) => a.made - b.made || (a.key < b.key ? -1 : 1));
+  return ordered([...entries.filter((e) => e.key !== key), made]);
+}
+
+/** An op signed on the phone, kept until a node takes it. Signed ops are never merged or replaced (each has its
+ * place in the device's log); a correction is a new op that names the one it replaces. `cell` is the score it
+ * carries (space, game, player, hole and the values), or for a join only the space. */
+export function signed(cell, op, now) {
+  return {
+    key: `op/${cell.space}/${op.name.replace(/:(\d+)$/, (_, seq) => `/${seq.padStart(20, '0')}`)}`,
+    space: cell.space, game: cell.game ?? null, player: cell.player ?? null, hole: cell.hole ?? null,
+    strokes: cell.strokes ?? null, putts: cell.putts ?? null, fairway: cell.fairway ?? null, gir: cell.gir ?? null,
+    kind: cell.game ? 'score' : 'join', op: op.op, name: op.name, made: now, changed: now, refused: null,
+  };
+}
+
+/** Orders the outbox as it is sent: by when each entry was made, then by key (a device's ops by seq). */
+export function ordered(entries) {
+  return [...entries].sort((a, b) => a.made - b.made || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** The body of the API call that sends an entry (POST .../games/GAME/scores). */
@@ -49,7 +66,13 @@ export function backoff(attempt) {
 
 /** The entries of one game keyed "player:hole", for drawing them on its card. */
 export function ofGame(entries, space, game) {
-  return new Map(entries.filter((e) => e.space === space && e.game === game).map((e) => [`${e.player}:${e.hole}`, e]));
+  return new Map(ordered(entries).filter((e) => e.space === space && e.game === game).map((e) => [`${e.player}:${e.hole}`, e]));
+}
+
+/** The op names of a cell's signed entries still on the phone: a new entry for the cell replaces them too. */
+export function signedOf(entries, space, game, player, hole) {
+  return entries.filter((e) => e.op && e.space === space && e.game === game && e.player === player && e.hole === hole)
+    .map((e) => e.name);
 }
 
 /** The status line's words for what the phone holds: "3 entries on this phone, not yet sent", and refusals. */

@@ -30,6 +30,8 @@ protocol CardStore: Sendable {
     func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]
     func cells(_ space: SpaceID, game: GameID) throws(StoreError) -> [ScoreCell]
     func history(_ space: SpaceID, game: GameID, player: PlayerID, hole: Int) throws(StoreError) -> [ScoreHistoryEntry]
+    func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
+    func removedDevice(_ space: SpaceID, device: PublicKey) throws(StoreError) -> Bool
 }
 
 /// `RoundService`: players, games, rosters, cells, attestations, a space's ops as a bundle, both ways, and the

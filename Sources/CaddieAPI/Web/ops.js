@@ -1,0 +1,162 @@
+// Caddie ops made on the phone, in the op format of Protocol/op-format.md: the op's bytes, the join and score
+// payloads, the device certificate, the hash chain (BLAKE2b-256) and the hybrid logical clock. Signing is Ed25519
+// from WebCrypto, with keys that never leave it. Checked byte for byte against Protocol/vectors/op-v1.json by
+// Tests/Web/ops.test.mjs.
+
+import { blake2b } from './blake2b.js';
+
+const text = new TextEncoder();
+
+export function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function unhex(value) {
+  if (typeof value !== 'string' || value.length % 2 !== 0 || /[^0-9a-f]/i.test(value)) {
+    throw new TypeError(`not hex: ${String(value).slice(0, 20)}`);
+  }
+  const out = new Uint8Array(value.length / 2);
+  for (let i = 0; i < out.length; i += 1) out[i] = parseInt(value.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Big-endian bytes, as every integer of the format is written. */
+class Writer {
+  constructor() { this.bytes = []; }
+  u8(n) { this.bytes.push(n & 0xff); return this; }
+  u16(n) { return this.u8(n >>> 8).u8(n); }
+  u32(n) { return this.u16(n >>> 16).u16(n & 0xffff); }
+  u64(n) {
+    const value = BigInt(n);
+    for (let shift = 56n; shift >= 0n; shift -= 8n) this.u8(Number((value >> shift) & 0xffn));
+    return this;
+  }
+  raw(bytes) { for (const b of bytes) this.bytes.push(b); return this; }
+  fixed(value, length, what) {
+    const bytes = typeof value === 'string' ? unhex(value) : value;
+    if (bytes.length !== length) throw new RangeError(`${what} must be ${length} bytes, got ${bytes.length}`);
+    return this.raw(bytes);
+  }
+  done() { return Uint8Array.from(this.bytes); }
+}
+
+const NOT_RECORDED = 0xff;
+const FAIRWAYS = { hit: 0, left: 1, right: 2 };
+
+/** The payload of a score: tag 0x20, or 0x22 when a fairway or a green in regulation is recorded. */
+export function scorePayload({ game, player, hole, strokes, putts = null, penalties = null, fairway = null, gir = null }) {
+  if (!(hole >= 1 && hole <= 36)) throw new RangeError('a hole is 1...36');
+  if (!(strokes >= 1 && strokes <= 30)) throw new RangeError('strokes are 1...30');
+  for (const [name, value] of [['putts', putts], ['penalties', penalties]]) {
+    if (value !== null && !(value >= 0 && value <= strokes)) throw new RangeError(`${name} are 0...strokes`);
+  }
+  if (fairway !== null && !(fairway in FAIRWAYS)) throw new RangeError('a fairway is hit, left or right');
+  const statistics = fairway !== null || gir !== null;
+  const w = new Writer().u8(1).u8(1).u8(statistics ? 0x22 : 0x20)
+    .fixed(game, 8, 'a game id').fixed(player, 8, 'a player id')
+    .u8(hole).u8(strokes).u8(putts ?? NOT_RECORDED).u8(penalties ?? NOT_RECORDED);
+  if (statistics) w.u8(fairway === null ? NOT_RECORDED : FAIRWAYS[fairway]).u8(gir === null ? NOT_RECORDED : gir ? 1 : 0);
+  return w.done();
+}
+
+/** The payload of a device's join: its user, the user's certificate of it, the membership proof, the user's name. */
+export function joinPayload({ user, certifiedAt, certificate, proof, name }) {
+  const bytes = text.encode(name);
+  if (bytes.length < 1 || bytes.length > 1024) throw new RangeError('a user name is 1...1024 bytes');
+  return new Writer().u8(1).u8(1).u8(0x01)
+    .fixed(user, 32, 'a user key').u64(certifiedAt).fixed(certificate, 64, 'a certificate')
+    .fixed(proof, 32, 'a membership proof').u16(bytes.length).raw(bytes).done();
+}
+
+/** The bytes a user signs to certify a device: "caddie-cert-v1" ‖ user ‖ device ‖ certifiedAt. */
+export function certificateMessage(user, device, certifiedAt) {
+  return new Writer().raw(text.encode('caddie-cert-v1')).fixed(user, 32, 'a user key').fixed(device, 32, 'a device key')
+    .u64(certifiedAt).done();
+}
+
+/** Pred entries as the format orders them: by device, then seq, without repeats. `pred` holds "DEVICEHEX:SEQ". */
+export function orderedPred(pred) {
+  return [...new Set(pred)].map((name) => {
+    const [device, seq] = name.split(':');
+    return { device, seq: BigInt(seq), name };
+  }).sort((a, b) => (a.device < b.device ? -1 : a.device > b.device ? 1 : a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
+}
+
+/** Every byte of an op before its signature. `seq` and `hlc` are BigInts (or what BigInt takes). */
+export function unsignedOp({ space, device, seq, prev, hlc, pred = [], payload }) {
+  const entries = orderedPred(pred);
+  if (entries.length > 64) throw new RangeError('an op names at most 64 preds');
+  const w = new Writer().u8(1).fixed(space, 16, 'a space id').fixed(device, 32, 'a device key').u64(seq)
+    .fixed(prev, 32, 'the previous op hash').u64(hlc).u16(entries.length);
+  for (const entry of entries) w.fixed(entry.device, 32, 'a pred device').u64(entry.seq);
+  return w.u32(payload.length).raw(payload).done();
+}
+
+/** The op: its bytes signed with the device's WebCrypto Ed25519 key over "caddie-op-v1" ‖ the unsigned bytes. */
+export async function signOp(unsigned, deviceKey) {
+  const message = new Uint8Array(12 + unsigned.length);
+  message.set(text.encode('caddie-op-v1'));
+  message.set(unsigned, 12);
+  const signature = new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, deviceKey, message));
+  const op = new Uint8Array(unsigned.length + 64);
+  op.set(unsigned);
+  op.set(signature, unsigned.length);
+  return op;
+}
+
+/** The hash that the device's next op carries as `prev`. */
+export function opHash(op) {
+  return blake2b(op, 32);
+}
+
+/** An HLC from the node's text form "MILLISECONDS.COUNTER", as a BigInt. */
+export function parseClock(value) {
+  const match = /^(\d+)\.(\d+)$/.exec(String(value ?? ''));
+  return match ? (BigInt(match[1]) << 16n) | BigInt(match[2]) : 0n;
+}
+
+/** The clock of the next op: later than `last` (this device's newest op and the newest op it has seen, leaving out
+ * ops stamped more than a day after `now`), at `now` when the wall clock is later. */
+export function nextClock(last, now) {
+  const ms = last >> 16n;
+  const counter = last & 0xffffn;
+  const wall = BigInt(now);
+  if (wall > ms) return wall << 16n;
+  if (counter === 0xffffn) return (ms + 1n) << 16n;
+  return last + 1n;
+}
+
+/** Whether a seen clock may move this device's clock: at most a day ahead of `now`. */
+export function counts(clock, now) {
+  return clock <= ((BigInt(now) + 86400000n) << 16n | 0xffffn);
+}
+
+const PKCS8_ED25519 = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
+
+/** A WebCrypto Ed25519 signing key from a 32-byte seed, and its public key. The key is kept non-extractable. */
+export async function keyFromSeed(seed) {
+  const der = Uint8Array.from([...PKCS8_ED25519, ...seed]);
+  const extractable = await crypto.subtle.importKey('pkcs8', der, { name: 'Ed25519' }, true, ['sign']);
+  const jwk = await crypto.subtle.exportKey('jwk', extractable);
+  const publicKey = Uint8Array.from(atob(jwk.x.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+  const key = await crypto.subtle.importKey('pkcs8', der, { name: 'Ed25519' }, false, ['sign']);
+  der.fill(0);
+  return { key, publicKey };
+}
+
+/** The 24 recovery words for a 32-byte seed: the seed and the first byte of its SHA-256, 11 bits a word, from
+ * `words` (the 2048-word list the node serves). `caddie login --recover` reads them. */
+export async function recoveryWords(seed, words) {
+  const check = new Uint8Array(await crypto.subtle.digest('SHA-256', seed))[0];
+  const bits = [...seed, check];
+  const out = [];
+  for (let i = 0; i < 24; i += 1) {
+    let value = 0;
+    for (let bit = 0; bit < 11; bit += 1) {
+      const at = i * 11 + bit;
+      value = (value << 1) | ((bits[at >> 3] >> (7 - (at & 7))) & 1);
+    }
+    out.push(words[value]);
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieStore
+
+// A phone that signs its own entries: a device with its own keys that holds no space key and no database, and
+// reaches the group through the node its browser is signed in to (the web app). The node admits its device into
+// a space, as an invite admits a new home, and takes the ops it signed, checked exactly as a peer's are.
+extension RoundService {
+    /// The membership proof a browser's device needs for its join op. The user's certificate of the device must
+    /// verify (so the phone holds that user's key); the device must not be this home's own, nor one removed or
+    /// revoked in this space. The proof is made with the space's current key, as this home's own join would be.
+    public func admit(
+        space: SpaceID, keys: UnlockedKeys, user: PublicKey, device: PublicKey, certifiedAt: UInt64, certificate: [UInt8]
+    ) throws(NodeError) -> [UInt8] {
+        guard Membership.verifyCertificate(user: user, device: device, certifiedAt: certifiedAt, signature: certificate) else {
+            throw .invalid(
+                "the certificate does not verify: it must be the user key's Ed25519 signature over caddie-cert-v1, the user "
+                    + "key, the device key and the time (Protocol/op-format.md)")
+        }
+        guard device != keys.device.publicKey else {
+            throw .invalid("that is this node's own device: a phone makes a device key of its own")
+        }
+        let members = try run { try store.members(space) }
+        if let known = members.first(where: { $0.device == device }) {
+            guard known.user == user, known.revokedAfter == nil else {
+                throw .invalid("device \(device.short) is already in this space for another user, or was revoked there")
+            }
+        }
+        if try run({ try store.removedDevice(space, device: device) }) {
+            throw .invalid("device \(device.short) was removed from this space by its owner: it cannot join again")
+        }
+        var key = home.keyring(space, keys: keys)?.keys.first ?? []
+        if key.isEmpty { key = try keys.key(for: space) }
+        return Membership.membershipProof(space: space, spaceKey: key, device: device, user: user)
+    }
+
+    /// Takes ops that a browser's device signed, in the order given, checked as a bundle from a peer is: every op
+    /// is verified first, and one that fails any check (or leaves a gap in its device's log) refuses them all,
+    /// with the check's own words. Ops this home already holds count as duplicates.
+    public func receiveSigned(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceiveReport {
+        guard !ops.isEmpty else { throw .invalid("give at least one op") }
+        let all: [[UInt8]]
+        if let ring = home.keyring(space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: space)] }
+        return try run {
+            try store.receive(
+                space: space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: ops, mode: .strict, now: Home.now())
+        }
+    }
+}

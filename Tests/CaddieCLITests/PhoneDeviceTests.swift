@@ -1,0 +1,111 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import Testing
+
+/// A phone that is a device of its own, as the web app makes one, played here by test code with the same bytes:
+/// a user and a device key, the certificate, the node's membership proof, and ops signed off the node.
+@Suite("a phone's own device: admitted by the node, its signed ops checked as a peer's", .serialized)
+struct PhoneDeviceTests {
+    struct Phone {
+        let user = SigningKey.generate()
+        let device = SigningKey.generate()
+        let certifiedAt = UInt64(Date().timeIntervalSince1970 * 1000)
+        var head: Digest32 = .zero
+        var seq: UInt64 = 0
+
+        var certificate: [UInt8] { Membership.certify(device: device.publicKey, by: user, at: certifiedAt) }
+
+        /// The next op of the phone's log, as the web app's ops.js makes it.
+        mutating func op(_ space: SpaceID, _ changes: [Change], pred: [OpID] = [], sign: SigningKey? = nil) -> [UInt8] {
+            seq += 1
+            let unsigned = SignedOp.encodeUnsigned(
+                space: space, device: device.publicKey, seq: seq, prev: head,
+                hlc: HLC(milliseconds: UInt64(Date().timeIntervalSince1970 * 1000), counter: UInt16(seq)), pred: pred,
+                payload: Payload.encode(changes))
+            let bytes = unsigned + (sign ?? device).sign(unsigned, context: SignedOp.signingContext)
+            head = Blake2b.hash(bytes)
+            return bytes
+        }
+    }
+
+    @Test("the node admits a certified device, takes its join and score, refuses a forged op with the peer's reason")
+    func phoneSignsItsOwnEntries() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, game, api, spaceHex) = (served.homes[0], served.game, served.api, served.space)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        var phone = Phone()
+
+        // A certificate that does not verify gets no proof.
+        let wrong = Membership.certify(device: phone.device.publicKey, by: SigningKey.generate(), at: phone.certifiedAt)
+        let refused = try api.post(
+            "\(base)/admissions",
+            #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(wrong))"}"#
+        )
+        #expect(refused.status == 400)
+        #expect((try refused.object()["message"] as? String)?.contains("certificate does not verify") == true)
+        let admitted = try api.post(
+            "\(base)/admissions",
+            #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(phone.certificate))"}"#
+        )
+        #expect(admitted.status == 201)
+        let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+
+        let join = phone.op(
+            space,
+            [
+                .join(
+                    .init(
+                        user: phone.user.publicKey, userName: "Dee", certifiedAt: phone.certifiedAt,
+                        certificateSignature: phone.certificate, membershipProof: proof))
+            ])
+        let gameID = try #require(GameID(hex: game))
+        let card = try api.get("\(base)/games/\(game)/card").object()
+        let devPlayer = try #require(
+            (card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }?["player"] as? String)
+        let score = phone.op(
+            space,
+            [.score(game: gameID, player: try #require(PlayerID(hex: devPlayer)), hole: 1, entry: try ScoreEntry(strokes: 6))])
+        let body = #"{"ops":["\#(Hex.encode(join))","\#(Hex.encode(score))"]}"#
+        let taken = try api.post("\(base)/ops", body)
+        #expect(taken.status == 201)
+        #expect((try taken.object()["applied"] as? [String])?.count == 2)
+        // Sent again (the answer was lost): nothing new.
+        let again = try api.post("\(base)/ops", body)
+        #expect(again.status == 200)
+        #expect(try again.object()["duplicates"] as? Int == 2)
+        let log = try api.get("\(base)/log?game=\(game)").array()
+        let entry = try #require(log.first { ($0["change"] as? String)?.contains("score Dev hole 1: 6") == true })
+        #expect(entry["user"] as? String == "Dee")
+        #expect(entry["device"] as? String == phone.device.publicKey.hex)
+        #expect(entry["verified"] as? Bool == true)
+
+        // An op signed by another key, and an op that skips a seq: refused with the receive check's words; the state
+        // does not move.
+        let before = try ana.stateHash()
+        var forger = phone
+        let forged = forger.op(
+            space,
+            [.score(game: gameID, player: try #require(PlayerID(hex: devPlayer)), hole: 2, entry: try ScoreEntry(strokes: 3))],
+            sign: SigningKey.generate())
+        let forgedReply = try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(forged))"]}"#)
+        #expect(forgedReply.status == 400)
+        #expect(try forgedReply.object()["code"] as? String == "op_refused")
+        #expect((try forgedReply.object()["message"] as? String)?.contains("signature") == true)
+        var skipper = phone
+        skipper.seq += 1
+        let gap = skipper.op(
+            space,
+            [.score(game: gameID, player: try #require(PlayerID(hex: devPlayer)), hole: 2, entry: try ScoreEntry(strokes: 3))])
+        let gapReply = try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(gap))"]}"#)
+        #expect(gapReply.status == 400)
+        #expect(try gapReply.object()["code"] as? String == "op_refused")
+        #expect(try api.post("\(base)/ops", #"{"ops":["zz"]}"#).status == 400)
+        #expect(try api.post("\(base)/ops", #"{"ops":[]}"#).status == 400)
+        #expect(try ana.stateHash() == before)
+        let words = try api.get("/v1/recovery-words").json() as? [String]
+        #expect(words?.count == 2048 && words?.first == "abandon" && words?.last == "zoo")
+    }
+}

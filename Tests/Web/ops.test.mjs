@@ -1,0 +1,101 @@
+// The phone's op encoder and BLAKE2b (Sources/CaddieAPI/Web/ops.js, blake2b.js) against RFC 7693 and
+// Protocol/vectors/op-v1.json, byte for byte, with node's WebCrypto Ed25519. Run with `node --test`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { blake2b } from '../../Sources/CaddieAPI/Web/blake2b.js';
+import * as ops from '../../Sources/CaddieAPI/Web/ops.js';
+
+const vectors = JSON.parse(readFileSync(new URL('../../Protocol/vectors/op-v1.json', import.meta.url)));
+const ascii = (s) => new TextEncoder().encode(s);
+const counting = (n) => Uint8Array.from({ length: n }, (_, i) => i % 251);
+
+test('BLAKE2b-512 of "abc" is the example of RFC 7693 (appendix A)', () => {
+  assert.equal(ops.hex(blake2b(ascii('abc'), 64)),
+    'ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d1'
+    + '7d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923');
+});
+
+test('BLAKE2b-256 sets the digest length (it is not a cut BLAKE2b-512), over empty, short and multi-block input', () => {
+  const expected = [
+    [new Uint8Array(0), '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8'],
+    [ascii('abc'), 'bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319'],
+    [Uint8Array.from({ length: 128 }, (_, i) => i), 'c3582f71ebb2be66fa5dd750f80baae97554f3b015663c8be377cfcb2488c1d1'],
+    [counting(129), 'f7f3c46ba2564ff4c4c162da1f5b605f9f1c4aa6a20652a9f9a337c1a2f5b9c9'],
+    [counting(1000), 'b372d0608f720c8c3dd41e9c8eecb10143b41abe520b616607e754bf79c08331'],
+  ];
+  for (const [data, digest] of expected) assert.equal(ops.hex(blake2b(data, 32)), digest, `length ${data.length}`);
+  assert.notEqual(ops.hex(blake2b(ascii('abc'), 32)), ops.hex(blake2b(ascii('abc'), 64)).slice(0, 64));
+});
+
+test('every op of the vectors hashes to its listed hash', () => {
+  for (const op of vectors.ops) assert.equal(ops.hex(ops.opHash(ops.unhex(op.bytes))), op.hash, op.name);
+});
+
+test('a key from the vectors\' seeds has their public key, and certifies the device with their signature', async () => {
+  const user = await ops.keyFromSeed(ops.unhex(vectors.userSeed));
+  const device = await ops.keyFromSeed(ops.unhex(vectors.deviceSeed));
+  assert.equal(ops.hex(user.publicKey), vectors.userPublicKey);
+  assert.equal(ops.hex(device.publicKey), vectors.devicePublicKey);
+  const message = ops.certificateMessage(vectors.userPublicKey, vectors.devicePublicKey, vectors.certifiedAt);
+  assert.equal(ops.hex(message), vectors.certificateMessage);
+  const signature = new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, user.key, message));
+  assert.equal(ops.hex(signature), vectors.certificateSignature);
+});
+
+test('the join, score and correction ops of the vectors are made byte for byte', async () => {
+  const device = await ops.keyFromSeed(ops.unhex(vectors.deviceSeed));
+  const byName = Object.fromEntries(vectors.ops.map((op) => [op.name, op]));
+  const join = ops.joinPayload({ user: vectors.userPublicKey, certifiedAt: vectors.certifiedAt,
+    certificate: vectors.certificateSignature, proof: vectors.membershipProof, name: 'Ana' });
+  assert.equal(ops.hex(join), byName.join.payload);
+  const score = ops.scorePayload({ game: 'a0a1a2a3a4a5a6a7', player: 'b0b1b2b3b4b5b6b7', hole: 7, strokes: 5, putts: 2 });
+  assert.equal(ops.hex(score), byName.score.payload);
+  const correction = ops.scorePayload({ game: 'a0a1a2a3a4a5a6a7', player: 'b0b1b2b3b4b5b6b7', hole: 7, strokes: 4 });
+  assert.equal(ops.hex(correction), byName.correction.payload);
+  const made = [
+    [byName.join, join, []],
+    [byName.score, score, []],
+    [byName.correction, correction, [`${vectors.devicePublicKey}:4`]],
+  ];
+  for (const [vector, payload, pred] of made) {
+    const unsigned = ops.unsignedOp({ space: vectors.space, device: vectors.devicePublicKey, seq: BigInt(vector.seq),
+      prev: vector.prev, hlc: BigInt(vector.hlc), pred, payload });
+    const op = await ops.signOp(unsigned, device.key);
+    assert.equal(ops.hex(op), vector.bytes, vector.name);
+  }
+});
+
+test('a score with a fairway or a green is tag 0x22, as in op-format.md', () => {
+  const payload = ops.scorePayload({ game: '0102030405060708', player: '0909090909090909', hole: 3, strokes: 5, putts: 2,
+    fairway: 'left', gir: true });
+  assert.equal(ops.hex(payload), '010122' + '0102030405060708' + '0909090909090909' + '030502ff0101');
+  assert.throws(() => ops.scorePayload({ game: '0102030405060708', player: '0909090909090909', hole: 3, strokes: 2, putts: 3 }));
+  assert.throws(() => ops.scorePayload({ game: '01', player: '0909090909090909', hole: 3, strokes: 2 }));
+});
+
+test('preds are ordered by device then seq, without repeats', () => {
+  const a = 'aa'.repeat(32);
+  const b = 'bb'.repeat(32);
+  assert.deepEqual(ops.orderedPred([`${b}:1`, `${a}:10`, `${a}:9`, `${a}:10`]).map((e) => e.name), [`${a}:9`, `${a}:10`, `${b}:1`]);
+});
+
+test('the clock moves past what it saw, and a clock more than a day ahead does not count', () => {
+  const at = (ms, counter = 0) => (BigInt(ms) << 16n) | BigInt(counter);
+  assert.equal(ops.nextClock(at(1000, 5), 2000), at(2000));
+  assert.equal(ops.nextClock(at(3000, 5), 2000), at(3000, 6));
+  assert.equal(ops.nextClock(at(3000, 0xffff), 2000), at(3001));
+  assert.equal(ops.parseClock('1795485165655.3'), at(1795485165655, 3));
+  assert.equal(ops.counts(at(2000 + 86400000), 2000), true);
+  assert.equal(ops.counts(at(2001 + 86400000), 2000), false);
+});
+
+test('recovery words are the seed and a SHA-256 check byte, 11 bits a word', async () => {
+  const words = Array.from({ length: 2048 }, (_, i) => `w${i}`);
+  const zero = await ops.recoveryWords(new Uint8Array(32), words);
+  // SHA-256 of 32 zero bytes starts with 0x66: the last word holds 3 zero bits of the seed and the 8 check bits.
+  assert.deepEqual(zero.slice(0, 23), Array(23).fill('w0'));
+  assert.equal(zero[23], `w${0x66}`);
+  const ones = await ops.recoveryWords(new Uint8Array(32).fill(0xff), words);
+  assert.equal(ones[0], 'w2047');
+});
