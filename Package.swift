@@ -103,6 +103,7 @@ let package = Package(
                 .embedInCode("Web/signin.html"),
                 .embedInCode("Web/store.js"),
                 .embedInCode("Web/sw.js"),
+                .embedInCode("Web/trust.js"),
             ],
             swiftSettings: strict
         ),

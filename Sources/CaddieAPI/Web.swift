@@ -52,15 +52,17 @@ struct HostRule: Sendable {
 
     var wildcard: Bool { boundHost == "0.0.0.0" || boundHost == "::" }
 
+    /// The host of a request's authority ("caddie.test:7443", "[::1]:80"), without its port.
+    static func host(of authority: String) -> String {
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<end])
+        }
+        return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
     func admits(_ authority: String?) -> Bool {
         guard let authority, !authority.isEmpty else { return false }
-        let host: String
-        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
-            host = String(authority[authority.index(after: authority.startIndex)..<end])
-        } else {
-            host = String(authority.split(separator: ":", maxSplits: 1).first ?? "")
-        }
-        let lowered = host.lowercased()
+        let lowered = Self.host(of: authority).lowercased()
         if lowered == boundHost || machineNames.contains(lowered) { return true }
         return wildcard && Self.isIPLiteral(lowered)
     }
@@ -145,6 +147,17 @@ struct WebApp: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
+    static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+
+    /// What a browser that arrived from another site sees for a moment after signing in.
+    static let signedInPage = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="refresh" content="0; url=/#/game/current"><title>Caddie: signed in</title>
+        <link rel="stylesheet" href="/app.css"></head>
+        <body><main id="main"><p>Signed in. <a href="/#/game/current">Open the app</a>.</p></main></body></html>
+        """
+
     func signedIn(_ request: Request) -> Bool {
         guard let cookie = WebCookie.value(in: request) else { return false }
         return ((try? web.session(cookie: cookie)) ?? nil) != nil
@@ -174,6 +187,18 @@ struct WebApp: Sendable {
                 var response = Self.serve("/signin.html", status: .unauthorized, cache: "no-store")
                 response.headers[.init("Caddie-Sign-In")!] = "refused"
                 return response
+            }
+            // Arrived from another site (the plain-HTTP trust page is one: http and https differ), a redirect
+            // would carry that site's context on, and the browser would not send the SameSite=Strict cookie just
+            // set: the page continues by itself instead, from this origin.
+            if request.headers[Self.fetchSite] == "cross-site" {
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .contentType: "text/html; charset=utf-8", .setCookie: WebCookie.set(cookie, secure: secure),
+                        .cacheControl: "no-store",
+                    ],
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: Self.signedInPage)))
             }
             // 303 to the app: the link leaves the address bar and the history at once.
             return Response(

@@ -190,12 +190,15 @@ public struct HTTPEndpoint: Codable, Sendable, Equatable {
     public let pid: Int32
     /// Whether it serves HTTPS (`caddie serve --https`); absent in files from before HTTPS.
     public var https: Bool?
+    /// The port of the plain-HTTP trust page (`caddie serve --trust-page`), if any.
+    public var trustPort: Int?
 
-    public init(host: String, port: Int, pid: Int32, https: Bool = false) {
+    public init(host: String, port: Int, pid: Int32, https: Bool = false, trustPort: Int? = nil) {
         self.host = host
         self.port = port
         self.pid = pid
         self.https = https ? true : nil
+        self.trustPort = trustPort
     }
 
     /// `https` or `http`.

@@ -128,13 +128,20 @@ struct HTTPSTests {
         #expect(later.status == 200, "\(later)")
     }
 
-    @Test("--https refuses a name or a bad port, and --https-name alone, saying what to give")
+    @Test("--https refuses a name or a bad port, and --https-name or --trust-page without it, saying what to give")
     func badArguments() throws {
         let cli = try CLI(name: "https-bad")
         defer { cli.remove() }
         try cli.ok(["login", "--name", "Ana"])
         try cli.fails(["serve", "--https", "caddie.local:7443", "--no-mdns"], saying: "--https takes an IPv4 address")
         try cli.fails(["serve", "--https-name", "caddie.test", "--no-mdns"], saying: "give --https as well")
+        try cli.fails(["serve", "--trust-page", "127.0.0.1:7480", "--no-mdns"], saying: "give --https with a port")
+        try cli.fails(
+            ["serve", "--https", "127.0.0.1:0", "--trust-page", "127.0.0.1:7480", "--no-mdns"], saying: "give --https with a port"
+        )
+        try cli.fails(
+            ["serve", "--https", "127.0.0.1:7443", "--trust-page", "caddie.local:7480", "--no-mdns"],
+            saying: "--trust-page takes an IPv4 address")
         #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("authority.der").path))
     }
 }

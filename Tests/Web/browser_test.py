@@ -198,6 +198,63 @@ def console_errors(driver, page):
     check(not entries, "no console errors on %s" % page)
 
 
+TEE, GREEN = (0.001, 0.001), (0.0040, 0.0027)
+
+
+def nine_hole_course(home, work):
+    """Imports a made-up nine-hole course whose first hole has a tee, a green and a pond where the test puts them."""
+    tee, green = TEE, GREEN
+    nine = {"name": "Browser Test Nine", "source": "made up for the browser test", "asOf": "2026-11",
+            "tees": [{"name": "Yellow", "rating": 35.1, "slope": 124, "par": 36}],
+            "holes": [{"number": n, "par": 4, "strokeIndex": n} for n in range(1, 10)]}
+    nine["holes"][0].update({
+        "teePositions": [{"lat": tee[0], "lon": tee[1]}],
+        "green": {"centre": {"lat": green[0], "lon": green[1]}, "front": {"lat": green[0] - 0.0001, "lon": green[1]},
+                  "back": {"lat": green[0] + 0.0001, "lon": green[1]}},
+        "hazards": [{"name": "Pond", "kind": "water", "points": [[0.0025, 0.0020]]}]})
+    nine_file = os.path.join(work, "nine-%s.json" % os.path.basename(home))
+    with open(nine_file, "w") as handle:
+        json.dump(nine, handle)
+    return caddie_json(home, "course", "import", nine_file)["course"]
+
+
+def trust_page(work, stranger, fingerprint, https_port, trust_port):
+    """The plain-HTTP trust page: the fingerprint, the authority as a .crt and as an iPhone profile, the steps; every
+    other path only redirects to HTTPS."""
+    import hashlib
+    import plistlib
+    stranger.get("http://caddie.test:%d/" % trust_port)
+    wait(stranger, lambda d: d.find_elements(By.ID, "fingerprint"), "a new phone opens the trust page over plain HTTP")
+    check(stranger.find_element(By.ID, "fingerprint").text == fingerprint,
+          "the trust page shows the authority's fingerprint, as caddie web authority does")
+    check("iPhone or iPad" in text(stranger) and "Android" in text(stranger), "it gives the steps for each platform")
+    shot(stranger, "trust-page-390")
+    axe(stranger, "the trust page")
+    base = "http://127.0.0.1:%d" % trust_port
+    with urllib.request.urlopen(base + "/authority.crt", timeout=10) as response:
+        der = response.read()
+    digest = ":".join("%02X" % b for b in hashlib.sha256(der).digest())
+    check(digest.upper() == fingerprint.upper(), "the .crt it serves is the authority with that fingerprint")
+    with urllib.request.urlopen(base + "/caddie.mobileconfig", timeout=10) as response:
+        profile = plistlib.loads(response.read())
+    payload = profile["PayloadContent"][0]
+    check(payload["PayloadType"] == "com.apple.security.root" and payload["PayloadContent"] == der,
+          "the iPhone profile installs that same certificate as a root authority")
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+    opener = urllib.request.build_opener(NoRedirect)
+    for path in ["/v1/spaces", "/signin?t=secret", "/app.js"]:
+        try:
+            opener.open(base + path, timeout=10)
+            status, location = 200, None
+        except urllib.error.HTTPError as error:
+            status, location = error.code, error.headers.get("Location")
+        check(status == 308 and location == "https://127.0.0.1:%d%s" % (https_port, path.split("?")[0]),
+              "plain HTTP gives %s no answer but a redirect to HTTPS (%s, %s)" % (path, status, location))
+
+
 def https_phone(work, drivers, figures):
     """A phone on the course's Wi-Fi: the node serves HTTPS with a certificate from its home's own authority, the
     phone trusts that authority once (certutil into the browser's own NSS database) and opens the node at a name
@@ -206,12 +263,15 @@ def https_phone(work, drivers, figures):
     home = os.path.join(work, "hana")
     caddie(home, "login", "--name", "Hana")
     caddie_json(home, "space", "create", "Course Wi-Fi")
-    port, http = free_port(), free_port()
+    hana = caddie_json(home, "player", "add", "Hana")["player"]
+    caddie_json(home, "game", "new", "--course", nine_hole_course(home, work), "--tee", "Yellow", "--players", hana)
+    port, http, trust_port = free_port(), free_port(), free_port()
     env = dict(os.environ, CADDIE_PASSPHRASE=PASSPHRASE, CADDIE_LOG="warning")
     log = open(os.path.join(home, "serve.log"), "a")
     process = subprocess.Popen(
         [CADDIE, "serve", "--home", home, "--listen", "127.0.0.1:0", "--no-mdns", "--https", "127.0.0.1:%d" % port,
-         "--https-name", "caddie.test", "--http", "127.0.0.1:%d" % http], stdout=log, stderr=log, env=env)
+         "--https-name", "caddie.test", "--http", "127.0.0.1:%d" % http, "--trust-page", "127.0.0.1:%d" % trust_port],
+        stdout=log, stderr=log, env=env)
     try:
         deadline = time.time() + 30
         while True:
@@ -243,29 +303,45 @@ def https_phone(work, drivers, figures):
         check("Sign in with a link" not in refusal and "ERR_CERT_AUTHORITY_INVALID" in refusal,
               "a browser that has not trusted the home's authority refuses the certificate (%s)" % stranger.title)
         shot(stranger, "https-untrusted-390")
-        # With it, the sign-in link opens the app in a secure context.
+        trust_page(work, stranger, shown["fingerprint"], port, trust_port)
+        # With it, the QR code's address opens the trust page, whose "Continue" signs the phone in over HTTPS.
         phone = browser(390, 844, home=profile, extra=rules)
         drivers.append(phone)
-        link = caddie_json(home, "web", "link", "--host", "caddie.test")["url"]
+        made = caddie_json(home, "web", "link", "--host", "caddie.test")
+        link = made["url"]
         check(link.startswith(origin + "/signin?t="), "caddie web link names the HTTPS server: %s" % link)
-        phone.get(link)
+        check(made["trustUrl"] == "http://caddie.test:%d/#%s" % (trust_port, link),
+              "the link's QR code leads to the trust page first, the sign-in link in its fragment: %s" % made["trustUrl"])
+        phone.get(made["trustUrl"])
+        wait(phone, lambda d: d.find_element(By.ID, "continue").get_attribute("href") == link,
+             "the trust page's Continue carries the HTTPS sign-in link from the fragment")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "continue")))
         wait(phone, lambda d: d.execute_script("return document.readyState") == "complete"
              and "/#/" in d.current_url, "the HTTPS link signs the phone in", timeout=20)
         check(phone.execute_script("return window.isSecureContext") is True,
               "at https://caddie.test the page is a secure context")
         cookie = {c["name"]: c for c in phone.get_cookies()}.get("caddie_session", {})
         check(cookie.get("secure") is True and cookie.get("httpOnly") is True, "the session cookie is Secure")
-        registered = phone.execute_async_script(
-            "const done = arguments[0]; navigator.serviceWorker.getRegistration('/')"
-            ".then(r => r ? navigator.serviceWorker.ready.then(() => done(true)) : done(false))"
-            ".catch(e => done(String(e)));")
-        check(registered is True, "the service worker registers over HTTPS (%s)" % registered)
+        # The app registers its worker once it has read the phone's storage: give it a moment.
+        wait(phone, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"),
+             "the service worker registers and controls the page over HTTPS", timeout=20)
         has_ed25519 = phone.execute_async_script(
             "const done = arguments[0]; crypto.subtle.generateKey({name: 'Ed25519'}, false, ['sign', 'verify'])"
             ".then(() => done(true)).catch(e => done(String(e)));")
         check(has_ed25519 is True, "WebCrypto's Ed25519 is there for a phone's own device key (%s)" % has_ed25519)
         shot(phone, "https-390")
         figures["httpsSecureContext"] = True
+        # Guide on the phone over HTTPS: the page may ask for the position (a secure context), and gets it.
+        phone.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["geolocation"]})
+        phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": TEE[0], "longitude": TEE[1], "accuracy": 5})
+        phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        phone.get(origin + "/#/guide")
+        wait(phone, lambda d: d.find_elements(By.ID, "guide-start"), "the guidance screen opens over HTTPS")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "guide-start")))
+        wait(phone, lambda d: "Green" in d.find_element(By.ID, "targets").text and "Pond" in d.find_element(By.ID, "targets").text,
+             "over HTTPS, Guide gets the phone's position and shows the green and the pond", timeout=20)
+        check(phone.execute_script("return navigator.maxTouchPoints") >= 1, "the phone has touch")
+        shot(phone, "https-guide-390")
     finally:
         process.send_signal(signal.SIGTERM)
         try:
@@ -747,22 +823,11 @@ def main():
             check(len(latencies) == 50, "all 50 taps painted on the other node's page")
 
         print("Guidance with an emulated position")
-        tee, green = (0.001, 0.001), (0.0040, 0.0027)
-        nine = {"name": "Browser Test Nine", "source": "made up for the browser test", "asOf": "2026-11",
-                "tees": [{"name": "Yellow", "rating": 35.1, "slope": 124, "par": 36}],
-                "holes": [{"number": n, "par": 4, "strokeIndex": n} for n in range(1, 10)]}
-        nine["holes"][0].update({
-            "teePositions": [{"lat": tee[0], "lon": tee[1]}],
-            "green": {"centre": {"lat": green[0], "lon": green[1]}, "front": {"lat": green[0] - 0.0001, "lon": green[1]},
-                      "back": {"lat": green[0] + 0.0001, "lon": green[1]}},
-            "hazards": [{"name": "Pond", "kind": "water", "points": [[0.0025, 0.0020]]}]})
-        nine_file = os.path.join(work, "nine.json")
-        with open(nine_file, "w") as handle:
-            json.dump(nine, handle)
-        nine_id = caddie_json(ana, "course", "import", nine_file)["course"]
+        nine_id = nine_hole_course(ana, work)
         nine_game = caddie_json(ana, "game", "new", "--course", nine_id, "--tee", "Yellow", "--players",
                                 ",".join(players.values()))["game"]
         phone.execute_cdp_cmd("Browser.grantPermissions", {"origin": origin, "permissions": ["geolocation"]})
+        tee, green = TEE, GREEN
         phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": tee[0], "longitude": tee[1], "accuracy": 5})
         phone.get(origin + "/#/guide")
         wait(phone, lambda d: d.find_elements(By.ID, "guide-start"), "the guidance screen opens")

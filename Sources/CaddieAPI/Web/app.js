@@ -231,11 +231,13 @@ async function loadCard(gameText) {
   const ticket = ++loads;
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   const fetched = await get(`${base()}/games/${enc(game)}/card`);
+  const drafts = state.game !== fetched.game ? await local.drafts(fetched.game).catch(() => []) : null;
+  // Nothing is awaited from here on: a newer load that overtook this one is seen, and wins, in one step.
   if (ticket !== loads) return fetched;
   state.card = fetched;
   if (state.game !== fetched.game) {
     state.game = fetched.game;
-    state.draft = new Map(await local.drafts(fetched.game).catch(() => []));
+    state.draft = new Map(drafts ?? []);
     state.hole = firstOpenHole(fetched);
   }
   return fetched;
@@ -257,7 +259,8 @@ function keepDrafts() {
 
 async function showCard(gameText) {
   try {
-    await loadCard(gameText);
+    // A newer screen overtook this one: it draws itself.
+    if (await loadCard(gameText) !== state.card) return;
   } catch (error) {
     if (error.status === 404 && gameText === 'current') {
       return mount(main, nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices']),

@@ -49,6 +49,13 @@ struct Serve: AsyncParsableCommand {
             "A host name the node's certificate also names (repeatable), such as this machine's .local name.",
             valueName: "name"))
     var httpsNames: [String] = []
+    @Option(
+        name: .customLong("trust-page"),
+        help: ArgumentHelp(
+            "With --https: serve on IPV4:PORT, over plain HTTP, only the page a new phone trusts the node's authority "
+                + "from (its fingerprint, a .crt and an iPhone profile) and redirects to HTTPS (0.0.0.0:7480).",
+            valueName: "ipv4:port"))
+    var trustPage: String?
     @Flag(help: "Write a new API token into the home, invalidating the old one.") var newToken = false
     @Option(
         help: ArgumentHelp(
@@ -66,6 +73,17 @@ struct Serve: AsyncParsableCommand {
                 throw NodeError.invalid(
                     "--https takes an IPv4 address and a port, such as 0.0.0.0:7443 or 192.168.1.20:7443, not "
                         + "'\(httpsAddress.host)' (a name goes in --https-name)")
+            }
+            let trustAddress = try trustPage.map { try HostPort(parsing: $0) }
+            if let trustAddress {
+                guard httpsAddress.map({ $0.port != 0 }) == true else {
+                    throw NodeError.invalid(
+                        "--trust-page sends new phones on to the HTTPS server: give --https with a port, such as 0.0.0.0:7443")
+                }
+                guard trustAddress.host == "0.0.0.0" || Self.isIPv4(trustAddress.host) else {
+                    throw NodeError.invalid(
+                        "--trust-page takes an IPv4 address and a port, such as 0.0.0.0:7480, not '\(trustAddress.host)'")
+                }
             }
             if !httpsNames.isEmpty, httpsAddress == nil {
                 throw NodeError.invalid("--https-name names the HTTPS certificate: give --https as well")
@@ -140,9 +158,11 @@ struct Serve: AsyncParsableCommand {
                 let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
                 let tokenPath = APIToken.path(in: home)
                 // `caddie web link` names the HTTPS server when there is one.
+                let trustPort = trustAddress?.port
                 let record: @Sendable (String, Int, Bool) -> Void = { host, port, https in
                     do {
-                        try HTTPEndpoint(host: host, port: port, pid: getpid(), https: https).write(to: home)
+                        try HTTPEndpoint(host: host, port: port, pid: getpid(), https: https, trustPort: https ? trustPort : nil)
+                            .write(to: home)
                     } catch {
                         logger.warning("cannot record the web address for `caddie web link`: \(error)")
                     }
@@ -166,6 +186,15 @@ struct Serve: AsyncParsableCommand {
                                 "web app on https://\(httpsAddress.host):\(port) for \((certificate.addresses + certificate.names).joined(separator: ", ")) "
                                     + "(bearer token in \(tokenPath)); phones trust this home's authority once: `caddie web authority`"
                             )
+                        })
+                }
+                if let trustAddress, let httpsAddress, let certificate {
+                    services.append(
+                        TrustPage(home: home, httpsPort: httpsAddress.port).application(
+                            host: trustAddress.host, port: trustAddress.port, names: certificate.names, logger: logger
+                        ) { port in
+                            Console.print(
+                                "trust page for new phones on http://\(trustAddress.host):\(port) (plain HTTP: no app, no API)")
                         })
                 }
                 // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.

@@ -63,11 +63,24 @@ struct Web: ParsableCommand {
                 let address = try Self.address(endpoint: endpoint, given: host)
                 let secret = try WebAccess(home: home).newLink()
                 let url = "\(endpoint.scheme)://\(address):\(endpoint.port)/signin?t=\(secret)"
+                // With a trust page, the code leads a new phone there first; the link rides in the fragment,
+                // which a browser never sends, so it does not cross the Wi-Fi in clear.
+                let trust = endpoint.trustPort.map { "http://\(address):\($0)/#\(url)" }
                 if json {
-                    Console.json(.object([("url", .string(url)), ("expiresInSeconds", .int(Int(WebAccess.linkLifetime)))]))
+                    Console.json(
+                        .object([
+                            ("url", .string(url)), ("trustUrl", .optional(trust)),
+                            ("expiresInSeconds", .int(Int(WebAccess.linkLifetime))),
+                        ]))
                     return
                 }
-                if let code = QRCode.terminal(url) { Console.print(code) }
+                if let code = QRCode.terminal(trust ?? url) { Console.print(code) }
+                if let trust {
+                    Console.print(trust)
+                    Console.print(
+                        "A new phone: scan the code; it opens the page that installs this node's authority, then signs in. "
+                            + "A phone that trusts the node already can open this directly:")
+                }
                 Console.print(url)
                 Console.print("Open it on the phone (or scan the code) within 10 minutes; it works once.")
             }
