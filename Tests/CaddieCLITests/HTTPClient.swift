@@ -22,10 +22,23 @@ struct HTTPClient {
     let port: Int
     var token: String?
 
-    /// Opens a TCP connection to 127.0.0.1:port with a receive timeout.
-    static func connect(port: Int, timeout: Double = 10) throws -> Int32 {
+    /// Opens a TCP connection to 127.0.0.1:port with a receive timeout; `source` is the local address it comes from
+    /// (any of 127.0.0.0/8 on Linux), to play several devices from one machine.
+    static func connect(port: Int, timeout: Double = 10, from source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw CLI.CLIError("socket: \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw CLI.CLIError("cannot bind to \(source): \(errno)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

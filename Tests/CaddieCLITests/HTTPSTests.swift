@@ -137,6 +137,9 @@ struct HTTPSTests {
         try cli.fails(["serve", "--https-name", "caddie.test", "--no-mdns"], saying: "give --https as well")
         try cli.fails(["serve", "--trust-page", "127.0.0.1:7480", "--no-mdns"], saying: "give --https with a port")
         try cli.fails(
+            ["serve", "--https", "127.0.0.1:7443", "--http", "0.0.0.0:7480", "--http-any-address", "--no-mdns"],
+            saying: "--http stays on loopback")
+        try cli.fails(
             ["serve", "--https", "127.0.0.1:0", "--trust-page", "127.0.0.1:7480", "--no-mdns"], saying: "give --https with a port"
         )
         try cli.fails(

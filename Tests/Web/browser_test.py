@@ -262,26 +262,37 @@ def https_phone(work, drivers, figures):
     print("HTTPS at a name that is not loopback, trusted once")
     home = os.path.join(work, "hana")
     caddie(home, "login", "--name", "Hana")
-    caddie_json(home, "space", "create", "Course Wi-Fi")
+    space = caddie_json(home, "space", "create", "Course Wi-Fi")["space"]
     hana = caddie_json(home, "player", "add", "Hana")["player"]
     caddie_json(home, "game", "new", "--course", nine_hole_course(home, work), "--tee", "Yellow", "--players", hana)
     port, http, trust_port = free_port(), free_port(), free_port()
     env = dict(os.environ, CADDIE_PASSPHRASE=PASSPHRASE, CADDIE_LOG="warning")
     log = open(os.path.join(home, "serve.log"), "a")
-    process = subprocess.Popen(
-        [CADDIE, "serve", "--home", home, "--listen", "127.0.0.1:0", "--no-mdns", "--https", "127.0.0.1:%d" % port,
-         "--https-name", "caddie.test", "--http", "127.0.0.1:%d" % http, "--trust-page", "127.0.0.1:%d" % trust_port],
-        stdout=log, stderr=log, env=env)
-    try:
+
+    def start():
+        started = subprocess.Popen(
+            [CADDIE, "serve", "--home", home, "--listen", "127.0.0.1:0", "--no-mdns", "--https", "127.0.0.1:%d" % port,
+             "--https-name", "caddie.test", "--http", "127.0.0.1:%d" % http, "--trust-page", "127.0.0.1:%d" % trust_port],
+            stdout=log, stderr=log, env=env)
         deadline = time.time() + 30
         while True:
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
+                return started
             except OSError:
                 if time.time() > deadline:
                     raise RuntimeError("the HTTPS node did not start (%s)" % os.path.join(home, "serve.log"))
                 time.sleep(0.1)
+
+    def stop(running):
+        running.send_signal(signal.SIGTERM)
+        try:
+            running.wait(10)
+        except subprocess.TimeoutExpired:
+            running.kill()
+
+    process = start()
+    try:
         authority = os.path.join(work, "caddie-authority.crt")
         shown = caddie_json(home, "web", "authority", "--out", authority)
         check(len(shown["fingerprint"].split(":")) == 32, "caddie web authority gives the fingerprint to compare")
@@ -342,12 +353,34 @@ def https_phone(work, drivers, figures):
              "over HTTPS, Guide gets the phone's position and shows the green and the pond", timeout=20)
         check(phone.execute_script("return navigator.maxTouchPoints") >= 1, "the phone has touch")
         shot(phone, "https-guide-390")
+
+        # Over HTTPS at a name that is not loopback, the phone becomes Ida's device and keeps a score through a
+        # dead zone; the node takes it signed by the phone.
+        mine = own_device(phone, origin, work, figures, owner="Hana", name="Ida")
+        figures["phoneDevice"] = mine["device"][:8]
+        phone.get(origin + "/#/game/current")
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens over HTTPS")
+        stop(process)
+        wait(phone, lambda d: "out of reach" in status(d), "the phone sees the node go")
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for Hana']")))
+        retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
+        wait(phone, lambda d: "1 entry on this phone, not yet sent" in status(d), "the entry is kept on the phone")
+        phone.refresh()
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and "1 entry on this phone" in status(d),
+             "with no node, the reloaded HTTPS page still opens and keeps the entry", timeout=20)
+        process = start()
+        wait(phone, lambda d: "not yet sent" not in status(d), "the node back, the entry is sent", timeout=20)
+        request = urllib.request.Request("http://127.0.0.1:%d/v1/spaces/%s/log" % (http, space))
+        with open(os.path.join(home, "api-token")) as handle:
+            request.add_header("Authorization", "Bearer " + handle.read().strip())
+        with urllib.request.urlopen(request, timeout=10) as response:
+            log_entries = json.loads(response.read())
+        scored = [e for e in log_entries if e["change"].startswith("score Hana hole 1")]
+        check(len(scored) == 1 and scored[0]["user"] == "Ida" and scored[0]["device"] == mine["device"]
+              and scored[0]["verified"], "the node's audit names Ida and the phone's device for the entry: %s"
+              % [(e["user"], e["device"][:8]) for e in scored])
     finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
         log.close()
 
 
@@ -384,38 +417,38 @@ opened.onsuccess = () => {
 """
 
 
-def own_device(phone, origin, work, figures):
-    """The phone becomes a device of the group: Dev makes a user and a device key in the browser, writes down the 24
-    recovery words shown once, and the phone joins the space; the words bring the same user back with the CLI."""
-    print("The phone becomes a device of its own")
+def own_device(phone, origin, work, figures, owner="Ana", name="Dev"):
+    """The phone becomes a device of the group: `name` makes a user and a device key in the browser, writes down the
+    24 recovery words shown once, and the phone joins the space; the words bring the same user back with the CLI."""
+    print("The phone becomes %s's device, at %s" % (name, origin))
     phone.get(origin + "/#/sync")
     wait(phone, lambda d: d.find_elements(By.ID, "phone-name"), "the Devices screen offers to make this phone a device")
-    check("signed now by Ana's node" in text(phone), "it says whose node signs this browser's entries now")
-    retry(lambda: phone.find_element(By.ID, "phone-name").send_keys("Dev"))
+    check("signed now by %s's node" % owner in text(phone), "it says whose node signs this browser's entries now")
+    retry(lambda: phone.find_element(By.ID, "phone-name").send_keys(name))
     retry(lambda: tap(phone, phone.find_element(By.ID, "phone-make")))
     wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#recovery-words li")) == 24,
          "the 24 recovery words are shown", timeout=20)
     words = [e.text for e in phone.find_elements(By.CSS_SELECTOR, "#recovery-words li")]
-    shot(phone, "phone-recovery-words-390")
+    if name == "Dev":
+        shot(phone, "phone-recovery-words-390")
     axe(phone, "the recovery words")
     wait(phone, lambda d: d.find_elements(By.ID, "phone-identity"), "the phone joins the space", timeout=20)
     retry(lambda: tap(phone, phone.find_element(By.ID, "words-done")))
     check(not phone.find_elements(By.ID, "recovery-words"), "once written down, the words are gone from the page")
     record = phone.execute_async_script(PHONE_DEVICE)
-    check(record is not None and record["name"] == "Dev" and len(record["joined"]) == 1,
+    check(record is not None and record["name"] == name and len(record["joined"]) == 1,
           "the phone keeps its device, joined to one space: %s" % record)
     check(record["deviceKeyExtractable"] is False and record["userKeyExtractable"] is False,
           "the phone's keys cannot be read out of WebCrypto")
     check(record["device"][:8] in text(phone), "the screen names the phone's own device")
     # The words are the user: typed into `caddie login --recover` on a new home they give the same user key.
-    phrase = os.path.join(work, "dev-words.txt")
+    phrase = os.path.join(work, "%s-words.txt" % name)
     with open(phrase, "w") as handle:
         handle.write(" ".join(words) + "\n")
-    recovered = os.path.join(work, "dev-recovered")
-    caddie(recovered, "login", "--recover", "--name", "Dev", "--phrase-file", phrase)
+    recovered = os.path.join(work, "%s-recovered" % name)
+    caddie(recovered, "login", "--recover", "--name", name, "--phrase-file", phrase)
     check(caddie_json(recovered, "whoami")["user"] == record["user"],
           "the 24 words shown by the phone bring back the same user with caddie login --recover")
-    figures["phoneDevice"] = record["device"][:8]
     return record
 
 

@@ -90,6 +90,12 @@ struct Serve: AsyncParsableCommand {
             }
             let logger = makeLogger("caddie.serve")
             if let httpAddress, !Self.isLoopback(httpAddress.host) {
+                // With HTTPS, plain HTTP beyond this machine carries only the trust page: never the app or a session.
+                guard httpsAddress == nil else {
+                    throw NodeError.invalid(
+                        "with --https, --http stays on loopback (127.0.0.1:7480) for this machine's own browser and programs; "
+                            + "phones get the trust page over plain HTTP with --trust-page 0.0.0.0:7480")
+                }
                 guard httpAnyAddress else {
                     throw NodeError.invalid(
                         "--http \(httpAddress) is not a loopback address: the API acts as you, so "

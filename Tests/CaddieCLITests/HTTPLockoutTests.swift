@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The second security review's HTTP lock-out: half-sent requests, reopened as the idle timeout closes them, kept
+/// the API and the web app out of reach. Several devices are played from one machine by connecting from different
+/// loopback addresses (127.0.0.2, 127.0.0.3, ...).
+@Suite("HTTP lock-out: a cap per address, and half-sent requests give their places first", .serialized)
+struct HTTPLockoutTests {
+    /// Opens a connection from `source` and sends a request head that never ends.
+    static func halfSent(port: Int, from source: String) throws -> Int32 {
+        let fd = try HTTPClient.connect(port: port, timeout: 2, from: source)
+        try HTTPClient.send(fd, Array("GET /v1/whoami HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nX-Slow: ".utf8))
+        return fd
+    }
+
+    /// Whether the node closed the connection: within 200 ms it reads as ended, or as reset (the node closed it with
+    /// the unread request in its buffer); an open one has nothing to read.
+    static func closed(_ fd: Int32) -> Bool {
+        var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&watched, 1, 200) == 1 else { return false }
+        var byte: UInt8 = 0
+        return read(fd, &byte, 1) <= 0
+    }
+
+    static func node() throws -> (CLI, NodeProcess, HTTPClient) {
+        let cli = try CLI(name: "lockout")
+        try cli.ok(["login", "--name", "Ana"])
+        let node = try NodeProcess(cli, http: true)
+        return (cli, node, HTTPClient(port: node.httpPort, token: try APITests.token(cli)))
+    }
+
+    @Test("one address holds at most 32 connections: its 40 half-sent requests leave the owner's answered")
+    func capPerAddress() throws {
+        let (cli, node, api) = try Self.node()
+        defer {
+            node.stop()
+            cli.remove()
+        }
+        let flood = try (0..<40).map { _ in try Self.halfSent(port: node.httpPort, from: "127.0.0.2") }
+        defer { flood.forEach { close($0) } }
+        let refused = flood.filter(Self.closed).count
+        #expect(refused == 8, "the node closed \(refused) of 40 connections from one address (it keeps 32)")
+        #expect(try api.get("/v1/whoami").status == 200)
+    }
+
+    @Test("with every place taken by half-sent requests from eight addresses, the owner's request takes the oldest's place")
+    func halfSentGiveWay() throws {
+        let (cli, node, api) = try Self.node()
+        defer {
+            node.stop()
+            cli.remove()
+        }
+        var flood: [Int32] = []
+        defer { flood.forEach { close($0) } }
+        for host in 2...9 {
+            for _ in 0..<32 { flood.append(try Self.halfSent(port: node.httpPort, from: "127.0.0.\(host)")) }
+        }
+        #expect(flood.count == 256)
+        #expect(try api.get("/v1/whoami").status == 200)
+        #expect(try api.get("/v1/spaces").status == 200)
+        // The oldest give way first (the place of one that was not yet counted when the owner came may have been
+        // free): look among the first 32.
+        let gone = flood.prefix(32).indices.filter { Self.closed(flood[$0]) }
+        #expect((1...2).contains(gone.count), "the oldest half-sent requests gave their places to the owner's: \(gone)")
+    }
+}
