@@ -15,8 +15,10 @@ final class ConnectionLimit: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Most HTTP connections open at once.
     static let maxConnections = 256
-    /// Most HTTP connections open at once from one address.
+    /// Most HTTP connections open at once from one address other than this machine's own.
     static let maxPerAddress = 32
+    /// This machine's own loopback addresses.
+    static let ownAddresses: Set<String> = ["127.0.0.1", "::1"]
 
     struct Entry {
         let channel: any Channel
@@ -52,7 +54,11 @@ final class ConnectionLimit: ChannelInboundHandler, RemovableChannelHandler {
         let id = ObjectIdentifier(channel)
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
         let (admitted, evicted): (Bool, (any Channel)?) = Self.table.withLock { table in
-            guard table.entries.values.lazy.filter({ $0.address == address }).count < Self.maxPerAddress else {
+            // This machine itself (its own browsers and programs, which may share one address) is not capped
+            // per address; every other device is.
+            guard Self.ownAddresses.contains(address)
+                || table.entries.values.lazy.filter({ $0.address == address }).count < Self.maxPerAddress
+            else {
                 return (false, nil)
             }
             var evicted: (any Channel)?

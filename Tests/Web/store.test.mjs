@@ -47,3 +47,12 @@ test('clock reads ISO times and hybrid logical clocks; op labels name device and
   assert.equal(card.clock('soon'), 'soon');
   assert.equal(card.opLabel('c65d6ccfeed9d9075ad1:12'), 'device c65d6ccf, entry 12');
 });
+
+test('the leaderboard orders by strokes to par, shares positions on ties, and says how many holes each played', () => {
+  const c = game([player('Ana', { 1: 4, 2: 3 }), player('Ben', { 1: 5 }), player('Cleo', { 1: 3, 2: 3 }), player('Dev', {})]);
+  const rows = card.leaderboard(c);
+  assert.deepEqual(rows.map((r) => [r.position, r.name, r.toPar, r.thru]),
+    [[1, 'Cleo', '-1', 2], [2, 'Ana', 'E', 2], [3, 'Ben', '+1', 1]]);
+  const tied = card.leaderboard(game([player('Ana', { 1: 4 }), player('Ben', { 1: 4 }), player('Cleo', { 1: 5 })]));
+  assert.deepEqual(tied.map((r) => [r.position, r.name]), [[1, 'Ana'], [1, 'Ben'], [3, 'Cleo']]);
+});

@@ -21,6 +21,8 @@ const state = {
   card: null,        // its card document
   hole: null,        // the hole shown on a phone
   draft: new Map(),  // "hole:player" -> {strokes, putts, fairway, gir} typed and not yet saved, kept on the phone
+  more: new Set(),   // players whose fairway and green controls are open
+  saved: null,       // the words shown after a hole was saved, until the hole changes
   pending: [],       // the outbox: entries saved on this phone that no node has taken yet (outbox.js)
   device: null,      // this phone's own device (device.js), or null while the node signs its entries
   link: 'connecting',
@@ -280,13 +282,37 @@ function renderCard() {
     nav(['#/games', 'Games'], [`#/game/${c.game}`, 'Card', true], [`#/game/${c.game}/standings`, 'Standings'], ['#/guide', 'Guide'],
       [`#/game/${c.game}/log`, 'Audit log'], ['#/sync', 'Devices']),
     h('h2', {}, `${c.courseName ?? 'Course'} · tee ${c.tee}`, c.finished ? h('span', { class: 'tag done' }, ' finished') : null),
-    c.conflicts.length ? h('p', { class: 'warning', role: 'status' },
-      `${c.conflicts.length} disputed score${c.conflicts.length > 1 ? 's' : ''}: marked ⚠ below. Tap one to settle it.`) : null,
-    holeView(disputed),
-    refusedView(),
-    tableView(disputed),
+    disputesBanner(),
+    h('div', { class: 'card-grid' },
+      h('div', {}, holeView(disputed), refusedView()),
+      tableView(disputed)),
     h('div', { id: 'panel' }),
     roundActions());
+}
+
+/** Every dispute of the open game in words, each with a button per value: "Dev, hole 2: 5 (Ana) or 7 (Ben)". */
+function disputesBanner() {
+  const c = state.card;
+  if (!c.conflicts.length) return null;
+  return h('section', { class: 'warning disputes', role: 'status', 'aria-label': 'Disputed scores' },
+    h('p', {}, `⚠ ${c.conflicts.length} disputed score${c.conflicts.length > 1 ? 's' : ''}: choose the value the group agrees on.`),
+    h('ul', { class: 'list' }, c.conflicts.map((conflict) => {
+      const player = c.players.find((p) => p.player === conflict.player) ?? { player: conflict.player, name: conflict.name };
+      return h('li', {},
+        h('span', {}, `${conflict.name}, hole ${conflict.hole}: `
+          + conflict.values.map((v) => `${v.strokes} (${v.author})`).join(' or ')),
+        h('div', { class: 'inline wrap' }, conflict.values.map((value) => h('button', { type: 'button', class: 'keep',
+          onclick: () => settle(player, conflict.hole, value) }, `Keep ${value.strokes} (${value.author})`))));
+    })));
+}
+
+/** Who leads: position, name, to par and holes played, from the card as the phone shows it. */
+function leaderboard() {
+  const rows = card.leaderboard(state.card);
+  if (!rows.length) return null;
+  return h('ol', { class: 'leaderboard', 'aria-label': 'Leaderboard' }, rows.map((row) => h('li', {},
+    h('span', { class: 'pos' }, `${row.position}`), ` ${row.name} `, h('strong', {}, row.toPar),
+    h('span', { class: 'thru' }, ` thru ${row.thru}`))));
 }
 
 function holeView(disputed) {
@@ -315,29 +341,47 @@ function holeView(disputed) {
       renderCard();
       document.getElementById(`s-${player.player}`)?.focus();
     };
-    const changePutts = (delta) => {
-      setDraft({ putts: Math.min(10, Math.max(0, (putts ?? (delta > 0 ? 1 : 0)) + (putts === null ? 0 : delta))) });
+    // A putts choice with no strokes yet starts the strokes at par (at least the putts): par with two putts is
+    // one tap. The chosen count again clears the putts.
+    const choosePutts = (count) => {
+      // The last choice counts on past three (a four-putt), then clears.
+      const next = count === 3 && putts !== null && putts >= 3 ? (putts >= 10 ? null : putts + 1) : putts === count ? null : count;
+      setDraft({ putts: next, strokes: value ?? Math.max(par ?? 4, next ?? 0) });
       renderCard();
+      document.getElementById(`p-${player.player}-${count}`)?.focus();
     };
+    const open = state.more.has(player.player) || fairway !== null || gir !== null;
     const fairwayChoices = [['', 'not recorded'], ['hit', 'hit'], ['left', 'missed left'], ['right', 'missed right']];
+    const total = card.total(player, 1, c.holes);
     return h('li', { class: 'player' },
       h('div', { class: 'who' }, h('strong', {}, player.name),
+        h('span', { class: 'running' }, total === null ? '' : ` ${total} (${card.toPar(c, player) ?? '–'})`),
         disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
           '⚠ Disputed: settle') : null,
         draft ? h('span', { class: 'tag' }, 'not saved')
           : waiting?.refused ? h('span', { class: 'tag refused' }, 'refused, kept on this phone')
-            : waiting ? h('span', { class: 'tag pending' }, 'on this phone') : null),
+            : waiting ? h('span', { class: 'tag pending' }, 'on this phone') : null,
+        h('button', { type: 'button', class: 'more', id: `more-${player.player}`, 'aria-expanded': open ? 'true' : 'false',
+          'aria-label': `Fairway and green for ${player.name}`, onclick: () => {
+            if (state.more.has(player.player)) state.more.delete(player.player); else state.more.add(player.player);
+            renderCard();
+            document.getElementById(`more-${player.player}`)?.focus();
+          } }, open ? 'Less' : 'More')),
+      h('div', { class: 'line' },
       h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
         h('button', { type: 'button', class: 'big', onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
         h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes', 'aria-label': `${player.name}: ${value ?? 'no score'}` },
           value ?? '–'),
         h('button', { type: 'button', class: 'big', onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
       h('div', { class: 'putts', role: 'group', 'aria-label': `${player.name}, putts` },
-        h('span', {}, 'Putts'),
-        h('button', { type: 'button', onclick: () => changePutts(-1), 'aria-label': `One putt fewer for ${player.name}` }, '−'),
-        h('span', { class: 'putt-count' }, putts ?? '–'),
-        h('button', { type: 'button', onclick: () => changePutts(1), 'aria-label': `One putt more for ${player.name}` }, '+')),
-      h('div', { class: 'putts extras' },
+        [0, 1, 2, 3].map((count) => {
+          const on = count === 3 ? putts !== null && putts >= 3 : putts === count;
+          const shown = count === 3 && on ? putts : count;
+          return h('button', { type: 'button', class: on ? 'chip on' : 'chip', id: `p-${player.player}-${count}`,
+            'aria-pressed': on ? 'true' : 'false', 'aria-label': `${shown} putt${shown === 1 ? '' : 's'} for ${player.name}`,
+            onclick: () => choosePutts(count) }, `${shown}`);
+        }))),
+      !open ? null : h('div', { class: 'putts extras' },
         // A fairway is recorded on par 4s and 5s only (statistics count it there).
         par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
           h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null }); renderCard(); } },
@@ -347,18 +391,21 @@ function holeView(disputed) {
             onchange: (event) => { setDraft({ gir: event.target.checked }); renderCard(); } }),
           h('label', { for: `gir-${player.player}` }, 'Green in regulation'))));
   });
-  const go = (to) => { state.hole = to; renderCard(); };
-  const open = [...state.draft.keys()].filter((k) => k.startsWith(`${hole}:`)).length;
+  const go = (to) => { state.hole = to; state.saved = null; renderCard(); };
+  const typed = [...state.draft.keys()].filter((k) => k.startsWith(`${hole}:`)).length;
   const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
+    leaderboard(),
     h('div', { class: 'hole-head' },
       h('button', { type: 'button', onclick: () => go(Math.max(1, hole - 1)), disabled: hole <= 1, 'aria-label': 'Previous hole' }, '‹'),
       h('h3', { id: 'hole-title' }, `Hole ${hole}`, par ? h('span', { class: 'par' }, ` · Par ${par}`) : null),
       h('button', { type: 'button', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
         'aria-label': 'Next hole' }, '›')),
     h('ul', { class: 'players' }, rows),
-    h('button', { type: 'button', class: 'primary', id: 'save-hole', onclick: saveHole, disabled: open === 0 || state.card.finished },
-      `Save hole ${hole}`),
-    h('div', { id: 'save-message', 'aria-live': 'assertive' }));
+    // The save bar stays at the bottom of the screen: all four players and "Save" without scrolling.
+    h('div', { class: 'savebar' },
+      h('div', { id: 'save-message', class: 'saved', 'aria-live': 'assertive' }, state.saved ?? ''),
+      h('button', { type: 'button', class: 'primary', id: 'save-hole', onclick: saveHole, disabled: typed === 0 || state.card.finished },
+        `Save hole ${hole}`)));
   let startX = null;
   section.addEventListener('touchstart', (event) => { startX = event.touches[0].clientX; }, { passive: true });
   section.addEventListener('touchend', (event) => {
@@ -411,9 +458,11 @@ function kept(hole, space, game, tapped) {
       && c.players.every((p) => card.strokes(p, hole) !== null || onPhone.has(`${p.player}:${hole}`))) {
     state.hole = hole + 1;
   }
+  state.saved = `✓ Hole ${hole} saved on this phone${state.hole !== hole ? `: now hole ${state.hole}` : ''}.`;
   renderCard();
   setStatus();
   say(`Hole ${hole} kept on this phone.`);
+  window.scrollTo({ top: 0 });
   send();
 }
 
@@ -494,7 +543,12 @@ async function send() {
         break;
       }
     }
-    state.pending = outbox.ordered(await local.outbox());
+    const left = outbox.ordered(await local.outbox());
+    // The card is read again before the entries leave the phone's view, so a value never blinks out between.
+    if (took && onCardScreen()) {
+      try { await loadCard(state.game); } catch (error) { /* the card shows what the phone keeps */ }
+    }
+    state.pending = left;
   } catch (error) {
     again = true;
   } finally {
@@ -508,14 +562,7 @@ async function send() {
     state.sendAttempt = 0;
   }
   setStatus();
-  if (took && onCardScreen()) {
-    try {
-      await loadCard(state.game);
-      if (onCardScreen()) renderCard();
-    } catch (error) { /* the card shows what the phone keeps */ }
-  } else if (onCardScreen() && state.card) {
-    renderCard();
-  }
+  if (onCardScreen() && state.card) renderCard();
 }
 
 function onCardScreen() {
@@ -1143,8 +1190,8 @@ function onEvent(type, data) {
       };
       if (!onCard()) return;
       try {
-        await loadCard(state.game);
-        if (onCard()) renderCard();
+        // Drawn only if no newer load overtook this one (that one draws itself).
+        if (await loadCard(state.game) === state.card && onCard()) renderCard();
       } catch (error) { /* shown on the next action */ }
     }, 10);
   }

@@ -78,3 +78,18 @@ export function opLabel(op) {
   const [device, seq] = String(op ?? '').split(':');
   return seq ? `device ${device.slice(0, 8)}, entry ${seq}` : String(op ?? '');
 }
+
+/** The leaderboard of a card: players by strokes to par over the holes they played (par known), then by name;
+ * ties share a position. Each row: position, name, to par ("E", "+3", "-1") and holes played ("thru"). */
+export function leaderboard(card) {
+  const rows = card.players.filter((p) => p.cells.length > 0).map((player) => {
+    let diff = 0;
+    for (const c of player.cells) {
+      const par = card.par[c.hole - 1];
+      if (par !== null && par !== undefined) diff += c.strokes - par;
+    }
+    return { name: player.name, diff, toPar: toPar(card, player) ?? '–', thru: player.cells.length };
+  });
+  rows.sort((a, b) => a.diff - b.diff || a.name.localeCompare(b.name));
+  return rows.map((row) => ({ position: rows.findIndex((r) => r.diff === row.diff) + 1, ...row }));
+}
