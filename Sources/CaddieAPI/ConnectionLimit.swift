@@ -56,8 +56,9 @@ final class ConnectionLimit: ChannelInboundHandler, RemovableChannelHandler {
         let (admitted, evicted): (Bool, (any Channel)?) = Self.table.withLock { table in
             // This machine itself (its own browsers and programs, which may share one address) is not capped
             // per address; every other device is.
-            guard Self.ownAddresses.contains(address)
-                || table.entries.values.lazy.filter({ $0.address == address }).count < Self.maxPerAddress
+            guard
+                Self.ownAddresses.contains(address)
+                    || table.entries.values.lazy.filter({ $0.address == address }).count < Self.maxPerAddress
             else {
                 return (false, nil)
             }
