@@ -558,8 +558,16 @@ def one_screen(phone, origin, node, space, game, players, figures):
     check("Dev, hole 3: " in banner and "Keep 6 (Dev)" in banner and "Keep 9 (Ben)" in banner,
           "the banner names the dispute and its values: %s" % banner.replace("\n", " | "))
     shot(phone, "card-dispute-banner-390")
+    # The same banner on the standings screen settles it there.
+    phone.get(origin + "/#/game/%s/standings" % game)
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".disputes button.keep"), "the standings show the dispute's banner")
+    shot(phone, "standings-dispute-banner-390")
     retry(lambda: tap(phone, phone.find_element(By.XPATH, "//section[contains(@class,'disputes')]//button[normalize-space()='Keep 9 (Ben)']")))
-    wait(phone, lambda d: not d.find_elements(By.CSS_SELECTOR, ".disputes"), "one tap on the banner settles it")
+    wait(phone, lambda d: not d.find_elements(By.CSS_SELECTOR, ".disputes") and d.find_elements(By.CSS_SELECTOR, "table.standings"),
+         "one tap on the standings banner settles it, and the standings stay on screen", timeout=20)
+    phone.get(origin + "/#/game/" + game)
+    wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and not d.find_elements(By.CSS_SELECTOR, ".disputes"),
+         "the card has no dispute left")
     to_hole(phone, 5)
     phone.execute_script("window.scrollTo(0, 0)")
     time.sleep(0.2)
@@ -609,6 +617,17 @@ def one_screen(phone, origin, node, space, game, players, figures):
             break
         time.sleep(0.1)
     check(got == {"Ana": [5, 2], "Ben": [6, 2], "Cleo": [5, 1], "Dev": [4, 1]}, "the node holds hole 5 as tapped: %s" % got)
+    # The audit log: newest first, filtered by player and hole.
+    phone.get(origin + "/#/game/%s/log" % game)
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#log-entries li"), "the audit log opens")
+    first = retry(lambda: phone.find_element(By.CSS_SELECTOR, "#log-entries li").text)
+    check("hole 5" in first, "the audit log lists the newest change first: %s" % first)
+    Select(phone.find_element(By.ID, "log-player")).select_by_value("Dev")
+    Select(phone.find_element(By.ID, "log-hole")).select_by_value("3")
+    shown = [e.text for e in phone.find_elements(By.CSS_SELECTOR, "#log-entries li") if e.is_displayed()]
+    check(len(shown) == 3 and all("Dev hole 3" in t for t in shown),
+          "filtered by Dev and hole 3 it shows that cell's three entries (the phone's, Ben's, the settling): %s" % shown)
+    phone.get(origin + "/#/game/" + game)
     for (width, height), hole, par in zip([(844, 390), (768, 1024), (1280, 800)], [6, 7, 8], [4, 4, 3]):
         phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1000})

@@ -40,10 +40,18 @@ test('conflict keys name player and hole', () => {
   assert.ok(!card.conflictKeys(g).has('p1:8'));
 });
 
-test('clock reads ISO times and hybrid logical clocks; op labels name device and entry', () => {
+test('clock reads ISO times and hybrid logical clocks in the local time zone; op labels name device and entry', () => {
+  const zone = process.env.TZ;
+  process.env.TZ = 'UTC';
   assert.equal(card.clock('2026-11-24T10:04:05.123Z'), '10:04');
   // 1795485165655 ms after 1970 is 2026-11-24 01:52:45.655 UTC (worked out independently, not by the app's formula).
   assert.equal(card.clock('1795485165655.0'), '01:52');
+  // In Amsterdam in November (UTC+1) the same moments read an hour later; in Los Angeles (UTC-8), eight earlier.
+  process.env.TZ = 'Europe/Amsterdam';
+  assert.equal(card.clock('2026-11-24T10:04:05.123Z'), '11:04');
+  process.env.TZ = 'America/Los_Angeles';
+  assert.equal(card.clock('1795485165655.0'), '17:52');
+  if (zone === undefined) delete process.env.TZ; else process.env.TZ = zone;
   assert.equal(card.clock('soon'), 'soon');
   assert.equal(card.opLabel('c65d6ccfeed9d9075ad1:12'), 'device c65d6ccf, entry 12');
 });

@@ -29,6 +29,7 @@ const state = {
   opened: 0,         // how many times the live stream opened: each reopening refetches the screen
   reloadTimer: null,
   sendTimer: null,
+  linkTimer: null,
   sendAgain: false,
   sendAttempt: 0,
   sending: false,
@@ -303,7 +304,8 @@ function disputesBanner() {
           + conflict.values.map((v) => `${v.strokes} (${v.author})`).join(' or ')),
         h('div', { class: 'inline wrap' }, conflict.values.map((value) => h('button', { type: 'button', class: 'keep',
           onclick: () => settle(player, conflict.hole, value) }, `Keep ${value.strokes} (${value.author})`))));
-    })));
+    })),
+    h('div', { id: 'dispute-message', 'aria-live': 'assertive' }));
 }
 
 /** Who leads: position, name, to par and holes played, from the card as the phone shows it. */
@@ -690,13 +692,24 @@ function showConflict(player, hole) {
     h('p', {}, 'These values were entered on different devices without seeing each other. Choose the one the group agrees on.'),
     h('ul', { class: 'list' }, conflict.values.map((value) => h('li', {},
       h('p', {}, h('strong', {}, `${value.strokes}`), ` stroke${value.strokes === 1 ? '' : 's'}`,
-        value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author} at ${card.clock(value.hlc)} UTC, ${card.opLabel(value.op)}`),
+        value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author} at ${card.clock(value.hlc)}, ${card.opLabel(value.op)}`),
       h('button', { type: 'button', class: 'primary', onclick: () => settle(player, hole, value) },
         `Keep ${value.strokes} (${value.author})`)))),
     h('button', { type: 'button', onclick: () => showHistory(player, hole) }, 'Full history'),
     h('button', { type: 'button', onclick: () => mount(panel) }, 'Close'),
     h('div', { id: 'panel-message', 'aria-live': 'assertive' })));
   document.getElementById('panel-title').focus();
+}
+
+/** Draws again the screen a dispute was settled from: the standings or the card. */
+function redraw() {
+  if (window.location.hash.endsWith('/standings') && state.standings) return showStandings(state.standings);
+  return renderCard();
+}
+
+/** Where a settling error is shown: the open dispute panel, else the banner. */
+function settleMessage() {
+  return document.getElementById('panel-message') ?? document.getElementById('dispute-message');
 }
 
 async function settle(player, hole, value) {
@@ -706,19 +719,19 @@ async function settle(player, hole, value) {
     try {
       await signScores(space, state.game, [{ player: player.player, hole, entry: { strokes: value.strokes, putts: value.putts,
         fairway: value.fairway, gir: value.gir }, values: conflict ? conflict.values : [value] }], null);
-    } catch (error) { return mount(document.getElementById('panel-message'), problem(error)); }
+    } catch (error) { return mount(settleMessage(), problem(error)); }
     say(`${player.name}'s hole ${hole} settled at ${value.strokes} on this phone.`);
-    renderCard();
     setStatus();
-    return send();
+    await send();
+    return redraw();
   }
   try {
     await post(`${base()}/games/${enc(state.game)}/scores`,
       { player: player.player, hole, strokes: value.strokes, ...(value.putts !== null ? { putts: value.putts } : {}) });
     await loadCard(state.game);
-    renderCard();
+    await redraw();
     say(`${player.name}'s hole ${hole} settled at ${value.strokes}.`);
-  } catch (error) { mount(document.getElementById('panel-message'), problem(error)); }
+  } catch (error) { mount(settleMessage(), problem(error)); }
 }
 
 async function showHistory(player, hole) {
@@ -728,7 +741,7 @@ async function showHistory(player, hole) {
     mount(panel, h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'panel-title' },
       h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: history`),
       h('ol', { class: 'list' }, entries.map((entry) => h('li', {},
-        `${entry.strokes} by ${entry.author} at ${card.clock(entry.time)} UTC (${card.opLabel(entry.op)})`,
+        `${entry.strokes} by ${entry.author} at ${card.clock(entry.time)} (${card.opLabel(entry.op)})`,
         entry.standing ? h('span', { class: 'tag live' }, ' standing') : h('span', { class: 'tag' }, ' replaced')))),
       h('button', { type: 'button', onclick: () => mount(panel) }, 'Close')));
     document.getElementById('panel-title').focus();
@@ -745,7 +758,7 @@ function toPar(value, thru) {
 async function showStandings(gameText) {
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   state.standings = game;
-  const s = await get(`${base()}/games/${enc(game)}/standings`);
+  const [s] = await Promise.all([get(`${base()}/games/${enc(game)}/standings`), loadCard(game)]);
   // A reload that a live event started must not cover the screen the user has gone to since.
   if (state.standings !== game || !window.location.hash.endsWith('/standings')) return;
   const money = (amount) => amount === null ? '' : amount.toFixed(2);
@@ -756,10 +769,9 @@ async function showStandings(gameText) {
     h('h2', {}, `Standings · ${s.course ?? 'Course'}`),
     h('p', { class: 'hint' }, `Holes ${s.holes[0]}–${s.holes[s.holes.length - 1]} · ${s.formats.join(', ')}`
       + (s.stake !== null ? ` · ${money(s.stake)} a unit` : '')),
-    s.disputes.length ? h('section', { class: 'warning', role: 'status', 'aria-label': 'Disputes' },
-      h('h3', {}, `⚠ ${s.disputes.length} disputed score${s.disputes.length > 1 ? 's' : ''}`),
-      h('ul', { class: 'list' }, s.disputes.map((d) => h('li', {}, d.text, ' ',
-        h('a', { href: `#/game/${game}` }, 'Settle it on the card'))))) : null,
+    state.card?.game === game ? disputesBanner() : null,
+    s.disputes.length ? h('section', { class: 'hint', 'aria-label': 'What the disputes decide' },
+      h('ul', { class: 'list' }, s.disputes.map((d) => h('li', {}, d.text)))) : null,
     h('div', { class: 'scroll' }, h('table', { class: 'standings' },
       h('caption', {}, 'Players (PH: playing handicap at 95%)'),
       h('thead', {}, h('tr', {}, ['Player', 'Thru', 'Gross', 'To par', 'PH', 'Net to par', 'Pts', 'Skins']
@@ -808,18 +820,40 @@ async function showStats(player) {
 
 // MARK: Audit log and devices
 
+/** The audit log's filters: by player and by hole, over the change's own words ("score Ana hole 3: ..."). */
+function logFilters(entries, game) {
+  const players = state.card?.game === game ? state.card.players.map((p) => p.name) : [];
+  const holes = state.card?.game === game ? Array.from({ length: state.card.holes }, (_, i) => i + 1) : [];
+  const apply = () => {
+    const who = document.getElementById('log-player').value;
+    const hole = document.getElementById('log-hole').value;
+    for (const item of document.querySelectorAll('#log-entries > li')) {
+      const change = item.dataset.change;
+      const shown = (!who || change.includes(who))
+        && (!hole || change.includes(`hole ${hole}:`));
+      item.hidden = !shown;
+    }
+  };
+  return h('div', { class: 'inline wrap log-filters' },
+    h('label', { for: 'log-player' }, 'Player'),
+    h('select', { id: 'log-player', onchange: apply }, h('option', { value: '' }, 'everyone'), players.map((n) => h('option', { value: n }, n))),
+    h('label', { for: 'log-hole' }, 'Hole'),
+    h('select', { id: 'log-hole', onchange: apply }, h('option', { value: '' }, 'every hole'), holes.map((n) => h('option', { value: n }, `${n}`))));
+}
+
 async function showLog(gameText) {
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
-  const entries = await get(`${base()}/log?game=${enc(game)}`);
+  const [entries] = await Promise.all([get(`${base()}/log?game=${enc(game)}`), loadCard(game).catch(() => null)]);
   mount(main,
     nav(['#/games', 'Games'], [`#/game/${game}`, 'Card'], [`#/game/${game}/log`, 'Audit log', true], ['#/sync', 'Devices']),
     h('h2', {}, 'Audit log'),
-    h('p', { class: 'hint' }, 'Every change to this game, who signed it, on which device, and whether its signature checks. A change that a revocation took out of the card stays listed, marked, and so does every change of a device that signed two different histories (both stay in the card).'),
-    h('ol', { class: 'list log' }, entries.map((entry) => h('li', {},
+    h('p', { class: 'hint' }, 'Every change to this game, newest first: who signed it, on which device, and whether its signature checks. A change that a revocation took out of the card stays listed, marked, and so does every change of a device that signed two different histories (both stay in the card).'),
+    logFilters(entries, game),
+    h('ol', { class: 'list log', id: 'log-entries' }, [...entries].reverse().map((entry) => h('li', { 'data-change': entry.change },
       h('span', { class: entry.verified ? 'tag live' : 'tag bad' }, entry.verified ? '✓ signature valid' : '✗ signature INVALID'),
       entry.removed ? [' ', h('span', { class: 'tag bad', title: entry.removed }, 'not in the card')] : null,
       entry.forkBranch ? [' ', h('span', { class: 'tag bad', title: 'its device signed two different histories; both stay in the card' }, 'forked device')] : null,
-      ` ${card.clock(entry.time)} UTC ${entry.user}: ${entry.change}${entry.removed ? ` (${entry.removed})` : ''} `,
+      ` ${card.clock(entry.time)} ${entry.user}: ${entry.change}${entry.removed ? ` (${entry.removed})` : ''} `,
       h('small', {}, `(${card.opLabel(entry.op)})`)))));
 }
 
@@ -850,7 +884,7 @@ async function showSync() {
     h('h3', {}, 'Known peers'),
     peers.length === 0 ? h('p', {}, 'No device seen yet.') : h('ul', { class: 'list' }, peers.map((p) => h('li', {},
       h('strong', {}, p.user), ` at ${p.address} (device ${p.device.slice(0, 8)}), found by ${p.foundBy}; last seen `,
-      `${card.clock(p.lastSeen)} UTC${p.lastSync ? `, last synced ${card.clock(p.lastSync)} UTC` : ''}`))),
+      `${card.clock(p.lastSeen)}${p.lastSync ? `, last synced ${card.clock(p.lastSync)}` : ''}`))),
     h('h3', {}, 'A new player'),
     h('p', {}, h('a', { href: '#/invite' }, 'Invite a player'), ': a code for their device, shown as a QR code.'),
     h('button', { type: 'button', onclick: signOut }, 'Sign this browser out'));
@@ -965,7 +999,7 @@ async function showInvite(made) {
     } catch (error) { mount(message, problem(error)); }
   }
 
-  const when = (ms) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+  const when = (ms) => `${new Date(ms).toLocaleDateString()} ${card.clock(`${ms}.0`)}`;
   mount(main,
     nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices'], ['#/invite', 'Invite', true]),
     h('h2', {}, 'Invite a player'),
@@ -1204,6 +1238,17 @@ function start() {
     .catch(() => {});
   connect({ onEvent, onStatus: (link) => {
     const back = link === 'live' && state.link !== 'live';
+    if (link === 'reconnecting' && (state.link === 'live' || state.link === 'connecting')) {
+      // A blip (the stream reopening) is not news: say the node is out of reach only if it stays so for 2 s.
+      state.linkTimer ??= window.setTimeout(() => {
+        state.linkTimer = null;
+        state.link = 'reconnecting';
+        setStatus();
+      }, 2000);
+      return;
+    }
+    window.clearTimeout(state.linkTimer);
+    state.linkTimer = null;
     state.link = link;
     setStatus();
     if (!back) return;

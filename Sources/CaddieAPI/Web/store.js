@@ -62,15 +62,18 @@ export function stepStrokes(value, delta, par) {
   return Math.min(20, Math.max(1, next));
 }
 
-/** A short, human time (hours:minutes, UTC) from the node's ISO time ("2026-11-24T10:04:05.123Z") or from a
- * hybrid logical clock ("1795485165655.0": milliseconds since 1970, then a counter). */
+/** A short, human time (hours:minutes, in the phone's own time zone) from the node's ISO time
+ * ("2026-11-24T10:04:05.123Z") or from a hybrid logical clock ("1795485165655.0": milliseconds since 1970, then a
+ * counter). */
 export function clock(text) {
   const value = String(text ?? '');
-  const iso = /T(\d\d:\d\d)/.exec(value);
-  if (iso) return iso[1];
+  let ms = null;
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value)) ms = Date.parse(value);
   const hlc = /^(\d{10,})\.\d+$/.exec(value);
-  if (hlc) return new Date(Number(hlc[1])).toISOString().slice(11, 16);
-  return value;
+  if (hlc) ms = Number(hlc[1]);
+  if (ms === null || Number.isNaN(ms)) return value;
+  const at = new Date(ms);
+  return `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
 }
 
 /** "device c65d6ccf, entry 12" from an op name "DEVICEHEX:SEQ". */
