@@ -893,6 +893,7 @@ def main():
             status, _, body = node_a.request("GET", "/v1/sync")
             print("  (diagnosis) Ana's /v1/sync: %s" % body.decode(errors="replace"))
         check(in_step, "the devices screen says Ben's device holds the same state")
+        check("Ben's device" in text(laptop), "a connected device is named by its user, not only its address")
         check("state hash" in text(laptop), "the devices screen shows the state hash")
         shot(laptop, "devices-1280")
         phone.get(origin + "/#/games")

@@ -859,6 +859,7 @@ async function showLog(gameText) {
 
 async function showSync() {
   const [sync, peers] = await Promise.all([get('/v1/sync'), get('/v1/peers')]);
+  const peerNames = new Map(peers.map((p) => [p.device, p.user]));
   mount(main,
     nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices', true]),
     h('h2', {}, 'Devices'),
@@ -868,7 +869,9 @@ async function showSync() {
     h('h3', {}, 'Connected now'),
     sync.sessions.length === 0 ? h('p', {}, 'No device is connected. Scores are kept here and merge when devices meet.')
       : h('ul', { class: 'list' }, sync.sessions.map((s) => h('li', {},
-        `${s.address} (device ${s.device.slice(0, 8)}), found by ${s.foundBy}: `,
+        // Named by the user the device speaks for, as the peers list knows it; the address is secondary.
+        h('strong', {}, peerNames.has(s.device) ? `${peerNames.get(s.device)}'s device` : 'A device'),
+        ` ${s.device.slice(0, 8)} at ${s.address}, found by ${s.foundBy}: `,
         s.inStep === true ? h('span', { class: 'tag live' }, '✓ holds the same state as this device')
           : s.inStep === false ? h('span', { class: 'tag' }, '… catching up') : h('span', { class: 'tag' }, 'comparing…')))),
     // Two devices may share two links (each dialled the other): a device is in step when any of its links says so.
