@@ -26,11 +26,11 @@ function open() {
 }
 
 /** Runs `work(stores)` in one transaction over `names` and resolves with its result once the transaction is done
- * (committed), not merely when the requests were made. */
-async function transaction(names, mode, work) {
+ * (committed, and with 'strict' durability on disk), not merely when the requests were made. */
+async function transaction(names, mode, work, durability = 'strict') {
   const db = await open();
   return new Promise((resolve, reject) => {
-    const tx = db.transaction(names, mode, { durability: 'strict' });
+    const tx = db.transaction(names, mode, { durability });
     const stores = Object.fromEntries(names.map((name) => [name, tx.objectStore(name)]));
     let result;
     Promise.resolve(work(stores)).then((value) => { result = value; }, (error) => { tx.abort(); reject(error); });
@@ -120,7 +120,9 @@ export function read(path) {
   return transaction(['reads'], 'readonly', (s) => request(s.reads.get(path))).catch(() => null);
 }
 
-/** Keeps a read's answer with the time it was read. */
+/** Keeps a read's answer with the time it was read. Every read does this, so it does not wait for the disk: a
+ * copy lost to a crash is only an older screen, unlike an entry, which is written 'strict'. */
 export function keep(path, data) {
-  return transaction(['reads'], 'readwrite', (s) => { s.reads.put({ path, data, at: Date.now() }); }).catch(() => {});
+  return transaction(['reads'], 'readwrite', (s) => { s.reads.put({ path, data, at: Date.now() }); }, 'relaxed')
+    .catch(() => {});
 }

@@ -39,11 +39,6 @@ extension RoundService {
     /// with the check's own words. Ops this home already holds count as duplicates.
     public func receiveSigned(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceiveReport {
         guard !ops.isEmpty else { throw .invalid("give at least one op") }
-        let all: [[UInt8]]
-        if let ring = home.keyring(space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: space)] }
-        return try run {
-            try store.receive(
-                space: space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: ops, mode: .strict, now: Home.now())
-        }
+        return try receiveStrict(space: space, keys: keys, ops: ops)
     }
 }

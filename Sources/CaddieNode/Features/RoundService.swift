@@ -366,12 +366,17 @@ extension RoundService {
         guard try spaces.list().contains(where: { $0.id == bundle.space }) else {
             throw .store(.unknownSpace(bundle.space.hex))
         }
+        return try receiveStrict(space: bundle.space, keys: keys, ops: bundle.ops)
+    }
+
+    /// Verifies and applies ops of one space as a whole: one bad op or gap refuses them all. Checked under every
+    /// key of the space this device holds, the current one first. A bundle and a phone's ops both come here.
+    func receiveStrict(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceiveReport {
         let all: [[UInt8]]
-        if let ring = home.keyring(bundle.space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: bundle.space)] }
+        if let ring = home.keyring(space, keys: keys) { all = ring.keys } else { all = [try keys.key(for: space)] }
         return try run {
             try store.receive(
-                space: bundle.space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: bundle.ops,
-                mode: .strict, now: Home.now())
+                space: space, spaceKey: all[0], laterKeys: Array(all.dropFirst()), ops: ops, mode: .strict, now: Home.now())
         }
     }
 }
