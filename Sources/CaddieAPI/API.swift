@@ -103,6 +103,7 @@ public struct NodeAPI: Sendable {
         v1.on("peers", method: .get) { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
         v1.on("sync", method: .get) { _, _ in try await syncStatus() }
         v1.on("events", method: .get) { _, _ in events() }
+        v1.on("signin-links", method: .post) { request, _ in try await makeSignInLink(request, secure: secure) }
 
         let space = v1.group("spaces/:space")
         listRoute(space, "players", { try home.rounds.players($0) }, as: Views.player)

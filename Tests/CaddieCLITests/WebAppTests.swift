@@ -105,4 +105,37 @@ struct WebAppTests {
         #expect(try client.request("GET", "/v1/whoami", extra: ["Cookie": cookie]).status == 401)
         #expect((try ana.ok(["web", "sessions", "--json"]).json() as? [[String: Any]])?.isEmpty == true)
     }
+
+    @Test("a signed-in browser shows a partner's phone a one-time sign-in code, addressed as it reached the node")
+    func signInLinkFromTheApp() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        let node = try NodeProcess(ana, http: true)
+        defer { node.stop() }
+        let own = "http://127.0.0.1:\(node.httpPort)"
+        let client = HTTPClient(port: node.httpPort, token: nil)
+        let first = try client.get(String(try ana.ok(["web", "link", "--json"]).field("url").dropFirst(own.count)))
+        let cookie = try #require(first.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        // Not signed in, or from another site's page: no link.
+        #expect(try client.request("POST", "/v1/signin-links", extra: ["Origin": own]).status == 401)
+        #expect(
+            try client.request("POST", "/v1/signin-links", extra: ["Cookie": cookie, "Origin": "http://evil.example"]).status
+                == 403)
+        let made = try client.request("POST", "/v1/signin-links", extra: ["Cookie": cookie, "Origin": own])
+        #expect(made.status == 201, "\(String(decoding: made.body, as: UTF8.self))")
+        let answer = try made.object()
+        let url = try #require(answer["url"] as? String)
+        #expect(url.hasPrefix("\(own)/signin?t="), "\(url)")
+        #expect((answer["qr"] as? String)?.hasPrefix("<svg") == true || (answer["qr"] as? String)?.contains("<svg") == true)
+        #expect(answer["expiresInSeconds"] as? Int == 600)
+        // The partner's browser: signed in once by it, as a session of its own; the link is spent.
+        let partner = try client.get(String(url.dropFirst(own.count)))
+        #expect(partner.status == 303)
+        let second = try #require(partner.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        #expect(second != cookie)
+        #expect(try client.request("GET", "/v1/whoami", extra: ["Cookie": second]).status == 200)
+        #expect(try client.get(String(url.dropFirst(own.count))).status == 401)
+        #expect((try ana.ok(["web", "sessions", "--json"]).json() as? [[String: Any]])?.count == 2)
+    }
 }

@@ -127,3 +127,32 @@ struct CourseLookupNearbyTests {
         }
     }
 }
+
+@Suite("Course lookup: where a course without a clubhouse point is")
+struct CourseSummaryPlaceTests {
+    @Test("a course with no clubhouse point is found from its first tee, at the tee's own position")
+    func placedAtItsFirstTee() throws {
+        let tee = try #require(CoursePoint(latitude: 52.0931, longitude: 4.3520))
+        let green = try #require(CoursePoint(latitude: 52.0960, longitude: 4.3541))
+        var first = CourseRecord.Hole(number: 1, par: 4, teePositions: [tee])
+        first.green.centre = green
+        let course = CourseRecord(
+            id: CourseID(unchecked: [UInt8](repeating: 9, count: 8)), name: "No Clubhouse", tees: [], holes: [first])
+        let summary = CourseSummary(course)
+        #expect(summary.latitude == tee.latitude && summary.longitude == tee.longitude)
+        let found = try CourseNearby.nearby(latitude: tee.latitude, longitude: tee.longitude, in: [summary], radiusKilometres: 1)
+        #expect(found.map(\.course.name) == ["No Clubhouse"])
+        #expect(found[0].kilometres < 0.001)
+        // Only a green: the green's centre.
+        let greenOnly = CourseRecord(
+            id: CourseID(unchecked: [UInt8](repeating: 10, count: 8)), name: "Green only", tees: [],
+            holes: [CourseRecord.Hole(number: 1, par: 3, green: .init(centre: green))])
+        #expect(CourseSummary(greenOnly).latitude == green.latitude)
+        // A clubhouse point wins over the geometry.
+        let placed = CourseRecord(
+            id: CourseID(unchecked: [UInt8](repeating: 11, count: 8)), name: "Clubhouse", latitude: 52.1, longitude: 4.4,
+            tees: [],
+            holes: [first])
+        #expect(CourseSummary(placed).latitude == 52.1)
+    }
+}

@@ -18,6 +18,7 @@ const state = {
   me: null,          // whoami
   space: null,       // the space shown
   game: null,        // the game id of the open card
+  lastGame: null,    // the game last opened here: the Card, Standings and Log screens open it
   card: null,        // its card document
   hole: null,        // the hole shown on a phone
   draft: new Map(),  // "hole:player" -> {strokes, putts, fairway, gir} typed and not yet saved, kept on the phone
@@ -66,7 +67,8 @@ const base = () => `/v1/spaces/${enc(state.space.space)}`;
 // MARK: Routing
 
 async function route() {
-  const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  const hash = window.location.hash;
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   offline.since = null;
   try {
     if (!state.me) {
@@ -78,13 +80,16 @@ async function route() {
       }
       state.space = spaces[0];
       setStatus();
+      // The address changed while this route waited for the node: the route started by that change draws.
+      if (window.location.hash !== hash) return;
     }
+    // Guidance watches the position only while its screen is shown: no GPS drain behind the card.
+    if (parts[0] !== 'guide') stopGuide();
     if (parts[0] === 'game' && parts[1]) {
       if (parts[2] === 'log') return await showLog(parts[1]);
       if (parts[2] === 'standings') return await showStandings(parts[1]);
       return await showCard(parts[1]);
     }
-    if (parts[0] !== 'guide') stopGuide();
     if (parts[0] === 'sync') return await showSync();
     if (parts[0] === 'invite') return await showInvite();
     if (parts[0] === 'player' && parts[1]) return await showStats(parts[1]);
@@ -98,9 +103,17 @@ async function route() {
   }
 }
 
-function nav(...links) {
+/** The screens, the same on every screen: a bar at the thumb's reach on a phone, a strip of tabs on a wider screen.
+ * `current` names the screen shown (new game counts as Games, an invite as Devices, a player's statistics as
+ * Standings). The game screens open the last game opened here, else the game in progress. */
+function nav(current) {
+  const game = state.lastGame ?? 'current';
+  const screens = [['games', '#/games', 'Games'], ['card', `#/game/${game}`, 'Card'],
+    ['standings', `#/game/${game}/standings`, 'Standings'], ['guide', '#/guide', 'Guide'],
+    ['log', `#/game/${game}/log`, 'Log'], ['devices', '#/sync', 'Devices']];
   return h('nav', { class: 'tabs', 'aria-label': 'Screens' },
-    links.map(([href, label, current]) => h('a', { href, 'aria-current': current ? 'page' : null }, label)));
+    screens.map(([key, href, label]) => h('a', { href, 'aria-current': key === current ? 'page' : null,
+      'aria-label': key === 'log' ? 'Audit log' : null }, label)));
 }
 
 // MARK: Games
@@ -114,8 +127,9 @@ async function showGames() {
   const [games, courses] = await Promise.all([get(`${base()}/games`), get(`${base()}/courses`)]);
   const names = new Map(courses.map((c) => [c.course, c.name]));
   mount(main,
-    nav(['#/games', 'Games', true], ['#/new', 'New game'], ['#/sync', 'Devices']),
-    h('h2', {}, `Games in ${state.space.name}`),
+    nav('games'),
+    h('div', { class: 'title-row' }, h('h2', {}, `Games in ${state.space.name}`),
+      h('a', { href: '#/new', class: 'button', id: 'new-game' }, 'New game')),
     games.length === 0
       ? h('p', {}, 'No game yet.', ' ', h('a', { href: '#/new' }, 'Start one'), '.')
       : h('ul', { class: 'list' }, games.map((game) => h('li', {},
@@ -147,7 +161,7 @@ async function showNewGame() {
     try {
       const found = await get(`${base()}/courses/search?q=${enc(text)}&limit=8`);
       mount(results, found.length === 0 ? h('li', {}, 'No course matches.')
-        : found.map((c) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => choose(c) }, c.name))));
+        : found.map((c) => h('li', {}, h('button', { type: 'button', class: 'choice', onclick: () => choose(c) }, c.name))));
     } catch (error) { mount(message, problem(error)); }
   }
 
@@ -158,7 +172,7 @@ async function showNewGame() {
         const { latitude, longitude } = position.coords;
         const found = await get(`${base()}/courses/nearby?lat=${latitude.toFixed(6)}&lon=${longitude.toFixed(6)}&radiusKm=50`);
         mount(results, found.length === 0 ? h('li', {}, 'No course within 50 km.')
-          : found.map((c) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => choose(c) },
+          : found.map((c) => h('li', {}, h('button', { type: 'button', class: 'choice', onclick: () => choose(c) },
             `${c.name} (${c.km.toFixed(1)} km)`))));
       } catch (error) { mount(message, problem(error)); }
     }, () => mount(message, problem(new Error('no position: allow location for this page, or search by name'))));
@@ -185,7 +199,7 @@ async function showNewGame() {
   }
 
   mount(main,
-    nav(['#/games', 'Games'], ['#/new', 'New game', true], ['#/sync', 'Devices']),
+    nav('games'),
     h('h2', {}, 'New game'),
     h('form', { class: 'stack', onsubmit: search },
       h('label', { for: 'course-q' }, 'Course'),
@@ -238,6 +252,7 @@ async function loadCard(gameText) {
   // Nothing is awaited from here on: a newer load that overtook this one is seen, and wins, in one step.
   if (ticket !== loads) return fetched;
   state.card = fetched;
+  state.lastGame = fetched.game;
   if (state.game !== fetched.game) {
     state.game = fetched.game;
     state.draft = new Map(drafts ?? []);
@@ -266,7 +281,7 @@ async function showCard(gameText) {
     if (await loadCard(gameText) !== state.card) return;
   } catch (error) {
     if (error.status === 404 && gameText === 'current') {
-      return mount(main, nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices']),
+      return mount(main, nav('card'),
         h('p', {}, 'No game is in progress. ', h('a', { href: '#/new' }, 'Start one'), '.'));
     }
     throw error;
@@ -280,8 +295,7 @@ function renderCard() {
   const c = state.card;
   const disputed = card.conflictKeys(c);
   mount(main,
-    nav(['#/games', 'Games'], [`#/game/${c.game}`, 'Card', true], [`#/game/${c.game}/standings`, 'Standings'], ['#/guide', 'Guide'],
-      [`#/game/${c.game}/log`, 'Audit log'], ['#/sync', 'Devices']),
+    nav('card'),
     h('h2', {}, `${c.courseName ?? 'Course'} · tee ${c.tee}`, c.finished ? h('span', { class: 'tag done' }, ' finished') : null),
     disputesBanner(),
     h('div', { class: 'card-grid' },
@@ -302,7 +316,8 @@ function disputesBanner() {
       return h('li', {},
         h('span', {}, `${conflict.name}, hole ${conflict.hole}: `
           + conflict.values.map((v) => `${v.strokes} (${v.author})`).join(' or ')),
-        h('div', { class: 'inline wrap' }, conflict.values.map((value) => h('button', { type: 'button', class: 'keep',
+        h('div', { class: 'inline wrap' }, conflict.values.map((value, index) => h('button', { type: 'button', class: 'keep',
+          id: `keep-${conflict.player}-${conflict.hole}-${index}`,
           onclick: () => settle(player, conflict.hole, value) }, `Keep ${value.strokes} (${value.author})`))));
     })),
     h('div', { id: 'dispute-message', 'aria-live': 'assertive' }));
@@ -371,10 +386,10 @@ function holeView(disputed) {
           } }, open ? 'Less' : 'More')),
       h('div', { class: 'line' },
       h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
-        h('button', { type: 'button', class: 'big', onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
+        h('button', { type: 'button', class: 'big', id: `minus-${player.player}`, onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
         h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes', 'aria-label': `${player.name}: ${value ?? 'no score'}` },
           value ?? '–'),
-        h('button', { type: 'button', class: 'big', onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
+        h('button', { type: 'button', class: 'big', id: `plus-${player.player}`, onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
       h('div', { class: 'putts', role: 'group', 'aria-label': `${player.name}, putts` },
         [0, 1, 2, 3].map((count) => {
           const on = count === 3 ? putts !== null && putts >= 3 : putts === count;
@@ -398,9 +413,9 @@ function holeView(disputed) {
   const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
     leaderboard(),
     h('div', { class: 'hole-head' },
-      h('button', { type: 'button', onclick: () => go(Math.max(1, hole - 1)), disabled: hole <= 1, 'aria-label': 'Previous hole' }, '‹'),
+      h('button', { type: 'button', id: 'prev-hole', onclick: () => go(Math.max(1, hole - 1)), disabled: hole <= 1, 'aria-label': 'Previous hole' }, '‹'),
       h('h3', { id: 'hole-title' }, `Hole ${hole}`, par ? h('span', { class: 'par' }, ` · Par ${par}`) : null),
-      h('button', { type: 'button', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
+      h('button', { type: 'button', id: 'next-hole', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
         'aria-label': 'Next hole' }, '›')),
     h('ul', { class: 'players' }, rows),
     // The save bar stays at the bottom of the screen: all four players and "Save" without scrolling.
@@ -755,6 +770,28 @@ function toPar(value, thru) {
   return value === 0 ? 'E' : value > 0 ? `+${value}` : `${value}`;
 }
 
+/** The players' table of the standings. It fits an upright phone with the money in view: only the columns of the
+ * formats played, and the gross and playing handicap (both on the card) left out where the screen is narrow. */
+function standingsTable(s, order, money) {
+  const columns = [
+    ['Thru', null, (p) => `${p.thru}`],
+    ['Gross', 'wide', (p) => (p.thru ? `${p.gross}` : '–')],
+    ['To par', null, (p) => toPar(p.grossToPar, p.thru)],
+    ['PH', 'wide', (p) => p.playingHandicap ?? '–'],
+    ['Net', null, (p) => toPar(p.netToPar, p.thru), 'Net to par'],
+    s.formats.includes('stableford') ? ['Pts', null, (p) => p.points ?? '–', 'Stableford points'] : null,
+    s.formats.includes('skins') ? ['Skins', null, (p) => `${p.skins}`] : null,
+    s.stake !== null ? ['±', 'money', (p) => money(p.amount), 'Won or lost'] : null,
+  ].filter(Boolean);
+  return h('div', { class: 'scroll' }, h('table', { class: 'standings' },
+    h('caption', {}, 'Players (PH: playing handicap at 95%; Net: net to par)'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
+      columns.map(([label, kind, , title]) => h('th', { scope: 'col', class: kind, title: title ?? null }, label)))),
+    h('tbody', {}, order.map((p) => h('tr', {},
+      h('th', { scope: 'row' }, h('a', { href: `#/player/${p.player}`, title: `${p.name}'s statistics` }, p.name)),
+      columns.map(([, kind, value]) => h('td', { class: kind }, value(p))))))));
+}
+
 async function showStandings(gameText) {
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   state.standings = game;
@@ -764,24 +801,14 @@ async function showStandings(gameText) {
   const money = (amount) => amount === null ? '' : amount.toFixed(2);
   const order = [...s.players].sort((a, b) => (a.netToPar ?? a.grossToPar) - (b.netToPar ?? b.grossToPar));
   mount(main,
-    nav(['#/games', 'Games'], [`#/game/${game}`, 'Card'], [`#/game/${game}/standings`, 'Standings', true],
-      [`#/game/${game}/log`, 'Audit log'], ['#/sync', 'Devices']),
+    nav('standings'),
     h('h2', {}, `Standings · ${s.course ?? 'Course'}`),
     h('p', { class: 'hint' }, `Holes ${s.holes[0]}–${s.holes[s.holes.length - 1]} · ${s.formats.join(', ')}`
       + (s.stake !== null ? ` · ${money(s.stake)} a unit` : '')),
     state.card?.game === game ? disputesBanner() : null,
     s.disputes.length ? h('section', { class: 'hint', 'aria-label': 'What the disputes decide' },
       h('ul', { class: 'list' }, s.disputes.map((d) => h('li', {}, d.text)))) : null,
-    h('div', { class: 'scroll' }, h('table', { class: 'standings' },
-      h('caption', {}, 'Players (PH: playing handicap at 95%)'),
-      h('thead', {}, h('tr', {}, ['Player', 'Thru', 'Gross', 'To par', 'PH', 'Net to par', 'Pts', 'Skins']
-        .concat(s.stake !== null ? ['±'] : []).map((label) => h('th', { scope: 'col' }, label)))),
-      h('tbody', {}, order.map((p) => h('tr', {},
-        h('th', { scope: 'row' }, h('a', { href: `#/player/${p.player}`, title: `${p.name}'s statistics` }, p.name)),
-        h('td', {}, `${p.thru}`), h('td', {}, p.thru ? `${p.gross}` : '–'),
-        h('td', {}, toPar(p.grossToPar, p.thru)), h('td', {}, p.playingHandicap ?? '–'), h('td', {}, toPar(p.netToPar, p.thru)),
-        h('td', {}, p.points ?? '–'), h('td', {}, `${p.skins}`),
-        s.stake !== null ? h('td', {}, money(p.amount)) : null))))),
+    standingsTable(s, order, money),
     s.match ? h('section', { 'aria-label': 'Match' }, h('h3', {}, `Match: ${s.sides[0].name} v ${s.sides[1].name}`),
       h('p', { class: 'big' }, s.match.status)) : null,
     s.nassau ? h('section', { 'aria-label': 'Nassau' }, h('h3', {}, `Nassau: ${s.sides[0].name} v ${s.sides[1].name}`),
@@ -805,7 +832,7 @@ async function showStats(player) {
   const rate = (r) => (r.percent === null ? 'not recorded' : `${r.hit} of ${r.recorded} (${Math.round(r.percent)}%)`);
   const number = (value, digits = 1) => (value === null ? 'not recorded' : value.toFixed(digits));
   mount(main,
-    nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices']),
+    nav('standings'),
     h('h2', {}, `${s.name}: statistics`),
     h('p', { class: 'hint' }, `Over ${s.rounds} finished round${s.rounds === 1 ? '' : 's'} (${s.holes} holes).`),
     h('dl', { class: 'stats' },
@@ -845,7 +872,7 @@ async function showLog(gameText) {
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   const [entries] = await Promise.all([get(`${base()}/log?game=${enc(game)}`), loadCard(game).catch(() => null)]);
   mount(main,
-    nav(['#/games', 'Games'], [`#/game/${game}`, 'Card'], [`#/game/${game}/log`, 'Audit log', true], ['#/sync', 'Devices']),
+    nav('log'),
     h('h2', {}, 'Audit log'),
     h('p', { class: 'hint' }, 'Every change to this game, newest first: who signed it, on which device, and whether its signature checks. A change that a revocation took out of the card stays listed, marked, and so does every change of a device that signed two different histories (both stay in the card).'),
     logFilters(entries, game),
@@ -861,7 +888,7 @@ async function showSync() {
   const [sync, peers] = await Promise.all([get('/v1/sync'), get('/v1/peers')]);
   const peerNames = new Map(peers.map((p) => [p.device, p.user]));
   mount(main,
-    nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices', true]),
+    nav('devices'),
     h('h2', {}, 'Devices'),
     phoneSection(),
     // The recovery words are shown here, outside the section, which is drawn again once the phone has joined.
@@ -888,9 +915,35 @@ async function showSync() {
     peers.length === 0 ? h('p', {}, 'No device seen yet.') : h('ul', { class: 'list' }, peers.map((p) => h('li', {},
       h('strong', {}, p.user), ` at ${p.address} (device ${p.device.slice(0, 8)}), found by ${p.foundBy}; last seen `,
       `${card.clock(p.lastSeen)}${p.lastSync ? `, last synced ${card.clock(p.lastSync)}` : ''}`))),
+    h('h3', {}, 'A partner\'s phone'),
+    h('p', {}, 'Sign another phone in to this node from here: it scans the code, opens the app, and can then become a '
+      + 'device of its own under "This phone".'),
+    h('button', { type: 'button', id: 'signin-code', onclick: showSignInCode }, 'Show a sign-in code'),
+    h('div', { id: 'signin-made', 'aria-live': 'polite' }),
     h('h3', {}, 'A new player'),
-    h('p', {}, h('a', { href: '#/invite' }, 'Invite a player'), ': a code for their device, shown as a QR code.'),
+    h('p', {}, 'A player with a device of their own (a node of their own) joins by an invite code.'),
+    h('a', { href: '#/invite', class: 'button', id: 'invite-link' }, 'Invite a player'),
     h('button', { type: 'button', onclick: signOut }, 'Sign this browser out'));
+}
+
+/** A one-time sign-in code for a partner's phone: the link `caddie web link` prints, as a QR code, addressed as
+ * this browser reached the node. With a trust page the code opens it first, to install the node's authority. */
+async function showSignInCode() {
+  const target = document.getElementById('signin-made');
+  try {
+    const made = await post('/v1/signin-links');
+    const until = new Date(Date.now() + made.expiresInSeconds * 1000).toTimeString().slice(0, 5);
+    mount(target, h('section', { class: 'signin-qr', id: 'signin-qr', tabindex: '-1', 'aria-label': 'Sign-in code' },
+      made.qr ? h('img', { class: 'qr', src: `data:image/svg+xml;utf8,${encodeURIComponent(made.qr)}`,
+        alt: 'QR code of the sign-in link shown below' }) : null,
+      h('p', {}, `Scan it with the partner's phone camera before ${until}; it signs one browser in, once.`,
+        made.trustUrl ? ' A phone new to this node is first shown how to trust it.' : ''),
+      h('p', {}, h('code', { class: 'invite-code', id: 'signin-url' }, made.trustUrl ?? made.url))));
+    document.getElementById('signin-qr').focus();
+    say('Sign-in code shown: scan it with the other phone.');
+  } catch (error) {
+    mount(target, problem(error));
+  }
 }
 
 // MARK: This phone
@@ -1004,7 +1057,7 @@ async function showInvite(made) {
 
   const when = (ms) => `${new Date(ms).toLocaleDateString()} ${card.clock(`${ms}.0`)}`;
   mount(main,
-    nav(['#/games', 'Games'], ['#/new', 'New game'], ['#/sync', 'Devices'], ['#/invite', 'Invite', true]),
+    nav('devices'),
     h('h2', {}, 'Invite a player'),
     h('p', { class: 'hint' }, 'The code works only at this device, for as many devices as you choose, until it expires. ',
       'It does not carry the group\'s key, so a code that reaches the wrong person is harmless once it is used or revoked.'),
@@ -1028,7 +1081,7 @@ async function showInvite(made) {
       h('span', { class: `tag${invite.state === 'open' ? ' live' : ''}` }, invite.state), ' ',
       `${invite.used} of ${invite.uses} used, expires ${when(invite.expiresAt)}`,
       invite.admitted.length ? `; admitted ${invite.admitted.join(', ')}` : '',
-      invite.state === 'open' ? [' ', h('button', { type: 'button', class: 'link', onclick: () => revoke(invite.id),
+      invite.state === 'open' ? [' ', h('button', { type: 'button', class: 'quiet', onclick: () => revoke(invite.id),
         'aria-label': `Revoke invite ${invite.id.slice(0, 8)}` }, 'Revoke')] : null))));
 }
 
@@ -1055,8 +1108,7 @@ async function showGuide() {
     } }),
     h('label', { for: `g-${key}` }, label, hint ? h('span', { class: 'hint' }, ` (${hint})`) : null));
   mount(main,
-    nav(['#/games', 'Games'], [`#/game/${c.game}`, 'Card'], ['#/guide', 'Guide', true], [`#/game/${c.game}/log`, 'Audit log'],
-      ['#/sync', 'Devices']),
+    nav('guide'),
     h('h2', {}, 'Guidance'),
     h('p', { class: 'hint' }, 'Distances from where this phone is to the green and the hazards of the hole the player is on.'),
     h('label', { for: 'g-player' }, 'Player'),
@@ -1076,7 +1128,10 @@ async function showGuide() {
 function startGuide() {
   if (!navigator.geolocation) return mount(document.getElementById('callout'), problem(new Error('this browser gives no position')));
   guide.watch = navigator.geolocation.watchPosition(onPosition,
-    (error) => mount(document.getElementById('callout'), problem(new Error(`no position (${error.message}): allow location for this page`))),
+    (error) => {
+      const callout = document.getElementById('callout');
+      if (callout) mount(callout, problem(new Error(`no position (${error.message}): allow location for this page`)));
+    },
     { enableHighAccuracy: true, maximumAge: 1000, timeout: 20000 });
   const onOrientation = (event) => {
     if (typeof event.webkitCompassHeading === 'number') guide.heading = event.webkitCompassHeading;
@@ -1110,7 +1165,8 @@ function stopGuide() {
 }
 
 async function onPosition(position) {
-  if (guide.busy) return;
+  // A position that arrives after guidance stopped (the screen was left) draws nothing.
+  if (guide.busy || guide.watch === null) return;
   guide.busy = true;
   try {
     const { latitude, longitude } = position.coords;
@@ -1120,7 +1176,8 @@ async function onPosition(position) {
     });
     showGuidance(answer);
   } catch (error) {
-    mount(document.getElementById('targets'), h('li', {}, problem(error)));
+    const list = document.getElementById('targets');
+    if (list) mount(list, h('li', {}, problem(error)));
   } finally {
     guide.busy = false;
   }

@@ -27,8 +27,12 @@ function append(element, children) {
   }
 }
 
-/** Replaces the children of `target` with `children`. */
+/** Replaces the children of `target` with `children`. The control that had focus keeps it when the new children
+ * hold one with the same id (a live update redraws the card under a finger), without scrolling to it. */
 export function mount(target, ...children) {
+  const active = document.activeElement;
+  const id = active && active !== target && target.contains(active) ? active.id : '';
   target.replaceChildren();
   append(target, children);
+  if (id) document.getElementById(id)?.focus({ preventScroll: true });
 }

@@ -45,16 +45,26 @@ public struct CourseSummary: Sendable, Hashable, Identifiable {
         self.tees = tees
     }
 
-    /// The summary of a stored course.
+    /// The summary of a stored course. A course without a clubhouse point is placed at the first point of its own
+    /// geometry (a tee, else a green), so "nearby" finds it from its first tee.
     public init(_ course: CourseRecord) {
+        let place: (latitude: Double, longitude: Double)? =
+            if let latitude = course.latitude, let longitude = course.longitude {
+                (latitude, longitude)
+            } else {
+                course.holes.lazy.compactMap { hole in
+                    (hole.teePositions.first ?? hole.teePositionsByTee.values.first?.first ?? hole.green.centre)
+                        .map { ($0.latitude, $0.longitude) }
+                }.first
+            }
         self.init(
             id: course.id,
             name: course.name,
             club: course.club,
             city: course.city,
             country: course.country,
-            latitude: course.latitude,
-            longitude: course.longitude,
+            latitude: place?.latitude,
+            longitude: place?.longitude,
             holes: course.holes.count,
             tees: course.tees.map(\.name)
         )

@@ -1,0 +1,30 @@
+import CaddieNode
+import Foundation
+import Hummingbird
+
+/// A partner's phone signed in from the app: the Devices screen asks for the same one-time link (and QR code)
+/// that `caddie web link` prints, addressed as this browser reached the node, so a phone on the same Wi-Fi
+/// reaches it too.
+extension NodeAPI {
+    /// POST /v1/signin-links: a new one-time sign-in link, its QR code (SVG) and, with a trust page, the plain-HTTP
+    /// address that installs the node's authority first and carries the link in its fragment.
+    func makeSignInLink(_ request: Request, secure: Bool) async throws -> Response {
+        guard let authority = request.head.authority, !authority.isEmpty else {
+            throw APIError.badRequest("the request names no host: open the app by the node's address")
+        }
+        let home = home
+        let (secret, endpoint) = try await write { () throws -> (String, HTTPEndpoint?) in
+            (try WebAccess(home: home).newLink(), try HTTPEndpoint.read(home))
+        }
+        let url = "\(secure ? "https" : "http")://\(authority)/signin?t=\(secret)"
+        let host = HostRule.host(of: authority)
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let trust = endpoint?.trustPort.map { "http://\(bracketed):\($0)/#\(url)" }
+        return Response.json(
+            .object([
+                ("url", .string(url)), ("trustUrl", .optional(trust)),
+                ("expiresInSeconds", .int(Int(WebAccess.linkLifetime))),
+                ("qr", QRCode.svg(trust ?? url).map { .string($0) } ?? .null),
+            ]), status: .created)
+    }
+}
