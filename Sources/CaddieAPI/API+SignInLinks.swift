@@ -12,13 +12,24 @@ extension NodeAPI {
         guard let authority = request.head.authority, !authority.isEmpty else {
             throw APIError.badRequest("the request names no host: open the app by the node's address")
         }
+        // The address is rebuilt from the host the guard checked and a numeric port, never echoed as sent.
+        let host = HostRule.host(of: authority)
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let portText =
+            authority.hasPrefix("[")
+            ? authority.split(separator: "]").dropFirst().first.map { String($0.dropFirst()) }
+            : authority.split(separator: ":", maxSplits: 1).dropFirst().first.map(String.init)
+        guard host.allSatisfy({ $0.isLetter || $0.isNumber || ".-:".contains($0) }),
+            portText.map({ UInt16($0) != nil }) ?? true
+        else {
+            throw APIError.badRequest("the request's Host is not an address and port: open the app by the node's address")
+        }
+        let address = portText.map { "\(bracketed):\($0)" } ?? bracketed
         let home = home
         let (secret, endpoint) = try await write { () throws -> (String, HTTPEndpoint?) in
             (try WebAccess(home: home).newLink(), try HTTPEndpoint.read(home))
         }
-        let url = "\(secure ? "https" : "http")://\(authority)/signin?t=\(secret)"
-        let host = HostRule.host(of: authority)
-        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let url = "\(secure ? "https" : "http")://\(address)/signin?t=\(secret)"
         let trust = endpoint?.trustPort.map { "http://\(bracketed):\($0)/#\(url)" }
         return Response.json(
             .object([

@@ -153,6 +153,9 @@ extension Home {
     ) async throws {
         takeWrites()
         try await ControlSocket.serve(path: controlSocketPath, logger: logger, ready: ready) { [self] bytes in
+            if bytes.starts(with: NodeCommand.magic) {
+                return await runCommand(bytes, keys: keys, logger: logger, appended: appended)
+            }
             let result: Result<[SignedOp], NodeError>
             do {
                 let request = try ControlRequest(decoding: bytes)
@@ -181,5 +184,29 @@ extension Home {
             }
             return ControlRequest.reply(result)
         }
+    }
+
+    /// Runs a command a CLI process sent (``NodeCommand``) with the node's own keys: its checks and its append here.
+    func runCommand(
+        _ bytes: [UInt8], keys: UnlockedKeys, logger: Logger, appended: @escaping @Sendable ([SignedOp]) -> Void
+    ) async -> [UInt8] {
+        let result: Result<NodeCommandResult, NodeError>
+        do {
+            let (command, device) = try NodeCommand.decode(bytes)
+            guard device == keys.device.publicKey else {
+                throw NodeError.invalid(
+                    "the running node is device \(keys.device.publicKey.short), not \(device.short): this home's "
+                        + "identity changed; restart `caddie serve`")
+            }
+            let done = try await Task.detached { try self.execute(command, keys: keys) }.value
+            if done.op != nil { appended([]) }
+            logger.info("wrote for a command", metadata: ["op": "\(done.op.map { "\($0)" } ?? "none")"])
+            result = .success(done)
+        } catch let error as NodeError {
+            result = .failure(error)
+        } catch {
+            result = .failure(.wrap(error))
+        }
+        return NodeCommandResult.reply(result)
     }
 }

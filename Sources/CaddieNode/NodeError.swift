@@ -20,6 +20,11 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(String)
     /// An argument or file is wrong; the text says how.
     case invalid(String)
+    /// The request is sound but the state refuses it now (a finished game, a player not in the game): what to
+    /// do about it is the remedy, said at each edge in its own words.
+    case conflict(String, Remedy? = nil)
+    /// Who asks may not do this (not the owner, a removed device).
+    case refused(String, Remedy? = nil)
     /// The store refused.
     case store(StoreError)
     /// A cryptographic step failed.
@@ -44,10 +49,77 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let text): text
         case .ambiguous(let text): text
         case .invalid(let text): text
+        case .conflict(let text, let remedy), .refused(let text, let remedy): remedy.map { "\(text): \($0.command)" } ?? text
         case .store(let error): error.description
         case .crypto(let error): error.description
         case .core(let error): error.description
         case .file(let text): text
+        }
+    }
+
+    /// What to do about a conflict or a refusal, as a command to type and as a request to send: the CLI says the
+    /// one, the HTTP API the other, so neither answers in the other's words.
+    public struct Remedy: Sendable, Equatable {
+        /// For a person at the CLI: "reopen it with `caddie game reopen 1a2b3c4d`".
+        public let command: String
+        /// For an API client (the web app shows it): "reopen the game first".
+        public let request: String
+
+        public init(command: String, request: String) {
+            self.command = command
+            self.request = request
+        }
+
+        /// A finished game reopened first: "reopen it with `caddie game reopen ID` to change a score".
+        public static func reopen(_ game: GameID, then purpose: String) -> Remedy {
+            Remedy(
+                command: "reopen it with `caddie game reopen \(game.short)` \(purpose)",
+                request: "reopen the game \(purpose)")
+        }
+    }
+
+    /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control
+    /// socket carries as one byte.
+    public enum Kind: UInt8, Sendable {
+        case invalid = 0
+        case notFound = 1
+        case ambiguous = 2
+        case conflict = 3
+        case refused = 4
+        case notLoggedIn = 5
+        case storage = 6
+    }
+
+    /// This error's kind.
+    public var kind: Kind {
+        switch self {
+        case .notFound, .noSpace: .notFound
+        case .ambiguous, .spaceAmbiguous: .ambiguous
+        case .conflict, .alreadyLoggedIn: .conflict
+        case .refused, .passphraseRequired: .refused
+        case .notLoggedIn: .notLoggedIn
+        case .store, .file: .storage
+        case .invalid, .crypto, .core: .invalid
+        }
+    }
+
+    /// An error of a kind, with its text as the CLI words it (from the control socket's reply).
+    public init(kind: Kind, text: String) {
+        switch kind {
+        case .notFound: self = .notFound(text)
+        case .ambiguous: self = .ambiguous(text)
+        case .conflict: self = .conflict(text)
+        case .refused: self = .refused(text)
+        case .storage: self = .file(text)
+        case .invalid, .notLoggedIn: self = .invalid(text)
+        }
+    }
+
+    /// The text for an API client: a conflict's or refusal's remedy as a request, never as a command to type.
+    public var requestDescription: String {
+        switch self {
+        case .conflict(let text, let remedy), .refused(let text, let remedy): remedy.map { "\(text): \($0.request)" } ?? text
+        default: description
         }
     }
 

@@ -80,6 +80,23 @@ struct GameOptions: ParsableArguments {
     }
 }
 
+extension GameOptions {
+    /// A command on the game (``NodeCommand``), with the rest of what the person typed resolved first: run by the
+    /// node running on this home when there is one (no passphrase asked), else here after unlocking the keys.
+    func run<Typed>(
+        resolving resolve: (Home, SpaceID, GameID) throws -> Typed,
+        _ command: (SpaceID, GameID, Typed) -> NodeCommand,
+        done: (NodeCommandResult) throws -> String
+    ) throws {
+        try guarded {
+            let (home, space, game) = try open()
+            let typed = try resolve(home, space, game)
+            let result = try home.run(command(space, game, typed)) { try home.unlock(passphrase: try Passphrase.obtain()) }
+            Console.print(try done(result))
+        }
+    }
+}
+
 /// A player of a game, as typed: the game, then the player (an id, an id prefix or a name).
 struct GamePlayerOptions: ParsableArguments {
     @OptionGroup var target: GameOptions
@@ -99,14 +116,6 @@ struct GamePlayerOptions: ParsableArguments {
         try guarded {
             let (home, space, game, player) = try open()
             try body(home, space, game, player)
-        }
-    }
-
-    /// A command that edits the player's part of the game, with both resolved.
-    func edit(_ body: (Home, SpaceID, UnlockedKeys, GameID, PlayerID) throws -> String) throws {
-        try guarded {
-            let (home, space, game, player) = try open()
-            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game, player))
         }
     }
 }

@@ -183,7 +183,11 @@ struct APITests {
 
         // A finished game refuses scores until reopened.
         #expect(try api.post("\(base)/games/\(game)/finish", "").object()["finished"] as? Bool == true)
-        #expect(try api.post("\(base)/games/\(game)/scores", #"{"player":"Ben","hole":1,"strokes":4}"#).status == 400)
+        let closed = try api.post("\(base)/games/\(game)/scores", #"{"player":"Ben","hole":1,"strokes":4}"#)
+        let refusal = try closed.object()
+        #expect(closed.status == 409)
+        #expect(refusal["code"] as? String == "conflict")
+        #expect((refusal["message"] as? String)?.contains("caddie") == false, "no CLI words in an HTTP answer")
         #expect(try api.get("\(base)/games/current").status == 404)
         #expect(try api.post("\(base)/games/\(game)/reopen", "").object()["finished"] as? Bool == false)
         let game2 = try api.post(

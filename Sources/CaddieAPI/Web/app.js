@@ -316,8 +316,9 @@ function disputesBanner() {
       return h('li', {},
         h('span', {}, `${conflict.name}, hole ${conflict.hole}: `
           + conflict.values.map((v) => `${v.strokes} (${v.author})`).join(' or ')),
-        h('div', { class: 'inline wrap' }, conflict.values.map((value, index) => h('button', { type: 'button', class: 'keep',
-          id: `keep-${conflict.player}-${conflict.hole}-${index}`,
+        h('div', { class: 'inline wrap' }, conflict.values.map((value) => h('button', { type: 'button', class: 'keep',
+          // Named by the value's op, so a redraw that reorders the values gives focus back to the same one.
+          id: `keep-${conflict.player}-${conflict.hole}-${value.op}`,
           onclick: () => settle(player, conflict.hole, value) }, `Keep ${value.strokes} (${value.author})`))));
     })),
     h('div', { id: 'dispute-message', 'aria-live': 'assertive' }));
@@ -939,7 +940,7 @@ async function showSignInCode() {
       h('p', {}, `Scan it with the partner's phone camera before ${until}; it signs one browser in, once.`,
         made.trustUrl ? ' A phone new to this node is first shown how to trust it.' : ''),
       h('p', {}, h('code', { class: 'invite-code', id: 'signin-url' }, made.trustUrl ?? made.url))));
-    document.getElementById('signin-qr').focus();
+    document.getElementById('signin-qr')?.focus();
     say('Sign-in code shown: scan it with the other phone.');
   } catch (error) {
     mount(target, problem(error));

@@ -177,9 +177,11 @@ extension HandicapService {
         for player in card.players {
             let teeName = card.game.tee(of: player.id)
             guard let tee = course.tee(named: teeName) else {
-                throw .invalid(
-                    "course \(course.name) has no tee '\(teeName)' (\(player.name)'s tee): set another with "
-                        + "`caddie game setup \(card.game.id.short) --player-tee \(player.name)=TEE`")
+                throw .conflict(
+                    "course \(course.name) has no tee '\(teeName)' (\(player.name)'s tee)",
+                    .init(
+                        command: "set another with `caddie game setup \(card.game.id.short) --player-tee \(player.name)=TEE`",
+                        request: "set another tee for \(player.name) in the game's setup"))
             }
             var pars: [Int] = []
             var indexes: [Int] = []

@@ -177,7 +177,7 @@ extension RoundService {
         }
         let game = try self.game(space, game)
         guard !game.finished else {
-            throw .invalid("game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` first")
+            throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: "first"))
         }
         guard let course = try courses.course(of: game, in: space) else {
             throw .notFound("the course of game \(game.id.short) has not arrived yet: sync with the home that imported it")
@@ -195,14 +195,18 @@ extension RoundService {
     {
         let game = try self.game(space, game, includeDeleted: true)
         if restore {
-            guard game.deleted else { throw .invalid("game \(game.id.short) is not deleted") }
+            guard game.deleted else { throw .conflict("game \(game.id.short) is not deleted") }
         } else {
-            guard !game.deleted else { throw .invalid("game \(game.id.short) is already deleted") }
+            guard !game.deleted else { throw .conflict("game \(game.id.short) is already deleted") }
             let scores = try run { try store.cells(space, game: game.id) }.count
             if scores > 0, !force {
-                throw .invalid(
-                    "game \(game.id.short) has \(scores) scores: delete it with --force if it really was a "
-                        + "mistake (its ops stay in the log and `caddie game restore` brings it back)")
+                throw .conflict(
+                    "game \(game.id.short) has \(scores) scores",
+                    .init(
+                        command: "delete it with --force if it really was a mistake (its ops stay in the log and "
+                            + "`caddie game restore` brings it back)",
+                        request: "delete it with ?force=true if it really was a mistake (its ops stay in the log and "
+                            + "restoring the game brings it back)"))
             }
         }
         try append(space: space, keys: keys, changes: [.set(game.id, fields: ["deleted": .integer(restore ? 0 : 1)])])

@@ -201,26 +201,37 @@ extension RoundService {
     }
 
     /// Adds a player to a game's roster.
-    public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) {
+    @discardableResult
+    public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
         let player = try self.player(space, player)
-        try append(space: space, keys: keys, changes: [.rosterAdd(game: game.id, player: player.id)])
+        return try append(space: space, keys: keys, changes: [.rosterAdd(game: game.id, player: player.id)]).id
     }
 
     /// Removes a player from a game's roster (cancelling the adds this home has seen).
-    public func removeFromRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) {
+    @discardableResult
+    public func removeFromRoster(
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID
+    ) throws(NodeError)
+        -> OpID?
+    {
         let game = try self.game(space, game)
         let player = try self.player(space, player)
         let tags = try run { try store.rosterTags(space, game: game.id, player: player.id) }
-        guard !tags.isEmpty else { throw .invalid("\(player.name) is not on the roster of game \(game.id.short)") }
-        try append(space: space, keys: keys, changes: [.rosterRemove(game: game.id, player: player.id, observed: tags)])
+        guard !tags.isEmpty else { throw .conflict("\(player.name) is not on the roster of game \(game.id.short)") }
+        return try append(
+            space: space, keys: keys, changes: [.rosterRemove(game: game.id, player: player.id, observed: tags)]
+        ).id
     }
 
-    /// Finishes or reopens a game.
-    public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) {
+    /// Finishes or reopens a game; nil when it already was so (no op to sign).
+    @discardableResult
+    public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
-        guard game.finished != finished else { return }  // already so: no op to sign
-        try append(space: space, keys: keys, changes: [.set(game.id, fields: ["finished": .integer(finished ? 1 : 0)])])
+        guard game.finished != finished else { return nil }
+        return try append(
+            space: space, keys: keys, changes: [.set(game.id, fields: ["finished": .integer(finished ? 1 : 0)])]
+        ).id
     }
 
     // MARK: Scores
@@ -257,13 +268,16 @@ extension RoundService {
         }
         let game = try self.game(space, game)
         guard !game.finished else {
-            throw .invalid(
-                "game \(game.id.short) is finished: reopen it with `caddie game reopen \(game.id.short)` to change a score")
+            throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: "to change a score"))
         }
         let player = try self.player(space, player)
         let roster = try run { try store.roster(space, game: game.id) }
         guard roster.contains(player.id) else {
-            throw .invalid("\(player.name) is not playing in game \(game.id.short): add them with `caddie game add-player`")
+            throw .conflict(
+                "\(player.name) is not playing in game \(game.id.short)",
+                .init(
+                    command: "add them with `caddie game add-player \(game.id.short) \(player.id.short)`",
+                    request: "add them to the game first"))
         }
         let course = try courses.course(of: game, in: space)
         let holes = course?.holes.count ?? 18
@@ -334,20 +348,29 @@ extension RoundService {
     )
         throws(NodeError) -> Digest32
     {
+        try attestWithOp(space: space, keys: keys, game: game, player: player).card
+    }
+
+    /// As ``attest(space:keys:game:player:)``, with the op signed.
+    func attestWithOp(
+        space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID
+    )
+        throws(NodeError) -> (op: OpID, card: Digest32)
+    {
         let card = try card(space: space, game: game)
         let player = try self.player(space, player)
         guard card.players.contains(where: { $0.id == player.id }) else {
-            throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
+            throw .conflict("\(player.name) is not playing in game \(card.game.id.short)")
         }
         let conflicts = card.conflicts.filter { $0.player == player.id }.map(\.hole)
         guard conflicts.isEmpty else {
-            throw .invalid(
-                "\(player.name)'s card has conflicting values on hole(s) "
-                    + conflicts.map(String.init).joined(separator: ", ") + ": settle them with `caddie score` first")
+            throw .conflict(
+                "\(player.name)'s card has conflicting values on hole(s) " + conflicts.map(String.init).joined(separator: ", "),
+                .init(command: "settle them with `caddie score` first", request: "settle the disputes first"))
         }
         let hash = Self.cardHash(card, player: player.id)
-        try append(space: space, keys: keys, changes: [.attest(game: card.game.id, player: player.id, cardHash: hash)])
-        return hash
+        let op = try append(space: space, keys: keys, changes: [.attest(game: card.game.id, player: player.id, cardHash: hash)])
+        return (op.id, hash)
     }
 
     // MARK: Merge by file

@@ -325,8 +325,11 @@ struct ScoreCommand: ParsableCommand {
                 throw NodeError.wrap(error)
             }
             let (home, space, game, player) = try target.open()
-            let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let op = try home.rounds.score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry)
+            // A running node runs it with its own keys: no passphrase, no Argon2id here.
+            let done = try home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
+                try home.unlock(passphrase: try Passphrase.obtain())
+            }
+            guard let op = done.op else { throw NodeError.invalid("the node signed no op for the score") }
             target.show(
                 .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
                 text: "Hole \(hole): \(entry.summary) for \(target.player)")
@@ -340,9 +343,12 @@ struct Attest: ParsableCommand {
     @Argument(help: "The player whose card you attest.") var player: String
 
     func run() throws {
-        try target.edit(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) {
-            home, space, keys, game, id in
-            let hash = try home.rounds.attest(space: space, keys: keys, game: game, player: id)
+        try target.run(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) { space, game, id in
+            .attest(space: space, game: game, player: id)
+        } done: { result in
+            guard case .attested(_, let hash) = result else {
+                throw NodeError.invalid("the node signed no attestation for \(player)'s card: check with `caddie card`")
+            }
             return "Attested \(player)'s card (\(hash.short))"
         }
     }
@@ -351,9 +357,10 @@ struct Attest: ParsableCommand {
 extension GameOptions {
     /// `caddie game finish` and `caddie game reopen`: one op that sets the game's finished flag.
     fileprivate func setFinished(_ finished: Bool) throws {
-        try edit { home, space, keys, id in
-            try home.rounds.setFinished(space: space, keys: keys, game: id, finished: finished)
-            return "\(finished ? "Finished" : "Reopened") game \(game)"
+        try run(resolving: { _, _, _ in () }) { space, id, _ in
+            .setFinished(space: space, game: id, finished: finished)
+        } done: { _ in
+            "\(finished ? "Finished" : "Reopened") game \(game)"
         }
     }
 }
@@ -362,13 +369,11 @@ extension GamePlayerOptions {
     /// `caddie game add-player` and `caddie game remove-player`: one op that adds the player to the game's roster
     /// or removes them.
     fileprivate func setInRoster(_ inRoster: Bool) throws {
-        try edit { home, space, keys, game, player in
-            if inRoster {
-                try home.rounds.addToRoster(space: space, keys: keys, game: game, player: player)
-                return "Added \(self.player) to game \(self.game)"
-            }
-            try home.rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
-            return "Removed \(self.player) from game \(self.game)"
+        try target.run(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) {
+            space, game, player in
+            .setInRoster(space: space, game: game, player: player, inRoster: inRoster)
+        } done: { _ in
+            inRoster ? "Added \(self.player) to game \(self.game)" : "Removed \(self.player) from game \(self.game)"
         }
     }
 }

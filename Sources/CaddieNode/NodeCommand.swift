@@ -1,0 +1,243 @@
+import CaddieCore
+import CaddieSync
+import Foundation
+
+/// A command a person gives their node, built by the CLI from what was typed (names already resolved to ids).
+/// The node that holds the home runs it (``Home/execute(_:keys:)``): the feature's checks and the append happen
+/// in that one process, with the keys it unlocked when it started, so a command sent to a running node needs
+/// neither the passphrase nor the Argon2id that opens the keys. With no node running, the CLI runs the same
+/// command in its own process after unlocking the keys (``Home/run(_:unlock:)``).
+///
+/// Carried over the control socket as `"CMD1"` ‖ JSON (``NodeCommand/Wire``). Reply: `0` ‖ JSON of the
+/// ``NodeCommandResult``; or `1` ‖ the error's kind (``NodeError/Kind``, one byte) ‖ UTF-8 text.
+public enum NodeCommand: Sendable, Equatable {
+    /// A player's strokes on a hole, superseding every value the cell shows.
+    case score(space: SpaceID, game: GameID, player: PlayerID, hole: Int, entry: ScoreEntry)
+    /// A marker's attestation of a player's card as it stands.
+    case attest(space: SpaceID, game: GameID, player: PlayerID)
+    /// A game finished or reopened.
+    case setFinished(space: SpaceID, game: GameID, finished: Bool)
+    /// A player added to a game's roster, or taken off it.
+    case setInRoster(space: SpaceID, game: GameID, player: PlayerID, inRoster: Bool)
+
+    static let magic: [UInt8] = Array("CMD1".utf8)
+
+    /// The JSON form on the control socket.
+    struct Wire: Codable {
+        var command: String
+        /// The device the command acts as: the node refuses a command for another device.
+        var device: PublicKey?
+        var space: SpaceID
+        var game: GameID
+        var player: PlayerID?
+        var hole: Int?
+        var strokes: Int?
+        var putts: Int?
+        var penalties: Int?
+        var fairway: String?
+        var greenInRegulation: Bool?
+        var flag: Bool?
+    }
+
+    var wire: Wire {
+        switch self {
+        case .score(let space, let game, let player, let hole, let entry):
+            Wire(
+                command: "score", space: space, game: game, player: player, hole: hole, strokes: entry.strokes,
+                putts: entry.putts, penalties: entry.penalties, fairway: entry.fairway?.name,
+                greenInRegulation: entry.greenInRegulation)
+        case .attest(let space, let game, let player):
+            Wire(command: "attest", space: space, game: game, player: player)
+        case .setFinished(let space, let game, let finished):
+            Wire(command: "finished", space: space, game: game, flag: finished)
+        case .setInRoster(let space, let game, let player, let inRoster):
+            Wire(command: "roster", space: space, game: game, player: player, flag: inRoster)
+        }
+    }
+
+    /// The request's bytes, for the node of `device`.
+    public func encoded(device: PublicKey) -> [UInt8] {
+        var wire = wire
+        wire.device = device
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding a struct of strings, numbers and booleans cannot fail.
+        return Self.magic + [UInt8]((try? encoder.encode(wire)) ?? Data())
+    }
+
+    /// Decodes a request and the device it is for; the error says what was wrong with it.
+    public static func decode(_ bytes: [UInt8]) throws(NodeError) -> (command: NodeCommand, device: PublicKey) {
+        let command = try NodeCommand(decoding: bytes)
+        // Read again for the device: the command's own decoding checked the JSON already.
+        guard let device = try? JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst(magic.count))).device else {
+            throw .invalid("the command names no device: update caddie")
+        }
+        return (command, device)
+    }
+
+    /// Decodes a request's command; the error says what was wrong with it.
+    public init(decoding bytes: [UInt8]) throws(NodeError) {
+        guard bytes.starts(with: Self.magic) else { throw .invalid("a command request must start with CMD1") }
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst(Self.magic.count)))
+        } catch {
+            throw .invalid("the command's JSON does not read: \(error)")
+        }
+        func required<T>(_ value: T?, _ name: String) throws(NodeError) -> T {
+            guard let value else { throw .invalid("the \(wire.command) command needs '\(name)'") }
+            return value
+        }
+        switch wire.command {
+        case "score":
+            let fairway = try wire.fairway.map { name throws(NodeError) in
+                guard let value = ScoreEntry.Fairway(name: name) else {
+                    throw .invalid("'fairway' must be hit, left or right, got '\(name)'")
+                }
+                return value
+            }
+            let entry: ScoreEntry
+            do {
+                entry = try ScoreEntry(
+                    strokes: try required(wire.strokes, "strokes"), putts: wire.putts, penalties: wire.penalties,
+                    fairway: fairway, greenInRegulation: wire.greenInRegulation)
+            } catch let error as NodeError {
+                throw error
+            } catch {
+                throw .wrap(error)
+            }
+            self = .score(
+                space: wire.space, game: wire.game, player: try required(wire.player, "player"),
+                hole: try required(wire.hole, "hole"), entry: entry)
+        case "attest":
+            self = .attest(space: wire.space, game: wire.game, player: try required(wire.player, "player"))
+        case "finished":
+            self = .setFinished(space: wire.space, game: wire.game, finished: try required(wire.flag, "flag"))
+        case "roster":
+            self = .setInRoster(
+                space: wire.space, game: wire.game, player: try required(wire.player, "player"),
+                inRoster: try required(wire.flag, "flag"))
+        default:
+            throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
+        }
+    }
+}
+
+/// What a command did.
+public enum NodeCommandResult: Sendable, Equatable {
+    /// The op signed for it.
+    case op(OpID)
+    /// The attestation's op and the hash of the card it attests.
+    case attested(OpID?, card: Digest32)
+    /// Nothing needed signing (the game was already so).
+    case unchanged
+
+    struct Wire: Codable {
+        var device: PublicKey?
+        var seq: UInt64?
+        var card: Digest32?
+    }
+
+    var wire: Wire {
+        switch self {
+        case .op(let op): Wire(device: op.device, seq: op.seq)
+        case .attested(let op, let card): Wire(device: op?.device, seq: op?.seq, card: card)
+        case .unchanged: Wire()
+        }
+    }
+
+    init(wire: Wire) {
+        let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
+        if let card = wire.card {
+            self = .attested(op, card: card)
+        } else if let op {
+            self = .op(op)
+        } else {
+            self = .unchanged
+        }
+    }
+
+    /// The op signed, if any.
+    public var op: OpID? {
+        switch self {
+        case .op(let op): op
+        case .attested(let op, _): op
+        case .unchanged: nil
+        }
+    }
+
+    static func reply(_ result: Result<NodeCommandResult, NodeError>) -> [UInt8] {
+        switch result {
+        case .success(let value):
+            return [0] + [UInt8]((try? JSONEncoder().encode(value.wire)) ?? Data())
+        case .failure(let error):
+            return [1, error.kind.rawValue] + Array(error.description.utf8)
+        }
+    }
+
+    static func result(fromReply bytes: [UInt8]) throws(NodeError) -> NodeCommandResult {
+        switch bytes.first {
+        case 0:
+            do {
+                return NodeCommandResult(wire: try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst())))
+            } catch {
+                throw .invalid("the running node's reply was damaged (\(error)): check with `caddie card` before trying again")
+            }
+        case 1 where bytes.count >= 2:
+            guard let kind = NodeError.Kind(rawValue: bytes[1]) else {
+                // A node of an older caddie answers with its text alone, no kind.
+                throw NodeError.invalid(String(decoding: bytes.dropFirst(), as: UTF8.self))
+            }
+            throw NodeError(kind: kind, text: String(decoding: bytes.dropFirst(2), as: UTF8.self))
+        default:
+            throw .invalid("the running node sent a reply this version does not read: update caddie")
+        }
+    }
+}
+
+extension Home {
+    /// Runs a command here, with these keys: the feature's checks, then its append.
+    public func execute(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
+        switch command {
+        case .score(let space, let game, let player, let hole, let entry):
+            return .op(try rounds.score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry))
+        case .attest(let space, let game, let player):
+            let (op, card) = try rounds.attestWithOp(space: space, keys: keys, game: game, player: player)
+            return .attested(op, card: card)
+        case .setFinished(let space, let game, let finished):
+            return try rounds.setFinished(space: space, keys: keys, game: game, finished: finished).map { .op($0) } ?? .unchanged
+        case .setInRoster(let space, let game, let player, let inRoster):
+            let op =
+                inRoster
+                ? try rounds.addToRoster(space: space, keys: keys, game: game, player: player)
+                : try rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
+            return op.map { .op($0) } ?? .unchanged
+        }
+    }
+
+    /// Runs a command in the node running on this home, if one answers; else here, with the keys `unlock` opens
+    /// (the passphrase and Argon2id are paid only then).
+    public func run(_ command: NodeCommand, unlock: () throws -> UnlockedKeys) throws -> NodeCommandResult {
+        if !servesWrites.withLock({ $0 }) {
+            let reply: [UInt8]?
+            do {
+                guard let device = try identity().deviceKey else {
+                    throw NodeError.file("identity.json names no valid device key: log in again in a new home")
+                }
+                reply = try ControlSocket.request(path: controlSocketPath, command.encoded(device: device))
+            } catch let error as NodeError {
+                throw error
+            } catch {
+                throw NodeError.invalid("\(error)")
+            }
+            // A node of an older caddie takes edits only (CTL1): the command runs here and hands it its edits.
+            if let reply, !Self.isLegacyRefusal(reply) { return try NodeCommandResult.result(fromReply: reply) }
+        }
+        return try execute(command, keys: try unlock())
+    }
+
+    /// Whether a reply is an older node's refusal of a command it does not read.
+    static func isLegacyRefusal(_ reply: [UInt8]) -> Bool {
+        reply.first == 1 && String(decoding: reply.dropFirst(), as: UTF8.self).contains("does not start with CTL1")
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// Commands in, end to end: with a node running, `caddie score`, `game finish`, `game reopen`, `attest` and
+/// `game add-player` are run by the node with its own keys, so no passphrase is asked; with none running the
+/// command asks for it. A refusal keeps its kind: the CLI names the command to type, the API the request.
+@Suite("commands run by the running node", .serialized)
+struct NodeCommandCLITests {
+    @Test("with a node running no passphrase is needed; a finished game refuses in each edge's words")
+    func noPassphraseThroughTheNode() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, game) = (served.homes[0], served.game)
+        let none: String?? = .some(nil)
+        // The node signs: the command never opened the keys (no CADDIE_PASSPHRASE in its environment).
+        let scored = try ana.run(["score", game, "Ana", "3", "5", "--putts", "2", "--json"], passphrase: none)
+        #expect(scored.status == 0, "\(scored.stderr)")
+        #expect(try Self.strokes(ana, game, "Ana", hole: 3) == 5)
+        let device = try #require(try ana.ok(["whoami", "--json"]).json() as? [String: Any])["device"] as? String
+        #expect(scored.stdout.contains(String(try #require(device).prefix(16))), "the op is this device's: \(scored.stdout)")
+        // The roster and the attestation go the same way; the attestation's card hash comes back over the socket.
+        #expect(try ana.run(["game", "remove-player", game, "Dev"], passphrase: none).status == 0)
+        try ana.fails(["game", "remove-player", game, "Dev"], passphrase: none, saying: "is not on the roster")
+        #expect(try ana.run(["game", "add-player", game, "Dev"], passphrase: none).status == 0)
+        let attested = try ana.run(["attest", game, "Ben"], passphrase: none)
+        #expect(attested.status == 0 && attested.stdout.contains("Attested Ben's card ("), "\(attested.stdout)\(attested.stderr)")
+        #expect(try ana.run(["game", "finish", game], passphrase: none).status == 0)
+        // A finished game: a conflict, with the command to type at the CLI ...
+        let refused = try ana.fails(
+            ["score", game, "Ana", "4", "4"], passphrase: none, saying: "is finished: reopen it with `caddie game reopen")
+        #expect(!refused.stderr.contains("passphrase"))
+        // ... and the request to make in the API, never a command to type.
+        let players = try served.api.get("/v1/spaces/\(served.space)/players").array()
+        let anaID = try #require(players.first { $0["name"] as? String == "Ana" }?["player"] as? String)
+        let api = try served.api.post(
+            "/v1/spaces/\(served.space)/games/\(game)/scores", #"{"player":"\#(anaID)","hole":4,"strokes":4}"#)
+        #expect(api.status == 409)
+        let message = try api.object()["message"] as? String ?? ""
+        #expect(message.contains("reopen the game to change a score") && !message.contains("caddie"), "\(message)")
+        #expect(try ana.run(["game", "reopen", game], passphrase: none).status == 0)
+        #expect(try ana.run(["score", game, "Ana", "4", "4"], passphrase: none).status == 0)
+
+        // With the node stopped, the same command must open the keys itself.
+        served.node.stop()
+        try ana.fails(["score", game, "Ana", "5", "4"], passphrase: none, saying: "CADDIE_PASSPHRASE")
+        try ana.ok(["score", game, "Ana", "5", "4"])
+    }
+
+    /// The strokes a player's cell shows, from `caddie card --json`.
+    static func strokes(_ home: CLI, _ game: String, _ name: String, hole: Int) throws -> Int? {
+        let card = try #require(try home.ok(["card", game, "--json"]).json() as? [String: Any])
+        let players = try #require(card["players"] as? [[String: Any]])
+        let cells = players.first { $0["name"] as? String == name }?["cells"] as? [[String: Any]] ?? []
+        return cells.first { $0["hole"] as? Int == hole }?["strokes"] as? Int
+    }
+}

@@ -1,0 +1,137 @@
+import CaddieCore
+import Foundation
+import Testing
+
+@testable import CaddieNode
+
+/// Commands in: what the CLI hands the node (``NodeCommand``) reads back as written, its errors keep their kind
+/// across the control socket, and run against a real home (a SQLite file, real keys, no process launched) each
+/// command gives the change it names, or refuses with a remedy worded for its edge.
+@Suite("node commands")
+struct NodeCommandTests {
+    let space = SpaceID(unchecked: [UInt8](repeating: 3, count: 16))
+    let game = GameID(unchecked: [UInt8](repeating: 1, count: 8))
+    let player = PlayerID(unchecked: [UInt8](repeating: 2, count: 8))
+
+    @Test("every command reads back as written")
+    func roundTrip() throws {
+        let entry = try ScoreEntry(strokes: 5, putts: 2, penalties: 1, fairway: .left, greenInRegulation: false)
+        let commands: [NodeCommand] = [
+            .score(space: space, game: game, player: player, hole: 7, entry: entry),
+            .score(space: space, game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 3)),
+            .attest(space: space, game: game, player: player),
+            .setFinished(space: space, game: game, finished: true),
+            .setInRoster(space: space, game: game, player: player, inRoster: false),
+        ]
+        let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
+        for command in commands {
+            let decoded = try NodeCommand.decode(command.encoded(device: device))
+            #expect(decoded.command == command && decoded.device == device)
+        }
+        // A command with no device is refused: the node could not tell whose it is.
+        #expect(throws: NodeError.self) {
+            try NodeCommand.decode(
+                Array(#"CMD1{"command":"attest","space":"\#(space.hex)","game":"\#(game.hex)","player":"\#(player.hex)"}"#.utf8))
+        }
+    }
+
+    @Test("a damaged or unknown command is refused saying what was wrong")
+    func badRequests() {
+        func refusal(_ bytes: [UInt8]) -> String? {
+            do {
+                _ = try NodeCommand(decoding: bytes)
+                return nil
+            } catch { return error.description }
+        }
+        #expect(refusal(Array("CTL1{}".utf8))?.contains("must start with CMD1") == true)
+        #expect(refusal(Array("CMD1{not json".utf8))?.contains("does not read") == true)
+        let base = #""space":"\#(space.hex)","game":"\#(game.hex)""#
+        #expect(refusal(Array(#"CMD1{"command":"delete-everything",\#(base)}"#.utf8))?.contains("not a command") == true)
+        #expect(refusal(Array(#"CMD1{"command":"score",\#(base),"hole":3,"strokes":4}"#.utf8))?.contains("'player'") == true)
+        let tooMany = #"CMD1{"command":"score",\#(base),"player":"\#(player.hex)","hole":3,"strokes":99}"#
+        #expect(refusal(Array(tooMany.utf8)) != nil)
+    }
+
+    @Test("an error crosses the control socket with its kind and its words")
+    func replies() throws {
+        let conflict = NodeError.conflict("game 01010101 is finished", .reopen(game, then: "to change a score"))
+        #expect {
+            try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.failure(conflict)))
+        } throws: { error in
+            guard let error = error as? NodeError, case .conflict(let text, _) = error else { return false }
+            return error.kind == .conflict && text.contains("caddie game reopen 01010101")
+        }
+        #expect {
+            try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.failure(.notFound("no game 'x'"))))
+        } throws: { ($0 as? NodeError) == .notFound("no game 'x'") }
+        let op = OpID(device: PublicKey(unchecked: [UInt8](repeating: 9, count: 32)), seq: 42)
+        #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.op(op)))) == .op(op))
+        #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.unchanged))) == .unchanged)
+        #expect(throws: NodeError.self) { try NodeCommandResult.result(fromReply: [7, 1, 2]) }
+        // An older node's refusal (its text, no kind byte) keeps its whole text, and is known for what it is.
+        let legacy = [UInt8(1)] + Array("the command's request was damaged: does not start with CTL1".utf8)
+        #expect(Home.isLegacyRefusal(legacy))
+        #expect {
+            try NodeCommandResult.result(fromReply: legacy)
+        } throws: { ($0 as? NodeError)?.description.hasPrefix("the command's request") == true }
+    }
+
+    @Test("run against a real home, each command gives its change; a finished game refuses with each edge's remedy")
+    func executes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-node-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let home = try Home(path: directory.path)
+        let passphrase = "correct horse battery staple"
+        _ = try home.login(name: "Ana", passphrase: passphrase)
+        _ = try home.spaces.createSpace(name: "Saturday", passphrase: passphrase)
+        let space = try #require(try home.spaces.list().first).id
+        let keys = try home.unlock(passphrase: passphrase)
+        let course = """
+            {"name": "Nine", "source": "made up for a test", "asOf": "2026-11",
+             "tees": [{"name": "Yellow", "rating": 35.0, "slope": 120, "par": 36}],
+             "holes": [\((1...9).map { #"{"number": \#($0), "par": 4, "strokeIndex": \#($0)}"# }.joined(separator: ","))]}
+            """
+        let courseID = try #require(try home.courses.importCourses(space: space, keys: keys, data: Data(course.utf8)).first).id
+        let ana = try home.rounds.addPlayer(space: space, keys: keys, name: "Ana", user: nil, handicapIndex: 12)
+        let ben = try home.rounds.addPlayer(space: space, keys: keys, name: "Ben", user: nil, handicapIndex: 20)
+        let game = try home.rounds.newGame(space: space, keys: keys, course: courseID, tee: "Yellow", players: [ana])
+
+        let scored = try home.execute(
+            .score(space: space, game: game, player: ana, hole: 3, entry: try ScoreEntry(strokes: 5, putts: 2)), keys: keys)
+        #expect(scored.op?.device == keys.device.publicKey)
+        #expect(try home.rounds.card(space: space, game: game).cell(ana, 3)?.winner?.entry.strokes == 5)
+
+        // Ben is not in the game: a conflict, whose remedy the CLI words as a command and the API as a request.
+        #expect {
+            try home.execute(
+                .score(space: space, game: game, player: ben, hole: 3, entry: try ScoreEntry(strokes: 4)), keys: keys)
+        } throws: { error in
+            guard let error = error as? NodeError else { return false }
+            return error.kind == .conflict && error.description.contains("`caddie game add-player")
+                && !error.requestDescription.contains("caddie") && error.requestDescription.contains("add them to the game")
+        }
+        #expect(try home.execute(.setInRoster(space: space, game: game, player: ben, inRoster: true), keys: keys).op != nil)
+        #expect(try home.rounds.card(space: space, game: game).players.map(\.id).contains(ben))
+
+        #expect(try home.execute(.setFinished(space: space, game: game, finished: true), keys: keys).op != nil)
+        #expect(try home.execute(.setFinished(space: space, game: game, finished: true), keys: keys) == .unchanged)
+        let before = try home.rounds.card(space: space, game: game).cell(ana, 4)
+        #expect {
+            try home.execute(
+                .score(space: space, game: game, player: ana, hole: 4, entry: try ScoreEntry(strokes: 4)), keys: keys)
+        } throws: { error in
+            guard let error = error as? NodeError else { return false }
+            return error.kind == .conflict && error.description.contains("reopen it with `caddie game reopen")
+                && error.requestDescription == "game \(game.short) is finished: reopen the game to change a score"
+        }
+        #expect(try home.rounds.card(space: space, game: game).cell(ana, 4) == nil && before == nil)
+        let attested = try home.execute(.attest(space: space, game: game, player: ana), keys: keys)
+        guard case .attested(let op, let card) = attested else {
+            Issue.record("attest gave \(attested)")
+            return
+        }
+        let expected = RoundService.cardHash(try home.rounds.card(space: space, game: game), player: ana)
+        #expect(op != nil)
+        #expect(card == expected)
+    }
+}
