@@ -175,7 +175,7 @@ extension NodeAPI {
             Views.game(
                 try await write {
                     let game = try home.rounds.resolveGame(id, game).id
-                    try home.rounds.setFinished(space: id, keys: keys, game: game, finished: finished)
+                    _ = try home.execute(.setFinished(space: id, game: game, finished: finished), keys: keys)
                     return try home.rounds.game(id, game)
                 }))
     }
@@ -227,17 +227,16 @@ extension NodeAPI {
         let (made, player) = try await write {
             let game = try home.rounds.resolveGame(id, game).id
             let player = try home.rounds.resolvePlayer(id, body.player).id
-            return (
-                try home.rounds.score(
-                    space: id, keys: keys, game: game, player: player, hole: body.hole, entry: entry, seen: seen),
-                player.hex
-            )
+            let command = NodeCommand.score(space: id, game: game, player: player, hole: body.hole, entry: entry, seen: seen)
+            return (try home.execute(command, keys: keys), player.hex)
         }
+        guard let op = made.op else { throw APIError.badRequest("the entry signed nothing") }
+        let replay = made == .replayed(op)
         return Response.json(
             .object([
-                ("op", .string(Views.opName(made.op))), ("player", .string(player)),
-                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)), ("replay", .bool(made.replay)),
-            ]), status: made.replay ? .ok : .created)
+                ("op", .string(Views.opName(op))), ("player", .string(player)),
+                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)), ("replay", .bool(replay)),
+            ]), status: replay ? .ok : .created)
     }
 
     struct NewAttestation: Decodable { let player: String }
@@ -249,7 +248,11 @@ extension NodeAPI {
         let (hash, player) = try await write {
             let game = try home.rounds.resolveGame(id, game).id
             let player = try home.rounds.resolvePlayer(id, body.player).id
-            return (try home.rounds.attest(space: id, keys: keys, game: game, player: player), player.hex)
+            guard case .attested(_, let card) = try home.execute(.attest(space: id, game: game, player: player), keys: keys)
+            else {
+                throw NodeError.invalid("the attestation signed nothing")
+            }
+            return (card, player.hex)
         }
         return Response.json(.object([("player", .string(player)), ("cardHash", .string(hash.hex))]), status: .created)
     }

@@ -11,8 +11,9 @@ import Foundation
 /// Carried over the control socket as `"CMD1"` ‖ JSON (``NodeCommand/Wire``). Reply: `0` ‖ JSON of the
 /// ``NodeCommandResult``; or `1` ‖ the error's kind (``NodeError/Kind``, one byte) ‖ UTF-8 text.
 public enum NodeCommand: Sendable, Equatable {
-    /// A player's strokes on a hole, superseding every value the cell shows.
-    case score(space: SpaceID, game: GameID, player: PlayerID, hole: Int, entry: ScoreEntry)
+    /// A player's strokes on a hole, superseding `seen` (the values the person entering it last saw), or every
+    /// value the cell shows when `seen` is nil.
+    case score(space: SpaceID, game: GameID, player: PlayerID, hole: Int, entry: ScoreEntry, seen: [OpID]? = nil)
     /// A marker's attestation of a player's card as it stands.
     case attest(space: SpaceID, game: GameID, player: PlayerID)
     /// A game finished or reopened.
@@ -36,16 +37,17 @@ public enum NodeCommand: Sendable, Equatable {
         var penalties: Int?
         var fairway: String?
         var greenInRegulation: Bool?
+        var seen: [String]?
         var flag: Bool?
     }
 
     var wire: Wire {
         switch self {
-        case .score(let space, let game, let player, let hole, let entry):
+        case .score(let space, let game, let player, let hole, let entry, let seen):
             Wire(
                 command: "score", space: space, game: game, player: player, hole: hole, strokes: entry.strokes,
                 putts: entry.putts, penalties: entry.penalties, fairway: entry.fairway?.name,
-                greenInRegulation: entry.greenInRegulation)
+                greenInRegulation: entry.greenInRegulation, seen: seen?.map(Views.opName))
         case .attest(let space, let game, let player):
             Wire(command: "attest", space: space, game: game, player: player)
         case .setFinished(let space, let game, let finished):
@@ -106,9 +108,15 @@ public enum NodeCommand: Sendable, Equatable {
             } catch {
                 throw .wrap(error)
             }
+            let seen = try wire.seen.map { names throws(NodeError) in
+                try names.map { name throws(NodeError) in
+                    guard let op = Views.opID(named: name) else { throw .invalid("'seen' names DEVICEHEX:SEQ, got '\(name)'") }
+                    return op
+                }
+            }
             self = .score(
                 space: wire.space, game: wire.game, player: try required(wire.player, "player"),
-                hole: try required(wire.hole, "hole"), entry: entry)
+                hole: try required(wire.hole, "hole"), entry: entry, seen: seen)
         case "attest":
             self = .attest(space: wire.space, game: wire.game, player: try required(wire.player, "player"))
         case "finished":
@@ -127,6 +135,8 @@ public enum NodeCommand: Sendable, Equatable {
 public enum NodeCommandResult: Sendable, Equatable {
     /// The op signed for it.
     case op(OpID)
+    /// The same entry was made before with the same `seen` (its answer was lost): nothing signed, this is its op.
+    case replayed(OpID)
     /// The attestation's op and the hash of the card it attests.
     case attested(OpID?, card: Digest32)
     /// Nothing needed signing (the game was already so).
@@ -136,11 +146,13 @@ public enum NodeCommandResult: Sendable, Equatable {
         var device: PublicKey?
         var seq: UInt64?
         var card: Digest32?
+        var replay: Bool?
     }
 
     var wire: Wire {
         switch self {
         case .op(let op): Wire(device: op.device, seq: op.seq)
+        case .replayed(let op): Wire(device: op.device, seq: op.seq, replay: true)
         case .attested(let op, let card): Wire(device: op?.device, seq: op?.seq, card: card)
         case .unchanged: Wire()
         }
@@ -151,7 +163,7 @@ public enum NodeCommandResult: Sendable, Equatable {
         if let card = wire.card {
             self = .attested(op, card: card)
         } else if let op {
-            self = .op(op)
+            self = wire.replay == true ? .replayed(op) : .op(op)
         } else {
             self = .unchanged
         }
@@ -160,7 +172,7 @@ public enum NodeCommandResult: Sendable, Equatable {
     /// The op signed, if any.
     public var op: OpID? {
         switch self {
-        case .op(let op): op
+        case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
         case .unchanged: nil
         }
@@ -199,8 +211,10 @@ extension Home {
     /// Runs a command here, with these keys: the feature's checks, then its append.
     public func execute(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
         switch command {
-        case .score(let space, let game, let player, let hole, let entry):
-            return .op(try rounds.score(space: space, keys: keys, game: game, player: player, hole: hole, entry: entry))
+        case .score(let space, let game, let player, let hole, let entry, let seen):
+            let made = try rounds.score(
+                space: space, keys: keys, game: game, player: player, hole: hole, entry: entry, seen: seen)
+            return made.replay ? .replayed(made.op) : .op(made.op)
         case .attest(let space, let game, let player):
             let (op, card) = try rounds.attestWithOp(space: space, keys: keys, game: game, player: player)
             return .attested(op, card: card)

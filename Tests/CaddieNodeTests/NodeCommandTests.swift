@@ -19,6 +19,9 @@ struct NodeCommandTests {
         let commands: [NodeCommand] = [
             .score(space: space, game: game, player: player, hole: 7, entry: entry),
             .score(space: space, game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 3)),
+            .score(
+                space: space, game: game, player: player, hole: 2, entry: try ScoreEntry(strokes: 4),
+                seen: [OpID(device: PublicKey(unchecked: [UInt8](repeating: 5, count: 32)), seq: 9)]),
             .attest(space: space, game: game, player: player),
             .setFinished(space: space, game: game, finished: true),
             .setInRoster(space: space, game: game, player: player, inRoster: false),
@@ -67,6 +70,7 @@ struct NodeCommandTests {
         let op = OpID(device: PublicKey(unchecked: [UInt8](repeating: 9, count: 32)), seq: 42)
         #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.op(op)))) == .op(op))
         #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.unchanged))) == .unchanged)
+        #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.replayed(op)))) == .replayed(op))
         #expect(throws: NodeError.self) { try NodeCommandResult.result(fromReply: [7, 1, 2]) }
         // An older node's refusal (its text, no kind byte) keeps its whole text, and is known for what it is.
         let legacy = [UInt8(1)] + Array("the command's request was damaged: does not start with CTL1".utf8)
