@@ -97,18 +97,29 @@ extension GameOptions {
     }
 }
 
-/// A player of a game, as typed: the game, then the player (an id, an id prefix or a name).
+/// A player of a game, as typed: the game, then the player (an id, an id prefix or a name). The game is an
+/// argument here, not a ``GameOptions`` group: each level of groups multiplies the checks a debug build of
+/// ArgumentParser makes of a command's options at every launch (`caddie score` took 1.7 s of CPU to parse).
 struct GamePlayerOptions: ParsableArguments {
-    @OptionGroup var target: GameOptions
+    @OptionGroup var space: SpaceOptions
+    @Argument(help: "The game.") var game: String
     @Argument(help: "The player.") var player: String
-
-    /// The game's text, as typed.
-    var game: String { target.game }
 
     /// Opens the home and resolves the space, the game and the player.
     func open() throws -> (Home, SpaceID, GameID, PlayerID) {
-        let (home, space, game) = try target.open()
+        let (home, space) = try space.open()
+        let game = try home.rounds.resolveGame(space, game).id
         return (home, space, game, try home.rounds.resolvePlayer(space, player).id)
+    }
+
+    /// A command on the player in the game (``NodeCommand``): run by the node running on this home when there is
+    /// one (no passphrase asked), else here after unlocking the keys.
+    func run(_ command: (SpaceID, GameID, PlayerID) -> NodeCommand, done: (NodeCommandResult) throws -> String) throws {
+        try guarded {
+            let (home, space, game, player) = try open()
+            let result = try home.run(command(space, game, player)) { try home.unlock(passphrase: try Passphrase.obtain()) }
+            Console.print(try done(result))
+        }
     }
 
     /// A command on the player's part of the game: as ``SpaceOptions/read(_:)``, with both resolved.
@@ -183,11 +194,6 @@ extension Reporting where Target == SpaceOptions {
 
 extension Reporting where Target == GameOptions {
     func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws { try target.read(body) }
-}
-
-extension Reporting where Target == GamePlayerOptions {
-    func open() throws -> (Home, SpaceID, GameID, PlayerID) { try target.open() }
-    func read(_ body: (Home, SpaceID, GameID, PlayerID) throws -> Void) throws { try target.read(body) }
 }
 
 /// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.

@@ -97,14 +97,18 @@ struct Log: ParsableCommand {
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Every value one score cell has had, by whom.")
-    @OptionGroup var target: Reporting<GamePlayerOptions>
+    // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
+    // the command's options (a debug build's) from growing with every level of nesting.
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var target: GamePlayerOptions
     @Argument(help: "The hole.") var hole: Int
 
     func run() throws {
         try target.read { home, space, game, player in
             let entries = try home.audit.history(space: space, game: game, player: player, hole: hole)
-            target.list(
-                entries, empty: "No score has been entered for \(target.player) on hole \(hole).", item: Views.history
+            Console.list(
+                entries, json: json, empty: "No score has been entered for \(target.player) on hole \(hole).",
+                item: Views.history
             ) { entry in
                 let replaces =
                     entry.supersedes.isEmpty ? "" : ", replacing " + entry.supersedes.map(\.description).joined(separator: ", ")

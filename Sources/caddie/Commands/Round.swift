@@ -298,7 +298,10 @@ struct Game: ParsableCommand {
 struct ScoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score", abstract: "Enter a player's strokes on a hole (replaces what the cell shows).")
-    @OptionGroup var target: Reporting<GamePlayerOptions>
+    // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
+    // the command's options (a debug build's) from growing with every level of nesting.
+    @Flag(help: "Print JSON.") var json = false
+    @OptionGroup var target: GamePlayerOptions
     @Argument(help: "The hole number.") var hole: Int
     @Argument(help: "Strokes, 1...30.") var strokes: Int
     @Option(help: "Putts.") var putts: Int?
@@ -330,8 +333,8 @@ struct ScoreCommand: ParsableCommand {
                 try home.unlock(passphrase: try Passphrase.obtain())
             }
             guard let op = done.op else { throw NodeError.invalid("the node signed no op for the score") }
-            target.show(
-                .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
+            Console.show(
+                json: json, .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
                 text: "Hole \(hole): \(entry.summary) for \(target.player)")
         }
     }
@@ -369,8 +372,7 @@ extension GamePlayerOptions {
     /// `caddie game add-player` and `caddie game remove-player`: one op that adds the player to the game's roster
     /// or removes them.
     fileprivate func setInRoster(_ inRoster: Bool) throws {
-        try target.run(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) {
-            space, game, player in
+        try run { space, game, player in
             .setInRoster(space: space, game: game, player: player, inRoster: inRoster)
         } done: { _ in
             inRoster ? "Added \(self.player) to game \(self.game)" : "Removed \(self.player) from game \(self.game)"

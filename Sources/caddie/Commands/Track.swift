@@ -11,7 +11,10 @@ struct Track: ParsableCommand {
 
     struct Mark: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a position for a player, on their current hole.")
-        @OptionGroup var target: Reporting<GamePlayerOptions>
+        // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
+        // the command's options (a debug build's) from growing with every level of nesting.
+        @Flag(help: "Print JSON.") var json = false
+        @OptionGroup var target: GamePlayerOptions
         @Option(parsing: .unconditional, help: "Latitude, degrees.", transform: decimal) var lat: Double
         @Option(parsing: .unconditional, help: "Longitude, degrees.", transform: decimal) var lon: Double
         @Flag(help: "A position fix, not a shot (shots measure shot lengths).") var fix = false
@@ -23,8 +26,8 @@ struct Track: ParsableCommand {
                 let mark = try home.guidance.mark(
                     space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game, player: player,
                     point: point, kind: fix ? .fix : .shot)
-                target.show(
-                    .object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]),
+                Console.show(
+                    json: json, .object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]),
                     text: "Marked a \(fix ? "fix" : "shot") for \(target.player) on hole \(mark.hole)")
             }
         }
