@@ -17,6 +17,7 @@ const announcer = document.getElementById('announce');
 const state = {
   me: null,          // whoami
   space: null,       // the space shown
+  starting: null,    // the first answers (whoami, the spaces) while they are awaited
   game: null,        // the game id of the open card
   lastGame: null,    // the game last opened here: the Card, Standings and Log screens open it
   card: null,        // its card document
@@ -71,14 +72,17 @@ async function route() {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   offline.since = null;
   try {
-    if (!state.me) {
-      state.me = await get('/v1/whoami');
-      const spaces = await get('/v1/spaces');
-      if (spaces.length === 0) {
+    if (!state.me || !state.space) {
+      // Who is signed in and which space is shown, asked once however many routes start meanwhile: a route that
+      // started while another waited for these answers must not run on half of them.
+      state.starting ??= Promise.all([get('/v1/whoami'), get('/v1/spaces')])
+        .then(([me, spaces]) => { state.me = me; state.space = spaces[0] ?? null; })
+        .finally(() => { state.starting = null; });
+      await state.starting;
+      if (!state.space) {
         mount(main, h('p', {}, 'This node holds no space yet: create one with `caddie space create NAME`.'));
         return;
       }
-      state.space = spaces[0];
       setStatus();
       // The address changed while this route waited for the node: the route started by that change draws.
       if (window.location.hash !== hash) return;
