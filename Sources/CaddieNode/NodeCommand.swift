@@ -69,23 +69,25 @@ public enum NodeCommand: Sendable, Equatable {
 
     /// Decodes a request and the device it is for; the error says what was wrong with it.
     public static func decode(_ bytes: [UInt8]) throws(NodeError) -> (command: NodeCommand, device: PublicKey) {
-        let command = try NodeCommand(decoding: bytes)
-        // Read again for the device: the command's own decoding checked the JSON already.
-        guard let device = try? JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst(magic.count))).device else {
-            throw .invalid("the command names no device: update caddie")
-        }
-        return (command, device)
+        let wire = try Self.wire(bytes)
+        guard let device = wire.device else { throw .invalid("the command names no device: update caddie") }
+        return (try NodeCommand(wire: wire), device)
     }
 
     /// Decodes a request's command; the error says what was wrong with it.
-    public init(decoding bytes: [UInt8]) throws(NodeError) {
-        guard bytes.starts(with: Self.magic) else { throw .invalid("a command request must start with CMD1") }
-        let wire: Wire
+    public init(decoding bytes: [UInt8]) throws(NodeError) { try self.init(wire: try Self.wire(bytes)) }
+
+    /// The request's JSON, read once.
+    static func wire(_ bytes: [UInt8]) throws(NodeError) -> Wire {
+        guard bytes.starts(with: magic) else { throw .invalid("a command request must start with CMD1") }
         do {
-            wire = try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst(Self.magic.count)))
+            return try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst(magic.count)))
         } catch {
             throw .invalid("the command's JSON does not read: \(error)")
         }
+    }
+
+    init(wire: Wire) throws(NodeError) {
         func required<T>(_ value: T?, _ name: String) throws(NodeError) -> T {
             guard let value else { throw .invalid("the \(wire.command) command needs '\(name)'") }
             return value
