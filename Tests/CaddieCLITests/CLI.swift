@@ -64,6 +64,8 @@ struct CLI {
         process.killAfter(Self.commandDeadline)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        try? out.fileHandleForReading.close()
+        try? err.fileHandleForReading.close()
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),

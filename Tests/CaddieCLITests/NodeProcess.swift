@@ -110,10 +110,15 @@ func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows
 extension Process {
     /// Kills the process (SIGKILL) if it still runs after `seconds`: a deadline that turns a hang into a failure
     /// (the killed command's status and output say so) instead of a test that waits for ever.
+    ///
+    /// The deadline holds the process weakly: a finished command's `Process`, and the pipes it holds, go at once,
+    /// not when its deadline passes. (Held strongly, the pipes of every command of the last five minutes stayed
+    /// open; past about 1,300 descriptors Foundation's `Process.run` read beyond its directory buffer and the
+    /// test process crashed.)
     func killAfter(_ seconds: Double) {
         let process = UncheckedProcess(process: self)
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            if process.process.isRunning { Foundation.kill(process.process.processIdentifier, SIGKILL) }
+            if let running = process.process, running.isRunning { Foundation.kill(running.processIdentifier, SIGKILL) }
         }
     }
 
@@ -129,5 +134,5 @@ extension Process {
 
 /// A process handed to the deadline's timer; the timer only asks whether it runs and kills it.
 private struct UncheckedProcess: @unchecked Sendable {
-    let process: Process
+    weak var process: Process?
 }
