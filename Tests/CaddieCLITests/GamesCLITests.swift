@@ -144,6 +144,9 @@ struct GamesCLITests {
         try home.fails(["game", "setup", game, "--stake", "-1"], saying: "--stake must be between 0")
         try home.fails(["game", "setup", game, "--teams", "Ana"], saying: "--teams takes two sides")
         try home.fails(["game", "setup", game, "--teams", "Ana,Ana"], saying: "Ana is on both sides")
+        try home.fails(
+            ["game", "setup", game, "--teams", "Ana+Ben,Ana"], saying: "the sides are unequal (Ana+Ben against Ana)")
+        try home.fails(["game", "setup", game, "--teams", "Ana+Ben+Ana,Ben"], saying: "a side is one or two players")
         try home.fails(["game", "setup", game, "--player-tee", "Ana=Blue"], saying: "has no tee 'Blue'")
         try home.fails(["game", "setup", game, "--player-tee", "Ana"], saying: "--player-tee takes PLAYER=TEE")
         try home.fails(["game", "setup", game], saying: "say what to change")
@@ -198,5 +201,36 @@ struct GamesCLITests {
         #expect(history.first?["fairway"] as? String == "hit")
         #expect(history.first?["gir"] as? Bool == true)
         #expect(try homes[1].stateHash() == (try home.stateHash()))
+    }
+
+    @Test("a back-nine game uses the back nine's own ratings: index 16.0 on 37.0/113 par 36 gets 9.0 (Rule 6.1b)")
+    func nineHoleGameUsesTheNinesRatings() throws {
+        let home = try CLI(name: "Kim")
+        defer { home.remove() }
+        try home.ok(["login", "--name", "Kim"])
+        _ = try home.createSpace("Saturday")
+        try home.ok(["player", "add", "Kim", "--index", "16.0"])
+        // The example course, its tee 1 (74.2/133, par 72) given a back nine rated 37.0, slope 113, par 36.
+        var course = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: RoundTests.course)))
+                as? [String: Any])
+        var tees = try #require(course["tees"] as? [[String: Any]])
+        tees[0]["back"] = ["rating": 37.0, "slope": 113, "par": 36]
+        course["tees"] = tees
+        let file = home.home.deletingLastPathComponent().appendingPathComponent("nines-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try JSONSerialization.data(withJSONObject: course).write(to: file)
+        let courseID = try home.ok(["course", "import", file.path, "--json"]).field("course")
+        let game = try home.ok([
+            "game", "new", "--course", courseID, "--tee", "1", "--players", "Kim", "--holes", "9", "--start", "10",
+            "--json",
+        ]).field("game")
+        let standings = try #require(try home.ok(["standings", game, "--json"]).json() as? [String: Any])
+        let kim = try #require((standings["players"] as? [[String: Any]])?.first)
+        #expect(kim["courseHandicap"] as? Double == 9.0, "\(kim)")
+        // The front nine has no ratings of its own: half the 18-hole rating, the 18-hole slope (8 x 133/113 + 1.1).
+        try home.ok(["game", "setup", game, "--start", "1"])
+        let front = try #require(try home.ok(["standings", game, "--json"]).json() as? [String: Any])
+        #expect((front["players"] as? [[String: Any]])?.first?["courseHandicap"] as? Double == 10.5)
     }
 }

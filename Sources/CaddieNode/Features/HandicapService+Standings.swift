@@ -200,12 +200,9 @@ extension HandicapService {
             if indexes.allSatisfy({ $0 > 0 }), let ranks = try? Handicap.rankedStrokeIndexes(indexes) {
                 ranked = ranks
                 if records == nil { records = try handicapRecords(for: card.players, in: space) }
-                if let (index, _) = Self.indexForGame(player, game: card.game, records: records ?? [:]),
-                    let rating = tee.rating, let slope = tee.slope, let teePar = tee.par
-                {
+                if let (index, _) = Self.indexForGame(player, game: card.game, records: records ?? [:]) {
                     courseHandicap = Self.courseHandicap(
-                        index: index, rating: rating, slope: slope, teePar: teePar,
-                        courseHoles: course.holes.count, pars: pars)
+                        index: index, tee: tee, courseHoles: course.holes.count, holes: holes, pars: pars)
                 }
             } else {
                 notes.append("tee \(tee.name) has no stroke indexes for every hole played: \(player.name) plays off scratch")
@@ -313,19 +310,34 @@ extension HandicapService {
     }
 
     /// The unrounded Course Handicap for the holes played from one tee (Rule 6.1): for 18 holes of an 18-hole
-    /// course the tee's ratings; for 9 holes of an 18-hole course half the index (to the tenth), half the Course
-    /// Rating and the par of the nine, as the 9-hole ratings a course file lacks (Rule 6.1b).
+    /// course the tee's ratings. For 9 holes of an 18-hole course half the index (to the tenth) and the ratings of
+    /// the nine being played, when the tee has them (`front` for holes 1-9, `back` for 10-18; Rule 6.1b and its
+    /// Clarification 6.1b/1); a tee without them, or a nine that wraps round, uses half the 18-hole Course Rating,
+    /// the 18-hole Slope Rating and the par of the holes played.
     static func courseHandicap(
-        index: Double, rating: Double, slope: Int, teePar: Int, courseHoles: Int, pars: [Int]
-    )
-        -> Double?
-    {
-        let holes = pars.count
-        let nineOfEighteen = holes == 9 && courseHoles >= 18
+        index: Double, tee: CourseRecord.Tee, courseHoles: Int, holes: [Int], pars: [Int]
+    ) -> Double? {
+        guard let rating = tee.rating, let slope = tee.slope, let teePar = tee.par else { return nil }
+        let nineOfEighteen = holes.count == 9 && courseHoles >= 18
+        if nineOfEighteen, let nine = Self.nineRating(of: tee, holes: holes), let nineRating = nine.rating,
+            let nineSlope = nine.slope
+        {
+            return try? Handicap.courseHandicap(
+                handicapIndex: index, slopeRating: nineSlope, courseRating: nineRating,
+                par: nine.par ?? pars.reduce(0, +), holes: 9
+            ).unrounded
+        }
         return try? Handicap.courseHandicap(
             handicapIndex: index, slopeRating: slope, courseRating: nineOfEighteen ? rating / 2 : rating,
-            par: nineOfEighteen ? pars.reduce(0, +) : teePar, holes: holes
+            par: nineOfEighteen ? pars.reduce(0, +) : teePar, holes: holes.count
         ).unrounded
+    }
+
+    /// The tee's own ratings of the nine these holes are: the front nine for 1-9, the back for 10-18, else none.
+    static func nineRating(of tee: CourseRecord.Tee, holes: [Int]) -> CourseRecord.Rating? {
+        if Set(holes) == Set(1...9) { return tee.front }
+        if Set(holes) == Set(10...18) { return tee.back }
+        return nil
     }
 
     // MARK: Statistics

@@ -141,8 +141,21 @@ extension RoundService {
             fields["stake"] = stake == 0 ? .null : .number(stake)
         }
         if let teams = setup.teams {
-            guard teams.count == 2, teams.allSatisfy({ (1...2).contains($0.count) }), teams[0].count == teams[1].count else {
-                throw .invalid("--teams takes two sides of one or two players each, e.g. Ann+Ben,Cleo+Dev")
+            guard teams.count == 2 else {
+                throw .invalid(
+                    "--teams takes two sides of one or two players each, e.g. Ann+Ben,Cleo+Dev; got \(teams.count) "
+                        + "side\(teams.count == 1 ? "" : "s")")
+            }
+            for side in teams where !(1...2).contains(side.count) {
+                throw .invalid(
+                    "--teams: a side is one or two players, and \(side.map(nameOf).joined(separator: "+")) is "
+                        + "\(side.count)")
+            }
+            guard teams[0].count == teams[1].count else {
+                throw .invalid(
+                    "--teams: the sides are unequal (\(teams[0].map(nameOf).joined(separator: "+")) against "
+                        + "\(teams[1].map(nameOf).joined(separator: "+"))): a match is one against one or two against "
+                        + "two, e.g. Kim+Lou,Max+Ned")
             }
             var sides: [PlayerID: String] = [:]
             for (index, side) in teams.enumerated() {
