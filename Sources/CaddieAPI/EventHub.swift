@@ -6,8 +6,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// One live event: a type (`score`, `conflict`, `conflict-resolved`, `standings`, `peer-connected`, `peer-lost`) and its
-/// JSON data, numbered in the order this node saw them.
+/// One live event: a type (`score`, `conflict`, `conflict-resolved`, `card`, `standings`, `peer-connected`,
+/// `peer-lost`) and its JSON data, numbered in the order this node saw them.
 public struct LiveEvent: Sendable {
     public let id: Int
     public let type: String
@@ -20,7 +20,8 @@ public struct LiveEvent: Sendable {
 /// Fans changes of the merged state out to live subscribers. Whatever changed the store (an API call, a
 /// `caddie` command in another process, ops merged from a peer), the hub reads the ops added since its last
 /// look, compares the cells of the games they touch with what it last saw, and reports each new shown value,
-/// each conflict that appeared and each conflict that was settled.
+/// each conflict that appeared and each conflict that was settled; then each changed game's whole card (what an
+/// open page draws, so it need not ask for it) and, last, its standings.
 public final class EventHub: Sendable {
     private struct CellState: Equatable {
         let winner: OpID?
@@ -166,6 +167,7 @@ public final class EventHub: Sendable {
         let last = state.withLock { $0.look }
         var look = Look()
         var events: [(String, JSON)] = []
+        var changedGames: [(SpaceID, GameID)] = []
         var stats = LookStats()
         do {
             for space in try home.spaces.list() {
@@ -220,23 +222,23 @@ public final class EventHub: Sendable {
                         }
                     }
                     look.cells[gameKey] = cells
-                    // The game's standings, after its scores or its setup changed (not on the first look).
-                    if last != nil, events.count > eventsBefore || last?.games[gameKey] != game,
-                        let standings = try? home.handicaps.standings(space: space.id, game: game.id)
-                    {
-                        events.append(
-                            (
-                                "standings",
-                                .object(
-                                    [("space", .string(space.id.hex))]
-                                        + {
-                                            if case .object(let fields) = Views.standings(standings) {
-                                                return fields
-                                            } else {
-                                                return []
-                                            }
-                                        }())
-                            ))
+                    // After its scores or its setup changed (not on the first look): the game's card, as
+                    // `GET .../card` gives it, so that an open page redraws from the event without asking; its
+                    // standings once every card is out.
+                    if last != nil, events.count > eventsBefore || last?.games[gameKey] != game {
+                        if let card = try? home.rounds.card(space: space.id, game: game.id),
+                            let net = try? home.handicaps.playingHandicap(card: card, space: space.id, allowancePercent: 95)
+                        {
+                            events.append(
+                                (
+                                    "card",
+                                    .object([
+                                        ("space", .string(space.id.hex)), ("game", .string(game.id.hex)),
+                                        ("card", Views.card(card, net: net)),
+                                    ])
+                                ))
+                        }
+                        changedGames.append((space.id, game.id))
                     }
                 }
             }
@@ -249,6 +251,12 @@ public final class EventHub: Sendable {
             $0.lastLook = stats
         }
         for (type, data) in events { publish(type, data) }
+        for (space, game) in changedGames {
+            guard let standings = try? home.handicaps.standings(space: space, game: game),
+                case .object(let fields) = Views.standings(standings)
+            else { continue }
+            publish("standings", .object([("space", .string(space.hex))] + fields))
+        }
     }
 
     /// What the last look read: spaces read whole and games whose cards were read (for tests and the log).

@@ -82,12 +82,19 @@ struct EventHubTests {
         try round.score(game: 0, player: 1, hole: 3, strokes: 4)
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1), "a score in one game reads that game only")
-        let events = await Self.drain(stream, count: 2)
-        #expect(events.map(\.type) == ["score", "standings"])
+        let events = await Self.drain(stream, count: 3)
+        #expect(events.map(\.type) == ["score", "card", "standings"])
         #expect(Self.field(events[0], "game") == "\"\(round.games[0].hex)\"")
         #expect(Self.field(events[0], "hole") == "3")
         #expect(Self.field(events[0], "strokes") == "4")
         #expect(Self.field(events[0], "origin") == "\"local\"")
+        // The card event carries the game's whole card, the new score in it: an open page needs nothing more.
+        #expect(Self.field(events[1], "game") == "\"\(round.games[0].hex)\"")
+        let card = try #require(
+            try JSONSerialization.jsonObject(with: Data((Self.field(events[1], "card") ?? "").utf8)) as? [String: Any])
+        #expect(card["game"] as? String == round.games[0].hex)
+        let cells = (card["players"] as? [[String: Any]] ?? []).flatMap { $0["cells"] as? [[String: Any]] ?? [] }
+        #expect(cells.contains { $0["hole"] as? Int == 3 && $0["strokes"] as? Int == 4 }, "\(cells)")
 
         // Nothing new: nothing read, nothing reported.
         hub.compare()
@@ -102,8 +109,8 @@ struct EventHubTests {
             ])
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
-        let more = await Self.drain(stream, count: 2)
-        #expect(more.map(\.type) == ["score", "standings"])
+        let more = await Self.drain(stream, count: 3)
+        #expect(more.map(\.type) == ["score", "card", "standings"])
         #expect(Self.field(more[0], "game") == "\"\(round.games[1].hex)\"")
         #expect(Self.field(more[0], "strokes") == "6")
     }
@@ -133,8 +140,8 @@ struct EventHubTests {
         _ = try round.home.rounds.importBundle(keys: round.keys, bytes: fromBob.encoded)
         hub.compare()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2))
-        let events = await Self.drain(stream, count: 2)
-        #expect(events.map(\.type) == ["score", "standings"])
+        let events = await Self.drain(stream, count: 3)
+        #expect(events.map(\.type) == ["score", "card", "standings"])
         #expect(Self.field(events[0], "hole") == "7")
         #expect(Self.field(events[0], "origin") == "\"peer\"")
 

@@ -973,6 +973,11 @@ def main():
              and retry(lambda: d.find_element(By.ID, "hole-title").text).startswith("Hole %d" % hole),
              "Ben's phone shows the card at hole %d" % hole)
         latencies = []
+        card_requests = ("return performance.getEntriesByType('resource')"
+                         ".filter(e => /\\/games\\/[^/]+\\/(card|standings)$/.test(e.name)).length")
+        # A fresh, large enough resource-timing buffer: a full one records nothing, and would count nothing.
+        phone_b.execute_script("performance.clearResourceTimings(); performance.setResourceTimingBufferSize(2000)")
+        requests_before = phone_b.execute_script(card_requests)
         for i in range(50):
             strokes = 3 + (i % 2)
             phone_b.execute_script(
@@ -997,6 +1002,8 @@ def main():
             figures["tapToPaintMedianMs"] = round(statistics.median(latencies), 1)
             figures["tapToPaintP99Ms"] = round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 1)
             check(len(latencies) == 50, "all 50 taps painted on the other node's page")
+            asked = phone_b.execute_script(card_requests) - requests_before
+            check(asked == 0, "the other page drew all 50 from the live events, asking for no card (%d requests)" % asked)
 
         print("Guidance with an emulated position")
         nine_id = nine_hole_course(ana, work)

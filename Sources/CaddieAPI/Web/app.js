@@ -29,7 +29,6 @@ const state = {
   device: null,      // this phone's own device (device.js), or null while the node signs its entries
   link: 'connecting',
   opened: 0,         // how many times the live stream opened: each reopening refetches the screen
-  reloadTimer: null,
   sendTimer: null,
   linkTimer: null,
   sendAgain: false,
@@ -245,16 +244,19 @@ async function showNewGame() {
 // MARK: The card
 
 let loads = 0;
+let pushes = 0;
 
-/** Fetches the card and shows it, unless a later fetch has been started meanwhile (answers can arrive out of
- * order: an older card must never replace a newer one). Returns the card fetched, applied or not. */
+/** Fetches the card and shows it, unless a later fetch has been started meanwhile, or the node has pushed a card
+ * of this game since (answers can arrive out of order: an older card must never replace a newer one). Returns the
+ * card fetched, applied or not. */
 async function loadCard(gameText) {
   const ticket = ++loads;
+  const pushed = pushes;
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   const fetched = await get(`${base()}/games/${enc(game)}/card`);
   const drafts = state.game !== fetched.game ? await local.drafts(fetched.game).catch(() => []) : null;
   // Nothing is awaited from here on: a newer load that overtook this one is seen, and wins, in one step.
-  if (ticket !== loads) return fetched;
+  if (ticket !== loads || (pushed !== pushes && fetched.game === state.game)) return fetched;
   state.card = fetched;
   state.lastGame = fetched.game;
   if (state.game !== fetched.game) {
@@ -801,7 +803,12 @@ async function showStandings(gameText) {
   const game = gameText === 'current' ? (await get(`${base()}/games/current`)).game : gameText;
   state.standings = game;
   const [s] = await Promise.all([get(`${base()}/games/${enc(game)}/standings`), loadCard(game)]);
-  // A reload that a live event started must not cover the screen the user has gone to since.
+  drawStandings(game, s);
+}
+
+/** Draws a game's standings (as `GET .../standings` or a live `standings` event gives them), unless the user has
+ * gone to another screen since they were asked for. */
+function drawStandings(game, s) {
   if (state.standings !== game || !window.location.hash.endsWith('/standings')) return;
   const money = (amount) => amount === null ? '' : amount.toFixed(2);
   const order = [...s.players].sort((a, b) => (a.netToPar ?? a.grossToPar) - (b.netToPar ?? b.grossToPar));
@@ -1271,28 +1278,18 @@ function stopBeacon() {
 function onEvent(type, data) {
   if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${data.strokes} on hole ${data.hole}.`);
   if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
-  if (type === 'standings' && state.standings && data.game === state.standings
-      && window.location.hash.endsWith('/standings')) {
-    window.clearTimeout(state.reloadTimer);
-    state.reloadTimer = window.setTimeout(() => {
-      if (window.location.hash.endsWith('/standings')) showStandings(state.standings).catch(() => {});
-    }, 10);
+  if (type === 'standings' && data.game === state.standings && data.space === state.space?.space) {
+    // The event carries the standings whole (after the card event of the same change): drawn as they come.
+    drawStandings(data.game, data);
     return;
   }
-  if (state.game && data.game === state.game && ['score', 'conflict', 'conflict-resolved'].includes(type)) {
-    // Several events arrive together after a merge: reload the card once.
-    window.clearTimeout(state.reloadTimer);
-    state.reloadTimer = window.setTimeout(async () => {
-      const onCard = () => {
-        const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
-        return parts[0] === 'game' && parts.length === 2;
-      };
-      if (!onCard()) return;
-      try {
-        // Drawn only if no newer load overtook this one (that one draws itself).
-        if (await loadCard(state.game) === state.card && onCard()) renderCard();
-      } catch (error) { /* shown on the next action */ }
-    }, 10);
+  if (type === 'card' && state.card && data.game === state.game && data.space === state.space?.space) {
+    // The node sends the whole card after every change of it: the page draws it as it comes, asking for nothing.
+    // A card request still on its way would be older than this: it is dropped (see loadCard).
+    pushes += 1;
+    state.card = data.card;
+    const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+    if (parts[0] === 'game' && parts.length === 2) renderCard();
   }
 }
 

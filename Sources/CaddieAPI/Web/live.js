@@ -3,7 +3,7 @@
 
 export function connect({ onEvent, onStatus }) {
   const source = new EventSource('/v1/events');
-  const types = ['score', 'conflict', 'conflict-resolved', 'standings', 'peer-connected', 'peer-lost'];
+  const types = ['score', 'conflict', 'conflict-resolved', 'card', 'standings', 'peer-connected', 'peer-lost'];
   for (const type of types) {
     source.addEventListener(type, (message) => {
       let data = {};
