@@ -39,6 +39,7 @@ struct APIError: Error, Sendable {
         case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)
         case .conflict: self.init(status: .conflict, code: "conflict", message: error.requestDescription)
         case .refused: self.init(status: .forbidden, code: "refused", message: error.requestDescription)
+        case .badInput: self.init(status: .badRequest, code: "bad_request", message: error.requestDescription)
         case .invalid, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
             self.init(status: .badRequest, code: "bad_request", message: error.description)
         }

@@ -20,6 +20,9 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(String)
     /// An argument or file is wrong; the text says how.
     case invalid(String)
+    /// One input is wrong: the text says how, after the input's name as each edge spells it (`--holes must be 9
+    /// or 18` at the CLI, `holesPlayed must be 9 or 18` over HTTP).
+    case badInput(Input, String)
     /// The request is sound but the state refuses it now (a finished game, a player not in the game): what to
     /// do about it is the remedy, said at each edge in its own words.
     case conflict(String, Remedy? = nil)
@@ -49,6 +52,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let text): text
         case .ambiguous(let text): text
         case .invalid(let text): text
+        case .badInput(let input, let text): "\(input.option) \(text)"
         case .conflict(let text, let remedy), .refused(let text, let remedy): remedy.map { "\(text): \($0.command)" } ?? text
         case .store(let error): error.description
         case .crypto(let error): error.description
@@ -78,6 +82,30 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// An input by its name at each edge: the CLI's option and the HTTP API's field.
+    public struct Input: Sendable, Equatable {
+        /// As typed at the CLI: "--holes".
+        public let option: String
+        /// As sent to the HTTP API: "holesPlayed".
+        public let field: String
+
+        public init(option: String, field: String) {
+            self.option = option
+            self.field = field
+        }
+
+        public static let holes = Input(option: "--holes", field: "holesPlayed")
+        public static let start = Input(option: "--start", field: "startHole")
+        public static let formats = Input(option: "--formats", field: "formats")
+        public static let skins = Input(option: "--skins", field: "skins")
+        public static let stake = Input(option: "--stake", field: "stake")
+        public static let teams = Input(option: "--teams", field: "teams")
+        public static let players = Input(option: "--players", field: "players")
+        public static let clearIndex = Input(option: "--clear-index", field: "clearIndex")
+        public static let uses = Input(option: "--uses", field: "uses")
+        public static let expires = Input(option: "--expires", field: "expiresInSeconds")
+    }
+
     /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control
     /// socket carries as one byte.
     public enum Kind: UInt8, Sendable {
@@ -99,7 +127,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused, .passphraseRequired: .refused
         case .notLoggedIn: .notLoggedIn
         case .store, .file: .storage
-        case .invalid, .crypto, .core: .invalid
+        case .invalid, .badInput, .crypto, .core: .invalid
         }
     }
 
@@ -119,6 +147,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     public var requestDescription: String {
         switch self {
         case .conflict(let text, let remedy), .refused(let text, let remedy): remedy.map { "\(text): \($0.request)" } ?? text
+        case .badInput(let input, let text): "\(input.field) \(text)"
         default: description
         }
     }

@@ -170,6 +170,16 @@ struct APITests {
             ("GET", "\(base)/games/\(game)/history?player=Ben&hole=x", nil, 400, "hole"),
             ("GET", "\(base)/games/\(game)/card?allowance=500", nil, 400, "allowance"),
             ("GET", "/v1/nothing/here", nil, 404, "not part of the Caddie API"),
+            // A bad field is named as the API spells it, never as the CLI's option.
+            ("PATCH", "\(base)/games/\(game)", #"{"holesPlayed":7}"#, 400, "holesPlayed must be 9 or 18, got 7"),
+            ("PATCH", "\(base)/games/\(game)", #"{"stake":-1}"#, 400, "stake must be between 0"),
+            ("PATCH", "\(base)/games/\(game)", #"{"skins":"best"}"#, 400, "skins must be net or gross"),
+            ("PATCH", "\(base)/games/\(game)", #"{"teams":[["Ana","Ben"],["Ana"]]}"#, 400, "teams takes sides of equal size"),
+            (
+                "POST", "\(base)/games",
+                #"{"course":"\#(pebble)","tee":"\#(try Self.firstTee(api, base, pebble))","players":[]}"#, 400,
+                "players names nobody"
+            ),
         ]
         for (method, path, body, status, words) in bad {
             let reply = try api.request(method, path, body: body)
@@ -177,6 +187,7 @@ struct APITests {
             #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
             let message = (try? reply.object()["message"] as? String) ?? ""
             #expect(message.contains(words), "\(method) \(path): \(message)")
+            #expect(!message.contains("--"), "no CLI option in an HTTP answer: \(message)")
         }
         #expect(try ana.stateHash() == before)
         #expect(try api.post("\(base)/games/\(game)/scores", String(repeating: " ", count: 70_000)).status == 413)

@@ -40,7 +40,7 @@ struct BadInputTests {
             (["space", "join", "CADDIE2AAAA"], nil, "invite"),
             (["space", "invite", "--uses", "0"], nil, "--uses must be 1...100"),
             (["space", "invite", "--expires", "soon"], nil, "not a duration"),
-            (["space", "invite", "--expires", "31d"], nil, "at most 30d"),
+            (["space", "invite", "--expires", "31d"], nil, "--expires must be at most 30 days"),
             (["space", "invite", "revoke", "ffff"], nil, "no invite made here"),
             (["login", "--name", "Again"], nil, "already holds"),
         ]

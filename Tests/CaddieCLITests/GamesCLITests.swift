@@ -145,8 +145,11 @@ struct GamesCLITests {
         try home.fails(["game", "setup", game, "--teams", "Ana"], saying: "--teams takes two sides")
         try home.fails(["game", "setup", game, "--teams", "Ana,Ana"], saying: "Ana is on both sides")
         try home.fails(
-            ["game", "setup", game, "--teams", "Ana+Ben,Ana"], saying: "the sides are unequal (Ana+Ben against Ana)")
-        try home.fails(["game", "setup", game, "--teams", "Ana+Ben+Ana,Ben"], saying: "a side is one or two players")
+            ["game", "setup", game, "--teams", "Ana+Ben,Ana"],
+            saying: "--teams takes sides of equal size, and these are unequal (Ana+Ben against Ana)")
+        try home.fails(
+            ["game", "setup", game, "--teams", "Ana+Ben+Ana,Ben"],
+            saying: "--teams takes sides of one or two players, and Ana+Ben+Ana is 3")
         try home.fails(["game", "setup", game, "--player-tee", "Ana=Blue"], saying: "has no tee 'Blue'")
         try home.fails(["game", "setup", game, "--player-tee", "Ana"], saying: "--player-tee takes PLAYER=TEE")
         try home.fails(["game", "setup", game], saying: "say what to change")

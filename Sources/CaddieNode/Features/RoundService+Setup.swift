@@ -101,7 +101,7 @@ extension RoundService {
         }
         let courseHoles = course.holes.map(\.number).sorted()
         if let holes = setup.holes {
-            guard holes == 9 || holes == 18 else { throw .invalid("--holes must be 9 or 18, got \(holes)") }
+            guard holes == 9 || holes == 18 else { throw .badInput(.holes, "must be 9 or 18, got \(holes)") }
             guard holes <= max(courseHoles.count, 1) else {
                 throw .invalid("course \(course.name) has \(courseHoles.count) holes: it cannot play \(holes)")
             }
@@ -109,7 +109,7 @@ extension RoundService {
         }
         if let start = setup.start {
             guard courseHoles.contains(start) else {
-                throw .invalid("--start must be a hole of \(course.name) (1...\(courseHoles.last ?? 18)), got \(start)")
+                throw .badInput(.start, "must be a hole of \(course.name) (1...\(courseHoles.last ?? 18)), got \(start)")
             }
             fields["start"] = .integer(Int64(start))
         }
@@ -124,38 +124,38 @@ extension RoundService {
                 }
                 if !seen.contains(name) { seen.append(name) }
             }
-            guard !seen.isEmpty else { throw .invalid("give at least one format, e.g. --formats stroke,skins") }
+            guard !seen.isEmpty else { throw .badInput(.formats, "needs at least one format, e.g. stroke and skins") }
             fields["formats"] = .text(
                 seen.sorted { Games.Format(rawValue: $0)! < Games.Format(rawValue: $1)! }
                     .joined(separator: ","))
         }
         if let skins = setup.skins {
-            guard skins == "net" || skins == "gross" else { throw .invalid("--skins must be net or gross, got '\(skins)'") }
+            guard skins == "net" || skins == "gross" else { throw .badInput(.skins, "must be net or gross, got '\(skins)'") }
             fields["skins"] = .text(skins)
         }
         if let validation = setup.skinsValidation { fields["skins.validate"] = .integer(validation ? 1 : 0) }
         if let stake = setup.stake {
             guard stake.isFinite, (0...1_000_000).contains(stake) else {
-                throw .invalid("--stake must be between 0 (none) and 1000000 a unit, got \(stake)")
+                throw .badInput(.stake, "must be between 0 (none) and 1000000 a unit, got \(stake)")
             }
             fields["stake"] = stake == 0 ? .null : .number(stake)
         }
         if let teams = setup.teams {
             guard teams.count == 2 else {
-                throw .invalid(
-                    "--teams takes two sides of one or two players each, e.g. Ann+Ben,Cleo+Dev; got \(teams.count) "
-                        + "side\(teams.count == 1 ? "" : "s")")
+                throw .badInput(
+                    .teams,
+                    "takes two sides of one or two players each; got \(teams.count) side\(teams.count == 1 ? "" : "s")")
             }
             for side in teams where !(1...2).contains(side.count) {
-                throw .invalid(
-                    "--teams: a side is one or two players, and \(side.map(nameOf).joined(separator: "+")) is "
-                        + "\(side.count)")
+                throw .badInput(
+                    .teams, "takes sides of one or two players, and \(side.map(nameOf).joined(separator: "+")) is \(side.count)")
             }
             guard teams[0].count == teams[1].count else {
-                throw .invalid(
-                    "--teams: the sides are unequal (\(teams[0].map(nameOf).joined(separator: "+")) against "
-                        + "\(teams[1].map(nameOf).joined(separator: "+"))): a match is one against one or two against "
-                        + "two, e.g. Kim+Lou,Max+Ned")
+                throw .badInput(
+                    .teams,
+                    "takes sides of equal size, and these are unequal (\(teams[0].map(nameOf).joined(separator: "+")) "
+                        + "against \(teams[1].map(nameOf).joined(separator: "+"))): a match is one against one or two "
+                        + "against two")
             }
             var sides: [PlayerID: String] = [:]
             for (index, side) in teams.enumerated() {
@@ -246,7 +246,9 @@ extension RoundService {
             }
             if trimmed != player.name { fields["name"] = .text(trimmed) }
         }
-        if clearIndex, handicapIndex != nil { throw .invalid("give --index or --clear-index, not both") }
+        if clearIndex, handicapIndex != nil {
+            throw .badInput(.clearIndex, "clears the index: give an index or clear it, not both")
+        }
         if let handicapIndex {
             guard Handicap.handicapIndexRange.contains(handicapIndex) else {
                 throw .invalid(
@@ -258,7 +260,7 @@ extension RoundService {
         if clearIndex, player.handicapIndex != nil { fields["index"] = .null }
         guard !fields.isEmpty else {
             if name == nil, handicapIndex == nil, !clearIndex {
-                throw .invalid("say what to change: --name, --index or --clear-index")
+                throw .invalid("say what to change: the name, the Handicap Index, or that the index is cleared")
             }
             return player  // already so: no op to sign
         }

@@ -144,7 +144,7 @@ extension RoundService {
     {
         let course = try courses.course(space, courseID)
         let tee = try CourseService.tee(named: teeName, of: course)
-        guard !players.isEmpty else { throw .invalid("a game needs at least one player (--players ID,ID,...)") }
+        guard !players.isEmpty else { throw .badInput(.players, "names nobody: a game needs at least one player") }
         var roster: [PlayerID] = []
         for id in players {
             let player = try player(space, id)

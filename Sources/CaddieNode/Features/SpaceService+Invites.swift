@@ -62,10 +62,10 @@ extension SpaceService {
 
     static func checkInvite(uses: Int, seconds: Int) throws(NodeError) {
         guard (1...Self.maxInviteUses).contains(uses) else {
-            throw .invalid("--uses must be 1...\(Self.maxInviteUses) (devices the invite may admit)")
+            throw .badInput(.uses, "must be 1...\(Self.maxInviteUses) (devices the invite may admit)")
         }
         guard (1...Self.maxInviteSeconds).contains(seconds) else {
-            throw .invalid("--expires must be at most 30d (e.g. 2h, 1d)")
+            throw .badInput(.expires, "must be at most 30 days")
         }
     }
 
