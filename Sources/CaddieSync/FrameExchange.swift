@@ -76,12 +76,7 @@ public enum FrameExchange {
     }
 
     /// An error's text for a person: NIO's connection errors name the cause inside.
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? NIOConnectionError, let first = error.connectionErrors.first {
-            return "\(first.error)"
-        }
-        return "\(error)"
-    }
+    static func reason(_ error: any Error) -> String { DialFailure.reason(error) }
 
     /// Completes its promise once: with the first whole frame, or with why none came. Used on its channel's event
     /// loop only.

@@ -110,7 +110,7 @@ public final class SyncNode: Sendable {
                 .connectTimeout(.seconds(5))
                 .connect(host: host, port: port) { self.channelInitializer($0) }
         } catch {
-            throw SyncError.unreachable("\(host):\(port): \(error)")
+            throw SyncError.unreachable("\(host):\(port): \(DialFailure.reason(error))")
         }
     }
 

@@ -125,6 +125,19 @@ struct BadInputTests {
         try ben.fails(["space", "join", "HELLO" + invite], saying: "that is not a Caddie invite code")
         #expect((try ben.ok(["space", "list", "--json"]).json() as? [Any])?.isEmpty == true, "nothing was joined")
 
+        // A device that is not there: why, in words, never the text of the network library's errors.
+        let closed = try SyncTests.freePort()
+        let join = try ben.fails(
+            ["space", "join", invite, "--peer", "127.0.0.1:\(closed)"],
+            saying: "cannot reach Ana's device at 127.0.0.1:\(closed): connection refused (nothing listens on that port")
+        let sync = try ana.fails(
+            ["sync", "--peer", "127.0.0.1:\(closed)"],
+            saying: "cannot reach the peer: 127.0.0.1:\(closed): connection refused (nothing listens on that port")
+        for result in [join, sync] {
+            #expect(!result.stderr.contains("Connection") && !result.stderr.contains("errno"), "\(result.stderr)")
+        }
+        #expect((try ben.ok(["space", "list", "--json"]).json() as? [Any])?.isEmpty == true, "nothing was joined")
+
         let (add, code) = try DeviceTests.startAdd(ana)
         defer {
             add.terminate()

@@ -247,9 +247,10 @@ extension SpaceService {
                 "the device at \(at) does not know this invite: it is redeemed only at "
                     + "\(ticket.inviterName)'s device (\(ticket.inviter.short)), which made it")
         } catch SyncError.unreachable(let text) {
+            // The text names the address dialled and why it failed: "127.0.0.1:7400: connection refused (...)".
             throw NodeError.invalid(
-                "cannot reach \(ticket.inviterName)'s device at \(peer?.description ?? "?") (\(text)): "
-                    + "it must be running `caddie serve` there, on a network this device shares")
+                "cannot reach \(ticket.inviterName)'s device at \(text). It must be running `caddie serve` there, on "
+                    + "a network this device shares")
         }
         try enter(
             InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
