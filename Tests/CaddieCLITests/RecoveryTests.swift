@@ -60,7 +60,6 @@ struct RecoveryTests {
         let wrong = try Self.write(mistaken.joined(separator: " "))
         defer { try? FileManager.default.removeItem(at: wrong) }
         try newPhone.fails(["login", "--recover", "--name", "Ana", "--phrase-file", wrong.path], saying: "two are swapped")
-        try newPhone.fails(["whoami"], saying: "no identity")
         var typo = try #require(words)
         typo[7] += "x"
         let typoFile = try Self.write(typo.joined(separator: " "))
@@ -68,6 +67,14 @@ struct RecoveryTests {
         try newPhone.fails(
             ["login", "--recover", "--name", "Ana", "--phrase-file", typoFile.path],
             saying: "word 8, '\(typo[7])', is not on the recovery word list")
+        // Said with what is missing, not what is not wanted.
+        try newPhone.fails(["login", "--recover", "--phrase-file", wrong.path], saying: "--recover needs --name NAME")
+        try newPhone.fails(
+            ["login", "--recover", "--name", "Ana", "--device-code", "CADDIEPAIR1X"], saying: "give one of them")
+        // "Nothing was changed" holds: no file was written where the new home was to be.
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: newPhone.home.path)) ?? []
+        #expect(left.isEmpty, "a refused phrase leaves the new home empty: \(left)")
+        try newPhone.fails(["whoami"], saying: "no identity")
 
         // The right words, written as people write them down, bring the same user back with a new device key.
         let written = try Self.write(try #require(words).enumerated().map { "\($0 + 1). \($1)" }.joined(separator: "\n"))
@@ -102,5 +109,18 @@ struct RecoveryTests {
         // A second run has nothing left to revoke; a home that was never recovered has no --lost.
         #expect(try newPhone.ok(["device", "revoke", "--lost"]).stdout.contains("Nothing to revoke"))
         try ben.fails(["device", "revoke", "--lost"], saying: "is for a home made with `caddie login --recover`")
+
+        // The same words under the same name say nothing of names.
+        #expect(!(try newPhone.ok(["sync", "--peer", "127.0.0.1:\(node.port)"]).stdout.contains("known as")))
+        // The words brought back under another name: the phrase cannot tell, but the group's log can, and the
+        // first sync says how the space knows this user.
+        let zed = try CLI(name: "recovery-zed")
+        defer { zed.remove() }
+        try zed.ok(["login", "--recover", "--name", "Zed", "--phrase-file", written.path])
+        try zed.ok(["space", "join", invite])
+        let told = try zed.ok(["sync", "--peer", "127.0.0.1:\(node.port)"]).stdout
+        #expect(
+            told.contains("your user is known as Ana, and this device calls you Zed")
+                && told.contains("--name Ana"), "\(told)")
     }
 }

@@ -129,3 +129,25 @@ extension SpaceService {
     }
 
 }
+
+extension SpaceService {
+    /// The name this user's other devices go by in a space, when it is not the name this device gave (a user
+    /// brought back with `login --recover --name` under another name: the space knew them as "Ana", this device
+    /// says "Zed"). Nil when they agree, or when the space holds no other device of this user.
+    public func nameElsewhere(_ space: SpaceID) throws(NodeError) -> String? {
+        let identity = try identity()
+        let others = try run { try store.members(space) }
+            .filter { $0.user.hex == identity.user && $0.device.hex != identity.device }
+        let names = Set(others.map(\.userName)).filter { $0.lowercased() != identity.name.lowercased() }
+        return names.sorted().first
+    }
+
+    /// The note to show when ``nameElsewhere(_:)`` finds another name, else nil.
+    public func nameNote(_ space: SpaceID) -> String? {
+        guard let known = try? nameElsewhere(space), let mine = try? identity().name else { return nil }
+        let spaceName = (try? list())?.first { $0.id == space }?.name ?? space.short
+        return "In \(spaceName) your user is known as \(known), and this device calls you \(mine): the group sees "
+            + "\(mine) on what you enter here. To be \(known) here too, recover again in a new home with "
+            + "--name \(known)."
+    }
+}

@@ -25,8 +25,13 @@ struct Login: ParsableCommand {
 
     func validate() throws {
         if recover {
-            guard name != nil, deviceCode == nil else {
-                throw ValidationError("--recover takes --name NAME (your name as the group knows it), not --device-code")
+            guard deviceCode == nil else {
+                throw ValidationError(
+                    "--recover brings a user back from their words; --device-code adds a device to a user who still has "
+                        + "one: give one of them")
+            }
+            guard name != nil else {
+                throw ValidationError("--recover needs --name NAME: your name as the group knows it")
             }
         } else {
             guard phraseFile == nil else { throw ValidationError("--phrase-file goes with --recover") }
@@ -37,12 +42,13 @@ struct Login: ParsableCommand {
     }
 
     func run() throws {
+        // The words first: a wrong phrase is refused before a passphrase is asked for or a file written (opening
+        // the home would create its database).
+        let phrase = recover ? try RecoveryInput.read(file: phraseFile) : nil
+        if let phrase { _ = try DeviceService.recoverySeed(phrase) }
         try options.read { home in
             try home.requireNoIdentity()
-            if recover {
-                // The words first: a wrong phrase is refused before a passphrase is asked for or a file written.
-                let phrase = try RecoveryInput.read(file: phraseFile)
-                _ = try DeviceService.recoverySeed(phrase)
+            if let phrase {
                 let identity = try home.devices.recover(
                     phrase: phrase, name: name ?? "", passphrase: try Passphrase.obtain(confirm: true))
                 if options.json { return Console.json(Views.whoami(identity)) }

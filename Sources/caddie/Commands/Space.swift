@@ -86,6 +86,7 @@ struct Space: ParsableCommand {
                         } else {
                             Console.print("Synced with \(outcome.inviter): received \(outcome.firstSync?.received ?? 0) ops")
                         }
+                        if let note = home.spaces.nameNote(outcome.space) { Console.print(note) }
                     }
                 }
             }

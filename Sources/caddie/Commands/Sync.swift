@@ -311,6 +311,7 @@ struct SyncCommand: AsyncParsableCommand {
                     Console.print(
                         "Revoked \(device.short), a device of yours from before the recovery: it is refused from now on")
                 }
+                if let note = home.spaces.nameNote(space) { Console.print(note) }
             }
         }
     }
