@@ -111,7 +111,8 @@ extension SyncNode {
 
     /// Why a proven peer may not sync this space, if it may not: a device this space knows under another user, a
     /// removed user, a revoked device, or a newcomer on a key that a removal replaced (`keyCheck`: the check of the
-    /// key the session was opened with).
+    /// key the session was opened with). The text goes to the refused device: it speaks to the person there, says
+    /// what happened to them and what they can do.
     func refusal(of peer: PeerIdentity, in space: SpaceID, keyCheck: [UInt8]? = nil) async throws -> String? {
         // A node that reaches itself (its own address as a static peer, or its own mDNS advert under another
         // address) would sync with itself for ever.
@@ -119,22 +120,26 @@ extension SyncNode {
         let store = self.store
         let members = try await blocking { try store.members(space) }
         if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {
-            return "device \(peer.device.short) belongs to another user in this space"
+            return "this device (\(peer.device.short)) belongs to another user in this space"
         }
         // A removal also revokes the devices it lists: say which it was.
         if try await blocking({ try store.isRemoved(space, user: peer.user) }) {
-            return "user \(peer.user.short) was removed from this space by its owner"
+            return "you were removed from this space by its owner, and this device no longer syncs it. What you "
+                + "entered before stays on the group's card; to play with the group again, ask the owner for a new invite"
         }
         // A removal counts in its own space only, for the devices that joined it under the removed user, whatever
         // user such a device presents now.
         if try await blocking({ try store.removedDevice(space, device: peer.device) }) {
-            return "device \(peer.device.short) was removed from this space with its user by the space's owner"
+            return "this device (\(peer.device.short)) was removed from this space with its user by the space's owner, "
+                + "and no longer syncs it: to play with the group again, ask the owner for a new invite"
         }
         // Revocations count even before the device's join has arrived here, and by device key in every space this
         // node holds: a revoked device presenting a fresh user, or a space its user could not reach, is refused.
         // Only its own user's revocations reach every space; a removal reaches none but its own.
         if let revoked = try await blocking({ try store.deviceRevocation(peer.device, presentedUser: peer.user) }) {
-            return "device \(peer.device.short) was revoked after op \(revoked)"
+            return "this device (\(peer.device.short)) was revoked by its user after its op \(revoked), and no longer "
+                + "syncs: if it is yours and was not lost, pair it again from another of your devices "
+                + "(`caddie device add` there)"
         }
         // After a removal, an older key admits only the devices the new one was sealed to: members that have not
         // yet heard of it. Anyone else holding an old key (an old shared-key code, a removed member's new device)
@@ -142,8 +147,8 @@ extension SyncNode {
         if let keyCheck, let current = keyring(space).current, keyCheck != current.check,
             !current.recipients.contains(peer.device)
         {
-            return "this space's key changed when a member was removed, and device \(peer.device.short) was not a member "
-                + "then: ask a member for a new invite"
+            return "this space's key changed when a member was removed, and this device (\(peer.device.short)) was not "
+                + "a member then: ask a member for a new invite"
         }
         return nil
     }

@@ -62,7 +62,7 @@ struct RemovalTests {
         #expect(try ana.ok(["space", "list"]).stdout.contains("key epoch 1"))
 
         // Ben is refused by the owner's node at once.
-        try ben.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"], saying: "was removed from this space by its owner")
+        try ben.fails(["sync", "--peer", "127.0.0.1:\(anaNode.port)"], saying: "you were removed from this space by its owner")
         // Offline, Ben adds a player and reaches Cy, who has not heard yet: Cy takes it for now.
         try ben.ok(["player", "add", "Benny"])
         try ben.ok(["sync", "--peer", "127.0.0.1:\(cyNode.port)"])
@@ -76,7 +76,7 @@ struct RemovalTests {
         ])
         try dee.ok(["sync", "--peer", "127.0.0.1:\(cyNode.port)"])
         #expect(try Self.players(cy) == ["Ana", "Bena"])
-        try ben.fails(["sync", "--peer", "127.0.0.1:\(cyNode.port)"], saying: "was removed from this space by its owner")
+        try ben.fails(["sync", "--peer", "127.0.0.1:\(cyNode.port)"], saying: "you were removed from this space by its owner")
 
         // A newcomer with the old shared-key code (what a removed member holds) is refused after the rotation.
         try eve.ok(["space", "join", created.invite])
@@ -146,8 +146,8 @@ struct RemovalTests {
         #expect(Set(checks).count == 1 && checks[0] != nil, "\(checks)")
         let hash = try phone.stateHash()
         #expect(try tablet.stateHash() == hash && (try dee.stateHash()) == hash)
-        try ben.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "was removed from this space by its owner")
-        try cy.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "was removed from this space by its owner")
+        try ben.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "you were removed from this space by its owner")
+        try cy.fails(["sync", "--peer", "127.0.0.1:\(node.port)"], saying: "you were removed from this space by its owner")
     }
 
     @Test("a new key after a stolen phone: the owner revokes it and rotates; the stolen key admits no newcomer, members carry on")
