@@ -28,8 +28,9 @@ extension OpStore {
     }
 
     /// SQL for the name of the user behind `alias.device` in `alias.space`, as people see it: the name, and
-    /// ` (fingerprint)` (the first 4 bytes of the user key in hex) when another user of the space shares it, or
-    /// always when `alwaysFingerprint`.
+    /// ` (fingerprint)` (the first 4 bytes of the user key in hex) when another user of the space has a name that
+    /// could be taken for it (the same ``NameKey``: "Аna" with a Cyrillic А beside "Ana"), or always when
+    /// `alwaysFingerprint`.
     static func authorName(_ alias: String, alwaysFingerprint: Bool = false) -> String {
         let fingerprint = "' (' || lower(hex(substr(m.user, 1, 4))) || ')'"
         let suffix =
@@ -37,7 +38,7 @@ extension OpStore {
             ? fingerprint
             : """
             CASE WHEN EXISTS (SELECT 1 FROM member o WHERE o.space = m.space AND o.user != m.user
-                              AND lower(o.user_name) = lower(m.user_name)) THEN \(fingerprint) ELSE '' END
+                              AND caddie_name_key(o.user_name) = caddie_name_key(m.user_name)) THEN \(fingerprint) ELSE '' END
             """
         // An op of a fork branch is in the state under its own slot: its device's user, marked forked.
         let branch =
@@ -305,11 +306,13 @@ extension OpStore {
 }
 
 extension [MemberRecord] {
-    /// The members with their display names: a name two users share gets each user's key fingerprint.
+    /// The members with their display names: names two users share, or that could be taken for each other (the same
+    /// ``NameKey``), get each user's key fingerprint.
     func withDisplayNames() -> [MemberRecord] {
         map { member in
             var named = member
-            let shared = contains { $0.user != member.user && $0.userName.lowercased() == member.userName.lowercased() }
+            let key = NameKey.of(member.userName)
+            let shared = contains { $0.user != member.user && NameKey.of($0.userName) == key }
             named.displayName =
                 shared
                 ? "\(member.userName) (\(String(member.user.hex.prefix(8))))"

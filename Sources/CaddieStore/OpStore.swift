@@ -13,12 +13,18 @@ public final class OpStore: Sendable {
     /// The database file, nil in memory.
     public let path: String?
 
+    /// `caddie_name_key(name)`: ``NameKey`` in SQL, so that queries tell apart names people could mistake.
+    static let nameKey = DatabaseFunction("caddie_name_key", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(NameKey.of)
+    }
+
     /// Opens (creating if needed) the database file at `path` in WAL mode.
     public init(path: String) throws(StoreError) {
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: OpStore.nameKey)
         }
         do {
             let pool = try DatabasePool(path: path, configuration: config)
@@ -38,7 +44,9 @@ public final class OpStore: Sendable {
     /// A store in memory: real SQLite with the same schema, for tests that need thousands of replicas.
     public init(inMemory: Void = ()) throws(StoreError) {
         do {
-            let queue = try DatabaseQueue()
+            var config = Configuration()
+            config.prepareDatabase { db in db.add(function: OpStore.nameKey) }
+            let queue = try DatabaseQueue(configuration: config)
             try Schema.migrator.migrate(queue)
             try queue.write(Schema.rebuildIfPending)
             db = queue
