@@ -21,7 +21,7 @@ struct APIError: Error, Sendable {
     /// sent that Caddie refuses is 400 or 409, and a store that cannot write is 503 (507 when the disk is full).
     init(_ error: NodeError) {
         switch error {
-        case .notFound(let text): self.init(status: .notFound, code: "not_found", message: text)
+        case .notFound: self.init(status: .notFound, code: "not_found", message: error.requestDescription)
         case .noSpace: self.init(status: .notFound, code: "no_space", message: error.description)
         case .notLoggedIn: self.init(status: .conflict, code: "not_logged_in", message: error.description)
         case .ambiguous(let text): self.init(status: .badRequest, code: "ambiguous", message: text)

@@ -14,8 +14,8 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSpace
     /// More than one space could be meant.
     case spaceAmbiguous([String])
-    /// A named record does not exist.
-    case notFound(String)
+    /// A named record does not exist; the remedy says where to look, at each edge in its own words.
+    case notFound(String, Remedy? = nil)
     /// What was typed names more than one record; the text lists them.
     case ambiguous(String)
     /// An argument or file is wrong; the text says how.
@@ -49,11 +49,11 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
             "this home holds no space yet: create one with `caddie space create NAME` or join with `caddie space join INVITE`"
         case .spaceAmbiguous(let names):
             "this home holds several spaces (\(names.joined(separator: ", "))): choose one with --space ID"
-        case .notFound(let text): text
         case .ambiguous(let text): text
         case .invalid(let text): text
         case .badInput(let input, let text): "\(input.option) \(text)"
-        case .conflict(let text, let remedy), .refused(let text, let remedy): remedy.map { "\(text): \($0.command)" } ?? text
+        case .notFound(let text, let remedy), .conflict(let text, let remedy), .refused(let text, let remedy):
+            remedy.map { "\(text): \($0.command)" } ?? text
         case .store(let error): error.description
         case .crypto(let error): error.description
         case .core(let error): error.description
@@ -72,6 +72,21 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public init(command: String, request: String) {
             self.command = command
             self.request = request
+        }
+
+        /// Where the records of a kind are listed: "see `caddie game list`" at the CLI, "GET .../games lists them"
+        /// over HTTP (`path`: the list's route when it is not the space's `kind`).
+        public static func list(_ kind: String, command: String, path: String? = nil) -> Remedy {
+            Remedy(
+                command: "see `\(command)`",
+                request: "GET \(path ?? "/v1/spaces/{space}/\(kind)") lists them")
+        }
+
+        /// A deleted game brought back: "`caddie game restore ID` brings it back".
+        public static func restore(_ game: GameID) -> Remedy {
+            Remedy(
+                command: "`caddie game restore \(game.short)` brings it back",
+                request: "POST /v1/spaces/{space}/games/\(game.hex)/restore brings it back")
         }
 
         /// A finished game reopened first: "reopen it with `caddie game reopen ID` to change a score".
@@ -146,7 +161,8 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text for an API client: a conflict's or refusal's remedy as a request, never as a command to type.
     public var requestDescription: String {
         switch self {
-        case .conflict(let text, let remedy), .refused(let text, let remedy): remedy.map { "\(text): \($0.request)" } ?? text
+        case .notFound(let text, let remedy), .conflict(let text, let remedy), .refused(let text, let remedy):
+            remedy.map { "\(text): \($0.request)" } ?? text
         case .badInput(let input, let text): "\(input.field) \(text)"
         default: description
         }

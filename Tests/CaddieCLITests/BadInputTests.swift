@@ -26,7 +26,7 @@ struct BadInputTests {
         let cases: [([String], String?, String)] = [
             (["score", game, "Ana", "1", "5"], "wrong passphrase", "wrong passphrase"),
             (["score", "ffff0000", "Ana", "1", "5"], nil, "no game"),
-            (["score", game, "Zoe", "1", "5"], nil, "no player"),
+            (["score", game, "Zoe", "1", "5"], nil, "no player 'Zoe' in this space: see `caddie player list`"),
             (["score", game, "Ana", "19", "5"], nil, "hole 19"),
             (["score", game, "Ana", "1", "31"], nil, "strokes must be between 1 and 30"),
             (["score", game, "Ana", "1", "0"], nil, "strokes must be between 1 and 30"),

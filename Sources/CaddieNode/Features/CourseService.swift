@@ -54,7 +54,7 @@ extension CourseService {
     /// The course with this id.
     public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
         guard let course: CourseRecord = try run({ try store.one(space, id) }) else {
-            throw .notFound("no course \(id.short) in this space: see `caddie course list`")
+            throw .notFound("no course \(id.short) in this space", .list("courses", command: "caddie course list"))
         }
         return course
     }

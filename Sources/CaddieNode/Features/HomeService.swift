@@ -58,7 +58,7 @@ extension HomeService {
                         "'\(text)' is too short to name a \(what): give at least \(Home.minimumPrefix) hex digits "
                             + "of its id (see `\(list)`)")
                 }
-                throw .notFound("no \(what) '\(text)' in this space: see `\(list)`")
+                throw .notFound("no \(what) '\(text)' in this space", .list("\(what)s", command: list))
             }
             let shown = matches.prefix(6).map { record in
                 let label = describe?(record) ?? name?(record) ?? ""

@@ -74,22 +74,22 @@ extension RoundService {
                 let course = game.course.flatMap { try? courses.course(space, $0) }?.name ?? "unknown course"
                 return "\(course), \(Views.time(milliseconds: game.createdAt))"
             }
-        } catch .notFound(let message) {
+        } catch .notFound(let message, let remedy) {
             // Not among the games in play: say so plainly when the text names a deleted one.
             if !includeDeleted, let deleted = try? resolveGame(space, text, includeDeleted: true), deleted.deleted {
-                throw .notFound("game \(deleted.id.short) was deleted: `caddie game restore \(deleted.id.short)` brings it back")
+                throw .notFound("game \(deleted.id.short) was deleted", .restore(deleted.id))
             }
-            throw .notFound(message)
+            throw .notFound(message, remedy)
         }
     }
 
     /// The game with this id; a deleted one only when asked for.
     public func game(_ space: SpaceID, _ id: GameID, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
         guard let game: GameRecord = try run({ try store.one(space, id) }) else {
-            throw .notFound("no game \(id.short) in this space: see `caddie game list`")
+            throw .notFound("no game \(id.short) in this space", .list("games", command: "caddie game list"))
         }
         if game.deleted, !includeDeleted {
-            throw .notFound("game \(id.short) was deleted: `caddie game restore \(id.short)` brings it back")
+            throw .notFound("game \(id.short) was deleted", .restore(id))
         }
         return game
     }
@@ -97,7 +97,7 @@ extension RoundService {
     /// The player with this id.
     public func player(_ space: SpaceID, _ id: PlayerID) throws(NodeError) -> PlayerRecord {
         guard let player: PlayerRecord = try run({ try store.one(space, id) }) else {
-            throw .notFound("no player \(id.short) in this space: see `caddie player list`")
+            throw .notFound("no player \(id.short) in this space", .list("players", command: "caddie player list"))
         }
         return player
     }
