@@ -135,7 +135,10 @@ extension SpaceService {
         let lowered = text.lowercased()
         let matches = try run { try store.invites(nil) }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
         guard matches.count == 1, let invite = matches.first else {
-            if matches.isEmpty { throw .notFound("no invite made here matches '\(text)'", .list("invites", command: "caddie space invite list")) }
+            if matches.isEmpty {
+                throw .notFound(
+                    "no invite made here matches '\(text)'", .list("invites", command: "caddie space invite list"))
+            }
             throw .ambiguous("'\(text)' matches \(matches.count) invites: give more of the id")
         }
         let keys = try unlockKeys()

@@ -122,7 +122,10 @@ extension SpaceService {
             $0.id.hex.hasPrefix(lowered) || $0.name.caseInsensitiveCompare(option) == .orderedSame
         }
         guard matches.count == 1 else {
-            if matches.isEmpty { throw .notFound("no space matches '\(option)'", .list("spaces", command: "caddie space list", path: "/v1/spaces")) }
+            if matches.isEmpty {
+                throw .notFound(
+                    "no space matches '\(option)'", .list("spaces", command: "caddie space list", path: "/v1/spaces"))
+            }
             throw .spaceAmbiguous(matches.map { "\($0.name) \($0.id.short)" })
         }
         return matches[0].id
