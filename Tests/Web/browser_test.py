@@ -389,6 +389,10 @@ def https_phone(work, drivers, figures):
              "with no node, the reloaded HTTPS page still opens and keeps the entry", timeout=20)
         process = start()
         wait(phone, lambda d: "not yet sent" not in status(d), "the node back, the entry is sent", timeout=20)
+        # The page was opened from the phone's copy while no node answered, so its first event stream failed
+        # outright (the browser gives such a stream up): it must come back live by itself, without a reload.
+        wait(phone, lambda d: d.find_element(By.ID, "status").get_attribute("data-link") == "live",
+             "the node back, the page opened in the dead zone is live again without a reload", timeout=30)
         request = urllib.request.Request("http://127.0.0.1:%d/v1/spaces/%s/log" % (http, space))
         with open(os.path.join(home, "api-token")) as handle:
             request.add_header("Authorization", "Bearer " + handle.read().strip())
@@ -398,6 +402,45 @@ def https_phone(work, drivers, figures):
         check(len(scored) == 1 and scored[0]["user"] == "Ida" and scored[0]["device"] == mine["device"]
               and scored[0]["verified"], "the node's audit names Ida and the phone's device for the entry: %s"
               % [(e["user"], e["device"][:8]) for e in scored])
+
+        # The round's screens over HTTPS as on the LAN: the bottom bar, the standings, and a sign-in code that a
+        # partner's phone (its own browser, trusting the same authority) opens over HTTPS.
+        phone.get(origin + "/#/game/current")
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens over HTTPS again")
+        bar = phone.execute_script(
+            "const n = document.querySelector('nav.tabs'); if (!n) return null; const r = n.getBoundingClientRect();"
+            "return {links: n.querySelectorAll('a').length, bottom: Math.round(r.bottom), height: window.innerHeight}")
+        check(bar is not None and bar["links"] == 6 and abs(bar["bottom"] - bar["height"]) <= 1,
+              "over HTTPS the bottom bar holds the six screens at the foot of the phone's screen: %s" % bar)
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//nav[contains(@class,'tabs')]//a[normalize-space()='Standings']")))
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "table.standings"), "the bar's Standings opens them over HTTPS")
+        phone.get(origin + "/#/sync")
+        wait(phone, lambda d: d.find_elements(By.ID, "signin-code"), "the Devices screen offers a sign-in code over HTTPS")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "signin-code")))
+        wait(phone, lambda d: d.find_elements(By.ID, "signin-url"), "the sign-in code is shown")
+        partner_link = phone.find_element(By.ID, "signin-url").text
+        trust_prefix = "http://caddie.test:%d/#" % trust_port
+        check(partner_link.startswith(trust_prefix + origin + "/signin?t="),
+              "over HTTPS the code leads to the trust page first, the sign-in link at the node as the phone reached "
+              "it (%s) in its fragment: %s" % (origin, partner_link))
+        shot(phone, "https-signin-code-390")
+        partner_profile = os.path.join(work, "partner-home")
+        partner_db = os.path.join(partner_profile, ".pki", "nssdb")
+        os.makedirs(partner_db)
+        subprocess.run(["certutil", "-d", "sql:" + partner_db, "-N", "--empty-password"], check=True)
+        subprocess.run(["certutil", "-d", "sql:" + partner_db, "-A", "-t", "C,,", "-n", "caddie-test", "-i", authority],
+                       check=True)
+        partner = browser(390, 844, home=partner_profile, extra=rules)
+        drivers.append(partner)
+        partner.get(partner_link)
+        wait(partner, lambda d: d.find_element(By.ID, "continue").get_attribute("href") == partner_link[len(trust_prefix):],
+             "the partner's phone opens the trust page, its Continue the HTTPS sign-in link")
+        retry(lambda: tap(partner, partner.find_element(By.ID, "continue")))
+        wait(partner, lambda d: d.find_elements(By.ID, "hole-title") or "Course Wi-Fi" in text(d),
+             "the partner's phone opens the app over HTTPS, signed in from the code alone", timeout=20)
+        check(partner.execute_script("return window.isSecureContext") is True, "the partner's page is a secure context")
+        partner.quit()
+        drivers.remove(partner)
     finally:
         stop(process)
         log.close()

@@ -1,17 +1,38 @@
 // The node's live events (GET /v1/events, server-sent events) with a status a person can see: "live" while the
-// stream is open, "reconnecting" while it is down. EventSource reconnects by itself; this only reports it.
+// stream is open, "reconnecting" while it is down. EventSource reconnects by itself after a dropped stream, but
+// gives up for good when its first request fails outright (a page opened from the phone's own copy while no node
+// answered): then this opens a new stream, after 1 s and then up to every 10 s, and at once when the browser says
+// it is back online or the page is shown again.
 
 export function connect({ onEvent, onStatus }) {
-  const source = new EventSource('/v1/events');
   const types = ['score', 'conflict', 'conflict-resolved', 'card', 'standings', 'peer-connected', 'peer-lost'];
-  for (const type of types) {
-    source.addEventListener(type, (message) => {
-      let data = {};
-      try { data = JSON.parse(message.data); } catch { data = {}; }
-      onEvent(type, data);
+  let source = null;
+  let retry = null;
+  let delay = 1000;
+
+  function open() {
+    window.clearTimeout(retry);
+    retry = null;
+    source = new EventSource('/v1/events');
+    for (const type of types) {
+      source.addEventListener(type, (message) => {
+        let data = {};
+        try { data = JSON.parse(message.data); } catch { data = {}; }
+        onEvent(type, data);
+      });
+    }
+    source.addEventListener('open', () => { delay = 1000; onStatus('live'); });
+    source.addEventListener('error', () => {
+      if (source.readyState !== EventSource.CLOSED) return onStatus('reconnecting');
+      onStatus('reconnecting');
+      retry ??= window.setTimeout(open, delay);
+      delay = Math.min(delay * 2, 10000);
     });
   }
-  source.addEventListener('open', () => onStatus('live'));
-  source.addEventListener('error', () => onStatus(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'));
-  return source;
+
+  // A stream the browser closed is opened again at once when there is reason to think the node is back.
+  const again = () => { if (source?.readyState === EventSource.CLOSED) { delay = 1000; open(); } };
+  window.addEventListener('online', again);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') again(); });
+  open();
 }
