@@ -39,7 +39,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             "ops \(from)...\(to) of device \(device.short) are missing: export again from a home that has them "
                 + "(without --since, or with this home's `caddie vector`)"
         case .revoked(let op, let last):
-            "op \(op) was signed by a revoked device (valid through seq \(last)): nothing was imported"
+            "op \(op) was signed by a device that its user revoked, or that the space's owner removed with its user, "
+                + "after its op \(last): nothing was imported"
         case .cannotSign(let text): "this device cannot sign in this space: \(text); nothing was changed"
         case .notFound(let text): text
         case .diskFull(let text):

@@ -216,7 +216,7 @@ struct ConvergenceTests {
                     // (before it, they apply and the removal takes them out). Every op is validly signed and linked,
                     // and every device joined with the key, so any other refusal is a bug.
                     #expect(
-                        report.rejected.allSatisfy { $0.contains("was signed by a revoked device") },
+                        report.rejected.allSatisfy { $0.contains("that its user revoked, or that the space's owner removed") },
                         "seed \(seed): \(report.rejected)")
                     #expect(report.forks.isEmpty, "seed \(seed): \(report.forks)")
                     delivery.removeFirst(size)
