@@ -156,7 +156,7 @@ let package = Package(
             dependencies: ["CaddieAPI", "CaddieNode", "CaddieCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore"], swiftSettings: strict),
+        .testTarget(name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore", "CaddieStore"], swiftSettings: strict),
         .testTarget(
             name: "CaddieCLITests",
             dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],

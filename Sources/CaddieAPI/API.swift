@@ -233,12 +233,10 @@ public struct NodeAPI: Sendable {
         try await blocking(body)
     }
 
-    /// Runs a write, then tells the sync sessions and the event hub at once.
+    /// Runs a write off the server's threads. Its commit reaches the sync sessions and the event hub through the
+    /// store's observers (``Home/observe(_:)``).
     func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let result = try await read(body)
-        node.localChange()
-        hub.nudge()
-        return result
+        try await read(body)
     }
 
     func spaceID(_ context: BasicRequestContext) async throws -> SpaceID {

@@ -17,11 +17,11 @@ public struct LiveEvent: Sendable {
     public var sse: String { "id: \(id)\nevent: \(type)\ndata: \(data.text)\n\n" }
 }
 
-/// Fans changes of the merged state out to live subscribers. Whatever changed the store (an API call, a
-/// `caddie` command in another process, ops merged from a peer), the hub reads the ops added since its last
-/// look, compares the cells of the games they touch with what it last saw, and reports each new shown value,
-/// each conflict that appeared and each conflict that was settled; then each changed game's whole card (what an
-/// open page draws, so it need not ask for it) and, last, its standings.
+/// Fans changes of the merged state out to live subscribers. The store says what each commit changed, whoever
+/// made it (an API call, a command through the control socket, ops merged from a peer; ``Home/observe(_:)``): the
+/// hub reads the changed cells of the games concerned, compares them with what it last saw, and reports each new
+/// shown value, each conflict that appeared and each conflict that was settled; then each changed game's whole
+/// card (what an open page draws, so it need not ask for it) and, last, its standings.
 public final class EventHub: Sendable {
     private struct CellState: Equatable {
         let winner: OpID?
@@ -29,11 +29,10 @@ public final class EventHub: Sendable {
     }
 
     /// What the hub saw at its last look: per game ("space/game"), each cell ("player/hole") and the game's
-    /// record; per space, where it stood (``SpaceMark``).
-    private struct Look {
+    /// record.
+    private struct Memory {
         var cells: [String: [String: CellState]] = [:]
         var games: [String: GameRecord] = [:]
-        var marks: [SpaceID: SpaceMark] = [:]
     }
 
     /// How much one look read.
@@ -46,7 +45,10 @@ public final class EventHub: Sendable {
         var nextEvent = 0
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
-        var look: Look? = nil
+        var memory: Memory? = nil
+        /// What the store reported since the last look.
+        var pending = StoreChange()
+        var observation: Int? = nil
         var lastLook = LookStats()
         var closed = false
     }
@@ -65,6 +67,8 @@ public final class EventHub: Sendable {
         self.logger = logger
         (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
+
+    deinit { state.withLock { $0.observation }.map(home.stopObserving) }
 
     /// A stream of events from now on, and a number to end it with ``unsubscribe(_:)``.
     public func subscribe() -> (Int, AsyncStream<LiveEvent>) {
@@ -92,17 +96,18 @@ public final class EventHub: Sendable {
 
     /// Ends every subscription (at shutdown, so that open streams do not hold the server up).
     public func close() {
-        let continuations = state.withLock { state in
+        let (continuations, observation) = state.withLock { state in
             state.closed = true
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            defer {
+                state.subscribers = [:]
+                state.observation = nil
+            }
+            return (Array(state.subscribers.values), state.observation)
         }
+        observation.map(home.stopObserving)
         continuations.forEach { $0.finish() }
         wake.finish()
     }
-
-    /// Says the store may have changed; the hub looks soon.
-    public func nudge() { wake.yield() }
 
     func publish(_ type: String, _ data: JSON) {
         let (event, continuations) = state.withLock { state in
@@ -129,68 +134,76 @@ public final class EventHub: Sendable {
         }
     }
 
-    /// Watches the store until the hub is closed: looks after every nudge (this process's writes and merged
-    /// batches) and after every commit the kernel reports on the database file (other processes' writes).
-    /// Nothing polls: an idle hub does not wake.
+    /// Starts taking the home's changes (once): each is kept for the next look, and wakes ``run()``.
+    func start() {
+        let started = state.withLock { $0.observation != nil || $0.closed }
+        guard !started else { return }
+        let id = home.observe { [weak self] change in
+            guard let self else { return }
+            state.withLock { $0.pending.merge(change) }
+            wake.yield()
+        }
+        state.withLock { $0.observation = id }
+    }
+
+    /// Reports changes until the hub is closed: a first look at everything, then a look after each commit the
+    /// store reports. Nothing polls: an idle hub does not wake.
     public func run() async {
-        let monitor = home.changeMonitor()
-        var version = (try? monitor?.version()) ?? 0
-        compare()
-        let watch = try? monitor?.watch { [wake] in wake.yield() }
-        defer { watch?.stop() }
-        // Without a kernel watch (no inotify, or its limit reached), look every 0.2 s instead.
-        let poll =
-            watch == nil && monitor != nil
-            ? Task { [wake] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(200))
-                    wake.yield()
-                }
-            } : nil
-        defer { poll?.cancel() }
+        start()
+        look()
         for await _ in wakes {
-            let now = (try? monitor?.version()) ?? version
-            if now != version || monitor == nil {
-                version = now
-                compare()
-            }
             if state.withLock({ $0.closed }) { break }
+            look()
         }
     }
 
-    /// Looks at what changed since the last look and publishes the differences. The first look reads every
-    /// score cell. After it, the home says which games the ops added to each space since the last look touch
-    /// (``Home/changes(_:since:)``), and only those are read again; the cards of every other game are carried over
-    /// unread. A space whose change cannot be narrowed that way (a device's log cut back by a revocation or a fork,
-    /// a fork branch's new ops, a new member, a removal, more than ``Home/narrowingLimit`` new ops) is read whole.
-    func compare() {
-        let last = state.withLock { $0.look }
-        var look = Look()
+    /// Publishes what changed since the last look. The first look reads every game and reports nothing. After it,
+    /// the hub reads only what the store said changed: in each space, the games whose cells, record, roster or
+    /// attestations changed, and of those games' cells it compares only the changed ones with what it last saw. A
+    /// space whose change cannot be narrowed so (a join, a revocation, a removal, a new key, a rebuilt state), and
+    /// every space after another process's commit, are read whole and every cell compared.
+    func look() {
+        let (memory, change) = state.withLock { state in
+            defer { state.pending = StoreChange() }
+            return (state.memory, state.pending)
+        }
+        var next = memory ?? Memory()
         var events: [(String, JSON)] = []
         var changedGames: [(SpaceID, GameID)] = []
         var stats = LookStats()
         do {
             for space in try home.spaces.list() {
-                let (mark, touched) = try home.changes(space.id, since: last?.marks[space.id])
-                look.marks[space.id] = mark
-                if touched == nil { stats.wholeSpaces += 1 }
+                let narrowed: StoreChange.Space?
+                if memory == nil || change.external {
+                    narrowed = nil
+                } else if let spaceChange = change.spaces[space.id] {
+                    narrowed = spaceChange.whole ? nil : spaceChange
+                } else {
+                    continue  // nothing changed in this space
+                }
+                if narrowed == nil { stats.wholeSpaces += 1 }
+                let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) }
+                if let touched, touched.isEmpty { continue }
                 var players: [PlayerID: String]?
-                for game in try home.rounds.games(space.id) {
+                for game in try home.rounds.games(space.id) where touched?.contains(game.id) ?? true {
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
-                    look.games[gameKey] = game
-                    let before = last.map { $0.cells[gameKey] ?? [:] }
-                    if let touched, !touched.contains(game.id), let before, last?.games[gameKey] == game {
-                        look.cells[gameKey] = before
-                        continue
-                    }
+                    next.games[gameKey] = game
                     stats.gamesRead += 1
                     if players == nil {
                         players = Dictionary(
                             try home.rounds.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
                     }
                     let eventsBefore = events.count
-                    var cells: [String: CellState] = [:]
+                    // Read whole, the game's cells are compared all and kept afresh (a cut log can take a cell
+                    // away); narrowed, only the changed cells are compared, over what the hub kept.
+                    var cells = narrowed == nil ? [:] : memory?.cells[gameKey] ?? [:]
+                    let before = memory.map { $0.cells[gameKey] ?? [:] }
                     for cell in try home.cells(space.id, game: game.id) {
+                        if let narrowed,
+                            !narrowed.cells.contains(StoreChange.Cell(game: game.id, player: cell.player, hole: cell.hole))
+                        {
+                            continue
+                        }
                         let key = "\(cell.player.hex)/\(cell.hole)"
                         let now = CellState(winner: cell.winner?.op, conflict: cell.isConflict)
                         cells[key] = now
@@ -221,11 +234,12 @@ public final class EventHub: Sendable {
                             events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
                         }
                     }
-                    look.cells[gameKey] = cells
-                    // After its scores or its setup changed (not on the first look): the game's card, as
-                    // `GET .../card` gives it, so that an open page redraws from the event without asking; its
-                    // standings once every card is out.
-                    if last != nil, events.count > eventsBefore || last?.games[gameKey] != game {
+                    next.cells[gameKey] = cells
+                    // After its scores, record, roster or attestations changed (not on the first look): the game's
+                    // card, as `GET .../card` gives it, so that an open page redraws from the event without asking;
+                    // its standings once every card is out.
+                    let setupChanged = memory?.games[gameKey] != game || narrowed?.games.contains(game.id) == true
+                    if memory != nil, events.count > eventsBefore || setupChanged {
                         if let card = try? home.rounds.card(space: space.id, game: game.id),
                             let net = try? home.handicaps.playingHandicap(card: card, space: space.id, allowancePercent: 95)
                         {
@@ -244,10 +258,12 @@ public final class EventHub: Sendable {
             }
         } catch {
             logger.warning("live events: cannot read the store", metadata: ["error": "\(error)"])
+            // Read it all again at the next look rather than lose what this one was to report.
+            state.withLock { $0.pending.merge(StoreChange(external: true)) }
             return
         }
         state.withLock {
-            $0.look = look
+            $0.memory = next
             $0.lastLook = stats
         }
         for (type, data) in events { publish(type, data) }

@@ -56,18 +56,16 @@ public struct ControlService: Service {
     let home: Home
     let keys: UnlockedKeys
     let logger: Logger
-    let appended: @Sendable ([SignedOp]) -> Void
 
-    public init(home: Home, keys: UnlockedKeys, logger: Logger, appended: @escaping @Sendable ([SignedOp]) -> Void) {
+    public init(home: Home, keys: UnlockedKeys, logger: Logger) {
         self.home = home
         self.keys = keys
         self.logger = logger
-        self.appended = appended
     }
 
     public func run() async throws {
         do {
-            try await untilShutdown { try await home.serveControl(keys: keys, logger: logger, appended: appended) }
+            try await untilShutdown { try await home.serveControl(keys: keys, logger: logger) }
         } catch ControlSocket.Failure.pathTooLong(let path) {
             // The node still works: commands then write the database themselves, as with no node running.
             logger.warning(

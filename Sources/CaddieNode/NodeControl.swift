@@ -146,15 +146,13 @@ extension Home {
     /// socket, and `serveControl` answers those of commands.
     public func takeWrites() { servesWrites.withLock { $0 = true } }
 
-    /// Answers commands' writes on the control socket until cancelled; `appended` is called after each commit.
-    public func serveControl(
-        keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {},
-        appended: @escaping @Sendable ([SignedOp]) -> Void
-    ) async throws {
+    /// Answers commands' writes on the control socket until cancelled. Each commit reaches the node's sessions and
+    /// live events through the store's observers, as every write of this process does.
+    public func serveControl(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {}) async throws {
         takeWrites()
         try await ControlSocket.serve(path: controlSocketPath, logger: logger, ready: ready) { [self] bytes in
             if bytes.starts(with: NodeCommand.magic) {
-                return await runCommand(bytes, keys: keys, logger: logger, appended: appended)
+                return await runCommand(bytes, keys: keys, logger: logger)
             }
             let result: Result<[SignedOp], NodeError>
             do {
@@ -167,7 +165,6 @@ extension Home {
                 let ops = try await Task.detached {
                     try self.appendEdits(space: request.space, keys: keys, edits: request.edits)
                 }.value
-                appended(ops)
                 logger.info(
                     "wrote for a command",
                     metadata: [
@@ -187,9 +184,7 @@ extension Home {
     }
 
     /// Runs a command a CLI process sent (``NodeCommand``) with the node's own keys: its checks and its append here.
-    func runCommand(
-        _ bytes: [UInt8], keys: UnlockedKeys, logger: Logger, appended: @escaping @Sendable ([SignedOp]) -> Void
-    ) async -> [UInt8] {
+    func runCommand(_ bytes: [UInt8], keys: UnlockedKeys, logger: Logger) async -> [UInt8] {
         let result: Result<NodeCommandResult, NodeError>
         do {
             let (command, device) = try NodeCommand.decode(bytes)
@@ -199,7 +194,6 @@ extension Home {
                         + "identity changed; restart `caddie serve`")
             }
             let done = try await Task.detached { try self.execute(command, keys: keys) }.value
-            if done.op != nil { appended([]) }
             logger.info("wrote for a command", metadata: ["op": "\(done.op.map { "\($0)" } ?? "none")"])
             result = .success(done)
         } catch let error as NodeError {

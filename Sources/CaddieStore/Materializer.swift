@@ -12,11 +12,31 @@ struct Materializer {
     let db: Database
     let space: Data
     let spaceID: SpaceID
+    /// Where what this changes is noted, for the store's observers (nil for the rebuild of a migration).
+    let recorder: ChangeRecorder?
 
-    init(db: Database, space: SpaceID) {
+    init(db: Database, space: SpaceID, recorder: ChangeRecorder?) {
         self.db = db
         self.space = Data(space.bytes)
         spaceID = space
+        self.recorder = recorder
+    }
+
+    /// Notes what one op's changes touch: its cells and games, or the whole space when it changes who counts.
+    func note(_ op: SignedOp, changes: [Change]) {
+        recorder?.record(spaceID) { space in
+            space.ops.append(op.id)
+            for change in changes {
+                switch change {
+                case .join, .revoke, .remove, .rotate: space.whole = true
+                case .set(.game, let id, _): space.games.insert(GameID(id))
+                case .set: continue
+                case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _): space.games.insert(game)
+                case .score(let game, let player, let hole, _):
+                    space.cells.insert(StoreChange.Cell(game: game, player: player, hole: hole))
+                }
+            }
+        }
     }
 
     /// The space record's fields that name its owner: `space remove` and `space rotate` prove ownership with them.
@@ -39,6 +59,7 @@ struct Materializer {
     /// `slot`: for an op of a fork branch, its hash, under which its changes are in the state instead of its
     /// device (OpStore+Branches.swift); its join then makes no member row (the device's join before the fork does).
     func apply(_ op: SignedOp, changes: [Change], author user: PublicKey?, slot: Digest32? = nil) throws {
+        note(op, changes: changes)
         let device = Data((slot?.bytes ?? op.device.bytes))
         let seq = Int64(op.seq)
         let hlc = Int64(bitPattern: op.hlc.rawValue)
@@ -172,9 +193,12 @@ struct Materializer {
     /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order, then
     /// the fork branches' ops. Used only when a revocation removes ops that were already applied or a log splits.
     func rebuild() throws {
+        recorder?.record(spaceID) { $0.whole = true }
         for table in Schema.materialisedTables {
             try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
         }
+        // Re-applied ops are not news: the space is noted whole once, above.
+        let quiet = Materializer(db: db, space: spaceID, recorder: nil)
         var users: [PublicKey: PublicKey] = [:]
         let rows = try Row.fetchCursor(
             db, sql: "SELECT bytes FROM op WHERE space = ? ORDER BY device, seq",
@@ -183,14 +207,14 @@ struct Materializer {
             let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
             let changes = try Payload.decode(op.payload)
             for case .join(let join) in changes { users[op.device] = join.user }
-            try apply(op, changes: changes, author: users[op.device])
+            try quiet.apply(op, changes: changes, author: users[op.device])
         }
         let branches = try Row.fetchCursor(
             db, sql: "SELECT bytes, hash, user FROM branch_op WHERE space = ? ORDER BY device, seq, hash",
             arguments: [space])
         while let row = try branches.next() {
             let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
-            try apply(
+            try quiet.apply(
                 op, changes: try Payload.decode(op.payload), author: PublicKey(unchecked: [UInt8](row["user"] as Data)),
                 slot: Digest32(unchecked: [UInt8](row["hash"] as Data)))
         }

@@ -118,7 +118,7 @@ extension OpStore {
                     spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes), tip["user"] as Data,
                     tip["user_name"] as String, Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
                 ])
-            try Materializer(db: db, space: space).apply(op, changes: changes, author: author, slot: hash)
+            try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author, slot: hash)
             return op
         }
         try db.cachedStatement(
@@ -129,7 +129,7 @@ extension OpStore {
             spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes),
             Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
         ])
-        try Materializer(db: db, space: space).apply(op, changes: changes, author: author)
+        try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author)
         return op
     }
 

@@ -62,7 +62,8 @@ extension OpStore {
         }
         let batch = decoded
         return try write { db in
-            var session = ReceiveSession(db: db, space: space, spaceKeys: [spaceKey] + laterKeys, mode: mode, now: now)
+            var session = ReceiveSession(
+                db: db, space: space, spaceKeys: [spaceKey] + laterKeys, mode: mode, now: now, recorder: recorder)
             session.report = report
             try session.run(batch)
             return session.report
@@ -83,9 +84,12 @@ struct ReceiveSession {
     var cutoffsChanged = false
     /// A log split at a fork point in this batch: the state is rebuilt at its end.
     var needsRebuild = false
+    /// Where the materializer notes what the batch changed.
+    let recorder: ChangeRecorder
 
-    init(db: Database, space: SpaceID, spaceKeys: [[UInt8]], mode: ReceiveMode, now: UInt64) {
+    init(db: Database, space: SpaceID, spaceKeys: [[UInt8]], mode: ReceiveMode, now: UInt64, recorder: ChangeRecorder) {
         self.db = db
+        self.recorder = recorder
         self.space = space
         spaceData = Data(space.bytes)
         self.spaceKeys = spaceKeys
@@ -252,7 +256,8 @@ struct ReceiveSession {
                 spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
                 Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
             ])
-            try Materializer(db: db, space: space).apply(op, changes: admitted.changes, author: admitted.author)
+            try Materializer(db: db, space: space, recorder: recorder).apply(
+                op, changes: admitted.changes, author: admitted.author)
             report.applied.append(op.id)
             headSeq = op.seq
             headHash = hash
@@ -470,6 +475,6 @@ struct ReceiveSession {
                 removed = true
             }
         }
-        if removed || needsRebuild { try Materializer(db: db, space: space).rebuild() }
+        if removed || needsRebuild { try Materializer(db: db, space: space, recorder: recorder).rebuild() }
     }
 }

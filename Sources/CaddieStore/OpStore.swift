@@ -10,6 +10,10 @@ import Synchronization
 public final class OpStore: Sendable {
     let db: any DatabaseWriter
     private let writeCount = Atomic<Int>(0)
+    /// What the transaction being written changed, published at its commit (``observe(_:)``).
+    let recorder = ChangeRecorder()
+    /// The watch for other processes' commits, started by the first observer.
+    let fileWatch = Mutex<FileWatch?>(nil)
     /// The database file, nil in memory.
     public let path: String?
 
@@ -34,6 +38,7 @@ public final class OpStore: Sendable {
             }
             try Schema.migrator.migrate(pool)
             if try pool.read(Schema.rebuildPending) { try pool.write(Schema.rebuildIfPending) }
+            pool.add(transactionObserver: recorder, extent: .databaseLifetime)
             db = pool
             self.path = path
         } catch {
@@ -49,6 +54,7 @@ public final class OpStore: Sendable {
             let queue = try DatabaseQueue(configuration: config)
             try Schema.migrator.migrate(queue)
             try queue.write(Schema.rebuildIfPending)
+            queue.add(transactionObserver: recorder, extent: .databaseLifetime)
             db = queue
             path = nil
         } catch {
@@ -117,7 +123,7 @@ public final class OpStore: Sendable {
 
     /// How many write transactions this process has run on the store (committed or not): a value read before a
     /// query and unchanged after it means this process wrote nothing in between. Other processes' writes are not
-    /// counted (the file watch reports those).
+    /// counted (the file watch reports those to observers, ``observe(_:)``).
     public var writes: Int { writeCount.load(ordering: .acquiring) }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {

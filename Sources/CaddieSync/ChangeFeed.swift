@@ -1,64 +1,51 @@
+import CaddieCore
 import CaddieStore
 import Foundation
 import Synchronization
 
-/// Tells every session when the home's database changed, whoever changed it: a session that applied a
-/// peer's batch, or a `caddie score` run in another process. The kernel reports the writes (inotify, through
-/// `FileWatch`); nothing polls, so an idle node does not wake for it.
+/// Wakes the sessions of a space when the store's merged state of that space changed, whoever changed it: a
+/// command of this process, a session that applied a peer's batch, or (``StoreChange/external``) a `caddie`
+/// command in another process. The store publishes each commit's changes (``OpStore/observe(_:)``); nothing
+/// polls, so an idle node does not wake for it.
 final class ChangeFeed: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<Void>.Continuation]>([:])
+    private let subscribers = Mutex<[UUID: (space: SpaceID, wake: AsyncStream<Void>.Continuation)]>([:])
     private let changes = Atomic<Int>(0)
+    private let store: OpStore
+    private let observation = Mutex<Int?>(nil)
 
     /// How many changes the feed has announced: unchanged between two reads means no write it saw in between.
     var generation: Int { changes.load(ordering: .acquiring) }
-    private let monitor: ChangeMonitor?
 
-    init(monitor: ChangeMonitor?) { self.monitor = monitor }
+    init(store: OpStore) { self.store = store }
 
-    /// A stream that yields after each change (coalesced: a burst of changes may yield once).
-    func subscribe() -> (UUID, AsyncStream<Void>) {
+    /// Starts taking the store's changes (once).
+    func start() {
+        observation.withLock { id in
+            guard id == nil else { return }
+            id = store.observe { [weak self] change in self?.notify(change) }
+        }
+    }
+
+    deinit { observation.withLock { $0 }.map(store.stopObserving) }
+
+    /// A stream that yields after each change of `space` (coalesced: a burst of changes may yield once).
+    func subscribe(_ space: SpaceID) -> (UUID, AsyncStream<Void>) {
         let id = UUID()
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        subscribers.withLock { $0[id] = continuation }
+        subscribers.withLock { $0[id] = (space, continuation) }
         return (id, stream)
     }
 
     func unsubscribe(_ id: UUID) {
-        let continuation = subscribers.withLock { $0.removeValue(forKey: id) }
-        continuation?.finish()
+        let subscriber = subscribers.withLock { $0.removeValue(forKey: id) }
+        subscriber?.wake.finish()
     }
 
-    func notify() {
+    func notify(_ change: StoreChange) {
         changes.add(1, ordering: .releasing)
-        let all = subscribers.withLock { Array($0.values) }
-        for continuation in all { continuation.yield() }
-    }
-
-    /// Watches the database until cancelled. Where the kernel cannot watch it (no inotify, or its limit of
-    /// watches reached), it falls back to reading data_version every 10 ms.
-    func run() async {
-        guard let monitor else { return }
-        if let watch = try? monitor.watch({ [self] in notify() }) {
-            defer { watch.stop() }
-            await untilCancelled()
-            return
+        let woken = subscribers.withLock { all in
+            all.values.filter { change.external || change.spaces[$0.space] != nil }.map(\.wake)
         }
-        var last = (try? monitor.version()) ?? 0
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(10))
-            guard let now = try? monitor.version(), now != last else { continue }
-            last = now
-            notify()
-        }
-    }
-}
-
-/// Returns when the calling task is cancelled, without waking before.
-func untilCancelled() async {
-    let (stream, continuation) = AsyncStream<Void>.makeStream()
-    await withTaskCancellationHandler {
-        for await _ in stream {}
-    } onCancel: {
-        continuation.finish()
+        for continuation in woken { continuation.yield() }
     }
 }

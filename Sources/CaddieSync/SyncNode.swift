@@ -48,26 +48,20 @@ public final class SyncNode: Sendable {
     /// Incoming connections by number: their address, channel, and whether their peer has proven itself.
     private let incoming = Mutex<(next: Int, open: [Int: IncomingConnection])>((0, [:]))
     private let bytesSent = Mutex(0)
-    private let onApplied: (@Sendable ([OpID]) -> Void)?
     let peerObserver = Mutex<(@Sendable (PeerEvent) -> Void)?>(nil)
-    private let appliedObserver = Mutex<(@Sendable ([OpID]) -> Void)?>(nil)
     let live = Mutex(LiveSessions())
     let inviteDesk = Mutex<InviteDesk?>(nil)
     let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
     /// Each space's heads as last read, with the store's write count and the change feed's generation then.
     let headsCache = Mutex<[SpaceID: (writes: Int, changes: Int, heads: [WireMessage.VectorEntry])]>([:])
 
-    /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs.
-    ///
-    /// `onApplied` is called with the ids of the ops each received batch applied (for live events and
-    /// measurements); it must return quickly.
+    /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs. What
+    /// its sessions apply reaches the store's observers (``OpStore/observe(_:)``), as every other write does.
     public init(
         store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
-        maxIncoming: Int = SyncNode.defaultMaxIncoming,
-        onApplied: (@Sendable ([OpID]) -> Void)? = nil, nodeID: [UInt8]? = nil
+        maxIncoming: Int = SyncNode.defaultMaxIncoming, nodeID: [UInt8]? = nil
     ) throws {
-        self.onApplied = onApplied
         self.nodeID = nodeID ?? SecureRandom.bytes(8)
         self.maxIncoming = max(1, min(maxIncoming, 4096))
         self.maxIncomingPerAddress = max(1, min(maxIncomingPerAddress, self.maxIncoming))
@@ -75,28 +69,18 @@ public final class SyncNode: Sendable {
         self.credentials = credentials
         self.spaceKeys = spaceKeys
         spaceList = spaceKeys.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        feed = ChangeFeed(monitor: try store.changeMonitor())
+        feed = ChangeFeed(store: store)
         self.logger = logger
     }
-
-    /// Tells every session that this process changed the store (an in-process edit), without waiting for
-    /// the file watch.
-    public func localChange() { feed.notify() }
 
     /// Frame bytes this node has written since it started (length prefixes included).
     public var wireBytesSent: Int { bytesSent.withLock { $0 } }
 
     func countSent(bytes: Int) { bytesSent.withLock { $0 += bytes } }
 
-    func didApply(_ ops: [OpID]) {
-        onApplied?(ops)
-        appliedObserver.withLock { $0 }?(ops)
-    }
-
-    /// Sets what to call when received ops are applied and when a peer session opens or ends (for live
-    /// events); both must return quickly.
-    public func observe(applied: (@Sendable ([OpID]) -> Void)?, peers: (@Sendable (PeerEvent) -> Void)?) {
-        appliedObserver.withLock { $0 = applied }
+    /// Sets what to call when a peer session opens or ends (for live events); it must return quickly. What
+    /// sessions apply is published by the store (``OpStore/observe(_:)``).
+    public func observePeers(_ peers: (@Sendable (PeerEvent) -> Void)?) {
         peerObserver.withLock { $0 = peers }
     }
 
@@ -211,8 +195,8 @@ public final class SyncNode: Sendable {
                 "address": "\(host):\(server.channel.localAddress?.port ?? port)",
                 "spaces": "\(spaceKeys.count)",
             ])
+        feed.start()
         try await withThrowingDiscardingTaskGroup { group in
-            group.addTask { await self.feed.run() }
             for peer in peers {
                 for (space, _) in spaceList {
                     group.addTask {

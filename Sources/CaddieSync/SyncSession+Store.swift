@@ -66,7 +66,6 @@ extension SyncSession {
                 ])
         }
         if !result.forks.isEmpty { logger.error("forked device detected", metadata: ["ops": "\(result.forks)"]) }
-        if !result.applied.isEmpty { node.didApply(result.applied) }
         return (result.applied, Self.fresh(restored, applied: result.applied, now: now), result.forkMark)
     }
 

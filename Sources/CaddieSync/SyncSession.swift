@@ -140,7 +140,7 @@ struct SyncSession {
                     }
                     liveID = id
                     await node.recordSession(report, address: address, foundBy: foundBy, vector: machine.peerKnown)
-                    let (subscription, changes) = node.feed.subscribe()
+                    let (subscription, changes) = node.feed.subscribe(established.space)
                     defer { node.feed.unsubscribe(subscription) }
                     group.addTask {
                         for await _ in changes { continuation.yield(.changed) }

@@ -108,7 +108,6 @@ struct LoadBench {
                                 game: game, player: PlayerID(game.entity), hole: hole % 18 + 1,
                                 entry: try ScoreEntry(strokes: 4))
                         ], now: 1_700_000_000_000)
-                    nodes[index].localChange()
                     entered += 1
                 }
                 hole += 1
@@ -126,7 +125,6 @@ struct LoadBench {
                             pred: [OpID]()
                         )
                     }, now: 1_700_000_000_000)
-                nodes[index].localChange()
                 entered += burst
             }
             let burstDone = DispatchTime.now().uptimeNanoseconds

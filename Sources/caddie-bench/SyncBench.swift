@@ -78,9 +78,13 @@ struct SyncBench {
         logger.logLevel = ProcessInfo.processInfo.environment["CADDIE_LOG"].flatMap { Logger.Level(rawValue: $0) } ?? .error
         let arrivals = Arrivals()
         let nodes = try members.enumerated().map { index, member in
-            try SyncNode(
-                store: member.store, credentials: member.credentials, spaceKeys: [space: key], logger: logger,
-                onApplied: { arrivals.record($0, node: index) })
+            // Each op a node applies reaches its store's observers; its own appends are not arrivals.
+            let own = member.credentials.device.publicKey
+            _ = member.store.observe { change in
+                arrivals.record((change.spaces[space]?.ops ?? []).filter { $0.device != own }, node: index)
+            }
+            return try SyncNode(
+                store: member.store, credentials: member.credentials, spaceKeys: [space: key], logger: logger)
         }
         let total = 4 * (opsPerNode + 1)
         var figures: [(String, Double, String)] = []
@@ -120,7 +124,6 @@ struct SyncBench {
                             game: game, player: PlayerID(game.entity), hole: number % 18 + 1, entry: try ScoreEntry(strokes: 4))
                     ],
                     now: UInt64(Date().timeIntervalSince1970 * 1000))
-                nodes[0].localChange()
                 let deadline = committed + 5_000_000_000
                 while arrivals.arrivals(op.id).count < 3, DispatchTime.now().uptimeNanoseconds < deadline {
                     try await Task.sleep(for: .microseconds(200))

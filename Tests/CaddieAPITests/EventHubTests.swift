@@ -7,7 +7,7 @@ import Testing
 @testable import CaddieAPI
 
 /// The live-event hub over a real home (SQLite on disk): what it reports, and that after its first look it reads
-/// only the games that the new ops touch.
+/// only the games that the store says the new ops touched.
 @Suite("Live events from what changed", .timeLimit(.minutes(10)))
 struct EventHubTests {
     /// A home with one space, the sample courses, four players and two games of two players each.
@@ -74,13 +74,14 @@ struct EventHubTests {
         let round = try Round(at: directory.appendingPathComponent("home"))
         try round.score(game: 1, player: 2, hole: 1, strokes: 5)
         let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        hub.start()
         let (_, stream) = hub.subscribe()
 
-        hub.compare()
+        hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2), "the first look reads every game")
 
         try round.score(game: 0, player: 1, hole: 3, strokes: 4)
-        hub.compare()
+        hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1), "a score in one game reads that game only")
         let events = await Self.drain(stream, count: 3)
         #expect(events.map(\.type) == ["score", "card", "standings"])
@@ -97,7 +98,7 @@ struct EventHubTests {
         #expect(cells.contains { $0["hole"] as? Int == 3 && $0["strokes"] as? Int == 4 }, "\(cells)")
 
         // Nothing new: nothing read, nothing reported.
-        hub.compare()
+        hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 0))
 
         // A correction and a player's rename: the rename touches no game's card.
@@ -107,7 +108,7 @@ struct EventHubTests {
             changes: [
                 .set(round.players[0], fields: ["name": .text("Annie")])
             ])
-        hub.compare()
+        hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
         let more = await Self.drain(stream, count: 3)
         #expect(more.map(\.type) == ["score", "card", "standings"])
@@ -132,13 +133,14 @@ struct EventHubTests {
             hole: 7, entry: try ScoreEntry(strokes: 3))
 
         let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        hub.start()
         let (_, stream) = hub.subscribe()
-        hub.compare()
+        hub.look()
 
         // Bob's join and his score arrive together: a new member, so the space is read whole.
         let fromBob = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
         _ = try round.home.rounds.importBundle(keys: round.keys, bytes: fromBob.encoded)
-        hub.compare()
+        hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2))
         let events = await Self.drain(stream, count: 3)
         #expect(events.map(\.type) == ["score", "card", "standings"])
@@ -151,7 +153,7 @@ struct EventHubTests {
             hole: 8, entry: try ScoreEntry(strokes: 4))
         let next = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
         _ = try round.home.rounds.importBundle(keys: round.keys, bytes: next.encoded)
-        hub.compare()
+        hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
         let later = await Self.drain(stream, count: 1)
         #expect(Self.field(later[0], "hole") == "8")

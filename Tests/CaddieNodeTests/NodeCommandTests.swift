@@ -1,5 +1,7 @@
 import CaddieCore
+import CaddieStore
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CaddieNode
@@ -80,16 +82,21 @@ struct NodeCommandTests {
         } throws: { ($0 as? NodeError)?.description.hasPrefix("the command's request") == true }
     }
 
-    @Test("run against a real home, each command gives its change; a finished game refuses with each edge's remedy")
-    func executes() throws {
+    /// A real home in a temporary directory (a SQLite file, sealed keys), logged in as Ana, with one space.
+    static func home() throws -> (URL, Home, SpaceID, UnlockedKeys) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-node-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let home = try Home(path: directory.path)
         let passphrase = "correct horse battery staple"
         _ = try home.login(name: "Ana", passphrase: passphrase)
         _ = try home.spaces.createSpace(name: "Saturday", passphrase: passphrase)
         let space = try #require(try home.spaces.list().first).id
-        let keys = try home.unlock(passphrase: passphrase)
+        return (directory, home, space, try home.unlock(passphrase: passphrase))
+    }
+
+    @Test("run against a real home, each command gives its change; a finished game refuses with each edge's remedy")
+    func executes() throws {
+        let (directory, home, space, keys) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
         let course = """
             {"name": "Nine", "source": "made up for a test", "asOf": "2026-11",
              "tees": [{"name": "Yellow", "rating": 35.0, "slope": 120, "par": 36}],
@@ -137,5 +144,67 @@ struct NodeCommandTests {
         let expected = RoundService.cardHash(try home.rounds.card(space: space, game: game), player: ana)
         #expect(op != nil)
         #expect(card == expected)
+    }
+
+    /// The changes a home's store published, in order.
+    final class Published: Sendable {
+        let changes = Mutex<[StoreChange]>([])
+        /// What was published since the last call, emptied.
+        func take() -> [StoreChange] {
+            changes.withLock { all in
+                defer { all = [] }
+                return all
+            }
+        }
+    }
+
+    @Test("each command's commit is published once as the change it names; a refusal and a no-op publish nothing")
+    func commandsGiveChanges() throws {
+        let (directory, home, space, keys) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try #require(try CourseService.sampleCourseFiles().first { $0.name == "haagsche.json" })
+        _ = try home.courses.importCourses(space: space, keys: keys, data: file.data)
+        let course = try #require(try home.courses.list(space).first)
+        let ana = try home.rounds.addPlayer(space: space, keys: keys, name: "Ana", user: nil, handicapIndex: 12)
+        let ben = try home.rounds.addPlayer(space: space, keys: keys, name: "Ben", user: nil, handicapIndex: 20)
+        let game = try home.rounds.newGame(
+            space: space, keys: keys, course: course.id, tee: try #require(course.tees.first).name, players: [ana])
+        let published = Published()
+        let observation = home.observe { change in published.changes.withLock { $0.append(change) } }
+        defer { home.stopObserving(observation) }
+
+        let scored = try #require(
+            try home.execute(.score(space: space, game: game, player: ana, hole: 3, entry: ScoreEntry(strokes: 5)), keys: keys).op
+        )
+        var changes = published.take()
+        #expect(changes.count == 1)
+        #expect(changes.first?.spaces[space]?.ops == [scored])
+        #expect(changes.first?.spaces[space]?.cells == [StoreChange.Cell(game: game, player: ana, hole: 3)])
+        #expect(changes.first?.spaces[space]?.games.isEmpty == true)
+
+        // A correction names the same cell again.
+        _ = try home.execute(
+            .score(space: space, game: game, player: ana, hole: 3, entry: try ScoreEntry(strokes: 4)), keys: keys)
+        #expect(published.take().first?.spaces[space]?.cells == [StoreChange.Cell(game: game, player: ana, hole: 3)])
+
+        _ = try home.execute(.setInRoster(space: space, game: game, player: ben, inRoster: true), keys: keys)
+        changes = published.take()
+        #expect(changes.count == 1 && changes.first?.spaces[space]?.games == [game])
+        #expect(changes.first?.spaces[space]?.cells.isEmpty == true)
+
+        _ = try home.execute(.setFinished(space: space, game: game, finished: true), keys: keys)
+        #expect(published.take().first?.spaces[space]?.games == [game])
+        #expect(try home.execute(.setFinished(space: space, game: game, finished: true), keys: keys) == .unchanged)
+        #expect(published.take().isEmpty, "a command that signed nothing published a change")
+        #expect(throws: NodeError.self) {
+            try home.execute(
+                .score(space: space, game: game, player: ana, hole: 4, entry: try ScoreEntry(strokes: 4)), keys: keys)
+        }
+        #expect(published.take().isEmpty, "a refused command published a change")
+
+        _ = try home.execute(.setFinished(space: space, game: game, finished: false), keys: keys)
+        _ = published.take()
+        _ = try home.execute(.attest(space: space, game: game, player: ana), keys: keys)
+        #expect(published.take().first?.spaces[space]?.games == [game])
     }
 }

@@ -184,8 +184,7 @@ extension AuditService {
 }
 
 extension Change {
-    /// The game a change touches, if any (the audit's game filter and the live events' narrowing,
-    /// `Home.changes(_:since:)`).
+    /// The game a change touches, if any (the audit's game filter).
     var game: GameID? {
         switch self {
         case .set(.game, let id, _): GameID(id)

@@ -149,7 +149,7 @@ struct Serve: AsyncParsableCommand {
             }
             defer { discovery?.stop() }
             var services: [any Service] = [
-                ControlService(home: home, keys: keys, logger: logger) { _ in node.localChange() },
+                ControlService(home: home, keys: keys, logger: logger),
                 SyncService(
                     node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
                     sightings: discovery?.sightings
@@ -160,7 +160,7 @@ struct Serve: AsyncParsableCommand {
             if httpAddress != nil || httpsAddress != nil {
                 let token = try APIToken.load(home: home, rotate: newToken)
                 let hub = EventHub(home: home, logger: logger)
-                node.observe(applied: { _ in hub.nudge() }, peers: { hub.peer($0) })
+                node.observePeers { hub.peer($0) }
                 let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
                 let tokenPath = APIToken.path(in: home)
                 // `caddie web link` names the HTTPS server when there is one.
