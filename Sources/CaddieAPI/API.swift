@@ -12,6 +12,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The HTTP API of a running node (Protocol/openapi.yaml): the merged state read and written by the programs
 /// a golfer holds. It acts as this home's user and device; every request needs the home's bearer token.
@@ -51,7 +52,7 @@ public struct NodeAPI: Sendable {
     public func application(
         host: String, port: Int, https: ServerCertificate? = nil, logger: Logger,
         running: @escaping @Sendable (Int) async -> Void
-    ) throws -> some ApplicationProtocol {
+    ) throws -> some Service {
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(
                 additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()], idleTimeout: Self.idleTimeout))
@@ -61,11 +62,10 @@ public struct NodeAPI: Sendable {
         } else {
             server = http1
         }
-        return Application(
-            router: router(boundHost: host, names: https?.names ?? [], secure: https != nil),
-            server: server,
-            configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
-            onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
+        return HTTPServer(
+            responder: router(boundHost: host, names: https?.names ?? [], secure: https != nil).buildResponder(),
+            server: server, address: .hostname(host, port: port), logger: logger,
+            running: { channel in await running(channel.localAddress?.port ?? port) })
     }
 
     /// Every route, behind the error and token checks. `names`: host names the node answers for besides its

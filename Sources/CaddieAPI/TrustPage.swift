@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The plain-HTTP server a new phone meets first (`caddie serve --trust-page`): a page with the home's certificate
 /// authority (a `.crt` for Android and desktops, a `.mobileconfig` profile for iPhones), its fingerprint and the
@@ -24,12 +25,12 @@ public struct TrustPage: Sendable {
     /// The server, listening on `host:port`; `names` are the host names of the node's certificate.
     public func application(
         host: String, port: Int, names: [String], logger: Logger, running: @escaping @Sendable (Int) async -> Void
-    ) -> some ApplicationProtocol {
-        Application(
-            router: router(boundHost: host, names: names),
+    ) -> some Service {
+        HTTPServer(
+            responder: router(boundHost: host, names: names).buildResponder(),
             server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()])),
-            configuration: .init(address: .hostname(host, port: port), serverName: "caddie"),
-            onServerRunning: { channel in await running(channel.localAddress?.port ?? port) }, logger: logger)
+            address: .hostname(host, port: port), logger: logger,
+            running: { channel in await running(channel.localAddress?.port ?? port) })
     }
 
     func router(boundHost: String, names: [String]) -> Router<BasicRequestContext> {

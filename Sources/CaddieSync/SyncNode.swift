@@ -84,6 +84,10 @@ public final class SyncNode: Sendable {
         peerObserver.withLock { $0 = peers }
     }
 
+    /// The event loops every network part of the node runs on (sync, pairing, the control socket, and the HTTP
+    /// servers of `caddie serve`): one group of threads for the process.
+    public static var eventLoopGroup: any EventLoopGroup { MultiThreadedEventLoopGroup.singleton }
+
     /// The sessions open now, oldest first.
     public var sessions: [LiveSession] { live.withLock { $0.sessions.values.sorted { $0.id < $1.id } } }
 
