@@ -21,8 +21,8 @@ extension NodeAPI {
         let body = try await decode(request, as: NewPlayer.self)
         let (home, keys) = (home, keys)
         let player = try await write {
-            let added = try home.rounds.addPlayer(space: id, keys: keys, name: body.name, user: nil, handicapIndex: body.index)
-            return try home.rounds.player(id, added)
+            let done = try home.execute(.addPlayer(space: id, name: body.name, handicapIndex: body.index), keys: keys)
+            return try home.rounds.player(id, try done.addedPlayer())
         }
         return Response.json(Views.player(player), status: .created)
     }
@@ -158,12 +158,14 @@ extension NodeAPI {
         let game = try await write {
             var setup = body.setup.setup
             setup.tee = nil
-            let created = try home.rounds.newGame(
-                space: id, keys: keys, course: try home.courses.resolveCourse(id, body.course).id, tee: body.tee,
+            let command = NodeCommand.newGame(
+                space: id, course: try home.courses.resolveCourse(id, body.course).id, tee: body.tee,
                 players: try home.rounds.resolvePlayers(id, body.players),
-                markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }),
+                markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }).map {
+                    NodeCommand.MarkerPair(player: $0.player, marker: $0.marker)
+                },
                 setup: try home.rounds.resolve(setup, in: id))
-            return try home.rounds.game(id, created)
+            return try home.rounds.game(id, try home.execute(command, keys: keys).startedGame())
         }
         return Response.json(Views.game(game), status: .created)
     }

@@ -20,6 +20,23 @@ public enum NodeCommand: Sendable, Equatable {
     case setFinished(space: SpaceID, game: GameID, finished: Bool)
     /// A player added to a game's roster, or taken off it.
     case setInRoster(space: SpaceID, game: GameID, player: PlayerID, inRoster: Bool)
+    /// A player added to the space, with their user key if they use Caddie and a Handicap Index to start from.
+    case addPlayer(space: SpaceID, name: String, user: PublicKey? = nil, handicapIndex: Double? = nil)
+    /// A game started on a course from one tee, with who marks whom and the rest of its setup.
+    case newGame(
+        space: SpaceID, course: CourseID, tee: String, players: [PlayerID], markers: [MarkerPair] = [],
+        setup: GameSetup<PlayerID> = GameSetup())
+
+    /// A player and their marker.
+    public struct MarkerPair: Sendable, Equatable, Codable {
+        public let player: PlayerID
+        public let marker: PlayerID
+
+        public init(player: PlayerID, marker: PlayerID) {
+            self.player = player
+            self.marker = marker
+        }
+    }
 
     static let magic: [UInt8] = Array("CMD1".utf8)
 
@@ -29,7 +46,7 @@ public enum NodeCommand: Sendable, Equatable {
         /// The device the command acts as: the node refuses a command for another device.
         var device: PublicKey?
         var space: SpaceID
-        var game: GameID
+        var game: GameID?
         var player: PlayerID?
         var hole: Int?
         var strokes: Int?
@@ -39,6 +56,45 @@ public enum NodeCommand: Sendable, Equatable {
         var greenInRegulation: Bool?
         var seen: [String]?
         var flag: Bool?
+        var name: String?
+        var user: PublicKey?
+        var index: Double?
+        var course: CourseID?
+        var tee: String?
+        var players: [PlayerID]?
+        var markers: [MarkerPair]?
+        var setup: Setup?
+    }
+
+    /// A game's setup on the control socket (``GameSetup``, players as ids).
+    struct Setup: Codable, Equatable {
+        struct PlayerTee: Codable, Equatable {
+            var player: PlayerID
+            var tee: String
+        }
+        var tee: String?
+        var playerTees: [PlayerTee]?
+        var start: Int?
+        var holes: Int?
+        var formats: [String]?
+        var skins: String?
+        var skinsValidation: Bool?
+        var teams: [[PlayerID]]?
+        var stake: Double?
+
+        init(_ setup: GameSetup<PlayerID>) {
+            (tee, start, holes, formats, skins) = (setup.tee, setup.start, setup.holes, setup.formats, setup.skins)
+            (skinsValidation, teams, stake) = (setup.skinsValidation, setup.teams, setup.stake)
+            playerTees = setup.playerTees.isEmpty ? nil : setup.playerTees.map { PlayerTee(player: $0.player, tee: $0.tee) }
+        }
+
+        var setup: GameSetup<PlayerID> {
+            var setup = GameSetup<PlayerID>()
+            (setup.tee, setup.start, setup.holes, setup.formats, setup.skins) = (tee, start, holes, formats, skins)
+            (setup.skinsValidation, setup.teams, setup.stake) = (skinsValidation, teams, stake)
+            setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
+            return setup
+        }
     }
 
     var wire: Wire {
@@ -54,6 +110,12 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(command: "finished", space: space, game: game, flag: finished)
         case .setInRoster(let space, let game, let player, let inRoster):
             Wire(command: "roster", space: space, game: game, player: player, flag: inRoster)
+        case .addPlayer(let space, let name, let user, let handicapIndex):
+            Wire(command: "player", space: space, name: name, user: user, index: handicapIndex)
+        case .newGame(let space, let course, let tee, let players, let markers, let setup):
+            Wire(
+                command: "game", space: space, course: course, tee: tee, players: players, markers: markers,
+                setup: setup.isEmpty ? nil : Setup(setup))
         }
     }
 
@@ -94,6 +156,7 @@ public enum NodeCommand: Sendable, Equatable {
         }
         switch wire.command {
         case "score":
+            let game = try required(wire.game, "game")
             let fairway = try wire.fairway.map { name throws(NodeError) in
                 guard let value = ScoreEntry.Fairway(name: name) else {
                     throw .invalid("'fairway' must be hit, left or right, got '\(name)'")
@@ -117,16 +180,26 @@ public enum NodeCommand: Sendable, Equatable {
                 }
             }
             self = .score(
-                space: wire.space, game: wire.game, player: try required(wire.player, "player"),
+                space: wire.space, game: game, player: try required(wire.player, "player"),
                 hole: try required(wire.hole, "hole"), entry: entry, seen: seen)
         case "attest":
-            self = .attest(space: wire.space, game: wire.game, player: try required(wire.player, "player"))
+            self = .attest(
+                space: wire.space, game: try required(wire.game, "game"), player: try required(wire.player, "player"))
         case "finished":
-            self = .setFinished(space: wire.space, game: wire.game, finished: try required(wire.flag, "flag"))
+            self = .setFinished(
+                space: wire.space, game: try required(wire.game, "game"), finished: try required(wire.flag, "flag"))
         case "roster":
             self = .setInRoster(
-                space: wire.space, game: wire.game, player: try required(wire.player, "player"),
+                space: wire.space, game: try required(wire.game, "game"), player: try required(wire.player, "player"),
                 inRoster: try required(wire.flag, "flag"))
+        case "player":
+            self = .addPlayer(
+                space: wire.space, name: try required(wire.name, "name"), user: wire.user, handicapIndex: wire.index)
+        case "game":
+            self = .newGame(
+                space: wire.space, course: try required(wire.course, "course"), tee: try required(wire.tee, "tee"),
+                players: try required(wire.players, "players"), markers: wire.markers ?? [],
+                setup: wire.setup?.setup ?? GameSetup())
         default:
             throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
         }
@@ -143,12 +216,18 @@ public enum NodeCommandResult: Sendable, Equatable {
     case attested(OpID?, card: Digest32)
     /// Nothing needed signing (the game was already so).
     case unchanged
+    /// The player added.
+    case player(PlayerID)
+    /// The game started.
+    case game(GameID)
 
     struct Wire: Codable {
         var device: PublicKey?
         var seq: UInt64?
         var card: Digest32?
         var replay: Bool?
+        var player: PlayerID?
+        var game: GameID?
     }
 
     var wire: Wire {
@@ -157,12 +236,18 @@ public enum NodeCommandResult: Sendable, Equatable {
         case .replayed(let op): Wire(device: op.device, seq: op.seq, replay: true)
         case .attested(let op, let card): Wire(device: op?.device, seq: op?.seq, card: card)
         case .unchanged: Wire()
+        case .player(let player): Wire(player: player)
+        case .game(let game): Wire(game: game)
         }
     }
 
     init(wire: Wire) {
         let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
-        if let card = wire.card {
+        if let player = wire.player {
+            self = .player(player)
+        } else if let game = wire.game {
+            self = .game(game)
+        } else if let card = wire.card {
             self = .attested(op, card: card)
         } else if let op {
             self = wire.replay == true ? .replayed(op) : .op(op)
@@ -176,8 +261,25 @@ public enum NodeCommandResult: Sendable, Equatable {
         switch self {
         case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
-        case .unchanged: nil
+        case .unchanged, .player, .game: nil
         }
+    }
+
+    /// The player an `addPlayer` command added.
+    public func addedPlayer() throws(NodeError) -> PlayerID {
+        guard case .player(let player) = self else { throw Self.mismatch(self, "the player it was asked to add") }
+        return player
+    }
+
+    /// The game a `newGame` command started.
+    public func startedGame() throws(NodeError) -> GameID {
+        guard case .game(let game) = self else { throw Self.mismatch(self, "the game it was asked to start") }
+        return game
+    }
+
+    /// A node that answered a command with another command's result runs another version of Caddie.
+    private static func mismatch(_ answer: NodeCommandResult, _ wanted: String) -> NodeError {
+        .refused("the node answered \(answer), not \(wanted): run the node and its commands from the same version of Caddie")
     }
 
     static func reply(_ result: Result<NodeCommandResult, NodeError>) -> [UInt8] {
@@ -228,6 +330,13 @@ extension Home {
                 ? try rounds.addToRoster(space: space, keys: keys, game: game, player: player)
                 : try rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
             return op.map { .op($0) } ?? .unchanged
+        case .addPlayer(let space, let name, let user, let handicapIndex):
+            return .player(try rounds.addPlayer(space: space, keys: keys, name: name, user: user, handicapIndex: handicapIndex))
+        case .newGame(let space, let course, let tee, let players, let markers, let setup):
+            return .game(
+                try rounds.newGame(
+                    space: space, keys: keys, course: course, tee: tee, players: players,
+                    markers: markers.map { ($0.player, $0.marker) }, setup: setup))
         }
     }
 

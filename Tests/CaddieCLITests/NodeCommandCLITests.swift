@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Commands in, end to end: with a node running, `caddie score`, `game finish`, `game reopen`, `attest` and
-/// `game add-player` are run by the node with its own keys, so no passphrase is asked; with none running the
+/// Commands in, end to end: with a node running, `caddie score`, `game finish`, `game reopen`, `attest`,
+/// `game add-player`, `player add` and `game new` are run by the node with its own keys, so no passphrase is asked; with none running the
 /// command asks for it. A refusal keeps its kind: the CLI names the command to type, the API the request.
 @Suite("commands run by the running node", .serialized)
 struct NodeCommandCLITests {
@@ -40,10 +40,34 @@ struct NodeCommandCLITests {
         #expect(try ana.run(["game", "reopen", game], passphrase: none).status == 0)
         #expect(try ana.run(["score", game, "Ana", "4", "4"], passphrase: none).status == 0)
 
+        // A new player and a new game go the same way, with the setup the node checks.
+        let eve = try ana.run(["player", "add", "Eve", "--index", "9.4", "--json"], passphrase: none)
+        #expect(eve.status == 0, "\(eve.stderr)")
+        let eveID = try eve.field("player")
+        try ana.fails(["player", "add", "eve"], passphrase: none, saying: "already in this space")
+        let course = try #require(
+            (try ana.ok(["course", "list", "--json"]).json() as? [[String: Any]])?.first?["course"] as? String)
+        let started = try ana.run(
+            [
+                "game", "new", "--course", course, "--tee", "1", "--players", "Eve,Ana", "--markers", "Eve:Ana",
+                "--holes", "9", "--formats", "match", "--json",
+            ], passphrase: none)
+        #expect(started.status == 0, "\(started.stderr)")
+        let second = try started.field("game")
+        let games = try #require(try ana.ok(["game", "list", "--json"]).json() as? [[String: Any]])
+        let made = try #require(games.first { $0["game"] as? String == second })
+        #expect(made["holesPlayed"] as? Int == 9 && made["formats"] as? [String] == ["match"], "\(made)")
+        let markers = made["markers"] as? [[String: String]] ?? []
+        #expect(markers == [["player": eveID, "marker": anaID]], "\(made)")
+        try ana.fails(
+            ["game", "new", "--course", course, "--tee", "1", "--players", "Eve", "--holes", "7"], passphrase: none,
+            saying: "--holes must be 9 or 18")
+
         // With the node stopped, the same command must open the keys itself.
         served.node.stop()
         try ana.fails(["score", game, "Ana", "5", "4"], passphrase: none, saying: "CADDIE_PASSPHRASE")
         try ana.ok(["score", game, "Ana", "5", "4"])
+        try ana.fails(["player", "add", "Fay"], passphrase: none, saying: "CADDIE_PASSPHRASE")
     }
 
     /// The strokes a player's cell shows, from `caddie card --json`.

@@ -14,6 +14,16 @@ struct NodeCommandTests {
     let space = SpaceID(unchecked: [UInt8](repeating: 3, count: 16))
     let game = GameID(unchecked: [UInt8](repeating: 1, count: 8))
     let player = PlayerID(unchecked: [UInt8](repeating: 2, count: 8))
+    let other = PlayerID(unchecked: [UInt8](repeating: 8, count: 8))
+
+    /// A setup with every setting given.
+    var setup: GameSetup<PlayerID> {
+        var setup = GameSetup<PlayerID>()
+        (setup.tee, setup.start, setup.holes, setup.formats, setup.skins) = ("White", 10, 9, ["match", "skins"], "net")
+        (setup.skinsValidation, setup.teams, setup.stake) = (true, [[player], [other]], 2.5)
+        setup.playerTees = [(other, "Red")]
+        return setup
+    }
 
     @Test("every command reads back as written")
     func roundTrip() throws {
@@ -27,6 +37,14 @@ struct NodeCommandTests {
             .attest(space: space, game: game, player: player),
             .setFinished(space: space, game: game, finished: true),
             .setInRoster(space: space, game: game, player: player, inRoster: false),
+            .addPlayer(space: space, name: "Ana"),
+            .addPlayer(
+                space: space, name: "Ben", user: PublicKey(unchecked: [UInt8](repeating: 6, count: 32)), handicapIndex: -1.5),
+            .newGame(space: space, course: CourseID(unchecked: [UInt8](repeating: 4, count: 8)), tee: "White", players: [player]),
+            .newGame(
+                space: space, course: CourseID(unchecked: [UInt8](repeating: 4, count: 8)), tee: "White",
+                players: [player, other], markers: [.init(player: player, marker: other), .init(player: other, marker: player)],
+                setup: setup),
         ]
         let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
         for command in commands {
@@ -72,6 +90,9 @@ struct NodeCommandTests {
         let op = OpID(device: PublicKey(unchecked: [UInt8](repeating: 9, count: 32)), seq: 42)
         #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.op(op)))) == .op(op))
         #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.unchanged))) == .unchanged)
+        #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.player(player)))) == .player(player))
+        #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.game(game)))) == .game(game))
+        #expect(throws: NodeError.self) { try NodeCommandResult.unchanged.startedGame() }
         #expect(try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.success(.replayed(op)))) == .replayed(op))
         #expect(throws: NodeError.self) { try NodeCommandResult.result(fromReply: [7, 1, 2]) }
         // An older node's refusal (its text, no kind byte) keeps its whole text, and is known for what it is.
@@ -172,6 +193,20 @@ struct NodeCommandTests {
         let published = Published()
         let observation = home.observe { change in published.changes.withLock { $0.append(change) } }
         defer { home.stopObserving(observation) }
+
+        // A player and a game made by commands: a player names no game; a new game names its own.
+        let cat = try home.execute(.addPlayer(space: space, name: "Cat", handicapIndex: 30), keys: keys).addedPlayer()
+        #expect(try home.rounds.player(space, cat).handicapIndex == 30)
+        var made = published.take()
+        #expect(made.count == 1 && made.first?.spaces[space]?.games.isEmpty == true && made.first?.spaces[space]?.ops.count == 1)
+        let second = try home.execute(
+            .newGame(space: space, course: course.id, tee: try #require(course.tees.first).name, players: [cat, ben]), keys: keys
+        ).startedGame()
+        made = published.take()
+        #expect(made.count == 1 && made.first?.spaces[space]?.games == [second])
+        #expect(Set(try home.rounds.card(space: space, game: second).players.map(\.id)) == [cat, ben])
+        #expect(throws: NodeError.self) { try home.execute(.addPlayer(space: space, name: "cat"), keys: keys) }
+        #expect(published.take().isEmpty, "a refused player published a change")
 
         let scored = try #require(
             try home.execute(.score(space: space, game: game, player: ana, hole: 3, entry: ScoreEntry(strokes: 5)), keys: keys).op

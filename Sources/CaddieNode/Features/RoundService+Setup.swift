@@ -268,3 +268,12 @@ extension RoundService {
         return try self.player(space, player.id)
     }
 }
+
+extension GameSetup: Equatable where Player: Equatable {
+    /// Whether two setups change the same settings the same way.
+    public static func == (a: GameSetup, b: GameSetup) -> Bool {
+        a.tee == b.tee && a.start == b.start && a.holes == b.holes && a.formats == b.formats && a.skins == b.skins
+            && a.skinsValidation == b.skinsValidation && a.teams == b.teams && a.stake == b.stake
+            && a.playerTees.map(\.player) == b.playerTees.map(\.player) && a.playerTees.map(\.tee) == b.playerTees.map(\.tee)
+    }
+}

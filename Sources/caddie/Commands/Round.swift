@@ -26,8 +26,11 @@ struct Player: ParsableCommand {
                     userKey = key
                 }
                 let (home, space) = try options.open()
-                let keys = try home.unlock(passphrase: try Passphrase.obtain())
-                let id = try home.rounds.addPlayer(space: space, keys: keys, name: name, user: userKey, handicapIndex: index)
+                // A running node adds the player with its own keys; with none, this process asks for the passphrase.
+                let done = try home.run(.addPlayer(space: space, name: name, user: userKey, handicapIndex: index)) {
+                    try home.unlock(passphrase: try Passphrase.obtain())
+                }
+                let id = try done.addedPlayer()
                 options.show(.object([("player", .string(id.hex))]), text: "Added \(name): \(id.hex)")
             }
         }
@@ -241,9 +244,12 @@ struct Game: ParsableCommand {
                 let resolvedSetup = try home.rounds.resolve(gameSetup, in: space)
                 _ = try home.rounds.newGameChanges(
                     space: space, course: courseID, tee: tee, players: playerIDs, markers: markerIDs, setup: resolvedSetup)
-                let id = try home.rounds.newGame(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), course: courseID, tee: tee,
-                    players: playerIDs, markers: markerIDs, setup: resolvedSetup)
+                let command = NodeCommand.newGame(
+                    space: space, course: courseID, tee: tee, players: playerIDs,
+                    markers: markerIDs.map { NodeCommand.MarkerPair(player: $0.player, marker: $0.marker) }, setup: resolvedSetup)
+                // A running node starts the game with its own keys; with none, this process asks for the passphrase.
+                let done = try home.run(command) { try home.unlock(passphrase: try Passphrase.obtain()) }
+                let id = try done.startedGame()
                 options.show(.object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }
         }
