@@ -90,8 +90,8 @@ extension NodeAPI {
             Views.game(
                 try await write {
                     let game = try home.rounds.resolveGame(id, game).id
-                    try home.rounds.setupGame(
-                        space: id, keys: keys, game: game, setup: try home.rounds.resolve(body.setup, in: id))
+                    _ = try home.execute(
+                        .setup(space: id, game: game, setup: try home.rounds.resolve(body.setup, in: id)), keys: keys)
                     return try home.rounds.game(id, game)
                 }))
     }
@@ -144,10 +144,12 @@ extension NodeAPI {
         return Response.json(
             Views.player(
                 try await write {
-                    try home.rounds.editPlayer(
-                        space: id, keys: keys, player: try home.rounds.resolvePlayer(id, player).id, name: body.name,
-                        handicapIndex: body.index,
-                        clearIndex: body.clearIndex ?? false)
+                    let player = try home.rounds.resolvePlayer(id, player).id
+                    _ = try home.execute(
+                        .editPlayer(
+                            space: id, player: player, name: body.name, handicapIndex: body.index,
+                            clearIndex: body.clearIndex ?? false), keys: keys)
+                    return try home.rounds.player(id, player)
                 }))
     }
 

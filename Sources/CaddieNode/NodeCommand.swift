@@ -27,6 +27,11 @@ public enum NodeCommand: Sendable, Equatable {
         space: SpaceID, course: CourseID, tee: String, players: [PlayerID], markers: [MarkerPair] = [],
         setup: GameSetup<PlayerID> = GameSetup())
 
+    /// A game's tees, holes, start, formats, teams or stake changed.
+    case setup(space: SpaceID, game: GameID, setup: GameSetup<PlayerID>)
+    /// A player's name or entered Handicap Index corrected (`clearIndex`: the entered index removed).
+    case editPlayer(space: SpaceID, player: PlayerID, name: String? = nil, handicapIndex: Double? = nil, clearIndex: Bool = false)
+
     /// A player and their marker.
     public struct MarkerPair: Sendable, Equatable, Codable {
         public let player: PlayerID
@@ -116,6 +121,10 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(
                 command: "game", space: space, course: course, tee: tee, players: players, markers: markers,
                 setup: setup.isEmpty ? nil : Setup(setup))
+        case .setup(let space, let game, let setup):
+            Wire(command: "setup", space: space, game: game, setup: Setup(setup))
+        case .editPlayer(let space, let player, let name, let handicapIndex, let clearIndex):
+            Wire(command: "edit-player", space: space, player: player, flag: clearIndex, name: name, index: handicapIndex)
         }
     }
 
@@ -200,6 +209,13 @@ public enum NodeCommand: Sendable, Equatable {
                 space: wire.space, course: try required(wire.course, "course"), tee: try required(wire.tee, "tee"),
                 players: try required(wire.players, "players"), markers: wire.markers ?? [],
                 setup: wire.setup?.setup ?? GameSetup())
+        case "setup":
+            self = .setup(
+                space: wire.space, game: try required(wire.game, "game"), setup: try required(wire.setup, "setup").setup)
+        case "edit-player":
+            self = .editPlayer(
+                space: wire.space, player: try required(wire.player, "player"), name: wire.name, handicapIndex: wire.index,
+                clearIndex: wire.flag ?? false)
         default:
             throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
         }
@@ -337,6 +353,12 @@ extension Home {
                 try rounds.newGame(
                     space: space, keys: keys, course: course, tee: tee, players: players,
                     markers: markers.map { ($0.player, $0.marker) }, setup: setup))
+        case .setup(let space, let game, let setup):
+            return .op(try rounds.setupGame(space: space, keys: keys, game: game, setup: setup))
+        case .editPlayer(let space, let player, let name, let handicapIndex, let clearIndex):
+            let (_, op) = try rounds.editPlayerWithOp(
+                space: space, keys: keys, player: player, name: name, handicapIndex: handicapIndex, clearIndex: clearIndex)
+            return op.map { .op($0) } ?? .unchanged
         }
     }
 

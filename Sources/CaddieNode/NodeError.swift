@@ -119,6 +119,12 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let clearIndex = Input(option: "--clear-index", field: "clearIndex")
         public static let uses = Input(option: "--uses", field: "uses")
         public static let expires = Input(option: "--expires", field: "expiresInSeconds")
+        public static let name = Input(option: "the player's name", field: "name")
+        public static let index = Input(option: "--index", field: "index")
+        public static let tee = Input(option: "--tee", field: "tee")
+        public static let playerTees = Input(option: "--player-tee", field: "playerTees")
+        public static let hole = Input(option: "the hole", field: "hole")
+        public static let seen = Input(option: "the values seen", field: "seen")
     }
 
     /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control

@@ -143,7 +143,7 @@ struct GamesCLITests {
         try home.fails(["game", "setup", game, "--skins", "best"], saying: "--skins must be net or gross")
         try home.fails(["game", "setup", game, "--stake", "-1"], saying: "--stake must be between 0")
         try home.fails(["game", "setup", game, "--teams", "Ana"], saying: "--teams takes two sides")
-        try home.fails(["game", "setup", game, "--teams", "Ana,Ana"], saying: "Ana is on both sides")
+        try home.fails(["game", "setup", game, "--teams", "Ana,Ana"], saying: "--teams puts Ana on both sides")
         try home.fails(
             ["game", "setup", game, "--teams", "Ana+Ben,Ana"],
             saying: "--teams takes sides of equal size, and these are unequal (Ana+Ben against Ana)")

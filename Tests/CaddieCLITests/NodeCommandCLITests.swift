@@ -62,6 +62,16 @@ struct NodeCommandCLITests {
         try ana.fails(
             ["game", "new", "--course", course, "--tee", "1", "--players", "Eve", "--holes", "7"], passphrase: none,
             saying: "--holes must be 9 or 18")
+        // The game's setup and a player's correction too.
+        #expect(
+            try ana.run(["game", "setup", second, "--formats", "stroke,skins", "--stake", "2"], passphrase: none).status == 0)
+        let setUp = try #require(
+            (try ana.ok(["game", "list", "--json"]).json() as? [[String: Any]])?.first { $0["game"] as? String == second })
+        #expect(setUp["formats"] as? [String] == ["stroke", "skins"] && setUp["stake"] as? Double == 2, "\(setUp)")
+        let edited = try ana.run(["player", "edit", "Eve", "--index", "8.1", "--json"], passphrase: none)
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect((try edited.json() as? [String: Any])?["index"] as? Double == 8.1, "\(edited.stdout)")
+        try ana.fails(["player", "edit", "Eve", "--index", "60"], passphrase: none, saying: "a Handicap Index must be between")
 
         // With the node stopped, the same command must open the keys itself.
         served.node.stop()

@@ -45,6 +45,10 @@ struct NodeCommandTests {
                 space: space, course: CourseID(unchecked: [UInt8](repeating: 4, count: 8)), tee: "White",
                 players: [player, other], markers: [.init(player: player, marker: other), .init(player: other, marker: player)],
                 setup: setup),
+            .setup(space: space, game: game, setup: setup),
+            .editPlayer(space: space, player: player, name: "Ann"),
+            .editPlayer(space: space, player: player, handicapIndex: 12.5),
+            .editPlayer(space: space, player: player, clearIndex: true),
         ]
         let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
         for command in commands {
@@ -207,6 +211,19 @@ struct NodeCommandTests {
         #expect(Set(try home.rounds.card(space: space, game: second).players.map(\.id)) == [cat, ben])
         #expect(throws: NodeError.self) { try home.execute(.addPlayer(space: space, name: "cat"), keys: keys) }
         #expect(published.take().isEmpty, "a refused player published a change")
+
+        // A setup names its game; a player's correction names none; a correction to what already is signs nothing.
+        var teams = GameSetup<PlayerID>()
+        (teams.formats, teams.teams) = (["match"], [[cat], [ben]])
+        #expect(try home.execute(.setup(space: space, game: second, setup: teams), keys: keys).op != nil)
+        #expect(published.take().first?.spaces[space]?.games == [second])
+        #expect(try home.rounds.game(space, second).formats == ["match"])
+        #expect(try home.execute(.editPlayer(space: space, player: cat, handicapIndex: 28.5), keys: keys).op != nil)
+        made = published.take()
+        #expect(made.count == 1 && made.first?.spaces[space]?.games.isEmpty == true)
+        #expect(try home.rounds.player(space, cat).handicapIndex == 28.5)
+        #expect(try home.execute(.editPlayer(space: space, player: cat, handicapIndex: 28.5), keys: keys) == .unchanged)
+        #expect(published.take().isEmpty)
 
         let scored = try #require(
             try home.execute(.score(space: space, game: game, player: ana, hole: 3, entry: ScoreEntry(strokes: 5)), keys: keys).op

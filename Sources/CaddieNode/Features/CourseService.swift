@@ -42,11 +42,17 @@ extension CourseService {
         return CourseID(unchecked: Array(Blake2b.hash(Array("caddie-course|".utf8) + Array(key.utf8)).bytes.prefix(8)))
     }
 
-    /// The tee of `course` called `name` (any case), or an error that lists the course's tees.
-    public static func tee(named name: String, of course: CourseRecord) throws(NodeError) -> CourseRecord.Tee {
+    /// The tee of `course` called `name` (any case), or an error about `input` that lists the course's tees.
+    public static func tee(
+        named name: String, of course: CourseRecord, input: NodeError.Input = .tee
+    ) throws(NodeError)
+        -> CourseRecord.Tee
+    {
         guard let tee = course.tee(named: name) else {
-            throw .invalid(
-                "course \(course.name) has no tee '\(name)'; its tees: " + course.tees.map(\.name).joined(separator: ", "))
+            throw .badInput(
+                input,
+                "names a tee course \(course.name) does not have: it has no tee '\(name)'; its tees: "
+                    + course.tees.map(\.name).joined(separator: ", "))
         }
         return tee
     }

@@ -18,16 +18,16 @@ extension RoundService {
                     + "key, the device key and the time (Protocol/op-format.md)")
         }
         guard device != keys.device.publicKey else {
-            throw .invalid("that is this node's own device: a phone makes a device key of its own")
+            throw .refused("that is this node's own device: a phone makes a device key of its own")
         }
         let members = try run { try store.members(space) }
         if let known = members.first(where: { $0.device == device }) {
             guard known.user == user, known.revokedAfter == nil else {
-                throw .invalid("device \(device.short) is already in this space for another user, or was revoked there")
+                throw .refused("device \(device.short) is already in this space for another user, or was revoked there")
             }
         }
         if try run({ try store.removedDevice(space, device: device) }) {
-            throw .invalid("device \(device.short) was removed from this space by its owner: it cannot join again")
+            throw .refused("device \(device.short) was removed from this space by its owner: it cannot join again")
         }
         var key = home.keyring(space, keys: keys)?.keys.first ?? []
         if key.isEmpty { key = try keys.key(for: space) }

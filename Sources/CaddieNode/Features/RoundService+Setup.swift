@@ -74,13 +74,15 @@ extension RoundService {
         } else {
             scored = []
         }
-        func checkTee(_ name: String) throws(NodeError) -> String { try CourseService.tee(named: name, of: course).name }
+        func checkTee(_ name: String, _ input: NodeError.Input = .tee) throws(NodeError) -> String {
+            try CourseService.tee(named: name, of: course, input: input).name
+        }
         if let tee = setup.tee {
             let name = try checkTee(tee)
             if let game, name != game.tee {
                 let affected = roster.filter { scored.contains($0) && game.playerTees[$0] == nil }
                 if !affected.isEmpty {
-                    throw .invalid(
+                    throw .conflict(
                         "scores are already entered for \(affected.map(nameOf).joined(separator: ", ")) from tee \(game.tee): "
                             + "a tee cannot change once a player has scores (start a new game, or delete this one)")
                 }
@@ -89,11 +91,11 @@ extension RoundService {
         }
         for (player, teeText) in setup.playerTees {
             guard roster.contains(player) else {
-                throw .invalid("\(nameOf(player)) is not playing in this game: add them first")
+                throw .badInput(.playerTees, "names \(nameOf(player)), who is not playing in this game: add them first")
             }
-            let tee = try checkTee(teeText.trimmingCharacters(in: .whitespaces))
+            let tee = try checkTee(teeText.trimmingCharacters(in: .whitespaces), .playerTees)
             if let game, scored.contains(player), tee != game.tee(of: player) {
-                throw .invalid(
+                throw .conflict(
                     "\(nameOf(player)) already has scores from tee \(game.tee(of: player)): a tee cannot "
                         + "change once a player has scores")
             }
@@ -103,7 +105,7 @@ extension RoundService {
         if let holes = setup.holes {
             guard holes == 9 || holes == 18 else { throw .badInput(.holes, "must be 9 or 18, got \(holes)") }
             guard holes <= max(courseHoles.count, 1) else {
-                throw .invalid("course \(course.name) has \(courseHoles.count) holes: it cannot play \(holes)")
+                throw .badInput(.holes, "cannot be \(holes): course \(course.name) has \(courseHoles.count) holes")
             }
             fields["holes"] = .integer(Int64(holes))
         }
@@ -118,8 +120,9 @@ extension RoundService {
             for raw in formats {
                 let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
                 guard Games.Format(rawValue: name) != nil else {
-                    throw .invalid(
-                        "unknown format '\(raw)': choose from "
+                    throw .badInput(
+                        .formats,
+                        "names an unknown format '\(raw)': choose from "
                             + Games.Format.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 if !seen.contains(name) { seen.append(name) }
@@ -161,10 +164,11 @@ extension RoundService {
             for (index, side) in teams.enumerated() {
                 for player in side {
                     guard roster.contains(player) else {
-                        throw .invalid("\(nameOf(player)) is not playing in this game: a side is made of its players")
+                        throw .badInput(
+                            .teams, "names \(nameOf(player)), who is not playing in this game: a side is made of its players")
                     }
                     guard sides.updateValue(index == 0 ? "A" : "B", forKey: player) == nil else {
-                        throw .invalid("\(nameOf(player)) is on both sides")
+                        throw .badInput(.teams, "puts \(nameOf(player)) on both sides")
                     }
                 }
             }
@@ -174,9 +178,15 @@ extension RoundService {
     }
 
     /// Changes a game's setup: tees, holes, start, formats, teams, stake.
-    public func setupGame(space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup<PlayerID>) throws(NodeError) {
+    /// Returns the op signed.
+    @discardableResult
+    public func setupGame(
+        space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup<PlayerID>
+    ) throws(NodeError)
+        -> OpID
+    {
         let fields = try setupChanges(space: space, game: game, setup: setup)
-        try append(space: space, keys: keys, changes: [.set(game, fields: fields)])
+        return try append(space: space, keys: keys, changes: [.set(game, fields: fields)]).id
     }
 
     /// The fields a setup of the game writes, checked against the course, the roster and the scores already entered,
@@ -232,16 +242,27 @@ extension RoundService {
         space: SpaceID, keys: UnlockedKeys, player: PlayerID, name: String?, handicapIndex: Double?,
         clearIndex: Bool = false
     ) throws(NodeError) -> PlayerRecord {
+        try editPlayerWithOp(
+            space: space, keys: keys, player: player, name: name, handicapIndex: handicapIndex, clearIndex: clearIndex
+        ).player
+    }
+
+    /// As ``editPlayer(space:keys:player:name:handicapIndex:clearIndex:)``, with the op signed (nil when the player
+    /// already was so).
+    func editPlayerWithOp(
+        space: SpaceID, keys: UnlockedKeys, player: PlayerID, name: String?, handicapIndex: Double?, clearIndex: Bool
+    ) throws(NodeError) -> (player: PlayerRecord, op: OpID?) {
         let player = try self.player(space, player)
         var fields: [String: FieldValue] = [:]
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a player name must be 1...64 characters") }
+            guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .badInput(.name, "must be 1...64 characters") }
             if let same = try players(space).first(where: {
                 $0.id != player.id && $0.name.caseInsensitiveCompare(trimmed) == .orderedSame
             }) {
-                throw .invalid(
-                    "a player named \(same.name) is already in this space (id \(same.id.hex)): choose a name "
+                throw .badInput(
+                    .name,
+                    "is taken: a player named \(same.name) is already in this space (id \(same.id.hex)): choose a name "
                         + "that tells the two apart")
             }
             if trimmed != player.name { fields["name"] = .text(trimmed) }
@@ -251,21 +272,22 @@ extension RoundService {
         }
         if let handicapIndex {
             guard Handicap.handicapIndexRange.contains(handicapIndex) else {
-                throw .invalid(
-                    "a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) "
+                throw .badInput(
+                    .index,
+                    "is wrong: a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) "
                         + "(written as a negative number) and 54.0, got \(handicapIndex)")
             }
-            fields["index"] = .number(handicapIndex)
+            if handicapIndex != player.handicapIndex { fields["index"] = .number(handicapIndex) }
         }
         if clearIndex, player.handicapIndex != nil { fields["index"] = .null }
         guard !fields.isEmpty else {
             if name == nil, handicapIndex == nil, !clearIndex {
                 throw .invalid("say what to change: the name, the Handicap Index, or that the index is cleared")
             }
-            return player  // already so: no op to sign
+            return (player, nil)  // already so: no op to sign
         }
-        try append(space: space, keys: keys, changes: [.set(player.id, fields: fields)])
-        return try self.player(space, player.id)
+        let op = try append(space: space, keys: keys, changes: [.set(player.id, fields: fields)])
+        return (try self.player(space, player.id), op.id)
     }
 }
 

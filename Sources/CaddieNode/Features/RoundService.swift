@@ -27,15 +27,17 @@ extension RoundService {
         throws(NodeError) -> PlayerID
     {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a player name must be 1...64 characters") }
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .badInput(.name, "must be 1...64 characters") }
         if let handicapIndex, !Handicap.handicapIndexRange.contains(handicapIndex) {
-            throw .invalid(
-                "a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) (written as a "
+            throw .badInput(
+                .index,
+                "is wrong: a Handicap Index must be between +\(Int(-Handicap.handicapIndexRange.lowerBound)) (written as a "
                     + "negative number) and 54.0, got \(handicapIndex)")
         }
         if let same = try players(space).first(where: { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame }) {
-            throw .invalid(
-                "a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
+            throw .badInput(
+                .name,
+                "is taken: a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
                     + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
         }
         let id = PlayerID(SecureRandom.entityID())
@@ -148,7 +150,7 @@ extension RoundService {
         var roster: [PlayerID] = []
         for id in players {
             let player = try player(space, id)
-            guard !roster.contains(id) else { throw .invalid("player \(player.name) is listed twice") }
+            guard !roster.contains(id) else { throw .badInput(.players, "lists \(player.name) twice") }
             roster.append(id)
         }
         let markers = try checkMarkers(space, markerPairs, roster: roster)
@@ -185,7 +187,7 @@ extension RoundService {
             let player = try self.player(space, playerID)
             let marker = try self.player(space, markerID)
             guard roster.contains(player.id), roster.contains(marker.id) else {
-                throw .invalid(
+                throw .conflict(
                     "\(roster.contains(player.id) ? marker.name : player.name) is not playing in this game: "
                         + "a marker and the player they mark both play")
             }
@@ -256,7 +258,7 @@ extension RoundService {
     ) throws(NodeError) -> (op: OpID, replay: Bool) {
         if let seen {
             guard seen.count <= SignedOp.maxPred else {
-                throw .invalid("an entry may name at most \(SignedOp.maxPred) values it replaces, got \(seen.count)")
+                throw .badInput(.seen, "may name at most \(SignedOp.maxPred) values an entry replaces, got \(seen.count)")
             }
             let wanted = Set(seen)
             let device = keys.device.publicKey
@@ -281,11 +283,13 @@ extension RoundService {
         }
         let course = try courses.course(of: game, in: space)
         let holes = course?.holes.count ?? 18
-        guard (1...holes).contains(hole) else { throw .invalid("hole \(hole) does not exist: the course has holes 1...\(holes)") }
+        guard (1...holes).contains(hole) else {
+            throw .badInput(.hole, "\(hole) does not exist: the course has holes 1...\(holes)")
+        }
         if let course, game.holesPlayed != nil || game.startHole != 1 {
             let played = HandicapService.holesPlayed(game, course: course)
             guard played.contains(hole) else {
-                throw .invalid("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
+                throw .conflict("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
             }
         }
         var standing = seen.map { Array(Set($0)).sorted() } ?? []

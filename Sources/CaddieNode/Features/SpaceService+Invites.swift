@@ -230,7 +230,7 @@ extension SpaceService {
     ) async throws -> JoinOutcome {
         let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[ticket.space] != nil, try list().contains(where: { $0.id == ticket.space }) {
-            throw NodeError.invalid("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
+            throw NodeError.conflict("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
         }
         let node = try home.syncNode(keys: keys, logger: logger)
         let (welcome, address): (Welcome, HostPort)
@@ -244,7 +244,7 @@ extension SpaceService {
                 (welcome, address) = try await search(ticket: ticket, node: node, seconds: searchSeconds, logger: logger)
             }
         } catch SyncError.refused(let text) {
-            throw NodeError.invalid("\(ticket.inviterName)'s device refused the invite: \(text)")
+            throw NodeError.refused("\(ticket.inviterName)'s device refused the invite: \(text)")
         } catch SyncError.inviteUnknown(let at) {
             throw NodeError.invalid(
                 "the device at \(at) does not know this invite: it is redeemed only at "

@@ -70,7 +70,7 @@ extension SpaceService {
         if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
             try list().contains(where: { $0.id == invite.space })
         {
-            throw .invalid("this home is already in space \(invite.name) (\(invite.space.short))")
+            throw .conflict("this home is already in space \(invite.name) (\(invite.space.short))")
         }
         try enter(invite, keys: keys, passphrase: passphrase)
         return invite

@@ -64,14 +64,13 @@ extension Game {
 
         func run() throws {
             let changes = try guardedValue { try setup.setup(tee: tee) }
-            try target.edit(resolving: { home, space, game in
-                let resolved = try home.rounds.resolve(changes, in: space)
-                _ = try home.rounds.setupChanges(space: space, game: game, setup: resolved)
-                return resolved
-            }) { home, space, keys, game, resolved in
-                try home.rounds.setupGame(space: space, keys: keys, game: game, setup: resolved)
-                return "Set up game \(target.game)"
-            }
+            try target.run(
+                resolving: { home, space, game in
+                    let resolved = try home.rounds.resolve(changes, in: space)
+                    _ = try home.rounds.setupChanges(space: space, game: game, setup: resolved)
+                    return resolved
+                }, { space, game, resolved in .setup(space: space, game: game, setup: resolved) },
+                done: { _ in "Set up game \(target.game)" })
         }
     }
 
@@ -105,9 +104,11 @@ extension Player {
         func run() throws {
             try options.read { home, space in
                 let id = try home.rounds.resolvePlayer(space, player).id  // before the passphrase is asked for
-                let edited = try home.rounds.editPlayer(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), player: id, name: name,
-                    handicapIndex: index, clearIndex: clearIndex)
+                // A running node makes the change with its own keys; with none, this process asks for the passphrase.
+                _ = try home.run(
+                    .editPlayer(space: space, player: id, name: name, handicapIndex: index, clearIndex: clearIndex)
+                ) { try home.unlock(passphrase: try Passphrase.obtain()) }
+                let edited = try home.rounds.player(space, id)
                 options.show(
                     Views.player(edited),
                     text: "\(edited.name) (\(edited.id.short))" + (edited.handicapIndex.map { ", index \($0)" } ?? ", no index"))
