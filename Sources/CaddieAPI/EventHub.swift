@@ -195,11 +195,15 @@ public final class EventHub: Sendable {
                     }
                     let eventsBefore = events.count
                     // Read whole, the game's cells are compared all and kept afresh (a cut log can take a cell
-                    // away); narrowed, only the changed cells are compared, over what the hub kept.
-                    var cells = narrowed == nil ? [:] : memory?.cells[gameKey] ?? [:]
+                    // away); so are those of a game the hub did not know or whose record changed (its scores may
+                    // have come before it, or while it was deleted). Otherwise only the changed cells are compared,
+                    // over what the hub kept.
+                    let readAll =
+                        narrowed == nil || memory?.games[gameKey] == nil || narrowed?.games.contains(game.id) == true
+                    var cells = readAll ? [:] : memory?.cells[gameKey] ?? [:]
                     let before = memory.map { $0.cells[gameKey] ?? [:] }
                     for cell in try home.cells(space.id, game: game.id) {
-                        if let narrowed,
+                        if !readAll, let narrowed,
                             !narrowed.cells.contains(StoreChange.Cell(game: game.id, player: cell.player, hole: cell.hole))
                         {
                             continue
@@ -258,8 +262,13 @@ public final class EventHub: Sendable {
             }
         } catch {
             logger.warning("live events: cannot read the store", metadata: ["error": "\(error)"])
-            // Read it all again at the next look rather than lose what this one was to report.
+            // Read it all again at the next look, in a second if nothing else comes first, rather than lose what this
+            // one was to report.
             state.withLock { $0.pending.merge(StoreChange(external: true)) }
+            Task { [wake] in
+                try? await Task.sleep(for: .seconds(1))
+                wake.yield()
+            }
             return
         }
         state.withLock {

@@ -25,6 +25,8 @@ struct HTTPServer<Responder: HTTPResponder>: Service where Responder.Context == 
             configuration: ServerConfiguration(address: address, serverName: "caddie"),
             eventLoopGroup: SyncNode.eventLoopGroup, logger: logger
         ) { request, writer, channel in
+            var logger = logger
+            logger[metadataKey: "hb.request.id"] = "\(RequestID())"
             let context = BasicRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
             var response: Response
             do {
@@ -37,13 +39,22 @@ struct HTTPServer<Responder: HTTPResponder>: Service where Responder.Context == 
             }
             response.headers[.date] = HTTPDate.now()
             response.headers[.server] = "caddie"
-            try await writer.write(response: response.head, body: response.body)
+            do {
+                try await writer.write(response: response.head, body: response.body)
+            } catch is HTTPParserError {
+                // The request's body turned out malformed while the answer was being written: end the connection
+                // rather than let the server write a second answer after part of this one.
+                throw ParseErrorWhileWriting()
+            }
         } onServerRunning: {
             await running($0)
         }
         try await service.run()
     }
 }
+
+/// A request that stopped parsing while its answer was being written.
+private struct ParseErrorWhileWriting: Error {}
 
 /// The `Date` header's text for now (RFC 9110's IMF-fixdate, "Fri, 27 Nov 2026 08:30:00 GMT"), made at most once a
 /// second, when a response asks for it: nothing runs between requests.

@@ -383,8 +383,13 @@ extension Home {
         return try execute(command, keys: try unlock())
     }
 
-    /// Whether a reply is an older node's refusal of a command it does not read.
+    /// Whether a reply is an older node's refusal of a command it does not read: one that takes edits only (CTL1),
+    /// or one that runs commands but not this one (a command added since, or fields it cannot read). The command
+    /// then runs here, and its edits still reach that node.
     static func isLegacyRefusal(_ reply: [UInt8]) -> Bool {
-        reply.first == 1 && String(decoding: reply.dropFirst(), as: UTF8.self).contains("does not start with CTL1")
+        guard reply.first == 1 else { return false }
+        let text = String(decoding: reply.dropFirst(), as: UTF8.self)
+        return ["does not start with CTL1", "is not a command this node runs", "the command's JSON does not read"]
+            .contains { text.contains($0) }
     }
 }

@@ -8,11 +8,15 @@ import Glibc
 /// Calls back when another process commits to the database file (a `caddie` command that wrote it itself): the
 /// kernel reports writes to the database and its write-ahead log through inotify, and a thread that sleeps in
 /// `poll` until then checks `version` (the writer connection's data_version, which this process's own commits do
-/// not move). Nothing wakes while nothing is written. Where the kernel cannot watch the directory (no inotify, or
+/// not move), once a burst of writes settles. Nothing wakes while nothing is written. Where the kernel cannot watch the directory (no inotify, or
 /// its limit of watches reached), the thread checks `version` every 200 ms instead.
 final class FileWatch: Sendable {
     /// How often the version is read when the kernel cannot report writes.
     static let fallbackMilliseconds: Int32 = 200
+    /// How long a burst of writes must be quiet before the version is read.
+    static let settleMilliseconds: Int32 = 20
+    /// The longest a burst of writes holds the version's read back.
+    static let longestWaitMilliseconds = 200
 
     private let wake: (read: Int32, write: Int32)
     private let stopped = Mutex(false)
@@ -42,19 +46,29 @@ final class FileWatch: Sendable {
                 pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0), pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
             ]
             let watched = inotify >= 0
+            // When the first write of a burst was seen (monotonic ns): the version is read once the burst has been
+            // quiet for ``settleMilliseconds``, or ``longestWaitMilliseconds`` after it began, not at every write (a
+            // commit is many writes, and reading the version waits for this process's own writer).
+            var burstSince: UInt64?
             while true {
                 fds[0].revents = 0
                 fds[1].revents = 0
-                let ready = poll(&fds, watched ? 2 : 1, watched ? -1 : Self.fallbackMilliseconds)
+                let timeout = !watched ? Self.fallbackMilliseconds : burstSince == nil ? -1 : Self.settleMilliseconds
+                let ready = poll(&fds, watched ? 2 : 1, timeout)
                 if ready < 0 { if errno == EINTR { continue } else { break } }
                 if fds[0].revents != 0 { break }
-                if watched {
+                if watched, fds[1].revents != 0 {
                     let count = read(inotify, &buffer, buffer.count)
                     guard count > 0 else { continue }
                     // Only writes to the database's own files count.
                     var offset = 0
                     var relevant = false
                     while offset + 16 <= count {
+                        // The kernel's queue overflowed (IN_Q_OVERFLOW): events were lost, any of them may count.
+                        let mask =
+                            UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16
+                            | UInt32(buffer[offset + 7]) << 24
+                        if mask & UInt32(IN_Q_OVERFLOW) != 0 { relevant = true }
                         let length =
                             Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
                             | Int(buffer[offset + 15]) << 24
@@ -62,7 +76,14 @@ final class FileWatch: Sendable {
                         if String(decoding: nameBytes, as: UTF8.self).hasPrefix(name) { relevant = true }
                         offset += 16 + length
                     }
-                    guard relevant else { continue }
+                    if relevant, burstSince == nil { burstSince = DispatchTime.now().uptimeNanoseconds }
+                    guard let since = burstSince,
+                        DispatchTime.now().uptimeNanoseconds - since >= UInt64(Self.longestWaitMilliseconds) * 1_000_000
+                    else { continue }
+                }
+                if watched {
+                    guard burstSince != nil else { continue }
+                    burstSince = nil
                 }
                 guard let now = version(), now != last else { continue }
                 last = now

@@ -158,4 +158,48 @@ struct EventHubTests {
         let later = await Self.drain(stream, count: 1)
         #expect(Self.field(later[0], "hole") == "8")
     }
+
+    @Test("a game restored after scores came in while it was deleted reports those scores")
+    func restoredGame() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let round = try Round(at: directory.appendingPathComponent("ann"))
+        let other = try Home(path: directory.appendingPathComponent("bob").path)
+        _ = try other.login(name: "Bob", passphrase: "hub test passphrase")
+        _ = try other.spaces.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
+        let otherKeys = try other.unlock(passphrase: "hub test passphrase")
+        _ = try other.rounds.importBundle(
+            keys: otherKeys, bytes: try round.home.rounds.export(space: round.space, since: VersionVector()).bundle.encoded)
+        let fromBob = { () throws -> Void in
+            let bundle = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
+            _ = try round.home.rounds.importBundle(keys: round.keys, bytes: bundle.encoded)
+        }
+        try fromBob()  // Bob's join
+
+        let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        hub.start()
+        let (_, stream) = hub.subscribe()
+        hub.look()
+        // Ann deletes the second game; Bob, who has not seen that, scores on it.
+        try round.home.rounds.deleteGame(space: round.space, keys: round.keys, game: round.games[1], force: true)
+        hub.look()
+        _ = try other.rounds.score(
+            space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3], hole: 5,
+            entry: try ScoreEntry(strokes: 6))
+        try fromBob()
+        hub.look()
+        // Restored, the game's cells are read again: Bob's score is reported, then the card and the standings.
+        try round.home.rounds.deleteGame(space: round.space, keys: round.keys, game: round.games[1], force: true, restore: true)
+        hub.look()
+        var events: [LiveEvent] = []
+        var iterator = stream.makeAsyncIterator()
+        while let event = await iterator.next() {
+            events.append(event)
+            if event.type == "standings" && Self.field(event, "game") == "\"\(round.games[1].hex)\"" { break }
+        }
+        let score = events.first { $0.type == "score" && Self.field($0, "hole") == "5" }
+        #expect(score != nil, "\(events.map(\.type))")
+        #expect(score.flatMap { Self.field($0, "strokes") } == "6")
+        #expect(score.flatMap { Self.field($0, "origin") } == "\"peer\"")
+    }
 }

@@ -102,6 +102,11 @@ struct NodeCommandTests {
         // An older node's refusal (its text, no kind byte) keeps its whole text, and is known for what it is.
         let legacy = [UInt8(1)] + Array("the command's request was damaged: does not start with CTL1".utf8)
         #expect(Home.isLegacyRefusal(legacy))
+        // A node of the version before a command was added refuses it by name, or cannot read its fields: the
+        // command then runs in the CLI's process (with the passphrase) and reaches that node as edits.
+        #expect(Home.isLegacyRefusal([1, 0] + Array("'setup' is not a command this node runs: update caddie".utf8)))
+        #expect(Home.isLegacyRefusal([1, 0] + Array("the command's JSON does not read: keyNotFound(game)".utf8)))
+        #expect(!Home.isLegacyRefusal([1, 3] + Array("game 01010101 is finished".utf8)))
         #expect {
             try NodeCommandResult.result(fromReply: legacy)
         } throws: { ($0 as? NodeError)?.description.hasPrefix("the command's request") == true }
