@@ -61,6 +61,17 @@ struct EventHubTests {
         return events
     }
 
+    /// Bob's home, joined to the round's space, holding Ann's log.
+    static func bob(joining round: Round, at directory: URL) throws -> (Home, UnlockedKeys) {
+        let other = try Home(path: directory.appendingPathComponent("bob").path)
+        _ = try other.login(name: "Bob", passphrase: "hub test passphrase")
+        _ = try other.spaces.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
+        let keys = try other.unlock(passphrase: "hub test passphrase")
+        let toBob = try round.home.rounds.export(space: round.space, since: VersionVector()).bundle
+        _ = try other.rounds.importBundle(keys: keys, bytes: toBob.encoded)
+        return (other, keys)
+    }
+
     /// One field of an event's data, as JSON text.
     static func field(_ event: LiveEvent, _ name: String) -> String? {
         guard case .object(let fields) = event.data else { return nil }
@@ -121,13 +132,8 @@ struct EventHubTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let round = try Round(at: directory.appendingPathComponent("ann"))
-        let other = try Home(path: directory.appendingPathComponent("bob").path)
-        _ = try other.login(name: "Bob", passphrase: "hub test passphrase")
-        _ = try other.spaces.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
-        let otherKeys = try other.unlock(passphrase: "hub test passphrase")
         // Bob's home takes Ann's log, then scores on the second game.
-        let toBob = try round.home.rounds.export(space: round.space, since: VersionVector()).bundle
-        _ = try other.rounds.importBundle(keys: otherKeys, bytes: toBob.encoded)
+        let (other, otherKeys) = try Self.bob(joining: round, at: directory)
         _ = try other.rounds.score(
             space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3],
             hole: 7, entry: try ScoreEntry(strokes: 3))
@@ -164,12 +170,7 @@ struct EventHubTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let round = try Round(at: directory.appendingPathComponent("ann"))
-        let other = try Home(path: directory.appendingPathComponent("bob").path)
-        _ = try other.login(name: "Bob", passphrase: "hub test passphrase")
-        _ = try other.spaces.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
-        let otherKeys = try other.unlock(passphrase: "hub test passphrase")
-        _ = try other.rounds.importBundle(
-            keys: otherKeys, bytes: try round.home.rounds.export(space: round.space, since: VersionVector()).bundle.encoded)
+        let (other, otherKeys) = try Self.bob(joining: round, at: directory)
         let fromBob = { () throws -> Void in
             let bundle = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
             _ = try round.home.rounds.importBundle(keys: round.keys, bytes: bundle.encoded)
