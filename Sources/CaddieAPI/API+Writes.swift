@@ -50,37 +50,8 @@ extension NodeAPI {
         }
     }
 
-    struct PlayerTee: Decodable {
-        let player: String
-        let tee: String
-    }
-
-    /// A game's setup changes: every field optional.
-    struct SetupBody: Decodable {
-        let tee: String?
-        let playerTees: [PlayerTee]?
-        let startHole: Int?
-        let holesPlayed: Int?
-        let formats: [String]?
-        let skins: String?
-        let skinsValidation: Bool?
-        let teams: [[String]]?
-        let stake: Double?
-
-        var setup: GameSetup<String> {
-            var setup = GameSetup<String>()
-            setup.tee = tee
-            setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
-            setup.start = startHole
-            setup.holes = holesPlayed
-            setup.formats = formats
-            setup.skins = skins
-            setup.skinsValidation = skinsValidation
-            setup.teams = teams
-            setup.stake = stake
-            return setup
-        }
-    }
+    /// A game's setup changes: every field optional, players as typed.
+    typealias SetupBody = GameSetupForm<String>
 
     func setupGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, game) = try await gameParameters(context)

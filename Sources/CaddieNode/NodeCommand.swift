@@ -68,38 +68,7 @@ public enum NodeCommand: Sendable, Equatable {
         var tee: String?
         var players: [PlayerID]?
         var markers: [MarkerPair]?
-        var setup: Setup?
-    }
-
-    /// A game's setup on the control socket (``GameSetup``, players as ids).
-    struct Setup: Codable, Equatable {
-        struct PlayerTee: Codable, Equatable {
-            var player: PlayerID
-            var tee: String
-        }
-        var tee: String?
-        var playerTees: [PlayerTee]?
-        var start: Int?
-        var holes: Int?
-        var formats: [String]?
-        var skins: String?
-        var skinsValidation: Bool?
-        var teams: [[PlayerID]]?
-        var stake: Double?
-
-        init(_ setup: GameSetup<PlayerID>) {
-            (tee, start, holes, formats, skins) = (setup.tee, setup.start, setup.holes, setup.formats, setup.skins)
-            (skinsValidation, teams, stake) = (setup.skinsValidation, setup.teams, setup.stake)
-            playerTees = setup.playerTees.isEmpty ? nil : setup.playerTees.map { PlayerTee(player: $0.player, tee: $0.tee) }
-        }
-
-        var setup: GameSetup<PlayerID> {
-            var setup = GameSetup<PlayerID>()
-            (setup.tee, setup.start, setup.holes, setup.formats, setup.skins) = (tee, start, holes, formats, skins)
-            (setup.skinsValidation, setup.teams, setup.stake) = (skinsValidation, teams, stake)
-            setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
-            return setup
-        }
+        var setup: GameSetupForm<PlayerID>?
     }
 
     var wire: Wire {
@@ -120,9 +89,9 @@ public enum NodeCommand: Sendable, Equatable {
         case .newGame(let space, let course, let tee, let players, let markers, let setup):
             Wire(
                 command: "game", space: space, course: course, tee: tee, players: players, markers: markers,
-                setup: setup.isEmpty ? nil : Setup(setup))
+                setup: setup.isEmpty ? nil : GameSetupForm(setup))
         case .setup(let space, let game, let setup):
-            Wire(command: "setup", space: space, game: game, setup: Setup(setup))
+            Wire(command: "setup", space: space, game: game, setup: GameSetupForm(setup))
         case .editPlayer(let space, let player, let name, let handicapIndex, let clearIndex):
             Wire(command: "edit-player", space: space, player: player, flag: clearIndex, name: name, index: handicapIndex)
         }

@@ -8,8 +8,8 @@ import Glibc
 /// Calls back when another process commits to the database file (a `caddie` command that wrote it itself): the
 /// kernel reports writes to the database and its write-ahead log through inotify, and a thread that sleeps in
 /// `poll` until then checks `version` (the writer connection's data_version, which this process's own commits do
-/// not move), once a burst of writes settles. Nothing wakes while nothing is written. Where the kernel cannot watch the directory (no inotify, or
-/// its limit of watches reached), the thread checks `version` every 200 ms instead.
+/// not move), once a burst of writes settles. Nothing wakes while nothing is written. Where the kernel cannot
+/// watch the directory (no inotify, or its limit of watches reached), the thread checks `version` every 200 ms.
 final class FileWatch: Sendable {
     /// How often the version is read when the kernel cannot report writes.
     static let fallbackMilliseconds: Int32 = 200

@@ -72,6 +72,12 @@ struct EventHubTests {
         return (other, keys)
     }
 
+    /// What `other` holds that the round's home lacks, carried over as a bundle.
+    static func merge(from other: Home, into round: Round) throws {
+        let bundle = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
+        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: bundle.encoded)
+    }
+
     /// One field of an event's data, as JSON text.
     static func field(_ event: LiveEvent, _ name: String) -> String? {
         guard case .object(let fields) = event.data else { return nil }
@@ -144,8 +150,7 @@ struct EventHubTests {
         hub.look()
 
         // Bob's join and his score arrive together: a new member, so the space is read whole.
-        let fromBob = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
-        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: fromBob.encoded)
+        try Self.merge(from: other, into: round)
         hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2))
         let events = await Self.drain(stream, count: 3)
@@ -157,8 +162,7 @@ struct EventHubTests {
         _ = try other.rounds.score(
             space: round.space, keys: otherKeys, game: round.games[1], player: round.players[3],
             hole: 8, entry: try ScoreEntry(strokes: 4))
-        let next = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
-        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: next.encoded)
+        try Self.merge(from: other, into: round)
         hub.look()
         #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
         let later = await Self.drain(stream, count: 1)
@@ -171,10 +175,7 @@ struct EventHubTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let round = try Round(at: directory.appendingPathComponent("ann"))
         let (other, otherKeys) = try Self.bob(joining: round, at: directory)
-        let fromBob = { () throws -> Void in
-            let bundle = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
-            _ = try round.home.rounds.importBundle(keys: round.keys, bytes: bundle.encoded)
-        }
+        let fromBob = { try Self.merge(from: other, into: round) }
         try fromBob()  // Bob's join
 
         let hub = EventHub(home: round.home, logger: Logger(label: "test"))

@@ -291,6 +291,41 @@ extension RoundService {
     }
 }
 
+/// A game's setup as JSON, every field optional: the HTTP API's body (players as typed) and the control socket's
+/// (players as ids) are this one form.
+public struct GameSetupForm<Player: Codable & Sendable>: Codable, Sendable {
+    public struct PlayerTee: Codable, Sendable {
+        public var player: Player
+        public var tee: String
+    }
+
+    public var tee: String?
+    public var playerTees: [PlayerTee]?
+    public var startHole: Int?
+    public var holesPlayed: Int?
+    public var formats: [String]?
+    public var skins: String?
+    public var skinsValidation: Bool?
+    public var teams: [[Player]]?
+    public var stake: Double?
+
+    /// The form of a setup.
+    public init(_ setup: GameSetup<Player>) {
+        (tee, startHole, holesPlayed, formats, skins) = (setup.tee, setup.start, setup.holes, setup.formats, setup.skins)
+        (skinsValidation, teams, stake) = (setup.skinsValidation, setup.teams, setup.stake)
+        playerTees = setup.playerTees.isEmpty ? nil : setup.playerTees.map { PlayerTee(player: $0.player, tee: $0.tee) }
+    }
+
+    /// The setup this form says.
+    public var setup: GameSetup<Player> {
+        var setup = GameSetup<Player>()
+        (setup.tee, setup.start, setup.holes, setup.formats, setup.skins) = (tee, startHole, holesPlayed, formats, skins)
+        (setup.skinsValidation, setup.teams, setup.stake) = (skinsValidation, teams, stake)
+        setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
+        return setup
+    }
+}
+
 extension GameSetup: Equatable where Player: Equatable {
     /// Whether two setups change the same settings the same way.
     public static func == (a: GameSetup, b: GameSetup) -> Bool {
