@@ -30,6 +30,12 @@ public struct HLC: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// that one device with a wrong clock cannot drag every later edit of the group into the far future.
     public static func ceiling(now: UInt64) -> HLC { HLC(milliseconds: now &+ 86_400_000, counter: .max) }
 
+    /// The furthest a held op may drag this device's next timestamp: an hour past its own wall clock. A peer's op
+    /// stamped up to a day ahead is accepted, but what this device signs after it is stamped at most an hour
+    /// ahead, so a node whose clock is up to 23 hours behind this one still accepts it (a dragged clock passed on
+    /// at a day ahead would be refused by every node a little behind).
+    public static func dragLimit(now: UInt64) -> HLC { HLC(milliseconds: now &+ 3_600_000, counter: 0) }
+
     /// Orders by the packed value.
     public static func < (lhs: HLC, rhs: HLC) -> Bool { lhs.rawValue < rhs.rawValue }
 

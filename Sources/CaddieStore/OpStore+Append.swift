@@ -88,8 +88,10 @@ extension OpStore {
                 "it was revoked after its op \(UInt64(bitPattern: revoked)); use another device of yours, or pair a "
                     + "new one (`caddie device add` on a device that is not revoked)")
         }
-        // Never behind this device's own last op, even if that was stamped while its wall clock ran ahead.
-        let last = HLC(rawValue: max(ownHLC, UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0)))
+        // Never behind this device's own last op, even if that was stamped while its wall clock ran ahead; after the
+        // ops held, but never dragged more than an hour past the wall clock by them (`HLC.dragLimit`).
+        let held = min(UInt64(bitPattern: (state?["clock"] as Int64?) ?? 0), HLC.dragLimit(now: now).rawValue)
+        let last = HLC(rawValue: max(ownHLC, held))
         let hlc = HLC.next(after: last, wallClockMilliseconds: now)
         let payload = Payload.encode(changes)
         // What this device signs must be what every receiver accepts: decode it as they will.

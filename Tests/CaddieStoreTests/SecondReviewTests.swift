@@ -158,4 +158,29 @@ struct SecondReviewTests {
         #expect(alone.rejected.contains { $0.contains("only the space's owner may change the space's key") }, "\(alone)")
         #expect(try receiver.sealedSpaceKeys(ana.space.id).isEmpty)
     }
+
+    @Test("finding 'clock drag': an op stamped just under a day ahead does not drag honest clocks past what others accept")
+    func clockDrag() throws {
+        let space = TestSpace()
+        let hour: UInt64 = 3_600_000
+        var ana = try Author("ana", space: space)
+        var mal = try Author("mal", space: space)
+        mal.clock = receiverNow + 24 * hour - 60_000
+        try mal.edit([.set(kind: .player, id: entity(7), fields: ["name": .text("from the future")])])
+        ana.clock = receiverNow
+        #expect(try ana.pull(from: mal).applied.count == 2, "a day ahead less a minute is still accepted")
+        let honest = try ana.edit([.set(kind: .player, id: entity(8), fields: ["name": .text("Ana's next")])])
+        #expect(honest.hlc.milliseconds > receiverNow, "still later than Ana's own wall clock")
+        #expect(honest.hlc.milliseconds <= receiverNow + hour + 1, "dragged at most an hour: \(honest.hlc)")
+        // Ben's clock is two hours behind Ana's: he accepts Ana's op (a dragged clock a day ahead was refused).
+        let ben = try replica(space)
+        let report = try ben.receive(
+            space: space.id, spaceKey: space.key,
+            ops: try ana.store.ops(space: space.id, notIn: try ben.vector(space.id)), mode: .tolerant,
+            now: receiverNow - 2 * hour)
+        #expect(report.rejected.count == 1, "only Mal's op waits for Ben's clock: \(report.rejected)")
+        #expect(report.rejected.first?.contains("more than a day ahead") == true)
+        #expect(report.applied.contains(honest.id), "Ana's op after Mal's is accepted: \(report)")
+        #expect(try ben.records(space.id, kind: .player).values.contains { $0["name"] == .text("Ana's next") })
+    }
 }
