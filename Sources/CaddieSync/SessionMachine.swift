@@ -70,6 +70,8 @@ struct SessionMachine {
         case apply(batch: UInt32, wantsAck: Bool, [WireOp])
         /// Check whether the peer is still admitted and call ``admission``.
         case checkAdmission
+        /// The peer acknowledged a batch of these fork-branch ops: remember that it holds them (``BranchLedger``).
+        case branchesDelivered([Digest32])
         /// Record the session's progress in the peer table.
         case recordProgress
         /// Move the digest timer.
@@ -127,8 +129,11 @@ struct SessionMachine {
     private var batchesSent: UInt32 = 0
     private var awaitingAck = Set<UInt32>()
     private var forkCopiesSent = Set<OpID>()
-    /// Fork-branch ops (a forked device's, OpStore+Branches.swift) sent this session, by hash.
+    /// Fork-branch ops (a forked device's, OpStore+Branches.swift) sent this session, or known to be held by the
+    /// peer (it acknowledged them in an earlier session: ``start(peer:company:delivered:)``), by hash.
     private var branchesSent = Set<Digest32>()
+    /// The branch ops of each branch batch sent and not yet acknowledged.
+    private var branchBatches: [UInt32: [Digest32]] = [:]
     /// Per device whose branch ops wait: the seq the peer must hold first (the fork point − 1).
     private var branchesWaitFor: [PublicKey: UInt64] = [:]
     private var lastHeard: UInt64
@@ -153,9 +158,11 @@ struct SessionMachine {
     // MARK: Events
 
     /// The session is established with `peer`: open with this side's vector. `company`: the devices of the node's
-    /// sessions in the space.
-    mutating func start(peer: PublicKey? = nil, company: Set<PublicKey>? = nil) -> [Action] {
+    /// sessions in the space; `delivered`: the fork-branch ops the peer acknowledged in earlier sessions, not sent
+    /// again.
+    mutating func start(peer: PublicKey? = nil, company: Set<PublicKey>? = nil, delivered: Set<Digest32> = []) -> [Action] {
         self.peer = peer
+        branchesSent = delivered
         others = company?.subtracting(peer.map { [$0] } ?? [])
         return [.readVector(for: .open)]
     }
@@ -201,7 +208,8 @@ struct SessionMachine {
             guard awaitingAck.remove(batch) != nil else {
                 throw WireError.unexpected("an ack for batch \(batch), which was not sent")
             }
-            return []
+            // The peer applied the batch or refused its ops for good: either way, they need not go again.
+            return branchBatches.removeValue(forKey: batch).map { [.branchesDelivered($0)] } ?? []
         case .done:
             peerDone = true
             return sentDone ? [.recordProgress] : []
@@ -326,7 +334,8 @@ struct SessionMachine {
     }
 
     /// The space's fork-branch ops (and fork copies), read when the store's fork mark moved or some wait: those not
-    /// sent this session go whole, once, since a vector cannot say which branches the peer holds. Oldest first, so
+    /// sent this session, nor acknowledged by the peer in an earlier one, go whole, once, since a vector cannot say
+    /// which branches the peer holds. Each batch asks for an ack, which tells the node the peer holds them. Oldest first, so
     /// each follows its predecessor; a device's wait until the peer holds its log up to the fork point (the lowest
     /// seq among them), so the first of each branch finds what it follows.
     mutating func branchesFetched(_ ops: [(hash: Digest32, id: OpID, bytes: [UInt8])]) -> [Action] {
@@ -345,16 +354,22 @@ struct SessionMachine {
         sent += unsent.count
         var actions: [Action] = []
         var batch: [WireOp] = []
+        var hashes: [Digest32] = []
         var size = 0
+        func flush() {
+            let number = nextBatch()
+            awaitingAck.insert(number)
+            branchBatches[number] = hashes
+            actions.append(.send(.ops(batch: number, ack: true, batch)))
+            (batch, hashes, size) = ([], [], 0)
+        }
         for op in unsent {
-            if !batch.isEmpty, batch.count >= SyncNode.batchOps || size + op.bytes.count > SyncNode.batchBytes {
-                actions.append(.send(.ops(batch: nextBatch(), ack: oneShot, batch)))
-                (batch, size) = ([], 0)
-            }
+            if !batch.isEmpty, batch.count >= SyncNode.batchOps || size + op.bytes.count > SyncNode.batchBytes { flush() }
             batch.append(.full(op.bytes))
+            hashes.append(op.hash)
             size += op.bytes.count
         }
-        actions.append(.send(.ops(batch: nextBatch(), ack: oneShot, batch)))
+        flush()
         return actions
     }
 

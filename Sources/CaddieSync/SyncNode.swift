@@ -33,6 +33,8 @@ public final class SyncNode: Sendable {
     public let maxIncomingPerAddress: Int
 
     let store: OpStore
+    /// The fork-branch ops each peer acknowledged, so they are not sent to it again.
+    let branchLedger = BranchLedger()
     let credentials: DeviceCredentials
     let spaceKeys: [SpaceID: [UInt8]]
     let spaceList: [(SpaceID, [UInt8])]

@@ -274,7 +274,13 @@ struct SyncSession {
         _ outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
         let company = if liveID != nil, let space = session?.space { node.company(space) } else { Set<PublicKey>() }
-        if try await perform(machine.start(peer: session?.peer.device, company: company), outbound) { return }
+        let delivered =
+            if let space = session?.space, let peer = session?.peer.device {
+                node.branchLedger.delivered(space: space, peer: peer, now: Self.now())
+            } else { Set<Digest32>() }
+        if try await perform(machine.start(peer: session?.peer.device, company: company, delivered: delivered), outbound) {
+            return
+        }
         while let event = await events.next() {
             let actions: [SessionMachine.Action]
             switch event {
@@ -344,6 +350,10 @@ struct SyncSession {
             case .checkAdmission:
                 guard let space = session?.space, let peer = session?.peer else { break }
                 next = machine.admission(refusal: try await node.refusal(of: peer, in: space, keyCheck: keyCheck))
+            case .branchesDelivered(let hashes):
+                if let space = session?.space, let peer = session?.peer.device {
+                    node.branchLedger.record(space: space, peer: peer, hashes, now: Self.now())
+                }
             case .recordProgress:
                 await recordProgress()
             case .pace(.moving):

@@ -37,6 +37,12 @@ final class RawPeer {
 
     func sendFrame(_ body: [UInt8]) { send(FrameDecoder.frame(body)) }
 
+    /// How long ``readFrame()`` waits for the node (8 s unless set).
+    func waitAtMost(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// The next frame, or nil when the node closed the connection (or said nothing for 8 s).
     func readFrame() -> [UInt8]? {
         guard let header = read(4) else { return nil }
@@ -109,6 +115,14 @@ struct HostilePeerTests {
         }
     }
 
+    /// A foursome's homes, and an insider whose key is the real space key, read the way a member's device holds it.
+    static func foursomeWithInsider() throws -> (homes: [CLI], insider: Insider) {
+        let (homes, _, _) = try RoundTests.foursome()
+        let home = try Home(path: homes[2].home.path)
+        let spaceID = try home.spaces.resolveSpace(nil)
+        return (homes, Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID)))
+    }
+
     /// Completes the handshake as `insider`; returns the session to send encrypted messages on.
     static func handshake(_ peer: RawPeer, _ insider: Insider) throws -> EstablishedSession {
         var machine = HandshakeInitiator(space: insider.space, spaceKey: insider.key, credentials: insider.credentials)
@@ -124,14 +138,9 @@ struct HostilePeerTests {
         "forged, foreign, forked and out-of-range ops apply nothing invalid; bad frames end only that connection; the node keeps serving"
     )
     func hostileMember() throws {
-        let (homes, _, _) = try RoundTests.foursome()
+        let (homes, insider) = try Self.foursomeWithInsider()
         defer { homes.forEach { $0.remove() } }
         let target = homes[0]
-        // The insider's key is the real space key: read it the way a member's device holds it.
-        let home = try Home(path: homes[2].home.path)
-        let spaceID = try home.spaces.resolveSpace(nil)
-        let key = try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID)
-        let insider = Insider(space: spaceID, key: key)
         let node = try NodeProcess(target)
         defer { node.stop() }
         let before = try target.stateHash()
@@ -198,6 +207,53 @@ struct HostilePeerTests {
         // The fork's branches travelled whole over the sync: the member holds both, and the same state.
         #expect(try Self.forks(homes[1]) == 1)
         #expect(try homes[1].stateHash() == target.stateHash())
+    }
+
+    @Test("finding 'fork branches without bound': a forked device's branches go to a peer once, not in every session")
+    func branchesSentOnce() throws {
+        let (homes, insider) = try Self.foursomeWithInsider()
+        defer { homes.forEach { $0.remove() } }
+        let target = homes[0]
+        let node = try NodeProcess(target)
+        defer { node.stop() }
+        let join = insider.join()
+        let joinHash = Blake2b.hash(join)
+        let game = GameID(unchecked: [UInt8](repeating: 7, count: 8))
+        // Twelve ops at seq 2: eleven forks, all kept (a fork keeps every branch).
+        let branches = try (1...12).map { strokes in
+            insider.op(
+                seq: 2, prev: joinHash,
+                changes: [.score(game: game, player: PlayerID(game.entity), hole: 1, entry: try ScoreEntry(strokes: strokes))])
+        }
+        /// One session as the insider: sends `ops` (if any) and a vector holding its join, acks what the node sends,
+        /// and counts the insider's branch ops among it until the node has sent no ops for 3 s.
+        func session(sending ops: [[UInt8]]) throws -> Int {
+            let peer = try RawPeer(port: node.port)
+            var session = try Self.handshake(peer, insider)
+            func send(_ message: WireMessage) { peer.sendFrame(session.cipher.seal(message.encoded)) }
+            if !ops.isEmpty { send(.ops(batch: 1, ack: true, ops.map { .full($0) })) }
+            send(.vector([WireMessage.VectorEntry(device: insider.device.publicKey, seq: 1, head: joinHash)]))
+            peer.waitAtMost(seconds: 3)
+            var count = 0
+            var lastOps = Date()
+            while Date().timeIntervalSince(lastOps) < 3, let frame = peer.readFrame() {
+                guard let plain = try? session.cipher.open(frame), let message = try? WireMessage(decoding: plain) else { break }
+                guard case .ops(let batch, let wantsAck, let wire) = message else { continue }
+                lastOps = Date()
+                count += wire.filter { $0.id?.device == insider.device.publicKey && ($0.id?.seq ?? 0) >= 2 }.count
+                if wantsAck { send(.ack(batch: batch, applied: 0)) }
+            }
+            send(.close(.finished, ""))
+            return count
+        }
+        // The first session brings the forks; the node sends its branches back (it cannot know the insider holds
+        // them), in acknowledged batches.
+        let first = try session(sending: [join] + branches)
+        #expect(try Self.forks(target) == 1)
+        #expect(first == branches.count, "the node sent \(first) branch ops")
+        // Every later session: none (before the fix, all twelve each time).
+        #expect(try session(sending: []) == 0)
+        #expect(try session(sending: []) == 0)
     }
 
     /// What the node says when it ends a session right after the handshake: the close reason and its text, or nil
@@ -292,12 +348,9 @@ struct HostilePeerTests {
 
     @Test("finding 'amplification': a vector naming one op under many wrong heads gets it sent once, not once per entry")
     func vectorAmplification() throws {
-        let (homes, _, _) = try RoundTests.foursome()
+        let (homes, insider) = try Self.foursomeWithInsider()
         defer { homes.forEach { $0.remove() } }
         let target = homes[0]
-        let home = try Home(path: homes[2].home.path)
-        let spaceID = try home.spaces.resolveSpace(nil)
-        let insider = Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID))
         let device = try #require(PublicKey(hex: try target.ok(["whoami", "--json"]).field("device")))
         let node = try NodeProcess(target)
         defer { node.stop() }
@@ -330,11 +383,8 @@ struct HostilePeerTests {
     /// never learned the session had ended (what this test saw fail before the reset).
     @Test("finding 'pinned sessions': a member that stops reading loses its session, and is told by a reset")
     func peerThatStopsReading() throws {
-        let (homes, _, _) = try RoundTests.foursome()
+        let (homes, insider) = try Self.foursomeWithInsider()
         defer { homes.forEach { $0.remove() } }
-        let home = try Home(path: homes[2].home.path)
-        let spaceID = try home.spaces.resolveSpace(nil)
-        let insider = Insider(space: spaceID, key: try home.unlock(passphrase: homes[2].passphrase ?? "").key(for: spaceID))
         let node = try NodeProcess(homes[0], environment: ["CADDIE_SEND_TIMEOUT_SECONDS": "3"])
         defer { node.stop() }
         let peer = try RawPeer(port: node.port)

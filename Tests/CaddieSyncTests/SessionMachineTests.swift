@@ -189,6 +189,41 @@ struct SessionMachineTests {
         #expect(!machine.branchesReady)
     }
 
+    @Test("finding 'fork branches without bound': a branch op the peer acknowledged is not sent in its next session")
+    func branchesAcknowledgedOnce() throws {
+        let branches = (1...3).map { seq -> (hash: Digest32, id: OpID, bytes: [UInt8]) in
+            (Self.head(Self.third, UInt64(seq)), OpID(device: Self.third, seq: UInt64(seq)), Self.op(Self.third, UInt64(seq)))
+        }
+        // A live session (its own pushes go unacknowledged): branch batches still ask for an ack.
+        var first = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = first.start(peer: Self.peer)
+        #expect(
+            first.branchesFetched(Array(branches.prefix(2))) == [
+                .send(.ops(batch: 1, ack: true, branches.prefix(2).map { .full($0.bytes) }))
+            ])
+        #expect(try first.received(.ack(batch: 1, applied: 2), now: 0) == [.branchesDelivered(branches.prefix(2).map(\.hash))])
+        // The next session with that peer, told what it acknowledged, sends only the third.
+        var next = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = next.start(peer: Self.peer, delivered: Set(branches.prefix(2).map(\.hash)))
+        #expect(next.branchesFetched(branches) == [.send(.ops(batch: 1, ack: true, [.full(branches[2].bytes)]))])
+        // An unacknowledged batch tells nothing: a session that never heard the ack sends all three again.
+        var unheard = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = unheard.start(peer: Self.peer)
+        #expect(unheard.branchesFetched(branches).count == 1)
+        #expect(unheard.sent == 3)
+    }
+
+    @Test("the branch ledger remembers a peer's acknowledgements for a day, per space and peer")
+    func branchLedger() {
+        let ledger = BranchLedger()
+        let space = SpaceID(unchecked: [UInt8](repeating: 4, count: 16))
+        let hashes = [Self.head(Self.third, 1), Self.head(Self.third, 2)]
+        ledger.record(space: space, peer: Self.peer, hashes, now: 10)
+        #expect(ledger.delivered(space: space, peer: Self.peer, now: 20) == Set(hashes))
+        #expect(ledger.delivered(space: space, peer: Self.third, now: 20).isEmpty)
+        #expect(ledger.delivered(space: space, peer: Self.peer, now: 10 + BranchLedger.memoryNanoseconds).isEmpty)
+    }
+
     @Test("a peer silent for 15 s is reset and counts as gone")
     func silentPeer() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
@@ -392,7 +427,7 @@ struct SessionMachineTests {
                 }
                 next = side.machine.applied(batch: number, wantsAck: wantsAck, applied)
             case .checkAdmission: next = side.machine.admission(refusal: nil)
-            case .recordProgress, .pace, .inStep, .reset: break
+            case .recordProgress, .pace, .inStep, .reset, .branchesDelivered: break
             case .end(let error):
                 side.ended = error
                 return
