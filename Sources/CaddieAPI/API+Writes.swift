@@ -75,7 +75,8 @@ extension NodeAPI {
             Views.game(
                 try await write {
                     let game = try home.rounds.resolveGame(id, game, includeDeleted: true).id
-                    try home.rounds.deleteGame(space: id, keys: keys, game: game, force: force || restore, restore: restore)
+                    _ = try home.execute(
+                        .setDeleted(space: id, game: game, deleted: !restore, force: force || restore), keys: keys)
                     return try home.rounds.game(id, game, includeDeleted: true)
                 }))
     }

@@ -94,8 +94,13 @@ extension Home {
         }
         let currentCheck = current.value[0].keyCheck
         held.sort { ($0.check == currentCheck ? 1 : 0, $0.epoch) > ($1.check == currentCheck ? 1 : 0, $1.epoch) }
+        let recipients = Set(current.value.map(\.device))
+        // Older keys are answered until every other device the current key was sealed to has had a session with
+        // this home under it (second review, "old-key handshakes after a rotation").
+        let unheard = recipients.subtracting([keys.device.publicKey])
+            .subtracting((try? store.devicesSeen(space, keyCheck: currentCheck)) ?? [])
         return SpaceKeyring(
-            keys: held.map(\.key),
-            current: .init(check: currentCheck, recipients: Set(current.value.map(\.device))))
+            keys: held.map(\.key), current: .init(check: currentCheck, recipients: recipients),
+            answersOlderKeys: !unheard.isEmpty)
     }
 }

@@ -31,6 +31,10 @@ public enum NodeCommand: Sendable, Equatable {
     case setup(space: SpaceID, game: GameID, setup: GameSetup<PlayerID>)
     /// A player's name or entered Handicap Index corrected (`clearIndex`: the entered index removed).
     case editPlayer(space: SpaceID, player: PlayerID, name: String? = nil, handicapIndex: Double? = nil, clearIndex: Bool = false)
+    /// A game deleted (`force`: even though it has scores) or restored.
+    case setDeleted(space: SpaceID, game: GameID, deleted: Bool, force: Bool = false)
+    /// Who marks a player in a game.
+    case setMarker(space: SpaceID, game: GameID, pair: MarkerPair)
 
     /// A player and their marker.
     public struct MarkerPair: Sendable, Equatable, Codable {
@@ -69,6 +73,7 @@ public enum NodeCommand: Sendable, Equatable {
         var players: [PlayerID]?
         var markers: [MarkerPair]?
         var setup: GameSetupForm<PlayerID>?
+        var force: Bool?
     }
 
     var wire: Wire {
@@ -94,6 +99,10 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(command: "setup", space: space, game: game, setup: GameSetupForm(setup))
         case .editPlayer(let space, let player, let name, let handicapIndex, let clearIndex):
             Wire(command: "edit-player", space: space, player: player, flag: clearIndex, name: name, index: handicapIndex)
+        case .setDeleted(let space, let game, let deleted, let force):
+            Wire(command: "deleted", space: space, game: game, flag: deleted, force: force)
+        case .setMarker(let space, let game, let pair):
+            Wire(command: "marker", space: space, game: game, markers: [pair])
         }
     }
 
@@ -185,6 +194,15 @@ public enum NodeCommand: Sendable, Equatable {
             self = .editPlayer(
                 space: wire.space, player: try required(wire.player, "player"), name: wire.name, handicapIndex: wire.index,
                 clearIndex: wire.flag ?? false)
+        case "deleted":
+            self = .setDeleted(
+                space: wire.space, game: try required(wire.game, "game"), deleted: try required(wire.flag, "flag"),
+                force: wire.force ?? false)
+        case "marker":
+            guard let markers = wire.markers, markers.count == 1 else {
+                throw .invalid("the marker command needs one 'markers' pair")
+            }
+            self = .setMarker(space: wire.space, game: try required(wire.game, "game"), pair: markers[0])
         default:
             throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
         }
@@ -328,6 +346,10 @@ extension Home {
             let (_, op) = try rounds.editPlayerWithOp(
                 space: space, keys: keys, player: player, name: name, handicapIndex: handicapIndex, clearIndex: clearIndex)
             return op.map { .op($0) } ?? .unchanged
+        case .setDeleted(let space, let game, let deleted, let force):
+            return .op(try rounds.deleteGame(space: space, keys: keys, game: game, force: force, restore: !deleted))
+        case .setMarker(let space, let game, let pair):
+            return .op(try rounds.setMarker(space: space, keys: keys, game: game, player: pair.player, marker: pair.marker))
         }
     }
 

@@ -17,6 +17,28 @@ public struct SealedSpaceKey: Sendable, Equatable {
 }
 
 extension OpStore {
+    /// Records a session with `device` under the space key whose check is `keyCheck` (a local fact, not synced).
+    public func recordKeySeen(_ space: SpaceID, device: PublicKey, keyCheck: [UInt8], now: UInt64) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO key_seen (space, device, key_check, seen_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (space, device, key_check) DO UPDATE SET seen_at = excluded.seen_at
+                    """, arguments: [Data(space.bytes), Data(device.bytes), Data(keyCheck), Int64(bitPattern: now)])
+        }
+    }
+
+    /// The devices this home has had a session with under the space key whose check is `keyCheck`.
+    public func devicesSeen(_ space: SpaceID, keyCheck: [UInt8]) throws(StoreError) -> Set<PublicKey> {
+        try read { db in
+            Set(
+                try Data.fetchAll(
+                    db, sql: "SELECT device FROM key_seen WHERE space = ? AND key_check = ?",
+                    arguments: [Data(space.bytes), Data(keyCheck)]
+                ).map { PublicKey(unchecked: [UInt8]($0)) })
+        }
+    }
+
     /// Whether the space's owner removed `user`.
     public func isRemoved(_ space: SpaceID, user: PublicKey) throws(StoreError) -> Bool {
         try read { db in

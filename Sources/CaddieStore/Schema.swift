@@ -171,6 +171,18 @@ enum Schema {
             try db.execute(sql: "CREATE TABLE pending_rebuild (reason TEXT NOT NULL)")
             try db.execute(sql: "INSERT INTO pending_rebuild (reason) VALUES ('v8: owner fields')")
         }
+        migrator.registerMigration("v9: devices seen with a space's key") { db in
+            try db.execute(
+                sql: """
+                    -- A local table: which devices this home has had a session with under which key of a space (by the
+                    -- key's check, Membership.keyCheck). Once every device a new key was sealed to has been seen with it,
+                    -- the node stops answering the older keys (docs/identity-and-spaces.md, "Removing a member").
+                    CREATE TABLE key_seen (
+                        space BLOB NOT NULL, device BLOB NOT NULL, key_check BLOB NOT NULL, seen_at INTEGER NOT NULL,
+                        PRIMARY KEY (space, device, key_check)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

@@ -15,6 +15,10 @@ public struct SpaceKeyring: Sendable {
     /// Once a member was removed: the check of the current key and the devices it was sealed to. A peer that
     /// opens a session with an older key is admitted only if it is one of them (a member who has not yet heard).
     public let current: Current?
+    /// Whether a handshake under an older key is answered (and the older keys' hints advertised): until every
+    /// device the current key was sealed to has been seen with it, some member may not have heard yet. After that,
+    /// whoever dials with an older key (a removed member) is answered as a stranger is.
+    public let answersOlderKeys: Bool
 
     /// The current key's check and its recipients.
     public struct Current: Sendable {
@@ -31,9 +35,10 @@ public struct SpaceKeyring: Sendable {
     }
 
     /// Creates a keyring.
-    public init(keys: [[UInt8]], current: Current?) {
+    public init(keys: [[UInt8]], current: Current?, answersOlderKeys: Bool = true) {
         self.keys = keys
         self.current = current
+        self.answersOlderKeys = answersOlderKeys
     }
 }
 
@@ -99,9 +104,22 @@ extension SyncNode {
         return SpaceKeyring(keys: spaceKeys[space].map { [$0] } ?? [], current: nil)
     }
 
-    /// Every (space, key) pair a handshake may be made under.
+    /// Every (space, key) pair a handshake may be made under: the current key of each space, and the older ones
+    /// while some member may not have heard of it (``SpaceKeyring/answersOlderKeys``).
     func allSpaceKeys() -> [(SpaceID, [UInt8])] {
-        spaceList.flatMap { space, _ in keyring(space).keys.map { (space, $0) } }
+        spaceList.flatMap { space, _ in
+            let ring = keyring(space)
+            return (ring.answersOlderKeys ? ring.keys : Array(ring.keys.prefix(1))).map { (space, $0) }
+        }
+    }
+
+    /// A peer's session under the current key of a space whose key changed: remembered, so that once every member
+    /// has been seen with it the older keys are no longer answered.
+    func keySeen(_ peer: PeerIdentity, in space: SpaceID, keyCheck: [UInt8]?) async {
+        guard let keyCheck, let current = keyring(space).current, keyCheck == current.check else { return }
+        let store = self.store
+        let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        _ = try? await blocking { try store.recordKeySeen(space, device: peer.device, keyCheck: keyCheck, now: now) }
     }
 
     func key(for space: SpaceID) throws -> [UInt8] {

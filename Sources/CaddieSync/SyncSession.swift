@@ -125,6 +125,7 @@ struct SyncSession {
                         throw SyncError.refused(refusal)
                     }
                     logger.info("session established")
+                    await node.keySeen(established.peer, in: established.space, keyCheck: keyCheck)
                     if let incomingID { node.proven(incomingID) }
                     let dialled = if case .initiator = role { !oneShot } else { false }
                     guard

@@ -57,39 +57,19 @@ struct GameOptions: ParsableArguments {
             try body(home, space, game)
         }
     }
-
-    /// A command that edits the game: as ``SpaceOptions/read(_:)``, with the game resolved and the keys unlocked
-    /// (`CADDIE_PASSPHRASE` or a prompt); prints the line `body` returns.
-    func edit(includeDeleted: Bool = false, _ body: (Home, SpaceID, UnlockedKeys, GameID) throws -> String) throws {
-        try edit(includeDeleted: includeDeleted, resolving: { _, _, _ in () }) { home, space, keys, game, _ in
-            try body(home, space, keys, game)
-        }
-    }
-
-    /// As ``edit(includeDeleted:_:)``, with the rest of what the person typed resolved first (`resolve`), so that
-    /// a mistyped name is refused before the passphrase is asked for.
-    func edit<Typed>(
-        includeDeleted: Bool = false, resolving resolve: (Home, SpaceID, GameID) throws -> Typed,
-        _ body: (Home, SpaceID, UnlockedKeys, GameID, Typed) throws -> String
-    ) throws {
-        try guarded {
-            let (home, space, game) = try open(includeDeleted: includeDeleted)
-            let typed = try resolve(home, space, game)
-            Console.print(try body(home, space, try home.unlock(passphrase: try Passphrase.obtain()), game, typed))
-        }
-    }
 }
 
 extension GameOptions {
     /// A command on the game (``NodeCommand``), with the rest of what the person typed resolved first: run by the
     /// node running on this home when there is one (no passphrase asked), else here after unlocking the keys.
     func run<Typed>(
+        includeDeleted: Bool = false,
         resolving resolve: (Home, SpaceID, GameID) throws -> Typed,
         _ command: (SpaceID, GameID, Typed) -> NodeCommand,
         done: (NodeCommandResult) throws -> String
     ) throws {
         try guarded {
-            let (home, space, game) = try open()
+            let (home, space, game) = try open(includeDeleted: includeDeleted)
             let typed = try resolve(home, space, game)
             let result = try home.run(command(space, game, typed)) { try home.unlock(passphrase: try Passphrase.obtain()) }
             Console.print(try done(result))

@@ -72,6 +72,15 @@ struct NodeCommandCLITests {
         #expect(edited.status == 0, "\(edited.stderr)")
         #expect((try edited.json() as? [String: Any])?["index"] as? Double == 8.1, "\(edited.stdout)")
         try ana.fails(["player", "edit", "Eve", "--index", "60"], passphrase: none, saying: "a Handicap Index must be between")
+        #expect(try ana.run(["game", "marker", second, "Ana", "Eve"], passphrase: none).status == 0)
+        try ana.fails(["game", "marker", second, "Ana", "Ana"], passphrase: none, saying: "cannot mark their own card")
+        // A game deleted and restored: the refusal of a game with scores keeps its CLI words.
+        try ana.fails(["game", "delete", game], passphrase: none, saying: "delete it with --force")
+        #expect(try ana.run(["game", "delete", second], passphrase: none).status == 0)
+        #expect(try !ana.ok(["game", "list"]).stdout.contains(second))
+        try ana.fails(["game", "delete", second], passphrase: none, saying: "is already deleted")
+        #expect(try ana.run(["game", "restore", second], passphrase: none).status == 0)
+        #expect(try ana.ok(["game", "list"]).stdout.contains(second))
 
         // With the node stopped, the same command must open the keys itself.
         served.node.stop()

@@ -102,6 +102,14 @@ struct RemovalTests {
         try dee.ok(["sync", "--peer", "127.0.0.1:\(anaNode.port)"])
         let hash = try ana.stateHash()
         #expect(try cy.stateHash() == hash && (try dee.stateHash()) == hash)
+        // Every device the new key was sealed to has now been seen with it, at Ana's node and at Cy's: neither
+        // answers the old key any longer, so Ben learns no more than a stranger would (second review, low).
+        for port in [anaNode.port, cyNode.port] {
+            let refused = try ben.run(["sync", "--peer", "127.0.0.1:\(port)"])
+            #expect(refused.status != 0)
+            #expect(!refused.stderr.contains("removed"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("the peer does not hold this space's key"), "\(refused.stderr)")
+        }
         let checks = try [ana, cy, dee].map { try Self.space($0)["keyCheck"] as? String }
         #expect(Set(checks).count == 1 && checks[0] != nil, "\(checks)")
         #expect(try Self.players(dee) == ["Ana", "Bena"])

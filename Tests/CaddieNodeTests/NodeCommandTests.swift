@@ -49,6 +49,9 @@ struct NodeCommandTests {
             .editPlayer(space: space, player: player, name: "Ann"),
             .editPlayer(space: space, player: player, handicapIndex: 12.5),
             .editPlayer(space: space, player: player, clearIndex: true),
+            .setDeleted(space: space, game: game, deleted: true, force: true),
+            .setDeleted(space: space, game: game, deleted: false),
+            .setMarker(space: space, game: game, pair: .init(player: player, marker: other)),
         ]
         let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
         for command in commands {
@@ -229,6 +232,15 @@ struct NodeCommandTests {
         #expect(try home.rounds.player(space, cat).handicapIndex == 28.5)
         #expect(try home.execute(.editPlayer(space: space, player: cat, handicapIndex: 28.5), keys: keys) == .unchanged)
         #expect(published.take().isEmpty)
+        #expect(
+            try home.execute(.setMarker(space: space, game: second, pair: .init(player: cat, marker: ben)), keys: keys).op != nil)
+        #expect(published.take().first?.spaces[space]?.games == [second])
+        #expect(try home.execute(.setDeleted(space: space, game: second, deleted: true), keys: keys).op != nil)
+        #expect(published.take().first?.spaces[space]?.games == [second])
+        #expect(throws: NodeError.self) { try home.execute(.setDeleted(space: space, game: second, deleted: true), keys: keys) }
+        #expect(published.take().isEmpty, "a refused delete published a change")
+        #expect(try home.execute(.setDeleted(space: space, game: second, deleted: false), keys: keys).op != nil)
+        #expect(published.take().first?.spaces[space]?.games == [second])
 
         let scored = try #require(
             try home.execute(.score(space: space, game: game, player: ana, hole: 3, entry: ScoreEntry(strokes: 5)), keys: keys).op

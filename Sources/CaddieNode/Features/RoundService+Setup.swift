@@ -210,11 +210,12 @@ extension RoundService {
     }
 
     /// Deletes a game created by mistake (or restores it): it leaves the game list, its ops stay in the log.
-    /// A game with scores is deleted only with `force`.
+    /// A game with scores is deleted only with `force`. Returns the op that set the flag.
+    @discardableResult
     public func deleteGame(
         space: SpaceID, keys: UnlockedKeys, game: GameID, force: Bool, restore: Bool = false
     )
-        throws(NodeError)
+        throws(NodeError) -> OpID
     {
         let game = try self.game(space, game, includeDeleted: true)
         if restore {
@@ -232,7 +233,7 @@ extension RoundService {
                             + "restoring the game brings it back)"))
             }
         }
-        try append(space: space, keys: keys, changes: [.set(game.id, fields: ["deleted": .integer(restore ? 0 : 1)])])
+        return try append(space: space, keys: keys, changes: [.set(game.id, fields: ["deleted": .integer(restore ? 0 : 1)])]).id
     }
 
     // MARK: Players

@@ -164,16 +164,17 @@ extension RoundService {
     }
 
     /// Says who marks a player in a game (a last-writer-wins field of the game, synced like the others).
+    @discardableResult
     public func setMarker(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, marker: PlayerID
     )
-        throws(NodeError)
+        throws(NodeError) -> OpID
     {
         let card = try card(space: space, game: game)
         let markers = try checkMarkers(space, [(player, marker)], roster: card.players.map(\.id))
         let fields = Dictionary(
             uniqueKeysWithValues: markers.map { (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes)) })
-        try append(space: space, keys: keys, changes: [.set(card.game.id, fields: fields)])
+        return try append(space: space, keys: keys, changes: [.set(card.game.id, fields: fields)]).id
     }
 
     /// Player and marker pairs checked against a game's roster: both must play, and nobody marks themselves.

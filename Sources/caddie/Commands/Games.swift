@@ -178,11 +178,12 @@ struct Stats: ParsableCommand {
 }
 
 extension GameOptions {
-    /// `caddie game delete` and `caddie game restore`: one op that sets the game's deleted flag.
+    /// `caddie game delete` and `caddie game restore`: one op that sets the game's deleted flag (a ``NodeCommand``).
     fileprivate func setDeleted(_ deleted: Bool, force: Bool) throws {
-        try edit(includeDeleted: true) { home, space, keys, id in
-            try home.rounds.deleteGame(space: space, keys: keys, game: id, force: force, restore: !deleted)
-            return deleted ? "Deleted game \(game) (`caddie game restore \(game)` brings it back)" : "Restored game \(game)"
+        try run(includeDeleted: true, resolving: { _, _, _ in () }) { space, id, _ in
+            .setDeleted(space: space, game: id, deleted: deleted, force: force)
+        } done: { _ in
+            deleted ? "Deleted game \(game) (`caddie game restore \(game)` brings it back)" : "Restored game \(game)"
         }
     }
 }

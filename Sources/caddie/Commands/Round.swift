@@ -214,10 +214,11 @@ struct Game: ParsableCommand {
         @Argument(help: "Their marker, another player of the game.") var marker: String
 
         func run() throws {
-            try target.edit(resolving: { home, space, _ in try home.rounds.resolvePlayers(space, [player, marker]) }) {
-                home, space, keys, game, players in
-                try home.rounds.setMarker(space: space, keys: keys, game: game, player: players[0], marker: players[1])
-                return "\(marker) marks \(player) in game \(target.game)"
+            try target.run(resolving: { home, space, _ in try home.rounds.resolvePlayers(space, [player, marker]) }) {
+                space, game, players in
+                .setMarker(space: space, game: game, pair: .init(player: players[0], marker: players[1]))
+            } done: { _ in
+                "\(marker) marks \(player) in game \(target.game)"
             }
         }
     }
