@@ -35,6 +35,19 @@ public enum NodeCommand: Sendable, Equatable {
     case setDeleted(space: SpaceID, game: GameID, deleted: Bool, force: Bool = false)
     /// Who marks a player in a game.
     case setMarker(space: SpaceID, game: GameID, pair: MarkerPair)
+    /// Courses read from a file (by the command's process: the file is where the person is), merged into the space.
+    case importCourses(space: SpaceID, courses: CourseService.ReadCourses)
+    /// One of this user's devices revoked in every space this home holds.
+    case revokeDevice(PublicKey)
+    /// After a recovery: every device of this user certified before it revoked.
+    case revokeLostDevices
+
+    /// A course as the control socket carries it: its record as the `set` change an op would carry
+    /// (Protocol/op-format.md), so it meets the same limits, and the notes about what could not be used.
+    struct WireCourse: Codable {
+        var change: Data
+        var warnings: [String]
+    }
 
     /// A player and their marker.
     public struct MarkerPair: Sendable, Equatable, Codable {
@@ -54,7 +67,8 @@ public enum NodeCommand: Sendable, Equatable {
         var command: String
         /// The device the command acts as: the node refuses a command for another device.
         var device: PublicKey?
-        var space: SpaceID
+        /// Nil only for the commands of the whole home (a device revoked).
+        var space: SpaceID?
         var game: GameID?
         var player: PlayerID?
         var hole: Int?
@@ -74,6 +88,7 @@ public enum NodeCommand: Sendable, Equatable {
         var markers: [MarkerPair]?
         var setup: GameSetupForm<PlayerID>?
         var force: Bool?
+        var courses: [WireCourse]?
     }
 
     var wire: Wire {
@@ -103,6 +118,17 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(command: "deleted", space: space, game: game, flag: deleted, force: force)
         case .setMarker(let space, let game, let pair):
             Wire(command: "marker", space: space, game: game, markers: [pair])
+        case .importCourses(let space, let read):
+            Wire(
+                command: "courses", space: space, flag: read.fromOSM,
+                courses: read.courses.map {
+                    WireCourse(
+                        change: Data(Payload.encode([.set($0.record.id, fields: $0.record.fields)])), warnings: $0.warnings)
+                })
+        case .revokeDevice(let device):
+            Wire(command: "revoke", user: device)
+        case .revokeLostDevices:
+            Wire(command: "revoke-lost")
         }
     }
 
@@ -141,6 +167,7 @@ public enum NodeCommand: Sendable, Equatable {
             guard let value else { throw .invalid("the \(wire.command) command needs '\(name)'") }
             return value
         }
+        func space() throws(NodeError) -> SpaceID { try required(wire.space, "space") }
         switch wire.command {
         case "score":
             let game = try required(wire.game, "game")
@@ -167,42 +194,68 @@ public enum NodeCommand: Sendable, Equatable {
                 }
             }
             self = .score(
-                space: wire.space, game: game, player: try required(wire.player, "player"),
+                space: try space(), game: game, player: try required(wire.player, "player"),
                 hole: try required(wire.hole, "hole"), entry: entry, seen: seen)
         case "attest":
             self = .attest(
-                space: wire.space, game: try required(wire.game, "game"), player: try required(wire.player, "player"))
+                space: try space(), game: try required(wire.game, "game"),
+                player: try required(wire.player, "player"))
         case "finished":
             self = .setFinished(
-                space: wire.space, game: try required(wire.game, "game"), finished: try required(wire.flag, "flag"))
+                space: try space(), game: try required(wire.game, "game"),
+                finished: try required(wire.flag, "flag"))
         case "roster":
             self = .setInRoster(
-                space: wire.space, game: try required(wire.game, "game"), player: try required(wire.player, "player"),
+                space: try space(), game: try required(wire.game, "game"),
+                player: try required(wire.player, "player"),
                 inRoster: try required(wire.flag, "flag"))
         case "player":
             self = .addPlayer(
-                space: wire.space, name: try required(wire.name, "name"), user: wire.user, handicapIndex: wire.index)
+                space: try space(), name: try required(wire.name, "name"), user: wire.user,
+                handicapIndex: wire.index)
         case "game":
             self = .newGame(
-                space: wire.space, course: try required(wire.course, "course"), tee: try required(wire.tee, "tee"),
+                space: try space(), course: try required(wire.course, "course"),
+                tee: try required(wire.tee, "tee"),
                 players: try required(wire.players, "players"), markers: wire.markers ?? [],
                 setup: wire.setup?.setup ?? GameSetup())
         case "setup":
             self = .setup(
-                space: wire.space, game: try required(wire.game, "game"), setup: try required(wire.setup, "setup").setup)
+                space: try space(), game: try required(wire.game, "game"),
+                setup: try required(wire.setup, "setup").setup)
         case "edit-player":
             self = .editPlayer(
-                space: wire.space, player: try required(wire.player, "player"), name: wire.name, handicapIndex: wire.index,
+                space: try space(), player: try required(wire.player, "player"), name: wire.name,
+                handicapIndex: wire.index,
                 clearIndex: wire.flag ?? false)
         case "deleted":
             self = .setDeleted(
-                space: wire.space, game: try required(wire.game, "game"), deleted: try required(wire.flag, "flag"),
+                space: try space(), game: try required(wire.game, "game"),
+                deleted: try required(wire.flag, "flag"),
                 force: wire.force ?? false)
         case "marker":
             guard let markers = wire.markers, markers.count == 1 else {
                 throw .invalid("the marker command needs one 'markers' pair")
             }
-            self = .setMarker(space: wire.space, game: try required(wire.game, "game"), pair: markers[0])
+            self = .setMarker(space: try space(), game: try required(wire.game, "game"), pair: markers[0])
+        case "courses":
+            let courses = try required(wire.courses, "courses").map { course throws(NodeError) in
+                let changes: [Change]
+                do { changes = try Payload.decode([UInt8](course.change)) } catch {
+                    throw .invalid("a course of the courses command does not read: \(error)")
+                }
+                guard changes.count == 1, case .set(.course, let id, let fields) = changes[0] else {
+                    throw .invalid("a course of the courses command must be one `set` of a course record")
+                }
+                return (record: CourseRecord(id: CourseID(unchecked: id.bytes), fields: fields), warnings: course.warnings)
+            }
+            self = .importCourses(
+                space: try space(),
+                courses: CourseService.ReadCourses(courses: courses, fromOSM: wire.flag ?? false))
+        case "revoke":
+            self = .revokeDevice(try required(wire.user, "user"))
+        case "revoke-lost":
+            self = .revokeLostDevices
         default:
             throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
         }
@@ -223,6 +276,10 @@ public enum NodeCommandResult: Sendable, Equatable {
     case player(PlayerID)
     /// The game started.
     case game(GameID)
+    /// The courses imported.
+    case courses([CourseImportResult])
+    /// The devices revoked, and the names of the spaces they were revoked in (empty when not told).
+    case revoked(spaces: [String], devices: [PublicKey])
 
     struct Wire: Codable {
         var device: PublicKey?
@@ -231,6 +288,9 @@ public enum NodeCommandResult: Sendable, Equatable {
         var replay: Bool?
         var player: PlayerID?
         var game: GameID?
+        var courses: [CourseImportResult]?
+        var spaces: [String]?
+        var devices: [PublicKey]?
     }
 
     var wire: Wire {
@@ -241,12 +301,18 @@ public enum NodeCommandResult: Sendable, Equatable {
         case .unchanged: Wire()
         case .player(let player): Wire(player: player)
         case .game(let game): Wire(game: game)
+        case .courses(let courses): Wire(courses: courses)
+        case .revoked(let spaces, let devices): Wire(spaces: spaces, devices: devices)
         }
     }
 
     init(wire: Wire) {
         let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
-        if let player = wire.player {
+        if let devices = wire.devices {
+            self = .revoked(spaces: wire.spaces ?? [], devices: devices)
+        } else if let courses = wire.courses {
+            self = .courses(courses)
+        } else if let player = wire.player {
             self = .player(player)
         } else if let game = wire.game {
             self = .game(game)
@@ -264,7 +330,7 @@ public enum NodeCommandResult: Sendable, Equatable {
         switch self {
         case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
-        case .unchanged, .player, .game: nil
+        case .unchanged, .player, .game, .courses, .revoked: nil
         }
     }
 
@@ -272,6 +338,18 @@ public enum NodeCommandResult: Sendable, Equatable {
     public func addedPlayer() throws(NodeError) -> PlayerID {
         guard case .player(let player) = self else { throw Self.mismatch(self, "the player it was asked to add") }
         return player
+    }
+
+    /// The courses an `importCourses` command imported.
+    public func importedCourses() throws(NodeError) -> [CourseImportResult] {
+        guard case .courses(let courses) = self else { throw Self.mismatch(self, "the courses it was asked to import") }
+        return courses
+    }
+
+    /// What a `revokeDevice` or `revokeLostDevices` command revoked.
+    public func revocation() throws(NodeError) -> (spaces: [String], devices: [PublicKey]) {
+        guard case .revoked(let spaces, let devices) = self else { throw Self.mismatch(self, "the devices it revoked") }
+        return (spaces, devices)
     }
 
     /// The game a `newGame` command started.
@@ -350,6 +428,17 @@ extension Home {
             return .op(try rounds.deleteGame(space: space, keys: keys, game: game, force: force, restore: !deleted))
         case .setMarker(let space, let game, let pair):
             return .op(try rounds.setMarker(space: space, keys: keys, game: game, player: pair.player, marker: pair.marker))
+        case .importCourses(let space, let read):
+            return .courses(try courses.importCourses(space: space, keys: keys, read))
+        case .revokeDevice(let device):
+            return .revoked(spaces: try devices.revokeDevice(device, keys: keys), devices: [device])
+        case .revokeLostDevices:
+            guard try identity().recoveredAt != nil else {
+                throw .refused(
+                    "--lost is for a home made with `caddie login --recover`; revoke a device by its key instead "
+                        + "(`caddie device list`)")
+            }
+            return .revoked(spaces: [], devices: try devices.revokeLostDevices(keys: keys))
         }
     }
 

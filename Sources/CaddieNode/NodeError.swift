@@ -125,6 +125,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let playerTees = Input(option: "--player-tee", field: "playerTees")
         public static let hole = Input(option: "the hole", field: "hole")
         public static let seen = Input(option: "the values seen", field: "seen")
+        public static let device = Input(option: "the device key", field: "device")
     }
 
     /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control

@@ -74,6 +74,22 @@ struct NodeCommandCLITests {
         try ana.fails(["player", "edit", "Eve", "--index", "60"], passphrase: none, saying: "a Handicap Index must be between")
         #expect(try ana.run(["game", "marker", second, "Ana", "Eve"], passphrase: none).status == 0)
         try ana.fails(["game", "marker", second, "Ana", "Ana"], passphrase: none, saying: "cannot mark their own card")
+        // A course file is read by the command and merged by the node; a file that does not read changes nothing.
+        let imported = try ana.run(["course", "import", RoundTests.course, "--json"], passphrase: none)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect((try imported.json() as? [String: Any])?["merged"] as? Bool == true, "the space had it: \(imported.stdout)")
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).json")
+        try Data(#"{"name": "Nowhere", "holes": []}"#.utf8).write(to: broken)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let coursesBefore = try ana.ok(["course", "list", "--json"]).stdout
+        #expect(try ana.run(["course", "import", broken.path], passphrase: none).status != 0)
+        #expect(try ana.ok(["course", "list", "--json"]).stdout == coursesBefore)
+        // A device revoked: the node checks whose it is (Ben's is not Ana's to revoke), and the key as typed is checked
+        // first.
+        let bens = try served.homes[1].ok(["whoami", "--json"]).field("device")
+        try ana.fails(["device", "revoke", bens], passphrase: none, saying: "belongs to another user (Ben)")
+        try ana.fails(
+            ["device", "revoke", String(bens.prefix(20))], passphrase: none, saying: "the device key takes the device's full key")
         // A game deleted and restored: the refusal of a game with scores keeps its CLI words.
         try ana.fails(["game", "delete", game], passphrase: none, saying: "delete it with --force")
         #expect(try ana.run(["game", "delete", second], passphrase: none).status == 0)

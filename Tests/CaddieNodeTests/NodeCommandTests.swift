@@ -52,6 +52,10 @@ struct NodeCommandTests {
             .setDeleted(space: space, game: game, deleted: true, force: true),
             .setDeleted(space: space, game: game, deleted: false),
             .setMarker(space: space, game: game, pair: .init(player: player, marker: other)),
+            .revokeDevice(PublicKey(unchecked: [UInt8](repeating: 8, count: 32))),
+            .revokeLostDevices,
+            .importCourses(
+                space: space, courses: try CourseService.read(try #require(CourseService.sampleCourseFiles().first).data)),
         ]
         let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
         for command in commands {

@@ -6,7 +6,7 @@ import CaddieStore
 import Foundation
 
 /// What an import did to one course.
-public struct CourseImportResult: Sendable {
+public struct CourseImportResult: Sendable, Equatable, Codable {
     /// The course id.
     public let id: CourseID
     /// Its name.
@@ -88,7 +88,32 @@ extension CourseService {
     /// OSM XML), which may hold several courses. A course whose id the space already has is merged into it,
     /// not duplicated. Nothing is written unless the whole file is valid.
     public func importCourses(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> [CourseImportResult] {
-        var imported: [(CourseRecord, [String])] = []
+        try importCourses(space: space, keys: keys, Self.read(data))
+    }
+
+    /// A course file read, before it meets the space: what ``NodeCommand/importCourses(space:courses:)`` carries,
+    /// so that the file is read where it is (a command's process) and merged where the space is written (the node).
+    public struct ReadCourses: Sendable, Equatable {
+        /// Each course with the notes about data the import could not use.
+        public let courses: [(record: CourseRecord, warnings: [String])]
+        /// Whether they came from OpenStreetMap (merged into what the space has), not a Caddie course file (the whole
+        /// course, replacing it).
+        public let fromOSM: Bool
+
+        public init(courses: [(record: CourseRecord, warnings: [String])], fromOSM: Bool) {
+            self.courses = courses
+            self.fromOSM = fromOSM
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.fromOSM == rhs.fromOSM && lhs.courses.map(\.record.fields) == rhs.courses.map(\.record.fields)
+                && lhs.courses.map(\.warnings) == rhs.courses.map(\.warnings)
+        }
+    }
+
+    /// Reads a course file: Caddie course JSON or OpenStreetMap data. Touches no home.
+    public static func read(_ data: Data) throws(NodeError) -> ReadCourses {
+        var imported: [(record: CourseRecord, warnings: [String])] = []
         let isOSM = Self.looksLikeOSM(data)
         if isOSM {
             let courses: [OSMImportedCourse]
@@ -103,9 +128,15 @@ extension CourseService {
             let id = file.id ?? Self.courseID(name: file.name, club: file.club)
             imported.append((file.record(id: id), []))
         }
+        return ReadCourses(courses: imported, fromOSM: isOSM)
+    }
+
+    /// Merges courses read from a file into the space, in one transaction.
+    public func importCourses(space: SpaceID, keys: UnlockedKeys, _ read: ReadCourses) throws(NodeError) -> [CourseImportResult] {
+        let isOSM = read.fromOSM
         var results: [CourseImportResult] = []
         var changes: [Change] = []
-        for (course, warnings) in imported {
+        for (course, warnings) in read.courses {
             let existing = try run { try store.record(space, course.id) }
             var fields: [String: FieldValue]
             if isOSM {

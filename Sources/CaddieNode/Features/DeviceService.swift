@@ -49,17 +49,12 @@ extension DeviceService {
 
     /// Revokes a device of this user in every space where it is a member: its ops after the last one this
     /// home has seen are rejected everywhere the revocation reaches. Needs the user key (the first device).
-    public func revokeDevice(_ hex: String, passphrase: String) throws(NodeError) -> [String] {
-        guard let device = PublicKey(hex: hex.lowercased()) else {
-            throw .invalid("give the device's full key, 64 hex digits (see `caddie device list`)")
+    public func revokeDevice(_ device: PublicKey, keys: UnlockedKeys) throws(NodeError) -> [String] {
+        guard device != keys.device.publicKey else {
+            throw .refused("a device cannot revoke itself; revoke it from another device")
         }
-        let identity = try identity()
-        guard device.hex != identity.device else {
-            throw .invalid("a device cannot revoke itself; revoke it from another device")
-        }
-        let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
-            throw .invalid("this device does not hold the user key: revoke from the device you first logged in on")
+            throw .refused("this device does not hold the user key: revoke from the device you first logged in on")
         }
         var revoked: [String] = []
         let all = try spaces.list()
@@ -71,7 +66,7 @@ extension DeviceService {
             if let member = try run({ try store.members(space.id) }).first(where: { $0.device == device }),
                 member.user != user.publicKey
             {
-                throw .invalid("device \(device.short) belongs to another user (\(member.userName)); only they can revoke it")
+                throw .refused("device \(device.short) belongs to another user (\(member.userName)); only they can revoke it")
             }
         }
         // Revoked in every space this home holds, not only those where the device was seen: in a space it never

@@ -73,14 +73,9 @@ struct Device: ParsableCommand {
 
         func run() throws {
             try options.read { home in
-                let passphrase = try Passphrase.obtain()
+                let unlock = { try home.unlock(passphrase: try Passphrase.obtain()) }
                 guard let device else {
-                    guard try home.identity().recoveredAt != nil else {
-                        throw NodeError.invalid(
-                            "--lost is for a home made with `caddie login --recover`; "
-                                + "revoke a device by its key instead (`caddie device list`)")
-                    }
-                    let revoked = try home.devices.revokeLostDevices(keys: try home.unlock(passphrase: passphrase))
+                    let revoked = try home.run(.revokeLostDevices, unlock: unlock).revocation().devices
                     Console.print(
                         revoked.isEmpty
                             ? "Nothing to revoke: every device from before the recovery that this home knows is revoked "
@@ -88,7 +83,10 @@ struct Device: ParsableCommand {
                             : "Revoked " + revoked.map(\.short).joined(separator: ", "))
                     return
                 }
-                let spaces = try home.devices.revokeDevice(device, passphrase: passphrase)
+                guard let key = PublicKey(hex: device.lowercased()) else {
+                    throw NodeError.badInput(.device, "takes the device's full key, 64 hex digits (see `caddie device list`)")
+                }
+                let spaces = try home.run(.revokeDevice(key), unlock: unlock).revocation().spaces
                 Console.print("Revoked \(device.prefix(8)) in " + spaces.joined(separator: ", "))
             }
         }

@@ -77,10 +77,15 @@ struct Course: ParsableCommand {
                     }
                     inputs = [(file, data)]
                 }
+                // Every file is read (and refused if it does not read) before anything is written.
+                let read = try inputs.map { input throws(NodeError) in try CourseService.read(input.data) }
                 let (home, space) = try options.open()
-                let keys = try home.unlock(passphrase: try Passphrase.obtain())
                 var results: [CourseImportResult] = []
-                for input in inputs { results += try home.courses.importCourses(space: space, keys: keys, data: input.data) }
+                for courses in read {
+                    results += try home.run(.importCourses(space: space, courses: courses)) {
+                        try home.unlock(passphrase: try Passphrase.obtain())
+                    }.importedCourses()
+                }
                 if options.json {
                     if !sample, results.count == 1 {
                         Console.json(
