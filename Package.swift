@@ -156,7 +156,9 @@ let package = Package(
             dependencies: ["CaddieAPI", "CaddieNode", "CaddieCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore", "CaddieStore"], swiftSettings: strict),
+        .testTarget(
+            name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore", "CaddieStore", "CaddieServices"],
+            swiftSettings: strict),
         .testTarget(
             name: "CaddieCLITests",
             dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],

@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieServices
 import CaddieSync
 import Foundation
 
@@ -41,6 +42,18 @@ public enum NodeCommand: Sendable, Equatable {
     case revokeDevice(PublicKey)
     /// After a recovery: every device of this user certified before it revoked.
     case revokeLostDevices
+    /// Where a player is on their current hole: a shot, or a plain fix.
+    case mark(space: SpaceID, game: GameID, player: PlayerID, point: GeoPoint, shot: Bool)
+    /// An invite made at this device: admits `uses` devices for `seconds`.
+    case createInvite(space: SpaceID, uses: Int, seconds: Int)
+    /// The older code that carries the space key itself.
+    case sharedKeyInvite(space: SpaceID)
+    /// An invite made here revoked, named by its id or the start of it.
+    case revokeInvite(String)
+    /// A member removed by the space's owner, named as typed (a name or the start of a user key), with a new key.
+    case removeMember(space: SpaceID, member: String)
+    /// A new key for the space, sealed to every member device neither removed nor revoked (its owner only).
+    case rotateKey(space: SpaceID)
 
     /// A course as the control socket carries it: its record as the `set` change an op would carry
     /// (Protocol/op-format.md), so it meets the same limits, and the notes about what could not be used.
@@ -89,6 +102,10 @@ public enum NodeCommand: Sendable, Equatable {
         var setup: GameSetupForm<PlayerID>?
         var force: Bool?
         var courses: [WireCourse]?
+        var point: GeoPoint?
+        var uses: Int?
+        var seconds: Int?
+        var text: String?
     }
 
     var wire: Wire {
@@ -129,6 +146,18 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(command: "revoke", user: device)
         case .revokeLostDevices:
             Wire(command: "revoke-lost")
+        case .mark(let space, let game, let player, let point, let shot):
+            Wire(command: "mark", space: space, game: game, player: player, flag: shot, point: point)
+        case .createInvite(let space, let uses, let seconds):
+            Wire(command: "invite", space: space, uses: uses, seconds: seconds)
+        case .sharedKeyInvite(let space):
+            Wire(command: "shared-key-invite", space: space)
+        case .revokeInvite(let text):
+            Wire(command: "revoke-invite", text: text)
+        case .removeMember(let space, let member):
+            Wire(command: "remove", space: space, text: member)
+        case .rotateKey(let space):
+            Wire(command: "rotate", space: space)
         }
     }
 
@@ -256,6 +285,21 @@ public enum NodeCommand: Sendable, Equatable {
             self = .revokeDevice(try required(wire.user, "user"))
         case "revoke-lost":
             self = .revokeLostDevices
+        case "mark":
+            self = .mark(
+                space: try space(), game: try required(wire.game, "game"), player: try required(wire.player, "player"),
+                point: try required(wire.point, "point"), shot: try required(wire.flag, "flag"))
+        case "invite":
+            self = .createInvite(
+                space: try space(), uses: try required(wire.uses, "uses"), seconds: try required(wire.seconds, "seconds"))
+        case "shared-key-invite":
+            self = .sharedKeyInvite(space: try space())
+        case "revoke-invite":
+            self = .revokeInvite(try required(wire.text, "text"))
+        case "remove":
+            self = .removeMember(space: try space(), member: try required(wire.text, "text"))
+        case "rotate":
+            self = .rotateKey(space: try space())
         default:
             throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
         }
@@ -280,6 +324,16 @@ public enum NodeCommandResult: Sendable, Equatable {
     case courses([CourseImportResult])
     /// The devices revoked, and the names of the spaces they were revoked in (empty when not told).
     case revoked(spaces: [String], devices: [PublicKey])
+    /// The hole a mark was recorded on.
+    case marked(hole: Int)
+    /// An invite's code.
+    case invite(String)
+    /// The invite revoked.
+    case inviteRevoked(InviteID)
+    /// A member removed.
+    case removed(RemovalOutcome)
+    /// The space's new key: its epoch and how many devices it was sealed to.
+    case rotated(epoch: UInt32, sealedTo: Int)
 
     struct Wire: Codable {
         var device: PublicKey?
@@ -291,6 +345,12 @@ public enum NodeCommandResult: Sendable, Equatable {
         var courses: [CourseImportResult]?
         var spaces: [String]?
         var devices: [PublicKey]?
+        var hole: Int?
+        var invite: String?
+        var revokedInvite: InviteID?
+        var removed: RemovalOutcome?
+        var epoch: UInt32?
+        var sealedTo: Int?
     }
 
     var wire: Wire {
@@ -303,12 +363,27 @@ public enum NodeCommandResult: Sendable, Equatable {
         case .game(let game): Wire(game: game)
         case .courses(let courses): Wire(courses: courses)
         case .revoked(let spaces, let devices): Wire(spaces: spaces, devices: devices)
+        case .marked(let hole): Wire(hole: hole)
+        case .invite(let text): Wire(invite: text)
+        case .inviteRevoked(let id): Wire(revokedInvite: id)
+        case .removed(let outcome): Wire(removed: outcome)
+        case .rotated(let epoch, let sealedTo): Wire(epoch: epoch, sealedTo: sealedTo)
         }
     }
 
     init(wire: Wire) {
         let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
-        if let devices = wire.devices {
+        if let hole = wire.hole {
+            self = .marked(hole: hole)
+        } else if let text = wire.invite {
+            self = .invite(text)
+        } else if let id = wire.revokedInvite {
+            self = .inviteRevoked(id)
+        } else if let outcome = wire.removed {
+            self = .removed(outcome)
+        } else if let epoch = wire.epoch {
+            self = .rotated(epoch: epoch, sealedTo: wire.sealedTo ?? 0)
+        } else if let devices = wire.devices {
             self = .revoked(spaces: wire.spaces ?? [], devices: devices)
         } else if let courses = wire.courses {
             self = .courses(courses)
@@ -330,7 +405,7 @@ public enum NodeCommandResult: Sendable, Equatable {
         switch self {
         case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
-        case .unchanged, .player, .game, .courses, .revoked: nil
+        case .unchanged, .player, .game, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated: nil
         }
     }
 
@@ -350,6 +425,12 @@ public enum NodeCommandResult: Sendable, Equatable {
     public func revocation() throws(NodeError) -> (spaces: [String], devices: [PublicKey]) {
         guard case .revoked(let spaces, let devices) = self else { throw Self.mismatch(self, "the devices it revoked") }
         return (spaces, devices)
+    }
+
+    /// The answer of a command that is expected to give `T`, as `extract` reads it.
+    public func expect<T>(_ wanted: String, _ extract: (NodeCommandResult) -> T?) throws(NodeError) -> T {
+        guard let value = extract(self) else { throw Self.mismatch(self, wanted) }
+        return value
     }
 
     /// The game a `newGame` command started.
@@ -439,6 +520,21 @@ extension Home {
                         + "(`caddie device list`)")
             }
             return .revoked(spaces: [], devices: try devices.revokeLostDevices(keys: keys))
+        case .mark(let space, let game, let player, let point, let shot):
+            let mark = try guidance.mark(
+                space: space, keys: keys, game: game, player: player, point: point, kind: shot ? .shot : .fix)
+            return .marked(hole: mark.hole)
+        case .createInvite(let space, let uses, let seconds):
+            return .invite(try spaces.createInvite(space: space, uses: uses, seconds: seconds, keys: keys).text)
+        case .sharedKeyInvite(let space):
+            return .invite(try spaces.sharedKeyInvite(space: space, keys: keys).text)
+        case .revokeInvite(let text):
+            return .inviteRevoked(try spaces.revokeInvite(text, keys: keys).id)
+        case .removeMember(let space, let member):
+            return .removed(try spaces.removeMember(space: space, user: member, keys: keys))
+        case .rotateKey(let space):
+            let rotation = try spaces.rotateKey(space: space, keys: keys)
+            return .rotated(epoch: rotation.epoch, sealedTo: rotation.sealed.count)
         }
     }
 

@@ -71,7 +71,7 @@ extension GameOptions {
         try guarded {
             let (home, space, game) = try open(includeDeleted: includeDeleted)
             let typed = try resolve(home, space, game)
-            let result = try home.run(command(space, game, typed)) { try home.unlock(passphrase: try Passphrase.obtain()) }
+            let result = try home.run(command(space, game, typed), unlock: Passphrase.unlock(home))
             Console.print(try done(result))
         }
     }
@@ -97,7 +97,7 @@ struct GamePlayerOptions: ParsableArguments {
     func run(_ command: (SpaceID, GameID, PlayerID) -> NodeCommand, done: (NodeCommandResult) throws -> String) throws {
         try guarded {
             let (home, space, game, player) = try open()
-            let result = try home.run(command(space, game, player)) { try home.unlock(passphrase: try Passphrase.obtain()) }
+            let result = try home.run(command(space, game, player), unlock: Passphrase.unlock(home))
             Console.print(try done(result))
         }
     }
@@ -196,6 +196,11 @@ enum Passphrase {
             }
         }
         return first
+    }
+
+    /// What unlocks `home`'s keys for a ``NodeCommand`` no node runs for it: the passphrase, asked for only then.
+    static func unlock(_ home: Home) -> () throws -> UnlockedKeys {
+        { try home.unlock(passphrase: try obtain()) }
     }
 }
 

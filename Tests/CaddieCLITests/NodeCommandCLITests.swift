@@ -98,6 +98,28 @@ struct NodeCommandCLITests {
         #expect(try ana.run(["game", "restore", second], passphrase: none).status == 0)
         #expect(try ana.ok(["game", "list"]).stdout.contains(second))
 
+        // A position marked; an invite made, listed and revoked; a member removed and the key rotated: all by the node.
+        let marked = try ana.run(
+            ["track", "mark", game, "Ana", "--lat", "36.5683", "--lon", "-121.9497", "--json"], passphrase: none)
+        #expect(marked.status == 0, "\(marked.stderr)")
+        try ana.fails(["space", "invite", "--uses", "0"], passphrase: none, saying: "--uses must be 1...100")
+        let invite = try ana.run(["space", "invite", "--uses", "2", "--json"], passphrase: none)
+        #expect(invite.status == 0, "\(invite.stderr)")
+        let inviteID = try invite.field("id")
+        #expect(try invite.field("invite").hasPrefix("CADDIE2"))
+        #expect(try ana.ok(["space", "invite", "list"]).stdout.contains(inviteID))
+        #expect(try ana.run(["space", "invite", "revoke", String(inviteID.prefix(6))], passphrase: none).status == 0)
+        #expect(try ana.ok(["space", "invite", "list"]).stdout.contains("revoked"))
+        let shared = try ana.run(["space", "invite", "--shared-key", "--json"], passphrase: none)
+        #expect(try shared.field("invite").hasPrefix("CADDIE1"), "\(shared.stderr)")
+        let removed = try ana.run(["space", "remove", "Dev", "--json"], passphrase: none)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect((try removed.json() as? [String: Any])?["epoch"] as? Int == 1, "\(removed.stdout)")
+        let rotated = try ana.run(["space", "rotate", "--json"], passphrase: none)
+        #expect((try rotated.json() as? [String: Any])?["epoch"] as? Int == 2, "\(rotated.stdout)\(rotated.stderr)")
+        try ana.fails(
+            ["space", "invite", "--shared-key"], passphrase: none, saying: "a shared-key code cannot carry its earlier keys")
+
         // With the node stopped, the same command must open the keys itself.
         served.node.stop()
         try ana.fails(["score", game, "Ana", "5", "4"], passphrase: none, saying: "CADDIE_PASSPHRASE")

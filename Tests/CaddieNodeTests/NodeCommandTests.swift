@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieServices
 import CaddieStore
 import Foundation
 import Synchronization
@@ -54,6 +55,12 @@ struct NodeCommandTests {
             .setMarker(space: space, game: game, pair: .init(player: player, marker: other)),
             .revokeDevice(PublicKey(unchecked: [UInt8](repeating: 8, count: 32))),
             .revokeLostDevices,
+            .mark(space: space, game: game, player: player, point: try GeoPoint(latitude: 36.56, longitude: -121.95), shot: true),
+            .createInvite(space: space, uses: 3, seconds: 3600),
+            .sharedKeyInvite(space: space),
+            .revokeInvite("ab12"),
+            .removeMember(space: space, member: "Ben"),
+            .rotateKey(space: space),
             .importCourses(
                 space: space, courses: try CourseService.read(try #require(CourseService.sampleCourseFiles().first).data)),
         ]

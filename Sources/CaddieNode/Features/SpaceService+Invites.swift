@@ -54,13 +54,9 @@ extension SpaceService {
     /// How long after it ended an invite still gets a handshake answer, so a late joiner is told why it was refused.
     static let endedInviteAnsweredSeconds: UInt64 = 7 * 24 * 3600
 
-    /// Makes an invite to `space`, redeemable at this device only: `uses` devices, until `seconds` from now.
-    public func createInvite(space: SpaceID, uses: Int, seconds: Int, passphrase: String) throws(NodeError) -> InviteTicket {
-        try Self.checkInvite(uses: uses, seconds: seconds)
-        return try createInvite(space: space, uses: uses, seconds: seconds, keys: try unlock(passphrase: passphrase))
-    }
-
-    static func checkInvite(uses: Int, seconds: Int) throws(NodeError) {
+    /// Refuses a number of uses or a lifetime an invite may not have (a command checks before it asks for the
+    /// passphrase).
+    public static func checkInvite(uses: Int, seconds: Int) throws(NodeError) {
         guard (1...Self.maxInviteUses).contains(uses) else {
             throw .badInput(.uses, "must be 1...\(Self.maxInviteUses) (devices the invite may admit)")
         }
@@ -115,11 +111,6 @@ extension SpaceService {
                 return InviteSummary(invite: invite, refusal: invite.refusal(at: now), admitted: admitted)
             }
         }
-    }
-
-    /// Revokes an invite this home made, named by its id or an id prefix; records the revocation in the log.
-    public func revokeInvite(_ text: String, passphrase: String) throws(NodeError) -> StoredInvite {
-        try revokeInvite(text, keys: { () throws(NodeError) in try unlock(passphrase: passphrase) })
     }
 
     /// Revokes an invite with keys already unlocked (the running node's).

@@ -5,7 +5,7 @@ import CaddieSync
 import Foundation
 
 /// What `caddie space remove` did.
-public struct RemovalOutcome: Sendable, Equatable {
+public struct RemovalOutcome: Sendable, Equatable, Codable {
     /// The user removed, as shown.
     public let name: String
     /// Their user key.
@@ -74,9 +74,8 @@ extension SpaceService {
     /// may call first, before it asks for the passphrase). One op, signed by this device, records the removal (each of the user's devices known here keeps its
     /// ops up to now) and a new space key sealed to every other member device, so the removed user's devices are
     /// refused by every node that has the op, and an old key admits no newcomer there.
-    public func removeMember(space: SpaceID, user text: String, passphrase: String) throws(NodeError) -> RemovalOutcome {
+    public func removeMember(space: SpaceID, user text: String, keys: UnlockedKeys) throws(NodeError) -> RemovalOutcome {
         let (user, salt, members, removed) = try removal(space: space, text)
-        let keys = try unlock(passphrase: passphrase)
         let vector = try run { try store.vector(space) }
         let theirs = members.filter { $0.user == user }
         let cutoffs = theirs.map { Change.Removal.Cutoff(device: $0.device, lastValidSeq: vector[$0.device]) }
@@ -121,9 +120,8 @@ extension SpaceService {
 
     /// Gives the space a new key (the owner only): sealed to every member device that is neither removed nor
     /// revoked, so that keys on a revoked (stolen) device admit no newcomer once the new key has arrived.
-    public func rotateKey(space: SpaceID, passphrase: String) throws(NodeError) -> Change.Rotation {
+    public func rotateKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> Change.Rotation {
         let owner = try rotationOwner(space)
-        let keys = try unlock(passphrase: passphrase)
         let rotation = try newKey(
             space: space, members: try run { try store.members(space) },
             removed: try run { try store.removedUsers(space) }, salt: owner.salt)

@@ -50,13 +50,12 @@ extension SpaceService {
     }
 
     /// The space's shared-key code (CADDIE1): it carries the space key itself.
-    public func sharedKeyInvite(space: SpaceID, passphrase: String) throws(NodeError) -> InviteCode {
-        let keys = try unlock(passphrase: passphrase)
+    public func sharedKeyInvite(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
         let name = try list().first { $0.id == space }?.name ?? "space"
         // After a removal the key the space began with admits nobody new, and a shared-key code has room for one
         // key only, while a newcomer needs every epoch's to check the joins made before: a ticket carries them.
         if home.keyring(space, keys: keys)?.current != nil {
-            throw .invalid(
+            throw .conflict(
                 "this space's key changed when a member was removed, and a shared-key code cannot carry its earlier "
                     + "keys: make an invite with `caddie space invite` (without --shared-key)")
         }

@@ -151,9 +151,10 @@ final class DemoRun {
                 + disputed.values.map { "\($0.entry.strokes) by \($0.author)" }
                 .joined(separator: " and ") + ", entered concurrently")
         say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
-        try homes[3].rounds.score(
-            space: space, keys: try homes[3].unlock(passphrase: Demo.passphrase), game: game, player: dev.id, hole: 7,
-            entry: try ScoreEntry(strokes: 5, putts: nil, penalties: nil))
+        // Dev's node is running: it signs the score with its own keys (a command, as `caddie score` sends it).
+        _ = try homes[3].run(.score(space: space, game: game, player: dev.id, hole: 7, entry: try ScoreEntry(strokes: 5))) {
+            try homes[3].unlock(passphrase: Demo.passphrase)
+        }
         let settled = Date()
         _ = try waitConverged(space)
         say("   every device has the settled value \(seconds(Date().timeIntervalSince(settled))) later")
@@ -205,8 +206,8 @@ final class DemoRun {
         }
         say("== Ana creates the space and an invite for three devices; the others redeem it at her device")
         let space = try homes[0].spaces.createSpace(name: "Saturday foursome", passphrase: Demo.passphrase).space
-        let ticket = try homes[0].spaces.createInvite(space: space, uses: 3, seconds: 3600, passphrase: Demo.passphrase)
         let keys = try homes[0].unlock(passphrase: Demo.passphrase)
+        let ticket = try homes[0].spaces.createInvite(space: space, uses: 3, seconds: 3600, keys: keys)
         var logger = makeLogger("caddie.demo")
         logger.logLevel = .warning
         let anaNode = try homes[0].syncNode(keys: keys, logger: logger)

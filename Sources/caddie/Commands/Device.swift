@@ -73,7 +73,7 @@ struct Device: ParsableCommand {
 
         func run() throws {
             try options.read { home in
-                let unlock = { try home.unlock(passphrase: try Passphrase.obtain()) }
+                let unlock = Passphrase.unlock(home)
                 guard let device else {
                     let revoked = try home.run(.revokeLostDevices, unlock: unlock).revocation().devices
                     Console.print(

@@ -106,8 +106,8 @@ extension Player {
                 let id = try home.rounds.resolvePlayer(space, player).id  // before the passphrase is asked for
                 // A running node makes the change with its own keys; with none, this process asks for the passphrase.
                 _ = try home.run(
-                    .editPlayer(space: space, player: id, name: name, handicapIndex: index, clearIndex: clearIndex)
-                ) { try home.unlock(passphrase: try Passphrase.obtain()) }
+                    .editPlayer(space: space, player: id, name: name, handicapIndex: index, clearIndex: clearIndex),
+                    unlock: Passphrase.unlock(home))
                 let edited = try home.rounds.player(space, id)
                 options.show(
                     Views.player(edited),

@@ -254,7 +254,7 @@ struct Game: ParsableCommand {
                     space: space, course: courseID, tee: tee, players: playerIDs,
                     markers: markerIDs.map { NodeCommand.MarkerPair(player: $0.player, marker: $0.marker) }, setup: resolvedSetup)
                 // A running node starts the game with its own keys; with none, this process asks for the passphrase.
-                let done = try home.run(command) { try home.unlock(passphrase: try Passphrase.obtain()) }
+                let done = try home.run(command, unlock: Passphrase.unlock(home))
                 let id = try done.startedGame()
                 options.show(.object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }

@@ -110,7 +110,8 @@ struct Space: ParsableCommand {
             try options.read { home, space in
                 // Whom the text names, and whether this user may remove them, before the passphrase is asked for.
                 _ = try home.spaces.removableMember(space: space, user)
-                let outcome = try home.spaces.removeMember(space: space, user: user, passphrase: try Passphrase.obtain())
+                let outcome = try home.run(.removeMember(space: space, member: user), unlock: Passphrase.unlock(home))
+                    .expect("the member it removed") { if case .removed(let outcome) = $0 { outcome } else { nil } }
                 if options.json {
                     Console.json(
                         .object([
@@ -142,12 +143,13 @@ struct Space: ParsableCommand {
         func run() throws {
             try options.read { home, space in
                 try home.spaces.rotationOwner(space)  // before the passphrase is asked for
-                let rotation = try home.spaces.rotateKey(space: space, passphrase: try Passphrase.obtain())
+                let (epoch, sealedTo) = try home.run(.rotateKey(space: space), unlock: Passphrase.unlock(home))
+                    .expect("the space's new key") { if case .rotated(let epoch, let count) = $0 { (epoch, count) } else { nil } }
                 if options.json {
-                    Console.json(.object([("epoch", .int(Int(rotation.epoch))), ("sealedTo", .int(rotation.sealed.count))]))
+                    Console.json(.object([("epoch", .int(Int(epoch))), ("sealedTo", .int(sealedTo))]))
                 } else {
                     Console.print(
-                        "New space key (epoch \(rotation.epoch)) sealed to \(rotation.sealed.count) member devices; "
+                        "New space key (epoch \(epoch)) sealed to \(sealedTo) member devices; "
                             + "sync with the group so that it reaches them.")
                 }
             }
@@ -178,9 +180,13 @@ struct Space: ParsableCommand {
 
             func run() throws {
                 try options.read { home, space in
-                    let passphrase = try Passphrase.obtain()
+                    let code = { (result: NodeCommandResult) -> String? in
+                        if case .invite(let text) = result { text } else { nil }
+                    }
                     if sharedKey {
-                        let code = try home.spaces.sharedKeyInvite(space: space, passphrase: passphrase)
+                        let code = try InviteCode(
+                            parsing: try home.run(.sharedKeyInvite(space: space), unlock: Passphrase.unlock(home))
+                                .expect("the space's shared-key code", code))
                         if json {
                             Console.json(.object([("space", .string(space.hex)), ("invite", .string(code.text))]))
                         } else {
@@ -192,7 +198,11 @@ struct Space: ParsableCommand {
                         return
                     }
                     let seconds = try Self.seconds(expires)
-                    let ticket = try home.spaces.createInvite(space: space, uses: uses, seconds: seconds, passphrase: passphrase)
+                    try SpaceService.checkInvite(uses: uses, seconds: seconds)  // before the passphrase is asked for
+                    let ticket = try InviteTicket(
+                        parsing: try home.run(
+                            .createInvite(space: space, uses: uses, seconds: seconds), unlock: Passphrase.unlock(home)
+                        ).expect("the invite it made", code))
                     if json {
                         Console.json(
                             .object([
@@ -259,12 +269,13 @@ struct Space: ParsableCommand {
             @Argument(help: "The invite's id, or the start of it (see `caddie space invite list`).") var id: String
 
             func run() throws {
-                try options.show {
-                    try $0.spaces.revokeInvite(id, passphrase: try Passphrase.obtain())
+                try options.show { home in
+                    try home.run(.revokeInvite(id), unlock: Passphrase.unlock(home))
+                        .expect("the invite it revoked") { if case .inviteRevoked(let id) = $0 { id } else { nil } }
                 } json: { invite in
-                    .object([("revoked", .string(invite.id.hex))])
+                    .object([("revoked", .string(invite.hex))])
                 } text: { invite in
-                    "Revoked invite \(invite.id.hex): it admits nobody from now on."
+                    "Revoked invite \(invite.hex): it admits nobody from now on."
                 }
             }
         }

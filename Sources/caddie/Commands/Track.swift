@@ -23,12 +23,12 @@ struct Track: ParsableCommand {
             try guarded {
                 let point = try Guide.position(lat, lon)
                 let (home, space, game, player) = try target.open()
-                let mark = try home.guidance.mark(
-                    space: space, keys: try home.unlock(passphrase: try Passphrase.obtain()), game: game, player: player,
-                    point: point, kind: fix ? .fix : .shot)
+                let hole = try home.run(
+                    .mark(space: space, game: game, player: player, point: point, shot: !fix), unlock: Passphrase.unlock(home)
+                ).expect("the hole it marked") { if case .marked(let hole) = $0 { hole } else { nil } }
                 Console.show(
-                    json: json, .object([("hole", .int(mark.hole)), ("kind", .string(fix ? "fix" : "shot"))]),
-                    text: "Marked a \(fix ? "fix" : "shot") for \(target.player) on hole \(mark.hole)")
+                    json: json, .object([("hole", .int(hole)), ("kind", .string(fix ? "fix" : "shot"))]),
+                    text: "Marked a \(fix ? "fix" : "shot") for \(target.player) on hole \(hole)")
             }
         }
     }
