@@ -2,6 +2,7 @@ import CaddieCore
 import CaddieServices
 import CaddieSync
 import Foundation
+import Logging
 
 /// A command a person gives their node, built by the CLI from what was typed (names already resolved to ids).
 /// The node that holds the home runs it (``Home/execute(_:keys:)``): the feature's checks and the append happen
@@ -54,6 +55,16 @@ public enum NodeCommand: Sendable, Equatable {
     case removeMember(space: SpaceID, member: String)
     /// A new key for the space, sealed to every member device neither removed nor revoked (its owner only).
     case rotateKey(space: SpaceID)
+    /// An op bundle verified and merged as a whole, read from this file (an absolute path: the node runs as the same
+    /// user, and a bundle may be larger than a control message).
+    case importBundle(path: String)
+    /// One space synced with one peer once, both ways (`caddie sync`); run by ``Home/executeAsync(_:keys:logger:)``.
+    case sync(space: SpaceID, host: String, port: Int)
+
+    /// How long a command's process waits for the node's answer: a sync moves a whole history over the network.
+    var replyTimeoutSeconds: Int64 {
+        if case .sync = self { 900 } else { ControlSocket.replyTimeoutSeconds }
+    }
 
     /// A course as the control socket carries it: its record as the `set` change an op would carry
     /// (Protocol/op-format.md), so it meets the same limits, and the notes about what could not be used.
@@ -158,6 +169,10 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(command: "remove", space: space, text: member)
         case .rotateKey(let space):
             Wire(command: "rotate", space: space)
+        case .importBundle(let path):
+            Wire(command: "import", text: path)
+        case .sync(let space, let host, let port):
+            Wire(command: "sync", space: space, seconds: port, text: host)
         }
     }
 
@@ -300,6 +315,10 @@ public enum NodeCommand: Sendable, Equatable {
             self = .removeMember(space: try space(), member: try required(wire.text, "text"))
         case "rotate":
             self = .rotateKey(space: try space())
+        case "import":
+            self = .importBundle(path: try required(wire.text, "text"))
+        case "sync":
+            self = .sync(space: try space(), host: try required(wire.text, "text"), port: try required(wire.seconds, "seconds"))
         default:
             throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
         }
@@ -334,6 +353,11 @@ public enum NodeCommandResult: Sendable, Equatable {
     case removed(RemovalOutcome)
     /// The space's new key: its epoch and how many devices it was sealed to.
     case rotated(epoch: UInt32, sealedTo: Int)
+    /// A bundle merged: ops new here, and ops already held.
+    case imported(applied: Int, duplicates: Int)
+    /// A sync done: ops sent and received, the state hash after it, and devices of a recovered user's from before the
+    /// recovery that were revoked on the way.
+    case synced(sent: Int, received: Int, stateHash: Digest32, revokedLost: [PublicKey])
 
     struct Wire: Codable {
         var device: PublicKey?
@@ -351,6 +375,11 @@ public enum NodeCommandResult: Sendable, Equatable {
         var removed: RemovalOutcome?
         var epoch: UInt32?
         var sealedTo: Int?
+        var applied: Int?
+        var duplicates: Int?
+        var sent: Int?
+        var received: Int?
+        var stateHash: Digest32?
     }
 
     var wire: Wire {
@@ -368,12 +397,19 @@ public enum NodeCommandResult: Sendable, Equatable {
         case .inviteRevoked(let id): Wire(revokedInvite: id)
         case .removed(let outcome): Wire(removed: outcome)
         case .rotated(let epoch, let sealedTo): Wire(epoch: epoch, sealedTo: sealedTo)
+        case .imported(let applied, let duplicates): Wire(applied: applied, duplicates: duplicates)
+        case .synced(let sent, let received, let hash, let lost):
+            Wire(devices: lost, sent: sent, received: received, stateHash: hash)
         }
     }
 
     init(wire: Wire) {
         let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
-        if let hole = wire.hole {
+        if let hash = wire.stateHash {
+            self = .synced(sent: wire.sent ?? 0, received: wire.received ?? 0, stateHash: hash, revokedLost: wire.devices ?? [])
+        } else if let applied = wire.applied {
+            self = .imported(applied: applied, duplicates: wire.duplicates ?? 0)
+        } else if let hole = wire.hole {
             self = .marked(hole: hole)
         } else if let text = wire.invite {
             self = .invite(text)
@@ -405,7 +441,9 @@ public enum NodeCommandResult: Sendable, Equatable {
         switch self {
         case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
-        case .unchanged, .player, .game, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated: nil
+        case .unchanged, .player, .game, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated, .imported,
+            .synced:
+            nil
         }
     }
 
@@ -535,6 +573,14 @@ extension Home {
         case .rotateKey(let space):
             let rotation = try spaces.rotateKey(space: space, keys: keys)
             return .rotated(epoch: rotation.epoch, sealedTo: rotation.sealed.count)
+        case .importBundle(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .file("cannot read \(path): check the path")
+            }
+            let report = try rounds.importBundle(keys: keys, bytes: [UInt8](data))
+            return .imported(applied: report.applied.count, duplicates: report.duplicates)
+        case .sync:
+            throw .refused("a sync runs asynchronously: `executeAsync` runs it")
         }
     }
 
@@ -547,7 +593,8 @@ extension Home {
                 guard let device = try identity().deviceKey else {
                     throw NodeError.file("identity.json names no valid device key: log in again in a new home")
                 }
-                reply = try ControlSocket.request(path: controlSocketPath, command.encoded(device: device))
+                reply = try ControlSocket.request(
+                    path: controlSocketPath, command.encoded(device: device), replyTimeout: command.replyTimeoutSeconds)
             } catch let error as NodeError {
                 throw error
             } catch {
@@ -557,6 +604,54 @@ extension Home {
             if let reply, !Self.isLegacyRefusal(reply) { return try NodeCommandResult.result(fromReply: reply) }
         }
         return try execute(command, keys: try unlock())
+    }
+
+    /// As ``run(_:unlock:)``, for a command that may run asynchronously here (a sync).
+    public func runAsync(
+        _ command: NodeCommand, logger: Logger, unlock: () throws -> UnlockedKeys
+    ) async throws -> NodeCommandResult {
+        if !servesWrites.withLock({ $0 }) {
+            guard let device = try identity().deviceKey else {
+                throw NodeError.file("identity.json names no valid device key: log in again in a new home")
+            }
+            let reply = try ControlSocket.request(
+                path: controlSocketPath, command.encoded(device: device), replyTimeout: command.replyTimeoutSeconds)
+            if let reply, !Self.isLegacyRefusal(reply) { return try NodeCommandResult.result(fromReply: reply) }
+        }
+        return try await executeAsync(command, keys: try unlock(), logger: logger)
+    }
+
+    /// Runs a command here: a sync on the network, any other as ``execute(_:keys:)`` does, off the caller's thread.
+    public func executeAsync(_ command: NodeCommand, keys: UnlockedKeys, logger: Logger) async throws -> NodeCommandResult {
+        guard case .sync(let space, let host, let port) = command else {
+            return try await Task.detached { try self.execute(command, keys: keys) }.value
+        }
+        return try await syncOnce(space: space, host: host, port: port, keys: keys, logger: logger)
+    }
+
+    /// Syncs one space with one peer once, both ways. A recovered user's devices from before the recovery are then
+    /// revoked (this home now holds what the group holds of them), and on the owner's devices a key that reached a
+    /// removed member is replaced; either goes back to the peer at once.
+    func syncOnce(space: SpaceID, host: String, port: Int, keys: UnlockedKeys, logger: Logger) async throws -> NodeCommandResult {
+        let address = "\(host):\(port)"
+        let node = try syncNode(keys: keys, logger: logger)
+        let report = try await node.syncOnce(host: host, port: port, space: space)
+        guard report.completed else {
+            throw NodeError.invalid("sync with \(address) failed: \(report.failure ?? "the session ended early")")
+        }
+        let lost = try devices.revokeLostDevices(keys: keys, only: [space])
+        let renewed = try spaces.renewExposedKey(space: space, keys: keys)
+        var sent = report.sent
+        if !lost.isEmpty || renewed != nil {
+            let again = try await node.syncOnce(host: host, port: port, space: space)
+            guard again.completed else {
+                throw NodeError.invalid(
+                    "the lost devices were revoked here, but sending that to \(address) failed: "
+                        + "\(again.failure ?? "the session ended early"); run `caddie sync` again")
+            }
+            sent += again.sent
+        }
+        return .synced(sent: sent, received: report.received, stateHash: try stateHash(space), revokedLost: lost)
     }
 
     /// Whether a reply is an older node's refusal of a command it does not read: one that takes edits only (CTL1),

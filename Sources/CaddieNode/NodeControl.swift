@@ -193,7 +193,7 @@ extension Home {
                     "the running node is device \(keys.device.publicKey.short), not \(device.short): this home's "
                         + "identity changed; restart `caddie serve`")
             }
-            let done = try await Task.detached { try self.execute(command, keys: keys) }.value
+            let done = try await executeAsync(command, keys: keys, logger: logger)
             logger.info("wrote for a command", metadata: ["op": "\(done.op.map { "\($0)" } ?? "none")"])
             result = .success(done)
         } catch let error as NodeError {

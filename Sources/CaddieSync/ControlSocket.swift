@@ -121,11 +121,11 @@ public enum ControlSocket {
 
     /// Sends one request to the node serving `path` and returns its reply; nil when no node serves there (no
     /// socket file, or one a stopped node left behind), so the caller writes itself.
-    public static func request(path: String, _ body: [UInt8]) throws -> [UInt8]? {
+    public static func request(path: String, _ body: [UInt8], replyTimeout: Int64 = replyTimeoutSeconds) throws -> [UInt8]? {
         guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             return try FrameExchange.request(
-                .unix(path: path), body, connectTimeout: 5, replyTimeout: replyTimeoutSeconds)
+                .unix(path: path), body, connectTimeout: 5, replyTimeout: replyTimeout)
         } catch .unreachable {
             return nil
         } catch .noReply(let why) {

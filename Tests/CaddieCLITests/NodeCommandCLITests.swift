@@ -120,6 +120,27 @@ struct NodeCommandCLITests {
         try ana.fails(
             ["space", "invite", "--shared-key"], passphrase: none, saying: "a shared-key code cannot carry its earlier keys")
 
+        // A bundle is read and merged by the node, by the file's absolute path (the command passes it on).
+        let ben = served.homes[1]
+        try ben.ok(["player", "add", "Gus"])
+        let bundle = FileManager.default.temporaryDirectory.appendingPathComponent("ben-\(UUID().uuidString).bundle")
+        defer { try? FileManager.default.removeItem(at: bundle) }
+        try ben.ok(["export", "--out", bundle.path])
+        let merged = try ana.run(["import", bundle.path, "--json"], passphrase: none)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect((try merged.json() as? [String: Any])?["applied"] as? Int ?? 0 >= 1, "\(merged.stdout)")
+        #expect(try ana.ok(["player", "list"]).stdout.contains("Gus"))
+        try ana.fails(["import", "/nonexistent/ben.bundle"], passphrase: none, saying: "cannot read /nonexistent/ben.bundle")
+        // `caddie sync` is run by the node too: it dials Ben's node with its own keys.
+        try ben.ok(["player", "add", "Hal"])
+        let benNode = try NodeProcess(ben)
+        defer { benNode.stop() }
+        let synced = try ana.run(["sync", "--peer", "127.0.0.1:\(benNode.port)", "--json"], passphrase: none)
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(try synced.field("stateHash") == (try ben.stateHash()))
+        #expect(try ana.ok(["player", "list"]).stdout.contains("Hal"))
+        try ana.fails(["sync", "--peer", "127.0.0.1:1"], passphrase: none, saying: "nothing listens on that port")
+
         // With the node stopped, the same command must open the keys itself.
         served.node.stop()
         try ana.fails(["score", game, "Ana", "5", "4"], passphrase: none, saying: "CADDIE_PASSPHRASE")

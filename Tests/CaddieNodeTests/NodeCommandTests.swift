@@ -61,6 +61,8 @@ struct NodeCommandTests {
             .revokeInvite("ab12"),
             .removeMember(space: space, member: "Ben"),
             .rotateKey(space: space),
+            .importBundle(path: "/tmp/ben.bundle"),
+            .sync(space: space, host: "192.168.1.20", port: 7400),
             .importCourses(
                 space: space, courses: try CourseService.read(try #require(CourseService.sampleCourseFiles().first).data)),
         ]

@@ -64,15 +64,17 @@ struct Import: ParsableCommand {
 
     func run() throws {
         try guarded {
-            guard let data = FileManager.default.contents(atPath: file) else {
+            // The node reads the file itself (it runs as this user): by its absolute path.
+            let path = URL(fileURLWithPath: file).standardizedFileURL.path
+            guard FileManager.default.isReadableFile(atPath: path) else {
                 throw NodeError.file("cannot read \(file): check the path")
             }
             let home = try options.open()
-            let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let report = try home.rounds.importBundle(keys: keys, bytes: [UInt8](data))
+            let (applied, duplicates) = try home.run(.importBundle(path: path), unlock: Passphrase.unlock(home))
+                .expect("the bundle it imported") { if case .imported(let a, let d) = $0 { (a, d) } else { nil } }
             options.show(
-                .object([("applied", .int(report.applied.count)), ("duplicates", .int(report.duplicates))]),
-                text: "Imported \(report.applied.count) new ops (\(report.duplicates) already here)")
+                .object([("applied", .int(applied)), ("duplicates", .int(duplicates))]),
+                text: "Imported \(applied) new ops (\(duplicates) already here)")
         }
     }
 }

@@ -273,40 +273,21 @@ struct SyncCommand: AsyncParsableCommand {
         try await guardedAsync {
             let address = try HostPort(parsing: peer)
             let (home, space) = try options.open()
-            let keys = try home.unlock(passphrase: try Passphrase.obtain())
             var logger = makeLogger("caddie.sync")
             if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
-            let node = try home.syncNode(keys: keys, logger: logger)
-            let report = try await node.syncOnce(host: address.host, port: address.port, space: space)
-            guard report.completed else {
-                throw NodeError.invalid("sync with \(address) failed: \(report.failure ?? "the session ended early")")
-            }
-            // A recovered user's devices from before the recovery are revoked once this home holds what the group
-            // holds of them, and the revocation goes back to the peer at once.
-            let lost = try home.devices.revokeLostDevices(keys: keys, only: [space])
-            // On the owner's devices: a key that reached a removed member (two removals made offline on two of the
-            // owner's devices) is replaced at once, and the new one goes back to the peer.
-            let renewed = try home.spaces.renewExposedKey(space: space, keys: keys)
-            var sent = report.sent
-            if !lost.isEmpty || renewed != nil {
-                let again = try await node.syncOnce(host: address.host, port: address.port, space: space)
-                guard again.completed else {
-                    throw NodeError.invalid(
-                        "the lost devices were revoked here, but sending that to \(address) failed: "
-                            + "\(again.failure ?? "the session ended early"); run `caddie sync` again")
-                }
-                sent += again.sent
-            }
-            let hash = try home.stateHash(space)
+            // A running node syncs with its own keys (no passphrase); with none, this process does.
+            let (sent, received, hash, lost) = try await home.runAsync(
+                .sync(space: space, host: address.host, port: address.port), logger: logger, unlock: Passphrase.unlock(home)
+            ).expect("the sync it made") { if case .synced(let s, let r, let h, let l) = $0 { (s, r, h, l) } else { nil } }
             if options.json {
                 Console.json(
                     .object([
-                        ("sent", .int(sent)), ("received", .int(report.received)),
+                        ("sent", .int(sent)), ("received", .int(received)),
                         ("stateHash", .string(hash.hex)),
                         ("revokedLostDevices", .array(lost.map { .string($0.hex) })),
                     ]))
             } else {
-                Console.print("Synced with \(address): sent \(sent) ops, received \(report.received); state \(hash.short)")
+                Console.print("Synced with \(address): sent \(sent) ops, received \(received); state \(hash.short)")
                 for device in lost {
                     Console.print(
                         "Revoked \(device.short), a device of yours from before the recovery: it is refused from now on")
