@@ -40,7 +40,7 @@ struct APIError: Error, Sendable {
         case .conflict: self.init(status: .conflict, code: "conflict", message: error.requestDescription)
         case .refused: self.init(status: .forbidden, code: "refused", message: error.requestDescription)
         case .badInput: self.init(status: .badRequest, code: "bad_request", message: error.requestDescription)
-        case .invalid, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
+        case .invalid, .malformed, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
             self.init(status: .badRequest, code: "bad_request", message: error.description)
         }
     }

@@ -69,8 +69,9 @@ public final class Home: Sendable {
     /// Refuses a passphrase too short to protect the keys (homes made before keep theirs).
     static func checkNewPassphrase(_ passphrase: String) throws(NodeError) {
         guard passphrase.count >= minimumPassphraseLength else {
-            throw .invalid(
-                "a passphrase protects this device's keys if it is lost or stolen: use at least "
+            throw .badInput(
+                .passphrase,
+                "is too short to protect this device's keys if it is lost or stolen: use at least "
                     + "\(minimumPassphraseLength) characters (a few words is easy to type and hard to guess)")
         }
     }
@@ -108,7 +109,9 @@ public final class Home: Sendable {
     /// Creates an identity for `user` with a new device key certified by it.
     func login(name: String, user: SigningKey, recovered: Bool, passphrase: String) throws(NodeError) -> Identity {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .invalid("a name must be 1...64 characters") }
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else {
+            throw .badInput(.userName, "must be 1...64 characters")
+        }
         try requireNoIdentity()
         try Self.checkNewPassphrase(passphrase)
         let device = SigningKey.generate()

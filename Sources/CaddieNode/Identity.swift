@@ -81,7 +81,7 @@ public struct UnlockedKeys: Sendable {
     /// The key of a space, or an error saying how to get it.
     public func key(for space: SpaceID) throws(NodeError) -> [UInt8] {
         guard let key = spaceKeys[space] else {
-            throw .invalid("this home does not hold the key of space \(space.short): join it with its invite code")
+            throw .refused("this home does not hold the key of space \(space.short): join it with its invite code")
         }
         return key
     }

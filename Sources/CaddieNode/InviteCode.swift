@@ -58,34 +58,42 @@ public struct InviteCode: Sendable, Equatable {
     ) throws(NodeError) -> Code {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.uppercased().hasPrefix(prefix) else {
-            throw .invalid("that is not a Caddie invite code (it should start with \(prefix)); ask for the code again")
+            throw .malformed(
+                what: "invite code",
+                "that is not a Caddie invite code (it should start with \(prefix)); ask for the code again")
         }
         let rest = String(trimmed.dropFirst(prefix.count))
         guard let bytes = Base32.decode(rest) else {
-            throw .invalid(
+            throw .malformed(
+                what: "invite code",
                 "the invite code is mistyped: after \(prefix) it holds only letters and the digits 2 to 7; copy it again")
         }
         guard bytes.count >= minimum + 4 else {
             let missing = Base32.length(of: minimum + 4) - Base32.characters(in: rest)
-            throw .invalid(
+            throw .malformed(
+                what: "invite code",
                 "the invite code is incomplete: at least \(max(1, missing)) characters are missing at its end; "
                     + "copy all of it again")
         }
         let body = Array(bytes.dropLast(4))
         guard Array(Blake2b.hash(body).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
-            throw .invalid("the invite code is mistyped or incomplete (its check digits do not match); copy it again")
+            throw .malformed(
+                what: "invite code",
+                "the invite code is mistyped or incomplete (its check digits do not match); copy it again")
         }
         var reader = ByteReader(body)
         do {
             let found = try reader.u8("version")
-            guard found == version else { throw NodeError.invalid("invite version \(found) needs a newer caddie") }
+            guard found == version else {
+                throw NodeError.malformed(what: "invite code", "invite version \(found) needs a newer caddie")
+            }
             let code = try fields(&reader)
             try reader.expectEnd("invite")
             return code
         } catch let error as NodeError {
             throw error
         } catch {
-            throw .invalid("the invite code is malformed: \(error)")
+            throw .malformed(what: "invite code", "the invite code is malformed: \(error)")
         }
     }
 }

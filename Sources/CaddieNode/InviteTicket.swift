@@ -80,7 +80,8 @@ public enum Invitation: Sendable, Equatable {
         } else if trimmed.hasPrefix(InviteCode.prefix) {
             self = .sharedKey(try InviteCode(parsing: text))
         } else {
-            throw .invalid(
+            throw .malformed(
+                what: "invite code",
                 "that is not a Caddie invite code (it should start with \(InviteTicket.prefix)); "
                     + "ask for the code again")
         }

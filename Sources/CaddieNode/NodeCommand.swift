@@ -189,7 +189,7 @@ public enum NodeCommand: Sendable, Equatable {
     /// Decodes a request and the device it is for; the error says what was wrong with it.
     public static func decode(_ bytes: [UInt8]) throws(NodeError) -> (command: NodeCommand, device: PublicKey) {
         let wire = try Self.wire(bytes)
-        guard let device = wire.device else { throw .invalid("the command names no device: update caddie") }
+        guard let device = wire.device else { throw .malformed(what: "command", "the command names no device: update caddie") }
         return (try NodeCommand(wire: wire), device)
     }
 
@@ -198,17 +198,17 @@ public enum NodeCommand: Sendable, Equatable {
 
     /// The request's JSON, read once.
     static func wire(_ bytes: [UInt8]) throws(NodeError) -> Wire {
-        guard bytes.starts(with: magic) else { throw .invalid("a command request must start with CMD1") }
+        guard bytes.starts(with: magic) else { throw .malformed(what: "command", "a command request must start with CMD1") }
         do {
             return try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst(magic.count)))
         } catch {
-            throw .invalid("the command's JSON does not read: \(error)")
+            throw .malformed(what: "command", "the command's JSON does not read: \(error)")
         }
     }
 
     init(wire: Wire) throws(NodeError) {
         func required<T>(_ value: T?, _ name: String) throws(NodeError) -> T {
-            guard let value else { throw .invalid("the \(wire.command) command needs '\(name)'") }
+            guard let value else { throw .malformed(what: "command", "the \(wire.command) command needs '\(name)'") }
             return value
         }
         func space() throws(NodeError) -> SpaceID { try required(wire.space, "space") }
@@ -217,7 +217,7 @@ public enum NodeCommand: Sendable, Equatable {
             let game = try required(wire.game, "game")
             let fairway = try wire.fairway.map { name throws(NodeError) in
                 guard let value = ScoreEntry.Fairway(name: name) else {
-                    throw .invalid("'fairway' must be hit, left or right, got '\(name)'")
+                    throw .malformed(what: "command", "'fairway' must be hit, left or right, got '\(name)'")
                 }
                 return value
             }
@@ -233,7 +233,9 @@ public enum NodeCommand: Sendable, Equatable {
             }
             let seen = try wire.seen.map { names throws(NodeError) in
                 try names.map { name throws(NodeError) in
-                    guard let op = Views.opID(named: name) else { throw .invalid("'seen' names DEVICEHEX:SEQ, got '\(name)'") }
+                    guard let op = Views.opID(named: name) else {
+                        throw .malformed(what: "command", "'seen' names DEVICEHEX:SEQ, got '\(name)'")
+                    }
                     return op
                 }
             }
@@ -279,17 +281,17 @@ public enum NodeCommand: Sendable, Equatable {
                 force: wire.force ?? false)
         case "marker":
             guard let markers = wire.markers, markers.count == 1 else {
-                throw .invalid("the marker command needs one 'markers' pair")
+                throw .malformed(what: "command", "the marker command needs one 'markers' pair")
             }
             self = .setMarker(space: try space(), game: try required(wire.game, "game"), pair: markers[0])
         case "courses":
             let courses = try required(wire.courses, "courses").map { course throws(NodeError) in
                 let changes: [Change]
                 do { changes = try Payload.decode([UInt8](course.change)) } catch {
-                    throw .invalid("a course of the courses command does not read: \(error)")
+                    throw .malformed(what: "command", "a course of the courses command does not read: \(error)")
                 }
                 guard changes.count == 1, case .set(.course, let id, let fields) = changes[0] else {
-                    throw .invalid("a course of the courses command must be one `set` of a course record")
+                    throw .malformed(what: "command", "a course of the courses command must be one `set` of a course record")
                 }
                 return (record: CourseRecord(id: CourseID(unchecked: id.bytes), fields: fields), warnings: course.warnings)
             }
@@ -320,7 +322,7 @@ public enum NodeCommand: Sendable, Equatable {
         case "sync":
             self = .sync(space: try space(), host: try required(wire.text, "text"), port: try required(wire.seconds, "seconds"))
         default:
-            throw .invalid("'\(wire.command)' is not a command this node runs: update caddie")
+            throw .malformed(what: "command", "'\(wire.command)' is not a command this node runs: update caddie")
         }
     }
 }
@@ -497,7 +499,9 @@ public enum NodeCommandResult: Sendable, Equatable {
             do {
                 return NodeCommandResult(wire: try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst())))
             } catch {
-                throw .invalid("the running node's reply was damaged (\(error)): check with `caddie card` before trying again")
+                throw .malformed(
+                    what: "reply", "the running node's reply was damaged (\(error)): check with `caddie card` before trying again"
+                )
             }
         case 1 where bytes.count >= 2:
             guard let kind = NodeError.Kind(rawValue: bytes[1]) else {
@@ -506,7 +510,7 @@ public enum NodeCommandResult: Sendable, Equatable {
             }
             throw NodeError(kind: kind, text: String(decoding: bytes.dropFirst(2), as: UTF8.self))
         default:
-            throw .invalid("the running node sent a reply this version does not read: update caddie")
+            throw .malformed(what: "reply", "the running node sent a reply this version does not read: update caddie")
         }
     }
 }

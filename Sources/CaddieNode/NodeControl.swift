@@ -105,12 +105,15 @@ public struct ControlRequest: Equatable, Sendable {
             case 1:
                 throw NodeError.invalid(String(decoding: try reader.raw(reader.remaining, "error"), as: UTF8.self))
             default:
-                throw NodeError.invalid("the running node sent a reply this version does not read: update caddie")
+                throw NodeError.malformed(
+                    what: "reply", "the running node sent a reply this version does not read: update caddie")
             }
         } catch let error as NodeError {
             throw error
         } catch {
-            throw .invalid("the running node's reply was damaged (\(error)): check with `caddie card` before trying again")
+            throw .malformed(
+                what: "reply",
+                "the running node's reply was damaged (\(error)): check with `caddie card` before trying again")
         }
     }
 }
@@ -158,7 +161,7 @@ extension Home {
             do {
                 let request = try ControlRequest(decoding: bytes)
                 guard request.device == keys.device.publicKey else {
-                    throw NodeError.invalid(
+                    throw NodeError.conflict(
                         "the running node is device \(keys.device.publicKey.short), not "
                             + "\(request.device.short): this home's identity changed; restart `caddie serve`")
                 }
@@ -175,7 +178,7 @@ extension Home {
             } catch let error as NodeError {
                 result = .failure(error)
             } catch let error as DecodeError {
-                result = .failure(.invalid("the command's request was damaged: \(error)"))
+                result = .failure(.malformed(what: "request", "the command's request was damaged: \(error)"))
             } catch {
                 result = .failure(.wrap(error))
             }
@@ -189,7 +192,7 @@ extension Home {
         do {
             let (command, device) = try NodeCommand.decode(bytes)
             guard device == keys.device.publicKey else {
-                throw NodeError.invalid(
+                throw NodeError.conflict(
                     "the running node is device \(keys.device.publicKey.short), not \(device.short): this home's "
                         + "identity changed; restart `caddie serve`")
             }

@@ -20,6 +20,8 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(String)
     /// An argument or file is wrong; the text says how.
     case invalid(String)
+    /// Data that does not read: a code, a file's contents or a request; the text says what is wrong and what to do.
+    case malformed(what: String, String)
     /// One input is wrong: the text says how, after the input's name as each edge spells it (`--holes must be 9
     /// or 18` at the CLI, `holesPlayed must be 9 or 18` over HTTP).
     case badInput(Input, String)
@@ -51,6 +53,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
             "this home holds several spaces (\(names.joined(separator: ", "))): choose one with --space ID"
         case .ambiguous(let text): text
         case .invalid(let text): text
+        case .malformed(_, let text): text
         case .badInput(let input, let text): "\(input.option) \(text)"
         case .notFound(let text, let remedy), .conflict(let text, let remedy), .refused(let text, let remedy):
             remedy.map { "\(text): \($0.command)" } ?? text
@@ -126,6 +129,17 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let hole = Input(option: "the hole", field: "hole")
         public static let seen = Input(option: "the values seen", field: "seen")
         public static let device = Input(option: "the device key", field: "device")
+        public static let listen = Input(option: "--listen", field: "listen")
+        public static let address = Input(option: "--address", field: "address")
+        public static let userName = Input(option: "--name", field: "name")
+        public static let spaceName = Input(option: "the space name", field: "name")
+        public static let passphrase = Input(option: "the passphrase", field: "passphrase")
+        public static let certificate = Input(option: "the certificate", field: "certificate")
+        public static let ops = Input(option: "the op list", field: "ops")
+        public static let query = Input(option: "the search text", field: "q")
+        public static let latitude = Input(option: "--lat", field: "lat")
+        public static let longitude = Input(option: "--lon", field: "lon")
+        public static let radius = Input(option: "--radius-km", field: "radiusKm")
     }
 
     /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control
@@ -149,7 +163,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused, .passphraseRequired: .refused
         case .notLoggedIn: .notLoggedIn
         case .store, .file: .storage
-        case .invalid, .badInput, .crypto, .core: .invalid
+        case .invalid, .malformed, .badInput, .crypto, .core: .invalid
         }
     }
 
@@ -171,6 +185,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notFound(let text, let remedy), .conflict(let text, let remedy), .refused(let text, let remedy):
             remedy.map { "\(text): \($0.request)" } ?? text
         case .badInput(let input, let text): "\(input.field) \(text)"
+        case .malformed(_, let text): text
         default: description
         }
     }

@@ -53,27 +53,31 @@ public struct PairingCode: Sendable, Equatable {
     public init(parsing text: String) throws(NodeError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.uppercased().hasPrefix(Self.prefix) else {
-            throw .invalid(
+            throw .malformed(
+                what: "device code",
                 "that is not a device code (it starts with \(Self.prefix)); run `caddie device add` on your first device")
         }
         let rest = String(trimmed.dropFirst(Self.prefix.count))
         let size = 1 + 4 + 2 + 16 + 4
         guard let bytes = Base32.decode(rest) else {
-            throw .invalid(
+            throw .malformed(
+                what: "device code",
                 "the device code is mistyped: after \(Self.prefix) it holds only letters and the digits 2 to 7; copy it again")
         }
         guard bytes.count == size else {
             let missing = Base32.length(of: size) - Base32.characters(in: rest)
-            throw .invalid(
+            throw .malformed(
+                what: "device code",
                 missing > 0
                     ? "the device code is incomplete: \(missing) characters are missing at its end; copy all of it again"
                     : "the device code is \(-missing) characters too long; copy it again")
         }
         guard Array(Blake2b.hash(Array(bytes.prefix(23))).bytes.prefix(4)) == Array(bytes.suffix(4)) else {
-            throw .invalid("the device code is mistyped or incomplete; copy it again")
+            throw .malformed(what: "device code", "the device code is mistyped or incomplete; copy it again")
         }
         guard bytes[0] == Self.version else {
-            throw .invalid(
+            throw .malformed(
+                what: "device code",
                 bytes[0] < Self.version
                     ? "this device code comes from an older caddie: update caddie on the first device, then run "
                         + "`caddie device add` there again"

@@ -169,7 +169,7 @@ extension CourseService {
     /// Searches the space's courses by name, club and city, tolerant of accents and small typos.
     public func searchCourses(space: SpaceID, text: String, limit: Int = 20) throws(NodeError) -> [CourseSearchResult] {
         let index = CourseSearchIndex(try list(space).map(CourseSummary.init))
-        do { return try index.search(text, limit: limit) } catch { throw .invalid(error.description) }
+        do { return try index.search(text, limit: limit) } catch { throw Self.lookupError(error) }
     }
 
     /// The space's courses nearest a position, within a radius.
@@ -178,22 +178,45 @@ extension CourseService {
     )
         throws(NodeError) -> [CourseDistance]
     {
+        let courses = try list(space).map(CourseSummary.init)
         do {
             return try CourseNearby.nearby(
-                latitude: latitude, longitude: longitude,
-                in: try list(space).map(CourseSummary.init), radiusKilometres: radiusKilometres)
-        } catch let error as NodeError {
-            throw error
-        } catch let error as CourseLookupError {
-            throw .invalid(error.description)
+                latitude: latitude, longitude: longitude, in: courses, radiusKilometres: radiusKilometres)
         } catch {
-            throw .invalid("\(error)")
+            throw Self.lookupError(error)
         }
     }
 
     /// The card of a course as a golfer reads it, for one tee or all.
     public func courseCard(space: SpaceID, course: CourseID, tee: String?) throws(NodeError) -> CourseCard {
         let course = try self.course(space, course)
-        do { return try CourseCard(course: course, tee: tee) } catch { throw .invalid(error.description) }
+        do {
+            return try CourseCard(course: course, tee: tee)
+        } catch {
+            throw Self.lookupError(error, course: course.name)
+        }
+    }
+
+    /// A search's, a nearby list's or a card's refusal as the one input it is about (`course`: the card's course).
+    static func lookupError(_ error: CourseLookupError, course: String? = nil) -> NodeError {
+        let named = course.map { "course " + $0 } ?? "the course"
+        return switch error {
+        case .emptyQuery:
+            .badInput(.query, "has no letters or digits: give part of a course, club or city name")
+        case .invalidLatitude(let value):
+            .badInput(.latitude, "\(value) is not a latitude in -90...90 (degrees north, e.g. 51.34)")
+        case .invalidLongitude(let value):
+            .badInput(
+                .longitude, "\(value) is not a longitude in -180...180 (degrees east, e.g. 3.30; west is negative)")
+        case .invalidRadius(let value):
+            .badInput(.radius, "\(value) km is not a positive number of kilometres")
+        case .unknownTee(let tee, let available):
+            .badInput(
+                .tee,
+                "names a tee \(named) does not have: it has no tee '\(tee)'"
+                    + (available.isEmpty
+                        ? " (no tees are known for it); leave it out"
+                        : "; its tees: " + available.joined(separator: ", ")))
+        }
     }
 }

@@ -9,7 +9,7 @@ extension DeviceService {
     public func recoveryPhrase(passphrase: String) throws(NodeError) -> [String] {
         let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
-            throw .invalid(
+            throw .refused(
                 "this device does not hold the user key: show the recovery phrase on the device you first "
                     + "logged in on")
         }
@@ -39,7 +39,7 @@ extension DeviceService {
         do {
             return try RecoveryPhrase.seed(from: phrase)
         } catch {
-            throw .invalid("\(error.description); nothing was changed")
+            throw .malformed(what: "recovery phrase", "\(error.description); nothing was changed")
         }
     }
 

@@ -88,15 +88,17 @@ extension DeviceService {
     ) throws(NodeError) -> PublicKey {
         // The code carries an IPv4 address, four bytes: a name or an IPv6 address would not fit in it.
         guard PairingCode.ipv4(host) != nil else {
-            throw .invalid("--listen takes an IPv4 address and a port, e.g. 0.0.0.0:7401 or 192.168.1.20:7401; got '\(host)'")
+            throw .badInput(
+                .listen, "takes an IPv4 address and a port, e.g. 0.0.0.0:7401 or 192.168.1.20:7401; got '\(host)'")
         }
         if let advertise, PairingCode.ipv4(advertise) == nil {
-            throw .invalid("--address takes this machine's IPv4 address on the LAN, e.g. 192.168.1.20; got '\(advertise)'")
+            throw .badInput(
+                .address, "takes this machine's IPv4 address on the LAN, e.g. 192.168.1.20; got '\(advertise)'")
         }
         let identity = try identity()
         let keys = try unlock(passphrase: passphrase)
         guard let user = keys.user else {
-            throw .invalid("this device does not hold the user key: add devices from the device you first logged in on")
+            throw .refused("this device does not hold the user key: add devices from the device you first logged in on")
         }
         let listener: FrameListener
         do {
@@ -172,10 +174,10 @@ extension DeviceService {
         }
         let kind = Array(reply.prefix(4))
         if kind == PairingMessage.refused {
-            throw .invalid("the first device refused: \(String(decoding: reply.dropFirst(4), as: UTF8.self))")
+            throw .refused("the first device refused: \(String(decoding: reply.dropFirst(4), as: UTF8.self))")
         }
         guard kind == PairingMessage.granted else {
-            throw .invalid("the other side is not a caddie waiting in `caddie device add`")
+            throw .malformed(what: "reply", "the other side is not a caddie waiting in `caddie device add`")
         }
         let sealed = Array(reply.dropFirst(4))
         guard let plain = SecretBox.open(sealed, key: code.boxKey),
@@ -185,7 +187,8 @@ extension DeviceService {
                 user: user, device: device.publicKey, certifiedAt: grant.certifiedAt,
                 signature: certificate)
         else {
-            throw .invalid("the grant from the first device did not verify; pair again with a fresh code")
+            throw .malformed(
+                what: "grant", "the grant from the first device did not verify; pair again with a fresh code")
         }
         var spaces: [String: String] = [:]
         var earlier: [String: [String]] = [:]

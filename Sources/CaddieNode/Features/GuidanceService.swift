@@ -106,7 +106,7 @@ extension GuidanceService {
         let card = try rounds.card(space: space, game: game)
         let player = try rounds.player(space, player)
         guard card.players.contains(where: { $0.id == player.id }) else {
-            throw .invalid("\(player.name) is not playing in game \(card.game.id.short)")
+            throw .conflict("\(player.name) is not playing in game \(card.game.id.short)")
         }
         guard let course = card.course else { throw .notFound("the course of game \(card.game.id.short) has not arrived yet") }
         let hole = (1...card.holeCount).first { card.cell(player.id, $0)?.winner == nil } ?? card.holeCount

@@ -166,7 +166,7 @@ extension HandicapService {
         }
         let holes = Self.holesPlayed(card.game, course: course)
         guard holes.count == 9 || holes.count == 18 else {
-            throw .invalid("game \(card.game.id.short) plays \(holes.count) holes: standings need 9 or 18")
+            throw .conflict("game \(card.game.id.short) plays \(holes.count) holes: standings need 9 or 18")
         }
         var cards: [Games.PlayerCard] = []
         var tees: [String] = []
@@ -188,7 +188,7 @@ extension HandicapService {
             for number in holes {
                 let hole = course.hole(number)
                 guard let par = hole?.par(tee: tee.name) else {
-                    throw .invalid(
+                    throw .conflict(
                         "hole \(number) of \(course.name) has no par for tee \(tee.name): the course file "
                             + "needs it for standings")
                 }

@@ -83,7 +83,7 @@ extension HandicapService {
     /// as skipped.
     public func handicapRecord(for player: PlayerRecord, in space: SpaceID) throws(NodeError) -> HandicapRecord {
         guard let record = try handicapRecords(for: [player], in: space)[player.id] else {
-            throw .invalid("no handicap record for \(player.name)")
+            throw .notFound("no handicap record for \(player.name)")
         }
         return try record.get()
     }

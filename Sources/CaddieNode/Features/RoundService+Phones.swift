@@ -13,9 +13,10 @@ extension RoundService {
         space: SpaceID, keys: UnlockedKeys, user: PublicKey, device: PublicKey, certifiedAt: UInt64, certificate: [UInt8]
     ) throws(NodeError) -> [UInt8] {
         guard Membership.verifyCertificate(user: user, device: device, certifiedAt: certifiedAt, signature: certificate) else {
-            throw .invalid(
-                "the certificate does not verify: it must be the user key's Ed25519 signature over caddie-cert-v1, the user "
-                    + "key, the device key and the time (Protocol/op-format.md)")
+            throw .badInput(
+                .certificate,
+                "does not verify: it must be the user key's Ed25519 signature over caddie-cert-v1, the user key, the "
+                    + "device key and the time (Protocol/op-format.md)")
         }
         guard device != keys.device.publicKey else {
             throw .refused("that is this node's own device: a phone makes a device key of its own")
@@ -38,7 +39,7 @@ extension RoundService {
     /// is verified first, and one that fails any check (or leaves a gap in its device's log) refuses them all,
     /// with the check's own words. Ops this home already holds count as duplicates.
     public func receiveSigned(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceiveReport {
-        guard !ops.isEmpty else { throw .invalid("give at least one op") }
+        guard !ops.isEmpty else { throw .badInput(.ops, "is empty: give at least one op") }
         return try receiveStrict(space: space, keys: keys, ops: ops)
     }
 }

@@ -237,7 +237,7 @@ extension SpaceService {
         } catch SyncError.refused(let text) {
             throw NodeError.refused("\(ticket.inviterName)'s device refused the invite: \(text)")
         } catch SyncError.inviteUnknown(let at) {
-            throw NodeError.invalid(
+            throw NodeError.notFound(
                 "the device at \(at) does not know this invite: it is redeemed only at "
                     + "\(ticket.inviterName)'s device (\(ticket.inviter.short)), which made it")
         } catch SyncError.unreachable(let text) {

@@ -42,14 +42,14 @@ extension SpaceService {
     ) throws(NodeError) -> (user: PublicKey, salt: [UInt8], members: [MemberRecord], removed: Set<PublicKey>) {
         guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         guard let owner = try owner(of: space) else {
-            throw .invalid(
+            throw .conflict(
                 "this space was made before members could be removed, so it has no owner: to leave someone out, "
                     + "create a new space and invite the others to it")
         }
         let members = try run { try store.members(space) }
         guard owner.user == me else {
             let name = members.first { $0.user == owner.user }?.displayName ?? "user \(owner.user.short)"
-            throw .invalid("only the space's owner, \(name), can remove members")
+            throw .refused("only the space's owner, \(name), can remove members")
         }
         let removed = try run { try store.removedUsers(space) }
         let lowered = text.lowercased()
@@ -65,8 +65,8 @@ extension SpaceService {
             }
             throw .ambiguous("'\(text)' names \(users.count) users: give the start of the user key (see `caddie log`)")
         }
-        guard user != me else { throw .invalid("the space's owner cannot remove themselves") }
-        guard !removed.contains(user) else { throw .invalid("\(text) was already removed from this space") }
+        guard user != me else { throw .refused("the space's owner cannot remove themselves") }
+        guard !removed.contains(user) else { throw .conflict("\(text) was already removed from this space") }
         return (user, owner.salt, members, removed)
     }
 
@@ -97,9 +97,9 @@ extension SpaceService {
     public func rotationOwner(_ space: SpaceID) throws(NodeError) -> (user: PublicKey, salt: [UInt8]) {
         guard let me = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         guard let owner = try owner(of: space) else {
-            throw .invalid("this space was made before owners, so its key cannot be changed: create a new space")
+            throw .conflict("this space was made before owners, so its key cannot be changed: create a new space")
         }
-        guard owner.user == me else { throw .invalid("only the space's owner can give it a new key") }
+        guard owner.user == me else { throw .refused("only the space's owner can give it a new key") }
         return owner
     }
 

@@ -29,7 +29,9 @@ extension SpaceService {
     /// Creates a space with a fresh random key, joins it, and returns its invite.
     public func createSpace(name: String, passphrase: String) throws(NodeError) -> InviteCode {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else { throw .invalid("a space name must be 1...100 characters") }
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else {
+            throw .badInput(.spaceName, "must be 1...100 characters")
+        }
         let keys = try unlock(passphrase: passphrase)
         guard let owner = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         // The id binds the creating user as the space's owner (the one who may remove members): it is a hash of
