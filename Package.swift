@@ -157,7 +157,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore", "CaddieStore", "CaddieServices"],
+            name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices"],
             swiftSettings: strict),
         .testTarget(
             name: "CaddieCLITests",

@@ -107,7 +107,7 @@ extension NodeAPI {
                     space: id, game: body.game, player: body.player, course: body.course, hole: body.hole,
                     target: body.target)
             else {
-                throw NodeError.invalid("say where to: course and hole, or game and player, or to {latitude, longitude}")
+                throw NodeError.badInput(.destination, "is needed to say where to")
             }
             return goal
         }

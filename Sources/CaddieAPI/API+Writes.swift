@@ -226,7 +226,7 @@ extension NodeAPI {
             let player = try home.rounds.resolvePlayer(id, body.player).id
             guard case .attested(_, let card) = try home.execute(.attest(space: id, game: game, player: player), keys: keys)
             else {
-                throw NodeError.invalid("the attestation signed nothing")
+                throw NodeError.malformed(what: "reply", "the attestation signed nothing")
             }
             return (card, player.hex)
         }

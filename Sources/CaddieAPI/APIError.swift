@@ -18,7 +18,8 @@ struct APIError: Error, Sendable {
     var body: JSON { .object([("code", .string(code)), ("message", .string(message))]) }
 
     /// How a Caddie error reaches a client: a named record that does not exist is 404, anything the client
-    /// sent that Caddie refuses is 400 or 409, and a store that cannot write is 503 (507 when the disk is full).
+    /// sent that Caddie refuses is 400 or 409, a store that cannot write is 503 (507 when the disk is full), and
+    /// another device that could not be reached or did not answer in time is 502.
     init(_ error: NodeError) {
         switch error {
         case .notFound: self.init(status: .notFound, code: "not_found", message: error.requestDescription)
@@ -40,6 +41,7 @@ struct APIError: Error, Sendable {
         case .conflict: self.init(status: .conflict, code: "conflict", message: error.requestDescription)
         case .refused: self.init(status: .forbidden, code: "refused", message: error.requestDescription)
         case .badInput: self.init(status: .badRequest, code: "bad_request", message: error.requestDescription)
+        case .unreachable: self.init(status: .badGateway, code: "unreachable", message: error.requestDescription)
         case .invalid, .malformed, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
             self.init(status: .badRequest, code: "bad_request", message: error.description)
         }

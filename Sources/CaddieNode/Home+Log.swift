@@ -49,7 +49,11 @@ extension Home {
         throws(NodeError) -> SignedOp
     {
         let ops = try appendEdits(space: space, keys: keys, edits: [ControlRequest.Edit(changes: changes, pred: pred)])
-        guard let op = ops.first, ops.count == 1 else { throw .invalid("the running node wrote \(ops.count) ops for one edit") }
+        guard let op = ops.first, ops.count == 1 else {
+            throw .conflict(
+                "the running node wrote \(ops.count) ops for one edit: run the node and its commands from the same "
+                    + "version of Caddie")
+        }
         return op
     }
 

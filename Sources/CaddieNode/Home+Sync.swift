@@ -51,23 +51,25 @@ public struct HostPort: Sendable, Equatable, CustomStringConvertible {
     /// TCP port.
     public let port: Int
 
-    /// Parses `HOST:PORT` (IPv6 in brackets: `[::1]:7400`).
-    public init(parsing text: String) throws(NodeError) {
+    /// Parses `HOST:PORT` (IPv6 in brackets: `[::1]:7400`); an error names `input`, the option it was given as.
+    public init(parsing text: String, input: NodeError.Input = .hostPort) throws(NodeError) {
         var rest = Substring(text)
         var host: Substring
         if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw .invalid("'\(text)' is not HOST:PORT") }
+            guard let close = rest.firstIndex(of: "]") else { throw .badInput(input, "'\(text)' is not HOST:PORT") }
             host = rest[rest.index(after: rest.startIndex)..<close]
             rest = rest[rest.index(after: close)...]
-            guard rest.hasPrefix(":") else { throw .invalid("'\(text)' is not HOST:PORT") }
+            guard rest.hasPrefix(":") else { throw .badInput(input, "'\(text)' is not HOST:PORT") }
             rest = rest.dropFirst()
         } else {
-            guard let colon = rest.lastIndex(of: ":") else { throw .invalid("'\(text)' is not HOST:PORT (e.g. 10.0.0.2:7400)") }
+            guard let colon = rest.lastIndex(of: ":") else {
+                throw .badInput(input, "'\(text)' is not HOST:PORT (e.g. 10.0.0.2:7400)")
+            }
             host = rest[..<colon]
             rest = rest[rest.index(after: colon)...]
         }
         guard !host.isEmpty, let port = Int(rest), (1...65535).contains(port) || (port == 0) else {
-            throw .invalid("'\(text)' is not HOST:PORT with a port 1...65535")
+            throw .badInput(input, "'\(text)' is not HOST:PORT with a port 1...65535")
         }
         self.host = String(host)
         self.port = port

@@ -64,7 +64,7 @@ public struct UnlockedKeys: Sendable {
         } catch let error as CryptoError {
             throw .crypto(error)
         } catch {
-            throw .invalid("\(error)")
+            throw .malformed(what: "keys", "\(error)")
         }
         var keys: [SpaceID: [UInt8]] = [:]
         for (id, key) in ring.spaces {

@@ -505,8 +505,8 @@ public enum NodeCommandResult: Sendable, Equatable {
             }
         case 1 where bytes.count >= 2:
             guard let kind = NodeError.Kind(rawValue: bytes[1]) else {
-                // A node of an older caddie answers with its text alone, no kind.
-                throw NodeError.invalid(String(decoding: bytes.dropFirst(), as: UTF8.self))
+                // A node of an older caddie answers with its text alone, no kind: it refused the command.
+                throw NodeError.conflict(String(decoding: bytes.dropFirst(), as: UTF8.self))
             }
             throw NodeError(kind: kind, text: String(decoding: bytes.dropFirst(2), as: UTF8.self))
         default:
@@ -602,7 +602,8 @@ extension Home {
             } catch let error as NodeError {
                 throw error
             } catch {
-                throw NodeError.invalid("\(error)")
+                // The node took the command and did not answer (ControlSocket.Failure.noAnswer).
+                throw NodeError.unreachable("\(error)")
             }
             // A node of an older caddie takes edits only (CTL1): the command runs here and hands it its edits.
             if let reply, !Self.isLegacyRefusal(reply) { return try NodeCommandResult.result(fromReply: reply) }
@@ -641,7 +642,8 @@ extension Home {
         let node = try syncNode(keys: keys, logger: logger)
         let report = try await node.syncOnce(host: host, port: port, space: space)
         guard report.completed else {
-            throw NodeError.invalid("sync with \(address) failed: \(report.failure ?? "the session ended early")")
+            let text = "sync with \(address) failed: \(report.failure ?? "the session ended early")"
+            throw report.refused ? NodeError.refused(text) : NodeError.unreachable(text)
         }
         let lost = try devices.revokeLostDevices(keys: keys, only: [space])
         let renewed = try spaces.renewExposedKey(space: space, keys: keys)
@@ -649,9 +651,10 @@ extension Home {
         if !lost.isEmpty || renewed != nil {
             let again = try await node.syncOnce(host: host, port: port, space: space)
             guard again.completed else {
-                throw NodeError.invalid(
+                let text =
                     "the lost devices were revoked here, but sending that to \(address) failed: "
-                        + "\(again.failure ?? "the session ended early"); run `caddie sync` again")
+                    + "\(again.failure ?? "the session ended early"); run `caddie sync` again"
+                throw again.refused ? NodeError.refused(text) : NodeError.unreachable(text)
             }
             sent += again.sent
         }

@@ -103,7 +103,8 @@ public struct ControlRequest: Equatable, Sendable {
                     return try SignedOp(bytes: try reader.raw(length, "op"))
                 }
             case 1:
-                throw NodeError.invalid(String(decoding: try reader.raw(reader.remaining, "error"), as: UTF8.self))
+                // The node refused the edits; this reply carries its text, not its kind.
+                throw NodeError.conflict(String(decoding: try reader.raw(reader.remaining, "error"), as: UTF8.self))
             default:
                 throw NodeError.malformed(
                     what: "reply", "the running node sent a reply this version does not read: update caddie")
@@ -131,7 +132,8 @@ extension Home {
             do {
                 reply = try ControlSocket.request(path: controlSocketPath, request.encoded)
             } catch {
-                throw .invalid("\(error)")
+                // The node took the request and did not answer (ControlSocket.Failure.noAnswer).
+                throw .unreachable("\(error)")
             }
             if let reply { return try ControlRequest.ops(fromReply: reply) }
         }

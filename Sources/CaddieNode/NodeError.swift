@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
+import CaddieSync
 
 /// What went wrong in a command, in words a user can act on. Commands that throw change nothing.
 public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -18,7 +19,8 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(String, Remedy? = nil)
     /// What was typed names more than one record; the text lists them.
     case ambiguous(String)
-    /// An argument or file is wrong; the text says how.
+    /// Something is wrong and its kind is not known more closely (another process's error, by its text alone; an
+    /// error of a type Caddie does not know); the text says how.
     case invalid(String)
     /// Data that does not read: a code, a file's contents or a request; the text says what is wrong and what to do.
     case malformed(what: String, String)
@@ -38,6 +40,8 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     case core(CoreError)
     /// A file could not be read or written.
     case file(String)
+    /// Another device or process could not be reached, or did not answer in time; the text says which and what to do.
+    case unreachable(String)
 
     /// One line for a person.
     public var description: String {
@@ -61,6 +65,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .crypto(let error): error.description
         case .core(let error): error.description
         case .file(let text): text
+        case .unreachable(let text): text
         }
     }
 
@@ -140,6 +145,43 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let latitude = Input(option: "--lat", field: "lat")
         public static let longitude = Input(option: "--lon", field: "lon")
         public static let radius = Input(option: "--radius-km", field: "radiusKm")
+        /// A `HOST:PORT` whose option the caller does not name.
+        public static let hostPort = Input(option: "the address", field: "address")
+        public static let peer = Input(option: "--peer", field: "peer")
+        public static let port = Input(option: "--port", field: "port")
+        public static let nodeID = Input(option: "--node-id", field: "nodeId")
+        public static let http = Input(option: "--http", field: "http")
+        public static let https = Input(option: "--https", field: "https")
+        public static let httpsName = Input(option: "--https-name", field: "httpsName")
+        public static let trustPage = Input(option: "--trust-page", field: "trustPage")
+        public static let host = Input(option: "--host", field: "host")
+        public static let wait = Input(option: "--wait", field: "wait")
+        public static let user = Input(option: "--user", field: "user")
+        public static let fairway = Input(option: "--fairway", field: "fairway")
+        /// `--markers` as typed, `PLAYER:MARKER` pairs.
+        public static let markers = Input(option: "--markers", field: "markers")
+        /// Who marks whom, however it was given (`--markers`, `caddie game marker`, a new game's `markers`).
+        public static let markerPairs = Input(option: "the markers", field: "markers")
+        public static let format = Input(option: "--format", field: "format")
+        public static let differentials = Input(option: "--differentials", field: "differentials")
+        public static let from = Input(option: "--from", field: "from")
+        public static let to = Input(option: "--to", field: "to")
+        public static let heading = Input(option: "--heading", field: "heading")
+        public static let headingSource = Input(option: "--heading-source", field: "headingSource")
+        public static let gpx = Input(option: "--gpx", field: "gpx")
+        public static let recoveryPhrase = Input(option: "the recovery phrase", field: "phrase")
+        /// Where guidance leads, when none of its ways was given.
+        public static let destination = Input(
+            option: "--course ID with --hole N, or --game ID with --player ID,",
+            field: "course with hole, game with player, or to {latitude, longitude}")
+        /// A game's setup change, when none was given.
+        public static let setupChange = Input(
+            option: "one of --tee, --player-tee, --start, --holes, --formats, --skins, --validate-skins, --teams "
+                + "or --stake",
+            field: "one of tee, playerTees, startHole, holesPlayed, formats, skins, skinsValidation, teams or stake")
+        /// A player's change, when none was given.
+        public static let playerChange = Input(
+            option: "one of --name, --index or --clear-index", field: "one of name, index or clearIndex")
     }
 
     /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control
@@ -152,6 +194,8 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case refused = 4
         case notLoggedIn = 5
         case storage = 6
+        /// Another device or process could not be reached, or did not answer in time.
+        case unreachable = 7
     }
 
     /// This error's kind.
@@ -163,6 +207,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .refused, .passphraseRequired: .refused
         case .notLoggedIn: .notLoggedIn
         case .store, .file: .storage
+        case .unreachable: .unreachable
         case .invalid, .malformed, .badInput, .crypto, .core: .invalid
         }
     }
@@ -175,6 +220,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict: self = .conflict(text)
         case .refused: self = .refused(text)
         case .storage: self = .file(text)
+        case .unreachable: self = .unreachable(text)
         case .invalid, .notLoggedIn: self = .invalid(text)
         }
     }
@@ -186,6 +232,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
             remedy.map { "\(text): \($0.request)" } ?? text
         case .badInput(let input, let text): "\(input.field) \(text)"
         case .malformed(_, let text): text
+        case .unreachable(let text): text
         default: description
         }
     }
@@ -196,6 +243,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let error as StoreError: .store(error)
         case let error as CryptoError: .crypto(error)
         case let error as CoreError: .core(error)
+        case SyncError.unreachable, SyncError.silent: .unreachable("\(error)")
         default: .invalid("\(error)")
         }
     }

@@ -40,7 +40,7 @@ public struct NodeAuthority: Sendable {
         } catch let error as TLSError {
             throw error
         } catch {
-            throw .invalid("cannot make the home's certificate authority: \(error)")
+            throw .failed("cannot make the home's certificate authority: \(error)")
         }
     }
 
@@ -50,13 +50,13 @@ public struct NodeAuthority: Sendable {
             let key = try P256.Signing.PrivateKey(rawRepresentation: keyBytes)
             let certificate = try Certificate(derEncoded: certificateDER)
             guard certificate.publicKey == Certificate.PrivateKey(key).publicKey else {
-                throw TLSError.invalid("the home's authority certificate does not match its key")
+                throw TLSError.damaged("the home's authority certificate does not match its key")
             }
             try self.init(key: key, certificate: certificate)
         } catch let error as TLSError {
             throw error
         } catch {
-            throw .invalid(
+            throw .damaged(
                 "the home's certificate authority is damaged (\(error)): delete authority.der in the home to make a new one")
         }
     }
@@ -65,7 +65,7 @@ public struct NodeAuthority: Sendable {
         self.key = key
         self.certificate = certificate
         var serializer = DER.Serializer()
-        do { try serializer.serialize(certificate) } catch { throw .invalid("cannot encode a certificate: \(error)") }
+        do { try serializer.serialize(certificate) } catch { throw .failed("cannot encode a certificate: \(error)") }
         certificateDER = serializer.serializedBytes
     }
 
@@ -90,17 +90,17 @@ public struct NodeAuthority: Sendable {
     public func issue(addresses: [String], names: [String], now: Date = Date()) throws(TLSError) -> ServerCertificate {
         var alternatives: [GeneralName] = []
         for address in addresses {
-            guard let bytes = IPv4.bytes(address) else { throw .invalid("'\(address)' is not an IPv4 address") }
+            guard let bytes = IPv4.bytes(address) else { throw .notIPv4(address) }
             alternatives.append(.ipAddress(ASN1OctetString(contentBytes: bytes[...])))
         }
         let label = "[A-Za-z0-9][A-Za-z0-9-]{0,62}"
         for name in names {
             guard name.range(of: "^\(label)(\\.\(label))*$", options: .regularExpression) != nil else {
-                throw .invalid("'\(name)' is not a host name (letters, digits, '-' and '.')")
+                throw .notHostName(name)
             }
             alternatives.append(.dnsName(name.lowercased()))
         }
-        guard !alternatives.isEmpty else { throw .invalid("a server certificate needs an address or a name") }
+        guard !alternatives.isEmpty else { throw .nothingToName }
         let serverKey = P256.Signing.PrivateKey()
         let signer = Certificate.PrivateKey(key)
         do {
@@ -129,7 +129,7 @@ public struct NodeAuthority: Sendable {
         } catch let error as TLSError {
             throw error
         } catch {
-            throw .invalid("cannot issue the node's certificate: \(error)")
+            throw .failed("cannot issue the node's certificate: \(error)")
         }
     }
 }
@@ -147,12 +147,24 @@ public struct ServerCertificate: Sendable {
 
 /// What went wrong making or reading certificates, in words a person can act on.
 public enum TLSError: Error, CustomStringConvertible, Sendable {
-    /// The input or a stored file was not usable.
-    case invalid(String)
+    /// An address a certificate was asked to name is not a dotted IPv4 address.
+    case notIPv4(String)
+    /// A name a certificate was asked to name is not a host name.
+    case notHostName(String)
+    /// A server certificate was asked for with no address and no name.
+    case nothingToName
+    /// The home's stored authority does not read, or its certificate does not match its key; the text says what
+    /// to do.
+    case damaged(String)
+    /// Making, encoding or using a certificate failed in the X.509 or TLS library; the text says which step.
+    case failed(String)
 
     public var description: String {
         switch self {
-        case .invalid(let text): text
+        case .notIPv4(let address): "'\(address)' is not an IPv4 address"
+        case .notHostName(let name): "'\(name)' is not a host name (letters, digits, '-' and '.')"
+        case .nothingToName: "a server certificate needs an address or a name"
+        case .damaged(let text), .failed(let text): text
         }
     }
 }

@@ -11,7 +11,7 @@ extension ServerCertificate {
             configuration.minimumTLSVersion = .tlsv12
             return configuration
         } catch {
-            throw .invalid("cannot use the node's certificate for TLS: \(error)")
+            throw .failed("cannot use the node's certificate for TLS: \(error)")
         }
     }
 }

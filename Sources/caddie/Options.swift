@@ -192,7 +192,7 @@ enum Passphrase {
         guard let first = getpass("Passphrase: ").map({ String(cString: $0) }) else { throw NodeError.passphraseRequired }
         if confirm {
             guard let second = getpass("Again: ").map({ String(cString: $0) }), second == first else {
-                throw NodeError.invalid("the passphrases did not match")
+                throw NodeError.badInput(.passphrase, "typed again did not match")
             }
         }
         return first

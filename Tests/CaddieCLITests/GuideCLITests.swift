@@ -28,7 +28,7 @@ struct GuideCLITests {
         #expect(behind["band"] as? String == "behind")
         let blind = try cli.ok(["guide", "--from", "36.5725,-121.9486", "--to", "36.5686,-121.9499"]).stdout
         #expect(blind.contains("No heading"))
-        try cli.fails(["guide", "--from", "95,0", "--to", "1,1"], saying: "Latitude 95")
+        try cli.fails(["guide", "--from", "95,0", "--to", "1,1"], saying: "--from latitude 95.0 is not valid")
         try cli.fails(["guide", "--from", "36.5", "--to", "1,1"], saying: "LAT,LON")
     }
 
@@ -110,6 +110,7 @@ struct TrackCLITests {
         #expect(walked > lengths.reduce(0, +))
         let holes = (summary["secondsPerHole"] as? [[String: Any]] ?? []).compactMap { $0["hole"] as? Int }
         #expect(holes == [1])
-        try ana.fails(["track", "mark", game, players[0], "--lat", "91", "--lon", "0"], saying: "Latitude")
+        try ana.fails(
+            ["track", "mark", game, players[0], "--lat", "91", "--lon", "0"], saying: "--lat 91.0 is not valid")
     }
 }

@@ -104,7 +104,7 @@ extension DeviceService {
         do {
             listener = try FrameListener.listen(host: host, port: Int(port), readTimeout: PairingMessage.readTimeout)
         } catch {
-            throw .invalid("cannot listen on \(host):\(port): \(error); choose another --listen address")
+            throw .conflict("cannot listen on \(host):\(port): \(error); choose another --listen address")
         }
         defer { listener.close() }
         let code = PairingCode(
@@ -115,7 +115,7 @@ extension DeviceService {
         var failures: [String] = []
         while failures.count < 5 {
             guard let arrival = listener.next(timeout: deadline.timeIntervalSinceNow) else {
-                throw .invalid("no device paired within \(Int(timeout)) s; run `caddie device add` again")
+                throw .unreachable("no device paired within \(Int(timeout)) s; run `caddie device add` again")
             }
             guard let request = arrival.frame, let device = PairingMessage.parseRequest(request, code: code) else {
                 let reason = arrival.problem ?? "the device code does not match"
@@ -139,12 +139,12 @@ extension DeviceService {
             do {
                 sealed = try SecretBox.seal([UInt8](JSONEncoder().encode(grant)), key: code.boxKey)
             } catch {
-                throw .invalid("cannot seal the grant: \(error)")
+                throw .malformed(what: "grant", "cannot seal the grant: \(error)")
             }
             arrival.reply(PairingMessage.granted + sealed)
             return device
         }
-        throw .invalid(
+        throw .conflict(
             "five connections failed to pair (the last: \(failures.last ?? "")); run `caddie device add` again for a "
                 + "fresh code")
     }
@@ -163,11 +163,11 @@ extension DeviceService {
         } catch {
             switch error {
             case .unreachable(let why):
-                throw .invalid(
+                throw .unreachable(
                     "cannot reach the first device at \(code.host):\(code.port) (\(why)): is `caddie device add` "
                         + "still waiting there, on the same network?")
             case .noReply(let why):
-                throw .invalid(
+                throw .unreachable(
                     "the first device did not answer (\(why)): run `caddie device add` there again and use its new "
                         + "code (both devices need this version of caddie or later)")
             }

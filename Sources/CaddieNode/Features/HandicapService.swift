@@ -156,7 +156,8 @@ extension HandicapService {
                         player: player, space: space, calculation: calculation, games: played.map { $0.game },
                         skipped: passed))
             } catch {
-                records[player.id] = .failure(.invalid(error.description))
+                // The finished games as they stand cannot make an index (a tee's ratings, the holes played).
+                records[player.id] = .failure(.conflict(error.description))
             }
         }
         return records

@@ -43,7 +43,10 @@ extension HomeService {
         name: ((R) -> String)?, describe: ((R) -> String)? = nil
     ) throws(NodeError) -> R {
         let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !lowered.isEmpty else { throw .invalid("say which \(what): an id, an id prefix or a name (see `\(list)`)") }
+        let input = NodeError.Input(option: "the \(what)", field: what)
+        guard !lowered.isEmpty else {
+            throw .badInput(input, "is blank: say which \(what): an id, an id prefix or a name (see `\(list)`)")
+        }
         if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
         var matches = name.map { name in records.filter { name($0).caseInsensitiveCompare(lowered) == .orderedSame } } ?? []
         let isHex = lowered.allSatisfy(\.isHexDigit)
@@ -54,9 +57,10 @@ extension HomeService {
         guard matches.count == 1 else {
             if matches.isEmpty {
                 if name == nil, isHex, lowered.count < Home.minimumPrefix {
-                    throw .invalid(
-                        "'\(text)' is too short to name a \(what): give at least \(Home.minimumPrefix) hex digits "
-                            + "of its id (see `\(list)`)")
+                    throw .badInput(
+                        input,
+                        "'\(text)' is too short: give at least \(Home.minimumPrefix) hex digits of its id "
+                            + "(see `\(list)`)")
                 }
                 throw .notFound("no \(what) '\(text)' in this space", .list("\(what)s", command: list))
             }

@@ -194,9 +194,7 @@ extension RoundService {
     /// refuse a mistake before it asks for the passphrase.
     public func setupChanges(space: SpaceID, game: GameID, setup: GameSetup<PlayerID>) throws(NodeError) -> [String: FieldValue] {
         guard !setup.isEmpty else {
-            throw .invalid(
-                "say what to change: --tee, --player-tee, --start, --holes, --formats, --skins, "
-                    + "--validate-skins, --teams or --stake")
+            throw .badInput(.setupChange, "is needed to say what to change")
         }
         let game = try self.game(space, game)
         guard !game.finished else {
@@ -283,7 +281,7 @@ extension RoundService {
         if clearIndex, player.handicapIndex != nil { fields["index"] = .null }
         guard !fields.isEmpty else {
             if name == nil, handicapIndex == nil, !clearIndex {
-                throw .invalid("say what to change: the name, the Handicap Index, or that the index is cleared")
+                throw .badInput(.playerChange, "is needed to say what to change")
             }
             return (player, nil)  // already so: no op to sign
         }

@@ -193,10 +193,13 @@ extension RoundService {
                         + "a marker and the player they mark both play")
             }
             guard player.id != marker.id else {
-                throw .invalid("\(player.name) cannot mark their own card: choose another player")
+                throw .badInput(
+                    .markerPairs,
+                    "name \(player.name) as \(player.name)'s own marker: \(player.name) cannot mark their own card; "
+                        + "choose another player")
             }
             guard !result.contains(where: { $0.player == player.id }) else {
-                throw .invalid("\(player.name) is given two markers: give one")
+                throw .badInput(.markerPairs, "give \(player.name) two markers: give one")
             }
             result.append((player.id, marker.id))
         }

@@ -132,6 +132,8 @@ extension SpaceService {
             }
             throw .ambiguous("'\(text)' matches \(matches.count) invites: give more of the id")
         }
+        // Revoked already: nothing to sign again.
+        guard !invite.revoked else { throw .conflict("invite \(invite.id.hex) is already revoked: it admits nobody") }
         let keys = try unlockKeys()
         _ = try run { try store.revokeInvite(invite.id) }
         try append(space: invite.space, keys: keys, changes: [.set(invite.id, fields: ["revoked": .integer(1)])])
@@ -242,7 +244,7 @@ extension SpaceService {
                     + "\(ticket.inviterName)'s device (\(ticket.inviter.short)), which made it")
         } catch SyncError.unreachable(let text) {
             // The text names the address dialled and why it failed: "127.0.0.1:7400: connection refused (...)".
-            throw NodeError.invalid(
+            throw NodeError.unreachable(
                 "cannot reach \(ticket.inviterName)'s device at \(text). It must be running `caddie serve` there, on "
                     + "a network this device shares")
         }
@@ -303,7 +305,7 @@ extension SpaceService {
             return try await group.next() ?? nil
         }
         guard let found else {
-            throw NodeError.invalid(
+            throw NodeError.unreachable(
                 "did not find \(ticket.inviterName)'s device on this network within \(seconds) s: it must be "
                     + "running `caddie serve` on the same Wi-Fi; or give its address with --peer HOST:PORT")
         }

@@ -14,9 +14,12 @@ struct Card: ParsableCommand {
     func run() throws {
         try guarded {
             guard ["text", "csv", "html"].contains(format) else {
-                throw NodeError.invalid("--format must be text, csv or html, got '\(format)'")
+                throw NodeError.badInput(.format, "must be text, csv or html, got '\(format)'")
             }
-            guard !(json && format != "text") else { throw NodeError.invalid("give --json or --format, not both") }
+            guard !(json && format != "text") else {
+                throw NodeError.badInput(
+                    .format, "\(format) and --json do not go together: give --json or --format, not both")
+            }
             let (home, space, game) = try target.open()
             if format != "text" {
                 let export = try home.rounds.cardExport(space: space, game: game)

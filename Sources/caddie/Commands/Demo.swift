@@ -60,7 +60,7 @@ final class DemoRun {
         self.timeout = timeout
         executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         if lab {
-            guard getuid() == 0 else { throw NodeError.invalid("--lab needs root: it creates network namespaces") }
+            guard getuid() == 0 else { throw NodeError.refused("--lab needs root: it creates network namespaces") }
             labScript = Self.findLabScript(from: executable)
             guard labScript != nil else {
                 throw NodeError.file("--lab needs Deploy/lab.sh: run caddie demo from the Caddie checkout")
@@ -144,7 +144,7 @@ final class DemoRun {
 
         let dev = try homes[3].rounds.resolvePlayer(space, "Dev")
         guard let disputed = card.cell(dev.id, 7), disputed.isConflict else {
-            throw NodeError.invalid("the demo expected a conflict on Dev's 7th and found none")
+            throw NodeError.conflict("the demo expected a conflict on Dev's 7th and found none")
         }
         say(
             "\n== The conflict: Dev's 7th holds "
@@ -160,7 +160,7 @@ final class DemoRun {
         say("   every device has the settled value \(seconds(Date().timeIntervalSince(settled))) later")
         let after = try homes[1].rounds.card(space: space, game: game)
         guard let cell = after.cell(dev.id, 7), !cell.isConflict, cell.winner?.entry.strokes == 5 else {
-            throw NodeError.invalid("the demo expected Dev's 7th to be settled at 5 on Ben's device")
+            throw NodeError.conflict("the demo expected Dev's 7th to be settled at 5 on Ben's device")
         }
 
         let final = try homes[1].handicaps.standings(space: space, game: game)
@@ -184,7 +184,9 @@ final class DemoRun {
         var checked = 0
         for home in homes {
             let result = try home.audit.verify(space: space, keys: try home.unlock(passphrase: Demo.passphrase))
-            guard result.failures.isEmpty else { throw NodeError.invalid("verify failed on a demo home: \(result.failures)") }
+            guard result.failures.isEmpty else {
+                throw NodeError.conflict("verify failed on a demo home: \(result.failures)")
+            }
             checked += result.checked
         }
         say("\n== Summary")
@@ -215,7 +217,7 @@ final class DemoRun {
         let serving = Task { try await anaNode.serve(host: "127.0.0.1", port: 0, peers: []) { listening.yield($0) } }
         defer { serving.cancel() }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw NodeError.invalid("Ana's node did not start") }
+        guard let port = await iterator.next() else { throw NodeError.unreachable("Ana's node did not start") }
         for (home, name) in zip(homes, Demo.names).dropFirst() {
             let joined = try await home.spaces.join(
                 ticket: ticket, at: try HostPort(parsing: "127.0.0.1:\(port)"),
@@ -327,7 +329,7 @@ final class DemoRun {
         guard line.hasPrefix("listening on "),
             let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         else {
-            throw NodeError.invalid("\(Demo.names[index])'s node did not start (log: \(logURL.path)): \(line)")
+            throw NodeError.unreachable("\(Demo.names[index])'s node did not start (log: \(logURL.path)): \(line)")
         }
         return port
     }
@@ -355,7 +357,7 @@ final class DemoRun {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NodeError.invalid("Deploy/lab.sh \(arguments.joined(separator: " ")) failed")
+            throw NodeError.conflict("Deploy/lab.sh \(arguments.joined(separator: " ")) failed")
         }
     }
 
@@ -366,7 +368,7 @@ final class DemoRun {
             if Set(try homes.map { try $0.stateHash(space) }).count == 1 { return Date().timeIntervalSince(start) }
             Thread.sleep(forTimeInterval: 0.02)
         }
-        throw NodeError.invalid("the four nodes did not converge within \(Int(timeout)) s (logs in \(folder.path))")
+        throw NodeError.unreachable("the four nodes did not converge within \(Int(timeout)) s (logs in \(folder.path))")
     }
 
     func finish(keep: Bool) {
@@ -413,7 +415,9 @@ final class DemoRun {
                     .flatMap { Int($0) }
                 if port == nil { Thread.sleep(forTimeInterval: 0.05) }
             }
-            guard let port else { throw NodeError.invalid("\(Demo.names[index])'s node did not start (log: \(logURL.path))") }
+            guard let port else {
+                throw NodeError.unreachable("\(Demo.names[index])'s node did not start (log: \(logURL.path))")
+            }
             ports.append(port)
         }
         let deadline = Date().addingTimeInterval(20)
@@ -422,7 +426,9 @@ final class DemoRun {
             Thread.sleep(forTimeInterval: 0.05)
             endpoint = try HTTPEndpoint.read(homes[0])
         }
-        guard let endpoint else { throw NodeError.invalid("Ana's node did not start its web app (log in \(folder.path))") }
+        guard let endpoint else {
+            throw NodeError.unreachable("Ana's node did not start its web app (log in \(folder.path))")
+        }
         let secret = try WebAccess(home: homes[0]).newLink()
         say("\n== The four nodes keep running; Ana's serves the web app")
         say("   open this within 10 minutes, once, to see the card as Ana: http://127.0.0.1:\(endpoint.port)/signin?t=\(secret)")

@@ -23,7 +23,7 @@ struct Device: ParsableCommand {
             try guarded {
                 let parts = listen.split(separator: ":")
                 guard parts.count == 2, let port = UInt16(parts[1]) else {
-                    throw NodeError.invalid("--listen must be HOST:PORT, e.g. 0.0.0.0:7401")
+                    throw NodeError.badInput(.listen, "must be HOST:PORT, e.g. 0.0.0.0:7401")
                 }
                 let home = try options.open()
                 let device = try home.devices.addDevice(

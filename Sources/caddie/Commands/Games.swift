@@ -27,7 +27,7 @@ struct GameSetupOptions: ParsableArguments {
         for pair in playerTees {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw NodeError.invalid("--player-tee takes PLAYER=TEE, e.g. --player-tee Ann=Red; got '\(pair)'")
+                throw NodeError.badInput(.playerTees, "takes PLAYER=TEE, e.g. --player-tee Ann=Red; got '\(pair)'")
             }
             setup.playerTees.append((parts[0], parts[1]))
         }
@@ -41,9 +41,9 @@ struct GameSetupOptions: ParsableArguments {
                 $0.split(separator: "+", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) }
             }
             guard sides.count == 2, sides.allSatisfy({ $0.allSatisfy { !$0.isEmpty } }) else {
-                throw NodeError.invalid(
-                    "--teams takes two sides separated by a comma, partners joined by +, "
-                        + "e.g. Ann+Ben,Cleo+Dev; got '\(teams)'")
+                throw NodeError.badInput(
+                    .teams,
+                    "takes two sides separated by a comma, partners joined by +, e.g. Ann+Ben,Cleo+Dev; got '\(teams)'")
             }
             setup.teams = sides
         }

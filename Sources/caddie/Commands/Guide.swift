@@ -29,19 +29,34 @@ struct Guide: ParsableCommand {
     @Flag(help: "Metres instead of yards.") var metres = false
     @Flag(help: "Competition mode (Rules of Golf 4.3a): distance and direction only.") var competition = false
 
-    static func point(_ text: String, _ what: String) throws -> GeoPoint {
+    /// The position `LAT,LON` given as `option` (`--from` or `--to`).
+    static func point(_ text: String, _ option: NodeError.Input) throws -> GeoPoint {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { PlainDecimal.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1] else {
-            throw NodeError.invalid(
-                "--\(what) must be LAT,LON in decimal degrees, south and west negative, "
+            throw NodeError.badInput(
+                option,
+                "must be LAT,LON in decimal degrees, south and west negative, "
                     + "e.g. -37.951,144.425 or 36.5686,-121.9499; got '\(text)'")
         }
-        return try position(lat, lon)
+        return try position(lat, lon, in: option)
     }
 
-    static func position(_ lat: Double, _ lon: Double) throws -> GeoPoint {
-        do { return try GeoPoint(latitude: lat, longitude: lon) } catch { throw NodeError.invalid("\(error)") }
+    /// A position from `--lat` and `--lon`, or from the one `option` that gave both (`--from`); an error names it.
+    static func position(_ lat: Double, _ lon: Double, in option: NodeError.Input? = nil) throws -> GeoPoint {
+        do {
+            return try GeoPoint(latitude: lat, longitude: lon)
+        } catch .invalidLatitude(let value) {
+            throw NodeError.badInput(
+                option ?? .latitude,
+                "\(option == nil ? "" : "latitude ")\(value) is not valid: give decimal degrees from -90 to 90")
+        } catch .invalidLongitude(let value) {
+            throw NodeError.badInput(
+                option ?? .longitude,
+                "\(option == nil ? "" : "longitude ")\(value) is not valid: give decimal degrees from -180 to 180")
+        } catch {
+            throw NodeError.badInput(option ?? .latitude, "is not a position: \(error)")
+        }
     }
 
     var settings: GuidanceSettings { GuidanceSettings(unit: metres ? .metres : .yards, competitionMode: competition) }
@@ -49,12 +64,13 @@ struct Guide: ParsableCommand {
     func input(_ position: GeoPoint) throws -> GuidanceInput {
         guard let heading else { return GuidanceInput(position: position, headings: []) }
         guard let source = HeadingSource(name: headingSource) else {
-            throw NodeError.invalid("--heading-source is head, compass or course, not '\(headingSource)'")
+            throw NodeError.badInput(.headingSource, "is head, compass or course, not '\(headingSource)'")
         }
         do {
             return GuidanceInput(position: position, heading: try HeadingReading(degrees: heading, source: source))
         } catch {
-            throw NodeError.invalid(error.description)
+            throw NodeError.badInput(
+                .heading, "\(heading) is not valid: give a finite number of degrees clockwise from true north")
         }
     }
 
@@ -62,16 +78,20 @@ struct Guide: ParsableCommand {
         try guarded {
             if let from, let to {
                 let guidance = Guidance(
-                    from: try input(try Self.point(from, "from")),
-                    to: GuidanceTarget(kind: .other, point: try Self.point(to, "to")), settings: settings)
+                    from: try input(try Self.point(from, .from)),
+                    to: GuidanceTarget(kind: .other, point: try Self.point(to, .to)), settings: settings)
                 return print(guidance, hole: nil)
             }
             let (home, space) = try options.open()
             if let gpx {
-                guard let course, let hole else { throw NodeError.invalid("--gpx needs --course ID --hole N") }
+                guard let course, let hole else { throw NodeError.badInput(.gpx, "needs --course ID --hole N") }
                 guard let data = FileManager.default.contents(atPath: gpx) else { throw NodeError.file("cannot read \(gpx)") }
                 let track: [TrackPoint]
-                do { track = try GPXParser.parse(data) } catch { throw NodeError.invalid("\(error)") }
+                do {
+                    track = try GPXParser.parse(data)
+                } catch {
+                    throw NodeError.malformed(what: "GPX track", "\(error)")
+                }
                 let goal = try home.guidance.holeTarget(
                     space: space, course: try home.courses.resolveCourse(space, course).id, hole: hole, target: target)
                 let callouts = CalloutThrottle.replay(track, to: goal.target, settings: settings, area: goal.green)
@@ -104,14 +124,16 @@ struct Guide: ParsableCommand {
                 return
             }
             guard let lat, let lon else {
-                throw NodeError.invalid("give --from and --to, or --lat and --lon with --course/--hole or --game/--player")
+                throw NodeError.badInput(
+                    lat == nil ? .latitude : .longitude,
+                    "is missing: give --from and --to, or --lat and --lon with --course/--hole or --game/--player")
             }
             let position = try Self.position(lat, lon)
             guard
                 let goal = try home.guidance.holeTarget(
                     space: space, game: game, player: player, course: course, hole: hole, target: target)
             else {
-                throw NodeError.invalid("say where to: --course ID --hole N, or --game ID --player ID")
+                throw NodeError.badInput(.destination, "is needed to say where to")
             }
             print(Guidance(from: try input(position), to: goal.target, settings: settings), hole: goal.hole)
         }

@@ -86,8 +86,9 @@ struct HandicapCommand: ParsableCommand {
                 for text in differentials.split(separator: ",", omittingEmptySubsequences: false) {
                     let trimmed = text.trimmingCharacters(in: .whitespaces)
                     guard let value = PlainDecimal.parse(trimmed) else {
-                        throw NodeError.invalid(
-                            "--differentials: '\(trimmed)' is not a number; give differentials "
+                        throw NodeError.badInput(
+                            .differentials,
+                            "'\(trimmed)' is not a number; give differentials "
                                 + "separated by commas, oldest first, e.g. 12.0,14.1,9.8")
                     }
                     values.append(value)

@@ -149,7 +149,8 @@ enum RecoveryInput {
             return text
         }
         guard isatty(STDIN_FILENO) == 1 else {
-            throw NodeError.invalid("give the recovery phrase: type it when asked (on a terminal) or use --phrase-file FILE")
+            throw NodeError.badInput(
+                .recoveryPhrase, "is missing: type it when asked (on a terminal) or use --phrase-file FILE")
         }
         Swift.print("Recovery phrase (\(RecoveryPhrase.wordCount) words, on one line or several; an empty line ends): ")
         var lines: [String] = []

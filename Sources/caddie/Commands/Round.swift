@@ -21,7 +21,7 @@ struct Player: ParsableCommand {
                 var userKey: PublicKey?
                 if let user {
                     guard let key = PublicKey(hex: user) else {
-                        throw NodeError.invalid("--user must be a user key of 64 hex digits (see `caddie whoami`)")
+                        throw NodeError.badInput(.user, "must be a user key of 64 hex digits (see `caddie whoami`)")
                     }
                     userKey = key
                 }
@@ -203,9 +203,8 @@ struct Game: ParsableCommand {
             guard parts.count == 2, !parts[0].trimmingCharacters(in: .whitespaces).isEmpty,
                 !parts[1].trimmingCharacters(in: .whitespaces).isEmpty
             else {
-                throw NodeError.invalid(
-                    "--markers takes PLAYER:MARKER pairs separated by commas, e.g. Ben:Ana,Ana:Ben; "
-                        + "got '\(pair)'")
+                throw NodeError.badInput(
+                    .markers, "takes PLAYER:MARKER pairs separated by commas, e.g. Ben:Ana,Ana:Ben; got '\(pair)'")
             }
             return (String(parts[0]), String(parts[1]))
         }
@@ -327,7 +326,7 @@ struct ScoreCommand: ParsableCommand {
             var fairwayResult: ScoreEntry.Fairway?
             if let fairway {
                 guard let value = ScoreEntry.Fairway(name: fairway) else {
-                    throw NodeError.invalid("--fairway must be hit, left or right, got '\(fairway)'")
+                    throw NodeError.badInput(.fairway, "must be hit, left or right, got '\(fairway)'")
                 }
                 fairwayResult = value
             }
@@ -344,7 +343,11 @@ struct ScoreCommand: ParsableCommand {
             let done = try home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
                 try home.unlock(passphrase: try Passphrase.obtain())
             }
-            guard let op = done.op else { throw NodeError.invalid("the node signed no op for the score") }
+            guard let op = done.op else {
+                throw NodeError.conflict(
+                    "the node signed no op for the score: "
+                        + "run the node and its commands from the same version of Caddie")
+            }
             Console.show(
                 json: json, .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
                 text: "Hole \(hole): \(entry.summary) for \(target.player)")
@@ -362,7 +365,9 @@ struct Attest: ParsableCommand {
             .attest(space: space, game: game, player: id)
         } done: { result in
             guard case .attested(_, let hash) = result else {
-                throw NodeError.invalid("the node signed no attestation for \(player)'s card: check with `caddie card`")
+                throw NodeError.conflict(
+                    "the node signed no attestation for \(player)'s card: check with `caddie card`, and run the node "
+                        + "and its commands from the same version of Caddie")
             }
             return "Attested \(player)'s card (\(hash.short))"
         }

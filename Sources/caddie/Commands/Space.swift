@@ -56,8 +56,8 @@ struct Space: ParsableCommand {
                         .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]),
                         text: "Joined space \(invite.name) (\(invite.space.hex))")
                 case .ticket(let ticket):
-                    guard (1...600).contains(wait) else { throw NodeError.invalid("--wait must be 1...600 seconds") }
-                    let address = try peer.map { try HostPort(parsing: $0) }
+                    guard (1...600).contains(wait) else { throw NodeError.badInput(.wait, "must be 1...600 seconds") }
+                    let address = try peer.map { try HostPort(parsing: $0, input: .peer) }
                     var logger = makeLogger("caddie.join")
                     if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
                     let passphrase = try Passphrase.obtain()
@@ -228,7 +228,7 @@ struct Space: ParsableCommand {
                 let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
                 let (digits, unit) = trimmed.last.flatMap { units[$0] }.map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
                 guard let value = Int(digits), value > 0, value <= Int(Int32.max) else {
-                    throw .invalid("--expires '\(text)' is not a duration: use e.g. 90m, 2h or 1d")
+                    throw .badInput(.expires, "'\(text)' is not a duration: use e.g. 90m, 2h or 1d")
                 }
                 return value * unit
             }

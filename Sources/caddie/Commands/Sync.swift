@@ -65,40 +65,45 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try await guardedAsync {
-            let address = try HostPort(parsing: listen)
-            let peerList = try peers.map { try HostPort(parsing: $0) }
-            let httpAddress = try http.map { try HostPort(parsing: $0) }
-            let httpsAddress = try https.map { try HostPort(parsing: $0) }
+            let address = try HostPort(parsing: listen, input: .listen)
+            let peerList = try peers.map { try HostPort(parsing: $0, input: .peer) }
+            let httpAddress = try http.map { try HostPort(parsing: $0, input: .http) }
+            let httpsAddress = try https.map { try HostPort(parsing: $0, input: .https) }
             if let httpsAddress, httpsAddress.host != "0.0.0.0", !Self.isIPv4(httpsAddress.host) {
-                throw NodeError.invalid(
-                    "--https takes an IPv4 address and a port, such as 0.0.0.0:7443 or 192.168.1.20:7443, not "
+                throw NodeError.badInput(
+                    .https,
+                    "takes an IPv4 address and a port, such as 0.0.0.0:7443 or 192.168.1.20:7443, not "
                         + "'\(httpsAddress.host)' (a name goes in --https-name)")
             }
-            let trustAddress = try trustPage.map { try HostPort(parsing: $0) }
+            let trustAddress = try trustPage.map { try HostPort(parsing: $0, input: .trustPage) }
             if let trustAddress {
                 guard httpsAddress.map({ $0.port != 0 }) == true else {
-                    throw NodeError.invalid(
-                        "--trust-page sends new phones on to the HTTPS server: give --https with a port, such as 0.0.0.0:7443")
+                    throw NodeError.badInput(
+                        .trustPage,
+                        "sends new phones on to the HTTPS server: give --https with a port, such as 0.0.0.0:7443")
                 }
                 guard trustAddress.host == "0.0.0.0" || Self.isIPv4(trustAddress.host) else {
-                    throw NodeError.invalid(
-                        "--trust-page takes an IPv4 address and a port, such as 0.0.0.0:7480, not '\(trustAddress.host)'")
+                    throw NodeError.badInput(
+                        .trustPage,
+                        "takes an IPv4 address and a port, such as 0.0.0.0:7480, not '\(trustAddress.host)'")
                 }
             }
             if !httpsNames.isEmpty, httpsAddress == nil {
-                throw NodeError.invalid("--https-name names the HTTPS certificate: give --https as well")
+                throw NodeError.badInput(.httpsName, "names the HTTPS certificate: give --https as well")
             }
             let logger = makeLogger("caddie.serve")
             if let httpAddress, !Self.isLoopback(httpAddress.host) {
                 // With HTTPS, plain HTTP beyond this machine carries only the trust page: never the app or a session.
                 guard httpsAddress == nil else {
-                    throw NodeError.invalid(
-                        "with --https, --http stays on loopback (127.0.0.1:7480) for this machine's own browser and programs; "
+                    throw NodeError.badInput(
+                        .http,
+                        "stays on loopback (127.0.0.1:7480) with --https, for this machine's own browser and programs; "
                             + "phones get the trust page over plain HTTP with --trust-page 0.0.0.0:7480")
                 }
                 guard httpAnyAddress else {
-                    throw NodeError.invalid(
-                        "--http \(httpAddress) is not a loopback address: the API acts as you, so "
+                    throw NodeError.badInput(
+                        .http,
+                        "\(httpAddress) is not a loopback address: the API acts as you, so "
                             + "binding it elsewhere needs --http-any-address as well")
                 }
                 logger.warning(
@@ -106,7 +111,7 @@ struct Serve: AsyncParsableCommand {
             }
             let home = try options.open()
             if await ControlSocket.answers(path: home.controlSocketPath) {
-                throw NodeError.invalid(ControlSocket.Failure.inUse(home.controlSocketPath).description)
+                throw NodeError.conflict(ControlSocket.Failure.inUse(home.controlSocketPath).description)
             }
             let passphrase = try Passphrase.obtain()
             let unlocked = try home.unlock(passphrase: passphrase)
@@ -123,7 +128,7 @@ struct Serve: AsyncParsableCommand {
             home.takeWrites()
             let fixedID = try nodeId.map { text throws(NodeError) -> [UInt8] in
                 guard let bytes = Hex.decode(text), bytes.count == 8 else {
-                    throw NodeError.invalid("--node-id must be 16 hex digits, as `caddie mdns-service` printed")
+                    throw NodeError.badInput(.nodeID, "must be 16 hex digits, as `caddie mdns-service` printed")
                 }
                 return bytes
             }
@@ -139,7 +144,8 @@ struct Serve: AsyncParsableCommand {
             var discovery: LocalDiscovery?
             if !noMdns {
                 guard address.port != 0 else {
-                    throw NodeError.invalid("mDNS advertises a fixed port: give --listen HOST:PORT with a port, or --no-mdns")
+                    throw NodeError.badInput(
+                        .listen, "needs a fixed port for mDNS to advertise: give HOST:PORT with a port, or --no-mdns")
                 }
                 do {
                     discovery = try LocalDiscovery(node: node, port: address.port, logger: logger)
@@ -258,7 +264,13 @@ struct Serve: AsyncParsableCommand {
             names = names.map { $0.lowercased() }.filter { seen.insert($0).inserted }
             return (keys, try authority.issue(addresses: addresses, names: names))
         } catch let error as TLSError {
-            throw NodeError.invalid(error.description)
+            switch error {
+            case .notIPv4: throw NodeError.badInput(.https, error.description)
+            case .notHostName: throw NodeError.badInput(.httpsName, error.description)
+            case .nothingToName: throw NodeError.badInput(.https, "needs an address for the certificate to name")
+            case .damaged(let text): throw NodeError.malformed(what: "certificate authority", text)
+            case .failed(let text): throw NodeError.malformed(what: "certificate", text)
+            }
         }
     }
 }
@@ -271,7 +283,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guardedAsync {
-            let address = try HostPort(parsing: peer)
+            let address = try HostPort(parsing: peer, input: .peer)
             let (home, space) = try options.open()
             var logger = makeLogger("caddie.sync")
             if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
@@ -328,11 +340,11 @@ struct MdnsService: ParsableCommand {
 
     func run() throws {
         try guarded {
-            guard (1...65535).contains(port) else { throw NodeError.invalid("--port must be 1...65535") }
+            guard (1...65535).contains(port) else { throw NodeError.badInput(.port, "must be 1...65535") }
             let id =
                 try nodeId.map { text throws(NodeError) -> [UInt8] in
                     guard let bytes = Hex.decode(text), bytes.count == 8 else {
-                        throw NodeError.invalid("--node-id must be 16 hex digits")
+                        throw NodeError.badInput(.nodeID, "must be 16 hex digits")
                     }
                     return bytes
                 } ?? SecureRandom.bytes(8)

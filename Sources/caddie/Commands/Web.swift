@@ -28,7 +28,7 @@ struct Web: ParsableCommand {
         func run() throws {
             try options.read { home in
                 guard let der = home.authorityCertificate() else {
-                    throw NodeError.invalid(
+                    throw NodeError.notFound(
                         "this home has no certificate authority yet: `caddie serve --https 0.0.0.0:7443` makes it")
                 }
                 let pem = NodeAuthority.pem(der)
@@ -55,7 +55,7 @@ struct Web: ParsableCommand {
             try options.read { home in
                 _ = try home.identity()
                 guard let endpoint = try HTTPEndpoint.read(home) else {
-                    throw NodeError.invalid(
+                    throw NodeError.conflict(
                         "no node serves the web app from \(home.directory.path): start one with "
                             + "`caddie serve --http 127.0.0.1:7480` (add --http-any-address and an address "
                             + "of this machine's network for a phone), then run this again")
@@ -90,7 +90,7 @@ struct Web: ParsableCommand {
             let bracket = { (host: String) in host.contains(":") ? "[\(host)]" : host }
             if let given {
                 guard !given.isEmpty, !given.contains("/"), !given.contains(" ") else {
-                    throw NodeError.invalid("--host must be an address or name, such as 192.168.1.20, not '\(given)'")
+                    throw NodeError.badInput(.host, "must be an address or name, such as 192.168.1.20, not '\(given)'")
                 }
                 return bracket(given)
             }
