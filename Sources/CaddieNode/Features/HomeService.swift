@@ -45,7 +45,7 @@ extension HomeService {
         let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
         let input = NodeError.Input(option: "the \(what)", field: what)
         guard !lowered.isEmpty else {
-            throw .badInput(input, "is blank: say which \(what): an id, an id prefix or a name (see `\(list)`)")
+            throw .badInput(input, "is blank: say which \(what): an id, an id prefix or a name")
         }
         if let exact = records.first(where: { id($0).hex == lowered }) { return exact }
         var matches = name.map { name in records.filter { name($0).caseInsensitiveCompare(lowered) == .orderedSame } } ?? []
@@ -59,8 +59,7 @@ extension HomeService {
                 if name == nil, isHex, lowered.count < Home.minimumPrefix {
                     throw .badInput(
                         input,
-                        "'\(text)' is too short: give at least \(Home.minimumPrefix) hex digits of its id "
-                            + "(see `\(list)`)")
+                        "'\(text)' is too short: give at least \(Home.minimumPrefix) hex digits of its id")
                 }
                 throw .notFound("no \(what) '\(text)' in this space", .list("\(what)s", command: list))
             }
