@@ -1,0 +1,160 @@
+import CaddieCore
+import CaddieServices
+import CaddieSync
+import Foundation
+import Logging
+
+extension Home {
+    /// Runs a command here, with these keys: the feature's checks, then its append.
+    public func execute(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
+        switch command {
+        case .score(let space, let game, let player, let hole, let entry, let seen):
+            let made = try rounds.score(
+                space: space, keys: keys, game: game, player: player, hole: hole, entry: entry, seen: seen)
+            return made.replay ? .replayed(made.op) : .op(made.op)
+        case .attest(let space, let game, let player):
+            let (op, card) = try rounds.attestWithOp(space: space, keys: keys, game: game, player: player)
+            return .attested(op, card: card)
+        case .setFinished(let space, let game, let finished):
+            return try rounds.setFinished(space: space, keys: keys, game: game, finished: finished).map { .op($0) } ?? .unchanged
+        case .setInRoster(let space, let game, let player, let inRoster):
+            let op =
+                inRoster
+                ? try rounds.addToRoster(space: space, keys: keys, game: game, player: player)
+                : try rounds.removeFromRoster(space: space, keys: keys, game: game, player: player)
+            return op.map { .op($0) } ?? .unchanged
+        case .addPlayer(let space, let name, let user, let handicapIndex):
+            return .player(try rounds.addPlayer(space: space, keys: keys, name: name, user: user, handicapIndex: handicapIndex))
+        case .newGame(let space, let course, let tee, let players, let markers, let setup):
+            return .game(
+                try rounds.newGame(
+                    space: space, keys: keys, course: course, tee: tee, players: players,
+                    markers: markers.map { ($0.player, $0.marker) }, setup: setup))
+        case .setup(let space, let game, let setup):
+            return .op(try rounds.setupGame(space: space, keys: keys, game: game, setup: setup))
+        case .editPlayer(let space, let player, let name, let handicapIndex, let clearIndex):
+            let (_, op) = try rounds.editPlayerWithOp(
+                space: space, keys: keys, player: player, name: name, handicapIndex: handicapIndex, clearIndex: clearIndex)
+            return op.map { .op($0) } ?? .unchanged
+        case .setDeleted(let space, let game, let deleted, let force):
+            return .op(try rounds.deleteGame(space: space, keys: keys, game: game, force: force, restore: !deleted))
+        case .setMarker(let space, let game, let pair):
+            return .op(try rounds.setMarker(space: space, keys: keys, game: game, player: pair.player, marker: pair.marker))
+        case .importCourses(let space, let read):
+            return .courses(try courses.importCourses(space: space, keys: keys, read))
+        case .revokeDevice(let device):
+            return .revoked(spaces: try devices.revokeDevice(device, keys: keys), devices: [device])
+        case .revokeLostDevices:
+            guard try identity().recoveredAt != nil else {
+                throw .refused(
+                    "--lost is for a home made with `caddie login --recover`; revoke a device by its key instead "
+                        + "(`caddie device list`)")
+            }
+            return .revoked(spaces: [], devices: try devices.revokeLostDevices(keys: keys))
+        case .mark(let space, let game, let player, let point, let shot):
+            let mark = try guidance.mark(
+                space: space, keys: keys, game: game, player: player, point: point, kind: shot ? .shot : .fix)
+            return .marked(hole: mark.hole)
+        case .createInvite(let space, let uses, let seconds):
+            return .invite(try spaces.createInvite(space: space, uses: uses, seconds: seconds, keys: keys).text)
+        case .sharedKeyInvite(let space):
+            return .invite(try spaces.sharedKeyInvite(space: space, keys: keys).text)
+        case .revokeInvite(let text):
+            return .inviteRevoked(try spaces.revokeInvite(text, keys: keys).id)
+        case .removeMember(let space, let member):
+            return .removed(try spaces.removeMember(space: space, user: member, keys: keys))
+        case .rotateKey(let space):
+            let rotation = try spaces.rotateKey(space: space, keys: keys)
+            return .rotated(epoch: rotation.epoch, sealedTo: rotation.sealed.count)
+        case .importBundle(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .file("cannot read \(path): check the path")
+            }
+            let report = try rounds.importBundle(keys: keys, bytes: [UInt8](data))
+            return .imported(applied: report.applied.count, duplicates: report.duplicates)
+        case .sync:
+            throw .refused("a sync runs asynchronously: `executeAsync` runs it")
+        }
+    }
+
+    /// Runs a command in the node running on this home, if one answers; else here, with the keys `unlock` opens
+    /// (the passphrase and Argon2id are paid only then).
+    public func run(_ command: NodeCommand, unlock: () throws -> UnlockedKeys) throws -> NodeCommandResult {
+        if let answered = try askNode(command) { return answered }
+        return try execute(command, keys: try unlock())
+    }
+
+    /// As ``run(_:unlock:)``, for a command that may run asynchronously here (a sync).
+    public func runAsync(
+        _ command: NodeCommand, logger: Logger, unlock: () throws -> UnlockedKeys
+    ) async throws -> NodeCommandResult {
+        if let answered = try askNode(command) { return answered }
+        return try await executeAsync(command, keys: try unlock(), logger: logger)
+    }
+
+    /// The running node's answer to a command; nil when no node runs on this home, or when it is an older one that
+    /// does not run this command (it takes edits only, CTL1: the command then runs here and hands it its edits).
+    private func askNode(_ command: NodeCommand) throws -> NodeCommandResult? {
+        guard !servesWrites.withLock({ $0 }) else { return nil }
+        let reply: [UInt8]?
+        do {
+            guard let device = try identity().deviceKey else {
+                throw NodeError.file("identity.json names no valid device key: log in again in a new home")
+            }
+            reply = try ControlSocket.request(
+                path: controlSocketPath, command.encoded(device: device), replyTimeout: command.replyTimeoutSeconds)
+        } catch let error as NodeError {
+            throw error
+        } catch {
+            // The node took the command and did not answer (ControlSocket.Failure.noAnswer).
+            throw NodeError.unreachable("\(error)")
+        }
+        guard let reply, !Self.isLegacyRefusal(reply) else { return nil }
+        return try NodeCommandResult.result(fromReply: reply)
+    }
+
+    /// Runs a command here: a sync on the network, any other as ``execute(_:keys:)`` does, off the caller's thread.
+    public func executeAsync(_ command: NodeCommand, keys: UnlockedKeys, logger: Logger) async throws -> NodeCommandResult {
+        guard case .sync(let space, let host, let port) = command else {
+            return try await Task.detached { try self.execute(command, keys: keys) }.value
+        }
+        return try await syncOnce(space: space, host: host, port: port, keys: keys, logger: logger)
+    }
+
+    /// Syncs one space with one peer once, both ways. A recovered user's devices from before the recovery are then
+    /// revoked (this home now holds what the group holds of them), and on the owner's devices a key that reached a
+    /// removed member is replaced; either goes back to the peer at once.
+    func syncOnce(space: SpaceID, host: String, port: Int, keys: UnlockedKeys, logger: Logger) async throws -> NodeCommandResult {
+        let address = "\(host):\(port)"
+        let node = try syncNode(keys: keys, logger: logger)
+        let report = try await node.syncOnce(host: host, port: port, space: space)
+        guard report.completed else {
+            let text = "sync with \(address) failed: \(report.failure ?? "the session ended early")"
+            throw report.refused ? NodeError.refused(text) : NodeError.unreachable(text)
+        }
+        let lost = try devices.revokeLostDevices(keys: keys, only: [space])
+        let renewed = try spaces.renewExposedKey(space: space, keys: keys)
+        var sent = report.sent
+        if !lost.isEmpty || renewed != nil {
+            let again = try await node.syncOnce(host: host, port: port, space: space)
+            guard again.completed else {
+                let text =
+                    "the lost devices were revoked here, but sending that to \(address) failed: "
+                    + "\(again.failure ?? "the session ended early"); run `caddie sync` again"
+                throw again.refused ? NodeError.refused(text) : NodeError.unreachable(text)
+            }
+            sent += again.sent
+        }
+        return .synced(sent: sent, received: report.received, stateHash: try stateHash(space), revokedLost: lost)
+    }
+
+    /// Whether a reply is an older node's refusal of a command it does not read: one that takes edits only (CTL1),
+    /// or one that runs commands but not this one (a command added since, or fields it cannot read). The command
+    /// then runs here, and its edits still reach that node.
+    static func isLegacyRefusal(_ reply: [UInt8]) -> Bool {
+        guard reply.first == 1 else { return false }
+        let text = String(decoding: reply.dropFirst(), as: UTF8.self)
+        return ["does not start with CTL1", "is not a command this node runs", "the command's JSON does not read"]
+            .contains { text.contains($0) }
+    }
+}
