@@ -28,7 +28,9 @@ import CaddieWire
 ///   applying a flood of the peer's batches still sends a digest every ``keepAliveNanoseconds``, so that the peer
 ///   does not take it for gone while its digest timer waits behind the batches;
 /// - a change in the store makes the next tick re-check the peer's admission (a revocation or a removal);
-/// - a one-shot sync ends when both sides said `done` and every batch it sent was acknowledged.
+/// - a one-shot sync ends when both sides said `done` and every batch it sent was acknowledged;
+/// - the phase is one ``State`` (opening, exchanging, ended); a normal close by the peer ends the session with
+///   ``Action/finish``, not an error, and nothing after the end produces an action.
 struct SessionMachine {
     /// Where the digest timer should go.
     enum Pace: Equatable {
@@ -109,12 +111,66 @@ struct SessionMachine {
     private(set) var sent = 0
     /// Ops received from the peer and newly applied.
     private(set) var received = 0
-    /// Whether a one-shot exchange completed (or the peer closed a live one after it did).
-    private(set) var completed = false
-    /// Whether the session ended because the pair's other session stays.
-    private(set) var duplicate = false
+    /// Where the session is: every phase-dependent rule reads it, and nothing else says what phase it is in.
+    enum State: Equatable {
+        /// Started (this side's vector is on its way); the peer's first vector has not come. `peerDone`: the peer
+        /// already said it sent all this side lacked.
+        case opening(peerDone: Bool)
+        /// The peer's first vector came and this side answered it with all the peer lacked, then `done`.
+        case exchanging(peerDone: Bool)
+        /// The session is over.
+        case ended(Ending)
+    }
 
-    private var heardVector = false
+    /// How a session ended without an error.
+    enum Ending: Equatable {
+        /// A one-shot exchange finished: both sides sent all the other lacked, every batch acknowledged.
+        case completed
+        /// The peer closed the session with a reason (a live session: it stops, or its user closed the app).
+        /// `completed`: a one-shot exchange had finished first.
+        case peerClosed(String, completed: Bool)
+        /// The connection closed without a close message (a live session).
+        case connectionClosed
+        /// The pair's other session stays (one session per pair of devices and space).
+        case duplicate
+    }
+
+    private(set) var state = State.opening(peerDone: false)
+
+    /// Whether a one-shot exchange completed (also when the peer closed the session after it did).
+    var completed: Bool {
+        switch state {
+        case .ended(.completed), .ended(.peerClosed(_, completed: true)): true
+        default: false
+        }
+    }
+
+    /// Whether the session ended because the pair's other session stays.
+    var duplicate: Bool { state == .ended(.duplicate) }
+
+    /// Why the peer ended the session normally, for the report; nil otherwise.
+    var closedBecause: String? {
+        switch state {
+        case .ended(.peerClosed(let text, _)): text
+        case .ended(.connectionClosed): "the peer closed the connection"
+        default: nil
+        }
+    }
+
+    private var heardVector: Bool {
+        if case .opening = state { false } else { true }
+    }
+
+    private var peerDone: Bool {
+        switch state {
+        case .opening(let done), .exchanging(let done): done
+        case .ended: false
+        }
+    }
+
+    private var isEnded: Bool {
+        if case .ended = state { true } else { false }
+    }
     /// Whether the peer's last vector set `wantAll`: it has no other source, so this side relays to it at once.
     private var peerWantsAll = false
     /// The peer's device (nil until ``start(peer:company:)``).
@@ -124,8 +180,6 @@ struct SessionMachine {
     private var others: Set<PublicKey>?
     /// Third devices whose fresh ops came through this peer, and when the last one came.
     private var throughPeer: [PublicKey: UInt64] = [:]
-    private var sentDone = false
-    private var peerDone = false
     private var batchesSent: UInt32 = 0
     private var awaitingAck = Set<UInt32>()
     private var forkCopiesSent = Set<OpID>()
@@ -141,7 +195,6 @@ struct SessionMachine {
     private var lastSpoke: UInt64
     private var lastOpsActivity: UInt64
     private var admissionStale = false
-    private var ended = false
 
     init(oneShot: Bool, ownDevice: PublicKey, now: UInt64, silenceLimit: UInt64 = silenceLimitSeconds) {
         self.silenceLimit = silenceLimit
@@ -153,7 +206,7 @@ struct SessionMachine {
     }
 
     /// Both sides have sent all the other lacked, and every batch this side sent was acknowledged.
-    var exchangeComplete: Bool { peerDone && sentDone && awaitingAck.isEmpty }
+    var exchangeComplete: Bool { state == .exchanging(peerDone: true) && awaitingAck.isEmpty }
 
     // MARK: Events
 
@@ -189,6 +242,7 @@ struct SessionMachine {
 
     /// A message from the peer. Throws when it breaks the protocol or ends the session.
     mutating func received(_ message: WireMessage, now: UInt64) throws -> [Action] {
+        guard !isEnded else { return [] }
         lastHeard = now
         switch message {
         case .digest(let digest):
@@ -211,13 +265,18 @@ struct SessionMachine {
             // The peer applied the batch or refused its ops for good: either way, they need not go again.
             return branchBatches.removeValue(forKey: batch).map { [.branchesDelivered($0)] } ?? []
         case .done:
-            peerDone = true
-            return sentDone ? [.recordProgress] : []
+            switch state {
+            case .opening: state = .opening(peerDone: true)
+            case .exchanging: state = .exchanging(peerDone: true)
+            case .ended: break
+            }
+            return heardVector ? [.recordProgress] : []
         case .close(let reason, let text):
             guard reason == .finished || reason == .shutdown else { throw SyncError.refused(text) }
             if oneShot, !exchangeComplete { throw SyncError.closedEarly }
-            completed = exchangeComplete
-            throw SyncError.peerClosed(text)
+            // A normal close ends the session; it is no error.
+            state = .ended(.peerClosed(text, completed: exchangeComplete))
+            return [.finish]
         case .welcome:
             throw WireError.unexpected("a welcome on a member's session")
         }
@@ -225,7 +284,6 @@ struct SessionMachine {
 
     private mutating func receivedVector(_ entries: [WireMessage.VectorEntry], wantAll: Bool, now: UInt64) -> [Action] {
         let first = !heardVector
-        heardVector = true
         peerWantsAll = wantAll
         // What this session sent is on its way (TCP keeps order), so while ops are moving the peer's vector never
         // lowers what this side knows the peer holds: a vector that crossed a batch in flight causes no resend.
@@ -254,13 +312,15 @@ struct SessionMachine {
         // Asking back while batches are still arriving would send a vector that lags them, and a quiet peer
         // would take it as the truth and send those batches again: a live session asks only on a quiet link.
         if !first, oneShot || quiet(now) { actions.append(.readVector(for: .askIfBehind(entries))) }
-        sentDone = true
+        // Answered with all the peer lacks, then `done`: the exchange is under way.
+        state = .exchanging(peerDone: peerDone)
         if peerDone { actions.append(.recordProgress) }
         return actions
     }
 
     /// Something changed in the store (an edit here, or a batch applied on another session).
     mutating func changed() -> [Action] {
+        guard !isEnded else { return [] }
         // A revocation, or the peer's join under another user, arrives as a change: the next tick (2 s at most,
         // the pace is fast again) checks the peer again. Not here: a burst of edits would pay for a check each,
         // in the latency of the edits behind it.
@@ -274,6 +334,7 @@ struct SessionMachine {
 
     /// The digest timer fired.
     mutating func tick(now: UInt64) -> [Action] {
+        guard !isEnded else { return [] }
         let silent = now >= lastHeard ? (now - lastHeard) / 1_000_000_000 : 0
         if silent >= silenceLimit {
             // A gone peer may have left this side's frames unread in the socket: reset, not close.
@@ -295,21 +356,23 @@ struct SessionMachine {
 
     /// The pair's other session stays (one session per pair of devices and space).
     mutating func superseded() -> [Action] {
-        duplicate = true
+        guard !isEnded else { return [] }
+        state = .ended(.duplicate)
         return [.send(.close(.finished, SyncError.duplicate.description)), .end(.duplicate)]
     }
 
     /// The peer closed the connection without a close message.
-    func connectionClosed() throws -> [Action] {
+    mutating func connectionClosed() throws -> [Action] {
+        guard !isEnded else { return [.finish] }
         if oneShot, !exchangeComplete { throw SyncError.closedEarly }
+        state = .ended(oneShot ? .completed : .connectionClosed)
         return [.finish]
     }
 
     /// After an event's actions ran: a one-shot sync that is complete says so and ends.
     mutating func settle() -> [Action] {
-        guard oneShot, exchangeComplete, !ended else { return [] }
-        ended = true
-        completed = true
+        guard oneShot, exchangeComplete else { return [] }
+        state = .ended(.completed)
         return [.send(.close(.finished, "sync complete")), .finish]
     }
 

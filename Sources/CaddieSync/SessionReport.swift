@@ -16,6 +16,8 @@ public struct SessionReport: Sendable {
     public var completed = false
     /// Why the session ended early, if it did.
     public var failure: String?
+    /// How a session that did not fail ended, when the peer ended it (its reason for closing).
+    public var ending: String?
     /// Whether it ended because one side refused the other (not a member, revoked, refused by the peer):
     /// something that will not change by dialling again soon.
     public var refused = false

@@ -165,11 +165,11 @@ struct SyncSession {
             logger.info(
                 "session ended",
                 metadata: [
-                    "reason": "\(report.failure ?? "done")", "sent": "\(report.sent)",
+                    "reason": "\(report.failure ?? report.ending ?? "done")", "sent": "\(report.sent)",
                     "received": "\(report.received)",
                 ])
         }
-        if let liveID { node.sessionClosed(liveID, reason: report.failure ?? "closed") }
+        if let liveID { node.sessionClosed(liveID, reason: report.failure ?? report.ending ?? "closed") }
         // An invite's session is not a sync with a member: the peer table keeps members only.
         if case .redeemer = role { return report }
         if session?.invite != nil { return report }
@@ -391,6 +391,7 @@ struct SyncSession {
         current.received = machine.received
         current.completed = current.completed || machine.completed
         current.duplicate = current.duplicate || machine.duplicate
+        current.ending = machine.closedBecause
         return current
     }
 

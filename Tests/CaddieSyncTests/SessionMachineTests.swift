@@ -296,11 +296,19 @@ struct SessionMachineTests {
         #expect(throws: SyncError.closedEarly) { _ = try oneShot.connectionClosed() }
         var live = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         #expect(try live.connectionClosed() == [.finish])
-        #expect(throws: SyncError.peerClosed("stopping")) { _ = try live.received(.close(.shutdown, "stopping"), now: 0) }
-        #expect(throws: SyncError.refused("not a member")) { _ = try live.received(.close(.revoked, "not a member"), now: 0) }
-        #expect(throws: WireError.self) { _ = try live.received(.welcome(spaceKey: [], name: ""), now: 0) }
-        #expect(live.superseded() == [.send(.close(.finished, SyncError.duplicate.description)), .end(.duplicate)])
-        #expect(live.duplicate)
+        var stopping = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = stopping.start()
+        #expect(try stopping.received(.close(.shutdown, "stopping"), now: 0) == [.finish], "a normal close is no error")
+        #expect(stopping.state == .ended(.peerClosed("stopping", completed: false)))
+        #expect(stopping.closedBecause == "stopping")
+        #expect(try stopping.received(.digest(Digest32(unchecked: [UInt8](repeating: 1, count: 32))), now: 1) == [])
+        #expect(stopping.tick(now: 2) == [] && stopping.changed() == [], "nothing acts after the end")
+        #expect(try live.connectionClosed() == [.finish] && live.superseded() == [], "an ended session stays ended")
+        var open = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(throws: SyncError.refused("not a member")) { _ = try open.received(.close(.revoked, "not a member"), now: 0) }
+        #expect(throws: WireError.self) { _ = try open.received(.welcome(spaceKey: [], name: ""), now: 0) }
+        #expect(open.superseded() == [.send(.close(.finished, SyncError.duplicate.description)), .end(.duplicate)])
+        #expect(open.duplicate)
     }
 
     @Test("a received batch is applied, acknowledged when asked, and raises what the peer is known to hold")
