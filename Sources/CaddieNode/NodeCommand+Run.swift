@@ -79,8 +79,8 @@ extension Home {
 
     /// Runs a command in the node running on this home, if one answers; else here, with the keys `unlock` opens
     /// (the passphrase and Argon2id are paid only then).
-    public func run(_ command: NodeCommand, unlock: () throws -> UnlockedKeys) throws -> NodeCommandResult {
-        if let answered = try askNode(command) { return answered }
+    public func run(_ command: NodeCommand, unlock: () throws -> UnlockedKeys) async throws -> NodeCommandResult {
+        if let answered = try await askNode(command) { return answered }
         return try execute(command, keys: try unlock())
     }
 
@@ -88,20 +88,20 @@ extension Home {
     public func runAsync(
         _ command: NodeCommand, logger: Logger, unlock: () throws -> UnlockedKeys
     ) async throws -> NodeCommandResult {
-        if let answered = try askNode(command) { return answered }
+        if let answered = try await askNode(command) { return answered }
         return try await executeAsync(command, keys: try unlock(), logger: logger)
     }
 
-    /// The running node's answer to a command; nil when no node runs on this home, or when it is an older one that
-    /// does not run this command (it takes edits only, CTL1: the command then runs here and hands it its edits).
-    private func askNode(_ command: NodeCommand) throws -> NodeCommandResult? {
+    /// The running node's answer to a command; nil when no node runs on this home. An older node that does not run
+    /// commands (it took edits only) is asked to be restarted: while it runs it is the home's one writer.
+    private func askNode(_ command: NodeCommand) async throws -> NodeCommandResult? {
         guard !servesWrites.withLock({ $0 }) else { return nil }
         let reply: [UInt8]?
         do {
             guard let device = try identity().deviceKey else {
                 throw NodeError.file("identity.json names no valid device key: log in again in a new home")
             }
-            reply = try ControlSocket.request(
+            reply = try await ControlSocket.request(
                 path: controlSocketPath, command.encoded(device: device), replyTimeout: command.replyTimeoutSeconds)
         } catch let error as NodeError {
             throw error
@@ -109,7 +109,12 @@ extension Home {
             // The node took the command and did not answer (ControlSocket.Failure.noAnswer).
             throw NodeError.unreachable("\(error)")
         }
-        guard let reply, !Self.isLegacyRefusal(reply) else { return nil }
+        guard let reply else { return nil }
+        if Self.isLegacyRefusal(reply) {
+            throw NodeError.conflict(
+                "the `caddie serve` running on this home is an older version that does not take this command; nothing "
+                    + "was changed: restart it with this version, then run the command again")
+        }
         return try NodeCommandResult.result(fromReply: reply)
     }
 

@@ -116,7 +116,17 @@ public enum NodeCommand: Sendable, Equatable {
         var point: GeoPoint?
         var uses: Int?
         var seconds: Int?
-        var text: String?
+        /// The device a revocation names.
+        var revoked: PublicKey?
+        /// An invite, as typed (its id or the start of it).
+        var invite: String?
+        /// A member to remove, as typed (a user key, its start, or a name).
+        var member: String?
+        /// A bundle's absolute path.
+        var path: String?
+        /// The peer a sync dials.
+        var host: String?
+        var port: Int?
     }
 
     var wire: Wire {
@@ -154,7 +164,7 @@ public enum NodeCommand: Sendable, Equatable {
                         change: Data(Payload.encode([.set($0.record.id, fields: $0.record.fields)])), warnings: $0.warnings)
                 })
         case .revokeDevice(let device):
-            Wire(command: "revoke", user: device)
+            Wire(command: "revoke", revoked: device)
         case .revokeLostDevices:
             Wire(command: "revoke-lost")
         case .mark(let space, let game, let player, let point, let shot):
@@ -164,15 +174,15 @@ public enum NodeCommand: Sendable, Equatable {
         case .sharedKeyInvite(let space):
             Wire(command: "shared-key-invite", space: space)
         case .revokeInvite(let text):
-            Wire(command: "revoke-invite", text: text)
+            Wire(command: "revoke-invite", invite: text)
         case .removeMember(let space, let member):
-            Wire(command: "remove", space: space, text: member)
+            Wire(command: "remove", space: space, member: member)
         case .rotateKey(let space):
             Wire(command: "rotate", space: space)
         case .importBundle(let path):
-            Wire(command: "import", text: path)
+            Wire(command: "import", path: path)
         case .sync(let space, let host, let port):
-            Wire(command: "sync", space: space, seconds: port, text: host)
+            Wire(command: "sync", space: space, host: host, port: port)
         }
     }
 
@@ -299,7 +309,7 @@ public enum NodeCommand: Sendable, Equatable {
                 space: try space(),
                 courses: CourseService.ReadCourses(courses: courses, fromOSM: wire.flag ?? false))
         case "revoke":
-            self = .revokeDevice(try required(wire.user, "user"))
+            self = .revokeDevice(try required(wire.revoked, "revoked"))
         case "revoke-lost":
             self = .revokeLostDevices
         case "mark":
@@ -312,15 +322,15 @@ public enum NodeCommand: Sendable, Equatable {
         case "shared-key-invite":
             self = .sharedKeyInvite(space: try space())
         case "revoke-invite":
-            self = .revokeInvite(try required(wire.text, "text"))
+            self = .revokeInvite(try required(wire.invite, "invite"))
         case "remove":
-            self = .removeMember(space: try space(), member: try required(wire.text, "text"))
+            self = .removeMember(space: try space(), member: try required(wire.member, "member"))
         case "rotate":
             self = .rotateKey(space: try space())
         case "import":
-            self = .importBundle(path: try required(wire.text, "text"))
+            self = .importBundle(path: try required(wire.path, "path"))
         case "sync":
-            self = .sync(space: try space(), host: try required(wire.text, "text"), port: try required(wire.seconds, "seconds"))
+            self = .sync(space: try space(), host: try required(wire.host, "host"), port: try required(wire.port, "port"))
         default:
             throw .malformed(what: "command", "'\(wire.command)' is not a command this node runs: update caddie")
         }

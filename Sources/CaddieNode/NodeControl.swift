@@ -6,9 +6,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// What a command hands the running node over its control socket (``ControlSocket``): this device's new ops in
-/// one space, as changes the node signs and appends in one transaction. The node is then the home's one writer
-/// of ops, and tells its sessions and live events of them the moment they commit.
+/// What an older command hands the running node over its control socket (``ControlSocket``): this device's new ops
+/// in one space, as changes the node signs and appends in one transaction. This version's commands send a
+/// ``NodeCommand`` instead; the node still answers these for a command of an older version on the same home.
 ///
 /// Request: `"CTL1"` ‖ device key (32) ‖ space (16) ‖ edit count (`u16`, at least 1) ‖ per edit: pred count
 /// (`u16`, at most ``SignedOp/maxPred``) ‖ preds (device 32 ‖ seq `u64` in 1...``SignedOp/maxSeq`` each, as in an
@@ -91,52 +91,15 @@ public struct ControlRequest: Equatable, Sendable {
         }
         return writer.bytes
     }
-
-    static func ops(fromReply bytes: [UInt8]) throws(NodeError) -> [SignedOp] {
-        var reader = ByteReader(bytes)
-        do {
-            switch try reader.u8("reply status") {
-            case 0:
-                let count = Int(try reader.u16("op count"))
-                return try (0..<count).map { _ throws in
-                    let length = Int(try reader.u32("op length"))
-                    return try SignedOp(bytes: try reader.raw(length, "op"))
-                }
-            case 1:
-                // The node refused the edits; this reply carries its text, not its kind.
-                throw NodeError.conflict(String(decoding: try reader.raw(reader.remaining, "error"), as: UTF8.self))
-            default:
-                throw NodeError.malformed(
-                    what: "reply", "the running node sent a reply this version does not read: update caddie")
-            }
-        } catch let error as NodeError {
-            throw error
-        } catch {
-            throw .malformed(
-                what: "reply",
-                "the running node's reply was damaged (\(error)): check with `caddie card` before trying again")
-        }
-    }
 }
 
 extension Home {
     /// The control socket's path in this home.
     public var controlSocketPath: String { directory.appendingPathComponent(ControlSocket.fileName).path }
 
-    /// Appends this device's new ops in one transaction: through the node running on this home when there is
-    /// one (it signs them and tells its peers at once), else here, joining the space first if this device has not.
+    /// Appends this device's new ops in one transaction, joining the space first if this device has not. The caller
+    /// is the home's writer: the running node, or a command when none runs (``run(_:unlock:)`` asks the node first).
     func appendEdits(space: SpaceID, keys: UnlockedKeys, edits: [ControlRequest.Edit]) throws(NodeError) -> [SignedOp] {
-        if !servesWrites.withLock({ $0 }) {
-            let request = ControlRequest(device: keys.device.publicKey, space: space, edits: edits)
-            let reply: [UInt8]?
-            do {
-                reply = try ControlSocket.request(path: controlSocketPath, request.encoded)
-            } catch {
-                // The node took the request and did not answer (ControlSocket.Failure.noAnswer).
-                throw .unreachable("\(error)")
-            }
-            if let reply { return try ControlRequest.ops(fromReply: reply) }
-        }
         try ensureJoined(space, keys: keys)
         do {
             return try store.appendBatch(

@@ -50,9 +50,7 @@ public enum ControlSocket {
         if await answers(path: path) { throw Failure.inUse(path) }
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.framedChannel(channel) }
             }
         defer { unlink(path) }
         chmod(path, 0o600)
@@ -72,10 +70,7 @@ public enum ControlSocket {
                         }
                         do {
                             try await connection.executeThenClose { inbound, outbound in
-                                var reader = FrameReader(inbound)
-                                while let frame = try await reader.next() {
-                                    try await outbound.writeFrame(await handle(frame))
-                                }
+                                for try await frame in inbound { try await outbound.write(await handle(frame)) }
                             }
                         } catch {
                             logger.warning("control socket: a connection ended: \(error)")
@@ -121,10 +116,12 @@ public enum ControlSocket {
 
     /// Sends one request to the node serving `path` and returns its reply; nil when no node serves there (no
     /// socket file, or one a stopped node left behind), so the caller writes itself.
-    public static func request(path: String, _ body: [UInt8], replyTimeout: Int64 = replyTimeoutSeconds) throws -> [UInt8]? {
+    public static func request(
+        path: String, _ body: [UInt8], replyTimeout: Int64 = replyTimeoutSeconds
+    ) async throws -> [UInt8]? {
         guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path) else { return nil }
         do {
-            return try FrameExchange.request(
+            return try await FrameExchange.request(
                 .unix(path: path), body, connectTimeout: 5, replyTimeout: replyTimeout)
         } catch .unreachable {
             return nil

@@ -1,5 +1,4 @@
 import CaddieWire
-import Dispatch
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -18,9 +17,9 @@ public enum FrameEndpoint: Sendable, CustomStringConvertible {
     }
 }
 
-/// One request frame answered by one reply frame, framed as on the sync wire (``FrameDecoder``: a u32 length,
-/// at most 1 MiB) and carried by the node's one NIO event loop group. Device pairing and the control socket
-/// use it; the calls block their caller (a command), never an event loop.
+/// One request frame answered by one reply frame, framed as on the sync wire (``FrameCodec`` in the pipeline) and
+/// carried by the node's one NIO event loop group, as an `NIOAsyncChannel` like every connection of the node. Device
+/// pairing and the control socket use it.
 public enum FrameExchange {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// No connection could be made; nothing was sent.
@@ -39,86 +38,56 @@ public enum FrameExchange {
     /// take `connectTimeout` seconds, the reply `replyTimeout` seconds more.
     public static func request(
         _ endpoint: FrameEndpoint, _ body: [UInt8], connectTimeout: Int64, replyTimeout: Int64
-    ) throws(Failure) -> [UInt8] {
-        let loop = MultiThreadedEventLoopGroup.singleton.next()
-        let reader = ReplyReader(loop.makePromise(of: [UInt8].self))
-        let bootstrap = ClientBootstrap(group: loop)
+    ) async throws(Failure) -> [UInt8] {
+        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(connectTimeout))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(reader) }
-            }
-        let channel: any Channel
+        let framed: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<[UInt8], [UInt8]>> = { channel in
+            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.framedChannel(channel) }
+        }
+        let connection: NIOAsyncChannel<[UInt8], [UInt8]>
         do {
             switch endpoint {
-            case .tcp(let host, let port): channel = try bootstrap.connect(host: host, port: port).wait()
-            case .unix(let path): channel = try bootstrap.connect(unixDomainSocketPath: path).wait()
+            case .tcp(let host, let port):
+                connection = try await bootstrap.connect(host: host, port: port, channelInitializer: framed)
+            case .unix(let path):
+                connection = try await bootstrap.connect(unixDomainSocketPath: path, channelInitializer: framed)
             }
         } catch {
-            loop.execute { reader.finish(.failure(Failure.unreachable("\(error)"))) }
             throw .unreachable(Self.reason(error))
         }
-        defer { channel.close(promise: nil) }
         // One deadline for writing the request and reading the reply: a peer that stops reading cannot hold the
         // write either, since closing the channel fails it.
-        let timeout = loop.scheduleTask(in: .seconds(replyTimeout)) {
-            reader.finish(.failure(Failure.noReply("no reply within \(replyTimeout) s")))
+        let timedOut = Mutex(false)
+        let channel = connection.channel
+        let deadline = channel.eventLoop.scheduleTask(in: .seconds(replyTimeout)) {
+            timedOut.withLock { $0 = true }
             channel.close(promise: nil)
         }
-        defer { timeout.cancel() }
+        defer { deadline.cancel() }
         do {
-            try channel.writeAndFlush(ByteBuffer(bytes: FrameDecoder.frame(body))).wait()
-            return try reader.promise.futureResult.wait()
-        } catch let failure as Failure {
-            throw failure
+            return try await connection.executeThenClose { inbound, outbound in
+                try await outbound.write(body)
+                for try await frame in inbound { return frame }
+                throw Failure.noReply("the other side closed the connection")
+            }
         } catch {
+            if timedOut.withLock({ $0 }) { throw .noReply("no reply within \(replyTimeout) s") }
+            if let failure = error as? Failure { throw failure }
+            if error is FrameCodec.ClosedInsideFrame { throw .noReply("the other side closed the connection inside its reply") }
+            if error is WireError { throw .noReply("the reply is not a frame (\(error))") }
             throw .noReply(Self.reason(error))
         }
     }
 
     /// An error's text for a person: NIO's connection errors name the cause inside.
     static func reason(_ error: any Error) -> String { DialFailure.reason(error) }
-
-    /// Completes its promise once: with the first whole frame, or with why none came. Used on its channel's event
-    /// loop only.
-    private final class ReplyReader: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = ByteBuffer
-        let promise: EventLoopPromise<[UInt8]>
-        private var decoder = FrameDecoder()
-        private var done = false
-
-        init(_ promise: EventLoopPromise<[UInt8]>) { self.promise = promise }
-
-        func finish(_ result: Result<[UInt8], any Error>) {
-            guard !done else { return }
-            done = true
-            promise.completeWith(result)
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            decoder.append(Array(unwrapInboundIn(data).readableBytesView))
-            do {
-                if let frame = try decoder.next() { finish(.success(frame)) }
-            } catch {
-                finish(.failure(Failure.noReply("the reply is not a frame (\(error))")))
-            }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            finish(.failure(Failure.noReply("the other side closed the connection")))
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            finish(.failure(Failure.noReply("\(error)")))
-            context.close(promise: nil)
-        }
-    }
 }
 
 /// A TCP listener for one-request exchanges (device pairing). Connections are taken concurrently on the event
 /// loop; each is to send one frame, which waits in a queue until ``next(timeout:)`` takes it and the caller
 /// answers. A connection that sends no whole frame within `readTimeout` seconds, closes first, or sends bytes
 /// that are not a frame is queued as a failed arrival (and closed when it is answered), so a silent peer holds
-/// up nobody else.
+/// up nobody else. Nothing blocks a thread: waiting for an arrival suspends the caller's task.
 public final class FrameListener: Sendable {
     /// One connection's request, or why it sent none.
     public struct Arrival: Sendable {
@@ -128,16 +97,16 @@ public final class FrameListener: Sendable {
         public let problem: String?
         let channel: any Channel
 
-        /// Sends `body` as one frame (when the connection is still open), then closes the connection. Waits until
-        /// the bytes are written, so a command that ends right after does not cut them off, but never longer than
+        /// Sends `body` as one frame (when the connection is still open), then closes the connection. Returns once
+        /// the bytes are written, so a command that ends right after does not cut them off, but never later than
         /// ``FrameListener/replyTimeout``: a peer that does not read is cut off.
-        public func reply(_ body: [UInt8]) {
+        public func reply(_ body: [UInt8]) async {
             let deadline = channel.eventLoop.scheduleTask(in: FrameListener.replyTimeout) { [channel] in
                 channel.close(promise: nil)
             }
-            if channel.isActive { try? channel.writeAndFlush(ByteBuffer(bytes: FrameDecoder.frame(body))).wait() }
+            if channel.isActive { try? await channel.writeAndFlush(ByteBuffer(bytes: FrameDecoder.frame(body))) }
             deadline.cancel()
-            try? channel.close().wait()
+            try? await channel.close()
         }
     }
 
@@ -159,77 +128,144 @@ public final class FrameListener: Sendable {
     }
 
     /// Listens on `host:port` (port 0 picks a free one).
-    public static func listen(host: String, port: Int, readTimeout: Int64) throws(FrameExchange.Failure) -> FrameListener {
+    public static func listen(
+        host: String, port: Int, readTimeout: Int64
+    ) async throws(FrameExchange.Failure) -> FrameListener {
         let queue = Queue()
         do {
-            let server = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(
-                            FirstFrame(queue: queue, timeout: .seconds(readTimeout)))
+                        try channel.pipeline.syncOperations.addHandlers(
+                            ByteToMessageHandler(FrameCodec()), FirstFrame(queue: queue, timeout: .seconds(readTimeout)))
                     }
                 }
-                .bind(host: host, port: port).wait()
+                .bind(host: host, port: port).get()
             return FrameListener(server: server, queue: queue, port: server.localAddress?.port ?? port)
         } catch {
             throw .unreachable(FrameExchange.reason(error))
         }
     }
 
-    /// The next arrival, waiting up to `timeout` seconds; nil when none came in that time.
-    public func next(timeout: Double) -> Arrival? {
-        let nanoseconds = Int(max(0, min(timeout, 86_400)) * 1e9)
-        guard queue.signal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success else { return nil }
-        return queue.items.withLock { items in items?.isEmpty == false ? items?.removeFirst() : nil }
+    /// The next arrival, waiting up to `timeout` seconds; nil when none came in that time, or when the listener
+    /// closed. One caller waits at a time: a second one takes the first's place, and the first gets nil.
+    public func next(timeout: Double) async -> Arrival? {
+        let nanoseconds = Int64(max(0, min(timeout, 86_400)) * 1e9)
+        return await queue.next(within: .nanoseconds(nanoseconds), on: server.eventLoop)
     }
 
     /// Stops listening and closes every connection still waiting.
-    public func close() {
-        try? server.close().wait()
-        let waiting = queue.items.withLock { items in
-            defer { items = nil }
-            return items ?? []
-        }
-        for arrival in waiting { arrival.channel.close(promise: nil) }
+    public func close() async {
+        try? await server.close()
+        for arrival in queue.shut() { arrival.channel.close(promise: nil) }
     }
 
     deinit { server.close(promise: nil) }
 
+    /// The arrivals not yet taken, and the one caller waiting for the next.
     final class Queue: Sendable {
-        /// Nil once the listener is closed: what arrives later (a connection's read timeout) is closed at once.
-        let items = Mutex<[Arrival]?>([])
-        let signal = DispatchSemaphore(value: 0)
-        /// Connections open now.
-        let open = Mutex(0)
+        private struct State {
+            /// Nil once the listener is closed: what arrives later (a connection's read timeout) is closed at once.
+            var items: [Arrival]? = []
+            var waiter: (id: UInt64, continuation: CheckedContinuation<Arrival?, Never>)?
+            var nextWaiter: UInt64 = 0
+            /// Connections open now.
+            var open = 0
+        }
+
+        private let state = Mutex(State())
 
         /// Counts a new connection in; false when too many are open already.
         func opened() -> Bool {
-            open.withLock { count in
-                guard count < FrameListener.maxOpen else { return false }
-                count += 1
+            state.withLock { state in
+                guard state.open < FrameListener.maxOpen else { return false }
+                state.open += 1
                 return true
             }
         }
 
-        func closed() { open.withLock { $0 -= 1 } }
+        func closed() { state.withLock { $0.open -= 1 } }
 
+        /// Hands `arrival` to the waiting caller, or queues it; closes it when the queue is full or shut.
         func add(_ arrival: Arrival) {
-            let taken = items.withLock { items in
-                guard let waiting = items, waiting.count < FrameListener.maxWaiting else { return false }
-                items?.append(arrival)
-                return true
+            enum Outcome {
+                case handed(CheckedContinuation<Arrival?, Never>)
+                case queued
+                case refused
             }
-            if taken { signal.signal() } else { arrival.channel.close(promise: nil) }
+            let outcome = state.withLock { state -> Outcome in
+                guard let waiting = state.items else { return .refused }
+                if let waiter = state.waiter {
+                    state.waiter = nil
+                    return .handed(waiter.continuation)
+                }
+                guard waiting.count < FrameListener.maxWaiting else { return .refused }
+                state.items?.append(arrival)
+                return .queued
+            }
+            switch outcome {
+            case .handed(let continuation): continuation.resume(returning: arrival)
+            case .queued: break
+            case .refused: arrival.channel.close(promise: nil)
+            }
+        }
+
+        /// The first arrival queued, or the next to come within `timeout`; nil after it, or once shut.
+        func next(within timeout: TimeAmount, on loop: any EventLoop) async -> Arrival? {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Arrival?, Never>) in
+                enum Outcome {
+                    case now(Arrival?)
+                    case waiting(UInt64, displaced: CheckedContinuation<Arrival?, Never>?)
+                }
+                let outcome = state.withLock { state -> Outcome in
+                    guard var items = state.items else { return .now(nil) }
+                    if !items.isEmpty {
+                        let first = items.removeFirst()
+                        state.items = items
+                        return .now(first)
+                    }
+                    let displaced = state.waiter?.continuation
+                    state.nextWaiter += 1
+                    state.waiter = (state.nextWaiter, continuation)
+                    return .waiting(state.nextWaiter, displaced: displaced)
+                }
+                switch outcome {
+                case .now(let arrival):
+                    continuation.resume(returning: arrival)
+                case .waiting(let id, let displaced):
+                    displaced?.resume(returning: nil)
+                    loop.scheduleTask(in: timeout) { [self] in
+                        let expired = state.withLock { state -> CheckedContinuation<Arrival?, Never>? in
+                            guard let waiter = state.waiter, waiter.id == id else { return nil }
+                            state.waiter = nil
+                            return waiter.continuation
+                        }
+                        expired?.resume(returning: nil)
+                    }
+                }
+            }
+        }
+
+        /// Closes the queue: returns what waited in it, and wakes a waiting caller with nil.
+        func shut() -> [Arrival] {
+            let (waiting, waiter) = state.withLock { state in
+                defer {
+                    state.items = nil
+                    state.waiter = nil
+                }
+                return (state.items ?? [], state.waiter?.continuation)
+            }
+            waiter?.resume(returning: nil)
+            return waiting
         }
     }
 
     /// Reads one connection's first frame and queues it (or why none came). Used on its channel's event loop only.
     private final class FirstFrame: ChannelInboundHandler, @unchecked Sendable {
-        typealias InboundIn = ByteBuffer
+        typealias InboundIn = [UInt8]
         private let queue: Queue
         private let timeout: TimeAmount
-        private var decoder = FrameDecoder()
         private var queued = false
         private var counted = false
         private var timer: Scheduled<Void>?
@@ -255,13 +291,7 @@ public final class FrameListener: Sendable {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard !queued else { return }
-            decoder.append(Array(unwrapInboundIn(data).readableBytesView))
-            do {
-                if let frame = try decoder.next() { queue(frame, nil, context.channel) }
-            } catch {
-                queue(nil, "what it sent is not a frame (\(error))", context.channel)
-            }
+            queue(unwrapInboundIn(data), nil, context.channel)
         }
 
         func channelInactive(context: ChannelHandlerContext) {
@@ -274,7 +304,13 @@ public final class FrameListener: Sendable {
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            queue(nil, "\(error)", context.channel)
+            let problem =
+                switch error {
+                case is FrameCodec.ClosedInsideFrame: "it closed the connection before its request was whole"
+                case is WireError: "what it sent is not a frame (\(error))"
+                default: "\(error)"
+                }
+            queue(nil, problem, context.channel)
             context.close(promise: nil)
         }
 

@@ -12,8 +12,8 @@ struct HomeOptions: ParsableArguments {
 
     /// A command on the home: opens it and runs `body` (which may unlock the keys to write); an error ends the
     /// command with its one line and exit status 1.
-    func read(_ body: (Home) throws -> Void) throws {
-        try guarded { try body(try open()) }
+    func read(_ body: (Home) async throws -> Void) async throws {
+        try await guarded { try await body(try open()) }
     }
 }
 
@@ -31,10 +31,10 @@ struct SpaceOptions: ParsableArguments {
 
     /// A command on the space: opens the home, resolves the space, runs `body` (which may unlock the keys to
     /// write); an error ends the command with its one line and exit status 1.
-    func read(_ body: (Home, SpaceID) throws -> Void) throws {
-        try guarded {
+    func read(_ body: (Home, SpaceID) async throws -> Void) async throws {
+        try await guarded {
             let (home, space) = try open()
-            try body(home, space)
+            try await body(home, space)
         }
     }
 }
@@ -51,10 +51,10 @@ struct GameOptions: ParsableArguments {
     }
 
     /// A command on the game: as ``SpaceOptions/read(_:)``, with the game resolved.
-    func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws {
-        try guarded {
+    func read(_ body: (Home, SpaceID, GameID) async throws -> Void) async throws {
+        try await guarded {
             let (home, space, game) = try open()
-            try body(home, space, game)
+            try await body(home, space, game)
         }
     }
 }
@@ -67,11 +67,11 @@ extension GameOptions {
         resolving resolve: (Home, SpaceID, GameID) throws -> Typed,
         _ command: (SpaceID, GameID, Typed) -> NodeCommand,
         done: (NodeCommandResult) throws -> String
-    ) throws {
-        try guarded {
+    ) async throws {
+        try await guarded {
             let (home, space, game) = try open(includeDeleted: includeDeleted)
             let typed = try resolve(home, space, game)
-            let result = try home.run(command(space, game, typed), unlock: Passphrase.unlock(home))
+            let result = try await home.run(command(space, game, typed), unlock: Passphrase.unlock(home))
             Console.print(try done(result))
         }
     }
@@ -94,19 +94,21 @@ struct GamePlayerOptions: ParsableArguments {
 
     /// A command on the player in the game (``NodeCommand``): run by the node running on this home when there is
     /// one (no passphrase asked), else here after unlocking the keys.
-    func run(_ command: (SpaceID, GameID, PlayerID) -> NodeCommand, done: (NodeCommandResult) throws -> String) throws {
-        try guarded {
+    func run(
+        _ command: (SpaceID, GameID, PlayerID) -> NodeCommand, done: (NodeCommandResult) throws -> String
+    ) async throws {
+        try await guarded {
             let (home, space, game, player) = try open()
-            let result = try home.run(command(space, game, player), unlock: Passphrase.unlock(home))
+            let result = try await home.run(command(space, game, player), unlock: Passphrase.unlock(home))
             Console.print(try done(result))
         }
     }
 
     /// A command on the player's part of the game: as ``SpaceOptions/read(_:)``, with both resolved.
-    func read(_ body: (Home, SpaceID, GameID, PlayerID) throws -> Void) throws {
-        try guarded {
+    func read(_ body: (Home, SpaceID, GameID, PlayerID) async throws -> Void) async throws {
+        try await guarded {
             let (home, space, game, player) = try open()
-            try body(home, space, game, player)
+            try await body(home, space, game, player)
         }
     }
 }
@@ -133,19 +135,21 @@ struct Reporting<Target: ParsableArguments>: ParsableArguments {
 
 extension Reporting where Target == HomeOptions {
     func open() throws -> Home { try target.open() }
-    func read(_ body: (Home) throws -> Void) throws { try target.read(body) }
+    func read(_ body: (Home) async throws -> Void) async throws { try await target.read(body) }
 
     /// A list command: opens the home and lists what `items` reads from it.
     func list<Item>(
-        _ items: (Home) throws -> [Item], empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String
-    ) throws {
-        try read { home in list(try items(home), empty: empty, item: item, line: line) }
+        _ items: (Home) async throws -> [Item], empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String
+    ) async throws {
+        try await read { home in list(try await items(home), empty: empty, item: item, line: line) }
     }
 
     /// A command with one result: opens the home, makes the result and prints it as JSON or as text.
-    func show<Result>(_ make: (Home) throws -> Result, json: (Result) -> JSON, text: (Result) -> String) throws {
-        try read { home in
-            let result = try make(home)
+    func show<Result>(
+        _ make: (Home) async throws -> Result, json: (Result) -> JSON, text: (Result) -> String
+    ) async throws {
+        try await read { home in
+            let result = try await make(home)
             show(json(result), text: text(result))
         }
     }
@@ -153,27 +157,30 @@ extension Reporting where Target == HomeOptions {
 
 extension Reporting where Target == SpaceOptions {
     func open() throws -> (Home, SpaceID) { try target.open() }
-    func read(_ body: (Home, SpaceID) throws -> Void) throws { try target.read(body) }
+    func read(_ body: (Home, SpaceID) async throws -> Void) async throws { try await target.read(body) }
 
     /// A list command: opens the home, resolves the space and lists what `items` reads from it.
     func list<Item>(
-        _ items: (Home, SpaceID) throws -> [Item], empty: String? = nil, item: (Item) -> JSON, line: (Item) -> String
-    ) throws {
-        try read { home, space in list(try items(home, space), empty: empty, item: item, line: line) }
+        _ items: (Home, SpaceID) async throws -> [Item], empty: String? = nil, item: (Item) -> JSON,
+        line: (Item) -> String
+    ) async throws {
+        try await read { home, space in list(try await items(home, space), empty: empty, item: item, line: line) }
     }
 
     /// A command with one result: opens the home, resolves the space, makes the result and prints it as JSON or
     /// as text.
-    func show<Result>(_ make: (Home, SpaceID) throws -> Result, json: (Result) -> JSON, text: (Result) -> String) throws {
-        try read { home, space in
-            let result = try make(home, space)
+    func show<Result>(
+        _ make: (Home, SpaceID) async throws -> Result, json: (Result) -> JSON, text: (Result) -> String
+    ) async throws {
+        try await read { home, space in
+            let result = try await make(home, space)
             show(json(result), text: text(result))
         }
     }
 }
 
 extension Reporting where Target == GameOptions {
-    func read(_ body: (Home, SpaceID, GameID) throws -> Void) throws { try target.read(body) }
+    func read(_ body: (Home, SpaceID, GameID) async throws -> Void) async throws { try await target.read(body) }
 }
 
 /// The passphrase that unlocks a home's keys: `CADDIE_PASSPHRASE`, else a prompt on the terminal.

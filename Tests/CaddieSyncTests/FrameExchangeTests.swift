@@ -10,74 +10,76 @@ import Testing
 /// The one-request exchange that device pairing uses, on real loopback TCP sockets.
 @Suite("One request, one reply, over TCP")
 struct FrameExchangeTests {
-    /// Runs `body` on a thread of its own (the exchange blocks its caller) and hands back its result.
-    static func detached<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> () throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<T, any Error>?>(nil)
-        Thread.detachNewThread {
-            let outcome = Result { try body() }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        return {
-            done.wait()
-            return try result.withLock { $0! }.get()
-        }
-    }
-
     @Test("requests are taken in arrival order and answered; a half request and a non-frame are failed arrivals")
-    func arrivals() throws {
-        let listener = try FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 2)
-        defer { listener.close() }
+    func arrivals() async throws {
+        let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 2)
         #expect(listener.port > 0)
-        let answer = Self.detached {
-            try FrameExchange.request(
-                .tcp(host: "127.0.0.1", port: listener.port), Array("hello".utf8), connectTimeout: 5, replyTimeout: 5)
-        }
-        let first = try #require(listener.next(timeout: 5))
+        let port = listener.port
+        async let answer = FrameExchange.request(
+            .tcp(host: "127.0.0.1", port: port), Array("hello".utf8), connectTimeout: 30, replyTimeout: 30)
+        let first = try #require(await listener.next(timeout: 30))
         #expect(first.frame == Array("hello".utf8))
         #expect(first.problem == nil)
-        first.reply(Array("hi".utf8))
-        #expect(try answer() == Array("hi".utf8))
+        await first.reply(Array("hi".utf8))
+        #expect(try await answer == Array("hi".utf8))
 
         // Half a frame, then silence: failed once the read timeout passes, not before.
-        let half = try TCPClient(port: listener.port)
+        let half = try await TCPClient(port: listener.port)
         half.send([0, 0, 0, 9, 1, 2])
-        #expect(listener.next(timeout: 0.5) == nil)
-        let timedOut = try #require(listener.next(timeout: 5))
+        #expect(await listener.next(timeout: 0.5) == nil)
+        let timedOut = try #require(await listener.next(timeout: 30))
         #expect(timedOut.frame == nil)
         #expect(timedOut.problem?.contains("no whole request within 2 s") == true)
 
         // A length of zero is no frame.
-        let bad = try TCPClient(port: listener.port)
+        let bad = try await TCPClient(port: listener.port)
         bad.send([0, 0, 0, 0])
-        let refused = try #require(listener.next(timeout: 5))
+        let refused = try #require(await listener.next(timeout: 30))
         #expect(refused.frame == nil)
         #expect(refused.problem?.contains("not a frame") == true)
+
+        // Half a frame, then a close: a failed arrival that says so.
+        let closing = try await TCPClient(port: listener.port)
+        closing.send([0, 0, 0, 9, 1, 2])
+        try await Task.sleep(for: .milliseconds(100))
+        try await closing.channel.close()
+        let cut = try #require(await listener.next(timeout: 30))
+        #expect(cut.frame == nil)
+        #expect(cut.problem == "it closed the connection before its request was whole")
+
+        // A caller waiting when the listener closes gets nil at once, not after its timeout.
+        let started = ContinuousClock.now
+        async let waiting = listener.next(timeout: 30)
+        try await Task.sleep(for: .milliseconds(100))
+        await listener.close()
+        #expect(await waiting == nil)
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test("at most 32 connections are open at once: more are closed unread, and the 32 stay")
-    func openCap() throws {
-        let listener = try FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 30)
-        defer { listener.close() }
-        let clients = try (0..<(FrameListener.maxOpen + 8)).map { _ in try TCPClient(port: listener.port) }
+    func openCap() async throws {
+        let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 30)
+        var clients: [TCPClient] = []
+        for _ in 0..<(FrameListener.maxOpen + 8) { clients.append(try await TCPClient(port: listener.port)) }
         let deadline = Date().addingTimeInterval(5)
-        while clients.filter({ !$0.channel.isActive }).count < 8, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        Thread.sleep(forTimeInterval: 0.3)
+        while clients.filter({ !$0.channel.isActive }).count < 8, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
         #expect(clients.filter { !$0.channel.isActive }.count == 8)
+        await listener.close()
     }
 
     @Test("a closed port is unreachable; a listener that never answers is no reply, within the reply timeout")
-    func failures() throws {
-        let listener = try FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 10)
+    func failures() async throws {
+        let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 10)
         let port = listener.port
-        let silent = Self.detached {
-            try FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
+        await #expect(throws: FrameExchange.Failure.noReply("no reply within 1 s")) {
+            try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
         }
-        #expect(throws: FrameExchange.Failure.noReply("no reply within 1 s")) { try silent() }
-        listener.close()
-        #expect {
-            try FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
+        await listener.close()
+        await #expect {
+            try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
         } throws: { error in
             guard case .unreachable(let why) = error as? FrameExchange.Failure else { return false }
             return why.lowercased().contains("refused")
@@ -89,9 +91,9 @@ struct FrameExchangeTests {
 struct TCPClient {
     let channel: any Channel
 
-    init(port: Int) throws {
-        channel = try ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connect(host: "127.0.0.1", port: port)
-            .wait()
+    init(port: Int) async throws {
+        channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port).get()
     }
 
     func send(_ bytes: [UInt8]) {

@@ -85,7 +85,7 @@ extension DeviceService {
     public func addDevice(
         listen host: String, port: UInt16, advertise: String?, timeout: Double, passphrase: String,
         ready: (PairingCode) -> Void
-    ) throws(NodeError) -> PublicKey {
+    ) async throws(NodeError) -> PublicKey {
         // The code carries an IPv4 address, four bytes: a name or an IPv6 address would not fit in it.
         guard PairingCode.ipv4(host) != nil else {
             throw .badInput(
@@ -102,24 +102,43 @@ extension DeviceService {
         }
         let listener: FrameListener
         do {
-            listener = try FrameListener.listen(host: host, port: Int(port), readTimeout: PairingMessage.readTimeout)
+            listener = try await FrameListener.listen(
+                host: host, port: Int(port), readTimeout: PairingMessage.readTimeout)
         } catch {
             throw .conflict("cannot listen on \(host):\(port): \(error); choose another --listen address")
         }
-        defer { listener.close() }
         let code = PairingCode(
             host: advertise ?? (host == "0.0.0.0" ? Self.lanAddress() : host), port: UInt16(listener.port),
             secret: SecureRandom.bytes(16))
         ready(code)
+        // Closed whatever the outcome, so no connection that waits is left open.
+        let outcome: Result<PublicKey, NodeError>
+        do {
+            outcome = .success(
+                try await grantFirstRequest(
+                    listener, code: code, timeout: timeout, identity: identity, keys: keys, user: user))
+        } catch {
+            outcome = .failure(error)
+        }
+        await listener.close()
+        return try outcome.get()
+    }
+
+    /// Answers the listener's arrivals until one asks with the code's secret, and grants it the user's certificate
+    /// and the keys of every space: at most five failed arrivals, and `timeout` seconds in all.
+    private func grantFirstRequest(
+        _ listener: FrameListener, code: PairingCode, timeout: Double, identity: Identity, keys: UnlockedKeys,
+        user: SigningKey
+    ) async throws(NodeError) -> PublicKey {
         let deadline = Date().addingTimeInterval(timeout)
         var failures: [String] = []
         while failures.count < 5 {
-            guard let arrival = listener.next(timeout: deadline.timeIntervalSinceNow) else {
+            guard let arrival = await listener.next(timeout: deadline.timeIntervalSinceNow) else {
                 throw .unreachable("no device paired within \(Int(timeout)) s; run `caddie device add` again")
             }
             guard let request = arrival.frame, let device = PairingMessage.parseRequest(request, code: code) else {
                 let reason = arrival.problem ?? "the device code does not match"
-                arrival.reply(PairingMessage.refusal(reason))
+                await arrival.reply(PairingMessage.refusal(reason))
                 failures.append(reason)
                 continue
             }
@@ -141,7 +160,7 @@ extension DeviceService {
             } catch {
                 throw .malformed(what: "grant", "cannot seal the grant: \(error)")
             }
-            arrival.reply(PairingMessage.granted + sealed)
+            await arrival.reply(PairingMessage.granted + sealed)
             return device
         }
         throw .conflict(
@@ -150,14 +169,14 @@ extension DeviceService {
     }
 
     /// Logs in as an existing user on this new device: pairs over the LAN with the first device.
-    public func login(deviceCode text: String, passphrase: String) throws(NodeError) -> Identity {
+    public func login(deviceCode text: String, passphrase: String) async throws(NodeError) -> Identity {
         try home.requireNoIdentity()
         try Home.checkNewPassphrase(passphrase)
         let code = try PairingCode(parsing: text)
         let device = SigningKey.generate()
         let reply: [UInt8]
         do {
-            reply = try FrameExchange.request(
+            reply = try await FrameExchange.request(
                 .tcp(host: code.host, port: Int(code.port)), PairingMessage.request(device: device.publicKey, code: code),
                 connectTimeout: PairingMessage.readTimeout, replyTimeout: PairingMessage.readTimeout)
         } catch {

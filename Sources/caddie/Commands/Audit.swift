@@ -4,15 +4,15 @@ import CaddieNode
 import CaddieStore
 import Foundation
 
-struct Card: ParsableCommand {
+struct Card: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show a game's scorecard, conflicts marked.")
     @OptionGroup var target: GameOptions
     @Flag(help: "Print JSON with every cell, its winner and its concurrent values.") var json = false
     @Option(help: "text (default), csv, or html: a card to hand in that prints on one A4 page.") var format = "text"
     @Option(help: "Write the card to this file instead of standard output.") var out: String?
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             guard ["text", "csv", "html"].contains(format) else {
                 throw NodeError.badInput(.format, "must be text, csv or html, got '\(format)'")
             }
@@ -40,14 +40,14 @@ struct Card: ParsableCommand {
     }
 }
 
-struct Export: ParsableCommand {
+struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Write the space's ops to a bundle file for another home.")
     @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "The bundle file to write.") var out: String
     @Option(help: "Only ops the receiver lacks: its `caddie vector`.") var since: String?
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             let vector: VersionVector
             do { vector = try VersionVector(parsing: since ?? "") } catch { throw NodeError.wrap(error) }
             let (home, space) = try options.open()
@@ -59,21 +59,21 @@ struct Export: ParsableCommand {
     }
 }
 
-struct Import: ParsableCommand {
+struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Verify and merge an op bundle; one bad op refuses the whole file.")
     @OptionGroup var options: Reporting<HomeOptions>
     @Argument(help: "The bundle file.") var file: String
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             // The node reads the file itself (it runs as this user): by its absolute path.
             let path = URL(fileURLWithPath: file).standardizedFileURL.path
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw NodeError.file("cannot read \(file): check the path")
             }
             let home = try options.open()
-            let (applied, duplicates) = try home.run(.importBundle(path: path), unlock: Passphrase.unlock(home))
+            let (applied, duplicates) = try await home.run(.importBundle(path: path), unlock: Passphrase.unlock(home))
                 .expect("the bundle it imported") { if case .imported(let a, let d) = $0 { (a, d) } else { nil } }
             options.show(
                 .object([("applied", .int(applied)), ("duplicates", .int(duplicates))]),
@@ -82,14 +82,14 @@ struct Import: ParsableCommand {
     }
 }
 
-struct Log: ParsableCommand {
+struct Log: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The audit trail: who changed what, when, on which device, and whether it verifies.")
     @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "Only ops that touch this game.") var game: String?
 
-    func run() throws {
-        try options.read { home, space in
+    func run() async throws {
+        try await options.read { home, space in
             let entries = try home.audit.auditLog(space: space, game: try game.map { try home.rounds.resolveGame(space, $0).id })
             options.list(entries, item: Views.audit) { entry in
                 "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
@@ -100,7 +100,7 @@ struct Log: ParsableCommand {
     }
 }
 
-struct History: ParsableCommand {
+struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Every value one score cell has had, by whom.")
     // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
     // the command's options (a debug build's) from growing with every level of nesting.
@@ -108,8 +108,8 @@ struct History: ParsableCommand {
     @OptionGroup var target: GamePlayerOptions
     @Argument(help: "The hole.") var hole: Int
 
-    func run() throws {
-        try target.read { home, space, game, player in
+    func run() async throws {
+        try await target.read { home, space, game, player in
             let entries = try home.audit.history(space: space, game: game, player: player, hole: hole)
             Console.list(
                 entries, json: json, empty: "No score has been entered for \(target.player) on hole \(hole).",
@@ -127,14 +127,14 @@ struct History: ParsableCommand {
     }
 }
 
-struct Verify: ParsableCommand {
+struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-check every signature, chain link and certificate; exit 1 naming each op that fails.")
     @OptionGroup var options: Reporting<HomeOptions>
     @Option(help: "Only this space (default: every space).") var space: String?
 
-    func run() throws {
-        try options.read { home in
+    func run() async throws {
+        try await options.read { home in
             let spaces = try space.map { [try home.spaces.resolveSpace($0)] } ?? home.spaces.list().map(\.id)
             let keys = ProcessInfo.processInfo.environment["CADDIE_PASSPHRASE"].flatMap { try? home.unlock(passphrase: $0) }
             var checked = 0
@@ -174,13 +174,13 @@ struct Verify: ParsableCommand {
     }
 }
 
-struct StateHash: ParsableCommand {
+struct StateHash: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "state-hash", abstract: "A digest of the space's merged state: equal on replicas holding the same ops.")
     @OptionGroup var options: Reporting<SpaceOptions>
 
-    func run() throws {
-        try options.show {
+    func run() async throws {
+        try await options.show {
             try $0.stateHash($1)
         } json: {
             .object([("stateHash", .string($0.hex))])
@@ -190,13 +190,13 @@ struct StateHash: ParsableCommand {
     }
 }
 
-struct VectorCommand: ParsableCommand {
+struct VectorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vector", abstract: "This home's version vector of the space (for `caddie export --since`).")
     @OptionGroup var options: Reporting<SpaceOptions>
 
-    func run() throws {
-        try options.show {
+    func run() async throws {
+        try await options.show {
             try $0.vector($1)
         } json: { vector in
             .object(vector.entries.sorted { $0.key < $1.key }.map { ($0.key.hex, .int(Int($0.value))) })

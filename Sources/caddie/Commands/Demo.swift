@@ -36,7 +36,7 @@ struct Demo: AsyncParsableCommand {
     static let passphrase = "demo passphrase"
 
     func run() async throws {
-        try await guardedAsync {
+        try await guarded {
             let demo = try DemoRun(lab: lab, timeout: timeout)
             defer { demo.finish(keep: keep) }
             try await demo.play()
@@ -152,7 +152,7 @@ final class DemoRun {
                 .joined(separator: " and ") + ", entered concurrently")
         say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
         // Dev's node is running: it signs the score with its own keys (a command, as `caddie score` sends it).
-        _ = try homes[3].run(.score(space: space, game: game, player: dev.id, hole: 7, entry: try ScoreEntry(strokes: 5))) {
+        _ = try await homes[3].run(.score(space: space, game: game, player: dev.id, hole: 7, entry: try ScoreEntry(strokes: 5))) {
             try homes[3].unlock(passphrase: Demo.passphrase)
         }
         let settled = Date()

@@ -8,7 +8,7 @@ struct Device: ParsableCommand {
         abstract: "Add a second device of yours, list your devices, revoke a lost one.",
         subcommands: [Add.self, List.self, Revoke.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a one-time code and wait on the LAN for your new device to pair with it.",
             discussion: "On the new device run `caddie login --device-code CODE`. The code carries this device's "
@@ -19,14 +19,14 @@ struct Device: ParsableCommand {
         var address: String?
         @Option(parsing: .unconditional, help: "Seconds to wait.", transform: decimal) var timeout: Double = 300
 
-        func run() throws {
-            try guarded {
+        func run() async throws {
+            try await guarded {
                 let parts = listen.split(separator: ":")
                 guard parts.count == 2, let port = UInt16(parts[1]) else {
                     throw NodeError.badInput(.listen, "must be HOST:PORT, e.g. 0.0.0.0:7401")
                 }
                 let home = try options.open()
-                let device = try home.devices.addDevice(
+                let device = try await home.devices.addDevice(
                     listen: String(parts[0]), port: port, advertise: address, timeout: timeout,
                     passphrase: try Passphrase.obtain()
                 ) { code in
@@ -38,12 +38,12 @@ struct Device: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Your devices in the spaces this home holds.")
         @OptionGroup var options: Reporting<HomeOptions>
 
-        func run() throws {
-            try options.list(
+        func run() async throws {
+            try await options.list(
                 { try $0.devices.list() },
                 item: {
                     .object([
@@ -60,7 +60,7 @@ struct Device: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke one of your devices: its later ops are rejected everywhere the revocation reaches.")
         @OptionGroup var options: HomeOptions
@@ -71,11 +71,11 @@ struct Device: ParsableCommand {
             guard (device == nil) == lost else { throw ValidationError("give a device key, or --lost, not both") }
         }
 
-        func run() throws {
-            try options.read { home in
+        func run() async throws {
+            try await options.read { home in
                 let unlock = Passphrase.unlock(home)
                 guard let device else {
-                    let revoked = try home.run(.revokeLostDevices, unlock: unlock).revocation().devices
+                    let revoked = try await home.run(.revokeLostDevices, unlock: unlock).revocation().devices
                     Console.print(
                         revoked.isEmpty
                             ? "Nothing to revoke: every device from before the recovery that this home knows is revoked "
@@ -86,7 +86,7 @@ struct Device: ParsableCommand {
                 guard let key = PublicKey(hex: device.lowercased()) else {
                     throw NodeError.badInput(.device, "takes the device's full key, 64 hex digits (see `caddie device list`)")
                 }
-                let spaces = try home.run(.revokeDevice(key), unlock: unlock).revocation().spaces
+                let spaces = try await home.run(.revokeDevice(key), unlock: unlock).revocation().spaces
                 Console.print("Revoked \(device.prefix(8)) in " + spaces.joined(separator: ", "))
             }
         }

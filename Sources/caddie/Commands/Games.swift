@@ -53,7 +53,7 @@ struct GameSetupOptions: ParsableArguments {
 }
 
 extension Game {
-    struct Setup: ParsableCommand {
+    struct Setup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a game's tees, holes, start, formats, teams or stake.",
             discussion: "A player's tee cannot change once they have scores. Every setting is a synced field of the game: "
@@ -62,9 +62,9 @@ extension Game {
         @Option(help: "The tee for everybody without their own.") var tee: String?
         @OptionGroup var setup: GameSetupOptions
 
-        func run() throws {
+        func run() async throws {
             let changes = try guardedValue { try setup.setup(tee: tee) }
-            try target.run(
+            try await target.run(
                 resolving: { home, space, game in
                     let resolved = try home.rounds.resolve(changes, in: space)
                     _ = try home.rounds.setupChanges(space: space, game: game, setup: resolved)
@@ -74,25 +74,25 @@ extension Game {
         }
     }
 
-    struct Delete: ParsableCommand {
+    struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Delete a game created by mistake (its ops stay in the log; `game restore` brings it back).")
         @OptionGroup var target: GameOptions
         @Flag(help: "Delete it even though it has scores.") var force = false
 
-        func run() throws { try target.setDeleted(true, force: force) }
+        func run() async throws { try await target.setDeleted(true, force: force) }
     }
 
-    struct Restore: ParsableCommand {
+    struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Bring back a deleted game.")
         @OptionGroup var target: GameOptions
 
-        func run() throws { try target.setDeleted(false, force: true) }
+        func run() async throws { try await target.setDeleted(false, force: true) }
     }
 }
 
 extension Player {
-    struct Edit: ParsableCommand {
+    struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Correct a player's name or entered Handicap Index.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The player.") var player: String
@@ -101,11 +101,11 @@ extension Player {
         var index: Double?
         @Flag(name: .customLong("clear-index"), help: "Remove the entered Handicap Index.") var clearIndex = false
 
-        func run() throws {
-            try options.read { home, space in
+        func run() async throws {
+            try await options.read { home, space in
                 let id = try home.rounds.resolvePlayer(space, player).id  // before the passphrase is asked for
                 // A running node makes the change with its own keys; with none, this process asks for the passphrase.
-                _ = try home.run(
+                _ = try await home.run(
                     .editPlayer(space: space, player: id, name: name, handicapIndex: index, clearIndex: clearIndex),
                     unlock: Passphrase.unlock(home))
                 let edited = try home.rounds.player(space, id)
@@ -117,28 +117,28 @@ extension Player {
     }
 }
 
-struct StandingsCommand: ParsableCommand {
+struct StandingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "standings",
         abstract: "A game's standings: stroke play, Stableford, match, skins, Nassau, disputes and settlement.")
     @OptionGroup var target: Reporting<GameOptions>
 
-    func run() throws {
-        try target.read { home, space, game in
+    func run() async throws {
+        try await target.read { home, space, game in
             let standings = try home.handicaps.standings(space: space, game: game)
             target.show(Views.standings(standings), text: StandingsText.render(standings))
         }
     }
 }
 
-struct Stats: ParsableCommand {
+struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A player's statistics over finished games: fairways, greens in regulation, putts, penalties, scoring by par.")
     @OptionGroup var options: Reporting<SpaceOptions>
     @Argument(help: "The player.") var player: String
 
-    func run() throws {
-        try options.read { home, space in
+    func run() async throws {
+        try await options.read { home, space in
             let stats = try home.handicaps.statistics(space: space, player: try home.rounds.resolvePlayer(space, player).id)
             if options.json {
                 Console.json(Views.statistics(stats))
@@ -179,8 +179,8 @@ struct Stats: ParsableCommand {
 
 extension GameOptions {
     /// `caddie game delete` and `caddie game restore`: one op that sets the game's deleted flag (a ``NodeCommand``).
-    fileprivate func setDeleted(_ deleted: Bool, force: Bool) throws {
-        try run(includeDeleted: true, resolving: { _, _, _ in () }) { space, id, _ in
+    fileprivate func setDeleted(_ deleted: Bool, force: Bool) async throws {
+        try await run(includeDeleted: true, resolving: { _, _, _ in () }) { space, id, _ in
             .setDeleted(space: space, game: id, deleted: deleted, force: force)
         } done: { _ in
             deleted ? "Deleted game \(game) (`caddie game restore \(game)` brings it back)" : "Restored game \(game)"

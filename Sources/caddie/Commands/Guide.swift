@@ -4,7 +4,7 @@ import CaddieNode
 import CaddieServices
 import Foundation
 
-struct Guide: ParsableCommand {
+struct Guide: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Where is the target from here: distance, direction and a spoken-style callout.",
         discussion: """
@@ -74,8 +74,8 @@ struct Guide: ParsableCommand {
         }
     }
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             if let from, let to {
                 let guidance = Guidance(
                     from: try input(try Self.point(from, .from)),

@@ -23,7 +23,7 @@ struct HandicapCommand: ParsableCommand {
         ]
     )
 
-    struct Differential: ParsableCommand {
+    struct Differential: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "differential",
             abstract: "The Score Differential of a round (Rule 5.1): 113 / slope x (AGS - rating - PCC).")
@@ -43,8 +43,8 @@ struct HandicapCommand: ParsableCommand {
         )
         var index: Double?
 
-        func run() throws {
-            try options.calculate {
+        func run() async throws {
+            try await options.calculate {
                 try Handicap.scoreDifferential(
                     adjustedGrossScore: ags, courseRating: rating, slopeRating: slope, pcc: pcc, holes: holes,
                     handicapIndex: index)
@@ -66,7 +66,7 @@ struct HandicapCommand: ParsableCommand {
         }
     }
 
-    struct Index: ParsableCommand {
+    struct Index: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "index",
             abstract: "A Handicap Index from Score Differentials (Rules 5.2, 5.3, 5.7, 5.8).")
@@ -80,8 +80,8 @@ struct HandicapCommand: ParsableCommand {
             help: "The Low Handicap Index of the last 365 days; the soft and hard caps apply only with it.", transform: decimal)
         var lowIndex: Double?
 
-        func run() throws {
-            try options.calculate {
+        func run() async throws {
+            try await options.calculate {
                 var values: [Double] = []
                 for text in differentials.split(separator: ",", omittingEmptySubsequences: false) {
                     let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -117,7 +117,7 @@ struct HandicapCommand: ParsableCommand {
         }
     }
 
-    struct CourseHandicap: ParsableCommand {
+    struct CourseHandicap: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "course",
             abstract: "Course Handicap and Playing Handicap (Rules 6.1, 6.2, Appendix C).")
@@ -135,8 +135,8 @@ struct HandicapCommand: ParsableCommand {
         @Flag(help: "Leave (Course Rating - Par) out, as jurisdictions that apply it elsewhere do.")
         var withoutRatingMinusPar = false
 
-        func run() throws {
-            try options.calculate {
+        func run() async throws {
+            try await options.calculate {
                 try Handicap.courseHandicap(
                     handicapIndex: index, slopeRating: slope, courseRating: rating, par: par, holes: holes,
                     allowancePercent: allowance, includeCourseRatingMinusPar: !withoutRatingMinusPar)
@@ -154,7 +154,7 @@ struct HandicapCommand: ParsableCommand {
         }
     }
 
-    struct Strokes: ParsableCommand {
+    struct Strokes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "strokes",
             abstract: "Strokes received (negative: given back) on each stroke index for a playing handicap.")
@@ -163,8 +163,8 @@ struct HandicapCommand: ParsableCommand {
         var playingHandicap: Int
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
 
-        func run() throws {
-            try options.calculate {
+        func run() async throws {
+            try await options.calculate {
                 try Handicap.strokeAllocation(playingHandicap: playingHandicap, holes: holes)
             } json: { result in
                 .object([("strokes", .array(result.strokesByStrokeIndex.map { .int($0) }))])
@@ -176,7 +176,7 @@ struct HandicapCommand: ParsableCommand {
         }
     }
 
-    struct MaxHole: ParsableCommand {
+    struct MaxHole: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "max-hole",
             abstract: "The maximum hole score for handicap purposes: net double bogey, or par + 5 (Rule 3.1).")
@@ -190,8 +190,8 @@ struct HandicapCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: "9 or 18 (for 9, the stroke index ranked 1...9 within the nine).")
         var holes: Int = 18
 
-        func run() throws {
-            try options.calculate {
+        func run() async throws {
+            try await options.calculate {
                 try Handicap.maximumHoleScore(courseHandicap: courseHandicap, par: par, strokeIndex: strokeIndex, holes: holes)
             } json: { result in
                 .object([("max", .int(result.value))])
@@ -210,7 +210,7 @@ struct HandicapCommand: ParsableCommand {
         }
     }
 
-    struct Stableford: ParsableCommand {
+    struct Stableford: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "stableford",
             abstract: "Stableford points for one hole: max(0, 2 + par - net) (Rules of Golf 21.1).")
@@ -222,8 +222,8 @@ struct HandicapCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: "The strokes taken.") var gross: Int
         @Option(parsing: .unconditional, help: "9 or 18.") var holes: Int = 18
 
-        func run() throws {
-            try options.calculate {
+        func run() async throws {
+            try await options.calculate {
                 try Handicap.netHole(
                     playingHandicap: playingHandicap, par: par, strokeIndex: strokeIndex, gross: gross, holes: holes)
             } json: { result in
@@ -235,7 +235,7 @@ struct HandicapCommand: ParsableCommand {
         }
     }
 
-    struct PlayerIndex: ParsableCommand {
+    struct PlayerIndex: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "player",
             abstract: "A player's Handicap Index from their finished games in every space, with the working.",
@@ -248,8 +248,8 @@ struct HandicapCommand: ParsableCommand {
         var space: String?
         @Argument(help: "The player (id, id prefix or name).") var player: String
 
-        func run() throws {
-            try options.read { home in
+        func run() async throws {
+            try await options.read { home in
                 var spaceID: SpaceID?
                 if let space { spaceID = try home.spaces.resolveSpace(space) }
                 let found = try home.handicaps.resolvePlayerAnywhere(player, space: spaceID)
@@ -322,8 +322,8 @@ extension Reporting {
     /// numbers break (a `HandicapError`), like any other error, ends the command with its one line and exit status 1.
     fileprivate func calculate<Result>(
         _ calculation: () throws -> Result, json: (Result) -> JSON, text: (Result) -> String
-    ) throws {
-        try guarded {
+    ) async throws {
+        try await guarded {
             let result = try calculation()
             show(json(result), text: text(result))
         }

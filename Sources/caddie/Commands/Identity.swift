@@ -4,7 +4,7 @@ import CaddieCrypto
 import CaddieNode
 import Foundation
 
-struct Login: ParsableCommand {
+struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create your identity: a user key and this device's key and certificate, sealed with a passphrase.",
         discussion: """
@@ -41,12 +41,12 @@ struct Login: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         // The words first: a wrong phrase is refused before a passphrase is asked for or a file written (opening
         // the home would create its database).
-        let phrase = recover ? try RecoveryInput.read(file: phraseFile) : nil
+        let phrase = recover ? try await RecoveryInput.read(file: phraseFile) : nil
         if let phrase { _ = try DeviceService.recoverySeed(phrase) }
-        try options.read { home in
+        try await options.read { home in
             try home.requireNoIdentity()
             if let phrase {
                 let identity = try home.devices.recover(
@@ -64,20 +64,23 @@ struct Login: ParsableCommand {
             }
             let passphrase = try Passphrase.obtain(confirm: true)
             let identity =
-                try deviceCode.map { try home.devices.login(deviceCode: $0, passphrase: passphrase) }
-                ?? home.login(name: name ?? "", passphrase: passphrase)
+                if let deviceCode {
+                    try await home.devices.login(deviceCode: deviceCode, passphrase: passphrase)
+                } else {
+                    try home.login(name: name ?? "", passphrase: passphrase)
+                }
             if options.json {
                 Console.json(Views.whoami(identity))
             } else {
                 Console.print("Logged in as \(identity.name) in \(home.directory.path)")
                 Console.print("user   \(identity.user)\ndevice \(identity.device)")
-                if deviceCode == nil { try RecoveryInput.show(try home.devices.recoveryPhrase(passphrase: passphrase)) }
+                if deviceCode == nil { try await RecoveryInput.show(try home.devices.recoveryPhrase(passphrase: passphrase)) }
             }
         }
     }
 }
 
-struct RecoveryPhraseCommand: ParsableCommand {
+struct RecoveryPhraseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recovery-phrase",
         abstract: "Show your recovery phrase: the 24 words that bring your user back on a new device.",
@@ -85,8 +88,8 @@ struct RecoveryPhraseCommand: ParsableCommand {
 
     @OptionGroup var options: Reporting<HomeOptions>
 
-    func run() throws {
-        try options.read { home in
+    func run() async throws {
+        try await options.read { home in
             let words = try home.devices.recoveryPhrase(passphrase: try Passphrase.obtain())
             if options.json { return Console.json(.object([("words", .array(words.map { .string($0) }))])) }
             Console.print(RecoveryInput.numbered(words))
@@ -161,13 +164,13 @@ enum RecoveryInput {
     }
 }
 
-struct Whoami: ParsableCommand {
+struct Whoami: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show this home's user and device.")
 
     @OptionGroup var options: Reporting<HomeOptions>
 
-    func run() throws {
-        try options.show {
+    func run() async throws {
+        try await options.show {
             try $0.identity()
         } json: {
             Views.whoami($0)

@@ -7,7 +7,7 @@ struct Player: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Add and list players.", subcommands: [Add.self, List.self, Edit.self])
 
-    struct Add: ParsableCommand {
+    struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a player to the space.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The player's name.") var name: String
@@ -16,8 +16,8 @@ struct Player: ParsableCommand {
             parsing: .unconditional, help: "A Handicap Index to use until finished games give one (plus handicaps negative).",
             transform: decimal) var index: Double?
 
-        func run() throws {
-            try guarded {
+        func run() async throws {
+            try await guarded {
                 var userKey: PublicKey?
                 if let user {
                     guard let key = PublicKey(hex: user) else {
@@ -27,7 +27,7 @@ struct Player: ParsableCommand {
                 }
                 let (home, space) = try options.open()
                 // A running node adds the player with its own keys; with none, this process asks for the passphrase.
-                let done = try home.run(.addPlayer(space: space, name: name, user: userKey, handicapIndex: index)) {
+                let done = try await home.run(.addPlayer(space: space, name: name, user: userKey, handicapIndex: index)) {
                     try home.unlock(passphrase: try Passphrase.obtain())
                 }
                 let id = try done.addedPlayer()
@@ -36,12 +36,12 @@ struct Player: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the players of the space.")
         @OptionGroup var options: Reporting<SpaceOptions>
 
-        func run() throws {
-            try options.list({ try $0.rounds.players($1) }, item: Views.player) { player in
+        func run() async throws {
+            try await options.list({ try $0.rounds.players($1) }, item: Views.player) { player in
                 "\(player.id.hex)  \(player.name)" + (player.handicapIndex.map { "  index \($0)" } ?? "")
             }
         }
@@ -53,7 +53,7 @@ struct Course: ParsableCommand {
         abstract: "Import, list, search and show courses.",
         subcommands: [Import.self, List.self, Search.self, Nearby.self, Show.self])
 
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import a course: Caddie course JSON (docs/course-format.md) or OpenStreetMap GeoJSON/XML.",
             discussion: "A course the space already has (same id) is merged, not duplicated. --sample imports the "
@@ -66,8 +66,8 @@ struct Course: ParsableCommand {
             guard (file == nil) == sample else { throw ValidationError("give a course FILE, or --sample") }
         }
 
-        func run() throws {
-            try guarded {
+        func run() async throws {
+            try await guarded {
                 var inputs: [(name: String, data: Data)] = []
                 if sample {
                     inputs = try CourseService.sampleCourseFiles()
@@ -82,7 +82,7 @@ struct Course: ParsableCommand {
                 let (home, space) = try options.open()
                 var results: [CourseImportResult] = []
                 for courses in read {
-                    results += try home.run(.importCourses(space: space, courses: courses)) {
+                    results += try await home.run(.importCourses(space: space, courses: courses)) {
                         try home.unlock(passphrase: try Passphrase.obtain())
                     }.importedCourses()
                 }
@@ -119,27 +119,27 @@ struct Course: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the courses of the space.")
         @OptionGroup var options: Reporting<SpaceOptions>
 
-        func run() throws {
-            try options.list({ try $0.courses.list($1) }, item: Views.course) { course in
+        func run() async throws {
+            try await options.list({ try $0.courses.list($1) }, item: Views.course) { course in
                 "\(course.id.hex)  \(course.name)  \(course.holes.count) holes, tees "
                     + course.tees.map(\.name).joined(separator: ", ")
             }
         }
     }
 
-    struct Search: ParsableCommand {
+    struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Find courses by name, club or city (accents and small typos forgiven), best first.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "What to look for.") var text: String
         @Option(help: "At most this many results.") var limit = 20
 
-        func run() throws {
-            try options.read { home, space in
+        func run() async throws {
+            try await options.read { home, space in
                 let results = try home.courses.searchCourses(space: space, text: text, limit: limit)
                 options.list(results, empty: "No course matches '\(text)'.", item: Views.searchResult) { result in
                     "\(result.course.id.hex)  \(result.course.name)"
@@ -149,7 +149,7 @@ struct Course: ParsableCommand {
         }
     }
 
-    struct Nearby: ParsableCommand {
+    struct Nearby: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Courses nearest a position, with their distance.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).", transform: decimal) var lat: Double
@@ -159,8 +159,8 @@ struct Course: ParsableCommand {
         )
         var radiusKm: Double = 25
 
-        func run() throws {
-            try options.read { home, space in
+        func run() async throws {
+            try await options.read { home, space in
                 let results = try home.courses.nearbyCourses(
                     space: space, latitude: lat, longitude: lon, radiusKilometres: radiusKm)
                 options.list(results, empty: "No course within \(radiusKm) km.", item: Views.nearby) { result in
@@ -170,15 +170,15 @@ struct Course: ParsableCommand {
         }
     }
 
-    struct Show: ParsableCommand {
+    struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The card of a course: hole, par, stroke index and yardage per tee, with totals.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The course (id, id prefix or name).") var course: String
         @Option(help: "Only this tee.") var tee: String?
 
-        func run() throws {
-            try options.read { home, space in
+        func run() async throws {
+            try await options.read { home, space in
                 let card = try home.courses.courseCard(
                     space: space, course: try home.courses.resolveCourse(space, course).id, tee: tee)
                 options.show(Views.courseCard(card), text: card.text)
@@ -210,15 +210,15 @@ struct Game: ParsableCommand {
         }
     }
 
-    struct Marker: ParsableCommand {
+    struct Marker: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Say who marks a player in a game (the marker attests their card).")
         @OptionGroup var target: GameOptions
         @Argument(help: "The player.") var player: String
         @Argument(help: "Their marker, another player of the game.") var marker: String
 
-        func run() throws {
-            try target.run(resolving: { home, space, _ in try home.rounds.resolvePlayers(space, [player, marker]) }) {
+        func run() async throws {
+            try await target.run(resolving: { home, space, _ in try home.rounds.resolvePlayers(space, [player, marker]) }) {
                 space, game, players in
                 .setMarker(space: space, game: game, pair: .init(player: players[0], marker: players[1]))
             } done: { _ in
@@ -227,7 +227,7 @@ struct Game: ParsableCommand {
         }
     }
 
-    struct New: ParsableCommand {
+    struct New: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Start a game on a course from one tee.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Option(help: "The course (id, id prefix or name).") var course: String
@@ -237,8 +237,8 @@ struct Game: ParsableCommand {
         var markers: String?
         @OptionGroup var setup: GameSetupOptions
 
-        func run() throws {
-            try guarded {
+        func run() async throws {
+            try await guarded {
                 let pairs = try Game.markerPairs(markers)
                 let gameSetup = try setup.setup()
                 let (home, space) = try options.open()
@@ -253,20 +253,20 @@ struct Game: ParsableCommand {
                     space: space, course: courseID, tee: tee, players: playerIDs,
                     markers: markerIDs.map { NodeCommand.MarkerPair(player: $0.player, marker: $0.marker) }, setup: resolvedSetup)
                 // A running node starts the game with its own keys; with none, this process asks for the passphrase.
-                let done = try home.run(command, unlock: Passphrase.unlock(home))
+                let done = try await home.run(command, unlock: Passphrase.unlock(home))
                 let id = try done.startedGame()
                 options.show(.object([("game", .string(id.hex))]), text: "Started game \(id.hex)")
             }
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the games of the space, newest first.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Flag(help: "Also list deleted games.") var deleted = false
 
-        func run() throws {
-            try options.list({ try $0.rounds.games($1, includeDeleted: deleted) }, item: Views.game) { game in
+        func run() async throws {
+            try await options.list({ try $0.rounds.games($1, includeDeleted: deleted) }, item: Views.game) { game in
                 let formats = game.formats.isEmpty ? "" : "  " + game.formats.joined(separator: ",")
                 return
                     "\(game.id.hex)  tee \(game.tee)  \(game.deleted ? "deleted" : game.finished ? "finished" : "in progress")"
@@ -275,38 +275,38 @@ struct Game: ParsableCommand {
         }
     }
 
-    struct Finish: ParsableCommand {
+    struct Finish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark a game finished (it then counts for handicaps).")
         @OptionGroup var target: GameOptions
 
-        func run() throws { try target.setFinished(true) }
+        func run() async throws { try await target.setFinished(true) }
     }
 
-    struct Reopen: ParsableCommand {
+    struct Reopen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reopen a finished game to correct it.")
         @OptionGroup var target: GameOptions
 
-        func run() throws { try target.setFinished(false) }
+        func run() async throws { try await target.setFinished(false) }
     }
 
-    struct AddPlayer: ParsableCommand {
+    struct AddPlayer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add-player", abstract: "Add a player to a game.")
         @OptionGroup var target: GamePlayerOptions
 
-        func run() throws { try target.setInRoster(true) }
+        func run() async throws { try await target.setInRoster(true) }
     }
 
-    struct RemovePlayer: ParsableCommand {
+    struct RemovePlayer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove-player",
             abstract: "Remove a player from a game (their scores are kept).")
         @OptionGroup var target: GamePlayerOptions
 
-        func run() throws { try target.setInRoster(false) }
+        func run() async throws { try await target.setInRoster(false) }
     }
 }
 
-struct ScoreCommand: ParsableCommand {
+struct ScoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score", abstract: "Enter a player's strokes on a hole (replaces what the cell shows).")
     // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
@@ -321,8 +321,8 @@ struct ScoreCommand: ParsableCommand {
     @Flag(name: .customLong("gir"), inversion: .prefixedNo, help: "Green reached in regulation (--gir) or not (--no-gir).")
     var greenInRegulation: Bool?
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             var fairwayResult: ScoreEntry.Fairway?
             if let fairway {
                 guard let value = ScoreEntry.Fairway(name: fairway) else {
@@ -340,7 +340,7 @@ struct ScoreCommand: ParsableCommand {
             }
             let (home, space, game, player) = try target.open()
             // A running node runs it with its own keys: no passphrase, no Argon2id here.
-            let done = try home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
+            let done = try await home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
                 try home.unlock(passphrase: try Passphrase.obtain())
             }
             guard let op = done.op else {
@@ -355,13 +355,14 @@ struct ScoreCommand: ParsableCommand {
     }
 }
 
-struct Attest: ParsableCommand {
+struct Attest: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "As marker, sign a player's card as it stands.")
     @OptionGroup var target: GameOptions
     @Argument(help: "The player whose card you attest.") var player: String
 
-    func run() throws {
-        try target.run(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) { space, game, id in
+    func run() async throws {
+        try await target.run(resolving: { home, space, _ in try home.rounds.resolvePlayer(space, player).id }) {
+            space, game, id in
             .attest(space: space, game: game, player: id)
         } done: { result in
             guard case .attested(_, let hash) = result else {
@@ -376,8 +377,8 @@ struct Attest: ParsableCommand {
 
 extension GameOptions {
     /// `caddie game finish` and `caddie game reopen`: one op that sets the game's finished flag.
-    fileprivate func setFinished(_ finished: Bool) throws {
-        try run(resolving: { _, _, _ in () }) { space, id, _ in
+    fileprivate func setFinished(_ finished: Bool) async throws {
+        try await run(resolving: { _, _, _ in () }) { space, id, _ in
             .setFinished(space: space, game: id, finished: finished)
         } done: { _ in
             "\(finished ? "Finished" : "Reopened") game \(game)"
@@ -388,8 +389,8 @@ extension GameOptions {
 extension GamePlayerOptions {
     /// `caddie game add-player` and `caddie game remove-player`: one op that adds the player to the game's roster
     /// or removes them.
-    fileprivate func setInRoster(_ inRoster: Bool) throws {
-        try run { space, game, player in
+    fileprivate func setInRoster(_ inRoster: Bool) async throws {
+        try await run { space, game, player in
             .setInRoster(space: space, game: game, player: player, inRoster: inRoster)
         } done: { _ in
             inRoster ? "Added \(self.player) to game \(self.game)" : "Removed \(self.player) from game \(self.game)"

@@ -9,13 +9,13 @@ struct Space: ParsableCommand {
         abstract: "Create, join and list spaces (a group's shared games).",
         subcommands: [Create.self, Invite.self, Join.self, List.self, Remove.self, Rotate.self])
 
-    struct Create: ParsableCommand {
+    struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a space.")
         @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The space's name, e.g. \"Saturday foursome\".") var name: String
 
-        func run() throws {
-            try options.show {
+        func run() async throws {
+            try await options.show {
                 try $0.spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
             } json: { invite in
                 .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))])
@@ -47,7 +47,7 @@ struct Space: ParsableCommand {
         @Option(help: "How long to look for the inviting device over mDNS, in seconds.") var wait = 30
 
         func run() async throws {
-            try await guardedAsync {
+            try await guarded {
                 let home = try options.open()
                 switch try Invitation(parsing: code) {
                 case .sharedKey:
@@ -93,7 +93,7 @@ struct Space: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a member from a space (its owner only) and give the others a new space key.",
             discussion: """
@@ -106,11 +106,11 @@ struct Space: ParsableCommand {
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The member: their name, or the start of their user key.") var user: String
 
-        func run() throws {
-            try options.read { home, space in
+        func run() async throws {
+            try await options.read { home, space in
                 // Whom the text names, and whether this user may remove them, before the passphrase is asked for.
                 _ = try home.spaces.removableMember(space: space, user)
-                let outcome = try home.run(.removeMember(space: space, member: user), unlock: Passphrase.unlock(home))
+                let outcome = try await home.run(.removeMember(space: space, member: user), unlock: Passphrase.unlock(home))
                     .expect("the member it removed") { if case .removed(let outcome) = $0 { outcome } else { nil } }
                 if options.json {
                     Console.json(
@@ -130,7 +130,7 @@ struct Space: ParsableCommand {
         }
     }
 
-    struct Rotate: ParsableCommand {
+    struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Give a space a new key (its owner only), after a member's phone was lost or stolen.",
             discussion: """
@@ -140,10 +140,10 @@ struct Space: ParsableCommand {
                 """)
         @OptionGroup var options: Reporting<SpaceOptions>
 
-        func run() throws {
-            try options.read { home, space in
+        func run() async throws {
+            try await options.read { home, space in
                 try home.spaces.rotationOwner(space)  // before the passphrase is asked for
-                let (epoch, sealedTo) = try home.run(.rotateKey(space: space), unlock: Passphrase.unlock(home))
+                let (epoch, sealedTo) = try await home.run(.rotateKey(space: space), unlock: Passphrase.unlock(home))
                     .expect("the space's new key") { if case .rotated(let epoch, let count) = $0 { (epoch, count) } else { nil } }
                 if options.json {
                     Console.json(.object([("epoch", .int(Int(epoch))), ("sealedTo", .int(sealedTo))]))
@@ -161,7 +161,7 @@ struct Space: ParsableCommand {
             abstract: "Invite a device to a space, list the invites made here, or revoke one.",
             subcommands: [New.self, ListInvites.self, Revoke.self], defaultSubcommand: New.self)
 
-        struct New: ParsableCommand {
+        struct New: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "new",
                 abstract: "Make an invite code (the default: `caddie space invite`).",
@@ -178,14 +178,14 @@ struct Space: ParsableCommand {
             var sharedKey = false
             @Flag(help: "Print JSON and no QR code.") var json = false
 
-            func run() throws {
-                try options.read { home, space in
+            func run() async throws {
+                try await options.read { home, space in
                     let code = { (result: NodeCommandResult) -> String? in
                         if case .invite(let text) = result { text } else { nil }
                     }
                     if sharedKey {
                         let code = try InviteCode(
-                            parsing: try home.run(.sharedKeyInvite(space: space), unlock: Passphrase.unlock(home))
+                            parsing: try await home.run(.sharedKeyInvite(space: space), unlock: Passphrase.unlock(home))
                                 .expect("the space's shared-key code", code))
                         if json {
                             Console.json(.object([("space", .string(space.hex)), ("invite", .string(code.text))]))
@@ -200,7 +200,7 @@ struct Space: ParsableCommand {
                     let seconds = try Self.seconds(expires)
                     try SpaceService.checkInvite(uses: uses, seconds: seconds)  // before the passphrase is asked for
                     let ticket = try InviteTicket(
-                        parsing: try home.run(
+                        parsing: try await home.run(
                             .createInvite(space: space, uses: uses, seconds: seconds), unlock: Passphrase.unlock(home)
                         ).expect("the invite it made", code))
                     if json {
@@ -238,13 +238,13 @@ struct Space: ParsableCommand {
             }
         }
 
-        struct ListInvites: ParsableCommand {
+        struct ListInvites: AsyncParsableCommand {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List the invites made here.")
             @OptionGroup var options: Reporting<HomeOptions>
             @Option(help: "Only this space's (id, id prefix or name).") var space: String?
 
-            func run() throws {
-                try options.list(
+            func run() async throws {
+                try await options.list(
                     { home in try home.spaces.invites(space: try space.map { try home.spaces.resolveSpace($0) }) },
                     empty: "No invites made here: `caddie space invite` makes one.",
                     item: { summary in
@@ -263,14 +263,14 @@ struct Space: ParsableCommand {
             }
         }
 
-        struct Revoke: ParsableCommand {
+        struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke an invite made here, so it admits nobody.")
             @OptionGroup var options: Reporting<HomeOptions>
             @Argument(help: "The invite's id, or the start of it (see `caddie space invite list`).") var id: String
 
-            func run() throws {
-                try options.show { home in
-                    try home.run(.revokeInvite(id), unlock: Passphrase.unlock(home))
+            func run() async throws {
+                try await options.show { home in
+                    try await home.run(.revokeInvite(id), unlock: Passphrase.unlock(home))
                         .expect("the invite it revoked") { if case .inviteRevoked(let id) = $0 { id } else { nil } }
                 } json: { invite in
                     .object([("revoked", .string(invite.hex))])
@@ -281,12 +281,12 @@ struct Space: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the spaces this home holds.")
         @OptionGroup var options: Reporting<HomeOptions>
 
-        func run() throws {
-            try options.list(
+        func run() async throws {
+            try await options.list(
                 { try $0.spaces.list() },
                 empty: "No spaces yet: `caddie space create NAME` or `caddie space join INVITE`.", item: Views.space
             ) { space in

@@ -64,7 +64,7 @@ struct Serve: AsyncParsableCommand {
     var nodeId: String?
 
     func run() async throws {
-        try await guardedAsync {
+        try await guarded {
             let address = try HostPort(parsing: listen, input: .listen)
             let peerList = try peers.map { try HostPort(parsing: $0, input: .peer) }
             let httpAddress = try http.map { try HostPort(parsing: $0, input: .http) }
@@ -133,7 +133,7 @@ struct Serve: AsyncParsableCommand {
                 return bytes
             }
             // On the owner's devices: a space key that reached a removed member is renewed before serving.
-            for space in try home.spaces.list() {
+            for space in try await home.spaces.list() {
                 if let epoch = try home.spaces.renewExposedKey(space: space.id, keys: keys) {
                     logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
                 }
@@ -282,7 +282,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "The peer, HOST:PORT.") var peer: String
 
     func run() async throws {
-        try await guardedAsync {
+        try await guarded {
             let address = try HostPort(parsing: peer, input: .peer)
             let (home, space) = try options.open()
             var logger = makeLogger("caddie.sync")
@@ -310,12 +310,12 @@ struct SyncCommand: AsyncParsableCommand {
     }
 }
 
-struct Peers: ParsableCommand {
+struct Peers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Peers this home has synced with.")
     @OptionGroup var options: Reporting<HomeOptions>
 
-    func run() throws {
-        try options.list({ try $0.peers() }, empty: "No peers yet.", item: Views.peer) { peer in
+    func run() async throws {
+        try await options.list({ try $0.peers() }, empty: "No peers yet.", item: Views.peer) { peer in
             "\(peer.userName) \(peer.device.short) at \(peer.address) (\(peer.foundBy)), space \(peer.space.short), "
                 + "last seen \(Views.time(milliseconds: peer.lastSeen))"
                 + (peer.lastSync.map { ", last sync \(Views.time(milliseconds: $0))" } ?? "")
@@ -324,7 +324,7 @@ struct Peers: ParsableCommand {
     }
 }
 
-struct MdnsService: ParsableCommand {
+struct MdnsService: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mdns-service",
         abstract: "Print an Avahi static service file that advertises this home's node (for a hub run with --no-mdns).",
@@ -338,8 +338,8 @@ struct MdnsService: ParsableCommand {
     @Option(help: "The sync port `caddie serve --listen` uses.") var port = 7400
     @Option(help: "The node id to advertise (16 hex digits); a new random one by default.") var nodeId: String?
 
-    func run() throws {
-        try guarded {
+    func run() async throws {
+        try await guarded {
             guard (1...65535).contains(port) else { throw NodeError.badInput(.port, "must be 1...65535") }
             let id =
                 try nodeId.map { text throws(NodeError) -> [UInt8] in

@@ -9,7 +9,7 @@ struct Track: ParsableCommand {
         abstract: "Record where a player is (a shot or a fix) and summarise a round: distance, time, pace, shots.",
         subcommands: [Mark.self, Summary.self])
 
-    struct Mark: ParsableCommand {
+    struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Record a position for a player, on their current hole.")
         // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
         // the command's options (a debug build's) from growing with every level of nesting.
@@ -19,11 +19,11 @@ struct Track: ParsableCommand {
         @Option(parsing: .unconditional, help: "Longitude, degrees.", transform: decimal) var lon: Double
         @Flag(help: "A position fix, not a shot (shots measure shot lengths).") var fix = false
 
-        func run() throws {
-            try guarded {
+        func run() async throws {
+            try await guarded {
                 let point = try Guide.position(lat, lon)
                 let (home, space, game, player) = try target.open()
-                let hole = try home.run(
+                let hole = try await home.run(
                     .mark(space: space, game: game, player: player, point: point, shot: !fix), unlock: Passphrase.unlock(home)
                 ).expect("the hole it marked") { if case .marked(let hole) = $0 { hole } else { nil } }
                 Console.show(
@@ -33,13 +33,13 @@ struct Track: ParsableCommand {
         }
     }
 
-    struct Summary: ParsableCommand {
+    struct Summary: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Distance walked, time per hole, pace of play, shot lengths.")
         @OptionGroup var target: Reporting<GameOptions>
         @Flag(help: "Metres instead of yards.") var metres = false
 
-        func run() throws {
-            try target.read { home, space, game in
+        func run() async throws {
+            try await target.read { home, space, game in
                 let tracks = try home.guidance.trackSummary(space: space, game: game)
                 let unit = metres ? 1.0 : 1 / 0.9144
                 let unitName = metres ? "m" : "yd"

@@ -13,7 +13,7 @@ struct Web: ParsableCommand {
             """,
         subcommands: [Link.self, Sessions.self, Revoke.self, Authority.self])
 
-    struct Authority: ParsableCommand {
+    struct Authority: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "This home's certificate authority, for a phone or a browser to trust once (HTTPS).",
             discussion: """
@@ -25,8 +25,8 @@ struct Web: ParsableCommand {
         @Option(help: "Write the certificate (PEM) to this file, such as caddie-authority.crt.") var out: String?
         @Flag(help: "Print JSON ({\"fingerprint\": ..., \"pem\": ...}).") var json = false
 
-        func run() throws {
-            try options.read { home in
+        func run() async throws {
+            try await options.read { home in
                 guard let der = home.authorityCertificate() else {
                     throw NodeError.notFound(
                         "this home has no certificate authority yet: `caddie serve --https 0.0.0.0:7443` makes it")
@@ -44,17 +44,17 @@ struct Web: ParsableCommand {
         }
     }
 
-    struct Link: ParsableCommand {
+    struct Link: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "A one-time sign-in link (and its QR code) for the web app.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The address the phone reaches the node at, when the node listens on every address (0.0.0.0).")
         var host: String?
         @Flag(help: "Print JSON ({\"url\": ...}) and no QR code.") var json = false
 
-        func run() throws {
-            try options.read { home in
+        func run() async throws {
+            try await options.read { home in
                 _ = try home.identity()
-                guard let endpoint = try HTTPEndpoint.read(home) else {
+                guard let endpoint = try await HTTPEndpoint.read(home) else {
                     throw NodeError.conflict(
                         "no node serves the web app from \(home.directory.path): start one with "
                             + "`caddie serve --http 127.0.0.1:7480` (add --http-any-address and an address "
@@ -124,13 +124,13 @@ struct Web: ParsableCommand {
         }
     }
 
-    struct Sessions: ParsableCommand {
+    struct Sessions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The browsers signed in to this node's web app.")
         @OptionGroup var options: Reporting<HomeOptions>
 
-        func run() throws {
+        func run() async throws {
             let day = { (seconds: Double) in Views.time(milliseconds: UInt64(seconds * 1000)) }
-            try options.list(
+            try await options.list(
                 { try WebAccess(home: $0).sessions() }, empty: "No browser is signed in. Sign one in with `caddie web link`.",
                 item: {
                     .object([
@@ -144,13 +144,13 @@ struct Web: ParsableCommand {
         }
     }
 
-    struct Revoke: ParsableCommand {
+    struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "End a browser session: that browser is signed out at once.")
         @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The session id, as `caddie web sessions` lists it.") var id: String
 
-        func run() throws {
-            try options.show {
+        func run() async throws {
+            try await options.show {
                 try WebAccess(home: $0).revoke(id)
             } json: { session in
                 .object([("revoked", .string(session.id))])

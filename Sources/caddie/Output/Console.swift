@@ -71,9 +71,9 @@ enum Console {
 }
 
 /// Runs a command body; a Caddie error becomes one line on standard error and exit status 1.
-func guarded(_ body: () throws -> Void) throws {
+func guarded(_ body: () async throws -> Void) async throws {
     do {
-        try body()
+        try await body()
     } catch {
         throw exitCode(for: error)
     }
@@ -83,15 +83,6 @@ func guarded(_ body: () throws -> Void) throws {
 func guardedValue<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch {
-        throw exitCode(for: error)
-    }
-}
-
-/// The async twin of ``guarded(_:)``.
-func guardedAsync(_ body: () async throws -> Void) async throws {
-    do {
-        try await body()
     } catch {
         throw exitCode(for: error)
     }
