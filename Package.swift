@@ -153,7 +153,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CaddieAPITests",
-            dependencies: ["CaddieAPI", "CaddieNode", "CaddieCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CaddieAPI", "CaddieNode", "CaddieCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -3,7 +3,7 @@
 # every test: the XCTest and swift-testing suites (unit, property, store, CLI, API, crash, hostile-peer, 16-peer
 # load and `caddie demo` end to end), the protocol vectors with an independent Python decoder, the HTTP API
 # against its OpenAPI document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every
-# libFuzzer harness for CADDIE_FUZZ_SECONDS (40) each, and the systemd unit. Any step that fails or cannot run
+# libFuzzer harness for CADDIE_FUZZ_SECONDS (30) each, and the systemd unit. Any step that fails or cannot run
 # fails the whole run and says which; CADDIE_SKIP_ROOT_TESTS=1 skips only the tests that need root (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,8 +46,8 @@ if ! bash Deploy/web-check.sh "$(swift build --show-bin-path)/caddie" > /tmp/cad
     exit 1
 fi
 grep -E "^# (pass|fail) |^web: |^\{\"web\"" /tmp/caddie-web-check.log
-echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-40} s (libFuzzer)"
-if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-40}"; then
+echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-30} s (libFuzzer)"
+if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-30}"; then
     echo "test: a fuzz harness crashed (inputs in Fuzz/crashes/)" >&2
     exit 1
 fi

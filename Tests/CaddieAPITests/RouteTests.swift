@@ -1,0 +1,141 @@
+import CaddieCore
+import CaddieNode
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Testing
+
+@testable import CaddieAPI
+
+/// The API's routes, middleware and error mapping through Hummingbird's router test client: a real home on disk, the
+/// node's own router, no socket and no process. `APITests` (CaddieCLITests) and Deploy/api-check.sh drive the same
+/// routes over real HTTP; these check what each route decides, in milliseconds.
+@Suite("The API's routes, without a socket", .timeLimit(.minutes(5)))
+struct RouteTests {
+    /// The node's router over `round`'s home (the test client's requests name the host `localhost`), and the bearer
+    /// header that admits a request.
+    static func application(_ round: EventHubTests.Round) throws -> (some ApplicationProtocol, HTTPFields) {
+        let logger = Logger(label: "caddie-route-test")
+        let node = try round.home.syncNode(keys: round.keys, logger: logger)
+        let token = try APIToken.load(home: round.home, rotate: false)
+        let api = NodeAPI(
+            home: round.home, keys: round.keys, node: node, hub: EventHub(home: round.home, logger: logger), token: token)
+        return (Application(router: api.router(boundHost: "localhost")), [.authorization: "Bearer \(token.text)"])
+    }
+
+    static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any])
+    }
+
+    static func body(_ object: [String: Any]) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    @Test("a request needs the node's token: none and a wrong one are 401 with their own codes; with it the spaces list")
+    func token() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let (app, auth) = try Self.application(round)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/v1/spaces", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                let codeField = try Self.json(response.body)["code"] as? String
+                #expect(codeField == "token_missing")
+            }
+            try await client.execute(
+                uri: "/v1/spaces", method: .get, headers: [.authorization: "Bearer " + String(repeating: "0", count: 64)]
+            ) { response in
+                #expect(response.status == .unauthorized)
+                let codeField = try Self.json(response.body)["code"] as? String
+                #expect(codeField == "token_wrong")
+            }
+            try await client.execute(uri: "/v1/spaces", method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                let spaces = try #require(
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]])
+                #expect(spaces.map { $0["name"] as? String } == ["Saturday"])
+                #expect(spaces.first?["space"] as? String == round.space.hex)
+            }
+        }
+    }
+
+    @Test(
+        "a score posted through the router is on the card (201, then 200 for the same entry again); on a finished game it is 409 with no CLI words, and signs nothing"
+    )
+    func scores() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let (app, auth) = try Self.application(round)
+        let game = round.games[0].hex
+        let scores = "/v1/spaces/\(round.space.hex)/games/\(game)/scores"
+        try await app.test(.router) { client in
+            // `seen`: the values the entry replaces as the phone saw them (none): sent again, it is a replay.
+            let entry = try Self.body(["player": "Ann", "hole": 3, "strokes": 4, "seen": [String]()])
+            try await client.execute(uri: scores, method: .post, headers: auth, body: entry) { response in
+                #expect(response.status == .created)
+                let answer = try Self.json(response.body)
+                #expect(answer["strokes"] as? Int == 4 && answer["replay"] as? Bool == false)
+            }
+            let card = try round.home.rounds.card(space: round.space, game: round.games[0])
+            #expect(card.cell(round.players[0], 3)?.values.map(\.entry.strokes) == [4])
+            try await client.execute(uri: scores, method: .post, headers: auth, body: entry) { response in
+                #expect(response.status == .ok, "the same entry again is a replay")
+                let replayField = try Self.json(response.body)["replay"] as? Bool
+                #expect(replayField == true)
+            }
+
+            try await client.execute(
+                uri: "/v1/spaces/\(round.space.hex)/games/\(game)/finish", method: .post, headers: auth
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            let before = try round.home.rounds.card(space: round.space, game: round.games[0])
+            try await client.execute(
+                uri: scores, method: .post, headers: auth, body: try Self.body(["player": "Ann", "hole": 3, "strokes": 5])
+            ) { response in
+                #expect(response.status == .conflict)
+                let answer = try Self.json(response.body)
+                #expect(answer["code"] as? String == "conflict")
+                let message = try #require(answer["message"] as? String)
+                #expect(!message.contains("caddie ") && !message.contains("--"), "no CLI words over HTTP: \(message)")
+            }
+            let after = try round.home.rounds.card(space: round.space, game: round.games[0])
+            #expect(after.cell(round.players[0], 3)?.values.map(\.entry.strokes) == [4])
+            #expect(before.cell(round.players[0], 3)?.values.count == after.cell(round.players[0], 3)?.values.count)
+        }
+    }
+
+    @Test("bad input is 400 naming the field; an unknown method on a known path is 405 with Allow; an unknown path 404")
+    func refusals() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let (app, auth) = try Self.application(round)
+        let scores = "/v1/spaces/\(round.space.hex)/games/\(round.games[0].hex)/scores"
+        try await app.test(.router) { client in
+            try await client.execute(
+                uri: scores, method: .post, headers: auth, body: try Self.body(["player": "Ann", "hole": 3, "strokes": "four"])
+            ) { response in
+                #expect(response.status == .badRequest)
+                let message = try #require(try Self.json(response.body)["message"] as? String)
+                #expect(message.contains("strokes"), "names the field: \(message)")
+            }
+            try await client.execute(
+                uri: scores, method: .post, headers: auth, body: try Self.body(["player": "Ann", "hole": 19, "strokes": 4])
+            ) { response in
+                #expect(response.status == .badRequest || response.status == .conflict)
+                let messageField = try Self.json(response.body)["message"] as? String
+                #expect(messageField != nil)
+            }
+            try await client.execute(uri: "/v1/spaces", method: .put, headers: auth) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow]?.contains("GET") == true)
+                let codeField = try Self.json(response.body)["code"] as? String
+                #expect(codeField == "method_not_allowed")
+            }
+            try await client.execute(uri: "/v1/no-such-thing", method: .get, headers: auth) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+        let card = try round.home.rounds.card(space: round.space, game: round.games[0])
+        #expect(card.cell(round.players[0], 3) == nil, "no refused request wrote a score")
+    }
+}
