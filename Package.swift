@@ -2,6 +2,9 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// The layers above the node (the CLI, the API) see only the members of modules they import, so the compiler, not a
+/// grep, keeps them from the store and the sync engine.
+let above = strict + [.enableUpcomingFeature("MemberImportVisibility")]
 
 let package = Package(
     name: "Caddie",
@@ -76,8 +79,7 @@ let package = Package(
         .target(
             name: "CaddieAPI",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieNode", "CQRencode",
-                "CaddieTLS",
+                "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieNode", "CQRencode", "CaddieTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -105,18 +107,18 @@ let package = Package(
                 .embedInCode("Web/sw.js"),
                 .embedInCode("Web/trust.js"),
             ],
-            swiftSettings: strict
+            swiftSettings: above
         ),
         .executableTarget(
             name: "caddie",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieSync", "CaddieDiscovery", "CaddieNode",
-                "CaddieAPI", "CaddieTLS",
+                "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieDiscovery", "CaddieNode", "CaddieAPI", "CaddieTLS",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: above
         ),
         .executableTarget(
             name: "caddie-bench",

@@ -1,6 +1,5 @@
 import CaddieCore
 import CaddieNode
-import CaddieStore
 import Foundation
 import Hummingbird
 
@@ -25,7 +24,7 @@ extension NodeAPI {
             let (home, keys) = (home, keys)
             let revoked = try await write { () throws -> InviteSummary? in
                 let invite = try home.spaces.revokeInvite(text, keys: keys)
-                return try home.spaces.invites(space: id).first { $0.invite.id == invite.id }
+                return try home.spaces.invites(space: id).first { $0.id == invite }
             }
             guard let revoked else { throw APIError(status: .notFound, code: "not_found", message: "no such invite") }
             return Response.json(Self.invite(revoked))
@@ -50,8 +49,8 @@ extension NodeAPI {
 
     static func invite(_ summary: InviteSummary) -> JSON {
         .object([
-            ("id", .string(summary.invite.id.hex)), ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
-            ("createdAt", .int(Int(summary.invite.createdAt))), ("expiresAt", .int(Int(summary.invite.expiresAt))),
+            ("id", .string(summary.id.hex)), ("uses", .int(summary.uses)), ("used", .int(summary.used)),
+            ("createdAt", .int(Int(summary.createdAt))), ("expiresAt", .int(Int(summary.expiresAt))),
             ("state", .string(summary.state)), ("admitted", .array(summary.admitted.map { .string($0) })),
         ])
     }

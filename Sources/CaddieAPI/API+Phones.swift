@@ -1,6 +1,5 @@
 import CaddieCore
 import CaddieNode
-import CaddieStore
 import Foundation
 import Hummingbird
 

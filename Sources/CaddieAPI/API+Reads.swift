@@ -1,8 +1,6 @@
 import CaddieCore
 import CaddieNode
 import CaddieServices
-import CaddieStore
-import CaddieSync
 import Foundation
 import HTTPTypes
 import Hummingbird

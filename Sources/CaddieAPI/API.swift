@@ -2,8 +2,6 @@ import CaddieCore
 import CaddieCrypto
 import CaddieNode
 import CaddieServices
-import CaddieStore
-import CaddieSync
 import CaddieTLS
 import Foundation
 import HTTPTypes
@@ -19,14 +17,14 @@ import ServiceLifecycle
 public struct NodeAPI: Sendable {
     let home: Home
     let keys: UnlockedKeys
-    let node: SyncNode
+    let node: NodeRuntime
     let hub: EventHub
     let token: APIToken
     /// Seconds between keep-alive comments on an event stream.
     let keepAliveSeconds: Double
 
     public init(
-        home: Home, keys: UnlockedKeys, node: SyncNode, hub: EventHub, token: APIToken,
+        home: Home, keys: UnlockedKeys, node: NodeRuntime, hub: EventHub, token: APIToken,
         keepAliveSeconds: Double = 15
     ) {
         self.home = home
@@ -230,7 +228,7 @@ public struct NodeAPI: Sendable {
 
     /// Runs store work off the server's threads.
     func read<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await blocking(body)
+        try await offload(body)
     }
 
     /// Runs a write off the server's threads. Its commit reaches the sync sessions and the event hub through the

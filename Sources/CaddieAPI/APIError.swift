@@ -1,8 +1,8 @@
 import CaddieNode
-import CaddieStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// An API failure as a client sees it: an HTTP status and a JSON body `{"code": ..., "message": ...}` whose
 /// message says what was wrong and what to do.
@@ -27,16 +27,19 @@ struct APIError: Error, Sendable {
         case .notLoggedIn: self.init(status: .conflict, code: "not_logged_in", message: error.description)
         case .ambiguous(let text): self.init(status: .badRequest, code: "ambiguous", message: text)
         case .spaceAmbiguous: self.init(status: .badRequest, code: "space_ambiguous", message: error.description)
-        case .store(.diskFull):
-            self.init(
-                status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
-        case .store(.invalidOp), .store(.malformedOp), .store(.wrongSpace), .store(.missingOps), .store(.revoked):
-            // An op sent to the node (a phone's, a bundle) that fails a check: the sender's to fix, not the node's.
-            self.init(status: .badRequest, code: "op_refused", message: error.description)
-        case .store(.cannotSign):
-            self.init(status: .conflict, code: "cannot_sign", message: error.description)
-        case .store(let store):
-            self.init(status: .serviceUnavailable, code: "store", message: store.description)
+        case .store:
+            switch error.storeFailure {
+            case .diskFull:
+                self.init(
+                    status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
+            case .opRefused:
+                // An op sent to the node (a phone's, a bundle) that fails a check: the sender's to fix, not the node's.
+                self.init(status: .badRequest, code: "op_refused", message: error.description)
+            case .cannotSign:
+                self.init(status: .conflict, code: "cannot_sign", message: error.description)
+            case .storage, nil:
+                self.init(status: .serviceUnavailable, code: "store", message: error.description)
+            }
         case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)
         case .conflict: self.init(status: .conflict, code: "conflict", message: error.requestDescription)
         case .refused: self.init(status: .forbidden, code: "refused", message: error.requestDescription)
@@ -68,8 +71,6 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return respond(error)
         } catch let error as NodeError {
             return respond(APIError(error))
-        } catch let error as StoreError {
-            return respond(APIError(.store(error)))
         } catch let error as HTTPError {
             switch error.status {
             case .notFound:
@@ -103,9 +104,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                         message: error.body ?? error.status.reasonPhrase))
             }
         } catch {
-            context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
-            return respond(
-                APIError(status: .serviceUnavailable, code: "unavailable", message: "the node could not answer: \(error)"))
+            // An error of a layer below the node (the store's, say) has its kind: answered as the node's error.
+            let wrapped = NodeError.wrap(error)
+            if case .invalid = wrapped {
+                context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
+                return respond(
+                    APIError(status: .serviceUnavailable, code: "unavailable", message: "the node could not answer: \(error)"))
+            }
+            return respond(APIError(wrapped))
         }
     }
 

@@ -1,7 +1,5 @@
 import CaddieCore
 import CaddieNode
-import CaddieStore
-import CaddieSync
 import Foundation
 import Logging
 import Synchronization

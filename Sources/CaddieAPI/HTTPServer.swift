@@ -1,4 +1,3 @@
-import CaddieSync
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -23,7 +22,7 @@ struct HTTPServer<Responder: HTTPResponder>: Service where Responder.Context == 
         let (responder, logger) = (responder, logger)
         let service = try server.buildServer(
             configuration: ServerConfiguration(address: address, serverName: "caddie"),
-            eventLoopGroup: SyncNode.eventLoopGroup, logger: logger
+            eventLoopGroup: EventLoopGroupProvider.singleton.eventLoopGroup, logger: logger
         ) { request, writer, channel in
             var logger = logger
             logger[metadataKey: "hb.request.id"] = "\(RequestID())"

@@ -1,3 +1,4 @@
+import CaddieNode
 import HTTPTypes
 import NIOCore
 import NIOHTTP1

@@ -1,6 +1,5 @@
 import CaddieCore
 import CaddieNode
-import CaddieSync
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -8,28 +7,28 @@ import ServiceLifecycle
 /// The sync node as a service of `caddie serve`'s service group: it listens, keeps its sessions, and stops
 /// when the group shuts down.
 public struct SyncService: Service {
-    let node: SyncNode
+    let node: NodeRuntime
     let host: String
     let port: Int
     let peers: [(host: String, port: Int)]
-    let sightings: AsyncStream<PeerSighting>?
+    let discovery: LocalDiscovery?
     let listening: @Sendable (Int) -> Void
 
     public init(
-        node: SyncNode, host: String, port: Int, peers: [(host: String, port: Int)],
-        sightings: AsyncStream<PeerSighting>?, listening: @escaping @Sendable (Int) -> Void
+        node: NodeRuntime, host: String, port: Int, peers: [(host: String, port: Int)], discovery: LocalDiscovery?,
+        listening: @escaping @Sendable (Int) -> Void
     ) {
         self.node = node
         self.host = host
         self.port = port
         self.peers = peers
-        self.sightings = sightings
+        self.discovery = discovery
         self.listening = listening
     }
 
     public func run() async throws {
         try await untilShutdown {
-            try await node.serve(host: host, port: port, peers: peers, sightings: sightings, listening: listening)
+            try await node.serve(host: host, port: port, peers: peers, discovery: discovery, listening: listening)
         }
     }
 }
@@ -64,23 +63,22 @@ public struct ControlService: Service {
     }
 
     public func run() async throws {
-        do {
-            try await untilShutdown { try await home.serveControl(keys: keys, logger: logger) }
-        } catch ControlSocket.Failure.pathTooLong(let path) {
-            // The node still works: commands then write the database themselves, as with no node running.
-            logger.warning(
-                "no control socket: the home's path is too long for one (\(path)); commands write the database themselves")
-            try? await gracefulShutdown()
-        }
+        // Without a socket (the home's path is too long for one) the node still works: this service then waits for
+        // the group's shutdown like the others.
+        let (home, keys, logger) = (home, keys, logger)
+        let served = try await untilShutdown { try await home.serveControl(keys: keys, logger: logger) }
+        if served == false { try? await gracefulShutdown() }
     }
 }
 
 /// Runs `body` until the service group shuts down. A graceful shutdown (SIGTERM from systemd, SIGINT from a
 /// terminal) stops it by cancelling it: that is a clean stop, not a failure.
-func untilShutdown(_ body: @escaping @Sendable () async throws -> Void) async throws {
+/// Returns what `body` returned, or nil when the shutdown stopped it.
+@discardableResult
+func untilShutdown<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T? {
     do {
-        try await cancelWhenGracefulShutdown { try await body() }
+        return try await cancelWhenGracefulShutdown { try await body() }
     } catch is CancellationError {
-        return
+        return nil
     }
 }

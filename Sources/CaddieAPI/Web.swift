@@ -1,5 +1,4 @@
 import CaddieNode
-import CaddieSync
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -182,7 +181,7 @@ struct WebApp: Sendable {
             guard let secret = request.uri.queryParameters.get("t"), !secret.isEmpty else { return Self.serve("/signin.html") }
             let agent = request.headers[.userAgent] ?? "unknown browser"
             let web = web
-            let redeemed = try await blocking { try web.redeem(secret, agent: agent) }
+            let redeemed = try await offload { try web.redeem(secret, agent: agent) }
             guard case .session(_, let cookie) = redeemed else {
                 var response = Self.serve("/signin.html", status: .unauthorized, cache: "no-store")
                 response.headers[.init("Caddie-Sign-In")!] = "refused"
@@ -212,7 +211,7 @@ struct WebApp: Sendable {
         router.on("/signout", method: .post) { request, _ in
             if let cookie = WebCookie.value(in: request) {
                 let web = web
-                _ = try await blocking { try web.end(cookie: cookie) }
+                _ = try await offload { try web.end(cookie: cookie) }
             }
             return Response(status: .noContent, headers: [.setCookie: WebCookie.clear(secure: secure)])
         }

@@ -8,7 +8,7 @@ import Logging
 
 extension Home {
     /// A sync node over this home: its device credentials and the keys of every space it holds.
-    public func syncNode(
+    func syncNode(
         keys: UnlockedKeys, logger: Logger,
         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
         maxIncoming: Int = SyncNode.defaultMaxIncoming,

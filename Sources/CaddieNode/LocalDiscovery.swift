@@ -10,11 +10,11 @@ import Synchronization
 public final class LocalDiscovery: Sendable {
     private let avahi: AvahiDiscovery
     /// Sightings for ``SyncNode/serve(host:port:peers:sightings:listening:)``.
-    public let sightings: AsyncStream<PeerSighting>
+    let sightings: AsyncStream<PeerSighting>
     private let continuation: AsyncStream<PeerSighting>.Continuation
 
     /// Starts publishing and browsing for `node`, listening on `port`.
-    public convenience init(node: SyncNode, port: Int, logger: Logger) throws {
+    convenience init(node: SyncNode, port: Int, logger: Logger) throws {
         try self.init(
             advert: ServiceAdvert(name: "caddie-\(Hex.encode(node.nodeID))", port: port, txt: node.advertTXT()),
             logger: logger)

@@ -60,7 +60,7 @@ extension Home {
         case .sharedKeyInvite(let space):
             return .invite(try spaces.sharedKeyInvite(space: space, keys: keys).text)
         case .revokeInvite(let text):
-            return .inviteRevoked(try spaces.revokeInvite(text, keys: keys).id)
+            return .inviteRevoked(try spaces.revokeInvite(text, keys: keys))
         case .removeMember(let space, let member):
             return .removed(try spaces.removeMember(space: space, user: member, keys: keys))
         case .rotateKey(let space):

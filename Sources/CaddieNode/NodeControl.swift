@@ -114,9 +114,23 @@ extension Home {
     /// socket, and `serveControl` answers those of commands.
     public func takeWrites() { servesWrites.withLock { $0 = true } }
 
-    /// Answers commands' writes on the control socket until cancelled. Each commit reaches the node's sessions and
-    /// live events through the store's observers, as every write of this process does.
-    public func serveControl(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {}) async throws {
+    /// Answers commands on the control socket until cancelled, and returns true then. Each commit reaches the node's
+    /// sessions and live events through the store's observers, as every write of this process does. Returns false at
+    /// once, having logged why, when the home's path is too long for a socket address: the node works on without
+    /// one, and commands write the database themselves, as with no node running.
+    @discardableResult
+    public func serveControl(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {}) async throws -> Bool {
+        do {
+            try await serveControlSocket(keys: keys, logger: logger, ready: ready)
+            return true
+        } catch ControlSocket.Failure.pathTooLong(let path) {
+            logger.warning(
+                "no control socket: the home's path is too long for one (\(path)); commands write the database themselves")
+            return false
+        }
+    }
+
+    private func serveControlSocket(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void) async throws {
         takeWrites()
         try await ControlSocket.serve(path: controlSocketPath, logger: logger, ready: ready) { [self] bytes in
             if bytes.starts(with: NodeCommand.magic) {

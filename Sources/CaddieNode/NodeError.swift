@@ -237,6 +237,30 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What a store error means to a client, for an edge that answers by kind (the HTTP API), without naming the
+    /// store's own error type: nil for an error that is not the store's.
+    public var storeFailure: StoreFailure? {
+        guard case .store(let error) = self else { return nil }
+        switch error {
+        case .diskFull: return .diskFull
+        case .invalidOp, .malformedOp, .wrongSpace, .missingOps, .revoked: return .opRefused
+        case .cannotSign: return .cannotSign
+        default: return .storage
+        }
+    }
+
+    /// The kinds of ``storeFailure``.
+    public enum StoreFailure: Sendable, Equatable {
+        /// The disk is full: nothing was written.
+        case diskFull
+        /// An op sent to the node (a phone's, a bundle's) fails a check: the sender's to fix.
+        case opRefused
+        /// This device cannot sign in the space.
+        case cannotSign
+        /// The database could not be read or written.
+        case storage
+    }
+
     public static func wrap(_ error: any Error) -> NodeError {
         switch error {
         case let error as NodeError: error

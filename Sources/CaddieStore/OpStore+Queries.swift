@@ -49,32 +49,6 @@ extension OpStore {
     }
 }
 
-/// One score op of a cell's history, superseded or not.
-public struct ScoreHistoryEntry: Hashable, Sendable {
-    /// The value.
-    public let value: ScoreValue
-    /// The ops it supersedes.
-    public let supersedes: [OpID]
-    /// The ops that supersede it (empty while it stands).
-    public let supersededBy: [OpID]
-}
-
-/// An attestation of a player's card.
-public struct AttestationRecord: Hashable, Sendable {
-    /// The op that carries it.
-    public let op: OpID
-    /// The marker's name.
-    public let marker: String
-    /// The player attested.
-    public let player: PlayerID
-    /// The card hash signed.
-    public let cardHash: Digest32
-    /// When the marker signed it: the op's clock.
-    public var hlc: HLC = HLC(rawValue: 0)
-    /// The marker's user key.
-    public var user: PublicKey? = nil
-}
-
 extension OpStore {
     /// Every record of one kind, with its fields.
     public func records(_ space: SpaceID, kind: EntityKind) throws(StoreError) -> [EntityID: [String: FieldValue]] {

@@ -2,47 +2,6 @@ import CaddieCore
 import Foundation
 import GRDB
 
-/// A peer as `caddie peers` lists it.
-public struct PeerRecord: Sendable, Equatable {
-    /// The space synced.
-    public let space: SpaceID
-    /// The peer's device.
-    public let device: PublicKey
-    /// Where it was reached or came from.
-    public let address: String
-    /// "static" (--peer), "mdns", or "incoming".
-    public let foundBy: String
-    /// The peer user's name, when its join is known.
-    public let userName: String
-    /// Last time a session with it was recorded: at admission, after an exchange, at its end (ms since 1970).
-    public let lastSeen: UInt64
-    /// Last time a sync with it completed an exchange (ms since 1970).
-    public let lastSync: UInt64?
-    /// Its version vector as last heard.
-    public let vector: String
-    /// Ops sent to it in the last session.
-    public let sent: Int
-    /// Ops received from it in the last session.
-    public let received: Int
-
-    /// Creates a record.
-    public init(
-        space: SpaceID, device: PublicKey, address: String, foundBy: String, userName: String, lastSeen: UInt64,
-        lastSync: UInt64?, vector: String, sent: Int, received: Int
-    ) {
-        self.space = space
-        self.device = device
-        self.address = address
-        self.foundBy = foundBy
-        self.userName = userName
-        self.lastSeen = lastSeen
-        self.lastSync = lastSync
-        self.vector = vector
-        self.sent = sent
-        self.received = received
-    }
-}
-
 extension OpStore {
     /// Per device: the highest contiguous seq held and the hash of that op.
     public func heads(_ space: SpaceID) throws(StoreError) -> [(device: PublicKey, seq: UInt64, hash: Digest32)] {

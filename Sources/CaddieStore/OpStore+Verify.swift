@@ -3,17 +3,6 @@ import CaddieCrypto
 import Foundation
 import GRDB
 
-/// One op that failed re-verification.
-public struct VerificationFailure: Hashable, Sendable, CustomStringConvertible {
-    /// The op, as far as it could be read.
-    public let op: OpID
-    /// What failed.
-    public let reason: String
-
-    /// `op abcd1234:5: reason`.
-    public var description: String { "op \(op): \(reason)" }
-}
-
 extension OpStore {
     /// Re-checks every op of a space one by one: stored hash, signature, chain link, payload, the
     /// device's join (certificate, and the membership proof when the space's keys are given: a proof must verify

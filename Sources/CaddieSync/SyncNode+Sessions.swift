@@ -156,32 +156,6 @@ struct LiveSessions {
     }
 }
 
-/// A session with a proven peer, open now.
-public struct LiveSession: Sendable {
-    /// A number for this session, unique in this run of the node.
-    public let id: Int
-    /// The space it syncs.
-    public let space: SpaceID
-    /// The peer's device and user keys.
-    public let device: PublicKey
-    public let user: PublicKey
-    /// The peer's address, `host:port`.
-    public let address: String
-    /// How the peer was found: static, mdns or incoming.
-    public let foundBy: String
-    /// When the session was established.
-    public let since: Date
-    /// Whether, at the peer's last digest, both sides held the same ops of the space (equal version vectors,
-    /// so the same state); nil until a digest has been compared.
-    public var inStep: Bool? = nil
-}
-
-/// A peer session opening or ending.
-public enum PeerEvent: Sendable {
-    case connected(LiveSession)
-    case lost(LiveSession, reason: String)
-}
-
 extension SyncNode {
     /// This node's heads of a space (its vector), read from the store once per change and shared by every
     /// session: a hub with many sessions reads them once for all its digests and relays after a change, not once a

@@ -68,14 +68,14 @@ struct EventHubTests {
         _ = try other.spaces.joinSpace(invite: round.invite.text, passphrase: "hub test passphrase")
         let keys = try other.unlock(passphrase: "hub test passphrase")
         let toBob = try round.home.rounds.export(space: round.space, since: VersionVector()).bundle
-        _ = try other.rounds.importBundle(keys: keys, bytes: toBob.encoded)
+        _ = try other.rounds.importBundle(keys: keys, bytes: toBob)
         return (other, keys)
     }
 
     /// What `other` holds that the round's home lacks, carried over as a bundle.
     static func merge(from other: Home, into round: Round) throws {
         let bundle = try other.rounds.export(space: round.space, since: try round.home.store.vector(round.space)).bundle
-        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: bundle.encoded)
+        _ = try round.home.rounds.importBundle(keys: round.keys, bytes: bundle)
     }
 
     /// One field of an event's data, as JSON text.

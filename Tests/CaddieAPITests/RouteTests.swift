@@ -18,7 +18,7 @@ struct RouteTests {
     /// header that admits a request.
     static func application(_ round: EventHubTests.Round) throws -> (some ApplicationProtocol, HTTPFields) {
         let logger = Logger(label: "caddie-route-test")
-        let node = try round.home.syncNode(keys: round.keys, logger: logger)
+        let node = try round.home.runtime(keys: round.keys, logger: logger)
         let token = try APIToken.load(home: round.home, rotate: false)
         let api = NodeAPI(
             home: round.home, keys: round.keys, node: node, hub: EventHub(home: round.home, logger: logger), token: token)

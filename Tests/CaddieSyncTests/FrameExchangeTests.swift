@@ -12,77 +12,89 @@ import Testing
 struct FrameExchangeTests {
     @Test("requests are taken in arrival order and answered; a half request and a non-frame are failed arrivals")
     func arrivals() async throws {
-        let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 2)
-        #expect(listener.port > 0)
-        let port = listener.port
-        async let answer = FrameExchange.request(
-            .tcp(host: "127.0.0.1", port: port), Array("hello".utf8), connectTimeout: 30, replyTimeout: 30)
-        let first = try #require(await listener.next(timeout: 30))
-        #expect(first.frame == Array("hello".utf8))
-        #expect(first.problem == nil)
-        await first.reply(Array("hi".utf8))
-        #expect(try await answer == Array("hi".utf8))
+        // On a thread of its own: the whole suite's blocking tests can hold the cooperative pool's threads for longer
+        // than these timeouts.
+        try await withTaskExecutorPreference(OwnThread()) {
+            let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 2)
+            #expect(listener.port > 0)
+            let port = listener.port
+            async let answer = FrameExchange.request(
+                .tcp(host: "127.0.0.1", port: port), Array("hello".utf8), connectTimeout: 30, replyTimeout: 30)
+            let first = try #require(await listener.next(timeout: 30))
+            #expect(first.frame == Array("hello".utf8))
+            #expect(first.problem == nil)
+            await first.reply(Array("hi".utf8))
+            #expect(try await answer == Array("hi".utf8))
 
-        // Half a frame, then silence: failed once the read timeout passes, not before.
-        let half = try await TCPClient(port: listener.port)
-        half.send([0, 0, 0, 9, 1, 2])
-        #expect(await listener.next(timeout: 0.5) == nil)
-        let timedOut = try #require(await listener.next(timeout: 30))
-        #expect(timedOut.frame == nil)
-        #expect(timedOut.problem?.contains("no whole request within 2 s") == true)
+            // Half a frame, then silence: failed once the read timeout passes, not before.
+            let half = try await TCPClient(port: listener.port)
+            half.send([0, 0, 0, 9, 1, 2])
+            #expect(await listener.next(timeout: 0.5) == nil)
+            let timedOut = try #require(await listener.next(timeout: 30))
+            #expect(timedOut.frame == nil)
+            #expect(timedOut.problem?.contains("no whole request within 2 s") == true)
 
-        // A length of zero is no frame.
-        let bad = try await TCPClient(port: listener.port)
-        bad.send([0, 0, 0, 0])
-        let refused = try #require(await listener.next(timeout: 30))
-        #expect(refused.frame == nil)
-        #expect(refused.problem?.contains("not a frame") == true)
+            // A length of zero is no frame.
+            let bad = try await TCPClient(port: listener.port)
+            bad.send([0, 0, 0, 0])
+            let refused = try #require(await listener.next(timeout: 30))
+            #expect(refused.frame == nil)
+            #expect(refused.problem?.contains("not a frame") == true)
 
-        // Half a frame, then a close: a failed arrival that says so.
-        let closing = try await TCPClient(port: listener.port)
-        closing.send([0, 0, 0, 9, 1, 2])
-        try await Task.sleep(for: .milliseconds(100))
-        try await closing.channel.close()
-        let cut = try #require(await listener.next(timeout: 30))
-        #expect(cut.frame == nil)
-        #expect(cut.problem == "it closed the connection before its request was whole")
+            // Half a frame, then a close: a failed arrival that says so.
+            let closing = try await TCPClient(port: listener.port)
+            closing.send([0, 0, 0, 9, 1, 2])
+            try await Task.sleep(for: .milliseconds(100))
+            try await closing.channel.close()
+            let cut = try #require(await listener.next(timeout: 30))
+            #expect(cut.frame == nil)
+            #expect(cut.problem == "it closed the connection before its request was whole")
 
-        // A caller waiting when the listener closes gets nil at once, not after its timeout.
-        let started = ContinuousClock.now
-        async let waiting = listener.next(timeout: 30)
-        try await Task.sleep(for: .milliseconds(100))
-        await listener.close()
-        #expect(await waiting == nil)
-        #expect(ContinuousClock.now - started < .seconds(5))
+            // A caller waiting when the listener closes gets nil at once, not after its timeout.
+            let started = ContinuousClock.now
+            async let waiting = listener.next(timeout: 30)
+            try await Task.sleep(for: .milliseconds(100))
+            await listener.close()
+            #expect(await waiting == nil)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
     }
 
     @Test("at most 32 connections are open at once: more are closed unread, and the 32 stay")
     func openCap() async throws {
-        let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 30)
-        var clients: [TCPClient] = []
-        for _ in 0..<(FrameListener.maxOpen + 8) { clients.append(try await TCPClient(port: listener.port)) }
-        let deadline = Date().addingTimeInterval(5)
-        while clients.filter({ !$0.channel.isActive }).count < 8, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        // On a thread of its own: the whole suite's blocking tests can hold the cooperative pool's threads for longer
+        // than these timeouts.
+        try await withTaskExecutorPreference(OwnThread()) {
+            let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 30)
+            var clients: [TCPClient] = []
+            for _ in 0..<(FrameListener.maxOpen + 8) { clients.append(try await TCPClient(port: listener.port)) }
+            let deadline = Date().addingTimeInterval(5)
+            while clients.filter({ !$0.channel.isActive }).count < 8, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(clients.filter { !$0.channel.isActive }.count == 8)
+            await listener.close()
         }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(clients.filter { !$0.channel.isActive }.count == 8)
-        await listener.close()
     }
 
     @Test("a closed port is unreachable; a listener that never answers is no reply, within the reply timeout")
     func failures() async throws {
-        let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 10)
-        let port = listener.port
-        await #expect(throws: FrameExchange.Failure.noReply("no reply within 1 s")) {
-            try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
-        }
-        await listener.close()
-        await #expect {
-            try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
-        } throws: { error in
-            guard case .unreachable(let why) = error as? FrameExchange.Failure else { return false }
-            return why.lowercased().contains("refused")
+        // On a thread of its own: the whole suite's blocking tests can hold the cooperative pool's threads for longer
+        // than these timeouts.
+        try await withTaskExecutorPreference(OwnThread()) {
+            let listener = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 10)
+            let port = listener.port
+            await #expect(throws: FrameExchange.Failure.noReply("no reply within 1 s")) {
+                try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
+            }
+            await listener.close()
+            await #expect {
+                try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
+            } throws: { error in
+                guard case .unreachable(let why) = error as? FrameExchange.Failure else { return false }
+                return why.lowercased().contains("refused")
+            }
         }
     }
 }
@@ -98,5 +110,15 @@ struct TCPClient {
 
     func send(_ bytes: [UInt8]) {
         channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+    }
+}
+
+/// Runs a task's jobs on a serial queue of its own, off the cooperative pool.
+final class OwnThread: TaskExecutor {
+    private let queue = DispatchQueue(label: "caddie.test.own-thread")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }

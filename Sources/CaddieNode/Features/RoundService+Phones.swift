@@ -38,8 +38,19 @@ extension RoundService {
     /// Takes ops that a browser's device signed, in the order given, checked as a bundle from a peer is: every op
     /// is verified first, and one that fails any check (or leaves a gap in its device's log) refuses them all,
     /// with the check's own words. Ops this home already holds count as duplicates.
-    public func receiveSigned(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceiveReport {
+    public func receiveSigned(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceivedOps {
         guard !ops.isEmpty else { throw .badInput(.ops, "is empty: give at least one op") }
-        return try receiveStrict(space: space, keys: keys, ops: ops)
+        return ReceivedOps(try receiveStrict(space: space, keys: keys, ops: ops))
+    }
+}
+
+/// What taking a batch of signed ops did: the ops newly applied, in order, and how many were held already.
+public struct ReceivedOps: Sendable, Equatable {
+    public let applied: [OpID]
+    public let duplicates: Int
+
+    init(_ report: ReceiveReport) {
+        applied = report.applied
+        duplicates = report.duplicates
     }
 }

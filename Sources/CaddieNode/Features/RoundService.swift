@@ -384,20 +384,20 @@ extension RoundService {
     // MARK: Merge by file
 
     /// Writes an op bundle of a space: every op not covered by `since`.
-    public func export(space: SpaceID, since: VersionVector) throws(NodeError) -> (bundle: OpBundle, count: Int) {
+    public func export(space: SpaceID, since: VersionVector) throws(NodeError) -> (bundle: [UInt8], count: Int) {
         let ops = try run { try store.ops(space: space, notIn: since) }
-        return (OpBundle(space: space, ops: ops), ops.count)
+        return (OpBundle(space: space, ops: ops).encoded, ops.count)
     }
 
     /// Imports an op bundle: every op is verified first; one bad op or gap refuses the whole bundle (a valid fork is
     /// kept, both branches: OpStore+Branches.swift).
-    public func importBundle(keys: UnlockedKeys, bytes: [UInt8]) throws(NodeError) -> ReceiveReport {
+    public func importBundle(keys: UnlockedKeys, bytes: [UInt8]) throws(NodeError) -> ReceivedOps {
         let bundle: OpBundle
         do { bundle = try OpBundle(decoding: bytes) } catch { throw .core(error) }
         guard try spaces.list().contains(where: { $0.id == bundle.space }) else {
             throw .store(.unknownSpace(bundle.space.hex))
         }
-        return try receiveStrict(space: bundle.space, keys: keys, ops: bundle.ops)
+        return ReceivedOps(try receiveStrict(space: bundle.space, keys: keys, ops: bundle.ops))
     }
 
     /// Verifies and applies ops of one space as a whole: one bad op or gap refuses them all. Checked under every

@@ -9,11 +9,22 @@ import Logging
 /// An invite this home made, with its state for `caddie space invite list`.
 public struct InviteSummary: Sendable, Equatable {
     /// The invite as kept.
-    public let invite: StoredInvite
+    let invite: StoredInvite
     /// Why it admits nobody now (nil: it still works).
-    public let refusal: InviteRefusal?
+    let refusal: InviteRefusal?
     /// The names of the users it admitted, from the space's log.
     public let admitted: [String]
+
+    /// The invite's id.
+    public var id: InviteID { invite.id }
+    /// The space it admits to.
+    public var space: SpaceID { invite.space }
+    /// How many devices it admits, and how many it admitted.
+    public var uses: Int { invite.uses }
+    public var used: Int { invite.used }
+    /// When it was made and when it stops working (Unix seconds).
+    public var createdAt: UInt64 { invite.createdAt }
+    public var expiresAt: UInt64 { invite.expiresAt }
 
     /// Its state in one word: open, used, expired, revoked.
     public var state: String {
@@ -37,9 +48,9 @@ public struct JoinOutcome: Sendable {
     public let invitedBy: String?
     /// Where the inviting device answered.
     public let inviter: HostPort
-    /// The first sync with the inviting device, when the join was a ticket's (nil when it failed: the next
-    /// `caddie sync` or `caddie serve` brings the space's ops).
-    public let firstSync: SessionReport?
+    /// Ops received in the first sync with the inviting device, when the join was a ticket's (nil when it failed:
+    /// the next `caddie sync` or `caddie serve` brings the space's ops).
+    public let firstSyncReceived: Int?
     /// Why the first sync failed, if it did.
     public let firstSyncFailure: String?
 }
@@ -114,8 +125,8 @@ extension SpaceService {
     }
 
     /// Revokes an invite with keys already unlocked (the running node's).
-    public func revokeInvite(_ text: String, keys: UnlockedKeys) throws(NodeError) -> StoredInvite {
-        try revokeInvite(text, keys: { () throws(NodeError) in keys })
+    public func revokeInvite(_ text: String, keys: UnlockedKeys) throws(NodeError) -> InviteID {
+        try revokeInvite(text, keys: { () throws(NodeError) in keys }).id
     }
 
     private func revokeInvite(
@@ -258,11 +269,11 @@ extension SpaceService {
             let report = try await member.syncOnce(host: address.host, port: address.port, space: ticket.space)
             return JoinOutcome(
                 space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
-                firstSync: report, firstSyncFailure: report.completed ? nil : report.failure)
+                firstSyncReceived: report.received, firstSyncFailure: report.completed ? nil : report.failure)
         } catch {
             return JoinOutcome(
                 space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,
-                firstSync: nil, firstSyncFailure: "\(error)")
+                firstSyncReceived: nil, firstSyncFailure: "\(error)")
         }
     }
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CaddieCore
 import CaddieNode
-import CaddieStore
 import Foundation
 
 struct Card: AsyncParsableCommand {
@@ -52,7 +51,7 @@ struct Export: AsyncParsableCommand {
             do { vector = try VersionVector(parsing: since ?? "") } catch { throw NodeError.wrap(error) }
             let (home, space) = try options.open()
             let (bundle, count) = try home.rounds.export(space: space, since: vector)
-            try Console.write(Data(bundle.encoded), to: out)
+            try Console.write(Data(bundle), to: out)
             options.show(
                 .object([("ops", .int(count)), ("file", .string(out))]), text: "Exported \(count) ops to \(out)")
         }

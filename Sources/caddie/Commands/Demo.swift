@@ -2,8 +2,8 @@ import ArgumentParser
 import CaddieCore
 import CaddieNode
 import CaddieServices
-import CaddieStore
 import Foundation
+import Logging
 
 /// `caddie demo`: a foursome round across four nodes, start to finish, as a newcomer would want to see it.
 struct Demo: AsyncParsableCommand {
@@ -212,7 +212,7 @@ final class DemoRun {
         let ticket = try homes[0].spaces.createInvite(space: space, uses: 3, seconds: 3600, keys: keys)
         var logger = makeLogger("caddie.demo")
         logger.logLevel = .warning
-        let anaNode = try homes[0].syncNode(keys: keys, logger: logger)
+        let anaNode = try homes[0].runtime(keys: keys, logger: logger)
         let (ports, listening) = AsyncStream<Int>.makeStream()
         let serving = Task { try await anaNode.serve(host: "127.0.0.1", port: 0, peers: []) { listening.yield($0) } }
         defer { serving.cancel() }
@@ -226,8 +226,8 @@ final class DemoRun {
         }
         serving.cancel()
         _ = try? await serving.value
-        let used = try homes[0].spaces.invites(space: space).first { $0.invite.id == ticket.id }
-        say("   Ana's invite \(ticket.id.short): \(used?.invite.used ?? 0) of 3 uses taken; a fourth device would be refused")
+        let used = try homes[0].spaces.invites(space: space).first { $0.id == ticket.id }
+        say("   Ana's invite \(ticket.id.short): \(used?.used ?? 0) of 3 uses taken; a fourth device would be refused")
         say("== Ana adds the players (with their Handicap Index), the course and the game")
         var players: [PlayerID] = []
         for (name, index) in zip(Demo.names, Demo.indexes) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CaddieCore
 import CaddieNode
+import CaddieServices
 import Foundation
 
 struct Player: ParsableCommand {

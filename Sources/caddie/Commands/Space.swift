@@ -3,6 +3,7 @@ import CaddieAPI
 import CaddieCore
 import CaddieNode
 import Foundation
+import Logging
 
 struct Space: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -73,7 +74,7 @@ struct Space: ParsableCommand {
                                 ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
                                 ("invitedBy", .string(outcome.invitedBy ?? "")),
                                 ("inviter", .string(outcome.inviter.description)),
-                                ("received", .int(outcome.firstSync?.received ?? 0)),
+                                ("received", .int(outcome.firstSyncReceived ?? 0)),
                                 ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
                             ]))
                     } else {
@@ -84,7 +85,7 @@ struct Space: ParsableCommand {
                                 "The first sync did not finish (\(failure)); `caddie sync --peer \(outcome.inviter)` brings the space's games."
                             )
                         } else {
-                            Console.print("Synced with \(outcome.inviter): received \(outcome.firstSync?.received ?? 0) ops")
+                            Console.print("Synced with \(outcome.inviter): received \(outcome.firstSyncReceived ?? 0) ops")
                         }
                         if let note = home.spaces.nameNote(outcome.space) { Console.print(note) }
                     }
@@ -249,16 +250,16 @@ struct Space: ParsableCommand {
                     empty: "No invites made here: `caddie space invite` makes one.",
                     item: { summary in
                         .object([
-                            ("id", .string(summary.invite.id.hex)), ("space", .string(summary.invite.space.hex)),
-                            ("uses", .int(summary.invite.uses)), ("used", .int(summary.invite.used)),
-                            ("expiresAt", .int(Int(summary.invite.expiresAt))), ("state", .string(summary.state)),
+                            ("id", .string(summary.id.hex)), ("space", .string(summary.space.hex)),
+                            ("uses", .int(summary.uses)), ("used", .int(summary.used)),
+                            ("expiresAt", .int(Int(summary.expiresAt))), ("state", .string(summary.state)),
                             ("admitted", .array(summary.admitted.map { .string($0) })),
                         ])
                     }
                 ) { summary in
                     let admitted = summary.admitted.isEmpty ? "" : "; admitted \(summary.admitted.joined(separator: ", "))"
-                    return "\(summary.invite.id.hex)  \(summary.state)  \(summary.invite.used)/\(summary.invite.uses) used, "
-                        + "expires \(New.local(summary.invite.expiresAt))\(admitted)"
+                    return "\(summary.id.hex)  \(summary.state)  \(summary.used)/\(summary.uses) used, "
+                        + "expires \(New.local(summary.expiresAt))\(admitted)"
                 }
             }
         }

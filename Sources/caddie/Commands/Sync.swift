@@ -3,12 +3,11 @@ import CaddieAPI
 import CaddieCore
 import CaddieCrypto
 import CaddieNode
-import CaddieStore
-import CaddieSync
 import CaddieTLS
 import Foundation
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// Logs to standard error, at the level given by CADDIE_LOG (default info).
 func makeLogger(_ label: String) -> Logger {
@@ -27,9 +26,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("peer"), help: "A peer to keep in sync with, HOST:PORT (repeatable).") var peers: [String] = []
     @Flag(help: "Do not publish or browse mDNS (static peers only).") var noMdns = false
     @Option(help: "Most connections at once from one address (raise it for a hub behind one NAT address).")
-    var maxPerAddress = SyncNode.defaultMaxIncomingPerAddress
+    var maxPerAddress = NodeRuntime.defaultMaxIncomingPerAddress
     @Option(help: "Most incoming connections at once (raise it for a hub that serves a whole field; at most 4096).")
-    var maxConnections = SyncNode.defaultMaxIncoming
+    var maxConnections = NodeRuntime.defaultMaxIncoming
     @Option(
         help: ArgumentHelp(
             "Serve the HTTP API on HOST:PORT (127.0.0.1:7480 is the usual; see Protocol/openapi.yaml).",
@@ -110,9 +109,7 @@ struct Serve: AsyncParsableCommand {
                     "the HTTP API listens on \(httpAddress), reachable from other machines; only the bearer token protects it")
             }
             let home = try options.open()
-            if await ControlSocket.answers(path: home.controlSocketPath) {
-                throw NodeError.conflict(ControlSocket.Failure.inUse(home.controlSocketPath).description)
-            }
+            if await home.nodeAnswers() { throw home.nodeInUse }
             let passphrase = try Passphrase.obtain()
             let unlocked = try home.unlock(passphrase: passphrase)
             let (keys, certificate): (UnlockedKeys, ServerCertificate?)
@@ -138,7 +135,7 @@ struct Serve: AsyncParsableCommand {
                     logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
                 }
             }
-            let node = try home.syncNode(
+            let node = try home.runtime(
                 keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress,
                 maxIncoming: maxConnections, nodeID: fixedID)
             var discovery: LocalDiscovery?
@@ -148,7 +145,7 @@ struct Serve: AsyncParsableCommand {
                         .listen, "needs a fixed port for mDNS to advertise: give HOST:PORT with a port, or --no-mdns")
                 }
                 do {
-                    discovery = try LocalDiscovery(node: node, port: address.port, logger: logger)
+                    discovery = try node.discovery(port: address.port, logger: logger)
                 } catch {
                     logger.warning("mDNS unavailable: \(error); static peers only")
                 }
@@ -158,7 +155,7 @@ struct Serve: AsyncParsableCommand {
                 ControlService(home: home, keys: keys, logger: logger),
                 SyncService(
                     node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
-                    sightings: discovery?.sightings
+                    discovery: discovery
                 ) { port in
                     Console.print("listening on \(address.host):\(port)")
                 },
@@ -350,7 +347,7 @@ struct MdnsService: AsyncParsableCommand {
                 } ?? SecureRandom.bytes(8)
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let node = try home.syncNode(keys: keys, logger: makeLogger("caddie.mdns"), nodeID: id)
+            let node = try home.runtime(keys: keys, logger: makeLogger("caddie.mdns"), nodeID: id)
             let records = node.advertTXT().map { "    <txt-record>\($0)</txt-record>" }.joined(separator: "\n")
             Console.print(
                 """

@@ -1,5 +1,7 @@
+import CaddieCore
 import CaddieNode
 import CaddieServices
+import Foundation
 
 /// Standings as a golfer reads them: a line per player, then the match, the Nassau, the skins, the disputes
 /// (with what each decides) and who pays whom.

@@ -3,65 +3,6 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// What committed writes changed in the merged state, as the materializer applied it. The store publishes one
-/// at each commit that changed the state (``OpStore/observe(_:)``), so that sync sessions, live events and the
-/// web app learn what changed without reading the log again or decoding an op twice.
-public struct StoreChange: Sendable, Equatable {
-    /// One score cell: a player's hole in a game.
-    public struct Cell: Hashable, Sendable {
-        public let game: GameID
-        public let player: PlayerID
-        public let hole: Int
-
-        public init(game: GameID, player: PlayerID, hole: Int) {
-            self.game = game
-            self.player = player
-            self.hole = hole
-        }
-    }
-
-    /// What changed in one space.
-    public struct Space: Sendable, Equatable {
-        /// The ops applied, in the order they were applied (a device's log or a fork branch).
-        public var ops: [OpID] = []
-        /// Score cells that gained a value (which may supersede others).
-        public var cells: Set<Cell> = []
-        /// Games whose record, roster or attestations changed (their cells are in ``cells``).
-        public var games: Set<GameID> = []
-        /// True when the change cannot be narrowed to cells and games: who counts changed (a join, a revocation,
-        /// a removal, a new key) or the space's state was rebuilt (a log cut back or split by a fork).
-        public var whole = false
-
-        public init() {}
-
-        mutating func merge(_ other: Space) {
-            ops += other.ops
-            cells.formUnion(other.cells)
-            games.formUnion(other.games)
-            whole = whole || other.whole
-        }
-    }
-
-    /// Per space, what changed.
-    public var spaces: [SpaceID: Space] = [:]
-    /// True after a commit by another process (a `caddie` command that wrote the database itself): what it
-    /// changed is not known here, so a consumer reads again what it keeps.
-    public var external = false
-
-    public init(spaces: [SpaceID: Space] = [:], external: Bool = false) {
-        self.spaces = spaces
-        self.external = external
-    }
-
-    public var isEmpty: Bool { spaces.isEmpty && !external }
-
-    /// Both changes as one (a consumer that lags behind coalesces what it has not handled yet).
-    public mutating func merge(_ other: StoreChange) {
-        for (space, change) in other.spaces { spaces[space, default: Space()].merge(change) }
-        external = external || other.external
-    }
-}
-
 /// Collects what a write transaction changed while the materializer applies it, and publishes it to the store's
 /// observers when the transaction commits (dropped when it rolls back). A GRDB transaction observer on the one
 /// writer connection, so every write of this process is seen, whichever feature made it.
