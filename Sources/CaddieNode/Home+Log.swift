@@ -5,8 +5,8 @@ import CaddieSync
 import Foundation
 
 /// The home's one way to change the op log: every feature service signs and appends through here, so joining a
-/// space first, carrying the user's revocations in, and handing the op to a running node (`appendEdits`) happen
-/// in one place.
+/// space first and carrying the user's revocations in happen in one place. The caller is the home's writer: the
+/// running node, or a command when no node runs (`Home.run` hands a command to a running node first).
 extension Home {
     func run<T>(_ body: () throws -> T) throws(NodeError) -> T {
         do { return try body() } catch { throw NodeError.wrap(error) }
@@ -40,8 +40,7 @@ extension Home {
         }
     }
 
-    /// Appends one op of this device, joining the space first if this device has not yet; through the node
-    /// running on this home when there is one (see `appendEdits`).
+    /// Appends one op of this device, joining the space first if this device has not yet.
     @discardableResult
     public func append(
         space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = []
@@ -50,9 +49,7 @@ extension Home {
     {
         let ops = try appendEdits(space: space, keys: keys, edits: [ControlRequest.Edit(changes: changes, pred: pred)])
         guard let op = ops.first, ops.count == 1 else {
-            throw .conflict(
-                "the running node wrote \(ops.count) ops for one edit: run the node and its commands from the same "
-                    + "version of Caddie")
+            throw .conflict("one edit wrote \(ops.count) ops; nothing else was changed")
         }
         return op
     }

@@ -105,6 +105,10 @@ extension Home {
                 path: controlSocketPath, command.encoded(device: device), replyTimeout: command.replyTimeoutSeconds)
         } catch let error as NodeError {
             throw error
+        } catch ControlSocket.Failure.tooLarge(let bytes) {
+            throw NodeError.conflict(
+                "the command is \(bytes) bytes, more than one message to the running node carries (1 MiB); nothing "
+                    + "was sent or changed: split it (fewer courses in one file, say)")
         } catch {
             // The node took the command and did not answer (ControlSocket.Failure.noAnswer).
             throw NodeError.unreachable("\(error)")
@@ -154,12 +158,14 @@ extension Home {
     }
 
     /// Whether a reply is an older node's refusal of a command it does not read: one that takes edits only (CTL1),
-    /// or one that runs commands but not this one (a command added since, or fields it cannot read). The command
-    /// then runs here, and its edits still reach that node.
+    /// or one that runs commands but not this one (a command added since, or fields it cannot read or lacks, named
+    /// since). The command then stops, asking for the node to be restarted with this version.
     static func isLegacyRefusal(_ reply: [UInt8]) -> Bool {
         guard reply.first == 1 else { return false }
         let text = String(decoding: reply.dropFirst(), as: UTF8.self)
-        return ["does not start with CTL1", "is not a command this node runs", "the command's JSON does not read"]
-            .contains { text.contains($0) }
+        return [
+            "does not start with CTL1", "is not a command this node runs", "the command's JSON does not read",
+            "command needs '",
+        ].contains { text.contains($0) }
     }
 }

@@ -127,6 +127,9 @@ public enum NodeCommand: Sendable, Equatable {
         /// The peer a sync dials.
         var host: String?
         var port: Int?
+        /// What an older CLI (of the previous session's version) sent in place of `invite`, `member`, `path` and
+        /// `host`, as it sent a sync's port in `seconds` and a revoked device in `user`: read, never written.
+        var text: String?
     }
 
     var wire: Wire {
@@ -309,7 +312,7 @@ public enum NodeCommand: Sendable, Equatable {
                 space: try space(),
                 courses: CourseService.ReadCourses(courses: courses, fromOSM: wire.flag ?? false))
         case "revoke":
-            self = .revokeDevice(try required(wire.revoked, "revoked"))
+            self = .revokeDevice(try required(wire.revoked ?? wire.user, "revoked"))
         case "revoke-lost":
             self = .revokeLostDevices
         case "mark":
@@ -322,15 +325,17 @@ public enum NodeCommand: Sendable, Equatable {
         case "shared-key-invite":
             self = .sharedKeyInvite(space: try space())
         case "revoke-invite":
-            self = .revokeInvite(try required(wire.invite, "invite"))
+            self = .revokeInvite(try required(wire.invite ?? wire.text, "invite"))
         case "remove":
-            self = .removeMember(space: try space(), member: try required(wire.member, "member"))
+            self = .removeMember(space: try space(), member: try required(wire.member ?? wire.text, "member"))
         case "rotate":
             self = .rotateKey(space: try space())
         case "import":
-            self = .importBundle(path: try required(wire.path, "path"))
+            self = .importBundle(path: try required(wire.path ?? wire.text, "path"))
         case "sync":
-            self = .sync(space: try space(), host: try required(wire.host, "host"), port: try required(wire.port, "port"))
+            self = .sync(
+                space: try space(), host: try required(wire.host ?? wire.text, "host"),
+                port: try required(wire.port ?? wire.seconds, "port"))
         default:
             throw .malformed(what: "command", "'\(wire.command)' is not a command this node runs: update caddie")
         }

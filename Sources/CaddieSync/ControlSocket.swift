@@ -27,6 +27,8 @@ public enum ControlSocket {
         case pathTooLong(String)
         /// The node took the request but did not answer.
         case noAnswer(String)
+        /// The request is more bytes than one frame carries: nothing was sent.
+        case tooLarge(Int)
 
         public var description: String {
             switch self {
@@ -35,6 +37,7 @@ public enum ControlSocket {
             case .pathTooLong(let path):
                 "the home's path is too long for its control socket (\(path)): use a shorter --home"
             case .noAnswer(let why): "the running node did not answer: \(why)"
+            case .tooLarge(let bytes): "the request is \(bytes) bytes, more than one frame carries: nothing was sent"
             }
         }
     }
@@ -120,6 +123,7 @@ public enum ControlSocket {
         path: String, _ body: [UInt8], replyTimeout: Int64 = replyTimeoutSeconds
     ) async throws -> [UInt8]? {
         guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path) else { return nil }
+        guard body.count <= FrameDecoder.maxFrame else { throw Failure.tooLarge(body.count) }
         do {
             return try await FrameExchange.request(
                 .unix(path: path), body, connectTimeout: 5, replyTimeout: replyTimeout)

@@ -39,6 +39,9 @@ public enum FrameExchange {
     public static func request(
         _ endpoint: FrameEndpoint, _ body: [UInt8], connectTimeout: Int64, replyTimeout: Int64
     ) async throws(Failure) -> [UInt8] {
+        guard !body.isEmpty, body.count <= FrameDecoder.maxFrame else {
+            throw .unreachable("a request of \(body.count) bytes is no frame (1 byte to 1 MiB): nothing was sent")
+        }
         let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connectTimeout(.seconds(connectTimeout))
         let framed: @Sendable (any Channel) -> EventLoopFuture<NIOAsyncChannel<[UInt8], [UInt8]>> = { channel in

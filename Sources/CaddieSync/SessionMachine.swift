@@ -148,10 +148,10 @@ struct SessionMachine {
     /// Whether the session ended because the pair's other session stays.
     var duplicate: Bool { state == .ended(.duplicate) }
 
-    /// Why the peer ended the session normally, for the report; nil otherwise.
+    /// How the peer ended the session normally, for the report and the logs; nil otherwise.
     var closedBecause: String? {
         switch state {
-        case .ended(.peerClosed(let text, _)): text
+        case .ended(.peerClosed(let text, _)): "the peer closed the session: \(text)"
         case .ended(.connectionClosed): "the peer closed the connection"
         default: nil
         }

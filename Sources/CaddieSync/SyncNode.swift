@@ -377,7 +377,7 @@ public final class SyncNode: Sendable {
                     address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
                 let report = await session.run(channel)
                 handshook = report.peer != nil
-                failure = report.failure
+                failure = report.failure ?? report.ending
                 keyIndex = report.notRecognised ? keyIndex + 1 : 0
                 if report.refused {
                     refused = true  // a refusal will not change soon: do not hammer the peer

@@ -90,6 +90,7 @@ struct SyncBench {
         var figures: [(String, Double, String)] = []
         try await withThrowingTaskGroup(of: Void.self) { group in
             let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = LoadBench.cpuSeconds(pid: getpid())
             var ports: [Int] = []
             for node in nodes {
                 let (stream, continuation) = AsyncStream<Int>.makeStream()
@@ -108,6 +109,10 @@ struct SyncBench {
             let hashes = try Set(members.map { try $0.store.stateHash(space) })
             guard hashes.count == 1 else { throw BenchError("the four nodes hold the same ops but different states") }
             figures.append(("convergeSeconds4x\(opsPerNode)", converged, "s"))
+            // How busy the cores were while the four nodes converged: the process's CPU time over the wall time
+            // (2.0 is both cores of this machine all the time; the 5 ms check above adds a little).
+            figures.append(
+                ("convergeCores4x\(opsPerNode)", (LoadBench.cpuSeconds(pid: getpid()) - cpuStart) / converged, "cores"))
 
             // Steady state: edits on node 0, timed until all three others applied each.
             try await Task.sleep(for: .milliseconds(300))
@@ -144,4 +149,5 @@ struct SyncBench {
         }
         return figures
     }
+
 }

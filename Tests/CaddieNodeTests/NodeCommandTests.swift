@@ -78,6 +78,21 @@ struct NodeCommandTests {
         }
     }
 
+    @Test("a command from the CLI of the version before the fields were named still reads")
+    func olderFields() throws {
+        let space = SpaceID(unchecked: [UInt8](repeating: 3, count: 16))
+        func decode(_ json: String) throws -> NodeCommand { try NodeCommand(decoding: Array("CMD1".utf8) + Array(json.utf8)) }
+        #expect(try decode(#"{"command":"import","text":"/tmp/round.bundle"}"#) == .importBundle(path: "/tmp/round.bundle"))
+        #expect(try decode(#"{"command":"revoke-invite","text":"ab12"}"#) == .revokeInvite("ab12"))
+        #expect(
+            try decode(#"{"command":"sync","space":"\#(space.hex)","text":"10.0.0.2","seconds":7400}"#)
+                == .sync(space: space, host: "10.0.0.2", port: 7400))
+        #expect(
+            try decode(#"{"command":"remove","space":"\#(space.hex)","text":"Ben"}"#)
+                == .removeMember(space: space, member: "Ben"))
+        #expect(throws: NodeError.self) { try decode(#"{"command":"import"}"#) }
+    }
+
     @Test("a damaged or unknown command is refused saying what was wrong")
     func badRequests() {
         func refusal(_ bytes: [UInt8]) -> String? {
@@ -118,10 +133,11 @@ struct NodeCommandTests {
         // An older node's refusal (its text, no kind byte) keeps its whole text, and is known for what it is.
         let legacy = [UInt8(1)] + Array("the command's request was damaged: does not start with CTL1".utf8)
         #expect(Home.isLegacyRefusal(legacy))
-        // A node of the version before a command was added refuses it by name, or cannot read its fields: the
-        // command then runs in the CLI's process (with the passphrase) and reaches that node as edits.
+        // A node of the version before a command was added refuses it by name, cannot read its fields, or lacks one
+        // named since: the command then stops, asking for the node to be restarted with this version.
         #expect(Home.isLegacyRefusal([1, 0] + Array("'setup' is not a command this node runs: update caddie".utf8)))
         #expect(Home.isLegacyRefusal([1, 0] + Array("the command's JSON does not read: keyNotFound(game)".utf8)))
+        #expect(Home.isLegacyRefusal([1, 4] + Array("the revoke command needs 'user'".utf8)))
         #expect(!Home.isLegacyRefusal([1, 3] + Array("game 01010101 is finished".utf8)))
         #expect {
             try NodeCommandResult.result(fromReply: legacy)

@@ -99,6 +99,26 @@ struct FrameExchangeTests {
     }
 }
 
+extension FrameExchangeTests {
+    @Test("a request larger than a frame is refused before anything is sent, with what to do")
+    func tooLarge() async throws {
+        let body = [UInt8](repeating: 7, count: FrameDecoder.maxFrame + 1)
+        await #expect(
+            throws: FrameExchange.Failure.unreachable(
+                "a request of \(body.count) bytes is no frame (1 byte to 1 MiB): nothing was sent")
+        ) {
+            try await FrameExchange.request(.tcp(host: "127.0.0.1", port: 9), body, connectTimeout: 1, replyTimeout: 1)
+        }
+        // The control socket says so before it dials: the command is not taken for one that no node answers.
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-\(UUID().uuidString).sock").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        await #expect(throws: ControlSocket.Failure.tooLarge(body.count)) {
+            try await ControlSocket.request(path: path, body)
+        }
+    }
+}
+
 /// A client that sends raw bytes, whatever they are.
 struct TCPClient {
     let channel: any Channel

@@ -300,7 +300,7 @@ struct SessionMachineTests {
         _ = stopping.start()
         #expect(try stopping.received(.close(.shutdown, "stopping"), now: 0) == [.finish], "a normal close is no error")
         #expect(stopping.state == .ended(.peerClosed("stopping", completed: false)))
-        #expect(stopping.closedBecause == "stopping")
+        #expect(stopping.closedBecause == "the peer closed the session: stopping")
         #expect(try stopping.received(.digest(Digest32(unchecked: [UInt8](repeating: 1, count: 32))), now: 1) == [])
         #expect(stopping.tick(now: 2) == [] && stopping.changed() == [], "nothing acts after the end")
         #expect(try live.connectionClosed() == [.finish] && live.superseded() == [], "an ended session stays ended")

@@ -142,23 +142,13 @@ extension DeviceService {
                 failures.append(reason)
                 continue
             }
-            let now = Home.now()
-            // The current key of each space, not the one it was joined with: after a removal only the new key
-            // admits a device the owner never sealed it to.
-            let spaces = try spaces.list().map { space throws(NodeError) in
-                var ring = home.keyring(space.id, keys: keys)?.keys ?? []
-                if ring.isEmpty { ring = [try keys.key(for: space.id)] }
-                return PairingMessage.GrantedSpace(
-                    id: space.id.hex, key: Hex.encode(ring[0]), name: space.name, earlier: ring.dropFirst().map(Hex.encode))
-            }
-            let grant = PairingMessage.Grant(
-                name: identity.name, user: user.publicKey.hex, certifiedAt: now,
-                certificate: Hex.encode(Membership.certify(device: device, by: user, at: now)), spaces: spaces)
             let sealed: [UInt8]
             do {
-                sealed = try SecretBox.seal([UInt8](JSONEncoder().encode(grant)), key: code.boxKey)
+                sealed = try sealedGrant(for: device, code: code, identity: identity, keys: keys, user: user)
             } catch {
-                throw .malformed(what: "grant", "cannot seal the grant: \(error)")
+                // The new device is told, not left waiting for a reply that will not come.
+                await arrival.reply(PairingMessage.refusal("the first device could not make the grant: \(error)"))
+                throw error
             }
             await arrival.reply(PairingMessage.granted + sealed)
             return device
@@ -166,6 +156,29 @@ extension DeviceService {
         throw .conflict(
             "five connections failed to pair (the last: \(failures.last ?? "")); run `caddie device add` again for a "
                 + "fresh code")
+    }
+
+    /// The grant for a new device, sealed under the pairing code's key: the user's certificate of the device, and
+    /// the current key of each space (not the one it was joined with: after a removal only the new key admits a
+    /// device the owner never sealed it to).
+    private func sealedGrant(
+        for device: PublicKey, code: PairingCode, identity: Identity, keys: UnlockedKeys, user: SigningKey
+    ) throws(NodeError) -> [UInt8] {
+        let now = Home.now()
+        let spaces = try spaces.list().map { space throws(NodeError) in
+            var ring = home.keyring(space.id, keys: keys)?.keys ?? []
+            if ring.isEmpty { ring = [try keys.key(for: space.id)] }
+            return PairingMessage.GrantedSpace(
+                id: space.id.hex, key: Hex.encode(ring[0]), name: space.name, earlier: ring.dropFirst().map(Hex.encode))
+        }
+        let grant = PairingMessage.Grant(
+            name: identity.name, user: user.publicKey.hex, certifiedAt: now,
+            certificate: Hex.encode(Membership.certify(device: device, by: user, at: now)), spaces: spaces)
+        do {
+            return try SecretBox.seal([UInt8](JSONEncoder().encode(grant)), key: code.boxKey)
+        } catch {
+            throw .malformed(what: "grant", "cannot seal the grant: \(error)")
+        }
     }
 
     /// Logs in as an existing user on this new device: pairs over the LAN with the first device.
