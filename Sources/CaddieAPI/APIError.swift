@@ -107,7 +107,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             // The store's own error has its kind (a full disk, a refused op): answered as the node's error. Any other
             // is the node's fault, not the client's, and is logged.
             let wrapped = NodeError.wrap(error)
-            if case .store = wrapped { return respond(APIError(wrapped)) }
+            if wrapped.storeFailure != nil { return respond(APIError(wrapped)) }
             context.logger.error("request failed", metadata: ["error": "\(error)", "path": "\(request.uri.path)"])
             return respond(
                 APIError(status: .serviceUnavailable, code: "unavailable", message: "the node could not answer: \(error)"))
