@@ -16,15 +16,13 @@ extension ReceiveSession {
     /// How long an op may wait for its predecessors before it is dropped (a peer offers it again later).
     static let pendingLifetimeMilliseconds: UInt64 = 86_400_000
 
-    /// Stores ops that arrived beyond a gap, after the checks that need no predecessor: each op's own signature,
-    /// and bounds on what one device and the whole space may hold waiting.
+    /// Stores ops that wait: beyond a gap (for their predecessors), or after the newest valid signature of their
+    /// run (for the later op that covers them), within bounds on what one device and the whole space may hold.
+    /// Nothing about an op's signature can be judged before the op that covers it arrives; a device key anyone can
+    /// make signs as well as a member's, so the bounds, not signatures, are what keep a peer from filling the disk.
     mutating func holdPending(_ ops: [SignedOp]) throws {
         guard let first = ops.first else { return }
         let device = Data(first.device.bytes)
-        let signed = ops.prefix(while: \.signatureVerifies)
-        if signed.count < ops.count {
-            report.rejected.append("op \(ops[signed.count].id) does not verify; it and the ops after it are not kept")
-        }
         let (heldBytes, heldOfDevice) =
             try Row.fetchOne(
                 db.cachedStatement(
@@ -39,15 +37,15 @@ extension ReceiveSession {
         var room = max(0, deviceLimit - heldOfDevice)
         var bytesLeft = max(0, Self.maxPendingBytes - heldBytes)
         var kept: [SignedOp] = []
-        for op in signed {
+        for op in ops {
             guard room > 0, op.bytes.count <= bytesLeft else { break }
             kept.append(op)
             room -= 1
             bytesLeft -= op.bytes.count
         }
-        if kept.count < signed.count {
+        if kept.count < ops.count {
             report.rejected.append(
-                "\(signed.count - kept.count) ops of device \(first.device.short) wait for missing ones "
+                "\(ops.count - kept.count) ops of device \(first.device.short) wait for missing ones "
                     + "and its share of the pending queue is full; they will be accepted when offered again")
         }
         let statement = try db.cachedStatement(
@@ -59,6 +57,16 @@ extension ReceiveSession {
                 spaceData, device, Int64(bitPattern: op.seq), Data(op.bytes),
                 Int64(bitPattern: now),
             ])
+            if db.changesCount == 0 {
+                // Another copy waits at this seq. A copy its device validly signed takes the place of one that is
+                // not, so a forged op cannot keep the device's own from waiting.
+                guard op.signatureVerifies else { continue }
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE pending_op SET bytes = ?, received_at = ? WHERE space = ? AND device = ? AND seq = ?
+                        """
+                ).execute(arguments: [Data(op.bytes), Int64(bitPattern: now), spaceData, device, Int64(bitPattern: op.seq)])
+            }
             report.pending += 1
         }
     }
@@ -70,9 +78,11 @@ extension ReceiveSession {
             .execute(arguments: [spaceData, Int64(bitPattern: now - Self.pendingLifetimeMilliseconds)])
     }
 
-    /// Applies pending ops whose predecessors have now arrived, until no more can be.
+    /// Applies pending ops whose predecessors have now arrived, until no more can be. A pass that applies nothing
+    /// ends it: an op at its device's next seq that no valid signature covers yet goes back to wait.
     mutating func drainPending() throws {
         while true {
+            let appliedBefore = report.applied.count
             let ready = try Row.fetchAll(
                 db,
                 sql: """
@@ -95,6 +105,7 @@ extension ReceiveSession {
                 report.pending -= min(report.pending, ops.count)
                 try process(device: device, ops: ops)
             }
+            if report.applied.count == appliedBefore { return }
         }
     }
 

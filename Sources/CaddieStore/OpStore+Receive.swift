@@ -242,10 +242,11 @@ struct ReceiveSession {
             if !beyondGap.isEmpty { try holdPending(beyondGap) }
             return nil
         }
-        let valid = try verifiedPrefix(run.map(\.op))
+        let covered = Self.coveredPrefix(run.map(\.op))
         var author = try user(of: device)
         var cutoff: UInt64?
-        for (op, hash) in run.prefix(valid) {
+        var applied = 0
+        for (op, hash) in run.prefix(covered) {
             guard let admitted = try admit(op, author: author, cutoff: &cutoff) else { break }
             author = admitted.author
             try db.cachedStatement(
@@ -259,12 +260,35 @@ struct ReceiveSession {
             try Materializer(db: db, space: space, recorder: recorder).apply(
                 op, changes: admitted.changes, author: admitted.author)
             report.applied.append(op.id)
+            applied += 1
             headSeq = op.seq
             headHash = hash
         }
         try forgetPending(device, through: headSeq)
-        if !beyondGap.isEmpty { try holdPending(beyondGap) }
+        // The ops after the newest valid signature: none covers them yet. They wait, as ops beyond a gap do, for a
+        // later op of their device whose signature covers them, so the same ops give the same state whatever
+        // their batches. (After a refused op nothing of its line is kept.)
+        if applied == covered, covered < run.count {
+            if mode == .strict {
+                try refuse(
+                    .invalidOp(
+                        op: run[covered].op.id,
+                        reason: "its signature does not verify and no later op of its device covers it"))
+            }
+            try holdPending(run[covered...].map(\.op) + beyondGap)
+        } else if !beyondGap.isEmpty {
+            try holdPending(beyondGap)
+        }
         return nil
+    }
+
+    /// How many ops of a contiguous, hash-linked run a valid signature of their device covers: every op up to the
+    /// newest whose own signature verifies. That signature covers its op's bytes, which hold the hash of the op
+    /// before, and so back along the run: only the device's key could have made the chain (Protocol/op-format.md,
+    /// "Which signature covers an op"). Checked newest first, so an honest run costs one check.
+    static func coveredPrefix(_ run: [SignedOp]) -> Int {
+        guard let newest = run.lastIndex(where: \.signatureVerifies) else { return 0 }
+        return newest + 1
     }
 
     /// The checks every op passes after its link and signature, on a device's log and on a fork branch alike: its
@@ -341,32 +365,6 @@ struct ReceiveSession {
             cutoffsChanged = true
         }
         return (changes, author)
-    }
-
-    /// How many ops of a contiguous, hash-linked run carry valid signatures: every op's own signature is checked
-    /// (a valid newer signature covers the older bytes, but not that their signatures are valid, and an op must be
-    /// judged the same whether it arrives alone or in a run). Long runs are checked on every core.
-    private mutating func verifiedPrefix(_ run: [SignedOp]) throws -> Int {
-        guard !run.isEmpty else { return 0 }
-        let valid: [Bool]
-        if run.count < 64 {
-            valid = run.map(\.signatureVerifies)
-        } else {
-            let results = UnsafeMutableBufferPointer<Bool>.allocate(capacity: run.count)
-            defer { results.deallocate() }
-            let chunks = min(ProcessInfo.processInfo.activeProcessorCount * 4, run.count)
-            let size = (run.count + chunks - 1) / chunks
-            nonisolated(unsafe) let output = results
-            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                for index in (chunk * size)..<min(run.count, (chunk + 1) * size) {
-                    output[index] = run[index].signatureVerifies
-                }
-            }
-            valid = Array(results)
-        }
-        guard let index = valid.firstIndex(of: false) else { return run.count }
-        try refuse(.invalidOp(op: run[index].id, reason: "its signature does not verify"))
-        return index
     }
 
     /// Only the space's owner removes (never themselves) and changes the space's key.

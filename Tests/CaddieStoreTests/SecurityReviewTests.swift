@@ -29,36 +29,57 @@ struct SecurityReviewTests {
         [.set(kind: .player, id: EntityID(unchecked: [7, 7, 7, 7, 7, 7, 7, 7]), fields: ["name": .text(name)])]
     }
 
-    @Test("finding 'acceptance that depends on batching': a badly signed op is refused alone and in a run alike")
-    func badSignatureRefusedInAnyBatch() throws {
+    @Test("finding 'acceptance that depends on batching': the same ops give the same state whatever their batches; an op a later signature covers is accepted")
+    func sameStateWhateverTheBatching() throws {
         let space = TestSpace()
         let author = try Author("mallory", space: space)
         let join = try #require(try author.store.ops(space: space.id).first)
-        let joinHash = Blake2b.hash(join)
-        // Op 2 carries a signature that does not verify; the device then signs op 3 linked to it.
+        // Op 2 carries a signature that does not verify; the device then signs op 3 linked to it, whose signature
+        // covers op 2's bytes (only the device's key could have made that chain).
         let bad = op(
-            author, seq: 2, prev: joinHash, hlc: HLC(milliseconds: 1_700_000_000_100, counter: 0),
+            author, seq: 2, prev: Blake2b.hash(join), hlc: HLC(milliseconds: 1_700_000_000_100, counter: 0),
             changes: nameChange("pinned"), goodSignature: false)
         let next = op(
             author, seq: 3, prev: Blake2b.hash(bad), hlc: HLC(milliseconds: 1_700_000_000_200, counter: 0),
             changes: nameChange("later"))
-        let alone = try replica(space)
-        let aloneReport = try alone.receive(
-            space: space.id, spaceKey: space.key, ops: [join, bad], mode: .tolerant,
-            now: receiverNow)
-        #expect(aloneReport.applied.count == 1, "only the join applies when op 2 comes alone")
-        let inRun = try replica(space)
-        let runReport = try inRun.receive(
-            space: space.id, spaceKey: space.key, ops: [join, bad, next], mode: .tolerant,
-            now: receiverNow)
-        #expect(runReport.applied.count == 1, "op 2 must be refused in a run too, and op 3 with it")
-        #expect(runReport.rejected.contains { $0.contains("signature does not verify") })
-        #expect(try alone.stateHash(space.id) == (try inRun.stateHash(space.id)), "both replicas hold the same log")
-        #expect(throws: StoreError.self) {
-            try replica(space).receive(
-                space: space.id, spaceKey: space.key, ops: [join, bad, next], mode: .strict,
-                now: receiverNow)
+        func deliver(_ batches: [[[UInt8]]]) throws -> OpStore {
+            let store = try replica(space)
+            for batch in batches {
+                _ = try store.receive(space: space.id, spaceKey: space.key, ops: batch, mode: .tolerant, now: receiverNow)
+            }
+            return store
         }
+        let together = try deliver([[join, bad, next]])
+        #expect(try together.heads(space.id).first?.seq == 3, "the run applies whole: op 3's signature covers op 2")
+        let expected = try together.stateHash(space.id)
+        for batches in [[[join], [bad], [next]], [[next], [bad], [join]], [[join, bad], [next]], [[bad, next], [join]]] {
+            let store = try deliver(batches)
+            #expect(try store.stateHash(space.id) == expected, "\(batches.map(\.count)) gives another state")
+            #expect(try store.pendingCount(space.id) == 0)
+        }
+        // Alone, op 2 waits for the op that covers it: nothing of it shows, and it is not refused.
+        let alone = try replica(space)
+        let waiting = try alone.receive(
+            space: space.id, spaceKey: space.key, ops: [join, bad], mode: .tolerant, now: receiverNow)
+        #expect(waiting.applied.count == 1 && waiting.pending == 1 && waiting.rejected.isEmpty)
+        #expect(try alone.records(space.id, kind: .player).isEmpty)
+        // A bundle (strict) must be whole: op 2 with nothing after it to cover it refuses the bundle; with op 3 it
+        // imports.
+        #expect(throws: StoreError.self) {
+            try replica(space).receive(space: space.id, spaceKey: space.key, ops: [join, bad], mode: .strict, now: receiverNow)
+        }
+        let imported = try replica(space).receive(
+            space: space.id, spaceKey: space.key, ops: [join, bad, next], mode: .strict, now: receiverNow)
+        #expect(imported.applied.count == 3)
+        // Re-verification applies the same rule: the covered op is no failure.
+        #expect(try together.verify(space.id, spaceKeys: [space.key]).failures.isEmpty)
+        // The newest op's bad signature covers nothing: op 3 re-signed badly, with no op after it, waits.
+        let badNewest = op(
+            author, seq: 3, prev: Blake2b.hash(bad), hlc: HLC(milliseconds: 1_700_000_000_200, counter: 0),
+            changes: nameChange("later"), goodSignature: false)
+        let uncovered = try replica(space).receive(
+            space: space.id, spaceKey: space.key, ops: [join, bad, badNewest], mode: .tolerant, now: receiverNow)
+        #expect(uncovered.applied.count == 1 && uncovered.pending == 2)
     }
 
     @Test("finding 'clock pinning': an op stamped far in the future is refused and cannot pin a field")
@@ -96,7 +117,7 @@ struct SecurityReviewTests {
             ).applied.count == 2)
     }
 
-    @Test("finding 'disk fill': ops beyond a gap are checked, bounded per device and expire")
+    @Test("finding 'disk fill': ops beyond a gap are bounded per device and expire; a forged one cannot squat a seq")
     func pendingOpsAreBounded() throws {
         let space = TestSpace()
         var member = try Author("ana", space: space)
@@ -126,13 +147,19 @@ struct SecurityReviewTests {
             now: receiverNow)
         #expect(report.pending == 64, "a stranger's share is 64 ops, got \(report.pending)")
         #expect(try store.pendingCount(space.id) == 164)
-        // An op beyond a gap whose signature does not verify is not stored at all.
-        var forged = strangerOps[299]
+        // An op beyond a gap whose signature does not verify waits like any other (a later op may cover it), and
+        // cannot keep its device's own copy out: the validly signed copy of its seq takes its place.
+        var forged = memberOps[5]
         forged[forged.count - 1] ^= 0xFF
         let other = try replica(space)
-        let refused = try other.receive(space: space.id, spaceKey: space.key, ops: [forged], mode: .tolerant, now: receiverNow)
-        let waiting = try other.pendingCount(space.id)
-        #expect(refused.pending == 0 && waiting == 0)
+        _ = try other.receive(space: space.id, spaceKey: space.key, ops: [memberOps[0], forged], mode: .tolerant, now: receiverNow)
+        #expect(try other.pendingCount(space.id) == 1)
+        _ = try other.receive(
+            space: space.id, spaceKey: space.key, ops: Array(memberOps[2...]), mode: .tolerant, now: receiverNow)
+        let filled = try other.receive(
+            space: space.id, spaceKey: space.key, ops: [memberOps[1]], mode: .tolerant, now: receiverNow)
+        #expect(filled.applied.count == memberOps.count - 1, "the forged copy was replaced by the device's own")
+        #expect(try other.pendingCount(space.id) == 0)
         // Waiting ops expire after a day.
         _ = try store.receive(space: space.id, spaceKey: space.key, ops: [], mode: .tolerant, now: receiverNow + 2 * 86_400_000)
         #expect(try store.pendingCount(space.id) == 0)

@@ -15,8 +15,12 @@ public struct AuditEntry: Sendable, Equatable {
     public let summary: String
     /// Games the op touches (for filtering).
     public let games: [GameID]
-    /// Whether its signature and chain link verify.
+    /// Whether a valid signature of its device covers it and its chain link verifies.
     public let verified: Bool
+    /// The op whose signature covers this one: itself when its own verifies, else the nearest later op of its
+    /// device linked to it hash by hash whose signature does (Protocol/op-format.md, "Which signature covers an
+    /// op"); nil when none does.
+    public var coveredBy: OpID? = nil
     /// Whether its bytes and its changes could be read; an op that cannot is listed, marked, with the reason as
     /// its summary, never left out.
     public var readable = true
@@ -74,6 +78,7 @@ extension AuditService {
         for entry in branches { hashes[entry.id, default: []].append(Blake2b.hash(entry.bytes)) }
         for entry in evidence where !entry.forkCopy && hashes[entry.id] == nil { hashes[entry.id] = [Blake2b.hash(entry.bytes)] }
         let listed = log + branches + evidence.filter { $0.forkCopy || logHashes[$0.id] != Blake2b.hash($0.bytes) }
+        let covers = Self.covers(log)
         var entries: [AuditEntry] = []
         for entry in listed.sorted(by: { ($0.hlc, $0.id, $0.removed ?? "") < ($1.hlc, $1.id, $1.removed ?? "") }) {
             let op: SignedOp
@@ -101,7 +106,8 @@ extension AuditService {
             if unreadable != nil, filter != nil { continue }
             let games = changes.compactMap(\.game)
             if let filter, !games.contains(filter) { continue }
-            let signatureOK = op.signatureVerifies
+            // A branch op or a kept copy answers for itself; an op of the log may be covered by a later one.
+            let cover = entry.branch || entry.removed != nil ? (op.signatureVerifies ? op.id : nil) : covers[op.id]
             let before = hashes[OpID(device: op.device, seq: op.seq - 1)] ?? []
             let chainOK = op.seq == 1 ? op.links(to: nil) : before.contains { op.links(to: $0) }
             let user = members[op.device] ?? changes.compactMap(\.joinName).first ?? "device \(op.device.short)"
@@ -110,10 +116,29 @@ extension AuditService {
             entries.append(
                 AuditEntry(
                     op: op.id, hlc: op.hlc, userName: user, summary: summary, games: games,
-                    verified: signatureOK && chainOK, readable: unreadable == nil, removed: entry.removed,
-                    forkBranch: entry.branch))
+                    verified: cover != nil && chainOK, coveredBy: cover, readable: unreadable == nil,
+                    removed: entry.removed, forkBranch: entry.branch))
         }
         return entries
+    }
+
+    /// For each op of the log, the op whose signature covers it (see ``AuditEntry/coveredBy``), newest first per
+    /// device.
+    private static func covers(_ log: [Listed]) -> [OpID: OpID] {
+        var covers: [OpID: OpID] = [:]
+        var later: (id: OpID, op: SignedOp?, cover: OpID?)?
+        for entry in log.sorted(by: { ($0.id.device, $0.id.seq) > ($1.id.device, $1.id.seq) }) {
+            let op = try? SignedOp(bytes: entry.bytes)
+            var cover: OpID? = op?.signatureVerifies == true ? entry.id : nil
+            if cover == nil, let later, later.id.device == entry.id.device, later.id.seq == entry.id.seq + 1,
+                later.op?.links(to: Blake2b.hash(entry.bytes)) == true
+            {
+                cover = later.cover
+            }
+            covers[entry.id] = cover
+            later = (entry.id, op, cover)
+        }
+        return covers
     }
 
     private func describe(_ change: Change, op: SignedOp, names: [PlayerID: String], members: [PublicKey: String]) -> String {
