@@ -29,7 +29,9 @@ struct SecurityReviewTests {
         [.set(kind: .player, id: EntityID(unchecked: [7, 7, 7, 7, 7, 7, 7, 7]), fields: ["name": .text(name)])]
     }
 
-    @Test("finding 'acceptance that depends on batching': the same ops give the same state whatever their batches; an op a later signature covers is accepted")
+    @Test(
+        "finding 'acceptance that depends on batching': the same ops give the same state whatever their batches; an op a later signature covers is accepted"
+    )
     func sameStateWhateverTheBatching() throws {
         let space = TestSpace()
         let author = try Author("mallory", space: space)
@@ -152,7 +154,8 @@ struct SecurityReviewTests {
         var forged = memberOps[5]
         forged[forged.count - 1] ^= 0xFF
         let other = try replica(space)
-        _ = try other.receive(space: space.id, spaceKey: space.key, ops: [memberOps[0], forged], mode: .tolerant, now: receiverNow)
+        _ = try other.receive(
+            space: space.id, spaceKey: space.key, ops: [memberOps[0], forged], mode: .tolerant, now: receiverNow)
         #expect(try other.pendingCount(space.id) == 1)
         _ = try other.receive(
             space: space.id, spaceKey: space.key, ops: Array(memberOps[2...]), mode: .tolerant, now: receiverNow)
