@@ -50,20 +50,25 @@ extension ReceiveSession {
         }
         let statement = try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO pending_op (space, device, seq, bytes, received_at) VALUES (?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO pending_op (space, device, seq, bytes, received_at, unsigned)
+                VALUES (?, ?, ?, ?, ?, ?)
                 """)
         for op in kept {
+            let unsigned = knownUnsigned.contains(Blake2b.hash(op.bytes))
             try statement.execute(arguments: [
                 spaceData, device, Int64(bitPattern: op.seq), Data(op.bytes),
-                Int64(bitPattern: now),
+                Int64(bitPattern: now), unsigned ? 1 : 0,
             ])
             if db.changesCount == 0 {
                 // Another copy waits at this seq. A copy its device validly signed takes the place of one that is
                 // not, so a forged op cannot keep the device's own from waiting.
+                guard !unsigned else { continue }
+                report.signaturesChecked += 1
                 guard op.signatureVerifies else { continue }
                 try db.cachedStatement(
                     sql: """
-                        UPDATE pending_op SET bytes = ?, received_at = ? WHERE space = ? AND device = ? AND seq = ?
+                        UPDATE pending_op SET bytes = ?, received_at = ?, unsigned = 0
+                        WHERE space = ? AND device = ? AND seq = ?
                         """
                 ).execute(arguments: [Data(op.bytes), Int64(bitPattern: now), spaceData, device, Int64(bitPattern: op.seq)])
             }
@@ -96,8 +101,11 @@ extension ReceiveSession {
                 let all = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT bytes FROM pending_op WHERE space = ? AND device = ? ORDER BY seq
+                        SELECT bytes, unsigned FROM pending_op WHERE space = ? AND device = ? ORDER BY seq
                         """, arguments: [spaceData, Data(device.bytes)])
+                for row in all where (row["unsigned"] as Int64) != 0 {
+                    knownUnsigned.insert(Blake2b.hash([UInt8](row["bytes"] as Data)))
+                }
                 try db.execute(
                     sql: "DELETE FROM pending_op WHERE space = ? AND device = ?",
                     arguments: [spaceData, Data(device.bytes)])

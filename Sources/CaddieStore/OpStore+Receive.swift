@@ -29,6 +29,9 @@ public struct ReceiveReport: Sendable, Equatable {
     public var removed = 0
     /// The space's ``OpStore/forkMark(_:)`` after the batch (a session sends its branches when this moves).
     public var forkMark = 0
+    /// Ed25519 checks of ops' own signatures made to find which signature covers each run (waiting ops found
+    /// unsigned before are not checked again).
+    public var signaturesChecked = 0
 }
 
 extension OpStore {
@@ -84,6 +87,9 @@ struct ReceiveSession {
     var cutoffsChanged = false
     /// A log split at a fork point in this batch: the state is rebuilt at its end.
     var needsRebuild = false
+    /// Hashes of ops whose own signature was found not to verify: checked once, in this batch or when they began to
+    /// wait (`pending_op.unsigned`).
+    var knownUnsigned = Set<Digest32>()
     /// Where the materializer notes what the batch changed.
     let recorder: ChangeRecorder
 
@@ -242,7 +248,7 @@ struct ReceiveSession {
             if !beyondGap.isEmpty { try holdPending(beyondGap) }
             return nil
         }
-        let covered = Self.coveredPrefix(run.map(\.op))
+        let covered = coveredPrefix(run)
         var author = try user(of: device)
         var cutoff: UInt64?
         var applied = 0
@@ -285,10 +291,21 @@ struct ReceiveSession {
     /// How many ops of a contiguous, hash-linked run a valid signature of their device covers: every op up to the
     /// newest whose own signature verifies. That signature covers its op's bytes, which hold the hash of the op
     /// before, and so back along the run: only the device's key could have made the chain (Protocol/op-format.md,
-    /// "Which signature covers an op"). Checked newest first, so an honest run costs one check.
-    static func coveredPrefix(_ run: [SignedOp]) -> Int {
-        guard let newest = run.lastIndex(where: \.signatureVerifies) else { return 0 }
-        return newest + 1
+    /// "Which signature covers an op"). Checked newest first, so an honest run costs one check. An op whose
+    /// signature was found not to verify before (it waited, `unsigned`) is not checked again; the ops found so
+    /// now are remembered the same way, so ops that wait cost their signature check once, not at every batch.
+    private mutating func coveredPrefix(_ run: [(op: SignedOp, hash: Digest32)]) -> Int {
+        var index = run.count
+        while index > 0 {
+            let (op, hash) = run[index - 1]
+            if !knownUnsigned.contains(hash) {
+                report.signaturesChecked += 1
+                if op.signatureVerifies { return index }
+                knownUnsigned.insert(hash)
+            }
+            index -= 1
+        }
+        return 0
     }
 
     /// The checks every op passes after its link and signature, on a device's log and on a fork branch alike: its

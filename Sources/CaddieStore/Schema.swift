@@ -183,6 +183,14 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v10: a waiting op whose own signature was found not to verify") { db in
+            try db.execute(
+                sql: """
+                    -- 1 when the op's own signature was checked and does not verify: it waits for a later op of its device
+                    -- to cover it (Protocol/op-format.md, "Which signature covers an op"), and is not checked again.
+                    ALTER TABLE pending_op ADD COLUMN unsigned INTEGER NOT NULL DEFAULT 0;
+                    """)
+        }
         return migrator
     }
 

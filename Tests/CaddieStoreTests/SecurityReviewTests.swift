@@ -84,6 +84,41 @@ struct SecurityReviewTests {
         #expect(uncovered.applied.count == 1 && uncovered.pending == 2)
     }
 
+    @Test("ops waiting for a signature to cover them have theirs checked once, not again at every later batch")
+    func waitingOpsAreCheckedOnce() throws {
+        let space = TestSpace()
+        let mallory = try Author("mallory", space: space)
+        let ana = try Author("ana", space: space)
+        let join = try #require(try mallory.store.ops(space: space.id).first)
+        // A hostile member parks 100 linked ops whose signatures do not verify at its next seqs.
+        var parked: [[UInt8]] = []
+        var previous = Blake2b.hash(join)
+        for seq in UInt64(2)...101 {
+            let bytes = op(
+                mallory, seq: seq, prev: previous, hlc: HLC(milliseconds: 1_700_000_000_000 + seq, counter: 0),
+                changes: nameChange("parked \(seq)"), goodSignature: false)
+            parked.append(bytes)
+            previous = Blake2b.hash(bytes)
+        }
+        let store = try replica(space)
+        let first = try store.receive(
+            space: space.id, spaceKey: space.key, ops: [join] + parked, mode: .tolerant, now: receiverNow)
+        #expect(first.applied.count == 1 && first.pending == 100)
+        #expect(first.signaturesChecked == 101, "each checked once, newest first, down to the join")
+        // Every later batch drains the waiting ops again, and checks none of their signatures.
+        let anaJoin = try #require(try ana.store.ops(space: space.id).first)
+        let later = try store.receive(space: space.id, spaceKey: space.key, ops: [anaJoin], mode: .tolerant, now: receiverNow)
+        #expect(later.applied.count == 1 && later.signaturesChecked == 1, "only Ana's join is checked")
+        #expect(try store.pendingCount(space.id) == 100)
+        // A validly signed op 102 covers them all.
+        let cover = op(
+            mallory, seq: 102, prev: previous, hlc: HLC(milliseconds: 1_700_000_000_200, counter: 0),
+            changes: nameChange("covered"))
+        let covered = try store.receive(space: space.id, spaceKey: space.key, ops: [cover], mode: .tolerant, now: receiverNow)
+        #expect(covered.applied.count == 101 && covered.signaturesChecked == 1)
+        #expect(try store.pendingCount(space.id) == 0)
+    }
+
     @Test("finding 'clock pinning': an op stamped far in the future is refused and cannot pin a field")
     func farFutureClockRefused() throws {
         let space = TestSpace()
