@@ -50,19 +50,15 @@ final class FileWatch: Sendable {
             // quiet for ``settleMilliseconds``, or ``longestWaitMilliseconds`` after it began, not at every write (a
             // commit is many writes, and reading the version waits for this process's own writer).
             var burstSince: UInt64?
-            while true {
-                fds[0].revents = 0
-                fds[1].revents = 0
-                let timeout = !watched ? Self.fallbackMilliseconds : burstSince == nil ? -1 : Self.settleMilliseconds
-                let ready = poll(&fds, watched ? 2 : 1, timeout)
-                if ready < 0 { if errno == EINTR { continue } else { break } }
-                if fds[0].revents != 0 { break }
-                if watched, fds[1].revents != 0 {
+            // Reads every event queued now (without blocking): whether one was a write to the database's files.
+            func drain() -> Bool {
+                var relevant = false
+                var queued = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
+                while poll(&queued, 1, 0) > 0, queued.revents != 0 {
+                    queued.revents = 0
                     let count = read(inotify, &buffer, buffer.count)
-                    guard count > 0 else { continue }
-                    // Only writes to the database's own files count.
+                    guard count > 0 else { break }
                     var offset = 0
-                    var relevant = false
                     while offset + 16 <= count {
                         // The kernel's queue overflowed (IN_Q_OVERFLOW): events were lost, any of them may count.
                         let mask =
@@ -73,16 +69,33 @@ final class FileWatch: Sendable {
                             Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
                             | Int(buffer[offset + 15]) << 24
                         let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
-                        if String(decoding: nameBytes, as: UTF8.self).hasPrefix(name) { relevant = true }
+                        // Only writes to the database's own files count.
+                        if !relevant, String(decoding: nameBytes, as: UTF8.self).hasPrefix(name) { relevant = true }
                         offset += 16 + length
                     }
-                    if relevant, burstSince == nil { burstSince = DispatchTime.now().uptimeNanoseconds }
-                    guard let since = burstSince,
-                        DispatchTime.now().uptimeNanoseconds - since >= UInt64(Self.longestWaitMilliseconds) * 1_000_000
-                    else { continue }
                 }
+                return relevant
+            }
+            while true {
+                fds[0].revents = 0
+                fds[1].revents = 0
+                // Waiting for a burst: woken by its first write. Within a burst: asleep for ``settleMilliseconds``,
+                // not woken at each write (a commit is many writes, and this process's own large commits thousands),
+                // while the kernel merges the repeated events; then what queued is read at once.
+                let timeout = !watched ? Self.fallbackMilliseconds : burstSince == nil ? -1 : Self.settleMilliseconds
+                let ready = poll(&fds, watched && burstSince == nil ? 2 : 1, timeout)
+                if ready < 0 { if errno == EINTR { continue } else { break } }
+                if fds[0].revents != 0 { break }
                 if watched {
-                    guard burstSince != nil else { continue }
+                    let relevant = drain()
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if relevant, burstSince == nil {
+                        burstSince = now
+                        continue
+                    }
+                    guard let since = burstSince else { continue }
+                    // Still writing: wait on, up to ``longestWaitMilliseconds`` after the burst began.
+                    if relevant, now - since < UInt64(Self.longestWaitMilliseconds) * 1_000_000 { continue }
                     burstSince = nil
                 }
                 guard let now = version(), now != last else { continue }

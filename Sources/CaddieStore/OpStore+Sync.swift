@@ -48,11 +48,12 @@ extension OpStore {
                         Data(space.bytes), Data(head.device.bytes),
                         Int64(bitPattern: peer[head.device]), limit - out.count,
                     ])
+                // Columns by position: a lookup by name compares names case-insensitively, for every op sent.
                 while let row = try rows.next() {
-                    let bytes = [UInt8](row["bytes"] as Data)
+                    let bytes = [UInt8](row[1] as Data)
                     if !out.isEmpty, size + bytes.count > maxBytes { break devices }
                     size += bytes.count
-                    out.append((OpID(device: head.device, seq: UInt64(row["seq"] as Int64)), bytes))
+                    out.append((OpID(device: head.device, seq: UInt64(row[0] as Int64)), bytes))
                     if out.count >= limit { break devices }
                 }
             }

@@ -18,29 +18,30 @@ extension OpStore {
                 arguments: [Data(space.bytes)])
         }
         let members = Dictionary(try self.members(space).map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
-        let uncovered = Self.uncovered(rows)
+        // Each op decoded and hashed once, for the covering signatures and for the checks below.
+        let log: [SignedOp.Stored] = rows.map { row in
+            let bytes = [UInt8](row["bytes"] as Data)
+            let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+            return (id, try? SignedOp(bytes: bytes), Blake2b.hash(bytes))
+        }
+        let covers = SignedOp.covers(log)
         var failures: [VerificationFailure] = []
         var previous: (device: PublicKey, seq: UInt64, hash: Digest32)?
-        for row in rows {
-            let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
-            let seq = UInt64(row["seq"] as Int64)
-            let id = OpID(device: device, seq: seq)
-            let bytes = [UInt8](row["bytes"] as Data)
-            let actual = Blake2b.hash(bytes)
+        for (index, row) in rows.enumerated() {
+            let (id, decoded, actual) = log[index]
+            let (device, seq) = (id.device, id.seq)
             defer { previous = (device, seq, actual) }
             func fail(_ reason: String) { failures.append(VerificationFailure(op: id, reason: reason)) }
             if actual.bytes != [UInt8](row["hash"] as Data) { fail("its bytes no longer match their recorded hash") }
-            let op: SignedOp
-            do {
-                op = try SignedOp(bytes: bytes)
-            } catch {
-                fail("it does not decode: \(error)")
+            guard let op = decoded else {
+                // Decoded again only to say why it does not.
+                do { _ = try SignedOp(bytes: [UInt8](row["bytes"] as Data)) } catch { fail("it does not decode: \(error)") }
                 continue
             }
             if op.device != device || op.seq != seq || op.space != space {
                 fail("its header names \(op.id) in space \(op.space.short)")
             }
-            if uncovered.contains(id) { fail("no valid signature of its device covers it: its signature does not verify") }
+            if covers[index] == nil { fail("no valid signature of its device covers it: its signature does not verify") }
             let before = previous.flatMap { $0.device == device && $0.seq == seq - 1 ? $0.hash : nil }
             if seq > 1, before == nil {
                 fail("op \(device.short):\(seq - 1) before it is missing")
@@ -80,31 +81,6 @@ extension OpStore {
         }
         let branches = try verifyBranches(space, log: rows)
         return (rows.count + branches.checked, failures + branches.failures)
-    }
-
-    /// The ops of a log (rows ordered by device and seq) that no valid signature of their device covers: not their
-    /// own, nor that of a later op linked to them hash by hash (Protocol/op-format.md, "Which signature covers an
-    /// op"). Checked newest first, so an honest log costs one signature check per device.
-    static func uncovered(_ rows: [Row]) -> Set<OpID> {
-        var uncovered = Set<OpID>()
-        var later: (device: PublicKey, seq: UInt64, op: SignedOp?, covered: Bool)?
-        for row in rows.reversed() {
-            let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
-            let seq = UInt64(row["seq"] as Int64)
-            let bytes = [UInt8](row["bytes"] as Data)
-            let op = try? SignedOp(bytes: bytes)
-            var covered = false
-            if let later, later.covered, later.device == device, later.seq == seq + 1, let next = later.op,
-                next.links(to: Blake2b.hash(bytes))
-            {
-                covered = true
-            } else {
-                covered = op?.signatureVerifies ?? false
-            }
-            if !covered { uncovered.insert(OpID(device: device, seq: seq)) }
-            later = (device, seq, op, covered)
-        }
-        return uncovered
     }
 
     /// Re-checks the ops of a space's fork branches: stored hash, header, signature, and a link to the op before it

@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import CaddieNode
+import CaddieStore
 import CaddieWire
 import Foundation
 import Testing
@@ -467,5 +468,34 @@ struct HostilePeerTests {
         let home = try Home(path: cli.home.path)
         let space = try home.spaces.resolveSpace(nil)
         return try home.store.forks(space).count
+    }
+}
+
+@Suite("The audit names the signature that covers each op")
+struct CoveringSignatureAuditTests {
+    @Test("an op whose own signature fails but a later op of its device covers is imported, verified and shown as covered")
+    func coveredOpIsShownCovered() throws {
+        let (homes, insider) = try HostilePeerTests.foursomeWithInsider()
+        defer { homes.forEach { $0.remove() } }
+        let target = homes[0]
+        let join = insider.join()
+        let game = GameID(unchecked: [UInt8](repeating: 7, count: 8))
+        let score = Change.score(game: game, player: PlayerID(game.entity), hole: 1, entry: try ScoreEntry(strokes: 4))
+        // Op 2 signed by another key (its own signature fails); op 3, signed by the device, links to op 2's bytes.
+        let bad = insider.op(seq: 2, prev: Blake2b.hash(join), changes: [score], signer: SigningKey.generate())
+        let next = insider.op(seq: 3, prev: Blake2b.hash(bad), changes: [score])
+        let file = target.home.appendingPathComponent("covered.bundle")
+        try Data(OpBundle(space: insider.space, ops: [join, bad, next]).encoded).write(to: file)
+        try target.ok(["import", file.path])
+        try target.ok(["verify"])
+        let log = try #require(try target.ok(["log", "--json"]).json() as? [[String: Any]])
+        let name = { (seq: Int) in "\(insider.device.publicKey.hex):\(seq)" }
+        let entries = Dictionary(log.compactMap { entry in (entry["op"] as? String).map { ($0, entry) } }) { first, _ in first }
+        #expect(entries[name(2)]?["verified"] as? Bool == true)
+        #expect(entries[name(2)]?["coveredBy"] as? String == name(3), "op 2 is covered by op 3's signature")
+        #expect(entries[name(3)]?["coveredBy"] as? String == name(3), "op 3 covers itself")
+        #expect(log.allSatisfy { $0["coveredBy"] as? String != nil }, "every op of an honest log is covered")
+        let text = try target.ok(["log"]).stdout
+        #expect(text.components(separatedBy: "(covered by :3)").count == 2, "\(text)")
     }
 }

@@ -890,6 +890,8 @@ async function showLog(gameText) {
     logFilters(entries, game),
     h('ol', { class: 'list log', id: 'log-entries' }, [...entries].reverse().map((entry) => h('li', { 'data-change': entry.change },
       h('span', { class: entry.verified ? 'tag live' : 'tag bad' }, entry.verified ? '✓ signature valid' : '✗ signature INVALID'),
+      entry.verified && entry.coveredBy && entry.coveredBy !== entry.op
+        ? [' ', h('span', { class: 'tag', title: 'its own signature does not check; a later change of the same device, linked to it hash by hash, signs for it' }, `signed by its change ${card.opLabel(entry.coveredBy)}`)] : null,
       entry.removed ? [' ', h('span', { class: 'tag bad', title: entry.removed }, 'not in the card')] : null,
       entry.forkBranch ? [' ', h('span', { class: 'tag bad', title: 'its device signed two different histories; both stay in the card' }, 'forked device')] : null,
       ` ${card.clock(entry.time)} ${entry.user}: ${entry.change}${entry.removed ? ` (${entry.removed})` : ''} `,

@@ -122,22 +122,12 @@ extension AuditService {
         return entries
     }
 
-    /// For each op of the log, the op whose signature covers it (see ``AuditEntry/coveredBy``), newest first per
-    /// device.
+    /// For each op of the log, the op whose signature covers it (see ``AuditEntry/coveredBy``): its own first.
     private static func covers(_ log: [Listed]) -> [OpID: OpID] {
+        let ordered: [SignedOp.Stored] = log.map { ($0.id, try? SignedOp(bytes: $0.bytes), Blake2b.hash($0.bytes)) }
+            .sorted { ($0.id.device, $0.id.seq) < ($1.id.device, $1.id.seq) }
         var covers: [OpID: OpID] = [:]
-        var later: (id: OpID, op: SignedOp?, cover: OpID?)?
-        for entry in log.sorted(by: { ($0.id.device, $0.id.seq) > ($1.id.device, $1.id.seq) }) {
-            let op = try? SignedOp(bytes: entry.bytes)
-            var cover: OpID? = op?.signatureVerifies == true ? entry.id : nil
-            if cover == nil, let later, later.id.device == entry.id.device, later.id.seq == entry.id.seq + 1,
-                later.op?.links(to: Blake2b.hash(entry.bytes)) == true
-            {
-                cover = later.cover
-            }
-            covers[entry.id] = cover
-            later = (entry.id, op, cover)
-        }
+        for (entry, cover) in zip(ordered, SignedOp.covers(ordered, ownFirst: true)) { covers[entry.id] = cover }
         return covers
     }
 

@@ -209,7 +209,8 @@ public enum Views {
             ("op", .string(opName(entry.op))), ("time", .string(time(entry.hlc))),
             ("hlc", .string(entry.hlc.description)), ("user", .string(entry.userName)),
             ("device", .string(entry.op.device.hex)), ("change", .string(entry.summary)),
-            ("verified", .bool(entry.verified)), ("readable", .bool(entry.readable)),
+            ("verified", .bool(entry.verified)), ("coveredBy", .optional(entry.coveredBy.map(opName))),
+            ("readable", .bool(entry.readable)),
             ("removed", .optional(entry.removed)), ("forkBranch", .bool(entry.forkBranch)),
         ])
     }

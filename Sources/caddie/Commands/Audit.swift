@@ -93,6 +93,7 @@ struct Log: AsyncParsableCommand {
             options.list(entries, item: Views.audit) { entry in
                 "\(Views.time(entry.hlc))  \(entry.userName.padding(toLength: max(10, entry.userName.count), withPad: " ", startingAt: 0)) "
                     + "\(entry.op.device.short):\(entry.op.seq)  \(entry.verified ? "ok " : "BAD") \(entry.readable ? "" : "?? ")"
+                    + "\(entry.coveredBy.map { $0 == entry.op ? "" : "(covered by :\($0.seq)) " } ?? "")"
                     + "\(entry.removed.map { "NOT IN STATE (\($0)): " } ?? "")\(entry.forkBranch ? "FORK BRANCH: " : "")\(entry.summary)"
             }
         }
