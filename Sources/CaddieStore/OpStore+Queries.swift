@@ -282,11 +282,15 @@ extension OpStore {
 extension [MemberRecord] {
     /// The members with their display names: names two users share, or that could be taken for each other (the same
     /// ``NameKey``), get each user's key fingerprint.
+    /// Each name's key is worked out once (it normalises Unicode): comparing every pair made a clubhouse hub with 64
+    /// members spend most of its CPU here, as every session's admission check and progress record reads the members.
     func withDisplayNames() -> [MemberRecord] {
-        map { member in
+        let keys = map { NameKey.of($0.userName) }
+        var users: [String: Set<PublicKey>] = [:]
+        for (member, key) in zip(self, keys) { users[key, default: []].insert(member.user) }
+        return zip(self, keys).map { member, key in
             var named = member
-            let key = NameKey.of(member.userName)
-            let shared = contains { $0.user != member.user && NameKey.of($0.userName) == key }
+            let shared = users[key]?.contains { $0 != member.user } ?? false
             named.displayName =
                 shared
                 ? "\(member.userName) (\(String(member.user.hex.prefix(8))))"
