@@ -14,7 +14,7 @@ extension SignedOp {
         seq == 1 ? prev == .zero : previous == prev
     }
 
-    /// One op of a log as ``covers(_:)`` reads it: its id (from where it is stored), the op decoded from its bytes
+    /// One op of a log as ``covers(_:ownFirst:)`` reads it: its id (from where it is stored), the op decoded from its bytes
     /// (nil when they do not decode) and the hash of those bytes.
     public typealias Stored = (id: OpID, op: SignedOp?, hash: Digest32)
 

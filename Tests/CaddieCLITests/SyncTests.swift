@@ -251,8 +251,9 @@ struct SyncTests {
         let inside = receiver.kill()
         #expect(inside, "the kill landed outside a write (trace \(receiver.trace.suffix(4)), CADDIE_CRASH_SEED=\(seed))")
         let partial = try received()
-        // Each batch applies in one transaction: a kill leaves whole batches of 500, never part of one.
-        #expect(partial % 500 == 0 && partial < total, "\(partial) of \(total) (CADDIE_CRASH_SEED=\(seed))")
+        // Each batch applies in one transaction: a kill leaves whole batches of 1000 (`SyncNode.batchOps`), never part
+        // of one.
+        #expect(partial % 1000 == 0 && partial < total, "\(partial) of \(total) (CADDIE_CRASH_SEED=\(seed))")
         try sink.ok(["verify"])
         let again = try NodeProcess(sink, peers: [node.port])
         defer { again.stop() }

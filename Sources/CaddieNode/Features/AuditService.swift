@@ -92,7 +92,8 @@ extension AuditService {
                         op: entry.id, hlc: HLC(rawValue: entry.hlc),
                         userName: members[entry.id.device] ?? "device \(entry.id.device.short)",
                         summary: "UNREADABLE op: its stored bytes do not parse (\(error))", games: [],
-                        verified: false, readable: false, removed: entry.removed))
+                        verified: false, coveredBy: entry.branch || entry.removed != nil ? nil : covers[entry.id],
+                        readable: false, removed: entry.removed))
                 continue
             }
             let changes: [Change]
