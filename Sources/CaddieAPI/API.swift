@@ -95,6 +95,7 @@ public struct NodeAPI: Sendable {
             prefix: "/v1", table: routes)
         v1.on("whoami", method: .get) { _, _ in Response.json(Views.whoami(try await read { try home.identity() })) }
         // The list a phone writes its user's recovery words from (the one `caddie login --recover` reads).
+        v1.on("formats", method: .get) { _, _ in Response.json(Views.formats()) }
         v1.on("recovery-words", method: .get) { _, _ in Response.json(.array(RecoveryPhrase.words.map { .string($0) })) }
         v1.on("spaces", method: .get) { _, _ in Response.json(.array(try await read { try home.spaces.list() }.map(Views.space)))
         }

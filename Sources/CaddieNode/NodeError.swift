@@ -123,6 +123,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let skins = Input(option: "--skins", field: "skins")
         public static let stake = Input(option: "--stake", field: "stake")
         public static let teams = Input(option: "--teams", field: "teams")
+        public static let entries = Input(option: "--entry", field: "entries")
         public static let players = Input(option: "--players", field: "players")
         public static let clearIndex = Input(option: "--clear-index", field: "clearIndex")
         public static let uses = Input(option: "--uses", field: "uses")
@@ -176,9 +177,10 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
             field: "course with hole, game with player, or to {latitude, longitude}")
         /// A game's setup change, when none was given.
         public static let setupChange = Input(
-            option: "one of --tee, --player-tee, --start, --holes, --formats, --skins, --validate-skins, --teams "
-                + "or --stake",
-            field: "one of tee, playerTees, startHole, holesPlayed, formats, skins, skinsValidation, teams or stake")
+            option: "one of --tee, --player-tee, --start, --holes, --formats, --skins, --validate-skins, --teams, "
+                + "--stake or --entry",
+            field: "one of tee, playerTees, startHole, holesPlayed, formats, skins, skinsValidation, teams, stake or "
+                + "entries")
         /// A player's change, when none was given.
         public static let playerChange = Input(
             option: "one of --name, --index or --clear-index", field: "one of name, index or clearIndex")

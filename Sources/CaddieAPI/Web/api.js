@@ -57,4 +57,5 @@ export async function get(path) {
 }
 
 export const post = (path, body, options) => call('POST', path, body ?? {}, options);
+export const patch = (path, body) => call('PATCH', path, body ?? {});
 export const enc = encodeURIComponent;

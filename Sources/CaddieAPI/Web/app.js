@@ -2,7 +2,7 @@
 // over the node's HTTP API and live events. Screens are chosen by the address's hash (#/games, #/game/ID, ...).
 
 import { h, mount } from './render.js';
-import { get, post, enc, offline } from './api.js';
+import { get, post, patch, enc, offline } from './api.js';
 import { connect } from './live.js';
 import * as card from './store.js';
 import * as outbox from './outbox.js';
@@ -121,9 +121,15 @@ function nav(current) {
 
 // MARK: Games
 
-/** The formats a game can play: name, label, on by default. */
-const FORMATS = [['stroke', 'Stroke play (gross and net)', true], ['stableford', 'Stableford', true],
-  ['match', 'Match play', false], ['skins', 'Skins', false], ['nassau', 'Nassau (automatic presses)', false]];
+/** The formats a game can play, as the node lists them (`GET /v1/formats`): fetched once. */
+let formatList = null;
+async function formats() {
+  formatList = formatList ?? await get('/v1/formats');
+  return formatList;
+}
+
+/** The formats whose standings have their own section or column (the rest are drawn from their results). */
+const OWN_SECTIONS = ['stroke', 'stableford', 'match', 'skins', 'nassau'];
 
 async function showGames() {
   state.game = null;
@@ -143,7 +149,7 @@ async function showGames() {
 }
 
 async function showNewGame() {
-  const players = await get(`${base()}/players`);
+  const [players, FORMATS] = await Promise.all([get(`${base()}/players`), formats()]);
   const results = h('ul', { class: 'list', id: 'course-results', 'aria-live': 'polite' });
   const tee = h('select', { id: 'tee', name: 'tee', required: true }, h('option', { value: '' }, 'Choose a course first'));
   const message = h('div', { 'aria-live': 'assertive' });
@@ -187,12 +193,12 @@ async function showNewGame() {
     if (!chosen) return mount(message, problem(new Error('choose a course first')));
     const markers = ids.map((player) => ({ player, marker: document.getElementById(`m-${player}`).value }))
       .filter((pair) => pair.marker && ids.includes(pair.marker));
-    const formats = FORMATS.map(([name]) => name).filter((name) => document.getElementById(`f-${name}`).checked);
+    const chosenFormats = FORMATS.map((f) => f.name).filter((name) => document.getElementById(`f-${name}`).checked);
     const sides = ['A', 'B'].map((side) => ids.filter((player) => document.getElementById(`t-${player}`).value === side));
     const stake = Number(document.getElementById('stake').value || 0);
     const body = { course: chosen.course, tee: tee.value, players: ids, markers };
-    if (formats.length) body.formats = formats;
-    if (formats.includes('skins')) body.skins = document.getElementById('skins').value;
+    if (chosenFormats.length) body.formats = chosenFormats;
+    if (chosenFormats.includes('skins')) body.skins = document.getElementById('skins').value;
     if (sides[0].length || sides[1].length) body.teams = sides;
     if (stake > 0) body.stake = stake;
     try {
@@ -225,12 +231,16 @@ async function showNewGame() {
             }, `marked by ${m.name}`)))))),
       h('p', { class: 'hint' }, 'A marker keeps a player\'s score and attests their card at the end, from their own device.'),
       h('fieldset', {}, h('legend', {}, 'Side games'),
-        FORMATS.map(([name, label, on]) => h('div', { class: 'check' },
-          h('input', { type: 'checkbox', id: `f-${name}`, checked: on }), h('label', { for: `f-${name}` }, label))),
+        FORMATS.map((f) => h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `f-${f.name}`, checked: f.onByDefault, 'aria-describedby': `fd-${f.name}` }),
+          h('label', { for: `f-${f.name}` }, f.title),
+          h('span', { class: 'hint', id: `fd-${f.name}` }, ` ${f.summary}`))),
         h('label', { for: 'skins' }, 'Skins on'),
         h('select', { id: 'skins' }, h('option', { value: 'net' }, 'net scores (strokes off the low)'),
           h('option', { value: 'gross' }, 'gross scores')),
-        h('p', { class: 'hint' }, 'Match play and the Nassau need two sides: two players, or two teams of two.'),
+        h('p', { class: 'hint' }, 'Formats played in sides (match play, the Nassau, four-ball, Chapman, foursomes, team '
+          + 'Stableford, the scramble) take sides A and B; two players need none. The Wolf and Bingo Bango Bongo are '
+          + 'entered on each hole of the card.'),
         players.map((p) => h('div', { class: 'inline' },
           h('label', { for: `t-${p.player}` }, `${p.name}'s side`),
           h('select', { id: `t-${p.player}` }, h('option', { value: '' }, 'none'), h('option', { value: 'A' }, 'side A'),
@@ -285,6 +295,7 @@ async function showCard(gameText) {
   try {
     // A newer screen overtook this one: it draws itself.
     if (await loadCard(gameText) !== state.card) return;
+    await loadSetup(state.card.game);
   } catch (error) {
     if (error.status === 404 && gameText === 'current') {
       return mount(main, nav('card'),
@@ -293,6 +304,15 @@ async function showCard(gameText) {
     throw error;
   }
   renderCard();
+}
+
+/** The game's setup (formats and hole choices) and the format list, for the choices a hole asks for; a node that
+ * cannot be reached leaves the choices out rather than the card. */
+async function loadSetup(game) {
+  try {
+    await formats();
+    if (state.setup?.game !== game) state.setup = await get(`${base()}/games/${enc(game)}`);
+  } catch { /* the card is drawn without them */ }
 }
 
 function parOf(hole) { return state.card.par[hole - 1] ?? null; }
@@ -425,6 +445,7 @@ function holeView(disputed) {
       h('button', { type: 'button', id: 'next-hole', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
         'aria-label': 'Next hole' }, '›')),
     h('ul', { class: 'players' }, rows),
+    holeChoices(hole),
     // The save bar stays at the bottom of the screen: all four players and "Save" without scrolling.
     h('div', { class: 'savebar' },
       h('div', { id: 'save-message', class: 'saved', 'aria-live': 'assertive' }, state.saved ?? ''),
@@ -439,6 +460,43 @@ function holeView(disputed) {
     if (Math.abs(dx) > 60) go(Math.min(state.card.holes, Math.max(1, hole + (dx < 0 ? 1 : -1))));
   });
   return section;
+}
+
+/** The choices the game's formats ask for on this hole (the Wolf's partner, Bingo Bango Bongo's points), each a
+ * select that sets the game's field at once; null when no format asks for any. */
+function holeChoices(hole) {
+  const c = state.card;
+  const setup = state.setup?.game === c.game ? state.setup : null;
+  const kinds = setup && formatList ? formatList.filter((f) => setup.formats.includes(f.name))
+    .flatMap((f) => f.entries.map((kind) => ({ ...kind, format: f }))) : [];
+  if (!kinds.length) return null;
+  const count = c.holes;
+  const position = ((hole - setup.startHole) % count + count) % count;
+  const current = (key) => setup.entries.find((e) => e.hole === hole && e.key === key);
+  const message = h('div', { id: 'choice-message', 'aria-live': 'assertive' });
+  const choose = async (key, value) => {
+    const entry = { hole, key };
+    if (value === 'lone') entry.lone = true; else if (value) entry.player = value;
+    try {
+      await patch(`${base()}/games/${enc(c.game)}`, { entries: [entry] });
+      state.setup = await get(`${base()}/games/${enc(c.game)}`);
+      renderCard();
+      document.getElementById(`choice-${key}`)?.focus();
+    } catch (error) { mount(message, problem(error)); }
+  };
+  return h('section', { class: 'choices', 'aria-label': `Choices on hole ${hole}` },
+    kinds.map((kind) => {
+      const wolf = kind.key === 'wolf' ? c.players[position % c.players.length] : null;
+      const entry = current(kind.key);
+      const value = entry?.lone ? 'lone' : entry?.player ?? '';
+      return h('div', { class: 'inline' },
+        h('label', { for: `choice-${kind.key}` }, wolf ? `${wolf.name} is the Wolf: partner` : kind.label),
+        h('select', { id: `choice-${kind.key}`, disabled: c.finished, onchange: (event) => choose(kind.key, event.target.value) },
+          h('option', { value: '', selected: value === '' }, 'not entered'),
+          c.players.filter((p) => p !== wolf).map((p) => h('option', { value: p.player, selected: value === p.player }, p.name)),
+          kind.allowsLone ? h('option', { value: 'lone', selected: value === 'lone' }, 'alone (Lone Wolf)') : null));
+    }),
+    message);
 }
 
 /** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
@@ -788,6 +846,8 @@ function standingsTable(s, order, money) {
     ['Net', null, (p) => toPar(p.netToPar, p.thru), 'Net to par'],
     s.formats.includes('stableford') ? ['Pts', null, (p) => p.points ?? '–', 'Stableford points'] : null,
     s.formats.includes('skins') ? ['Skins', null, (p) => `${p.skins}`] : null,
+    ...s.results.filter((r) => r.column).map((r) => [r.column.label, null,
+      (p) => r.column.values.find((v) => v.player === p.player)?.value ?? '–', `${r.title} points`]),
     s.stake !== null ? ['±', 'money', (p) => money(p.amount), 'Won or lost'] : null,
   ].filter(Boolean);
   return h('div', { class: 'scroll' }, h('table', { class: 'standings' },
@@ -830,6 +890,10 @@ function drawStandings(game, s) {
       h('ol', { class: 'list skins' }, s.skins.holes.filter((hole) => hole.outcome !== 'undecided')
         .map((hole) => h('li', {}, h('strong', {}, `${hole.hole}`), `: ${hole.outcome}`))),
       s.skins.carry ? h('p', {}, `${s.skins.carry} carried`) : null) : null,
+    s.results.filter((r) => !OWN_SECTIONS.includes(r.format) && r.summary !== 'not scored').map((r) =>
+      h('section', { 'aria-label': r.title }, h('h3', {}, r.title), h('p', { class: 'big' }, r.summary),
+        r.lines.length ? h('ul', { class: 'list' }, r.lines.map((line) => h('li', {}, h('strong', {}, line.label), `: ${line.value}`))) : null,
+        r.holes.length ? h('ol', { class: 'list skins' }, r.holes.map((hole) => h('li', {}, h('strong', {}, `${hole.hole}`), `: ${hole.text}`))) : null)),
     s.stake !== null ? h('section', { 'aria-label': 'Settlement' }, h('h3', {}, 'Settlement',
       s.provisional ? h('span', { class: 'tag bad' }, ' provisional: a dispute changes it') : null),
       s.settlement.length === 0 ? h('p', {}, 'Nothing owed.')
@@ -1291,7 +1355,17 @@ function onEvent(type, data) {
     pushes += 1;
     state.card = data.card;
     const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
-    if (parts[0] === 'game' && parts.length === 2) renderCard();
+    if (parts[0] === 'game' && parts.length === 2) {
+      renderCard();
+      // Another device may have made a hole's choice: the game's fields are read again when the card has any.
+      if (document.querySelector('.choices')) {
+        get(`${base()}/games/${enc(data.game)}`).then((setup) => {
+          if (state.card?.game !== setup.game || JSON.stringify(setup.entries) === JSON.stringify(state.setup?.entries)) return;
+          state.setup = setup;
+          if (!document.activeElement?.closest?.('.choices')) renderCard();
+        }).catch(() => {});
+      }
+    }
   }
 }
 

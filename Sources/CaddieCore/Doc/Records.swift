@@ -60,6 +60,15 @@ public struct GameRecord: Hashable, Sendable {
     public let stake: Double?
     /// Whether the game was deleted (created by mistake); its ops stay in the log.
     public let deleted: Bool
+    /// Choices entered on holes beyond strokes, by hole number and then key ("wolf", "bingo"): each its own
+    /// last-writer-wins field, `hole.<number>.<key>`, holding a player id, or "lone".
+    public let holeEntries: [Int: [String: HoleEntry]]
+
+    /// A choice entered on a hole: a player, or alone (the Wolf without a partner).
+    public enum HoleEntry: Hashable, Sendable {
+        case player(PlayerID)
+        case lone
+    }
 
     /// The field that holds a player's marker.
     public static func markerField(_ player: PlayerID) -> String { "marker." + player.hex }
@@ -67,6 +76,8 @@ public struct GameRecord: Hashable, Sendable {
     public static func teeField(_ player: PlayerID) -> String { "tee." + player.hex }
     /// The field that holds a player's team.
     public static func teamField(_ player: PlayerID) -> String { "team." + player.hex }
+    /// The field that holds a hole's entry of one key.
+    public static func holeEntryField(hole: Int, key: String) -> String { "hole.\(hole).\(key)" }
 
     /// The tee a player plays from.
     public func tee(of player: PlayerID) -> String { playerTees[player] ?? tee }
@@ -81,6 +92,7 @@ public struct GameRecord: Hashable, Sendable {
         var markers: [PlayerID: PlayerID] = [:]
         var tees: [PlayerID: String] = [:]
         var teams: [PlayerID: String] = [:]
+        var entries: [Int: [String: HoleEntry]] = [:]
         for (name, value) in fields {
             if let id = player(name, "marker."), case .bytes(let bytes) = value, let marker = PlayerID(bytes: bytes) {
                 markers[id] = marker
@@ -88,8 +100,17 @@ public struct GameRecord: Hashable, Sendable {
                 tees[id] = text
             } else if let id = player(name, "team."), let text = value.text, !text.isEmpty {
                 teams[id] = text
+            } else if name.hasPrefix("hole.") {
+                let parts = name.split(separator: ".", maxSplits: 2)
+                guard parts.count == 3, let hole = Int(parts[1]), (1...36).contains(hole) else { continue }
+                if case .bytes(let bytes) = value, let chosen = PlayerID(bytes: bytes) {
+                    entries[hole, default: [:]][String(parts[2])] = .player(chosen)
+                } else if value.text == "lone" {
+                    entries[hole, default: [:]][String(parts[2])] = .lone
+                }
             }
         }
+        holeEntries = entries
         self.markers = markers
         playerTees = tees
         self.teams = teams

@@ -68,6 +68,16 @@ public struct GameStandings: Sendable {
     /// The players, in card order.
     public var players: [PlayerRecord] { card.players }
 
+    /// The results of the formats every screen shows by their summary, lines and holes: all but stroke play and
+    /// Stableford (the players' own lines) and the match, Nassau and skins (their own detail). Formats that could
+    /// not be scored are left out: the notes say why.
+    public var formatResults: [Games.FormatResult] {
+        result.results.filter { result in
+            result.detail == .none && result.format != .stroke && result.format != .stableford
+                && result.summary != "not scored"
+        }
+    }
+
     /// A side's name: the player, or "Ann & Ben".
     public func sideName(_ side: Int) -> String {
         guard let sides = result.sides, sides.indices.contains(side) else { return side == 0 ? "A" : "B" }
@@ -76,30 +86,15 @@ public struct GameStandings: Sendable {
 
     /// A match's state in words, from the leader's side: "Ann 2 up thru 7", "Ann won 3&2", "all square".
     public func describe(_ status: Games.MatchStatus) -> String {
-        guard let leader = status.leader else { return status.summary }
-        let name = sideName(leader == .a ? 0 : 1)
-        return status.isOver ? "\(name) won \(status.summary)" : "\(name) \(status.summary)"
+        Games.describe(status, sides: [sideName(0), sideName(1)])
     }
 
     /// A Nassau bet's name: "front nine", "back nine", "18 holes", "press on holes 3-9".
-    public func name(_ bet: Games.NassauBet) -> String {
-        switch bet.kind {
-        case .front: "front nine"
-        case .back: "back nine"
-        case .overall: "18 holes"
-        case .press: "press on holes \(holes[bet.start])-\(holes[bet.end - 1])"
-        }
-    }
+    public func name(_ bet: Games.NassauBet) -> String { Games.betName(bet, holes: holes) }
 
     /// A skins hole in words: "Dev wins 2", "carry 2", "undecided".
     public func describe(_ outcome: Games.SkinOutcome) -> String {
-        switch outcome {
-        case .won(let player, let skins): "\(card.players[player].name) wins \(skins)"
-        case .awaitingValidation(let player, let skins): "\(card.players[player].name) wins \(skins) if validated"
-        case .wonThenVoided(let player, let skins): "\(card.players[player].name)'s \(skins) not validated, carried"
-        case .carried(let carry): "carry \(carry)"
-        case .pending: "undecided"
-        }
+        Games.describe(outcome, names: card.players.map(\.name))
     }
 }
 
@@ -222,11 +217,24 @@ extension HandicapService {
             let b = card.players.indices.filter { card.game.teams[card.players[$0].id] == "B" }
             sides = [a, b]
         }
+        // The choices entered on the holes played, by key and position, with each player by their place on the card.
+        var choices: [String: [Int: Games.Choice]] = [:]
+        for (position, number) in holes.enumerated() {
+            for (key, entry) in card.game.holeEntries[number] ?? [:] {
+                switch entry {
+                case .lone: choices[key, default: [:]][position] = .lone
+                case .player(let id):
+                    if let index = card.players.firstIndex(where: { $0.id == id }) {
+                        choices[key, default: [:]][position] = .player(index)
+                    }
+                }
+            }
+        }
         let rules = Games.Rules(
             formats: Set(formats), netSkins: !card.game.grossSkins,
-            skinsValidation: card.game.skinsValidation, sides: sides, stake: card.game.stake)
+            skinsValidation: card.game.skinsValidation, sides: sides, stake: card.game.stake, choices: choices)
         let names = card.players.map(\.name)
-        let result = Games.standings(cards: cards, names: names, rules: rules)
+        let result = Games.standings(cards: cards, names: names, rules: rules, holeNumbers: holes)
         let base = GameStandings(
             card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
             courseHandicaps: handicaps, pars: cards.map(\.pars),
@@ -249,13 +257,16 @@ extension HandicapService {
                 changed[player] = Games.PlayerCard(
                     pars: cards[player].pars, strokeIndexes: cards[player].strokeIndexes,
                     courseHandicap: cards[player].courseHandicap, gross: gross)
-                outcomes.append(Games.standings(cards: changed, names: names, rules: rules))
+                outcomes.append(Games.standings(cards: changed, names: names, rules: rules, holeNumbers: holes))
             }
             disputes.append(
                 Dispute(
                     cell: cell, name: card.name(cell.player),
                     values: distinct.isEmpty ? cell.values : distinct,
-                    decides: distinct.count > 1 ? Self.decides(outcomes, in: base) : [],
+                    decides: distinct.count > 1
+                        ? Self.decides(
+                            outcomes, context: Games.Context(cards: cards, names: names, rules: rules, holeNumbers: holes))
+                        : [],
                     changesSettlement: Set(outcomes.map { $0.players.map(\.units) }).count > 1))
         }
         disputes.sort {
@@ -267,46 +278,13 @@ extension HandicapService {
             disputes: disputes)
     }
 
-    /// What differs between the standings scored with each disputed value.
-    static func decides(_ outcomes: [Games.Standings], in standings: GameStandings) -> [String] {
-        var items: [String] = []
-        func alternatives(_ texts: [String]) -> String? {
-            var unique: [String] = []
-            for text in texts where !unique.contains(text) { unique.append(text) }
-            return unique.count > 1 ? unique.joined(separator: " or ") : nil
+    /// What differs between the standings scored with each disputed value: each format says what the value
+    /// decides in it.
+    static func decides(_ outcomes: [Games.Standings], context: Games.Context) -> [String] {
+        guard let first = outcomes.first else { return [] }
+        return first.results.indices.flatMap { index in
+            first.results[index].format.definition.decides(outcomes.map { $0.results[index] }, context: context)
         }
-        if let skins = outcomes.first?.skins {
-            var named = 0
-            for position in skins.holes.indices where named < 3 {
-                if let text = alternatives(outcomes.map { standings.describe($0.skins!.holes[position].outcome) }) {
-                    items.append("skin \(standings.holes[position]) (\(text))")
-                    named += 1
-                }
-            }
-        }
-        if outcomes.first?.match != nil, let text = alternatives(outcomes.map { standings.describe($0.match!) }) {
-            items.append("the match (\(text))")
-        }
-        if let nassau = outcomes.first?.nassau {
-            for index in 0..<min(3, nassau.bets.count) {
-                if let text = alternatives(outcomes.map { standings.describe($0.nassau!.bets[index].status) }) {
-                    items.append("the \(standings.name(nassau.bets[index])) (\(text))")
-                }
-            }
-            if let text = alternatives(
-                outcomes.map { "\($0.nassau!.bets.count - 3) press\($0.nassau!.bets.count == 4 ? "" : "es")" })
-            {
-                items.append("the presses (\(text))")
-            } else {
-                // The same presses either way: say which of them the value decides.
-                for index in 3..<nassau.bets.count {
-                    if let text = alternatives(outcomes.map { standings.describe($0.nassau!.bets[index].status) }) {
-                        items.append("the \(standings.name(nassau.bets[index])) (\(text))")
-                    }
-                }
-            }
-        }
-        return items
     }
 
     /// The unrounded Course Handicap for the holes played from one tee (Rule 6.1): for 18 holes of an 18-hole

@@ -24,6 +24,8 @@ public struct GameSetup<Player: Sendable>: Sendable {
     public var teams: [[Player]]?
     /// The stake per unit; 0 clears it.
     public var stake: Double?
+    /// Choices entered on holes beyond strokes (the Wolf's partner, Bingo Bango Bongo's points).
+    public var entries: [HoleEntryChange<Player>] = []
 
     /// An empty setup: changes nothing.
     public init() {}
@@ -31,7 +33,7 @@ public struct GameSetup<Player: Sendable>: Sendable {
     /// Whether it changes anything.
     public var isEmpty: Bool {
         tee == nil && playerTees.isEmpty && start == nil && holes == nil && formats == nil && skins == nil
-            && skinsValidation == nil && teams == nil && stake == nil
+            && skinsValidation == nil && teams == nil && stake == nil && entries.isEmpty
     }
 
     /// The same setup with each player replaced by `transform`'s answer.
@@ -41,7 +43,54 @@ public struct GameSetup<Player: Sendable>: Sendable {
         (other.skins, other.skinsValidation, other.stake) = (skins, skinsValidation, stake)
         other.playerTees = try playerTees.map { pair throws(NodeError) in (try transform(pair.player), pair.tee) }
         other.teams = try teams?.map { side throws(NodeError) in try side.map(transform) }
+        other.entries = try entries.map { entry throws(NodeError) in
+            HoleEntryChange(
+                hole: entry.hole, key: entry.key, player: try entry.player.map(transform), lone: entry.lone)
+        }
         return other
+    }
+}
+
+/// A choice entered on a hole: `hole 7, wolf = Kim`, `wolf = lone`, or cleared (no player, not lone).
+public struct HoleEntryChange<Player: Sendable>: Sendable {
+    /// The hole number.
+    public var hole: Int
+    /// The entry's key, as its format names it ("wolf", "bingo").
+    public var key: String
+    /// The player chosen, or nil.
+    public var player: Player?
+    /// Whether the choice is "alone" (the Wolf without a partner).
+    public var lone: Bool
+
+    /// Creates a change.
+    public init(hole: Int, key: String, player: Player?, lone: Bool = false) {
+        self.hole = hole
+        self.key = key
+        self.player = player
+        self.lone = lone
+    }
+}
+
+extension HoleEntryChange: Equatable where Player: Equatable {}
+extension HoleEntryChange: Codable where Player: Codable {
+    enum CodingKeys: String, CodingKey { case hole, key, player, lone }
+
+    /// Reads `{"hole": 7, "key": "wolf", "player": ...}` or `{"hole": 7, "key": "wolf", "lone": true}`; with
+    /// neither, the entry is cleared.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        hole = try container.decode(Int.self, forKey: .hole)
+        key = try container.decode(String.self, forKey: .key)
+        player = try container.decodeIfPresent(Player.self, forKey: .player)
+        lone = try container.decodeIfPresent(Bool.self, forKey: .lone) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(hole, forKey: .hole)
+        try container.encode(key, forKey: .key)
+        try container.encodeIfPresent(player, forKey: .player)
+        if lone { try container.encode(true, forKey: .lone) }
     }
 }
 
@@ -143,22 +192,33 @@ extension RoundService {
             }
             fields["stake"] = stake == 0 ? .null : .number(stake)
         }
+        // The formats the game will play, for the checks of its sides and hole entries.
+        let names = setup.formats?.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? game?.formats ?? []
+        let playing = names.isEmpty ? [Games.Format.stroke, .stableford] : names.compactMap(Games.Format.init(rawValue:))
         if let teams = setup.teams {
+            let rules = playing.compactMap { format in format.definition.sides.map { (format, $0) } }
+            let largest = max(2, rules.map(\.1.sizes.upperBound).max() ?? 2)
+            let sizes = largest == 2 ? "one or two players" : "one to \(largest) players"
             guard teams.count == 2 else {
                 throw .badInput(
                     .teams,
-                    "takes two sides of one or two players each; got \(teams.count) side\(teams.count == 1 ? "" : "s")")
+                    "takes two sides of \(sizes) each; got \(teams.count) side\(teams.count == 1 ? "" : "s")")
             }
-            for side in teams where !(1...2).contains(side.count) {
+            for side in teams where !(1...largest).contains(side.count) {
                 throw .badInput(
-                    .teams, "takes sides of one or two players, and \(side.map(nameOf).joined(separator: "+")) is \(side.count)")
+                    .teams, "takes sides of \(sizes), and \(side.map(nameOf).joined(separator: "+")) is \(side.count)")
             }
-            guard teams[0].count == teams[1].count else {
+            guard teams[0].count == teams[1].count || (!rules.isEmpty && rules.allSatisfy { !$0.1.equal }) else {
                 throw .badInput(
                     .teams,
                     "takes sides of equal size, and these are unequal (\(teams[0].map(nameOf).joined(separator: "+")) "
                         + "against \(teams[1].map(nameOf).joined(separator: "+"))): a match is one against one or two "
                         + "against two")
+            }
+            for (format, rule) in rules {
+                if let refusal = rule.refusal(sizes: teams.map(\.count)) {
+                    throw .badInput(.teams, "does not fit \(format.definition.title): it \(refusal)")
+                }
             }
             var sides: [PlayerID: String] = [:]
             for (index, side) in teams.enumerated() {
@@ -173,6 +233,57 @@ extension RoundService {
                 }
             }
             for player in roster { fields[GameRecord.teamField(player)] = sides[player].map(FieldValue.text) ?? .null }
+        }
+        if !setup.entries.isEmpty {
+            guard let game else {
+                throw .badInput(.entries, "are made on the holes of a game once it is started, not when it is created")
+            }
+            let kinds = playing.flatMap { format in format.definition.entries.map { (format, $0) } }
+            // The card's order, which the formats score in (the Wolf's turn goes by it).
+            let order = try players(space).filter { roster.contains($0.id) }.sortedByName()
+            var start = game.startHole, count = game.holesPlayed
+            if let value = setup.start { start = value }
+            if let value = setup.holes { count = value }
+            let holes = HandicapService.holesPlayed(
+                GameRecord(id: game.id, fields: ["start": .integer(Int64(start)), "holes": count.map { .integer(Int64($0)) } ?? .null]),
+                course: course)
+            for entry in setup.entries {
+                let key = entry.key.trimmingCharacters(in: .whitespaces).lowercased()
+                guard let (format, kind) = kinds.first(where: { $0.1.key == key }) else {
+                    let known = kinds.map(\.1.key)
+                    throw .badInput(
+                        .entries,
+                        "names '\(entry.key)', which no format of this game takes: "
+                            + (known.isEmpty
+                                ? "its formats take no hole entries (wolf and bbb do: add one with --formats)"
+                                : "choose from \(known.joined(separator: ", "))"))
+                }
+                guard let position = holes.firstIndex(of: entry.hole) else {
+                    throw .badInput(
+                        .entries, "names hole \(entry.hole), which this game does not play (it plays \(RoundService.describe(holes)))")
+                }
+                let field = GameRecord.holeEntryField(hole: entry.hole, key: key)
+                if entry.lone {
+                    guard kind.allowsLone, entry.player == nil else {
+                        throw .badInput(
+                            .entries, kind.allowsLone ? "takes a player or lone for \(key), not both" : "takes a player for \(key): \(kind.label) cannot be lone")
+                    }
+                    if let refusal = format.definition.refusal(entry: kind, position: position, player: nil, names: order.map(\.name)) {
+                        throw .badInput(.entries, refusal)
+                    }
+                    fields[field] = .text("lone")
+                } else if let player = entry.player {
+                    guard let index = order.firstIndex(where: { $0.id == player }) else {
+                        throw .badInput(.entries, "names \(nameOf(player)), who is not playing in this game")
+                    }
+                    if let refusal = format.definition.refusal(entry: kind, position: position, player: index, names: order.map(\.name)) {
+                        throw .badInput(.entries, refusal)
+                    }
+                    fields[field] = .bytes(player.bytes)
+                } else {
+                    fields[field] = .null
+                }
+            }
         }
         return fields
     }
@@ -307,11 +418,13 @@ public struct GameSetupForm<Player: Codable & Sendable>: Codable, Sendable {
     public var skinsValidation: Bool?
     public var teams: [[Player]]?
     public var stake: Double?
+    public var entries: [HoleEntryChange<Player>]?
 
     /// The form of a setup.
     public init(_ setup: GameSetup<Player>) {
         (tee, startHole, holesPlayed, formats, skins) = (setup.tee, setup.start, setup.holes, setup.formats, setup.skins)
         (skinsValidation, teams, stake) = (setup.skinsValidation, setup.teams, setup.stake)
+        entries = setup.entries.isEmpty ? nil : setup.entries
         playerTees = setup.playerTees.isEmpty ? nil : setup.playerTees.map { PlayerTee(player: $0.player, tee: $0.tee) }
     }
 
@@ -320,6 +433,7 @@ public struct GameSetupForm<Player: Codable & Sendable>: Codable, Sendable {
         var setup = GameSetup<Player>()
         (setup.tee, setup.start, setup.holes, setup.formats, setup.skins) = (tee, startHole, holesPlayed, formats, skins)
         (setup.skinsValidation, setup.teams, setup.stake) = (skinsValidation, teams, stake)
+        setup.entries = entries ?? []
         setup.playerTees = (playerTees ?? []).map { ($0.player, $0.tee) }
         return setup
     }
@@ -329,7 +443,7 @@ extension GameSetup: Equatable where Player: Equatable {
     /// Whether two setups change the same settings the same way.
     public static func == (a: GameSetup, b: GameSetup) -> Bool {
         a.tee == b.tee && a.start == b.start && a.holes == b.holes && a.formats == b.formats && a.skins == b.skins
-            && a.skinsValidation == b.skinsValidation && a.teams == b.teams && a.stake == b.stake
+            && a.skinsValidation == b.skinsValidation && a.teams == b.teams && a.stake == b.stake && a.entries == b.entries
             && a.playerTees.map(\.player) == b.playerTees.map(\.player) && a.playerTees.map(\.tee) == b.playerTees.map(\.tee)
     }
 }

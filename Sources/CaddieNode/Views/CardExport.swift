@@ -198,6 +198,9 @@ public struct CardExport: Sendable {
                 "<li>Skins (\(standings.rules.netSkins ? "net" : "gross")): \(esc(won.isEmpty ? "none won yet" : won.joined(separator: ", ")))"
             out += skins.carry > 0 ? ", \(skins.carry) carried</li>\n" : "</li>\n"
         }
+        for result in standings.formatResults {
+            out += "<li>\(esc(result.format.definition.title)): \(esc(result.summary))</li>\n"
+        }
         out += "</ul>\n"
         if !standings.result.transfers.isEmpty || standings.rules.stake != nil {
             out +=

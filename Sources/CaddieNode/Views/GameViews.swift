@@ -24,7 +24,53 @@ extension Views {
                         .object([("player", .string($0.key.hex)), ("team", .string($0.value))])
                     })
             ),
+            (
+                "entries",
+                .array(
+                    game.holeEntries.keys.sorted().flatMap { hole in
+                        game.holeEntries[hole]!.sorted { $0.key < $1.key }.map { key, entry in
+                            var player: JSON = .null
+                            if case .player(let id) = entry { player = .string(id.hex) }
+                            return .object([
+                                ("hole", .int(hole)), ("key", .string(key)), ("player", player),
+                                ("lone", .bool(entry == .lone)),
+                            ])
+                        }
+                    })
+            ),
         ]
+    }
+
+    /// Every format a game can play, as the new-game screen and `GET /formats` list them.
+    public static func formats() -> JSON {
+        .array(
+            Games.registry.map { format in
+                .object([
+                    ("name", .string(format.name)), ("title", .string(format.title)),
+                    ("summary", .string(format.summary)), ("onByDefault", .bool(format.onByDefault)),
+                    ("minPlayers", .int(format.players.lowerBound)), ("maxPlayers", .int(format.players.upperBound)),
+                    (
+                        "sides",
+                        format.sides.map { rule in
+                            .object([
+                                ("minSize", .int(rule.sizes.lowerBound)), ("maxSize", .int(rule.sizes.upperBound)),
+                                ("equal", .bool(rule.equal)), ("oneTeamWithout", .bool(rule.oneTeamWithout)),
+                                ("needs", .string(rule.needs)),
+                            ])
+                        } ?? .null
+                    ),
+                    (
+                        "entries",
+                        .array(
+                            format.entries.map { kind in
+                                .object([
+                                    ("key", .string(kind.key)), ("label", .string(kind.label)),
+                                    ("allowsLone", .bool(kind.allowsLone)),
+                                ])
+                            })
+                    ),
+                ])
+            })
     }
 
     /// Units times the stake, rounded to the cent.
@@ -68,7 +114,7 @@ extension Views {
             ("formats", .array(standings.formats.map { .string($0.rawValue) })), ("stake", .optional(stake)),
             ("provisional", .bool(standings.provisional)), ("players", .array(players)),
         ]
-        fields.append(("sides", standings.result.sides == nil ? .null : .array([side(0), side(1)])))
+        fields.append(("sides", standings.result.sides.map { .array($0.indices.map(side)) } ?? .null))
         fields.append(("match", standings.result.match.map { .object(status($0)) } ?? .null))
         if let nassau = standings.result.nassau {
             fields.append(
@@ -127,6 +173,53 @@ extension Views {
         } else {
             fields.append(("skins", .null))
         }
+        fields.append(
+            (
+                "results",
+                .array(
+                    standings.result.results.map { result in
+                        .object([
+                            ("format", .string(result.format.rawValue)), ("title", .string(result.format.definition.title)),
+                            ("summary", .string(result.summary)),
+                            (
+                                "sides",
+                                result.sides.map { sides in
+                                    .array(sides.map { .string($0.map { card.players[$0].name }.joined(separator: " & ")) })
+                                } ?? .null
+                            ),
+                            (
+                                "lines",
+                                .array(result.lines.map { .object([("label", .string($0.label)), ("value", .string($0.value))]) })
+                            ),
+                            (
+                                "column",
+                                result.column.map { column in
+                                    .object([
+                                        ("label", .string(column.label)),
+                                        (
+                                            "values",
+                                            .array(
+                                                card.players.indices.map {
+                                                    .object([
+                                                        ("player", .string(card.players[$0].id.hex)),
+                                                        ("value", .string(column.values[$0])),
+                                                    ])
+                                                })
+                                        ),
+                                    ])
+                                } ?? .null
+                            ),
+                            (
+                                "holes",
+                                .array(
+                                    result.holes.map {
+                                        .object([("hole", .int(standings.holes[$0.position])), ("text", .string($0.text))])
+                                    })
+                            ),
+                            ("complete", .bool(result.complete)),
+                        ])
+                    })
+            ))
         fields.append(
             (
                 "settlement",

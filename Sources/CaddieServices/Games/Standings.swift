@@ -1,22 +1,4 @@
 extension Games {
-    /// A format a game can score; a game plays one or more at once.
-    public enum Format: String, Sendable, Equatable, CaseIterable, Comparable {
-        /// Stroke play, gross and net (95% allowance, Appendix C).
-        case stroke
-        /// Stableford points (Rules of Golf 21.1, 95% allowance).
-        case stableford
-        /// Match play between two sides: singles (100%) or four-ball better ball (90%), off the low.
-        case match
-        /// Skins, gross or net, with carry-over.
-        case skins
-        /// Nassau: front nine, back nine and 18 as match-play bets, with automatic presses.
-        case nassau
-
-        public static func < (lhs: Format, rhs: Format) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-        }
-    }
-
     /// One player's card, as the scoring functions need it, for the holes played in order of play.
     public struct PlayerCard: Sendable, Equatable {
         /// The par of each hole from the player's tee.
@@ -51,17 +33,21 @@ extension Games {
         public var sides: [[Int]]?
         /// The stake per unit (a skin, a bet, a match), when the group settles up.
         public var stake: Double?
+        /// The choices entered on each hole, by entry key and then position in the order of play ("wolf": [0:
+        /// .player(2), 1: .lone]).
+        public var choices: [String: [Int: Choice]]
 
         /// Creates rules.
         public init(
             formats: Set<Format>, netSkins: Bool = true, skinsValidation: Bool = false, sides: [[Int]]? = nil,
-            stake: Double? = nil
+            stake: Double? = nil, choices: [String: [Int: Choice]] = [:]
         ) {
             self.formats = formats
             self.netSkins = netSkins
             self.skinsValidation = skinsValidation
             self.sides = sides
             self.stake = stake
+            self.choices = choices
         }
     }
 
@@ -83,6 +69,9 @@ extension Games {
         public let points: Int?
         /// Skins won.
         public let skins: Int
+        /// Points in a format that gives players points beyond Stableford (the Wolf, Bingo Bango Bongo), by
+        /// format name.
+        public let formatPoints: [String: String]
         /// Units won (positive) or lost over every settled skin and bet.
         public let units: Int
     }
@@ -101,8 +90,10 @@ extension Games {
     public struct Standings: Sendable, Equatable {
         /// Each player's line, in the order given.
         public let players: [PlayerStanding]
-        /// The two sides of the match and Nassau, when they are played.
+        /// The two sides of the match and Nassau, when they are played; else of the first format played in sides.
         public let sides: [[Int]]?
+        /// Each format's result, in registry order.
+        public let results: [FormatResult]
         /// The match, when played.
         public let match: MatchStatus?
         /// The Nassau, when played.
@@ -124,132 +115,72 @@ extension Games {
     ///   - cards: each player's card for the holes played; all of the same length, 9 or 18.
     ///   - names: each player's name, for notes.
     ///   - rules: the formats and their options.
-    public static func standings(cards: [PlayerCard], names: [String], rules: Rules) -> Standings {
-        let holes = cards.first?.gross.count ?? 0
+    ///   - holeNumbers: the number of each hole in the order of play, for text; 1... when not given.
+    public static func standings(
+        cards: [PlayerCard], names: [String], rules: Rules, holeNumbers: [Int]? = nil
+    ) -> Standings {
+        let context = Context(cards: cards, names: names, rules: rules, holeNumbers: holeNumbers)
         var notes: [String] = []
         for (index, card) in cards.enumerated() where card.courseHandicap == nil {
             notes.append(
                 "\(names[index]) has no Course Handicap here (no Handicap Index, or a tee without Course Rating, "
                     + "Slope Rating and par): plays off scratch in net scores")
         }
-        // Stroke play and Stableford: each player's own Playing Handicap at 95%.
+        // Every player's line: stroke play at 95% of their own Course Handicap, whatever the formats.
         let strokePlay = cards.map { playingHandicap($0.courseHandicap, percent: 95) }
-        var lines: [(thru: Int, gross: Int, toPar: Int, net: Int?, netToPar: Int?, points: Int?)] = []
-        for (index, card) in cards.enumerated() {
-            let strokes = allocation(strokePlay[index] ?? 0, card: card)
+        var results: [FormatResult] = []
+        for format in rules.formats.sorted() {
+            let definition = format.definition
+            if !definition.players.contains(cards.count) {
+                let range = definition.players
+                results.append(
+                    .unscored(
+                        format, players: cards.count,
+                        note: "\(definition.title) takes \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)") players: this game has \(cards.count)"
+                    ))
+                continue
+            }
+            results.append(definition.score(context))
+        }
+        for note in results.flatMap(\.notes) where !notes.contains(note) { notes.append(note) }
+        var units = Array(repeating: 0, count: cards.count)
+        for result in results {
+            for index in units.indices where index < result.units.count { units[index] += result.units[index] }
+        }
+        func detail<T>(_ pick: (Detail) -> T?) -> T? { results.compactMap { pick($0.detail) }.first }
+        let matchStatus = detail { if case .match(let status) = $0 { status } else { nil } }
+        let nassauResult = detail { if case .nassau(let result) = $0 { result } else { nil } }
+        let skinsResult = detail { if case .skins(let result) = $0 { result } else { nil } }
+        let matchSides = context.validSides(for: MatchPlayFormat.rule).sides
+        let inMatch = rules.formats.contains(.match) || rules.formats.contains(.nassau) ? matchSides : nil
+        let matchStrokes = context.strokesOffTheLow(
+            inMatch.map { Array($0.joined()) } ?? [], percent: MatchPlayFormat.percent(sides: inMatch))
+        let skinStrokes =
+            rules.formats.contains(.skins) && rules.netSkins
+            ? SkinsFormat.strokes(context) : cards.map { _ in Array(repeating: 0, count: context.holes) }
+        let sides = inMatch ?? results.lazy.compactMap { $0.sides }.first
+        let players = cards.indices.map { index in
+            let strokes = allocation(strokePlay[index] ?? 0, card: cards[index])
             var thru = 0, gross = 0, toPar = 0, net = 0, points = 0
-            for hole in 0..<holes {
-                guard let score = card.gross[hole] else { continue }
+            for hole in 0..<context.holes {
+                guard let score = cards[index].gross[hole] else { continue }
                 thru += 1
                 gross += score
-                toPar += score - card.pars[hole]
+                toPar += score - cards[index].pars[hole]
                 net += score - strokes[hole]
-                points += max(0, 2 + card.pars[hole] - (score - strokes[hole]))
+                points += max(0, 2 + cards[index].pars[hole] - (score - strokes[hole]))
             }
             let rated = strokePlay[index] != nil
-            let netPar = net - (gross - toPar)
-            lines.append(
-                (
-                    thru, gross, toPar, rated ? net : nil, rated ? netPar : nil,
-                    rated || rules.formats.contains(.stableford) ? points : nil
-                ))
-        }
-
-        // Match play and Nassau sides.
-        var sides = rules.sides
-        if sides == nil, cards.count == 2 { sides = [[0], [1]] }
-        let wantsSides = rules.formats.contains(.match) || rules.formats.contains(.nassau)
-        var validSides: [[Int]]?
-        if wantsSides {
-            if let sides, sides.count == 2, sides.allSatisfy({ !$0.isEmpty && $0.count <= 2 }),
-                sides[0].count == sides[1].count, Set(sides.joined()).count == sides.joined().count,
-                sides.joined().allSatisfy(cards.indices.contains)
-            {
-                validSides = sides
-            } else {
-                notes.append(
-                    "match play and the Nassau need two sides: two players, or four in two teams of two "
-                        + "(set them with `caddie game setup GAME --teams A+B,C+D`)")
-            }
-        }
-        let fourBall = (validSides?[0].count ?? 1) == 2
-        let matchPercent = fourBall ? 90 : 100
-        let inMatch = validSides.map { Array($0.joined()) } ?? []
-        // Formats that compare strokes, not scores to par, give a player on a tee of higher par the difference in
-        // par as extra strokes (Rule 6.2b, players on tees with different pars).
-        let parTotals = cards.map { $0.pars.reduce(0, +) }
-        let matchLowPar = inMatch.map { parTotals[$0] }.min() ?? 0
-        let matchPlaying = cards.indices.map { index in
-            (playingHandicap(cards[index].courseHandicap, percent: matchPercent) ?? 0)
-                + (inMatch.contains(index) ? parTotals[index] - matchLowPar : 0)
-        }
-        let matchLow = inMatch.map { matchPlaying[$0] }.min() ?? 0
-        var matchStrokes = cards.map { _ in Array(repeating: 0, count: holes) }
-        for index in inMatch { matchStrokes[index] = allocation(matchPlaying[index] - matchLow, card: cards[index]) }
-        var results: [HoleResult] = []
-        if let validSides {
-            func sideScores(_ side: [Int]) -> [Int?] {
-                betterBall(
-                    side.map { player in
-                        (0..<holes).map { hole in cards[player].gross[hole].map { $0 - matchStrokes[player][hole] } }
-                    })
-            }
-            let a = sideScores(validSides[0]), b = sideScores(validSides[1])
-            results = (0..<holes).map { HoleResult.compare(a[$0], b[$0]) }
-        }
-        let matchStatus = rules.formats.contains(.match) && validSides != nil ? match(results) : nil
-        var nassauResult: NassauResult?
-        if rules.formats.contains(.nassau), validSides != nil {
-            if holes == 18 {
-                nassauResult = nassau(results)
-            } else {
-                notes.append("a Nassau needs 18 holes: this game plays \(holes)")
-            }
-        }
-
-        // Skins: gross, or net off the low at 100% among all players.
-        var skinsResult: SkinsResult?
-        var skinStrokes = cards.map { _ in Array(repeating: 0, count: holes) }
-        if rules.formats.contains(.skins) {
-            if rules.netSkins {
-                let lowPar = parTotals.min() ?? 0
-                let full = cards.indices.map {
-                    (playingHandicap(cards[$0].courseHandicap, percent: 100) ?? 0) + parTotals[$0] - lowPar
-                }
-                let low = full.min() ?? 0
-                skinStrokes = cards.indices.map { allocation(full[$0] - low, card: cards[$0]) }
-            }
-            let grid = (0..<holes).map { hole in
-                cards.indices.map { player in cards[player].gross[hole].map { $0 - skinStrokes[player][hole] } }
-            }
-            skinsResult = skins(grid, validation: rules.skinsValidation)
-        }
-
-        // Units: a skin is worth one unit from each other player; a bet or a match one unit per player of a side.
-        var units = Array(repeating: 0, count: cards.count)
-        if let skinsResult {
-            for (player, won) in skinsResult.won.enumerated() where won > 0 {
-                for other in cards.indices where other != player {
-                    units[player] += won
-                    units[other] -= won
-                }
-            }
-        }
-        if let validSides {
-            var toA = nassauResult?.unitsToA ?? 0
-            if let matchStatus, matchStatus.isOver { toA += matchStatus.up > 0 ? 1 : matchStatus.up < 0 ? -1 : 0 }
-            for player in validSides[0] { units[player] += toA }
-            for player in validSides[1] { units[player] -= toA }
-        }
-        let skinCounts = skinsResult?.won ?? Array(repeating: 0, count: cards.count)
-        let players = cards.indices.map { index in
-            PlayerStanding(
-                thru: lines[index].thru, gross: lines[index].gross, grossToPar: lines[index].toPar,
-                playingHandicap: strokePlay[index], net: lines[index].net, netToPar: lines[index].netToPar,
-                points: lines[index].points, skins: skinCounts[index], units: units[index])
+            var formatPoints: [String: String] = [:]
+            for result in results { if let column = result.column { formatPoints[result.format.rawValue] = column.values[index] } }
+            return PlayerStanding(
+                thru: thru, gross: gross, grossToPar: toPar, playingHandicap: strokePlay[index],
+                net: rated ? net : nil, netToPar: rated ? net - (gross - toPar) : nil,
+                points: rated || rules.formats.contains(.stableford) ? points : nil,
+                skins: skinsResult?.won[index] ?? 0, formatPoints: formatPoints, units: units[index])
         }
         return Standings(
-            players: players, sides: validSides, match: matchStatus, nassau: nassauResult,
+            players: players, sides: sides, results: results, match: matchStatus, nassau: nassauResult,
             skins: skinsResult, transfers: rules.stake == nil ? [] : settle(units), matchStrokes: matchStrokes,
             skinStrokes: skinStrokes, notes: notes)
     }

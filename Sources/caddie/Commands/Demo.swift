@@ -23,6 +23,12 @@ struct Demo: AsyncParsableCommand {
     @Flag(help: "Keep the four homes and leave their nodes running, Ana's with the web app, and print a sign-in link.")
     var keep = false
     @Option(help: "Seconds to wait for the nodes to converge before giving up.") var timeout = 60.0
+    @Option(
+        help: ArgumentHelp(
+            "The formats to play, comma-separated (stroke play is always on): \(Games.registry.map(\.name).joined(separator: ", ")).",
+            discussion: "Net skins and a Nassau by default. Sides are Ana & Cleo v Ben & Dev; the Wolf's partners and "
+                + "Bingo Bango Bongo's points are entered for every hole."))
+    var formats: String?
 
     static let names = ["Ana", "Ben", "Cleo", "Dev"]
     static let indexes = [12.4, 18.0, 7.6, 26.3]
@@ -37,7 +43,20 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let demo = try DemoRun(lab: lab, timeout: timeout)
+            var chosen = ["stroke", "stableford", "skins", "nassau"]
+            if let formats {
+                chosen = ["stroke"]
+                for raw in formats.split(separator: ",") {
+                    let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
+                    guard Games.Format(rawValue: name) != nil else {
+                        throw NodeError.badInput(
+                            .formats,
+                            "names an unknown format '\(raw)': choose from \(Games.registry.map(\.name).joined(separator: ", "))")
+                    }
+                    if !chosen.contains(name) { chosen.append(name) }
+                }
+            }
+            let demo = try DemoRun(lab: lab, timeout: timeout, formats: chosen)
             defer { demo.finish(keep: keep) }
             try await demo.play()
         }
@@ -48,6 +67,7 @@ struct Demo: AsyncParsableCommand {
 final class DemoRun {
     let lab: Bool
     let timeout: Double
+    let formats: [String]
     let folder: URL
     let homes: [Home]
     var nodes: [Process] = []
@@ -55,9 +75,10 @@ final class DemoRun {
     let labScript: URL?
     let started = Date()
 
-    init(lab: Bool, timeout: Double) throws {
+    init(lab: Bool, timeout: Double, formats: [String]) throws {
         self.lab = lab
         self.timeout = timeout
+        self.formats = formats
         executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         if lab {
             guard getuid() == 0 else { throw NodeError.refused("--lab needs root: it creates network namespaces") }
@@ -106,6 +127,7 @@ final class DemoRun {
             }
             say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
         }
+        try enterHoleChoices(space: space, game: game)
         say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
         try homes[1].rounds.score(
             space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game,
@@ -137,7 +159,9 @@ final class DemoRun {
         }
 
         let open = try homes[0].handicaps.standings(space: space, game: game)
-        say("\n== Standings (Ana's device): net skins and a Nassau, \(open.sideName(0)) v \(open.sideName(1)), 1.00 a unit")
+        say(
+            "\n== Standings (Ana's device): "
+                + open.formats.map { $0.definition.title }.joined(separator: ", ") + ", 1.00 a unit")
         say(StandingsText.render(open))
 
         try guidance(space: space, course: course)
@@ -236,16 +260,49 @@ final class DemoRun {
         let imported = try homes[0].courses.importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
         let course = try homes[0].courses.course(space, imported[0].id)
         var setup = GameSetup<PlayerID>()
-        setup.formats = ["stroke", "stableford", "skins", "nassau"]
-        setup.teams = [[players[0], players[2]], [players[1], players[3]]]
+        setup.formats = formats
+        let played = formats.compactMap(Games.Format.init(rawValue:))
+        if played.contains(where: { $0.definition.sides != nil }) {
+            setup.teams = [[players[0], players[2]], [players[1], players[3]]]
+        }
         setup.stake = 1
         let game = try homes[0].rounds.newGame(
             space: space, keys: keys, course: course.id, tee: "Yellow", players: players,
             setup: setup)
+        let titles = played.map { $0.definition.title }.joined(separator: ", ")
         say(
-            "   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: stroke play, Stableford, "
-                + "net skins and a Nassau (Ana & Cleo v Ben & Dev, automatic presses), 1.00 a unit")
+            "   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: \(titles)"
+                + (setup.teams == nil ? "" : " (Ana & Cleo v Ben & Dev)") + ", 1.00 a unit")
         return (space, game, course)
+    }
+
+    /// The choices a format asks for on each hole, entered on Ana's device during the round: the Wolf takes the
+    /// next player as partner and goes alone on every sixth hole; Bingo Bango Bongo's points go by the scores (the
+    /// lowest score first on the green and first in, the next closest to the pin).
+    func enterHoleChoices(space: SpaceID, game: GameID) throws {
+        let kinds = formats.compactMap(Games.Format.init(rawValue:)).flatMap { $0.definition.entries.map(\.key) }
+        guard !kinds.isEmpty else { return }
+        var setup = GameSetup<PlayerID>()
+        let ids = try Demo.names.map { try homes[0].rounds.resolvePlayer(space, $0).id }
+        for hole in 1...18 {
+            let position = hole - 1
+            if kinds.contains("wolf") {
+                let wolf = WolfFormat.wolf(position: position, players: ids.count)
+                setup.entries.append(
+                    HoleEntryChange(
+                        hole: hole, key: "wolf", player: hole % 6 == 0 ? nil : ids[(wolf + 1 + position % 3) % ids.count],
+                        lone: hole % 6 == 0))
+            }
+            if kinds.contains("bingo") {
+                let order = ids.indices.sorted { (Demo.scores[$0][position], $0) < (Demo.scores[$1][position], $1) }
+                for (key, rank) in [("bingo", 0), ("bango", 1), ("bongo", 0)] {
+                    setup.entries.append(HoleEntryChange(hole: hole, key: key, player: ids[order[rank]]))
+                }
+            }
+        }
+        try homes[0].rounds.setupGame(
+            space: space, keys: try homes[0].unlock(passphrase: Demo.passphrase), game: game, setup: setup)
+        say("   Ana enters each hole's " + kinds.joined(separator: ", ") + " on her device")
     }
 
     /// One callout: Ana on the 1st tee, facing up the fairway.

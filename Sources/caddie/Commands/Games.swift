@@ -10,12 +10,20 @@ struct GameSetupOptions: ParsableArguments {
     var playerTees: [String] = []
     @Option(help: "The hole the game starts on (a shotgun start may start anywhere).") var start: Int?
     @Option(help: "How many holes: 9 or 18 (front nine: --holes 9; back nine: --holes 9 --start 10).") var holes: Int?
-    @Option(help: "Formats, comma-separated: stroke, stableford, match, skins, nassau.") var formats: String?
+    @Option(
+        help: ArgumentHelp(
+            "Formats, comma-separated: \(Games.registry.map(\.name).joined(separator: ", ")).",
+            discussion: "`caddie game formats` says what each is and what it needs."))
+    var formats: String?
     @Option(help: "Skins on net or gross scores (net by default).") var skins: String?
     @Flag(inversion: .prefixedNo, help: "Skins must be validated by tying or beating the next hole.")
     var validateSkins: Bool?
-    @Option(help: "The two sides of the match and Nassau, e.g. Ann+Ben,Cleo+Dev (two players need none).")
+    @Option(help: "The two sides of the formats played in sides, e.g. Ann+Ben,Cleo+Dev (two players need none).")
     var teams: String?
+    @Option(
+        name: .customLong("entry"),
+        help: "A hole's choice beyond strokes, HOLE:KEY=PLAYER, =lone or = to clear (repeat), e.g. 7:wolf=Kim, 7:bingo=Ann.")
+    var entries: [String] = []
     @Option(
         parsing: .unconditional, help: "The stake per unit (a skin, a bet) for the settlement; 0 for none.",
         transform: decimal)
@@ -48,6 +56,22 @@ struct GameSetupOptions: ParsableArguments {
             setup.teams = sides
         }
         setup.stake = stake
+        for text in entries {
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let place = parts.first?.split(separator: ":", maxSplits: 1) ?? []
+            guard parts.count == 2, place.count == 2, let hole = Int(place[0].trimmingCharacters(in: .whitespaces)),
+                !place[1].trimmingCharacters(in: .whitespaces).isEmpty
+            else {
+                throw NodeError.badInput(
+                    .entries, "takes HOLE:KEY=PLAYER, e.g. --entry 7:wolf=Kim, --entry 7:wolf=lone or --entry 7:wolf= to clear; got '\(text)'")
+            }
+            let key = place[1].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            setup.entries.append(
+                HoleEntryChange(
+                    hole: hole, key: key, player: value.isEmpty || value.lowercased() == "lone" ? nil : value,
+                    lone: value.lowercased() == "lone"))
+        }
         return setup
     }
 }

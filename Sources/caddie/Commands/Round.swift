@@ -193,8 +193,39 @@ struct Game: ParsableCommand {
         abstract: "Start, list, finish and reopen games; change a roster.",
         subcommands: [
             New.self, List.self, Setup.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self,
-            Delete.self, Restore.self,
+            Delete.self, Restore.self, Formats.self,
         ])
+
+    struct Formats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the formats a game can play, what each needs and what it asks for on each hole.")
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() {
+            Console.show(json: json, Views.formats(), text: Self.text())
+        }
+
+        static func text() -> String {
+            Games.registry.map { format in
+                var lines = ["\(format.name)  \(format.title)\(format.onByDefault ? " (played when none is named)" : "")"]
+                lines.append("    \(format.summary)")
+                let players = format.players
+                var needs: [String] = []
+                if players != 1...Games.maxPlayers {
+                    needs.append(
+                        players.lowerBound == players.upperBound
+                            ? "\(players.lowerBound) players" : "\(players.lowerBound) to \(players.upperBound) players")
+                }
+                if let sides = format.sides { needs.append(sides.needs) }
+                if !needs.isEmpty { lines.append("    needs: " + needs.joined(separator: "; ")) }
+                for kind in format.entries {
+                    lines.append(
+                        "    on each hole: --entry HOLE:\(kind.key)=PLAYER\(kind.allowsLone ? " or =lone" : "") (\(kind.label))")
+                }
+                return lines.joined(separator: "\n")
+            }.joined(separator: "\n")
+        }
+    }
 
     /// `Ben:Ana,Cleo:Dev` as (player, marker) pairs.
     static func markerPairs(_ text: String?) throws(NodeError) -> [(player: String, marker: String)] {

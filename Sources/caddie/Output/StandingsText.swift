@@ -56,6 +56,13 @@ enum StandingsText {
             if !text.isEmpty { lines.append("  " + text.joined(separator: " · ")) }
             if skins.carry > 0 { lines.append("  \(skins.carry) skin\(skins.carry == 1 ? "" : "s") carried") }
         }
+        for result in standings.formatResults {
+            lines.append("")
+            lines.append("\(result.format.definition.title): \(result.summary)")
+            for line in result.lines { lines.append("  \(line.label): \(line.value)") }
+            let holes = result.holes.map { "\(standings.holes[$0.position]): \($0.text)" }
+            if !holes.isEmpty { lines.append("  " + holes.joined(separator: " · ")) }
+        }
         if !standings.disputes.isEmpty {
             lines.append("")
             lines.append("Disputes (settle with `caddie score`):")
