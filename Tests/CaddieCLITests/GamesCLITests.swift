@@ -236,4 +236,87 @@ struct GamesCLITests {
         let front = try #require(try home.ok(["standings", game, "--json"]).json() as? [String: Any])
         #expect((front["players"] as? [[String: Any]])?.first?["courseHandicap"] as? Double == 10.5)
     }
+
+    /// The Wolf, Bingo Bango Bongo and a scramble from the CLI: hole choices are fields of the game, made on two
+    /// homes without seeing each other and merged like everything else; bad choices are refused and change nothing.
+    @Test("a foursome plays the Wolf and Bingo Bango Bongo with choices entered on two homes, and a scramble")
+    func wolfAndBingoBangoBongoFromTheCLI() throws {
+        let (all, game, _) = try RoundTests.foursome()
+        defer { all.forEach { $0.remove() } }
+        let homes = Array(all.prefix(2))
+        let ana = homes[0]
+        try ana.ok(["game", "setup", game, "--formats", "stroke,wolf,bbb", "--stake", "1"])
+        try RoundTests.merge(homes)
+        let before = try ana.stateHash()
+        try ana.fails(["game", "setup", game, "--entry", "1:wolf=Ana"], saying: "--entry Ana is the Wolf on that hole")
+        try ana.fails(["game", "setup", game, "--entry", "1:skins=Ben"], saying: "--entry names 'skins', which no format")
+        try ana.fails(["game", "setup", game, "--entry", "19:wolf=Ben"], saying: "--entry names hole 19, which this game does not play")
+        try ana.fails(["game", "setup", game, "--entry", "1:bingo=lone"], saying: "--entry takes a player for bingo")
+        try ana.fails(["game", "setup", game, "--entry", "wolf=Ben"], saying: "--entry takes HOLE:KEY=PLAYER")
+        try ana.fails(["game", "setup", game, "--entry", "1:wolf=Zed"], saying: "Zed")
+        #expect(try ana.stateHash() == before, "a refused entry changes nothing")
+
+        // The card's order is by name: Ana is the Wolf on the 1st, Ben on the 2nd. Ana takes Cleo on the 1st on her
+        // home; Ben goes alone on the 2nd on his, and enters the 1st's Bingo Bango Bongo.
+        try ana.ok(["game", "setup", game, "--entry", "1:wolf=Cleo"])
+        try homes[1].ok([
+            "game", "setup", game, "--entry", "2:wolf=lone", "--entry", "1:bingo=Ben", "--entry", "1:bango=Ana",
+            "--entry", "1:bongo=Ben",
+        ])
+        // Hole 1: Ana 4, Ben 5, Cleo 5, Dev 6 (Ana & Cleo win); hole 2: Ben 3 against 4s (the Lone Wolf wins).
+        for (hole, strokes) in [(1, [4, 5, 5, 6]), (2, [4, 3, 4, 4])] {
+            for (name, value) in zip(["Ana", "Ben", "Cleo", "Dev"], strokes) {
+                try ana.ok(["score", game, name, "\(hole)", "\(value)"])
+            }
+        }
+        try RoundTests.merge(homes)
+        let json = try ana.ok(["standings", game, "--json"]).stdout
+        #expect(json == (try homes[1].ok(["standings", game, "--json"]).stdout), "both homes score the same choices")
+        let standings = try #require(try ana.ok(["standings", game, "--json"]).json() as? [String: Any])
+        let results = try #require(standings["results"] as? [[String: Any]])
+        let wolf = try #require(results.first { $0["format"] as? String == "wolf" })
+        #expect((wolf["holes"] as? [[String: Any]])?.map { $0["text"] as? String } == ["Ana & Cleo won", "Ben (lone) won"])
+        let column = try #require((wolf["column"] as? [String: Any])?["values"] as? [[String: Any]])
+        // All four players are 18.2 off the same tee: no strokes between them. Ana +1 -2, Ben -1 +6, Cleo +1 -2,
+        // Dev -1 -2.
+        #expect(column.map { $0["value"] as? String } == ["-1", "+5", "-1", "-3"])
+        let bbb = try #require(results.first { $0["format"] as? String == "bbb" })
+        #expect(bbb["summary"] as? String == "Ben leads with 2 points")
+        let players = try #require(standings["players"] as? [[String: Any]])
+        // Units: the Wolf's plus Bingo Bango Bongo's (Ben 2, Ana 1: 4 x points - 3).
+        #expect(players.map { $0["units"] as? Int } == [-1 + 1, 5 + 5, -1 - 3, -3 - 3])
+        let text = try ana.ok(["standings", game]).stdout
+        #expect(text.contains("Wolf: Ben leads, +5 after 2 holes"), "\(text)")
+        #expect(text.contains("Bingo Bango Bongo: Ben leads with 2 points"))
+        // The game's record lists the choices; clearing one removes it.
+        #expect(try ana.ok(["game", "list", "--json"]).stdout.contains("\"bongo\""))
+        try ana.ok(["game", "setup", game, "--entry", "1:bongo="])
+        #expect(!(try ana.ok(["game", "list", "--json"]).stdout.contains("\"bongo\"")))
+
+        // Sides of three against one: match play wants equal sides, a scramble at least two a side.
+        try ana.fails(
+            ["game", "setup", game, "--formats", "match,scramble", "--teams", "Ana+Ben+Cleo,Dev"],
+            saying: "--teams takes sides of equal size")
+        try ana.fails(
+            ["game", "setup", game, "--formats", "scramble", "--teams", "Ana+Ben+Cleo,Dev"],
+            saying: "--teams does not fit Scramble: it takes sides of 2 to 4 players, not 1")
+        try ana.ok(["game", "setup", game, "--formats", "scramble", "--teams", "Ana+Ben,Cleo+Dev"])
+        let scramble = try #require(try ana.ok(["standings", game, "--json"]).json() as? [String: Any])
+        let result = try #require((scramble["results"] as? [[String: Any]])?.first)
+        #expect(result["sides"] as? [String] == ["Ana & Ben", "Cleo & Dev"])
+        #expect((result["summary"] as? String)?.hasSuffix("net thru 2") == true, "\(result)")
+    }
+
+    @Test("caddie game formats lists every format with what it needs")
+    func formatsAreListed() throws {
+        let home = try CLI(name: "Ana")
+        defer { home.remove() }
+        let listed = try #require(try home.ok(["game", "formats", "--json"]).json() as? [[String: Any]])
+        #expect(listed.map { $0["name"] as? String } == [
+            "stroke", "stableford", "match", "skins", "nassau", "fourball", "teamstableford", "wolf", "bbb", "chapman",
+            "foursomes", "scramble",
+        ])
+        let text = try home.ok(["game", "formats"]).stdout
+        #expect(text.contains("on each hole: --entry HOLE:wolf=PLAYER or =lone (the Wolf's partner)"))
+    }
 }

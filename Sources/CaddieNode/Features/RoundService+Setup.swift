@@ -198,7 +198,8 @@ extension RoundService {
         if let teams = setup.teams {
             let rules = playing.compactMap { format in format.definition.sides.map { (format, $0) } }
             let largest = max(2, rules.map(\.1.sizes.upperBound).max() ?? 2)
-            let sizes = largest == 2 ? "one or two players" : "one to \(largest) players"
+            let words = ["one", "two", "three", "four", "five", "six", "seven", "eight"]
+            let sizes = largest == 2 ? "one or two players" : "one to \(words[min(largest, 8) - 1]) players"
             guard teams.count == 2 else {
                 throw .badInput(
                     .teams,

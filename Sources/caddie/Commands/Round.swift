@@ -199,6 +199,8 @@ struct Game: ParsableCommand {
     struct Formats: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the formats a game can play, what each needs and what it asks for on each hole.")
+        // Every command takes --home; the list is the same in every home.
+        @OptionGroup var options: HomeOptions
         @Flag(help: "Print JSON.") var json = false
 
         func run() {

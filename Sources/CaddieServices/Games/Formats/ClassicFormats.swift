@@ -10,6 +10,9 @@ public struct StrokePlayFormat: GameFormat {
     public var summary: String { "every stroke counts, gross and net (95% of the Course Handicap)" }
     public var onByDefault: Bool { true }
 
+    /// A disputed value changes a player's own line, which the dispute already names: nothing more to say.
+    public func decides(_ outcomes: [Games.FormatResult], context: Games.Context) -> [String] { [] }
+
     public func score(_ context: Games.Context) -> Games.FormatResult {
         let players = context.cards.indices
         let nets = players.map { index -> (thru: Int, toPar: Int)? in
@@ -42,6 +45,9 @@ public struct StablefordFormat: GameFormat {
     public var title: String { "Stableford" }
     public var summary: String { "points a hole from the net score: bogey 1, par 2, birdie 3 (95%)" }
     public var onByDefault: Bool { true }
+
+    /// A disputed value changes a player's own line, which the dispute already names: nothing more to say.
+    public func decides(_ outcomes: [Games.FormatResult], context: Games.Context) -> [String] { [] }
 
     public func score(_ context: Games.Context) -> Games.FormatResult {
         let points = context.cards.indices.map { context.stablefordPoints($0, percent: 95).compactMap { $0 }.reduce(0, +) }

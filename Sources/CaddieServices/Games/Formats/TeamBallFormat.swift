@@ -73,7 +73,9 @@ public struct TeamBallFormat: GameFormat {
         if matchPlay {
             let low = handicaps.min() ?? 0
             let strokes = sides.indices.map { Games.allocation(handicaps[$0] - low, card: card($0)) }
-            let net = sides.indices.map { side in (0..<context.holes).map { gross[side][$0].map { $0 - strokes[side][$0] } } }
+            let net = sides.indices.map { side in
+                (0..<context.holes).map { hole in gross[side][hole].map { $0 - strokes[side][hole] } }
+            }
             let status = Games.match((0..<context.holes).map { Games.HoleResult.compare(net[0][$0], net[1][$0]) })
             let winner = status.isOver ? status.up > 0 ? 0 : status.up < 0 ? 1 : nil : nil
             var result = Games.FormatResult(
