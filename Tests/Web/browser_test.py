@@ -1162,6 +1162,50 @@ def main():
         console_errors(laptop, "the laptop")
         console_errors(phone_b, "Ben's phone")
 
+        print("The Wolf and Bingo Bango Bongo from the new-game screen")
+        phone.get(origin + "/#/new")
+        wait(phone, lambda d: d.find_elements(By.ID, "f-wolf"), "the new-game screen lists the Wolf from GET /v1/formats")
+        phone.find_element(By.ID, "course-q").send_keys("haagsche")
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Search']")))
+        wait(phone, lambda d: d.find_elements(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']"), "course search")
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Haagsche 18 holes']")))
+        wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tee option")) == 2, "its tees")
+        for name in ("stableford", "wolf", "bbb"):
+            retry(lambda: tap(phone, phone.find_element(By.ID, "f-" + name)))
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']")))
+        wait(phone, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "choice-wolf"),
+             "the Wolf game's card asks for the Wolf's partner on the hole")
+        wolf_game = phone.current_url.split("/#/game/")[1]
+        status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, wolf_game))
+        check(json.loads(body)["formats"] == ["stroke", "wolf", "bbb"], "the game plays stroke play, the Wolf and BBB")
+        label = phone.find_element(By.CSS_SELECTOR, "label[for=choice-wolf]").text
+        check(label == "Ana is the Wolf: partner", "the card names the hole's Wolf: %r" % label)
+        Select(phone.find_element(By.ID, "choice-wolf")).select_by_value(players["Cleo"])
+        wait(phone, lambda d: Select(d.find_element(By.ID, "choice-wolf")).first_selected_option.text == "Cleo",
+             "the Wolf's choice is kept after the card is drawn again")
+        Select(phone.find_element(By.ID, "choice-bingo")).select_by_value(players["Ben"])
+        wait(phone, lambda d: Select(d.find_element(By.ID, "choice-bingo")).first_selected_option.text == "Ben", "bingo kept")
+        status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, wolf_game))
+        entries = {(e["hole"], e["key"]): e["player"] for e in json.loads(body)["entries"]}
+        check(entries == {(1, "wolf"): players["Cleo"], (1, "bingo"): players["Ben"]},
+              "the choices are fields of the game on the node: %s" % entries)
+        shot(phone, "card-wolf-choices-390")
+        axe(phone, "the card with the hole's choices")
+        for name, strokes in (("Ana", 4), ("Ben", 6), ("Cleo", 5), ("Dev", 7)):
+            caddie(ana, "score", wolf_game, name, "1", str(strokes))
+        phone.get(origin + "/#/game/%s/standings" % wolf_game)
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "section[aria-label=Wolf]"), "the standings show the Wolf")
+        shown = phone.find_element(By.CSS_SELECTOR, "section[aria-label=Wolf]").text
+        check("1: Ana & Cleo" in shown, "the Wolf's section says how hole 1 went: %r" % shown)
+        bbb = phone.find_element(By.CSS_SELECTOR, "section[aria-label='Bingo Bango Bongo']").text
+        check("Ben leads with 1 point" in bbb, "Bingo Bango Bongo's section: %r" % bbb)
+        heads = phone.execute_script("return [...document.querySelectorAll('table.standings thead th')].map((th) => th.textContent)")
+        check("Wolf" in heads and "BBB" in heads, "the players' table has the Wolf's and BBB's columns: %s" % heads)
+        wide = phone.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        check(wide <= 0, "the Wolf's standings at 390 px do not scroll sideways (%d px too wide)" % wide)
+        shot(phone, "standings-wolf-390")
+        axe(phone, "the Wolf's standings")
+
         print("Refusals")
         status, headers, body = node_a.request("GET", "/signin?t=" + link.split("t=")[1], token=False)
         check(status == 401 and b"Sign in with a link" in body, "a used link is refused with the sign-in page")

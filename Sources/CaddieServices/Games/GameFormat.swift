@@ -37,7 +37,7 @@ extension GameFormat {
     public var entries: [Games.EntryKind] { [] }
 
     public func decides(_ outcomes: [Games.FormatResult], context: Games.Context) -> [String] {
-        Games.alternatives(outcomes.map(\.summary)).map { ["the \(title.lowercased()) (\($0))"] } ?? []
+        Games.alternatives(outcomes.map(\.summary)).map { ["the \(title) (\($0))"] } ?? []
     }
 
     public func refusal(entry: Games.EntryKind, position: Int, player: Int?, names: [String]) -> String? { nil }

@@ -35,7 +35,7 @@ public struct BingoBangoBongoFormat: GameFormat {
             format: .bingoBangoBongo,
             summary: leader.flatMap { points[$0] > 0 ? "\(context.names[$0]) leads with \(points[$0]) point\(points[$0] == 1 ? "" : "s")" : nil }
                 ?? "no point entered yet",
-            lines: context.cards.indices.map { (context.names[$0], "\(points[$0]) points") },
+            lines: context.cards.indices.map { (context.names[$0], "\(points[$0]) point\(points[$0] == 1 ? "" : "s")") },
             column: ("BBB", points.map(String.init)), holes: holes, units: Games.pointUnits(points), complete: complete)
     }
 }
