@@ -35,4 +35,37 @@ struct DemoTests {
         let path = try #require(folder)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    @Test("the demo plays any format it is asked for, with the hole choices entered, and refuses an unknown one")
+    func demoPlaysAnyFormat() throws {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["demo", "--formats", "wolf,bbb,chapman"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.killAfter(CLI.commandDeadline)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("Ana enters each hole's wolf, bingo, bango, bongo on her device"))
+        // Every hole has its Wolf's choice: the standings name all eighteen, and the Lone Wolf on the 6th.
+        #expect(text.contains("Wolf: ") && text.contains("6: Ben (lone) "), "\(text)")
+        #expect(text.contains("Bingo Bango Bongo: Ana leads with"))
+        #expect(text.contains("Chapman (Pinehurst): ") && text.contains("team handicap"))
+        #expect(text.contains("demo: converged, all four homes hold the same state"))
+
+        let refused = Process()
+        refused.executableURL = CLI.binary
+        refused.arguments = ["demo", "--formats", "wolf,golf"]
+        let err = Pipe()
+        refused.standardOutput = FileHandle.nullDevice
+        refused.standardError = err
+        try refused.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        refused.waitUntilExit()
+        #expect(refused.terminationStatus != 0)
+        #expect(message.contains("--formats names an unknown format 'golf': choose from stroke,"), "\(message)")
+    }
 }

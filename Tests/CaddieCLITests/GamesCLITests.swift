@@ -250,7 +250,8 @@ struct GamesCLITests {
         let before = try ana.stateHash()
         try ana.fails(["game", "setup", game, "--entry", "1:wolf=Ana"], saying: "--entry Ana is the Wolf on that hole")
         try ana.fails(["game", "setup", game, "--entry", "1:skins=Ben"], saying: "--entry names 'skins', which no format")
-        try ana.fails(["game", "setup", game, "--entry", "19:wolf=Ben"], saying: "--entry names hole 19, which this game does not play")
+        try ana.fails(
+            ["game", "setup", game, "--entry", "19:wolf=Ben"], saying: "--entry names hole 19, which this game does not play")
         try ana.fails(["game", "setup", game, "--entry", "1:bingo=lone"], saying: "--entry takes a player for bingo")
         try ana.fails(["game", "setup", game, "--entry", "wolf=Ben"], saying: "--entry takes HOLE:KEY=PLAYER")
         try ana.fails(["game", "setup", game, "--entry", "1:wolf=Zed"], saying: "Zed")
@@ -312,10 +313,11 @@ struct GamesCLITests {
         let home = try CLI(name: "Ana")
         defer { home.remove() }
         let listed = try #require(try home.ok(["game", "formats", "--json"]).json() as? [[String: Any]])
-        #expect(listed.map { $0["name"] as? String } == [
-            "stroke", "stableford", "match", "skins", "nassau", "fourball", "teamstableford", "wolf", "bbb", "chapman",
-            "foursomes", "scramble",
-        ])
+        #expect(
+            listed.map { $0["name"] as? String } == [
+                "stroke", "stableford", "match", "skins", "nassau", "fourball", "teamstableford", "wolf", "bbb", "chapman",
+                "foursomes", "scramble",
+            ])
         let text = try home.ok(["game", "formats"]).stdout
         #expect(text.contains("on each hole: --entry HOLE:wolf=PLAYER or =lone (the Wolf's partner)"))
     }

@@ -64,7 +64,7 @@ struct GameFormatTests {
         let standings = Games.standings(
             cards: cards, names: ["A", "B", "C", "D"], rules: Games.Rules(formats: [.fourBallStableford]))
         #expect(standings.notes.contains { $0.hasPrefix("four-ball Stableford needs two sides of two") })
-        #expect(standings.results.first?.summary == "not scored")
+        #expect(standings.results.first?.scored == false)
     }
 
     // Best two of four (beezergolf.com's Am-Am, scored in Stableford points at Appendix C's 85% for best 2 of 4):

@@ -1179,7 +1179,7 @@ def main():
         status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, wolf_game))
         check(json.loads(body)["formats"] == ["stroke", "wolf", "bbb"], "the game plays stroke play, the Wolf and BBB")
         label = phone.find_element(By.CSS_SELECTOR, "label[for=choice-wolf]").text
-        check(label == "Ana is the Wolf: partner", "the card names the hole's Wolf: %r" % label)
+        check(label == "Ana's partner (Wolf)", "the card names the hole's Wolf: %r" % label)
         Select(phone.find_element(By.ID, "choice-wolf")).select_by_value(players["Cleo"])
         wait(phone, lambda d: Select(d.find_element(By.ID, "choice-wolf")).first_selected_option.text == "Cleo",
              "the Wolf's choice is kept after the card is drawn again")
@@ -1194,10 +1194,13 @@ def main():
         for name, strokes in (("Ana", 4), ("Ben", 6), ("Cleo", 5), ("Dev", 7)):
             caddie(ana, "score", wolf_game, name, "1", str(strokes))
         phone.get(origin + "/#/game/%s/standings" % wolf_game)
-        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "section[aria-label=Wolf]"), "the standings show the Wolf")
-        shown = phone.find_element(By.CSS_SELECTOR, "section[aria-label=Wolf]").text
-        check("1: Ana & Cleo" in shown, "the Wolf's section says how hole 1 went: %r" % shown)
-        bbb = phone.find_element(By.CSS_SELECTOR, "section[aria-label='Bingo Bango Bongo']").text
+        # Each score sends the standings again: the checks read the sections once the fourth score has been drawn.
+        section = lambda d, label: d.find_element(By.CSS_SELECTOR, "section[aria-label='%s']" % label).text
+        wait(phone, lambda d: "1: Ana & Cleo" in section(d, "Wolf"),
+             "the Wolf's section says how hole 1 went, with Ana & Cleo against Ben & Dev")
+        shown = retry(lambda: section(phone, "Wolf"))
+        check(re.search(r"1: Ana & Cleo (won|lost|halved)", shown), "the Wolf's hole 1: %r" % shown)
+        bbb = retry(lambda: section(phone, "Bingo Bango Bongo"))
         check("Ben leads with 1 point" in bbb, "Bingo Bango Bongo's section: %r" % bbb)
         heads = phone.execute_script("return [...document.querySelectorAll('table.standings thead th')].map((th) => th.textContent)")
         check("Wolf" in heads and "BBB" in heads, "the players' table has the Wolf's and BBB's columns: %s" % heads)

@@ -484,18 +484,21 @@ function holeChoices(hole) {
       document.getElementById(`choice-${key}`)?.focus();
     } catch (error) { mount(message, problem(error)); }
   };
+  const short = (kind) => kind.key[0].toUpperCase() + kind.key.slice(1);
+  const described = kinds.filter((kind) => kind.key !== 'wolf');
   return h('section', { class: 'choices', 'aria-label': `Choices on hole ${hole}` },
     kinds.map((kind) => {
       const wolf = kind.key === 'wolf' ? c.players[position % c.players.length] : null;
       const entry = current(kind.key);
       const value = entry?.lone ? 'lone' : entry?.player ?? '';
-      return h('div', { class: 'inline' },
-        h('label', { for: `choice-${kind.key}` }, wolf ? `${wolf.name} is the Wolf: partner` : kind.label),
+      return [
+        h('label', { for: `choice-${kind.key}`, title: kind.label }, wolf ? `${wolf.name}'s partner (Wolf)` : short(kind)),
         h('select', { id: `choice-${kind.key}`, disabled: c.finished, onchange: (event) => choose(kind.key, event.target.value) },
           h('option', { value: '', selected: value === '' }, 'not entered'),
           c.players.filter((p) => p !== wolf).map((p) => h('option', { value: p.player, selected: value === p.player }, p.name)),
-          kind.allowsLone ? h('option', { value: 'lone', selected: value === 'lone' }, 'alone (Lone Wolf)') : null));
+          kind.allowsLone ? h('option', { value: 'lone', selected: value === 'lone' }, 'alone (Lone Wolf)') : null)];
     }),
+    described.length ? h('p', { class: 'hint wide-row' }, described.map((kind) => `${short(kind)}: ${kind.label}`).join(' · ')) : null,
     message);
 }
 
@@ -890,9 +893,9 @@ function drawStandings(game, s) {
       h('ol', { class: 'list skins' }, s.skins.holes.filter((hole) => hole.outcome !== 'undecided')
         .map((hole) => h('li', {}, h('strong', {}, `${hole.hole}`), `: ${hole.outcome}`))),
       s.skins.carry ? h('p', {}, `${s.skins.carry} carried`) : null) : null,
-    s.results.filter((r) => !OWN_SECTIONS.includes(r.format) && r.summary !== 'not scored').map((r) =>
+    s.results.filter((r) => !OWN_SECTIONS.includes(r.format) && r.scored).map((r) =>
       h('section', { 'aria-label': r.title }, h('h3', {}, r.title), h('p', { class: 'big' }, r.summary),
-        r.lines.length ? h('ul', { class: 'list' }, r.lines.map((line) => h('li', {}, h('strong', {}, line.label), `: ${line.value}`))) : null,
+        r.lines.length && !r.column ? h('ul', { class: 'list' }, r.lines.map((line) => h('li', {}, h('strong', {}, line.label), `: ${line.value}`))) : null,
         r.holes.length ? h('ol', { class: 'list skins' }, r.holes.map((hole) => h('li', {}, h('strong', {}, `${hole.hole}`), `: ${hole.text}`))) : null)),
     s.stake !== null ? h('section', { 'aria-label': 'Settlement' }, h('h3', {}, 'Settlement',
       s.provisional ? h('span', { class: 'tag bad' }, ' provisional: a dispute changes it') : null),

@@ -74,7 +74,7 @@ public struct GameStandings: Sendable {
     public var formatResults: [Games.FormatResult] {
         result.results.filter { result in
             result.detail == .none && result.format != .stroke && result.format != .stableford
-                && result.summary != "not scored"
+                && result.scored
         }
     }
 

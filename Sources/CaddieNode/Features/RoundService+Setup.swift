@@ -246,7 +246,8 @@ extension RoundService {
             if let value = setup.start { start = value }
             if let value = setup.holes { count = value }
             let holes = HandicapService.holesPlayed(
-                GameRecord(id: game.id, fields: ["start": .integer(Int64(start)), "holes": count.map { .integer(Int64($0)) } ?? .null]),
+                GameRecord(
+                    id: game.id, fields: ["start": .integer(Int64(start)), "holes": count.map { .integer(Int64($0)) } ?? .null]),
                 course: course)
             for entry in setup.entries {
                 let key = entry.key.trimmingCharacters(in: .whitespaces).lowercased()
@@ -261,15 +262,21 @@ extension RoundService {
                 }
                 guard let position = holes.firstIndex(of: entry.hole) else {
                     throw .badInput(
-                        .entries, "names hole \(entry.hole), which this game does not play (it plays \(RoundService.describe(holes)))")
+                        .entries,
+                        "names hole \(entry.hole), which this game does not play (it plays \(RoundService.describe(holes)))")
                 }
                 let field = GameRecord.holeEntryField(hole: entry.hole, key: key)
                 if entry.lone {
                     guard kind.allowsLone, entry.player == nil else {
                         throw .badInput(
-                            .entries, kind.allowsLone ? "takes a player or lone for \(key), not both" : "takes a player for \(key): \(kind.label) cannot be lone")
+                            .entries,
+                            kind.allowsLone
+                                ? "takes a player or lone for \(key), not both"
+                                : "takes a player for \(key): \(kind.label) cannot be lone")
                     }
-                    if let refusal = format.definition.refusal(entry: kind, position: position, player: nil, names: order.map(\.name)) {
+                    if let refusal = format.definition.refusal(
+                        entry: kind, position: position, player: nil, names: order.map(\.name))
+                    {
                         throw .badInput(.entries, refusal)
                     }
                     fields[field] = .text("lone")
@@ -277,7 +284,9 @@ extension RoundService {
                     guard let index = order.firstIndex(where: { $0.id == player }) else {
                         throw .badInput(.entries, "names \(nameOf(player)), who is not playing in this game")
                     }
-                    if let refusal = format.definition.refusal(entry: kind, position: position, player: index, names: order.map(\.name)) {
+                    if let refusal = format.definition.refusal(
+                        entry: kind, position: position, player: index, names: order.map(\.name))
+                    {
                         throw .badInput(.entries, refusal)
                     }
                     fields[field] = .bytes(player.bytes)

@@ -48,7 +48,11 @@ extension Views {
                 .object([
                     ("name", .string(format.name)), ("title", .string(format.title)),
                     ("summary", .string(format.summary)), ("onByDefault", .bool(format.onByDefault)),
-                    ("minPlayers", .int(format.players.lowerBound)), ("maxPlayers", .int(format.players.upperBound)),
+                    ("minPlayers", .int(format.players.lowerBound)),
+                    (
+                        "maxPlayers",
+                        format.players.upperBound == Int.max ? .null : .int(format.players.upperBound)
+                    ),
                     (
                         "sides",
                         format.sides.map { rule in
@@ -189,7 +193,8 @@ extension Views {
                             ),
                             (
                                 "lines",
-                                .array(result.lines.map { .object([("label", .string($0.label)), ("value", .string($0.value))]) })
+                                .array(
+                                    result.lines.map { .object([("label", .string($0.label)), ("value", .string($0.value))]) })
                             ),
                             (
                                 "column",
@@ -216,7 +221,7 @@ extension Views {
                                         .object([("hole", .int(standings.holes[$0.position])), ("text", .string($0.text))])
                                     })
                             ),
-                            ("complete", .bool(result.complete)),
+                            ("complete", .bool(result.complete)), ("scored", .bool(result.scored)),
                         ])
                     })
             ))

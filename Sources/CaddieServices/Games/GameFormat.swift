@@ -33,7 +33,7 @@ public protocol GameFormat: Sendable {
 extension GameFormat {
     public var onByDefault: Bool { false }
     public var sides: Games.SideRule? { nil }
-    public var players: ClosedRange<Int> { 1...Games.maxPlayers }
+    public var players: ClosedRange<Int> { 1...Int.max }
     public var entries: [Games.EntryKind] { [] }
 
     public func decides(_ outcomes: [Games.FormatResult], context: Games.Context) -> [String] {
@@ -44,8 +44,13 @@ extension GameFormat {
 }
 
 extension Games {
-    /// The most players a game's standings score.
-    public static let maxPlayers = 8
+    /// "3 to 5 players", "4 players", "at least 2 players".
+    public static func describe(players range: ClosedRange<Int>) -> String {
+        range.upperBound == Int.max
+            ? "at least \(range.lowerBound) player\(range.lowerBound == 1 ? "" : "s")"
+            : range.lowerBound == range.upperBound
+                ? "\(range.lowerBound) players" : "\(range.lowerBound) to \(range.upperBound) players"
+    }
 
     /// Every format Caddie plays, in the order they are listed and shown.
     public static let registry: [any GameFormat] = [
@@ -116,7 +121,8 @@ extension Games {
         public func refusal(sizes given: [Int]) -> String? {
             guard given.count == 2 else { return "takes two sides" }
             if let bad = given.first(where: { !sizes.contains($0) }) {
-                return "takes sides of \(sizes.lowerBound == sizes.upperBound ? "\(sizes.lowerBound)" : "\(sizes.lowerBound) to \(sizes.upperBound)") players, not \(bad)"
+                return
+                    "takes sides of \(sizes.lowerBound == sizes.upperBound ? "\(sizes.lowerBound)" : "\(sizes.lowerBound) to \(sizes.upperBound)") players, not \(bad)"
             }
             if equal, given[0] != given[1] { return "takes sides of equal size" }
             return nil
@@ -259,6 +265,8 @@ extension Games {
         public var detail: Detail
         /// The sides it was scored with, when it plays in sides.
         public var sides: [[Int]]?
+        /// Whether it could be scored at all (a note says why not).
+        public var scored = true
 
         /// Creates a result.
         public init(
@@ -280,9 +288,11 @@ extension Games {
 
         /// A format that cannot be scored: the note says why.
         public static func unscored(_ format: Format, players: Int, note: String) -> FormatResult {
-            FormatResult(
+            var result = FormatResult(
                 format: format, summary: "not scored", units: Array(repeating: 0, count: players), complete: false,
                 notes: [note])
+            result.scored = false
+            return result
         }
 
         public static func == (lhs: FormatResult, rhs: FormatResult) -> Bool {
@@ -291,7 +301,7 @@ extension Games {
                 && lhs.column?.values == rhs.column?.values && lhs.holes.map(\.position) == rhs.holes.map(\.position)
                 && lhs.holes.map(\.text) == rhs.holes.map(\.text) && lhs.units == rhs.units
                 && lhs.complete == rhs.complete && lhs.notes == rhs.notes && lhs.detail == rhs.detail
-                && lhs.sides == rhs.sides
+                && lhs.sides == rhs.sides && lhs.scored == rhs.scored
         }
     }
 

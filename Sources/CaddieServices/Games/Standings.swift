@@ -69,9 +69,6 @@ extension Games {
         public let points: Int?
         /// Skins won.
         public let skins: Int
-        /// Points in a format that gives players points beyond Stableford (the Wolf, Bingo Bango Bongo), by
-        /// format name.
-        public let formatPoints: [String: String]
         /// Units won (positive) or lost over every settled skin and bet.
         public let units: Int
     }
@@ -136,7 +133,7 @@ extension Games {
                 results.append(
                     .unscored(
                         format, players: cards.count,
-                        note: "\(definition.title) takes \(range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)") players: this game has \(cards.count)"
+                        note: "\(definition.title) takes \(Games.describe(players: range)): this game has \(cards.count)"
                     ))
                 continue
             }
@@ -171,13 +168,11 @@ extension Games {
                 points += max(0, 2 + cards[index].pars[hole] - (score - strokes[hole]))
             }
             let rated = strokePlay[index] != nil
-            var formatPoints: [String: String] = [:]
-            for result in results { if let column = result.column { formatPoints[result.format.rawValue] = column.values[index] } }
             return PlayerStanding(
                 thru: thru, gross: gross, grossToPar: toPar, playingHandicap: strokePlay[index],
                 net: rated ? net : nil, netToPar: rated ? net - (gross - toPar) : nil,
                 points: rated || rules.formats.contains(.stableford) ? points : nil,
-                skins: skinsResult?.won[index] ?? 0, formatPoints: formatPoints, units: units[index])
+                skins: skinsResult?.won[index] ?? 0, units: units[index])
         }
         return Standings(
             players: players, sides: sides, results: results, match: matchStatus, nassau: nassauResult,

@@ -63,7 +63,9 @@ struct GameSetupOptions: ParsableArguments {
                 !place[1].trimmingCharacters(in: .whitespaces).isEmpty
             else {
                 throw NodeError.badInput(
-                    .entries, "takes HOLE:KEY=PLAYER, e.g. --entry 7:wolf=Kim, --entry 7:wolf=lone or --entry 7:wolf= to clear; got '\(text)'")
+                    .entries,
+                    "takes HOLE:KEY=PLAYER, e.g. --entry 7:wolf=Kim, --entry 7:wolf=lone or --entry 7:wolf= to clear; got '\(text)'"
+                )
             }
             let key = place[1].trimmingCharacters(in: .whitespaces).lowercased()
             let value = parts[1].trimmingCharacters(in: .whitespaces)

@@ -213,11 +213,7 @@ struct Game: ParsableCommand {
                 lines.append("    \(format.summary)")
                 let players = format.players
                 var needs: [String] = []
-                if players != 1...Games.maxPlayers {
-                    needs.append(
-                        players.lowerBound == players.upperBound
-                            ? "\(players.lowerBound) players" : "\(players.lowerBound) to \(players.upperBound) players")
-                }
+                if players != 1...Int.max { needs.append(Games.describe(players: players)) }
                 if let sides = format.sides { needs.append(sides.needs) }
                 if !needs.isEmpty { lines.append("    needs: " + needs.joined(separator: "; ")) }
                 for kind in format.entries {

@@ -6,7 +6,7 @@ public struct BingoBangoBongoFormat: GameFormat {
     public var name: String { "bbb" }
     public var title: String { "Bingo Bango Bongo" }
     public var summary: String { "three points a hole: first on the green, closest once all are on, first in the hole" }
-    public var players: ClosedRange<Int> { 2...Games.maxPlayers }
+    public var players: ClosedRange<Int> { 2...Int.max }
     public var entries: [Games.EntryKind] { Self.kinds }
 
     static let kinds = [
@@ -33,7 +33,9 @@ public struct BingoBangoBongoFormat: GameFormat {
         let leader = points.indices.max { (points[$0], -$0) < (points[$1], -$1) }
         return Games.FormatResult(
             format: .bingoBangoBongo,
-            summary: leader.flatMap { points[$0] > 0 ? "\(context.names[$0]) leads with \(points[$0]) point\(points[$0] == 1 ? "" : "s")" : nil }
+            summary: leader.flatMap {
+                points[$0] > 0 ? "\(context.names[$0]) leads with \(points[$0]) point\(points[$0] == 1 ? "" : "s")" : nil
+            }
                 ?? "no point entered yet",
             lines: context.cards.indices.map { (context.names[$0], "\(points[$0]) point\(points[$0] == 1 ? "" : "s")") },
             column: ("BBB", points.map(String.init)), holes: holes, units: Games.pointUnits(points), complete: complete)

@@ -124,7 +124,9 @@ public struct SkinsFormat: GameFormat {
         let skins = Games.skins(grid, validation: context.rules.skinsValidation)
         let leader = skins.won.indices.max { (skins.won[$0], -$0) < (skins.won[$1], -$1) }
         let summary =
-            leader.flatMap { skins.won[$0] > 0 ? "\(context.names[$0]) has \(skins.won[$0]) skin\(skins.won[$0] == 1 ? "" : "s")" : nil }
+            leader.flatMap {
+                skins.won[$0] > 0 ? "\(context.names[$0]) has \(skins.won[$0]) skin\(skins.won[$0] == 1 ? "" : "s")" : nil
+            }
             ?? "no skin won yet"
         return Games.FormatResult(
             format: .skins, summary: summary + (skins.carry > 0 ? ", \(skins.carry) carried" : ""),
@@ -158,14 +160,17 @@ public struct NassauFormat: GameFormat {
             return .unscored(.nassau, players: context.cards.count, note: note ?? MatchPlayFormat.rule.needs)
         }
         guard context.holes == 18 else {
-            return .unscored(.nassau, players: context.cards.count, note: "a Nassau needs 18 holes: this game plays \(context.holes)")
+            return .unscored(
+                .nassau, players: context.cards.count, note: "a Nassau needs 18 holes: this game plays \(context.holes)")
         }
         let nassau = Games.nassau(MatchPlayFormat.results(context, sides: sides))
         let names = sides.map(context.sideName)
         var units = Array(repeating: 0, count: context.cards.count)
         for player in sides[0] { units[player] += nassau.unitsToA }
         for player in sides[1] { units[player] -= nassau.unitsToA }
-        let summary = nassau.bets.prefix(3).map { "\(Games.betName($0, holes: context.holeNumbers)): \(Games.describe($0.status, sides: names))" }
+        let summary = nassau.bets.prefix(3).map {
+            "\(Games.betName($0, holes: context.holeNumbers)): \(Games.describe($0.status, sides: names))"
+        }
         var result = Games.FormatResult(
             format: .nassau, summary: summary.joined(separator: "; "), units: units, complete: nassau.complete,
             detail: .nassau(nassau))
@@ -178,7 +183,9 @@ public struct NassauFormat: GameFormat {
         guard all.count == outcomes.count, let first = all.first, let sides = outcomes.first?.sides else { return [] }
         let names = sides.map(context.sideName)
         var items: [String] = []
-        func describe(_ nassau: Games.NassauResult, _ index: Int) -> String { Games.describe(nassau.bets[index].status, sides: names) }
+        func describe(_ nassau: Games.NassauResult, _ index: Int) -> String {
+            Games.describe(nassau.bets[index].status, sides: names)
+        }
         for index in 0..<min(3, first.bets.count) {
             if let text = Games.alternatives(all.map { describe($0, index) }) {
                 items.append("the \(Games.betName(first.bets[index], holes: context.holeNumbers)) (\(text))")

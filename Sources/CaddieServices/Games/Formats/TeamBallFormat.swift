@@ -45,7 +45,7 @@ public struct TeamBallFormat: GameFormat {
                 needs: "a scramble needs one team of two to four players, or two sides of that size")
     }
 
-    public var players: ClosedRange<Int> { matchPlay ? 4...4 : 2...8 }
+    public var players: ClosedRange<Int> { matchPlay ? 4...4 : 2...Int.max }
 
     public func score(_ context: Games.Context) -> Games.FormatResult {
         let (valid, note) = context.validSides(for: sides!)
@@ -107,7 +107,10 @@ public struct TeamBallFormat: GameFormat {
             totals.append((thru, net, toPar))
         }
         lines = sides.indices.map {
-            (names[$0], "net \(totals[$0].net) (\(Games.toPar(totals[$0].toPar))) thru \(totals[$0].thru), team handicap \(handicaps[$0])")
+            (
+                names[$0],
+                "net \(totals[$0].net) (\(Games.toPar(totals[$0].toPar))) thru \(totals[$0].thru), team handicap \(handicaps[$0])"
+            )
         }
         let complete = totals.allSatisfy { $0.thru == context.holes }
         var winner: Int?

@@ -27,7 +27,7 @@ public struct TeamStablefordFormat: GameFormat {
     public var title: String { "Team Stableford (best two)" }
     public var summary: String { "the best two Stableford points of a team count on each hole (85%)" }
     public var sides: Games.SideRule? { Self.rule }
-    public var players: ClosedRange<Int> { 2...8 }
+    public var players: ClosedRange<Int> { 2...Int.max }
 
     static let rule = Games.SideRule(
         sizes: 2...4, equal: true, oneTeamWithout: true,

@@ -41,7 +41,8 @@ public struct WolfFormat: GameFormat {
             let team: [Int]
             switch choice {
             case .lone: team = [wolf]
-            case .player(let partner): team = partner == wolf || !context.cards.indices.contains(partner) ? [wolf] : [wolf, partner]
+            case .player(let partner):
+                team = partner == wolf || !context.cards.indices.contains(partner) ? [wolf] : [wolf, partner]
             }
             let others = context.cards.indices.filter { !team.contains($0) }
             let best = [team, others].map { side in side.compactMap { scores[$0] }.min()! }
@@ -61,7 +62,11 @@ public struct WolfFormat: GameFormat {
         let summary =
             decided == 0
             ? "no hole decided"
-            : leader.map { units[$0] > 0 ? "\(context.names[$0]) leads, \(Self.signed(units[$0])) after \(decided) hole\(decided == 1 ? "" : "s")" : "all level after \(decided) hole\(decided == 1 ? "" : "s")" }!
+            : leader.map {
+                units[$0] > 0
+                    ? "\(context.names[$0]) leads, \(Self.signed(units[$0])) after \(decided) hole\(decided == 1 ? "" : "s")"
+                    : "all level after \(decided) hole\(decided == 1 ? "" : "s")"
+            }!
         return Games.FormatResult(
             format: .wolf, summary: summary,
             lines: context.cards.indices.map { (context.names[$0], Self.signed(units[$0])) },
