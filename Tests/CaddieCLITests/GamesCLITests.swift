@@ -301,6 +301,12 @@ struct GamesCLITests {
         try ana.fails(
             ["game", "setup", game, "--formats", "scramble", "--teams", "Ana+Ben+Cleo,Dev"],
             saying: "--teams does not fit Scramble: it takes sides of 2 to 4 players, not 1")
+        // Sides of one set for a match do not fit four-ball Stableford: changing the formats alone is refused.
+        try ana.ok(["game", "setup", game, "--formats", "match", "--teams", "Ana,Ben"])
+        try ana.fails(
+            ["game", "setup", game, "--formats", "fourball"],
+            saying: "--formats names Four-ball Stableford, which does not fit the sides set (Ana against Ben): it takes "
+                + "sides of 2 players, not 1")
         try ana.ok(["game", "setup", game, "--formats", "scramble", "--teams", "Ana+Ben,Cleo+Dev"])
         let scramble = try #require(try ana.ok(["standings", game, "--json"]).json() as? [String: Any])
         let result = try #require((scramble["results"] as? [[String: Any]])?.first)

@@ -111,6 +111,14 @@ struct GameFormatTests {
         #expect(wolf.refusal(entry: WolfFormat.entry, position: 1, player: 1, names: names)?.hasPrefix("Ben is the Wolf") == true)
         #expect(wolf.refusal(entry: WolfFormat.entry, position: 1, player: 2, names: names) == nil)
         #expect(WolfFormat.wolf(position: 4, players: 4) == 0, "the turn comes round again on the 5th")
+        // A partner entered before the turns moved (a renamed player, a changed roster) who is now the Wolf is not
+        // scored as a Lone Wolf: the hole waits for the choice again.
+        let cards = (0..<4).map { _ in card([4], handicap: 0) }
+        let standings = Games.standings(
+            cards: cards, names: names, rules: Games.Rules(formats: [.wolf], choices: ["wolf": [0: .player(0)]]))
+        let result = standings.results.first
+        #expect(result?.holes.map(\.text) == ["Ann is the Wolf: enter the partner again"])
+        #expect(result?.units == [0, 0, 0, 0])
     }
 
     // Bingo Bango Bongo (golf.com): one point each for first on the green, closest once all are on, first in. Totals

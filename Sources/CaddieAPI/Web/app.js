@@ -472,6 +472,8 @@ function holeChoices(hole) {
   if (!kinds.length) return null;
   const count = c.holes;
   const position = ((hole - setup.startHole) % count + count) % count;
+  // A hole the game does not play (the other nine of a 9-hole game) takes no choices.
+  if (setup.holesPlayed && position >= setup.holesPlayed) return null;
   const current = (key) => setup.entries.find((e) => e.hole === hole && e.key === key);
   const message = h('div', { id: 'choice-message', 'aria-live': 'assertive' });
   const choose = async (key, value) => {
@@ -1360,14 +1362,14 @@ function onEvent(type, data) {
     const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
     if (parts[0] === 'game' && parts.length === 2) {
       renderCard();
-      // Another device may have made a hole's choice: the game's fields are read again when the card has any.
-      if (document.querySelector('.choices')) {
-        get(`${base()}/games/${enc(data.game)}`).then((setup) => {
-          if (state.card?.game !== setup.game || JSON.stringify(setup.entries) === JSON.stringify(state.setup?.entries)) return;
-          state.setup = setup;
-          if (!document.activeElement?.closest?.('.choices')) renderCard();
-        }).catch(() => {});
-      }
+      // Another device may have made a hole's choice or changed the formats: the game's fields are read again, and
+      // the card drawn again when what its choices show has changed (not while a choice is being made here).
+      const shown = (setup) => JSON.stringify([setup?.formats, setup?.startHole, setup?.holesPlayed, setup?.entries]);
+      get(`${base()}/games/${enc(data.game)}`).then((setup) => {
+        if (state.card?.game !== setup.game || shown(setup) === shown(state.setup)) return;
+        state.setup = setup;
+        if (!document.activeElement?.closest?.('.choices')) renderCard();
+      }).catch(() => {});
     }
   }
 }

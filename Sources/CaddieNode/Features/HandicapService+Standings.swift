@@ -282,7 +282,11 @@ extension HandicapService {
     /// decides in it.
     static func decides(_ outcomes: [Games.Standings], context: Games.Context) -> [String] {
         guard let first = outcomes.first else { return [] }
-        return first.results.indices.flatMap { index in
+        // The skins first (they name holes, the most direct effect), then the others in the registry's order.
+        let order = first.results.indices.sorted {
+            (first.results[$0].format != .skins ? 1 : 0, $0) < (first.results[$1].format != .skins ? 1 : 0, $1)
+        }
+        return order.flatMap { index in
             first.results[index].format.definition.decides(outcomes.map { $0.results[index] }, context: context)
         }
     }

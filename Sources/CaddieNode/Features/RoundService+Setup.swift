@@ -195,6 +195,20 @@ extension RoundService {
         // The formats the game will play, for the checks of its sides and hole entries.
         let names = setup.formats?.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? game?.formats ?? []
         let playing = names.isEmpty ? [Games.Format.stroke, .stableford] : names.compactMap(Games.Format.init(rawValue:))
+        if setup.formats != nil, setup.teams == nil, let game, !game.teams.isEmpty {
+            // The sides already set must fit the formats chosen now.
+            let sides = ["A", "B"].map { side in roster.filter { game.teams[$0] == side } }
+            for format in playing {
+                guard let rule = format.definition.sides, !sides.allSatisfy(\.isEmpty),
+                    let refusal = rule.refusal(sizes: sides.map(\.count))
+                else { continue }
+                throw .badInput(
+                    .formats,
+                    "names \(format.definition.title), which does not fit the sides set "
+                        + "(\(sides.map { $0.map(nameOf).joined(separator: "+") }.joined(separator: " against "))): it "
+                        + "\(refusal); set other sides with --teams in the same change")
+            }
+        }
         if let teams = setup.teams {
             let rules = playing.compactMap { format in format.definition.sides.map { (format, $0) } }
             let largest = max(2, rules.map(\.1.sizes.upperBound).max() ?? 2)
@@ -241,7 +255,8 @@ extension RoundService {
             }
             let kinds = playing.flatMap { format in format.definition.entries.map { (format, $0) } }
             // The card's order, which the formats score in (the Wolf's turn goes by it).
-            let order = try players(space).filter { roster.contains($0.id) }.sortedByName()
+            let known = Dictionary(try players(space).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let order = roster.map { known[$0] ?? PlayerRecord(id: $0, fields: [:]) }.sortedByName()
             var start = game.startHole, count = game.holesPlayed
             if let value = setup.start { start = value }
             if let value = setup.holes { count = value }

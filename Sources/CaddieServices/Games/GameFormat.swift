@@ -179,7 +179,7 @@ extension Games {
 
         /// The sides as the group set them; the two players of a two-ball when a format takes sides of one.
         func sides(for rule: SideRule) -> [[Int]]? {
-            if let sides = rules.sides, !sides.joined().isEmpty { return sides }
+            if let sides = rules.sides { return sides }
             if rule.sizes.contains(1), cards.count == 2 { return [[0], [1]] }
             if rule.oneTeamWithout { return [Array(cards.indices)] }
             return nil

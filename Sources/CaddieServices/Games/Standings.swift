@@ -126,7 +126,7 @@ extension Games {
         // Every player's line: stroke play at 95% of their own Course Handicap, whatever the formats.
         let strokePlay = cards.map { playingHandicap($0.courseHandicap, percent: 95) }
         var results: [FormatResult] = []
-        for format in rules.formats.sorted() {
+        for format in rules.formats.sorted() where !cards.isEmpty {
             let definition = format.definition
             if !definition.players.contains(cards.count) {
                 let range = definition.players

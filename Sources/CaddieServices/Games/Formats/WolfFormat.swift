@@ -42,7 +42,12 @@ public struct WolfFormat: GameFormat {
             switch choice {
             case .lone: team = [wolf]
             case .player(let partner):
-                team = partner == wolf || !context.cards.indices.contains(partner) ? [wolf] : [wolf, partner]
+                // A partner who is now the Wolf (the roster or a name changed the turns since): not a choice.
+                guard partner != wolf, context.cards.indices.contains(partner) else {
+                    holes.append((position, "\(context.names[wolf]) is the Wolf: enter the partner again"))
+                    continue
+                }
+                team = [wolf, partner]
             }
             let others = context.cards.indices.filter { !team.contains($0) }
             let best = [team, others].map { side in side.compactMap { scores[$0] }.min()! }
