@@ -1208,6 +1208,14 @@ def main():
         check(wide <= 0, "the Wolf's standings at 390 px do not scroll sideways (%d px too wide)" % wide)
         shot(phone, "standings-wolf-390")
         axe(phone, "the Wolf's standings")
+        # A scramble in sides: the card says where each side's one score goes.
+        caddie(ana, "game", "setup", wolf_game, "--formats", "scramble", "--teams", "Ana+Cleo,Ben+Dev")
+        phone.get(origin + "/#/game/" + wolf_game)
+        wait(phone, lambda d: d.find_elements(By.ID, "one-ball"), "the scramble's card says where a side's score goes")
+        hint = retry(lambda: phone.find_element(By.ID, "one-ball").text)
+        check(hint == "Scramble: one score a side, on Ana's card (Ana & Cleo) and Ben's card (Ben & Dev)",
+              "the one-ball hint names each side's card: %r" % hint)
+        shot(phone, "card-scramble-390")
 
         print("Refusals")
         status, headers, body = node_a.request("GET", "/signin?t=" + link.split("t=")[1], token=False)

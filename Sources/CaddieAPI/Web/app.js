@@ -231,10 +231,11 @@ async function showNewGame() {
             }, `marked by ${m.name}`)))))),
       h('p', { class: 'hint' }, 'A marker keeps a player\'s score and attests their card at the end, from their own device.'),
       h('fieldset', {}, h('legend', {}, 'Side games'),
-        FORMATS.map((f) => h('div', { class: 'check' },
-          h('input', { type: 'checkbox', id: `f-${f.name}`, checked: f.onByDefault, 'aria-describedby': `fd-${f.name}` }),
-          h('label', { for: `f-${f.name}` }, f.title),
-          h('span', { class: 'hint', id: `fd-${f.name}` }, ` ${f.summary}`))),
+        FORMATS.map((f) => h('div', { class: 'format-pick' },
+          h('div', { class: 'check' },
+            h('input', { type: 'checkbox', id: `f-${f.name}`, checked: f.onByDefault, 'aria-describedby': `fd-${f.name}` }),
+            h('label', { for: `f-${f.name}` }, f.title)),
+          h('p', { class: 'hint', id: `fd-${f.name}` }, f.summary))),
         h('label', { for: 'skins' }, 'Skins on'),
         h('select', { id: 'skins' }, h('option', { value: 'net' }, 'net scores (strokes off the low)'),
           h('option', { value: 'gross' }, 'gross scores')),
@@ -467,9 +468,19 @@ function holeView(disputed) {
 function holeChoices(hole) {
   const c = state.card;
   const setup = state.setup?.game === c.game ? state.setup : null;
-  const kinds = setup && formatList ? formatList.filter((f) => setup.formats.includes(f.name))
-    .flatMap((f) => f.entries.map((kind) => ({ ...kind, format: f }))) : [];
-  if (!kinds.length) return null;
+  const played = setup && formatList ? formatList.filter((f) => setup.formats.includes(f.name)) : [];
+  const kinds = played.flatMap((f) => f.entries.map((kind) => ({ ...kind, format: f })));
+  // A side that plays one ball enters its one score on its first player's card (in the card's order).
+  const oneBall = played.filter((f) => f.oneBall);
+  let ballHint = null;
+  if (oneBall.length) {
+    const team = new Map(setup.teams.map((t) => [t.player, t.team]));
+    const sides = team.size ? ['A', 'B'].map((side) => c.players.filter((p) => team.get(p.player) === side)) : [c.players];
+    ballHint = h('p', { class: 'hint wide-row', id: 'one-ball' }, `${oneBall.map((f) => f.title).join(', ')}: one score a side, on `
+      + sides.filter((side) => side.length).map((side) => `${side[0].name}'s card (${side.map((p) => p.name).join(' & ')})`)
+        .join(' and '));
+  }
+  if (!kinds.length) return ballHint ? h('section', { class: 'choices', 'aria-label': 'One ball a side' }, ballHint) : null;
   const count = c.holes;
   const position = ((hole - setup.startHole) % count + count) % count;
   // A hole the game does not play (the other nine of a 9-hole game) takes no choices.
@@ -501,6 +512,7 @@ function holeChoices(hole) {
           kind.allowsLone ? h('option', { value: 'lone', selected: value === 'lone' }, 'alone (Lone Wolf)') : null)];
     }),
     described.length ? h('p', { class: 'hint wide-row' }, described.map((kind) => `${short(kind)}: ${kind.label}`).join(' · ')) : null,
+    ballHint,
     message);
 }
 

@@ -48,6 +48,7 @@ extension Views {
                 .object([
                     ("name", .string(format.name)), ("title", .string(format.title)),
                     ("summary", .string(format.summary)), ("onByDefault", .bool(format.onByDefault)),
+                    ("oneBall", .bool(format.oneBall)),
                     ("minPlayers", .int(format.players.lowerBound)),
                     (
                         "maxPlayers",

@@ -18,6 +18,8 @@ public protocol GameFormat: Sendable {
     /// Choices entered on each hole beyond strokes (the Wolf's partner, Bingo Bango Bongo's points), stored as
     /// fields of the game.
     var entries: [Games.EntryKind] { get }
+    /// Whether a side plays one ball and enters one score a hole, on its first player's card.
+    var oneBall: Bool { get }
     /// Scores the cards into the format's result.
     func score(_ context: Games.Context) -> Games.FormatResult
     /// What a disputed value decides in this format, given the result scored with each value: empty when every
@@ -35,6 +37,7 @@ extension GameFormat {
     public var sides: Games.SideRule? { nil }
     public var players: ClosedRange<Int> { 1...Int.max }
     public var entries: [Games.EntryKind] { [] }
+    public var oneBall: Bool { false }
 
     public func decides(_ outcomes: [Games.FormatResult], context: Games.Context) -> [String] {
         Games.alternatives(outcomes.map(\.summary)).map { ["the \(title) (\($0))"] } ?? []

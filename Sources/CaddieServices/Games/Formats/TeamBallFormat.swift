@@ -34,6 +34,8 @@ public struct TeamBallFormat: GameFormat {
         }
     }
 
+    public var oneBall: Bool { true }
+
     var format: Games.Format { Games.Format(rawValue: name)! }
     var matchPlay: Bool { team != .scramble }
 
