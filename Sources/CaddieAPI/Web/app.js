@@ -307,13 +307,28 @@ async function showCard(gameText) {
   renderCard();
 }
 
-/** The game's setup (formats and hole choices) and the format list, for the choices a hole asks for; a node that
- * cannot be reached leaves the choices out rather than the card. */
+/** The game's setup (formats and hole choices) and the format list, for the choices a hole asks for, read each
+ * time the card opens (another device may have changed them); a node that cannot be reached gives the copy this
+ * phone kept, and without one the card is drawn without the choices. */
 async function loadSetup(game) {
   try {
     await formats();
-    if (state.setup?.game !== game) state.setup = await get(`${base()}/games/${enc(game)}`);
+    await fetchSetup(game);
   } catch { /* the card is drawn without them */ }
+}
+
+/** Reads a game's setup into the state and says whether it was applied: answers can arrive out of order, and an
+ * answer to an earlier read never replaces the answer to a later one (a choice just made must not be undone by a
+ * read sent before it). */
+let setupReads = 0;
+let setupShown = 0;
+async function fetchSetup(game) {
+  const ticket = ++setupReads;
+  const setup = await get(`${base()}/games/${enc(game)}`);
+  if (ticket < setupShown) return false;
+  setupShown = ticket;
+  state.setup = setup;
+  return true;
 }
 
 function parOf(hole) { return state.card.par[hole - 1] ?? null; }
@@ -492,7 +507,7 @@ function holeChoices(hole) {
     if (value === 'lone') entry.lone = true; else if (value) entry.player = value;
     try {
       await patch(`${base()}/games/${enc(c.game)}`, { entries: [entry] });
-      state.setup = await get(`${base()}/games/${enc(c.game)}`);
+      await fetchSetup(c.game);
       renderCard();
       document.getElementById(`choice-${key}`)?.focus();
     } catch (error) { mount(message, problem(error)); }
@@ -1377,9 +1392,9 @@ function onEvent(type, data) {
       // Another device may have made a hole's choice or changed the formats: the game's fields are read again, and
       // the card drawn again when what its choices show has changed (not while a choice is being made here).
       const shown = (setup) => JSON.stringify([setup?.formats, setup?.startHole, setup?.holesPlayed, setup?.entries]);
-      get(`${base()}/games/${enc(data.game)}`).then((setup) => {
-        if (state.card?.game !== setup.game || shown(setup) === shown(state.setup)) return;
-        state.setup = setup;
+      const before = shown(state.setup);
+      fetchSetup(data.game).then((applied) => {
+        if (!applied || state.card?.game !== state.setup?.game || shown(state.setup) === before) return;
         if (!document.activeElement?.closest?.('.choices')) renderCard();
       }).catch(() => {});
     }
