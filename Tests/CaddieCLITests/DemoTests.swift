@@ -5,17 +5,8 @@ import Testing
 struct DemoTests {
     @Test("the demo converges, shows the card with net and Stableford, the conflict and its resolution, and cleans up")
     func demoRuns() throws {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["demo"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.killAfter(CLI.commandDeadline)
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text, _) = try Self.demo([])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("four devices, 4 different states"))
         #expect(text.contains("demo: converged, all four homes hold the same state"))
         #expect(text.contains("Dev joined Saturday foursome, invited by Ana") && text.contains("3 of 3 uses taken"))
@@ -38,17 +29,8 @@ struct DemoTests {
 
     @Test("the demo plays any format it is asked for, with the hole choices entered, and refuses an unknown one")
     func demoPlaysAnyFormat() throws {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["demo", "--formats", "wolf,bbb,chapman"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.killAfter(CLI.commandDeadline)
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text, _) = try Self.demo(["--formats", "wolf,bbb,chapman"])
+        #expect(status == 0, "\(text)")
         #expect(text.contains("Ana enters each hole's wolf, bingo, bango, bongo on her device"))
         // Every hole has its Wolf's choice: the standings name all eighteen, and the Lone Wolf on the 6th.
         #expect(text.contains("Wolf: ") && text.contains("6: Ben (lone) "), "\(text)")
@@ -56,16 +38,27 @@ struct DemoTests {
         #expect(text.contains("Chapman (Pinehurst): ") && text.contains("team handicap"))
         #expect(text.contains("demo: converged, all four homes hold the same state"))
 
-        let refused = Process()
-        refused.executableURL = CLI.binary
-        refused.arguments = ["demo", "--formats", "wolf,golf"]
-        let err = Pipe()
-        refused.standardOutput = FileHandle.nullDevice
-        refused.standardError = err
-        try refused.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        refused.waitUntilExit()
-        #expect(refused.terminationStatus != 0)
+        let (refused, _, message) = try Self.demo(["--formats", "wolf,golf"])
+        #expect(refused != 0)
         #expect(message.contains("--formats names an unknown format 'golf': choose from stroke,"), "\(message)")
+    }
+
+    /// Runs `caddie demo` with these arguments to its end (or the command deadline): its status, output and errors.
+    static func demo(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["demo"] + arguments
+        // Errors go to a file, so a full error pipe cannot stall the demo while its output is read.
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-demo-errors-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        process.killAfter(CLI.commandDeadline)
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text, try String(contentsOf: errors, encoding: .utf8))
     }
 }

@@ -144,11 +144,15 @@ extension HandicapService {
 
     /// The hole numbers a game plays, in order: from its start hole, wrapping round the course.
     public static func holesPlayed(_ game: GameRecord, course: CourseRecord) -> [Int] {
+        holesPlayed(start: game.startHole, count: game.holesPlayed, course: course)
+    }
+
+    /// The hole numbers played from `start`, `count` of them (nil: every hole of the course), wrapping round.
+    static func holesPlayed(start: Int, count: Int?, course: CourseRecord) -> [Int] {
         let all = course.holes.map(\.number).sorted()
-        guard !all.isEmpty else { return Array(1...(game.holesPlayed ?? 18)) }
-        let count = min(game.holesPlayed ?? all.count, all.count)
-        let first = all.firstIndex(of: game.startHole) ?? 0
-        return (0..<count).map { all[(first + $0) % all.count] }
+        guard !all.isEmpty else { return Array(1...(count ?? 18)) }
+        let first = all.firstIndex(of: start) ?? 0
+        return (0..<min(count ?? all.count, all.count)).map { all[(first + $0) % all.count] }
     }
 
     /// A game's standings: every format it plays, the disputes and what they decide, the settlement.

@@ -257,13 +257,8 @@ extension RoundService {
             // The card's order, which the formats score in (the Wolf's turn goes by it).
             let known = Dictionary(try players(space).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let order = roster.map { known[$0] ?? PlayerRecord(id: $0, fields: [:]) }.sortedByName()
-            var start = game.startHole, count = game.holesPlayed
-            if let value = setup.start { start = value }
-            if let value = setup.holes { count = value }
             let holes = HandicapService.holesPlayed(
-                GameRecord(
-                    id: game.id, fields: ["start": .integer(Int64(start)), "holes": count.map { .integer(Int64($0)) } ?? .null]),
-                course: course)
+                start: setup.start ?? game.startHole, count: setup.holes ?? game.holesPlayed, course: course)
             for entry in setup.entries {
                 let key = entry.key.trimmingCharacters(in: .whitespaces).lowercased()
                 guard let (format, kind) = kinds.first(where: { $0.1.key == key }) else {

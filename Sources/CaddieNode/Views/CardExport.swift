@@ -94,7 +94,7 @@ public struct CardExport: Sendable {
     }
 
     public static func toPar(_ value: Int, thru: Int) -> String {
-        thru == 0 ? "" : value == 0 ? "E" : value > 0 ? "+\(value)" : "\(value)"
+        thru == 0 ? "" : Games.toPar(value)
     }
 
     // MARK: HTML
