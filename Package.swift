@@ -105,7 +105,6 @@ let package = Package(
                 .embedInCode("Web/signin.html"),
                 .embedInCode("Web/store.js"),
                 .embedInCode("Web/sw.js"),
-                .embedInCode("Web/trust.js"),
             ],
             swiftSettings: above
         ),
@@ -136,7 +135,10 @@ let package = Package(
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
         .testTarget(
             name: "CaddieTLSTests",
-            dependencies: ["CaddieTLS", .product(name: "X509", package: "swift-certificates")],
+            dependencies: [
+                "CaddieTLS", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

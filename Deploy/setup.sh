@@ -7,7 +7,7 @@
 set -euo pipefail
 
 packages=(libsodium-dev libsqlite3-dev libavahi-client-dev libqrencode-dev avahi-daemon dbus iproute2 procps util-linux python3
-          python3-venv chromium chromium-driver nodejs systemd libnss3-tools)
+          python3-venv chromium chromium-driver nodejs systemd libnss3-tools openssl)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -57,6 +57,9 @@ public struct APIToken: Sendable {
 /// Lets a request reach the API when it carries the node's bearer token (programs) or the session cookie of a
 /// signed-in browser. A browser's writes must also come from the app's own origin (`Origin` equal to the page's
 /// scheme and host), so another site cannot make a signed-in browser act. Everything else gets 401.
+///
+/// A session is a person (WebAccess): the owner's browser acts as this home's user; a partner's phone goes through
+/// `PartnerAccess`, and its session ends as soon as its user is removed from a space here or its device revoked.
 struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
     let token: APIToken
     let web: WebAccess
@@ -68,10 +71,19 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
         let header = request.headers[.authorization]
         if token.admits(header) { return try await next(request, context) }
         if header == nil, let cookie = WebCookie.value(in: request) {
-            guard (try? web.session(cookie: cookie)) ?? nil != nil else {
+            let web = web
+            guard let session = try? await offload({ try web.session(cookie: cookie) }) else {
                 throw APIError(
                     status: .unauthorized, code: "session_ended",
-                    message: "this browser's session has ended: get a new sign-in link with `caddie web link`")
+                    message: "this browser's session has ended: get a new sign-in link from the node's owner "
+                        + "(`caddie web link`, or the Devices screen's sign-in code)")
+            }
+            if !session.isOwner, (try? await offload({ try web.personEnded(session) })) ?? true {
+                _ = try? await offload { try web.end { $0.id == session.id } }
+                throw APIError(
+                    status: .unauthorized, code: "session_ended",
+                    message: "this phone's user was removed from a space of this node, or its device revoked: "
+                        + "its session has ended")
             }
             if request.method != .get, request.method != .head {
                 let scheme = secure ? "https" : "http"
@@ -82,7 +94,8 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                         message: "a browser may change this node's data only from the Caddie app's own page")
                 }
             }
-            return try await next(request, context)
+            if session.isOwner { return try await next(request, context) }
+            return try await PartnerAccess(web: web, session: session).handle(request, context: context, next: next)
         }
         throw APIError(
             status: .unauthorized, code: header == nil ? "token_missing" : "token_wrong",

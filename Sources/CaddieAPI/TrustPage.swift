@@ -10,8 +10,9 @@ import ServiceLifecycle
 /// The plain-HTTP server a new phone meets first (`caddie serve --trust-page`): a page with the home's certificate
 /// authority (a `.crt` for Android and desktops, a `.mobileconfig` profile for iPhones), its fingerprint and the
 /// steps for each platform, then a link to the node over HTTPS. It has no API, no app and no sign-in: every other
-/// path is redirected to HTTPS, so nothing secret crosses the Wi-Fi in clear. The sign-in link that
-/// `caddie web link` puts in its QR code rides in the address's fragment, which a browser never sends.
+/// path is redirected to HTTPS, so nothing secret crosses the Wi-Fi in clear. It never carries a sign-in link, not
+/// even in a fragment: whoever answers a plain-HTTP request could serve a script that reads it. The sign-in is a
+/// second code, an `https://` address, which the phone opens once it trusts the authority.
 public struct TrustPage: Sendable {
     let home: Home
     /// The port of the node's HTTPS server.
@@ -48,10 +49,9 @@ public struct TrustPage: Sendable {
                 body: ResponseBody(
                     byteBuffer: ByteBuffer(
                         string: Self.page(
-                            fingerprint: NodeAuthority.fingerprint(der),
+                            fingerprint: NodeAuthority.fingerprint(der), validUntil: NodeAuthority.validUntil(der),
                             https: "https://\(Self.bracketed(host)):\(httpsPort)/"))))
         }
-        router.get("/trust.js") { _, _ in WebApp.serve("/trust.js") }
         router.get("/app.css") { _, _ in WebApp.serve("/app.css") }
         router.get("/authority.crt") { _, _ in
             guard let der = home.authorityCertificate() else {
@@ -95,7 +95,12 @@ public struct TrustPage: Sendable {
     }
 
     /// The page: the fingerprint to compare, the two downloads, the steps for each platform, and the way on.
-    static func page(fingerprint: String, https: String) -> String {
+    static func page(fingerprint: String, validUntil: Date?, https: String) -> String {
+        let until =
+            validUntil.map { " It is valid until \(Self.day($0)); before then the node makes a new one, trusted the same way." }
+            ?? ""
+        let suffixes = LocalNames.suffixes.map { ".\($0)" }.joined(separator: ", ")
+        return
         """
         <!doctype html>
         <html lang="en">
@@ -104,7 +109,6 @@ public struct TrustPage: Sendable {
           <meta name="viewport" content="width=device-width, initial-scale=1">
           <title>Trust this Caddie node</title>
           <link rel="stylesheet" href="/app.css">
-          <script type="module" src="/trust.js"></script>
         </head>
         <body>
           <header class="bar"><h1>Caddie</h1></header>
@@ -116,6 +120,8 @@ public struct TrustPage: Sendable {
             <p>Compare this fingerprint with the one the node's owner sees (<code>caddie web authority</code>) or
               with the one your phone shows while installing:</p>
             <p><code id="fingerprint" class="fingerprint">\(escaped(fingerprint))</code></p>
+            <p id="scope">The authority can vouch only for addresses of a local network (10.x, 172.16-31.x, 192.168.x,
+              169.254.x, 127.x) and names ending in \(escaped(suffixes)), never for a website.\(escaped(until))</p>
             <h3>iPhone or iPad</h3>
             <ol>
               <li><a id="profile" href="/caddie.mobileconfig">Download the profile</a> and allow it.</li>
@@ -131,13 +137,26 @@ public struct TrustPage: Sendable {
             <h3>A computer</h3>
             <p>Import <a href="/authority.crt">the certificate</a> into the browser's certificate authorities, for
               identifying websites.</p>
-            <p><a id="continue" class="button primary" href="\(escaped(https))">Continue to the node over HTTPS</a></p>
-            <p class="hint">This page is plain HTTP: it carries no sign-in and no scores. If the next page says the
+            <h3>Then sign in</h3>
+            <p id="next">Once the authority is trusted, scan the <strong>sign-in code</strong> the node's owner shows
+              you (the second code): it opens the node over HTTPS and signs this phone in. If that page says the
               connection is not private, the authority is not trusted yet.</p>
+            <p><a id="continue" class="button" href="\(escaped(https))">Open the node over HTTPS</a></p>
+            <p class="hint">This page is plain HTTP: it carries no sign-in and no scores, and a sign-in code is never
+              sent through it.</p>
           </main>
         </body>
         </html>
         """
+    }
+
+    /// A day as the page shows it, such as 2027-03-01.
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
     }
 
     /// An iOS configuration profile that installs the authority (trusted once the person turns it on).

@@ -18,6 +18,5 @@ enum WebFiles {
         ("signin.html", PackageResources.signin_html),
         ("store.js", PackageResources.store_js),
         ("sw.js", PackageResources.sw_js),
-        ("trust.js", PackageResources.trust_js),
     ]
 }

@@ -62,7 +62,11 @@ extension Home {
         case .revokeInvite(let text):
             return .inviteRevoked(try spaces.revokeInvite(text, keys: keys))
         case .removeMember(let space, let member):
-            return .removed(try spaces.removeMember(space: space, user: member, keys: keys))
+            let outcome = try spaces.removeMember(space: space, user: member, keys: keys)
+            // The removed user's sessions end at their next request (WebAccess.personEnded); a partner's guest
+            // session, not yet anyone's device, could still become one: it ends now.
+            try WebAccess(home: home).end { !$0.isOwner && $0.device == nil }
+            return .removed(outcome)
         case .rotateKey(let space):
             let rotation = try spaces.rotateKey(space: space, keys: keys)
             return .rotated(epoch: rotation.epoch, sealedTo: rotation.sealed.count)

@@ -4,6 +4,13 @@ import Foundation
 
 /// Who may use the web app of a home's node: one-time sign-in links and the browser sessions they turn into.
 ///
+/// Every session is a person. An owner's link (`caddie web link`) signs in the node's owner on a browser of their
+/// own: it acts as this home's user. A partner's link (`caddie web link --partner`, or the Devices screen's code)
+/// signs in someone else's phone: a guest that may read, for `guestLifetime`, until the phone becomes a device of
+/// its own user (an admission with the device's proof that it holds this session); from then on the session is
+/// that user's and that device's, may write only ops that device signed, and ends when the user is removed from a
+/// space of this node or the device is revoked (docs/security.md).
+///
 /// A link is made by `caddie web link` (a separate process from the node) and redeemed by the node when a browser
 /// opens it, so both live in one file in the home, `web-access.json` (owner-only), changed under an exclusive lock
 /// on `web-access.lock` and replaced atomically. Only BLAKE2b digests of the secrets are stored: a copy of the file
@@ -15,6 +22,10 @@ public struct WebAccess: Sendable {
     public static let sessionIdleLifetime: TimeInterval = 30 * 24 * 3600
     /// Most sessions kept; the least recently used go first.
     public static let maxSessions = 32
+    /// How long a partner's session may read before its phone becomes a device of its own.
+    public static let guestLifetime: TimeInterval = 3600
+    /// Most sign-in links waiting at once: a new one beyond it replaces the oldest.
+    public static let maxLinks = 16
 
     let home: Home
     var url: URL { home.directory.appendingPathComponent("web-access.json") }
@@ -34,11 +45,43 @@ public struct WebAccess: Sendable {
         public var lastSeen: Double
         /// The browser's User-Agent, cut to 120 characters, so a person can tell sessions apart.
         public let agent: String
+        /// "owner" or "partner"; absent in sessions made before sessions had a person, which are refused.
+        public var kind: String?
+        /// A partner's session once its phone became a device: that device's user and device keys, hex.
+        public var user: String?
+        public var device: String?
+
+        /// Whether it is the node's owner's own browser.
+        public var isOwner: Bool { kind == Kind.owner.rawValue }
+
+        /// The phone's user and device, once a partner's session is bound to them.
+        public var person: (user: PublicKey, device: PublicKey)? {
+            guard let user = user.flatMap(PublicKey.init(hex:)), let device = device.flatMap(PublicKey.init(hex:)) else {
+                return nil
+            }
+            return (user, device)
+        }
+
+        /// Who it is, as `caddie web sessions` says: "owner", "partner (guest)" or "partner DEVICE".
+        public var who: String {
+            if isOwner { return "owner" }
+            return device.map { "partner, device \($0.prefix(8))" } ?? "partner (guest)"
+        }
+    }
+
+    /// Whose browser a sign-in link is for.
+    public enum Kind: String, Sendable {
+        /// The node's owner, on a browser of their own: acts as this home's user.
+        case owner
+        /// Someone else's phone: a guest until it becomes a device of its own user, then that user.
+        case partner
     }
 
     struct Link: Codable {
         let hash: String
         let expires: Double
+        /// "partner" for a partner's link; absent for the owner's.
+        var kind: String?
     }
 
     struct State: Codable {
@@ -56,12 +99,16 @@ public struct WebAccess: Sendable {
 
     // MARK: Links
 
-    /// A new sign-in link secret, valid for `linkLifetime`.
-    public func newLink(now: Date = Date()) throws(NodeError) -> String {
+    /// A new sign-in link secret for `kind`, valid for `linkLifetime`. At most `maxLinks` wait at once.
+    public func newLink(_ kind: Kind, now: Date = Date()) throws(NodeError) -> String {
         let secret = Base32.encode(SecureRandom.bytes(20)).lowercased()
         try change { state in
             state.links.removeAll { $0.expires < now.timeIntervalSince1970 }
-            state.links.append(Link(hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.linkLifetime))
+            state.links.append(
+                Link(
+                    hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.linkLifetime,
+                    kind: kind == .partner ? kind.rawValue : nil))
+            state.links = Array(state.links.suffix(Self.maxLinks))
         }
         return secret
     }
@@ -78,15 +125,16 @@ public struct WebAccess: Sendable {
         var result = Redeemed.refused
         try change { state in
             let live = state.links.filter { $0.expires >= now.timeIntervalSince1970 }
-            let found = live.contains { MessageAuthentication.constantTimeEqual(Array($0.hash.utf8), Array(hash.utf8)) }
+            let found = live.first { MessageAuthentication.constantTimeEqual(Array($0.hash.utf8), Array(hash.utf8)) }
             state.links = live.filter { $0.hash != hash }
-            guard found else { return }
+            guard let found else { return }
             let id = Hex.encode(SecureRandom.bytes(4))
             let cookieSecret = Hex.encode(SecureRandom.bytes(32))
             state.sessions.append(
                 Session(
                     id: id, secretHash: Self.digest(cookieSecret), created: now.timeIntervalSince1970,
-                    lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120))))
+                    lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120)),
+                    kind: found.kind ?? Kind.owner.rawValue))
             if state.sessions.count > Self.maxSessions {
                 state.sessions = Array(state.sessions.sorted { $0.lastSeen > $1.lastSeen }.prefix(Self.maxSessions))
             }
@@ -103,14 +151,43 @@ public struct WebAccess: Sendable {
             .sorted { $0.created > $1.created }
     }
 
-    /// The session a cookie value names, if it is live; notes its use at most once a minute.
+    /// Binds a partner's guest session to the device its phone became, and that device's user. A session bound
+    /// already stays with its device: false when it names another.
+    public func bind(_ id: String, user: PublicKey, device: PublicKey) throws(NodeError) -> Bool {
+        var bound = false
+        try change { state in
+            guard let index = state.sessions.firstIndex(where: { $0.id == id }), !state.sessions[index].isOwner else { return }
+            let session = state.sessions[index]
+            if session.device == nil || (session.device == device.hex && session.user == user.hex) {
+                state.sessions[index].user = user.hex
+                state.sessions[index].device = device.hex
+                bound = true
+            }
+        }
+        return bound
+    }
+
+    /// Ends every session `ended` says should end (a removal's or a revocation's), returning how many.
+    @discardableResult
+    public func end(where ended: (Session) -> Bool) throws(NodeError) -> Int {
+        var count = 0
+        try change { state in
+            count = state.sessions.filter(ended).count
+            state.sessions.removeAll(where: ended)
+        }
+        return count
+    }
+
+    /// The session a cookie value names, if it is live; notes its use at most once a minute. A session from before
+    /// sessions had a person, and a partner's guest session past `guestLifetime`, are not live.
     public func session(cookie: String, now: Date = Date()) throws(NodeError) -> Session? {
         let parts = cookie.split(separator: ".", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         let (id, hash) = (String(parts[0]), Self.digest(String(parts[1])))
         guard var session = try read().sessions.first(where: { $0.id == id }),
             MessageAuthentication.constantTimeEqual(Array(session.secretHash.utf8), Array(hash.utf8)),
-            session.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970
+            session.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970, session.kind != nil,
+            session.isOwner || session.device != nil || session.created + Self.guestLifetime >= now.timeIntervalSince1970
         else { return nil }
         if now.timeIntervalSince1970 - session.lastSeen >= 60 {
             session.lastSeen = now.timeIntervalSince1970
@@ -150,6 +227,13 @@ public struct WebAccess: Sendable {
             throw .notFound("no browser session '\(text)': see `caddie web sessions`")
         }
         return revoked
+    }
+
+    /// Whether a partner's session bound to a device is over: its user was removed from a space of this home, or
+    /// its device revoked, here or on any node whose ops reached this one.
+    public func personEnded(_ session: Session) throws(NodeError) -> Bool {
+        guard let person = session.person else { return false }
+        return try home.run { try home.store.personEnded(user: person.user, device: person.device) }
     }
 
     // MARK: The file

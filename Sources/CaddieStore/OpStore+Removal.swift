@@ -70,6 +70,18 @@ extension OpStore {
         }
     }
 
+    /// Whether `user` was removed from any space of this home, or `device` revoked (or removed) in any: what ends
+    /// a browser session that is that person's.
+    public func personEnded(user: PublicKey, device: PublicKey) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM removal WHERE user = ?) OR EXISTS (SELECT 1 FROM revocation WHERE device = ?)
+                    """, arguments: [Data(user.bytes), Data(device.bytes)]) ?? false
+        }
+    }
+
     /// The users the space's owner removed.
     public func removedUsers(_ space: SpaceID) throws(StoreError) -> Set<PublicKey> {
         try read { db in

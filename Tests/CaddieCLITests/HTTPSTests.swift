@@ -145,6 +145,53 @@ struct HTTPSTests {
         try cli.fails(
             ["serve", "--https", "127.0.0.1:7443", "--trust-page", "caddie.local:7480", "--no-mdns"],
             saying: "--trust-page takes an IPv4 address")
+        // The third review's H3: the home's authority vouched for any name given. A website's name or a public
+        // address is refused before any authority is made.
+        try cli.fails(
+            ["serve", "--https", "127.0.0.1:0", "--https-name", "accounts.google.com", "--no-mdns"],
+            saying: "'accounts.google.com' is not a local name")
+        try cli.fails(["serve", "--https", "8.8.8.8:7443", "--no-mdns"], saying: "not an address of a local network")
         #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("authority.der").path))
+    }
+
+    @Test("no sign-in secret ever reaches a plain-HTTP page: the trust page has a code of its own, the sign-in is HTTPS")
+    func signInNeverPlain() throws {
+        let (homes, _, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        let (https, trust) = (try SyncTests.freePort(), try SyncTests.freePort())
+        let node = try NodeProcess(ana, http: true, trustPage: (https, trust))
+        defer { node.stop() }
+        let authority = ana.home.appendingPathComponent("trust.crt")
+        _ = try ana.ok(["web", "authority", "--out", authority.path, "--json"])
+        // The third review's H2: the QR code was http://NODE:TRUST/#https://NODE:HTTPS/signin?t=SECRET, and whoever
+        // answered that plain request could read the fragment with a script and sign in first.
+        let made = try ana.ok(["web", "link", "--json", "--host", "caddie.test"])
+        let url = try made.field("url")
+        let trustURL = try made.field("trustUrl")
+        let secret = try #require(url.split(separator: "t=").last.map(String.init))
+        #expect(url.hasPrefix("https://caddie.test:\(https)/signin?t="), "\(url)")
+        #expect(trustURL == "http://caddie.test:\(trust)/", "the trust page's code carries nothing else: \(trustURL)")
+        let text = try ana.ok(["web", "link", "--host", "caddie.test"]).stdout
+        let plain = text.split(separator: "\n").filter { $0.hasPrefix("http://") }
+        #expect(plain == ["http://caddie.test:\(trust)/"], "\(plain)")
+        // The plain page names no secret and loads no script that could look for one.
+        let page = try HTTPClient(port: trust, token: nil).get("/")
+        #expect(page.status == 200 && !page.text.contains(secret) && !page.text.contains("<script"), "\(page.text)")
+        #expect(page.text.contains("never for a website") && page.text.contains("sign-in code"))
+        // The Devices screen's code: the sign-in QR code encodes the HTTPS link; the trust page's its own address.
+        let signedIn = try Self.request(
+            port: https, authority: authority.path, name: "caddie.test",
+            path: String(url.dropFirst("https://caddie.test:\(https)".count)))
+        let session = try #require(signedIn.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        let fromApp = try Self.request(
+            port: https, authority: authority.path, name: "caddie.test", method: "POST", path: "/v1/signin-links",
+            headers: ["Cookie": session, "Origin": "https://caddie.test:\(https)"])
+        #expect(fromApp.status == 201, "\(fromApp)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(fromApp.body.utf8)) as? [String: Any])
+        let appURL = try #require(answer["url"] as? String)
+        #expect(appURL.hasPrefix("https://caddie.test:\(https)/signin?t="), "\(appURL)")
+        #expect(answer["trustUrl"] as? String == "http://caddie.test:\(trust)/", "\(answer)")
+        #expect((answer["trustQr"] as? String)?.contains("<svg") == true, "the trust page's own QR code")
     }
 }

@@ -15,7 +15,8 @@ final class NodeProcess: @unchecked Sendable {
     /// Starts the node and waits until it listens.
     init(
         _ home: CLI, port requested: Int = 0, peers: [Int] = [], bindAll: Bool = false, http: Bool = false,
-        https: Bool = false, environment extra: [String: String] = [:], log: URL? = nil
+        https: Bool = false, trustPage: (https: Int, trust: Int)? = nil, environment extra: [String: String] = [:],
+        log: URL? = nil
     ) throws {
         self.home = home
         process.executableURL = CLI.binary
@@ -26,6 +27,9 @@ final class NodeProcess: @unchecked Sendable {
             ]
             + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] } + (http ? ["--http", "127.0.0.1:0"] : [])
             + (https ? ["--https", "127.0.0.1:0", "--https-name", "caddie.test"] : [])
+            + (trustPage.map {
+                ["--https", "127.0.0.1:\($0.https)", "--https-name", "caddie.test", "--trust-page", "127.0.0.1:\($0.trust)"]
+            } ?? [])
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase
         environment["CADDIE_LOG"] = "warning"
@@ -44,7 +48,7 @@ final class NodeProcess: @unchecked Sendable {
         var buffer: [UInt8] = []
         let deadline = Date().addingTimeInterval(60)
         func lines() -> [Substring] { String(decoding: buffer, as: UTF8.self).split(separator: "\n") }
-        let expected = 1 + (http ? 1 : 0) + (https ? 1 : 0)
+        let expected = 1 + (http ? 1 : 0) + (https ? 1 : 0) + (trustPage == nil ? 0 : 2)
         while lines().count < expected || buffer.last != UInt8(ascii: "\n"), Date() < deadline {
             guard let chunk = readChunk(out.fileHandleForReading, until: deadline) else { break }
             buffer += chunk
@@ -64,7 +68,7 @@ final class NodeProcess: @unchecked Sendable {
                 httpsPort = port
             }
         }
-        guard port != 0, !http || httpPort != 0, !https || httpsPort != 0 else {
+        guard port != 0, !http || httpPort != 0, !https || httpsPort != 0, trustPage == nil || httpsPort != 0 else {
             process.terminate()
             throw CLI.CLIError("caddie serve did not start: \(String(decoding: buffer, as: UTF8.self))")
         }

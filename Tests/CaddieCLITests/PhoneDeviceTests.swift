@@ -8,7 +8,7 @@ import Testing
 @Suite("a phone's own device: admitted by the node, its signed ops checked as a peer's", .serialized)
 struct PhoneDeviceTests {
     struct Phone {
-        let user = SigningKey.generate()
+        var user = SigningKey.generate()
         let device = SigningKey.generate()
         let certifiedAt = UInt64(Date().timeIntervalSince1970 * 1000)
         var head: Digest32 = .zero

@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import SwiftASN1
 import Testing
 import X509
 
@@ -56,5 +58,139 @@ struct NodeAuthorityTests {
                 #expect(error.description.contains(said), "\(error)")
             }
         }
+    }
+
+    @Test("a bad address or name is refused: not local, or not an address or a name")
+    func outsideLocalNames() throws {
+        let authority = try NodeAuthority.make(name: "Ana")
+        for (addresses, names, said) in [
+            (["8.8.8.8"], [String](), "not an address of a local network"),
+            (["172.32.0.1"], [], "not an address of a local network"),
+            ([], ["accounts.google.com"], "not a local name"), ([], ["local.example.com"], "not a local name"),
+            ([], ["caddie"], "not a local name"),
+        ] {
+            #expect(throws: TLSError.self, "\(addresses) \(names) \(said)") {
+                try authority.issue(addresses: addresses, names: names)
+            }
+        }
+        for ok in ["10.1.2.3", "172.31.255.1", "192.168.1.20", "169.254.3.4", "127.0.0.1"] {
+            #expect(LocalNames.permits(address: ok), "\(ok)")
+        }
+        for name in ["ana-laptop.local", "clubhouse.home.arpa", "node.internal", "caddie.test", "localhost"] {
+            #expect(LocalNames.permits(name: name), "\(name)")
+        }
+        _ = try authority.issue(addresses: ["192.168.1.20"], names: ["ana-laptop.local", "caddie.test"])
+    }
+
+    @Test("the authority's critical Name Constraints make any other site's certificate fail in OpenSSL and Python's ssl")
+    func nameConstraintsHold() throws {
+        let authority = try NodeAuthority.make(name: "Ana")
+        let root = try Certificate(derEncoded: authority.certificateDER)
+        let constraints = try #require(try root.extensions.nameConstraints)
+        #expect(root.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
+        #expect(constraints.permittedDNSDomains.contains("local") && constraints.permittedDNSDomains.contains("test"))
+        #expect(constraints.permittedIPRanges.count == 5 && constraints.excludedIPRanges.count == 1)
+        #expect(root.notValidAfter.timeIntervalSince(root.notValidBefore) < 3 * 365 * 24 * 3600, "not a decade")
+        #expect(authority.isCurrent())
+        // Whoever holds the authority's key signs a certificate for a website, bypassing `issue`'s own check: the
+        // constraints still make every client that trusts the authority refuse it.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-nc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ca = directory.appendingPathComponent("authority.pem")
+        try authority.certificatePEM.write(to: ca, atomically: true, encoding: .utf8)
+        for (name, address, accepted) in [
+            ("accounts.google.com", [UInt8]([8, 8, 8, 8]), false), ("caddie.test", [UInt8]([192, 168, 1, 20]), true),
+        ] {
+            let (leaf, key) = try Self.forged(authority: authority, name: name, address: address)
+            let leafURL = directory.appendingPathComponent("\(name).pem")
+            let keyURL = directory.appendingPathComponent("\(name).key")
+            try leaf.write(to: leafURL, atomically: true, encoding: .utf8)
+            try key.write(to: keyURL, atomically: true, encoding: .utf8)
+            let openssl = try Self.run(
+                "/usr/bin/openssl", ["verify", "-CAfile", ca.path, "-verify_hostname", name, leafURL.path])
+            let python = try Self.run("/usr/bin/env", ["python3", "-c", Self.handshake, ca.path, leafURL.path, keyURL.path, name])
+            if accepted {
+                #expect(openssl.status == 0, "\(openssl.output)")
+                #expect(python.output.contains("verified"), "\(python.output)")
+            } else {
+                #expect(openssl.status != 0 && openssl.output.contains("name constraint"), "\(openssl.output)")
+                #expect(python.output.contains("CERTIFICATE_VERIFY_FAILED"), "\(python.output)")
+            }
+        }
+    }
+
+    @Test("an authority made before the Name Constraints, or near its end, is not current: the node makes a new one")
+    func renewal() throws {
+        let old = try NodeAuthority.make(name: "Ana", now: Date().addingTimeInterval(-800 * 24 * 3600))
+        #expect(!old.isCurrent(), "25 days left is within the renewal")
+        #expect(old.isCurrent(now: Date().addingTimeInterval(-700 * 24 * 3600)))
+        let key = P256.Signing.PrivateKey()
+        let signer = Certificate.PrivateKey(key)
+        let subject = try DistinguishedName { CommonName("Caddie node of Ana") }
+        let unconstrained = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: signer.publicKey,
+            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(3650 * 24 * 3600),
+            issuer: subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
+                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+            }, issuerPrivateKey: signer)
+        #expect(!(try NodeAuthority(key: key, certificate: unconstrained)).isCurrent(), "an authority with no constraints")
+        // A server certificate never outlives its authority.
+        let server = try old.issue(addresses: ["127.0.0.1"], names: [])
+        #expect(try Certificate(derEncoded: server.chain[0]).notValidAfter <= old.validUntil)
+    }
+
+    /// A server certificate for `name` and `address` signed with the authority's key directly, as its PEM and its
+    /// key's PEM.
+    static func forged(authority: NodeAuthority, name: String, address: [UInt8]) throws -> (String, String) {
+        let serverKey = P256.Signing.PrivateKey()
+        let leaf = try Certificate(
+            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PrivateKey(serverKey).publicKey,
+            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(30 * 24 * 3600),
+            issuer: authority.certificate.subject, subject: try DistinguishedName { CommonName(name) },
+            signatureAlgorithm: .ecdsaWithSHA256,
+            extensions: try Certificate.Extensions {
+                Critical(BasicConstraints.notCertificateAuthority)
+                Critical(KeyUsage(digitalSignature: true))
+                try ExtendedKeyUsage([.serverAuth])
+                SubjectAlternativeNames([.dnsName(name), .ipAddress(ASN1OctetString(contentBytes: address[...]))])
+            }, issuerPrivateKey: Certificate.PrivateKey(authority.key))
+        var serializer = DER.Serializer()
+        try serializer.serialize(leaf)
+        return (NodeAuthority.pem(serializer.serializedBytes), serverKey.pemRepresentation)
+    }
+
+    /// A TLS server with the certificate and a client trusting only the authority, in one Python process.
+    static let handshake = """
+        import socket, ssl, sys, threading
+        ca, cert, key, name = sys.argv[1:5]
+        server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); server.load_cert_chain(cert, key)
+        listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(1)
+        def serve():
+            connection, _ = listener.accept()
+            try: server.wrap_socket(connection, server_side=True).close()
+            except Exception: connection.close()
+        threading.Thread(target=serve, daemon=True).start()
+        client = ssl.create_default_context(cafile=ca)
+        try:
+            client.wrap_socket(socket.create_connection(listener.getsockname(), timeout=10), server_hostname=name).close()
+            print("verified")
+        except Exception as error:
+            print("%s: %s" % (type(error).__name__, error))
+        """
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }

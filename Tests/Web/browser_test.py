@@ -340,12 +340,15 @@ def https_phone(work, drivers, figures):
         made = caddie_json(home, "web", "link", "--host", "caddie.test")
         link = made["url"]
         check(link.startswith(origin + "/signin?t="), "caddie web link names the HTTPS server: %s" % link)
-        check(made["trustUrl"] == "http://caddie.test:%d/#%s" % (trust_port, link),
-              "the link's QR code leads to the trust page first, the sign-in link in its fragment: %s" % made["trustUrl"])
+        check(made["trustUrl"] == "http://caddie.test:%d/" % trust_port,
+              "the trust page has a code of its own that carries no sign-in: %s" % made["trustUrl"])
         phone.get(made["trustUrl"])
-        wait(phone, lambda d: d.find_element(By.ID, "continue").get_attribute("href") == link,
-             "the trust page's Continue carries the HTTPS sign-in link from the fragment")
-        retry(lambda: tap(phone, phone.find_element(By.ID, "continue")))
+        wait(phone, lambda d: d.find_elements(By.ID, "continue"), "the trust page opens from its own code")
+        secret = link.split("t=")[1]
+        check(secret not in phone.page_source and "t=" not in phone.find_element(By.ID, "continue").get_attribute("href"),
+              "no sign-in secret reaches the plain-HTTP page or its links")
+        # The second code: the HTTPS sign-in, opened once the authority is trusted.
+        phone.get(link)
         wait(phone, lambda d: d.execute_script("return document.readyState") == "complete"
              and "/#/" in d.current_url, "the HTTPS link signs the phone in", timeout=20)
         check(phone.execute_script("return window.isSecureContext") is True,
@@ -419,10 +422,11 @@ def https_phone(work, drivers, figures):
         retry(lambda: tap(phone, phone.find_element(By.ID, "signin-code")))
         wait(phone, lambda d: d.find_elements(By.ID, "signin-url"), "the sign-in code is shown")
         partner_link = phone.find_element(By.ID, "signin-url").text
-        trust_prefix = "http://caddie.test:%d/#" % trust_port
-        check(partner_link.startswith(trust_prefix + origin + "/signin?t="),
-              "over HTTPS the code leads to the trust page first, the sign-in link at the node as the phone reached "
-              "it (%s) in its fragment: %s" % (origin, partner_link))
+        trust_url = phone.find_element(By.ID, "trust-url").text
+        check(partner_link.startswith(origin + "/signin?t="),
+              "the sign-in code is the node as the phone reached it (%s), over HTTPS: %s" % (origin, partner_link))
+        check(trust_url == "http://caddie.test:%d/" % trust_port,
+              "the trust page's code, shown first, carries no sign-in: %s" % trust_url)
         shot(phone, "https-signin-code-390")
         partner_profile = os.path.join(work, "partner-home")
         partner_db = os.path.join(partner_profile, ".pki", "nssdb")
@@ -432,13 +436,22 @@ def https_phone(work, drivers, figures):
                        check=True)
         partner = browser(390, 844, home=partner_profile, extra=rules)
         drivers.append(partner)
+        partner.get(trust_url)
+        wait(partner, lambda d: d.find_elements(By.ID, "continue"), "the partner's phone opens the trust page first")
+        check(partner_link.split("t=")[1] not in partner.page_source, "the trust page never sees the sign-in secret")
         partner.get(partner_link)
-        wait(partner, lambda d: d.find_element(By.ID, "continue").get_attribute("href") == partner_link[len(trust_prefix):],
-             "the partner's phone opens the trust page, its Continue the HTTPS sign-in link")
-        retry(lambda: tap(partner, partner.find_element(By.ID, "continue")))
         wait(partner, lambda d: d.find_elements(By.ID, "hole-title") or "Course Wi-Fi" in text(d),
-             "the partner's phone opens the app over HTTPS, signed in from the code alone", timeout=20)
+             "the partner's phone opens the app over HTTPS, signed in from the second code", timeout=20)
         check(partner.execute_script("return window.isSecureContext") is True, "the partner's page is a secure context")
+        who = partner.execute_async_script(
+            "const done = arguments[0]; fetch('/v1/whoami').then(r => r.json()).then(done).catch(e => done(String(e)));")
+        check(isinstance(who, dict) and who.get("kind") == "partner" and who.get("user") is None,
+              "the partner's session is a partner's, not the node's owner: %s" % who)
+        partner.get(origin + "/#/sync")
+        wait(partner, lambda d: d.find_elements(By.ID, "phone-partner"),
+             "the partner's Devices screen says it reads until it becomes a device of its own")
+        check(not partner.find_elements(By.ID, "signin-code"), "a partner's phone offers no sign-in codes")
+        shot(partner, "https-partner-devices-390")
         partner.quit()
         drivers.remove(partner)
     finally:

@@ -99,3 +99,11 @@ test('recovery words are the seed and a SHA-256 check byte, 11 bits a word', asy
   const ones = await ops.recoveryWords(new Uint8Array(32).fill(0xff), words);
   assert.equal(ones[0], 'w2047');
 });
+
+test('a session proof signs caddie-web-session-v1, the session id, the user and the device, as the node checks it', () => {
+  const user = 'aa'.repeat(32);
+  const device = 'bb'.repeat(32);
+  const message = ops.sessionMessage('1a2b3c4d', user, device);
+  assert.equal(ops.hex(message), ops.hex(ascii('caddie-web-session-v11a2b3c4d')) + user + device);
+  assert.throws(() => ops.sessionMessage('1a2b3c4d', 'aa', device), /32 bytes/);
+});

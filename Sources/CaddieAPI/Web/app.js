@@ -52,7 +52,8 @@ function setStatus() {
   if (pending) parts.push(pending);
   else if (state.link !== 'live') parts.push('scores entered now stay on this phone until a node answers');
   // Who signs entries made here: this phone's own user once it joined the space, else the node's.
-  const signer = state.device && state.space && state.device.spaces[state.space.space] ? state.device.name : state.me?.name;
+  const signer = state.device && state.space && state.device.spaces[state.space.space] ? state.device.name
+    : partner() ? 'a partner\'s phone, not a device yet' : state.me?.name;
   statusLine.textContent = `${signer ? signer + ' · ' : ''}${parts.join(' · ')}`;
   statusLine.dataset.link = state.link;
   statusLine.dataset.pending = String(state.pending.filter((e) => !e.refused).length);
@@ -76,6 +77,7 @@ async function route() {
       // started while another waited for these answers must not run on half of them.
       state.starting ??= Promise.all([get('/v1/whoami'), get('/v1/spaces')])
         .then(([me, spaces]) => { state.me = me; state.space = spaces[0] ?? null; })
+        .then(claimSession)
         .finally(() => { state.starting = null; });
       await state.starting;
       if (!state.space) {
@@ -755,6 +757,8 @@ function tableView(disputed) {
 
 function roundActions() {
   const c = state.card;
+  // A partner's phone attests nothing through the node (the node would sign it as its owner): not offered.
+  if (partner()) return null;
   const me = c.players.find((p) => p.name === state.me?.name);
   const marks = new Map((c.markers ?? []).map((m) => [m.player, m.marker]));
   const nameOf = (id) => c.players.find((p) => p.player === id)?.name ?? 'someone';
@@ -1025,11 +1029,11 @@ async function showSync() {
     peers.length === 0 ? h('p', {}, 'No device seen yet.') : h('ul', { class: 'list' }, peers.map((p) => h('li', {},
       h('strong', {}, p.user), ` at ${p.address} (device ${p.device.slice(0, 8)}), found by ${p.foundBy}; last seen `,
       `${card.clock(p.lastSeen)}${p.lastSync ? `, last synced ${card.clock(p.lastSync)}` : ''}`))),
-    h('h3', {}, 'A partner\'s phone'),
-    h('p', {}, 'Sign another phone in to this node from here: it scans the code, opens the app, and can then become a '
-      + 'device of its own under "This phone".'),
-    h('button', { type: 'button', id: 'signin-code', onclick: showSignInCode }, 'Show a sign-in code'),
-    h('div', { id: 'signin-made', 'aria-live': 'polite' }),
+    partner() ? null : h('h3', {}, 'A partner\'s phone'),
+    partner() ? null : h('p', {}, 'Sign another phone in to this node from here: it scans the code, opens the app, and '
+      + 'becomes a device of its own under "This phone". It signs its own entries; the node signs nothing for it.'),
+    partner() ? null : h('button', { type: 'button', id: 'signin-code', onclick: showSignInCode }, 'Show a sign-in code'),
+    partner() ? null : h('div', { id: 'signin-made', 'aria-live': 'polite' }),
     h('h3', {}, 'A new player'),
     h('p', {}, 'A player with a device of their own (a node of their own) joins by an invite code.'),
     h('a', { href: '#/invite', class: 'button', id: 'invite-link' }, 'Invite a player'),
@@ -1037,18 +1041,24 @@ async function showSync() {
 }
 
 /** A one-time sign-in code for a partner's phone: the link `caddie web link` prints, as a QR code, addressed as
- * this browser reached the node. With a trust page the code opens it first, to install the node's authority. */
+ * this browser reached the node. With a trust page, a phone new to the node scans a first code that opens it (plain
+ * HTTP, no secret in it) and the sign-in code once it trusts the node: the sign-in never passes through plain HTTP. */
 async function showSignInCode() {
   const target = document.getElementById('signin-made');
   try {
     const made = await post('/v1/signin-links');
     const until = new Date(Date.now() + made.expiresInSeconds * 1000).toTimeString().slice(0, 5);
+    const code = (svg, alt) => svg ? h('img', { class: 'qr', src: `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`, alt }) : null;
     mount(target, h('section', { class: 'signin-qr', id: 'signin-qr', tabindex: '-1', 'aria-label': 'Sign-in code' },
-      made.qr ? h('img', { class: 'qr', src: `data:image/svg+xml;utf8,${encodeURIComponent(made.qr)}`,
-        alt: 'QR code of the sign-in link shown below' }) : null,
-      h('p', {}, `Scan it with the partner's phone camera before ${until}; it signs one browser in, once.`,
-        made.trustUrl ? ' A phone new to this node is first shown how to trust it.' : ''),
-      h('p', {}, h('code', { class: 'invite-code', id: 'signin-url' }, made.trustUrl ?? made.url))));
+      made.trustUrl ? h('div', { id: 'trust-step' },
+        h('h4', {}, '1. New to this node? Trust it first'),
+        code(made.trustQr, 'QR code of the page that installs the node\'s authority'),
+        h('p', {}, 'A phone that has not trusted this node yet scans this code first and follows the page. It holds no sign-in.'),
+        h('p', {}, h('code', { class: 'invite-code', id: 'trust-url' }, made.trustUrl))) : null,
+      made.trustUrl ? h('h4', {}, '2. Sign in') : null,
+      code(made.qr, 'QR code of the sign-in link shown below'),
+      h('p', {}, `Scan it with the partner's phone camera before ${until}; it signs one browser in, once.`),
+      h('p', {}, h('code', { class: 'invite-code', id: 'signin-url' }, made.url))));
     document.getElementById('signin-qr')?.focus();
     say('Sign-in code shown: scan it with the other phone.');
   } catch (error) {
@@ -1080,9 +1090,13 @@ function phoneSection() {
   }
   const name = h('input', { id: 'phone-name', name: 'name', required: true, maxlength: 64, autocomplete: 'name' });
   section.append(
-    h('p', {}, `Entries made in this browser are signed now by ${state.me?.name ?? 'the node'}'s node, so the audit names `
-      + `${state.me?.name ?? 'its owner'}. Make this phone a device of its own: it gets keys of its own, signs what you `
-      + 'enter, and keeps entries through dead zones.'),
+    partner()
+      ? h('p', { id: 'phone-partner' }, 'This phone is signed in as a partner\'s: it can read the round, and enters scores '
+        + 'once it is a device of its own. Make it yours: it gets keys of its own, signs what you enter, and keeps '
+        + 'entries through dead zones.')
+      : h('p', {}, `Entries made in this browser are signed now by ${state.me?.name ?? 'the node'}'s node, so the audit names `
+        + `${state.me?.name ?? 'its owner'}. Make this phone a device of its own: it gets keys of its own, signs what you `
+        + 'enter, and keeps entries through dead zones.'),
     h('form', { onsubmit: (event) => { event.preventDefault(); makeDevice(name.value.trim(), message); } },
       h('label', { for: 'phone-name' }, 'Your name'), name,
       h('button', { type: 'submit', class: 'primary', id: 'phone-make' }, 'Make this phone my device')),
@@ -1119,7 +1133,8 @@ async function makeDevice(name, message) {
 async function joinSpace(message) {
   const space = state.space.space;
   try {
-    const { proof } = await post(`${base()}/admissions`, device.admission(state.device));
+    const { proof } = await post(`${base()}/admissions`, await device.admission(state.device, sessionToClaim()));
+    if (partner()) state.me = await get('/v1/whoami');
     await device.sign(space, [{ payload: device.joinPayload(state.device, proof) }], { joining: true }, async (record, [op]) => {
       const made = outbox.signed({ space }, op, Date.now());
       await local.keepSigned(record, [made]);
@@ -1132,6 +1147,30 @@ async function joinSpace(message) {
     say(`This phone joined ${state.space.name} as ${state.device.name}'s device.`);
   } catch (error) {
     mount(message, problem(error));
+  }
+}
+
+/** Whether this browser is signed in as a partner's phone (GET /v1/whoami's `kind`), not as the node's owner. */
+function partner() {
+  return state.me?.kind === 'partner';
+}
+
+/** A partner's session not yet bound to a device: its id, for the device to sign. */
+function sessionToClaim() {
+  return partner() && !state.me.device ? state.me.session : null;
+}
+
+/** A partner's new session on a phone that is a device already (signed in again): the device claims it at once, by
+ * the same admission its join had, so the session is that user's from the first screen. */
+async function claimSession() {
+  const record = await device.me();
+  if (record && !state.device) state.device = record;
+  if (!sessionToClaim() || !record || !state.space || !record.spaces[state.space.space]) return;
+  try {
+    await post(`${base()}/admissions`, await device.admission(record, state.me.session));
+    state.me = await get('/v1/whoami');
+  } catch (error) {
+    say(`This phone could not claim its session: ${error.message ?? error}`);
   }
 }
 

@@ -30,9 +30,16 @@ export async function create(name, words) {
   return { record, phrase };
 }
 
-/** What the node needs to admit the device (POST /v1/spaces/{space}/admissions). */
-export function admission(record) {
-  return { user: record.user, device: record.device, certifiedAt: record.certifiedAt, certificate: record.certificate };
+/** What the node needs to admit the device (POST /v1/spaces/{space}/admissions). On a partner's session
+ * (`session` is its id, from GET /v1/whoami) the device also signs that session, which makes the session this
+ * device's user's: caddie-web-session-v1, the session id, the user key, the device key. */
+export async function admission(record, session = null) {
+  const made = { user: record.user, device: record.device, certifiedAt: record.certifiedAt, certificate: record.certificate };
+  if (session) {
+    const message = ops.sessionMessage(session, record.user, record.device);
+    made.sessionProof = ops.hex(new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, record.deviceKey, message)));
+  }
+  return made;
 }
 
 /** Runs `work` holding the phone's signing lock (all tabs), so that the log head it reads is the newest. */

@@ -74,6 +74,13 @@ export function certificateMessage(user, device, certifiedAt) {
     .u64(certifiedAt).done();
 }
 
+/** What a phone's device signs to make a partner's browser session its own (Protocol/openapi.yaml, sessionProof):
+ * caddie-web-session-v1, the session id, the user key, the device key. */
+export function sessionMessage(session, user, device) {
+  return new Writer().raw(text.encode('caddie-web-session-v1')).raw(text.encode(session)).fixed(user, 32, 'a user key')
+    .fixed(device, 32, 'a device key').done();
+}
+
 /** Pred entries as the format orders them: by device, then seq, without repeats. `pred` holds "DEVICEHEX:SEQ". */
 export function orderedPred(pred) {
   return [...new Set(pred)].map((name) => {

@@ -27,6 +27,9 @@ extension RoundService {
                 throw .refused("device \(device.short) is already in this space for another user, or was revoked there")
             }
         }
+        if try run({ try store.isRemoved(space, user: user) }) {
+            throw .refused("user \(user.short) was removed from this space by its owner: no device of theirs can join it")
+        }
         if try run({ try store.removedDevice(space, device: device) }) {
             throw .refused("device \(device.short) was removed from this space by its owner: it cannot join again")
         }

@@ -486,7 +486,7 @@ final class DemoRun {
         guard let endpoint else {
             throw NodeError.unreachable("Ana's node did not start its web app (log in \(folder.path))")
         }
-        let secret = try WebAccess(home: homes[0]).newLink()
+        let secret = try WebAccess(home: homes[0]).newLink(.owner)
         say("\n== The four nodes keep running; Ana's serves the web app")
         say("   open this within 10 minutes, once, to see the card as Ana: http://127.0.0.1:\(endpoint.port)/signin?t=\(secret)")
         say("   a new link: caddie web link --home \(homes[0].directory.path)")

@@ -234,26 +234,43 @@ struct Serve: AsyncParsableCommand {
         home: Home, keys: UnlockedKeys, passphrase: String, host: String, names given: [String], logger: Logger
     ) throws -> (UnlockedKeys, ServerCertificate) {
         do {
+            // What the node was given is checked before any authority is made or replaced.
+            try NodeAuthority.check(addresses: host == "0.0.0.0" ? [] : [host], names: given)
             var keys = keys
             let authority: NodeAuthority
-            if let stored = home.storedAuthority(keys: keys) {
-                authority = try NodeAuthority(certificateDER: stored.certificate, keyBytes: stored.key)
+            let stored = try home.storedAuthority(keys: keys).map {
+                try NodeAuthority(certificateDER: $0.certificate, keyBytes: $0.key)
+            }
+            if let stored, stored.isCurrent() {
+                authority = stored
             } else {
                 authority = try NodeAuthority.make(name: try home.identity().name)
                 keys = try home.keepAuthority(
                     certificate: authority.certificateDER, key: authority.keyBytes, keys: keys, passphrase: passphrase)
-                logger.notice(
-                    "made this home's certificate authority: phones trust it once (`caddie web authority`)",
-                    metadata: ["fingerprint": "\(authority.fingerprint)"])
+                if let stored {
+                    // An authority near its end, or one made before the Name Constraints (it could vouch for any
+                    // website): phones that trusted it must trust the new one, and should remove the old one.
+                    let why = stored.isCurrent(now: .distantPast) ? "near its end" : "it could vouch for any website"
+                    logger.notice(
+                        "replaced this home's certificate authority (\(why)): every phone must trust the new one once "
+                            + "(`caddie web authority`) and remove the old one",
+                        metadata: ["fingerprint": "\(authority.fingerprint)", "old": "\(stored.fingerprint)"])
+                } else {
+                    logger.notice(
+                        "made this home's certificate authority: phones trust it once (`caddie web authority`)",
+                        metadata: ["fingerprint": "\(authority.fingerprint)"])
+                }
             }
             var addresses = [host]
             var names = given
             if host == "0.0.0.0" {
-                addresses = ["127.0.0.1"] + Web.Link.localAddresses()
+                // Only the addresses the authority may vouch for: a public address of this machine is left out.
+                addresses = ["127.0.0.1"] + Web.Link.localAddresses().filter { LocalNames.permits(address: $0) }
                 var buffer = [CChar](repeating: 0, count: 256)
                 if gethostname(&buffer, buffer.count) == 0 {
+                    // The bare machine name is no name the authority may vouch for; its .local name is.
                     let name = String(cString: buffer).lowercased()
-                    if !name.isEmpty, !name.contains("_") { names += [name, name + ".local"] }
+                    if !name.isEmpty, !name.contains("_"), !name.contains(".") { names.append(name + ".local") }
                 }
                 names.append("localhost")
             }
@@ -263,7 +280,8 @@ struct Serve: AsyncParsableCommand {
         } catch let error as TLSError {
             switch error {
             case .notIPv4: throw NodeError.badInput(.https, error.description)
-            case .notHostName: throw NodeError.badInput(.httpsName, error.description)
+            case .notHostName, .notLocalName: throw NodeError.badInput(.httpsName, error.description)
+            case .notLocalAddress: throw NodeError.badInput(.https, error.description)
             case .nothingToName: throw NodeError.badInput(.https, "needs an address for the certificate to name")
             case .damaged(let text): throw NodeError.malformed(what: "certificate authority", text)
             case .failed(let text): throw NodeError.malformed(what: "certificate", text)

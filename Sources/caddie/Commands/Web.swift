@@ -34,10 +34,15 @@ struct Web: ParsableCommand {
                 let pem = NodeAuthority.pem(der)
                 let fingerprint = NodeAuthority.fingerprint(der)
                 if let out { try Console.write(Data(pem.utf8), to: out) }
+                let until = NodeAuthority.validUntil(der).map { Views.time(milliseconds: UInt64($0.timeIntervalSince1970 * 1000)) }
                 if json {
-                    Console.json(.object([("fingerprint", .string(fingerprint)), ("pem", .string(pem))]))
+                    Console.json(
+                        .object([
+                            ("fingerprint", .string(fingerprint)), ("pem", .string(pem)), ("validUntil", .optional(until)),
+                        ]))
                 } else {
                     Console.print("SHA-256 fingerprint: \(fingerprint)")
+                    if let until { Console.print("Valid until \(until); it vouches only for local addresses and names.") }
                     Console.print(out.map { "written to \($0)" } ?? pem)
                 }
             }
@@ -49,11 +54,16 @@ struct Web: ParsableCommand {
         @OptionGroup var options: HomeOptions
         @Option(help: "The address the phone reaches the node at, when the node listens on every address (0.0.0.0).")
         var host: String?
+        @Flag(
+            help: ArgumentHelp(
+                "Sign in a partner's phone, not your own browser: it may read, become a device of its own user and send "
+                    + "what it signs, and nothing else; without it the link signs in a browser as you, the node's owner."))
+        var partner = false
         @Flag(help: "Print JSON ({\"url\": ...}) and no QR code.") var json = false
 
         func run() async throws {
             try await options.read { home in
-                _ = try home.identity()
+                let me = try home.identity()
                 guard let endpoint = try await HTTPEndpoint.read(home) else {
                     throw NodeError.conflict(
                         "no node serves the web app from \(home.directory.path): start one with "
@@ -61,26 +71,32 @@ struct Web: ParsableCommand {
                             + "of this machine's network for a phone), then run this again")
                 }
                 let address = try Self.address(endpoint: endpoint, given: host)
-                let secret = try WebAccess(home: home).newLink()
+                let secret = try WebAccess(home: home).newLink(partner ? .partner : .owner)
                 let url = "\(endpoint.scheme)://\(address):\(endpoint.port)/signin?t=\(secret)"
-                // With a trust page, the code leads a new phone there first; the link rides in the fragment,
-                // which a browser never sends, so it does not cross the Wi-Fi in clear.
-                let trust = endpoint.trustPort.map { "http://\(address):\($0)/#\(url)" }
+                // With a trust page, a new phone opens it first by a code of its own that carries no secret: a
+                // plain-HTTP page, or whoever answers in its place, never sees the sign-in link.
+                let trust = endpoint.trustPort.map { "http://\(address):\($0)/" }
                 if json {
                     Console.json(
                         .object([
                             ("url", .string(url)), ("trustUrl", .optional(trust)),
                             ("expiresInSeconds", .int(Int(WebAccess.linkLifetime))),
+                            ("kind", .string(partner ? "partner" : "owner")),
                         ]))
                     return
                 }
-                if let code = QRCode.terminal(trust ?? url) { Console.print(code) }
+                Console.print(
+                    partner
+                        ? "A partner's phone: it reads, becomes a device of its own user and sends what it signs."
+                        : "This signs a browser in as you, \(me.name): give it only to your own. For a partner's phone, "
+                            + "use --partner.")
                 if let trust {
+                    Console.print("1. A phone new to this node trusts it first: scan this code (plain HTTP, no sign-in in it).")
+                    if let code = QRCode.terminal(trust) { Console.print(code) }
                     Console.print(trust)
-                    Console.print(
-                        "A new phone: scan the code; it opens the page that installs this node's authority, then signs in. "
-                            + "A phone that trusts the node already can open this directly:")
+                    Console.print("2. Then sign in: scan this code once the phone trusts the node (HTTPS only).")
                 }
+                if let code = QRCode.terminal(url) { Console.print(code) }
                 Console.print(url)
                 Console.print("Open it on the phone (or scan the code) within 10 minutes; it works once.")
             }
@@ -135,11 +151,13 @@ struct Web: ParsableCommand {
                 item: {
                     .object([
                         ("id", .string($0.id)), ("created", .string(day($0.created))),
-                        ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)),
+                        ("lastSeen", .string(day($0.lastSeen))), ("browser", .string($0.agent)), ("who", .string($0.who)),
+                        ("user", .optional($0.user)), ("device", .optional($0.device)),
                     ])
                 }
             ) { session in
-                "\(session.id)  signed in \(day(session.created)), last used \(day(session.lastSeen))  \(session.agent)"
+                "\(session.id)  \(session.who), signed in \(day(session.created)), last used \(day(session.lastSeen))  "
+                    + session.agent
             }
         }
     }

@@ -1,0 +1,132 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieNode
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// What a partner's phone may do through the node it is signed in to: read, make itself a device of its own user
+/// (an admission that proves it holds the device key and this session), and send ops its own device signed.
+/// Nothing else that writes: the node signs nothing on a partner's behalf, so the audit never names the node's
+/// owner for what a partner entered, and a partner cannot invite, admit others or sign other browsers in.
+struct PartnerAccess {
+    let web: WebAccess
+    let session: WebAccess.Session
+
+    /// The message a phone's device signs to bind this session to itself: the context, the session's id, then the
+    /// user and device keys (Protocol/openapi.yaml, `sessionProof`).
+    static func proofMessage(session: String, user: PublicKey, device: PublicKey) -> [UInt8] {
+        Array("caddie-web-session-v1".utf8) + Array(session.utf8) + user.bytes + device.bytes
+    }
+
+    func handle<Context: RequestContext>(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let path = request.uri.path
+        if request.method == .get || request.method == .head {
+            if path == "/v1/whoami" { return try await whoami() }
+            return try await next(request, context)
+        }
+        let parts = path.split(separator: "/")
+        let inSpace = parts.count == 4 && parts[0] == "v1" && parts[1] == "spaces"
+        if request.method == .post, inSpace, parts[3] == "ops" {
+            return try await ops(request, context: context, next: next)
+        }
+        if request.method == .post, inSpace, parts[3] == "admissions" {
+            return try await admission(request, context: context, next: next)
+        }
+        throw APIError(
+            status: .forbidden, code: "partner_phone",
+            message: session.person == nil
+                ? "this phone is signed in as a partner's: make it a device of its own first (Devices, This phone); "
+                    + "the node signs nothing on a partner's behalf"
+                : "a partner's phone signs its own entries; this change is the node's owner's to make (the node signs "
+                    + "nothing on a partner's behalf)")
+    }
+
+    /// The person behind the session, in the shape of GET /v1/whoami: the phone's user and device once bound.
+    func whoami() async throws -> Response {
+        var fields: [(String, JSON)] = [("kind", .string("partner")), ("session", .string(session.id))]
+        if let person = session.person {
+            fields += [("user", .string(person.user.hex)), ("device", .string(person.device.hex))]
+        } else {
+            fields += [("user", .null), ("device", .null)]
+        }
+        fields.append(("name", .null))
+        return Response.json(.object(fields))
+    }
+
+    func body(_ request: Request) async throws -> ByteBuffer {
+        do { return try await request.body.collect(upTo: NodeAPI.maxBody) } catch {
+            throw APIError(status: .contentTooLarge, code: "too_large", message: "the body is over \(NodeAPI.maxBody) bytes")
+        }
+    }
+
+    struct SignedOps: Decodable { let ops: [String] }
+
+    /// Ops, only of the device this session is bound to.
+    func ops<Context: RequestContext>(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let person = session.person else {
+            throw APIError(
+                status: .forbidden, code: "partner_phone",
+                message: "this phone is not a device yet: make it one (Devices, This phone) before it sends entries")
+        }
+        let buffer = try await body(request)
+        if let sent = try? JSONDecoder().decode(SignedOps.self, from: Data(buffer.readableBytesView)) {
+            for (index, text) in sent.ops.enumerated() {
+                guard let bytes = Hex.decode(text), let op = try? SignedOp(bytes: bytes) else { continue }
+                guard op.device == person.device else {
+                    throw APIError(
+                        status: .forbidden, code: "partner_phone",
+                        message: "op #\(index + 1) is signed by device \(op.device.short), not this phone's "
+                            + "(\(person.device.short)): a phone sends only its own ops")
+                }
+            }
+        }
+        // Anything that does not read as ops is the route's to refuse, with its own words.
+        return try await next(Request(head: request.head, body: .init(buffer: buffer)), context)
+    }
+
+    struct Admission: Decodable {
+        let user: String
+        let device: String
+        let sessionProof: String?
+    }
+
+    /// The phone's own device, proven by its signature over this session: on success the session is that person's.
+    func admission<Context: RequestContext>(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let buffer = try await body(request)
+        guard let asked = try? JSONDecoder().decode(Admission.self, from: Data(buffer.readableBytesView)),
+            let user = PublicKey(hex: asked.user), let device = PublicKey(hex: asked.device)
+        else {
+            return try await next(Request(head: request.head, body: .init(buffer: buffer)), context)
+        }
+        guard let proofText = asked.sessionProof, let proof = Hex.decode(proofText),
+            Ed25519.verify(
+                proof, message: Self.proofMessage(session: session.id, user: user, device: device), key: device)
+        else {
+            throw APIError(
+                status: .forbidden, code: "partner_phone",
+                message: "a partner's phone admits only its own device: 'sessionProof' must be the device's signature "
+                    + "over caddie-web-session-v1, this session's id, the user and the device keys")
+        }
+        if let person = session.person, person.user != user || person.device != device {
+            throw APIError(
+                status: .forbidden, code: "partner_phone",
+                message: "this session belongs to device \(person.device.short): it cannot admit another")
+        }
+        let response = try await next(Request(head: request.head, body: .init(buffer: buffer)), context)
+        if response.status == .created {
+            let (web, id) = (web, session.id)
+            guard try await offload({ try web.bind(id, user: user, device: device) }) else {
+                throw APIError(status: .forbidden, code: "partner_phone", message: "this session belongs to another device")
+            }
+        }
+        return response
+    }
+}

@@ -1,0 +1,131 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import Testing
+
+/// The third security review's H1, replayed against a real node: a partner's browser session acted as the node's
+/// owner (it made invites, games and attestations signed by the owner) and outlived `space remove`. Now every
+/// session is a person: a partner's phone reads, becomes a device of its own user by proving it holds this
+/// session, sends only what that device signed, and its session ends when its user is removed.
+@Suite("a browser session is a person: a partner's phone signs its own, and a removal ends its session", .serialized)
+struct PartnerSessionTests {
+    /// A browser signed in with one link: every request carries its cookie and the app's own Origin.
+    struct Browser {
+        let client: HTTPClient
+        let cookie: String
+
+        init(port: Int, link: String) throws {
+            client = HTTPClient(port: port, token: nil)
+            let path = String(link.drop { $0 != "/" }.dropFirst(2).drop { $0 != "/" })
+            let redeemed = try client.get(path)
+            #expect(redeemed.status == 303, "\(redeemed.status) \(redeemed.text)")
+            cookie = try #require(redeemed.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        }
+
+        func send(_ method: String, _ path: String, _ body: String? = nil) throws -> HTTPClient.Reply {
+            try client.request(
+                method, path, body: body, extra: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(client.port)"])
+        }
+    }
+
+    @Test("a partner's session: no write in the owner's name, only its own device's ops, ended by a removal")
+    func partnerIsAPerson() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, game, api, spaceHex) = (served.homes[0], served.game, served.api, served.space)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        let port = served.node.httpPort
+
+        // The owner's own browser is the owner.
+        let owner = try Browser(port: port, link: try ana.ok(["web", "link", "--json"]).field("url"))
+        #expect(try owner.send("GET", "/v1/whoami").object()["name"] as? String == "Ana")
+
+        let link = try ana.ok(["web", "link", "--partner", "--json"])
+        #expect(try link.field("kind") == "partner")
+        let cy = try Browser(port: port, link: try link.field("url"))
+        let guest = try cy.send("GET", "/v1/whoami").object()
+        #expect(guest["kind"] as? String == "partner" && guest["user"] is NSNull, "\(guest)")
+        let session = try #require(guest["session"] as? String)
+        #expect(try cy.send("GET", "\(base)/games/\(game)/card").status == 200, "a partner's phone reads the round")
+
+        // What the review's partner session did in Ana's name, each refused; the state does not move.
+        let card = try api.get("\(base)/games/\(game)/card").object()
+        let dev = try #require(
+            (card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }?["player"] as? String)
+        let before = try ana.stateHash()
+        for (method, path, body) in [
+            ("POST", "\(base)/invites", #"{"uses": 100, "seconds": 2592000}"#),
+            ("POST", "/v1/signin-links", nil),
+            ("POST", "\(base)/games", #"{"course": "x", "players": ["Ana"]}"#),
+            ("POST", "\(base)/games/\(game)/attestations", #"{"player": "Dev"}"#),
+            ("POST", "\(base)/games/\(game)/scores", #"{"player": "Dev", "hole": 1, "strokes": 4}"#),
+            ("PATCH", "\(base)/games/\(game)", #"{"formats": ["stroke"]}"#),
+            ("POST", "\(base)/players", #"{"name": "Zed"}"#),
+        ] {
+            let reply = try cy.send(method, path, body)
+            #expect(reply.status == 403, "\(method) \(path): \(reply.status) \(reply.text)")
+            #expect(try reply.object()["code"] as? String == "partner_phone", "\(reply.text)")
+        }
+        #expect(try ana.stateHash() == before, "nothing was written in Ana's name")
+
+        // The phone becomes Dee's device: the admission must carry the device's signature over this session.
+        var phone = PhoneDeviceTests.Phone()
+        func admission(_ phone: PhoneDeviceTests.Phone, proof: [UInt8]?) -> String {
+            #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(phone.certificate))""#
+                + (proof.map { #","sessionProof":"\#(Hex.encode($0))""# } ?? "") + "}"
+        }
+        func message(_ session: String, _ phone: PhoneDeviceTests.Phone) -> [UInt8] {
+            Array("caddie-web-session-v1".utf8) + Array(session.utf8) + phone.user.publicKey.bytes
+                + phone.device.publicKey.bytes
+        }
+        #expect(try cy.send("POST", "\(base)/admissions", admission(phone, proof: nil)).status == 403)
+        let otherSession = phone.device.sign(message("deadbeef", phone))
+        #expect(try cy.send("POST", "\(base)/admissions", admission(phone, proof: otherSession)).status == 403)
+        let admitted = try cy.send("POST", "\(base)/admissions", admission(phone, proof: phone.device.sign(message(session, phone))))
+        #expect(admitted.status == 201, "\(admitted.text)")
+        let bound = try cy.send("GET", "/v1/whoami").object()
+        #expect(bound["user"] as? String == phone.user.publicKey.hex && bound["device"] as? String == phone.device.publicKey.hex)
+        // Bound, it admits no other device: Zed, a fresh identity, is refused.
+        var zed = PhoneDeviceTests.Phone()
+        #expect(try cy.send("POST", "\(base)/admissions", admission(zed, proof: zed.device.sign(message(session, zed)))).status == 403)
+
+        // It sends its own ops; another device's ops through this session are refused.
+        let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+        let join = phone.op(
+            space,
+            [
+                .join(
+                    .init(
+                        user: phone.user.publicKey, userName: "Dee", certifiedAt: phone.certifiedAt,
+                        certificateSignature: phone.certificate, membershipProof: proof))
+            ])
+        let gameID = try #require(GameID(hex: game))
+        let score = phone.op(
+            space, [.score(game: gameID, player: try #require(PlayerID(hex: dev)), hole: 1, entry: try ScoreEntry(strokes: 6))])
+        let taken = try cy.send("POST", "\(base)/ops", #"{"ops":["\#(Hex.encode(join))","\#(Hex.encode(score))"]}"#)
+        #expect(taken.status == 201, "\(taken.text)")
+        let foreign = zed.op(
+            space, [.score(game: gameID, player: try #require(PlayerID(hex: dev)), hole: 2, entry: try ScoreEntry(strokes: 3))])
+        let refused = try cy.send("POST", "\(base)/ops", #"{"ops":["\#(Hex.encode(foreign))"]}"#)
+        #expect(refused.status == 403 && refused.text.contains("not this phone's"), "\(refused.text)")
+        let log = try api.get("\(base)/log?game=\(game)").array()
+        let entry = try #require(log.first { ($0["change"] as? String)?.contains("score Dev hole 1: 6") == true })
+        #expect(entry["user"] as? String == "Dee" && entry["device"] as? String == phone.device.publicKey.hex)
+        #expect(try ana.ok(["web", "sessions"]).stdout.contains("partner, device \(phone.device.publicKey.hex.prefix(8))"))
+
+        // Ana removes Dee: the session ends at its next request, and no new device of Dee's is admitted.
+        let other = try Browser(port: port, link: try ana.ok(["web", "link", "--partner", "--json"]).field("url"))
+        try ana.ok(["space", "remove", "Dee"])
+        let after = try cy.send("GET", "\(base)/games/\(game)/card")
+        #expect(after.status == 401 && (try after.object()["code"] as? String) == "session_ended", "\(after.text)")
+        #expect(try cy.send("POST", "\(base)/invites", #"{"uses": 1}"#).status == 401)
+        #expect(try other.send("GET", "/v1/whoami").status == 401, "a guest session not yet anyone's ends with a removal")
+        #expect(!(try ana.ok(["web", "sessions"]).stdout.contains("partner")))
+        let second = PhoneDeviceTests.Phone(user: phone.user)
+        let readmit = try api.post("\(base)/admissions", admission(second, proof: nil))
+        #expect(readmit.status == 403 || readmit.status == 409, "\(readmit.status) \(readmit.text)")
+        #expect(readmit.text.contains("was removed from this space"), "\(readmit.text)")
+        #expect(try owner.send("GET", "/v1/whoami").status == 200, "the owner's own browser stays signed in")
+    }
+}
