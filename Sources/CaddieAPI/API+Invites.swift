@@ -23,7 +23,7 @@ extension NodeAPI {
             let text = try Self.parameter(context, "invite")
             let (home, keys) = (home, keys)
             let revoked = try await write { () throws -> InviteSummary? in
-                let invite = try home.spaces.revokeInvite(text, keys: keys)
+                let invite = try home.spaces.revokeInvite(text, space: id, keys: keys)
                 return try home.spaces.invites(space: id).first { $0.id == invite }
             }
             guard let revoked else { throw APIError(status: .notFound, code: "not_found", message: "no such invite") }

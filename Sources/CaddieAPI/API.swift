@@ -51,9 +51,10 @@ public struct NodeAPI: Sendable {
         host: String, port: Int, https: ServerCertificate? = nil, logger: Logger,
         running: @escaping @Sendable (Int) async -> Void
     ) throws -> some Service {
+        let pool = ConnectionLimit.Pool()
         let http1 = HTTPServerBuilder.http1(
             configuration: .init(
-                additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()], idleTimeout: Self.idleTimeout))
+                additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit(pool: pool)], idleTimeout: Self.idleTimeout))
         let server: HTTPServerBuilder
         if let https {
             server = try .tls(http1, tlsConfiguration: try https.serverConfiguration())
@@ -73,6 +74,7 @@ public struct NodeAPI: Sendable {
         let router = Router(context: BasicRequestContext.self)
         let routes = RouteTable()
         let web = WebAccess(home: home)
+        router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorMiddleware(routes: routes))
         router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost, names: names)))
         WebApp(web: web, secure: secure).add(to: router, table: routes)
@@ -322,7 +324,7 @@ public struct NodeAPI: Sendable {
     static func name(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: "a string"
-        case is Int.Type: "a whole number"
+        case is Int.Type, is Int64.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type, is UInt8.Type: "a whole number"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
         case is [String].Type, is [Any].Type: "a list"

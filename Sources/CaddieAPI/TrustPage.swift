@@ -27,15 +27,21 @@ public struct TrustPage: Sendable {
     public func application(
         host: String, port: Int, names: [String], logger: Logger, running: @escaping @Sendable (Int) async -> Void
     ) -> some Service {
-        HTTPServer(
+        // A table of its own and the same idle timeout as the app's: connections held here take no place there.
+        let pool = ConnectionLimit.Pool()
+        return HTTPServer(
             responder: router(boundHost: host, names: names).buildResponder(),
-            server: .http1(configuration: .init(additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit()])),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit(pool: pool)],
+                    idleTimeout: NodeAPI.idleTimeout)),
             address: .hostname(host, port: port), logger: logger,
             running: { channel in await running(channel.localAddress?.port ?? port) })
     }
 
     func router(boundHost: String, names: [String]) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: SecurityHeaders())
         router.add(middleware: ErrorMiddleware(routes: RouteTable()))
         router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost, names: names)))
         let (home, httpsPort) = (home, httpsPort)
@@ -101,53 +107,53 @@ public struct TrustPage: Sendable {
             ?? ""
         let suffixes = LocalNames.suffixes.map { ".\($0)" }.joined(separator: ", ")
         return
-        """
-        <!doctype html>
-        <html lang="en">
-        <head>
-          <meta charset="utf-8">
-          <meta name="viewport" content="width=device-width, initial-scale=1">
-          <title>Trust this Caddie node</title>
-          <link rel="stylesheet" href="/app.css">
-        </head>
-        <body>
-          <header class="bar"><h1>Caddie</h1></header>
-          <main id="main" class="trust">
-            <h2>Trust this node once</h2>
-            <p>The node serves the app over HTTPS with a certificate from its own authority, made on this node. Your
-              phone trusts that authority once; then the app opens securely, keeps scores offline and can use your
-              position.</p>
-            <p>Compare this fingerprint with the one the node's owner sees (<code>caddie web authority</code>) or
-              with the one your phone shows while installing:</p>
-            <p><code id="fingerprint" class="fingerprint">\(escaped(fingerprint))</code></p>
-            <p id="scope">The authority can vouch only for addresses of a local network (10.x, 172.16-31.x, 192.168.x,
-              169.254.x, 127.x) and names ending in \(escaped(suffixes)), never for a website.\(escaped(until))</p>
-            <h3>iPhone or iPad</h3>
-            <ol>
-              <li><a id="profile" href="/caddie.mobileconfig">Download the profile</a> and allow it.</li>
-              <li>Settings, Profile Downloaded: Install.</li>
-              <li>Settings, General, About, Certificate Trust Settings: turn on full trust for the Caddie authority.</li>
-            </ol>
-            <h3>Android</h3>
-            <ol>
-              <li><a id="certificate" href="/authority.crt">Download the certificate</a>.</li>
-              <li>Settings, Security, Encryption and credentials, Install a certificate, CA certificate: choose
-                caddie-authority.crt.</li>
-            </ol>
-            <h3>A computer</h3>
-            <p>Import <a href="/authority.crt">the certificate</a> into the browser's certificate authorities, for
-              identifying websites.</p>
-            <h3>Then sign in</h3>
-            <p id="next">Once the authority is trusted, scan the <strong>sign-in code</strong> the node's owner shows
-              you (the second code): it opens the node over HTTPS and signs this phone in. If that page says the
-              connection is not private, the authority is not trusted yet.</p>
-            <p><a id="continue" class="button" href="\(escaped(https))">Open the node over HTTPS</a></p>
-            <p class="hint">This page is plain HTTP: it carries no sign-in and no scores, and a sign-in code is never
-              sent through it.</p>
-          </main>
-        </body>
-        </html>
-        """
+            """
+            <!doctype html>
+            <html lang="en">
+            <head>
+              <meta charset="utf-8">
+              <meta name="viewport" content="width=device-width, initial-scale=1">
+              <title>Trust this Caddie node</title>
+              <link rel="stylesheet" href="/app.css">
+            </head>
+            <body>
+              <header class="bar"><h1>Caddie</h1></header>
+              <main id="main" class="trust">
+                <h2>Trust this node once</h2>
+                <p>The node serves the app over HTTPS with a certificate from its own authority, made on this node. Your
+                  phone trusts that authority once; then the app opens securely, keeps scores offline and can use your
+                  position.</p>
+                <p>Compare this fingerprint with the one the node's owner sees (<code>caddie web authority</code>) or
+                  with the one your phone shows while installing:</p>
+                <p><code id="fingerprint" class="fingerprint">\(escaped(fingerprint))</code></p>
+                <p id="scope">The authority can vouch only for addresses of a local network (10.x, 172.16-31.x, 192.168.x,
+                  169.254.x, 127.x) and names ending in \(escaped(suffixes)), never for a website.\(escaped(until))</p>
+                <h3>iPhone or iPad</h3>
+                <ol>
+                  <li><a id="profile" href="/caddie.mobileconfig">Download the profile</a> and allow it.</li>
+                  <li>Settings, Profile Downloaded: Install.</li>
+                  <li>Settings, General, About, Certificate Trust Settings: turn on full trust for the Caddie authority.</li>
+                </ol>
+                <h3>Android</h3>
+                <ol>
+                  <li><a id="certificate" href="/authority.crt">Download the certificate</a>.</li>
+                  <li>Settings, Security, Encryption and credentials, Install a certificate, CA certificate: choose
+                    caddie-authority.crt.</li>
+                </ol>
+                <h3>A computer</h3>
+                <p>Import <a href="/authority.crt">the certificate</a> into the browser's certificate authorities, for
+                  identifying websites.</p>
+                <h3>Then sign in</h3>
+                <p id="next">Once the authority is trusted, scan the <strong>sign-in code</strong> the node's owner shows
+                  you (the second code): it opens the node over HTTPS and signs this phone in. If that page says the
+                  connection is not private, the authority is not trusted yet.</p>
+                <p><a id="continue" class="button" href="\(escaped(https))">Open the node over HTTPS</a></p>
+                <p class="hint">This page is plain HTTP: it carries no sign-in and no scores, and a sign-in code is never
+                  sent through it.</p>
+              </main>
+            </body>
+            </html>
+            """
     }
 
     /// A day as the page shows it, such as 2027-03-01.

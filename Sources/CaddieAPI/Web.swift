@@ -96,6 +96,15 @@ struct WebGuard<Context: RequestContext>: RouterMiddleware {
                 message: "this node does not answer for host '\(request.head.authority ?? "")': open it by its "
                     + "address, as `caddie web link` prints it")
         }
+        return try await next(request, context)
+    }
+}
+
+/// The security headers on every answer, errors included (a 421 or a 401 too): it stands outside the error
+/// middleware, which turns a thrown error into its answer.
+struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         var response = try await next(request, context)
         // A response with its own, stricter policy keeps it (the printable card: no script at all).
         if response.headers[.contentSecurityPolicy] == nil {

@@ -65,7 +65,7 @@ extension Home {
             let outcome = try spaces.removeMember(space: space, user: member, keys: keys)
             // The removed user's sessions end at their next request (WebAccess.personEnded); a partner's guest
             // session, not yet anyone's device, could still become one: it ends now.
-            try WebAccess(home: home).end { !$0.isOwner && $0.device == nil }
+            try WebAccess(home: self).end { !$0.isOwner && $0.device == nil }
             return .removed(outcome)
         case .rotateKey(let space):
             let rotation = try spaces.rotateKey(space: space, keys: keys)

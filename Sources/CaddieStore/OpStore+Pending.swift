@@ -83,21 +83,25 @@ extension ReceiveSession {
             .execute(arguments: [spaceData, Int64(bitPattern: now - Self.pendingLifetimeMilliseconds)])
     }
 
-    /// Applies pending ops whose predecessors have now arrived, until no more can be. A pass that applies nothing
-    /// ends it: an op at its device's next seq that no valid signature covers yet goes back to wait.
-    mutating func drainPending() throws {
+    /// Applies pending ops of `devices` (those the batch carried ops for) whose predecessors have now arrived, until
+    /// no more can be. Only a device's own ops can make its waiting ops applicable (the ops before them, the op whose
+    /// signature covers them, its join), so a batch never touches what other devices park: its cost does not grow
+    /// with what waits. A pass that applies nothing ends it: an op at its device's next seq that no valid signature
+    /// covers yet goes back to wait.
+    mutating func drainPending(devices: Set<PublicKey>) throws {
+        let isReady = try db.cachedStatement(
+            sql: """
+                SELECT count(*) FROM pending_op p
+                WHERE p.space = ? AND p.device = ? AND p.seq = 1 + coalesce(
+                    (SELECT max(o.seq) FROM op o WHERE o.space = p.space AND o.device = p.device), 0)
+                """)
         while true {
             let appliedBefore = report.applied.count
-            let ready = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT p.device, p.seq, p.bytes FROM pending_op p
-                    WHERE p.space = ? AND p.seq = 1 + coalesce(
-                        (SELECT max(o.seq) FROM op o WHERE o.space = p.space AND o.device = p.device), 0)
-                    """, arguments: [spaceData])
+            let ready = try devices.sorted().filter {
+                try Int.fetchOne(isReady, arguments: [spaceData, Data($0.bytes)]) ?? 0 > 0
+            }
             guard !ready.isEmpty else { return }
-            for row in ready {
-                let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+            for device in ready {
                 let all = try Row.fetchAll(
                     db,
                     sql: """
@@ -110,6 +114,7 @@ extension ReceiveSession {
                     sql: "DELETE FROM pending_op WHERE space = ? AND device = ?",
                     arguments: [spaceData, Data(device.bytes)])
                 let ops = try all.map { try SignedOp(bytes: [UInt8]($0["bytes"] as Data)) }
+                report.pendingExamined += ops.count
                 report.pending -= min(report.pending, ops.count)
                 try process(device: device, ops: ops)
             }

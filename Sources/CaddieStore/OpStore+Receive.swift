@@ -32,6 +32,8 @@ public struct ReceiveReport: Sendable, Equatable {
     /// Ed25519 checks of ops' own signatures made to find which signature covers each run (waiting ops found
     /// unsigned before are not checked again).
     public var signaturesChecked = 0
+    /// Waiting ops read back from the pending queue to be tried again: only those of the devices the batch carried.
+    public var pendingExamined = 0
 }
 
 extension OpStore {
@@ -113,7 +115,7 @@ struct ReceiveSession {
         for device in byDevice.keys.sorted() {
             try process(device: device, ops: byDevice[device] ?? [])
         }
-        if mode == .tolerant { try drainPending() }
+        if mode == .tolerant { try drainPending(devices: Set(byDevice.keys)) }
         if cutoffsChanged || needsRebuild { try enforceCutoffs() }
         report.forkMark = try OpStore.forkMark(db, space: spaceData)
     }

@@ -293,6 +293,13 @@ struct GamesCLITests {
         #expect(try ana.ok(["game", "list", "--json"]).stdout.contains("\"bongo\""))
         try ana.ok(["game", "setup", game, "--entry", "1:bongo="])
         #expect(!(try ana.ok(["game", "list", "--json"]).stdout.contains("\"bongo\"")))
+        // The audit says what each choice changed, naming the player chosen (the third review's L2: every game
+        // `set` read "new game ... from tee ?").
+        let log = try ana.ok(["log", "--game", game]).stdout
+        #expect(log.contains("hole.1.wolf=Cleo"), "\(log)")
+        #expect(log.contains("hole.2.wolf=lone") && log.contains("hole.1.bongo=Ben"), "\(log)")
+        #expect(log.contains("hole.1.bongo=(cleared)"), "\(log)")
+        #expect(!log.contains("from tee ?"), "\(log)")
 
         // Sides of three against one: match play wants equal sides, a scramble at least two a side.
         try ana.fails(

@@ -63,4 +63,74 @@ struct HTTPLockoutTests {
         let gone = flood.prefix(32).indices.filter { Self.closed(flood[$0]) }
         #expect((1...2).contains(gone.count), "the oldest half-sent requests gave their places to the owner's: \(gone)")
     }
+
+    /// Opens a connection from `source`, sends one whole request and leaves the connection open (keep-alive) once
+    /// the answer has come.
+    static func keptAlive(port: Int, from source: String, path: String = "/v1/whoami") throws -> Int32 {
+        let fd = try HTTPClient.connect(port: port, timeout: 2, from: source)
+        try HTTPClient.send(fd, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n".utf8))
+        var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&watched, 1, 2000)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        _ = read(fd, &buffer, buffer.count)
+        return fd
+    }
+
+    /// Which of `fds` the node has closed, all looked at together within 200 ms (one poll, not one a connection:
+    /// 256 connections looked at one by one would outlast an idle timeout). What waits to be read is read first.
+    static func closedAll(_ fds: [Int32]) -> [Int32] {
+        var watched = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        _ = poll(&watched, nfds_t(watched.count), 200)
+        var closed: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        for entry in watched where entry.revents != 0 {
+            _ = fcntl(entry.fd, F_SETFL, fcntl(entry.fd, F_GETFL) | O_NONBLOCK)
+            while true {
+                let count = read(entry.fd, &buffer, buffer.count)
+                if count > 0 { continue }
+                if count == 0 || errno != EAGAIN { closed.append(entry.fd) }
+                break
+            }
+        }
+        return closed
+    }
+
+    @Test(
+        "the third review's M2: 256 kept-alive connections to the trust page leave the app answered; idle answered ones give way; the trust page times out"
+    )
+    func trustPageHasItsOwnPlaces() throws {
+        let cli = try CLI(name: "lockout-trust")
+        defer { cli.remove() }
+        try cli.ok(["login", "--name", "Ana"])
+        let (https, trust) = (try SyncTests.freePort(), try SyncTests.freePort())
+        let node = try NodeProcess(
+            cli, http: true, trustPage: (https, trust), environment: ["CADDIE_HTTP_IDLE_SECONDS": "8"])
+        defer { node.stop() }
+        let api = HTTPClient(port: node.httpPort, token: try APITests.token(cli))
+        let authority = cli.home.appendingPathComponent("trust.crt")
+        _ = try cli.ok(["web", "authority", "--out", authority.path, "--json"])
+        // The replay: every place of the one shared table taken by answered keep-alive requests to the trust page.
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for host in 2...9 {
+            for _ in 0..<32 { held.append(try Self.keptAlive(port: trust, from: "127.0.0.\(host)", path: "/")) }
+        }
+        #expect(Self.closedAll(held).isEmpty, "the trust page holds its 256 connections")
+        let page = try HTTPSTests.request(port: https, authority: authority.path, name: "caddie.test", path: "/")
+        #expect(page.error == nil && page.status == 200, "the app over HTTPS answers beside them: \(page)")
+        #expect(try api.get("/v1/whoami").status == 200)
+        // On one table, answered connections idle between requests give their places to a newcomer.
+        var app: [Int32] = []
+        defer { app.forEach { close($0) } }
+        for host in 2...9 {
+            for _ in 0..<32 { app.append(try Self.keptAlive(port: node.httpPort, from: "127.0.0.\(host)")) }
+        }
+        #expect(try api.get("/v1/whoami").status == 200, "the owner's request takes an idle connection's place")
+        let gone = Self.closedAll(Array(app.prefix(32))).count
+        #expect((1...2).contains(gone), "the connection idle longest gave its place: \(gone)")
+        // The trust page closes connections idle past the timeout (8 s here).
+        Thread.sleep(forTimeInterval: 9.5)
+        let timedOut = Self.closedAll(held).count
+        #expect(timedOut == held.count, "the trust page closed \(timedOut) of \(held.count) idle connections")
+    }
 }

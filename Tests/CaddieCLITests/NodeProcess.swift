@@ -20,16 +20,19 @@ final class NodeProcess: @unchecked Sendable {
     ) throws {
         self.home = home
         process.executableURL = CLI.binary
-        process.arguments =
-            [
-                "serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns",
-                "--home", home.home.path,
+        var arguments: [String] = [
+            "serve", "--listen", "\(bindAll ? "0.0.0.0" : "127.0.0.1"):\(requested)", "--no-mdns", "--home", home.home.path,
+        ]
+        arguments += peers.flatMap { ["--peer", "127.0.0.1:\($0)"] }
+        if http { arguments += ["--http", "127.0.0.1:0"] }
+        if https { arguments += ["--https", "127.0.0.1:0", "--https-name", "caddie.test"] }
+        if let trustPage {
+            arguments += [
+                "--https", "127.0.0.1:\(trustPage.https)", "--https-name", "caddie.test", "--trust-page",
+                "127.0.0.1:\(trustPage.trust)",
             ]
-            + peers.flatMap { ["--peer", "127.0.0.1:\($0)"] } + (http ? ["--http", "127.0.0.1:0"] : [])
-            + (https ? ["--https", "127.0.0.1:0", "--https-name", "caddie.test"] : [])
-            + (trustPage.map {
-                ["--https", "127.0.0.1:\($0.https)", "--https-name", "caddie.test", "--trust-page", "127.0.0.1:\($0.trust)"]
-            } ?? [])
+        }
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_PASSPHRASE"] = home.passphrase
         environment["CADDIE_LOG"] = "warning"

@@ -80,15 +80,21 @@ struct PartnerSessionTests {
                 + phone.device.publicKey.bytes
         }
         #expect(try cy.send("POST", "\(base)/admissions", admission(phone, proof: nil)).status == 403)
+        // A wrong type in a UInt64 field is named as a whole number (the third review's L6).
+        let typed = try api.post("\(base)/admissions", #"{"user":"aa","device":"bb","certifiedAt":"soon","certificate":"cc"}"#)
+        #expect(typed.status == 400 && typed.text.contains("'certifiedAt' should be a whole number"), "\(typed.text)")
         let otherSession = phone.device.sign(message("deadbeef", phone))
         #expect(try cy.send("POST", "\(base)/admissions", admission(phone, proof: otherSession)).status == 403)
-        let admitted = try cy.send("POST", "\(base)/admissions", admission(phone, proof: phone.device.sign(message(session, phone))))
+        let admitted = try cy.send(
+            "POST", "\(base)/admissions", admission(phone, proof: phone.device.sign(message(session, phone))))
         #expect(admitted.status == 201, "\(admitted.text)")
         let bound = try cy.send("GET", "/v1/whoami").object()
         #expect(bound["user"] as? String == phone.user.publicKey.hex && bound["device"] as? String == phone.device.publicKey.hex)
         // Bound, it admits no other device: Zed, a fresh identity, is refused.
         var zed = PhoneDeviceTests.Phone()
-        #expect(try cy.send("POST", "\(base)/admissions", admission(zed, proof: zed.device.sign(message(session, zed)))).status == 403)
+        #expect(
+            try cy.send("POST", "\(base)/admissions", admission(zed, proof: zed.device.sign(message(session, zed)))).status == 403
+        )
 
         // It sends its own ops; another device's ops through this session are refused.
         let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
@@ -118,7 +124,8 @@ struct PartnerSessionTests {
         let other = try Browser(port: port, link: try ana.ok(["web", "link", "--partner", "--json"]).field("url"))
         try ana.ok(["space", "remove", "Dee"])
         let after = try cy.send("GET", "\(base)/games/\(game)/card")
-        #expect(after.status == 401 && (try after.object()["code"] as? String) == "session_ended", "\(after.text)")
+        let afterCode = try after.object()["code"] as? String
+        #expect(after.status == 401 && afterCode == "session_ended", "\(after.text)")
         #expect(try cy.send("POST", "\(base)/invites", #"{"uses": 1}"#).status == 401)
         #expect(try other.send("GET", "/v1/whoami").status == 401, "a guest session not yet anyone's ends with a removal")
         #expect(!(try ana.ok(["web", "sessions"]).stdout.contains("partner")))
@@ -127,5 +134,25 @@ struct PartnerSessionTests {
         #expect(readmit.status == 403 || readmit.status == 409, "\(readmit.status) \(readmit.text)")
         #expect(readmit.text.contains("was removed from this space"), "\(readmit.text)")
         #expect(try owner.send("GET", "/v1/whoami").status == 200, "the owner's own browser stays signed in")
+    }
+
+    @Test("the third review's L5: an invite revoked through another space's address is not found there and stays as it is")
+    func inviteRevokedOnlyInItsSpace() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, api, spaceHex) = (served.homes[0], served.api, served.space)
+        try ana.ok(["space", "create", "Solo"])
+        let spaces = try api.get("/v1/spaces").array()
+        let other = try #require(spaces.first { $0["name"] as? String == "Solo" }?["space"] as? String)
+        let made = try api.post("/v1/spaces/\(spaceHex)/invites", #"{"uses": 1}"#)
+        #expect(made.status == 201, "\(made.text)")
+        let invite = try #require(try made.object()["id"] as? String)
+        let elsewhere = try api.post("/v1/spaces/\(other)/invites/\(invite)/revoke", "")
+        #expect(elsewhere.status == 404, "\(elsewhere.status) \(elsewhere.text)")
+        let listed = try api.get("/v1/spaces/\(spaceHex)/invites").array().first { $0["id"] as? String == invite }
+        #expect(listed?["state"] as? String != "revoked", "\(String(describing: listed))")
+        let here = try api.post("/v1/spaces/\(spaceHex)/invites/\(invite)/revoke", "")
+        let state = try here.object()["state"] as? String
+        #expect(here.status == 200 && state == "revoked", "\(here.text)")
     }
 }

@@ -59,7 +59,11 @@ struct WebAppTests {
         try ana.ok(["web", "revoke", id])
         #expect(try client.request("GET", "/v1/whoami", extra: ["Cookie": value]).status == 401)
         try ana.fails(["web", "revoke", id], saying: "no browser session")
-        #expect(try client.request("GET", "/", extra: ["Host": "rebind.example:\(node.httpPort)"]).status == 421)
+        let rebound421 = try client.request("GET", "/", extra: ["Host": "rebind.example:\(node.httpPort)"])
+        #expect(rebound421.status == 421)
+        // Errors carry the security headers too (the third review's L6).
+        #expect(rebound421.headers["content-security-policy"] != nil && rebound421.headers["x-frame-options"] == "DENY")
+        #expect(try client.get("/v1/whoami").headers["x-content-type-options"] == "nosniff", "a 401 as well")
     }
 
     @Test("a browser's writes need the app's own Host and Origin; sign-out needs the session's secret, not its id")

@@ -109,6 +109,9 @@ struct SecurityReviewTests {
         let anaJoin = try #require(try ana.store.ops(space: space.id).first)
         let later = try store.receive(space: space.id, spaceKey: space.key, ops: [anaJoin], mode: .tolerant, now: receiverNow)
         #expect(later.applied.count == 1 && later.signaturesChecked == 1, "only Ana's join is checked")
+        // The third review's M1: every batch read back, deleted and re-inserted every ready device's waiting ops
+        // (100 here; 300 devices x 64 took a 200-byte batch 5 s). A batch now touches only its own devices' ops.
+        #expect(later.pendingExamined == 0, "Ana's batch read back \(later.pendingExamined) of Mallory's waiting ops")
         #expect(try store.pendingCount(space.id) == 100)
         // A validly signed op 102 covers them all.
         let cover = op(
@@ -116,6 +119,8 @@ struct SecurityReviewTests {
             changes: nameChange("covered"))
         let covered = try store.receive(space: space.id, spaceKey: space.key, ops: [cover], mode: .tolerant, now: receiverNow)
         #expect(covered.applied.count == 101 && covered.signaturesChecked == 1)
+        // Mallory's own op reads back Mallory's waiting ops: the 100, and op 102 itself, which waited beyond them.
+        #expect(covered.pendingExamined == 101, "\(covered.pendingExamined)")
         #expect(try store.pendingCount(space.id) == 0)
     }
 

@@ -168,7 +168,7 @@ extension AuditService {
                     + (fields["expires"]?.integer.map { SpaceService.dateText(UInt64(max(0, $0))) } ?? "?")
             }
             if kind == .course { return "course \(fields["name"]?.text ?? id.short) (\(id.short)): \(fields.count) fields" }
-            if kind == .game { return "new game \(id.short) from tee \(fields["tee"]?.text ?? "?")" }
+            if kind == .game { return Self.gameChange(id, fields, player: player) }
             return "\(kind) \(id.short): "
                 + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                 .joined(separator: ", ")
@@ -180,6 +180,24 @@ extension AuditService {
         case .attest(let game, let id, let hash):
             return "attested \(player(id))'s card in game \(game.short) (card \(hash.short))"
         }
+    }
+
+    /// A game's `set` in words: a new game with its course and tee, a deletion or restore, or the fields it changed
+    /// (hole choices name the player they choose).
+    static func gameChange(_ id: EntityID, _ fields: [String: FieldValue], player: (PlayerID) -> String) -> String {
+        if fields["created"] != nil {
+            return "new game \(id.short) from tee \(fields["tee"]?.text ?? "?")"
+        }
+        if fields.count == 1, let deleted = fields["deleted"]?.integer {
+            return deleted != 0 ? "deleted game \(id.short)" : "restored game \(id.short)"
+        }
+        let shown = fields.sorted { $0.key < $1.key }.map { key, value -> String in
+            if key.hasPrefix("hole."), case .bytes(let bytes) = value, bytes.count == PlayerID.length {
+                return "\(key)=\(player(PlayerID(unchecked: bytes)))"
+            }
+            return "\(key)=\(value)"
+        }
+        return "game \(id.short): " + shown.joined(separator: ", ")
     }
 
     /// Every value one cell has had.

@@ -40,6 +40,7 @@ protocol RoundStore: RecordStore, CardStore {
     func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32
     func rosterTags(_ space: SpaceID, game: GameID, player: PlayerID) throws(StoreError) -> [OpID]
     func attestations(_ space: SpaceID, game: GameID) throws(StoreError) -> [AttestationRecord]
+    func isRemoved(_ space: SpaceID, user: PublicKey) throws(StoreError) -> Bool
     func ops(space: SpaceID, notIn since: VersionVector) throws(StoreError) -> [[UInt8]]
     func receive(
         space: SpaceID, spaceKey: [UInt8], laterKeys: [[UInt8]], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64

@@ -125,17 +125,19 @@ extension SpaceService {
     }
 
     /// Revokes an invite with keys already unlocked (the running node's).
-    public func revokeInvite(_ text: String, keys: UnlockedKeys) throws(NodeError) -> InviteID {
-        try revokeInvite(text, keys: { () throws(NodeError) in keys }).id
+    /// Revokes the invite `text` names (its id or the start of it); with `space`, only an invite of that space
+    /// (another space's answers not found, and stays as it is).
+    public func revokeInvite(_ text: String, space: SpaceID? = nil, keys: UnlockedKeys) throws(NodeError) -> InviteID {
+        try revokeInvite(text, space: space, keys: { () throws(NodeError) in keys }).id
     }
 
     private func revokeInvite(
-        _ text: String, keys unlockKeys: () throws(NodeError) -> UnlockedKeys
+        _ text: String, space: SpaceID? = nil, keys unlockKeys: () throws(NodeError) -> UnlockedKeys
     ) throws(NodeError)
         -> StoredInvite
     {
         let lowered = text.lowercased()
-        let matches = try run { try store.invites(nil) }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
+        let matches = try run { try store.invites(space) }.filter { !lowered.isEmpty && $0.id.hex.hasPrefix(lowered) }
         guard matches.count == 1, let invite = matches.first else {
             if matches.isEmpty {
                 throw .notFound(

@@ -251,9 +251,11 @@ struct Serve: AsyncParsableCommand {
                     // An authority near its end, or one made before the Name Constraints (it could vouch for any
                     // website): phones that trusted it must trust the new one, and should remove the old one.
                     let why = stored.isCurrent(now: .distantPast) ? "near its end" : "it could vouch for any website"
-                    logger.notice(
+                    let told =
                         "replaced this home's certificate authority (\(why)): every phone must trust the new one once "
-                            + "(`caddie web authority`) and remove the old one",
+                        + "(`caddie web authority`) and remove the old one"
+                    logger.notice(
+                        "\(told)",
                         metadata: ["fingerprint": "\(authority.fingerprint)", "old": "\(stored.fingerprint)"])
                 } else {
                     logger.notice(

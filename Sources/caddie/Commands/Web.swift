@@ -34,7 +34,9 @@ struct Web: ParsableCommand {
                 let pem = NodeAuthority.pem(der)
                 let fingerprint = NodeAuthority.fingerprint(der)
                 if let out { try Console.write(Data(pem.utf8), to: out) }
-                let until = NodeAuthority.validUntil(der).map { Views.time(milliseconds: UInt64($0.timeIntervalSince1970 * 1000)) }
+                let until = NodeAuthority.validUntil(der).map {
+                    Views.time(milliseconds: UInt64($0.timeIntervalSince1970 * 1000))
+                }
                 if json {
                     Console.json(
                         .object([
