@@ -169,6 +169,7 @@ let package = Package(
         .testTarget(
             name: "CaddieCLITests",
             dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
     ]

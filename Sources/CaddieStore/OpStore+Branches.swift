@@ -115,6 +115,38 @@ extension ReceiveSession {
 }
 
 extension OpStore {
+    /// The fork-branch ops `peer` acknowledged in `space` since `since` (milliseconds since 1970).
+    public func branchAcks(_ space: SpaceID, peer: PublicKey, since: UInt64) throws(StoreError) -> Set<Digest32> {
+        try read { db in
+            Set(
+                try Data.fetchAll(
+                    db, sql: "SELECT hash FROM branch_ack WHERE space = ? AND peer = ? AND acked_at >= ?",
+                    arguments: [Data(space.bytes), Data(peer.bytes), Int64(bitPattern: since)]
+                ).map { Digest32(unchecked: [UInt8]($0)) })
+        }
+    }
+
+    /// Records that `peer` acknowledged these fork-branch ops at `now`, and forgets its acknowledgements older than
+    /// `forgetBefore`.
+    public func recordBranchAcks(
+        _ space: SpaceID, peer: PublicKey, _ hashes: [Digest32], now: UInt64, forgetBefore: UInt64
+    ) throws(StoreError) {
+        try write { db in
+            let (spaceData, peerData) = (Data(space.bytes), Data(peer.bytes))
+            try db.execute(
+                sql: "DELETE FROM branch_ack WHERE space = ? AND peer = ? AND acked_at < ?",
+                arguments: [spaceData, peerData, Int64(bitPattern: forgetBefore)])
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO branch_ack (space, peer, hash, acked_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (space, peer, hash) DO UPDATE SET acked_at = excluded.acked_at
+                    """)
+            for hash in hashes {
+                try insert.execute(arguments: [spaceData, peerData, Data(hash.bytes), Int64(bitPattern: now)])
+            }
+        }
+    }
+
     /// What a session sends whole to each peer, once: every op of the space's fork branches, and the other copy of
     /// each fork (so a node whose fork copy did not apply, a revoked device's, still shows the fork to peers that
     /// hold only the device's log). By device and seq, so each op follows its predecessor.

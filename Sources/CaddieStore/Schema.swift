@@ -191,6 +191,18 @@ enum Schema {
                     ALTER TABLE pending_op ADD COLUMN unsigned INTEGER NOT NULL DEFAULT 0;
                     """)
         }
+        migrator.registerMigration("v11: fork-branch ops each peer device acknowledged") { db in
+            try db.execute(
+                sql: """
+                    -- A local table: the fork-branch ops (by hash) each peer device acknowledged from this home, and when
+                    -- (milliseconds since 1970), so a forked device's branches cross each link once, across restarts and
+                    -- one-shot syncs (Protocol/wire.md, "Branch ops"). Forgotten after a day.
+                    CREATE TABLE branch_ack (
+                        space BLOB NOT NULL, peer BLOB NOT NULL, hash BLOB NOT NULL, acked_at INTEGER NOT NULL,
+                        PRIMARY KEY (space, peer, hash)
+                    ) WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 

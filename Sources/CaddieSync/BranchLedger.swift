@@ -1,38 +1,31 @@
 import CaddieCore
-import Synchronization
+import CaddieStore
+import Foundation
 
 /// Which fork-branch ops (OpStore+Branches.swift) each peer device acknowledged from this node, per space, and
 /// when: a session sends a branch op only to a peer not known to hold it, so a forked device's branches cross a
 /// link once rather than in every session (second security review, "fork branches without bound").
 ///
-/// Kept in memory: a node that restarts sends its branches once more. What a peer acknowledged is forgotten after
-/// a day (``memoryNanoseconds``), so a peer whose home was restored from an older copy, and lost branches, gets
-/// them again.
-final class BranchLedger: Sendable {
-    struct Key: Hashable {
-        let space: SpaceID
-        let peer: PublicKey
-    }
-
+/// Kept in the home's database (`branch_ack`, a local table), so a restart or a one-shot `caddie sync` does not send
+/// them again (third review, M3). What a peer acknowledged is forgotten after a day (``memoryMilliseconds``), so a
+/// peer whose home was restored from an older copy, and lost branches, gets them again.
+struct BranchLedger: Sendable {
     /// How long an acknowledgement stands: a day.
-    static let memoryNanoseconds: UInt64 = 86_400 * 1_000_000_000
+    static let memoryMilliseconds: UInt64 = 86_400 * 1000
 
-    private let held = Mutex<[Key: [Digest32: UInt64]]>([:])
+    let store: OpStore
 
-    /// The branch ops `peer` acknowledged in `space` within the last day (`now`: uptime in nanoseconds).
-    func delivered(space: SpaceID, peer: PublicKey, now: UInt64) -> Set<Digest32> {
-        held.withLock { held in
-            Set((held[Key(space: space, peer: peer)] ?? [:]).filter { now &- $0.value < Self.memoryNanoseconds }.keys)
-        }
+    /// The wall clock, milliseconds since 1970.
+    static func now() -> UInt64 { UInt64(max(0, Date().timeIntervalSince1970 * 1000)) }
+
+    /// The branch ops `peer` acknowledged in `space` within the last day. A store that cannot be read gives none:
+    /// the branches are sent again, which costs bytes and loses nothing.
+    func delivered(space: SpaceID, peer: PublicKey, now: UInt64 = Self.now()) -> Set<Digest32> {
+        (try? store.branchAcks(space, peer: peer, since: now &- Self.memoryMilliseconds)) ?? []
     }
 
-    /// `peer` acknowledged a batch holding these branch ops; stale acknowledgements of that peer are dropped.
-    func record(space: SpaceID, peer: PublicKey, _ hashes: [Digest32], now: UInt64) {
-        held.withLock { held in
-            let key = Key(space: space, peer: peer)
-            var known = (held[key] ?? [:]).filter { now &- $0.value < Self.memoryNanoseconds }
-            for hash in hashes { known[hash] = now }
-            held[key] = known
-        }
+    /// `peer` acknowledged a batch holding these branch ops; its acknowledgements older than a day are dropped.
+    func record(space: SpaceID, peer: PublicKey, _ hashes: [Digest32], now: UInt64 = Self.now()) {
+        try? store.recordBranchAcks(space, peer: peer, hashes, now: now, forgetBefore: now &- Self.memoryMilliseconds)
     }
 }

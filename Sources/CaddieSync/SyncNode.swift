@@ -36,7 +36,7 @@ public final class SyncNode: Sendable {
 
     let store: OpStore
     /// The fork-branch ops each peer acknowledged, so they are not sent to it again.
-    let branchLedger = BranchLedger()
+    var branchLedger: BranchLedger { BranchLedger(store: store) }
     let credentials: DeviceCredentials
     let spaceKeys: [SpaceID: [UInt8]]
     let spaceList: [(SpaceID, [UInt8])]

@@ -255,6 +255,12 @@ struct HostilePeerTests {
         // Every later session: none (before the fix, all twelve each time).
         #expect(try session(sending: []) == 0)
         #expect(try session(sending: []) == 0)
+        // Nor after a restart: what the insider acknowledged is kept in the home (the third review's M3; the
+        // ledger lived in memory, and a restart sent all twelve again).
+        node.stop()
+        let restarted = try NodeProcess(target, port: node.port)
+        defer { restarted.stop() }
+        #expect(try session(sending: []) == 0)
     }
 
     /// What the node says when it ends a session right after the handshake: the close reason and its text, or nil
