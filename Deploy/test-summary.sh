@@ -36,6 +36,24 @@ elif echo "$testing" | grep -qE "Test run with 0 tests"; then
     failed=1
 fi
 
+# A floor on the number of tests (Deploy/test-floor, raised by whoever adds tests): a target dropped from the run,
+# or a filter left in place, passes nothing below it.
+floor_file="$(dirname "$0")/test-floor"
+if [ -n "$testing" ] && [ -f "$floor_file" ]; then
+    floor=$(tr -dc '0-9' < "$floor_file")
+    ran=$(echo "$testing" | sed -E 's/.*Test run with ([0-9]+) tests?.*/\1/')
+    if [ -n "$floor" ] && [ -n "$ran" ] && [ "$ran" -lt "$floor" ]; then
+        echo "test: swift-testing ran $ran tests, fewer than the floor of $floor (Deploy/test-floor): a suite was dropped" >&2
+        failed=1
+    fi
+fi
+# Tests that skipped themselves (a swift-testing `.enabled(if:)` or `.disabled`), named so that none hides.
+skips=$(grep -E "^(➜|􀙟|↷|⤼) Test .* skipped" "$log" || true)
+if [ -n "$skips" ]; then
+    echo "test: $(printf '%s\n' "$skips" | wc -l) tests skipped:"
+    printf '%s\n' "$skips" | head -20
+fi
+
 if [ "$status" != 0 ]; then
     echo "test: swift test exited with status $status" >&2
     failed=1

@@ -9,7 +9,39 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
+# Each step's time, printed as it ends and again at the close of the run (what a slow CI spends its minutes on).
+run_started=$(date +%s)
+step_name=""
+step_started=$run_started
+step_times=()
+step() {
+    local now
+    now=$(date +%s)
+    if [ -n "$step_name" ]; then
+        step_times+=("$(printf '%5d s  %s' $((now - step_started)) "$step_name")")
+        echo "test: $step_name took $((now - step_started)) s"
+    fi
+    step_name="$1"
+    step_started=$now
+}
+
+# The switches that size a test, echoed with their values; a value that would empty its test is refused.
+for switch in CADDIE_CRASH_KILLS CADDIE_CONVERGENCE_CASES CADDIE_LOAD_PEERS CADDIE_FUZZ_SECONDS CADDIE_API_EXAMPLES; do
+    value="${!switch:-}"
+    [ -z "$value" ] && continue
+    echo "test: $switch=$value"
+    floor=1
+    [ "$switch" = CADDIE_LOAD_PEERS ] && floor=2
+    if ! [[ "$value" =~ ^[0-9]+$ ]] || [ "$value" -lt "$floor" ]; then
+        echo "test: $switch=$value would empty its test: give a whole number of at least $floor, or unset it" >&2
+        exit 1
+    fi
+done
+if [ -n "${CADDIE_BIN:-}" ]; then echo "test: CADDIE_BIN=$CADDIE_BIN: the CLI tests run that binary, not this build"; fi
+
+step "setup"
 bash Deploy/setup.sh
+step "formatting and layering"
 echo "test: checking the formatting (swift-format, .swift-format)"
 if ! swift-format lint --strict --recursive Sources Tests Package.swift; then
     echo "test: the code above is not formatted: run swift-format format --in-place --recursive Sources Tests Package.swift" >&2
@@ -17,28 +49,33 @@ if ! swift-format lint --strict --recursive Sources Tests Package.swift; then
 fi
 echo "test: checking the layering (Deploy/layers.sh)"
 bash Deploy/layers.sh
+step "build"
 echo "test: building"
 if ! swift build --build-tests > /tmp/caddie-build.log 2>&1; then
     { grep -E "error:" /tmp/caddie-build.log || tail -20 /tmp/caddie-build.log; } | head -40 >&2
     echo "test: the build failed (log: /tmp/caddie-build.log)" >&2
     exit 1
 fi
+step "swift test"
 echo "test: running the test suites (XCTest and swift-testing)"
 set +e
 swift test 2>&1 | tee /tmp/caddie-swift-test.log | grep -E "✘|Test run with|Executed [0-9]+ tests?, with" | grep -vE "^Test Suite"
 swift_status=${PIPESTATUS[0]}
 set -e
 bash Deploy/test-summary.sh /tmp/caddie-swift-test.log "$swift_status"
+step "protocol vectors"
 echo "test: decoding Protocol/vectors with an independent checker written from the specifications (Deploy/vector-check.sh)"
 if ! bash Deploy/vector-check.sh; then
     echo "test: the protocol vectors do not match Protocol/op-format.md and Protocol/wire.md" >&2
     exit 1
 fi
+step "API check (schemathesis)"
 echo "test: checking the HTTP API against Protocol/openapi.yaml (openapi-spec-validator, schemathesis)"
 if ! bash Deploy/api-check.sh "$(swift build --show-bin-path)/caddie"; then
     echo "test: the HTTP API check failed" >&2
     exit 1
 fi
+step "web check (chromium)"
 echo "test: the web app in a real browser (Deploy/web-check.sh)"
 if ! bash Deploy/web-check.sh "$(swift build --show-bin-path)/caddie" > /tmp/caddie-web-check.log 2>&1; then
     echo "test: the web app check failed (log: /tmp/caddie-web-check.log)" >&2
@@ -46,11 +83,13 @@ if ! bash Deploy/web-check.sh "$(swift build --show-bin-path)/caddie" > /tmp/cad
     exit 1
 fi
 grep -E "^# (pass|fail) |^web: |^\{\"web\"" /tmp/caddie-web-check.log
+step "fuzzing"
 echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-30} s (libFuzzer)"
 if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-30}"; then
     echo "test: a fuzz harness crashed (inputs in Fuzz/crashes/)" >&2
     exit 1
 fi
+step "systemd unit"
 echo "test: checking the systemd unit (systemd-analyze verify)"
 if ! command -v systemd-analyze >/dev/null; then
     echo "test: systemd-analyze is missing (Deploy/setup.sh installs the systemd package): the unit cannot be checked" >&2
@@ -58,7 +97,19 @@ if ! command -v systemd-analyze >/dev/null; then
 fi
 unit_dir="$(mktemp -d)"
 sed "s|/usr/local/bin/caddie|$(swift build --show-bin-path)/caddie|" Deploy/systemd/caddie.service > "$unit_dir/caddie.service"
-if ! systemd-analyze verify "$unit_dir/caddie.service"; then echo "test: the systemd unit does not verify" >&2; exit 1; fi
+# systemd-analyze exits 0 on a misspelt key (it warns and ignores the line): such a warning fails the step too,
+# since a typo would silently drop a hardening line.
+unit_status=0
+unit_out=$(systemd-analyze verify "$unit_dir/caddie.service" 2>&1) || unit_status=$?
+[ -n "$unit_out" ] && printf '%s\n' "$unit_out"
 rm -rf "$unit_dir"
+if [ $unit_status -ne 0 ]; then echo "test: the systemd unit does not verify" >&2; exit 1; fi
+if printf '%s' "$unit_out" | grep -qiE "unknown (key|lvalue|section)|ignoring"; then
+    echo "test: systemd-analyze ignored a line of Deploy/systemd/caddie.service (above): fix its spelling" >&2
+    exit 1
+fi
+step ""
+echo "test: time by step ($(($(date +%s) - run_started)) s in all):"
+printf '  %s\n' "${step_times[@]}"
 # The suites' closing line last, for whoever reads the end of the run (test-summary.sh has judged it already).
 grep -E "Test run with .* tests" /tmp/caddie-swift-test.log | tail -1 || true

@@ -145,10 +145,17 @@ public struct WebAccess: Sendable {
 
     // MARK: Sessions
 
-    /// The live sessions, newest first.
+    /// The live sessions, newest first: not those from before sessions had a person, nor a partner's guest session
+    /// past `guestLifetime` (they open nothing).
     public func sessions(now: Date = Date()) throws(NodeError) -> [Session] {
-        try read().sessions.filter { $0.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970 }
-            .sorted { $0.created > $1.created }
+        try read().sessions.filter { Self.isLive($0, now: now) }.sorted { $0.created > $1.created }
+    }
+
+    /// Whether a session still opens the app at `now`.
+    static func isLive(_ session: Session, now: Date) -> Bool {
+        let time = now.timeIntervalSince1970
+        return session.lastSeen + sessionIdleLifetime >= time && session.kind != nil
+            && (session.isOwner || session.device != nil || session.created + guestLifetime >= time)
     }
 
     /// Binds a partner's guest session to the device its phone became, and that device's user. A session bound
@@ -186,8 +193,7 @@ public struct WebAccess: Sendable {
         let (id, hash) = (String(parts[0]), Self.digest(String(parts[1])))
         guard var session = try read().sessions.first(where: { $0.id == id }),
             MessageAuthentication.constantTimeEqual(Array(session.secretHash.utf8), Array(hash.utf8)),
-            session.lastSeen + Self.sessionIdleLifetime >= now.timeIntervalSince1970, session.kind != nil,
-            session.isOwner || session.device != nil || session.created + Self.guestLifetime >= now.timeIntervalSince1970
+            Self.isLive(session, now: now)
         else { return nil }
         if now.timeIntervalSince1970 - session.lastSeen >= 60 {
             session.lastSeen = now.timeIntervalSince1970
