@@ -10,7 +10,16 @@ extension NodeAPI {
     /// POST /v1/signin-links: a new one-time sign-in link, its QR code (SVG) and, with a trust page, the plain-HTTP
     /// address that installs the node's authority first, with a code of its own: it carries no secret, so neither
     /// the page nor whoever answers in its place ever sees the sign-in link.
+    struct NewSignInLink: Decodable { let space: String? }
+
     func makeSignInLink(_ request: Request, secure: Bool) async throws -> Response {
+        // The space the partner's phone is for: the body's, or the home's only one.
+        let buffer = try? await request.body.collect(upTo: Self.maxBody)
+        let asked = buffer.flatMap { $0.readableBytes > 0 ? $0 : nil }.flatMap {
+            try? JSONDecoder().decode(NewSignInLink.self, from: Data($0.readableBytesView))
+        }
+        let home = home
+        let space = try await read { try home.spaces.resolveSpace(asked?.space) }
         guard let authority = request.head.authority, !authority.isEmpty else {
             throw APIError.badRequest("the request names no host: open the app by the node's address")
         }
@@ -27,9 +36,8 @@ extension NodeAPI {
             throw APIError.badRequest("the request's Host is not an address and port: open the app by the node's address")
         }
         let address = portText.map { "\(bracketed):\($0)" } ?? bracketed
-        let home = home
         let (secret, endpoint) = try await write { () throws -> (String, HTTPEndpoint?) in
-            (try WebAccess(home: home).newLink(.partner), try HTTPEndpoint.read(home))
+            (try WebAccess(home: home).newLink(.partner, space: space), try HTTPEndpoint.read(home))
         }
         let url = "\(secure ? "https" : "http")://\(address)/signin?t=\(secret)"
         let trust = endpoint?.trustPort.map { "http://\(bracketed):\($0)/" }

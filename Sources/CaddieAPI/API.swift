@@ -103,7 +103,7 @@ public struct NodeAPI: Sendable {
         }
         v1.on("peers", method: .get) { _, _ in Response.json(.array(try await read { try home.peers() }.map(Views.peer))) }
         v1.on("sync", method: .get) { _, _ in try await syncStatus() }
-        v1.on("events", method: .get) { _, _ in events() }
+        v1.on("events", method: .get) { request, _ in events(watch: try await EventWatch(request, web: web)) }
         v1.on("signin-links", method: .post) { request, _ in try await makeSignInLink(request, secure: secure) }
 
         let space = v1.group("spaces/:space")
@@ -371,8 +371,30 @@ public struct NodeAPI: Sendable {
             ]))
     }
 
+    /// What a browser's event stream is held to: it ends when the session no longer opens the app (checked at each
+    /// keep-alive), and a partner's carries only its own space's events. Nil for a program with the bearer token.
+    struct EventWatch: Sendable {
+        let stillOpens: @Sendable () -> Bool
+        let space: String?
+
+        init?(_ request: Request, web: WebAccess) async throws {
+            guard request.headers[.authorization] == nil, let cookie = WebCookie.value(in: request) else { return nil }
+            let session = try await offload { try web.session(cookie: cookie) }
+            stillOpens = { web.stillOpens(cookie: cookie) }
+            space = session?.isOwner == false ? (session?.space ?? "") : nil
+        }
+
+        /// Whether an event may go to this stream: another space's does not reach a partner's.
+        func carries(_ event: LiveEvent) -> Bool {
+            guard let space, case .object(let fields) = event.data,
+                let named = fields.first(where: { $0.0 == "space" }), case .string(let eventSpace) = named.1
+            else { return true }
+            return eventSpace == space
+        }
+    }
+
     /// A server-sent events stream of live changes, with a keep-alive comment when nothing happens.
-    func events() -> Response {
+    func events(watch: EventWatch? = nil) -> Response {
         let (hub, keepAlive) = (hub, keepAliveSeconds)
         return Response(
             status: .ok,
@@ -386,12 +408,17 @@ public struct NodeAPI: Sendable {
                 let (merged, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1024))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for await event in stream { continuation.yield(event.sse) }
+                        for await event in stream where watch?.carries(event) ?? true { continuation.yield(event.sse) }
                         continuation.finish()
                     }
                     group.addTask {
                         while !Task.isCancelled {
                             try await Task.sleep(for: .milliseconds(Int(keepAlive * 1000)))
+                            // A session ended (signed out, revoked, its person removed) ends its stream too.
+                            if let watch, !((try? await offload { watch.stillOpens() }) ?? false) {
+                                continuation.finish()
+                                return
+                            }
                             continuation.yield(": keep-alive\n\n")
                         }
                     }

@@ -78,7 +78,14 @@ struct AccessMiddleware<Context: RequestContext>: RouterMiddleware {
                     message: "this browser's session has ended: get a new sign-in link from the node's owner "
                         + "(`caddie web link`, or the Devices screen's sign-in code)")
             }
-            if !session.isOwner, (try? await offload({ try web.personEnded(session) })) ?? true {
+            let ended: Bool
+            do { ended = try await offload { session.isOwner ? false : try web.personEnded(session) } } catch {
+                // The store could not say: the session stays, this request waits for a later try.
+                throw APIError(
+                    status: .serviceUnavailable, code: "unavailable",
+                    message: "the node could not read its members just now: try again in a moment")
+            }
+            if ended {
                 _ = try? await offload { try web.end { $0.id == session.id } }
                 throw APIError(
                     status: .unauthorized, code: "session_ended",

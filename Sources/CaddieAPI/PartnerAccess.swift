@@ -24,16 +24,30 @@ struct PartnerAccess {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
+        let parts = path.split(separator: "/")
+        // Its own space only: the one its sign-in link was made for.
+        if parts.count >= 3, parts[0] == "v1", parts[1] == "spaces" {
+            let named = String(parts[2]).removingPercentEncoding ?? String(parts[2])
+            let web = web
+            if let resolved = try await offload({ web.resolveSpace(named) }), resolved.hex != session.space {
+                throw APIError(
+                    status: .forbidden, code: "partner_phone",
+                    message: "this phone was signed in for another space of this node: ask its owner for a sign-in "
+                        + "code for this one")
+            }
+        }
         if request.method == .get || request.method == .head {
             if path == "/v1/whoami" { return try await whoami() }
+            if path == "/v1/spaces" { return try await spaces() }
             return try await next(request, context)
         }
-        let parts = path.split(separator: "/")
-        let inSpace = parts.count == 4 && parts[0] == "v1" && parts[1] == "spaces"
-        if request.method == .post, inSpace, parts[3] == "ops" {
+        let inSpace = parts.count >= 4 && parts[0] == "v1" && parts[1] == "spaces"
+        // Guidance only reads (a position in, distances out).
+        if request.method == .post, inSpace, parts[3] == "guidance" { return try await next(request, context) }
+        if request.method == .post, inSpace, parts.count == 4, parts[3] == "ops" {
             return try await ops(request, context: context, next: next)
         }
-        if request.method == .post, inSpace, parts[3] == "admissions" {
+        if request.method == .post, inSpace, parts.count == 4, parts[3] == "admissions" {
             return try await admission(request, context: context, next: next)
         }
         throw APIError(
@@ -43,6 +57,13 @@ struct PartnerAccess {
                     + "the node signs nothing on a partner's behalf"
                 : "a partner's phone signs its own entries; this change is the node's owner's to make (the node signs "
                     + "nothing on a partner's behalf)")
+    }
+
+    /// GET /v1/spaces for a partner: only the space it was signed in for.
+    func spaces() async throws -> Response {
+        let (web, space) = (web, session.space)
+        let list = try await offload { try web.spaces() }.filter { $0.id.hex == space }
+        return Response.json(.array(list.map(Views.space)))
     }
 
     /// The person behind the session, in the shape of GET /v1/whoami: the phone's user and device once bound.

@@ -156,6 +156,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let httpsName = Input(option: "--https-name", field: "httpsName")
         public static let trustPage = Input(option: "--trust-page", field: "trustPage")
         public static let host = Input(option: "--host", field: "host")
+        public static let space = Input(option: "--space", field: "space")
         public static let wait = Input(option: "--wait", field: "wait")
         public static let user = Input(option: "--user", field: "user")
         public static let fairway = Input(option: "--fairway", field: "fairway")

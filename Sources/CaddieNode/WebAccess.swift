@@ -50,6 +50,8 @@ public struct WebAccess: Sendable {
         /// A partner's session once its phone became a device: that device's user and device keys, hex.
         public var user: String?
         public var device: String?
+        /// The space a partner's session was signed in for (hex): it reads and writes that space only.
+        public var space: String?
 
         /// Whether it is the node's owner's own browser.
         public var isOwner: Bool { kind == Kind.owner.rawValue }
@@ -82,6 +84,8 @@ public struct WebAccess: Sendable {
         let expires: Double
         /// "partner" for a partner's link; absent for the owner's.
         var kind: String?
+        /// The space a partner's link is for (hex).
+        var space: String?
     }
 
     struct State: Codable {
@@ -99,15 +103,19 @@ public struct WebAccess: Sendable {
 
     // MARK: Links
 
-    /// A new sign-in link secret for `kind`, valid for `linkLifetime`. At most `maxLinks` wait at once.
-    public func newLink(_ kind: Kind, now: Date = Date()) throws(NodeError) -> String {
+    /// A new sign-in link secret for `kind` (a partner's for one `space`), valid for `linkLifetime`. At most
+    /// `maxLinks` wait at once.
+    public func newLink(_ kind: Kind, space: SpaceID? = nil, now: Date = Date()) throws(NodeError) -> String {
+        guard kind == .owner || space != nil else {
+            throw .badInput(.space, "names the space a partner's sign-in link is for: give it")
+        }
         let secret = Base32.encode(SecureRandom.bytes(20)).lowercased()
         try change { state in
             state.links.removeAll { $0.expires < now.timeIntervalSince1970 }
             state.links.append(
                 Link(
                     hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.linkLifetime,
-                    kind: kind == .partner ? kind.rawValue : nil))
+                    kind: kind == .partner ? kind.rawValue : nil, space: kind == .partner ? space?.hex : nil))
             state.links = Array(state.links.suffix(Self.maxLinks))
         }
         return secret
@@ -134,7 +142,7 @@ public struct WebAccess: Sendable {
                 Session(
                     id: id, secretHash: Self.digest(cookieSecret), created: now.timeIntervalSince1970,
                     lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120)),
-                    kind: found.kind ?? Kind.owner.rawValue))
+                    kind: found.kind ?? Kind.owner.rawValue, space: found.space))
             if state.sessions.count > Self.maxSessions {
                 state.sessions = Array(state.sessions.sorted { $0.lastSeen > $1.lastSeen }.prefix(Self.maxSessions))
             }
@@ -240,6 +248,19 @@ public struct WebAccess: Sendable {
     public func personEnded(_ session: Session) throws(NodeError) -> Bool {
         guard let person = session.person else { return false }
         return try home.run { try home.store.personEnded(user: person.user, device: person.device) }
+    }
+
+    /// The space a path names (an id, an id prefix or a name), as the API resolves it; nil when none.
+    public func resolveSpace(_ text: String) -> SpaceID? { try? home.spaces.resolveSpace(text) }
+
+    /// The spaces of this home, as GET /v1/spaces lists them.
+    public func spaces() throws(NodeError) -> [SpaceSummary] { try home.spaces.list() }
+
+    /// Whether a browser's session cookie still opens the app (a live event stream asks at each keep-alive): a
+    /// session ended, revoked, past its lifetime, or a partner's whose person was removed or revoked, does not.
+    public func stillOpens(cookie: String) -> Bool {
+        guard let session = (try? session(cookie: cookie)) ?? nil else { return false }
+        return session.isOwner || ((try? personEnded(session)) ?? false) == false
     }
 
     // MARK: The file

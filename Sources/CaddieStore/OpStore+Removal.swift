@@ -70,15 +70,20 @@ extension OpStore {
         }
     }
 
-    /// Whether `user` was removed from any space of this home, or `device` revoked (or removed) in any: what ends
-    /// a browser session that is that person's.
+    /// Whether `user` was removed from a space of this home where it is a member, or `device` revoked by `user`
+    /// itself (or with it by a removal): what ends a browser session that is that person's. A revocation row names
+    /// its signer as the user, so another member's "revocation" of this device counts for nothing here, and a
+    /// removal from a space the user never joined ends nothing.
     public func personEnded(user: PublicKey, device: PublicKey) throws(StoreError) -> Bool {
         try read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM removal WHERE user = ?) OR EXISTS (SELECT 1 FROM revocation WHERE device = ?)
-                    """, arguments: [Data(user.bytes), Data(device.bytes)]) ?? false
+                    SELECT EXISTS (
+                        SELECT 1 FROM removal r WHERE r.user = ?
+                        AND EXISTS (SELECT 1 FROM member m WHERE m.space = r.space AND m.user = r.user)
+                    ) OR EXISTS (SELECT 1 FROM revocation WHERE device = ? AND user = ?)
+                    """, arguments: [Data(user.bytes), Data(device.bytes), Data(user.bytes)]) ?? false
         }
     }
 

@@ -7,7 +7,8 @@ import Foundation
 /// link once rather than in every session (second security review, "fork branches without bound").
 ///
 /// Kept in the home's database (`branch_ack`, a local table), so a restart or a one-shot `caddie sync` does not send
-/// them again (third review, M3). What a peer acknowledged is forgotten after a day (``memoryMilliseconds``), so a
+/// them again (third review, M3). Both run off the session's task (`blocking`): the write may wait on another
+/// process's write lock. What a peer acknowledged is forgotten after a day (``memoryMilliseconds``), so a
 /// peer whose home was restored from an older copy, and lost branches, gets them again.
 struct BranchLedger: Sendable {
     /// How long an acknowledgement stands: a day.
@@ -20,12 +21,16 @@ struct BranchLedger: Sendable {
 
     /// The branch ops `peer` acknowledged in `space` within the last day. A store that cannot be read gives none:
     /// the branches are sent again, which costs bytes and loses nothing.
-    func delivered(space: SpaceID, peer: PublicKey, now: UInt64 = Self.now()) -> Set<Digest32> {
-        (try? store.branchAcks(space, peer: peer, since: now &- Self.memoryMilliseconds)) ?? []
+    func delivered(space: SpaceID, peer: PublicKey, now: UInt64 = Self.now()) async -> Set<Digest32> {
+        let store = store
+        return (try? await blocking { try store.branchAcks(space, peer: peer, since: now &- Self.memoryMilliseconds) }) ?? []
     }
 
     /// `peer` acknowledged a batch holding these branch ops; its acknowledgements older than a day are dropped.
-    func record(space: SpaceID, peer: PublicKey, _ hashes: [Digest32], now: UInt64 = Self.now()) {
-        try? store.recordBranchAcks(space, peer: peer, hashes, now: now, forgetBefore: now &- Self.memoryMilliseconds)
+    func record(space: SpaceID, peer: PublicKey, _ hashes: [Digest32], now: UInt64 = Self.now()) async {
+        let store = store
+        _ = try? await blocking {
+            try store.recordBranchAcks(space, peer: peer, hashes, now: now, forgetBefore: now &- Self.memoryMilliseconds)
+        }
     }
 }

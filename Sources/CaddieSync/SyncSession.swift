@@ -277,7 +277,7 @@ struct SyncSession {
         let company = if liveID != nil, let space = session?.space { node.company(space) } else { Set<PublicKey>() }
         let delivered =
             if let space = session?.space, let peer = session?.peer.device {
-                node.branchLedger.delivered(space: space, peer: peer)
+                await node.branchLedger.delivered(space: space, peer: peer)
             } else { Set<Digest32>() }
         if try await perform(machine.start(peer: session?.peer.device, company: company, delivered: delivered), outbound) {
             return
@@ -353,7 +353,7 @@ struct SyncSession {
                 next = machine.admission(refusal: try await node.refusal(of: peer, in: space, keyCheck: keyCheck))
             case .branchesDelivered(let hashes):
                 if let space = session?.space, let peer = session?.peer.device {
-                    node.branchLedger.record(space: space, peer: peer, hashes)
+                    await node.branchLedger.record(space: space, peer: peer, hashes)
                 }
             case .recordProgress:
                 await recordProgress()

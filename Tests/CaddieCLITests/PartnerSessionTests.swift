@@ -36,24 +36,36 @@ struct PartnerSessionTests {
         let space = try #require(SpaceID(hex: spaceHex))
         let base = "/v1/spaces/\(spaceHex)"
         let port = served.node.httpPort
+        func stateHash() throws -> String {
+            try ana.ok(["state-hash", "--space", spaceHex, "--json"]).field("stateHash")
+        }
 
         // The owner's own browser is the owner.
         let owner = try Browser(port: port, link: try ana.ok(["web", "link", "--json"]).field("url"))
         #expect(try owner.send("GET", "/v1/whoami").object()["name"] as? String == "Ana")
 
-        let link = try ana.ok(["web", "link", "--partner", "--json"])
+        // A partner's link is for one space: with two, it must be named.
+        try ana.ok(["space", "create", "Solo"])
+        try ana.fails(["web", "link", "--partner"], saying: "--space")
+        let link = try ana.ok(["web", "link", "--partner", "--space", spaceHex, "--json"])
         #expect(try link.field("kind") == "partner")
         let cy = try Browser(port: port, link: try link.field("url"))
         let guest = try cy.send("GET", "/v1/whoami").object()
         #expect(guest["kind"] as? String == "partner" && guest["user"] is NSNull, "\(guest)")
         let session = try #require(guest["session"] as? String)
         #expect(try cy.send("GET", "\(base)/games/\(game)/card").status == 200, "a partner's phone reads the round")
+        // Its own space only: the other is neither listed nor read nor joined.
+        let listed = try cy.send("GET", "/v1/spaces").array().compactMap { $0["name"] as? String }
+        #expect(listed == ["Saturday foursome"], "\(listed)")
+        #expect(try cy.send("GET", "/v1/spaces/Solo/games").status == 403)
+        // Guidance only reads: a partner's phone may ask it (refused for its body here, not for who asks).
+        #expect(try cy.send("POST", "\(base)/guidance", #"{}"#).status == 400)
 
         // What the review's partner session did in Ana's name, each refused; the state does not move.
         let card = try api.get("\(base)/games/\(game)/card").object()
         let dev = try #require(
             (card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }?["player"] as? String)
-        let before = try ana.stateHash()
+        let before = try stateHash()
         for (method, path, body) in [
             ("POST", "\(base)/invites", #"{"uses": 100, "seconds": 2592000}"#),
             ("POST", "/v1/signin-links", nil),
@@ -67,7 +79,7 @@ struct PartnerSessionTests {
             #expect(reply.status == 403, "\(method) \(path): \(reply.status) \(reply.text)")
             #expect(try reply.object()["code"] as? String == "partner_phone", "\(reply.text)")
         }
-        #expect(try ana.stateHash() == before, "nothing was written in Ana's name")
+        #expect(try stateHash() == before, "nothing was written in Ana's name")
 
         // The phone becomes Dee's device: the admission must carry the device's signature over this session.
         var phone = PhoneDeviceTests.Phone()
@@ -121,8 +133,10 @@ struct PartnerSessionTests {
         #expect(try ana.ok(["web", "sessions"]).stdout.contains("partner, device \(phone.device.publicKey.hex.prefix(8))"))
 
         // Ana removes Dee: the session ends at its next request, and no new device of Dee's is admitted.
-        let other = try Browser(port: port, link: try ana.ok(["web", "link", "--partner", "--json"]).field("url"))
-        try ana.ok(["space", "remove", "Dee"])
+        let other = try Browser(
+            port: port, link: try ana.ok(["web", "link", "--partner", "--space", spaceHex, "--json"]).field("url"))
+        #expect(try other.send("POST", "/v1/spaces/Solo/admissions", admission(zed, proof: nil)).status == 403)
+        try ana.ok(["space", "remove", "Dee", "--space", spaceHex])
         let after = try cy.send("GET", "\(base)/games/\(game)/card")
         let afterCode = try after.object()["code"] as? String
         #expect(after.status == 401 && afterCode == "session_ended", "\(after.text)")

@@ -216,17 +216,17 @@ struct SessionMachineTests {
     }
 
     @Test("the branch ledger remembers a peer's acknowledgements for a day, per space and peer, in the home's database")
-    func branchLedger() throws {
+    func branchLedger() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-ledger-\(UUID().uuidString).sqlite").path
         defer { unlink(path) }
         let space = SpaceID(unchecked: [UInt8](repeating: 4, count: 16))
         let hashes = [Self.head(Self.third, 1), Self.head(Self.third, 2)]
-        BranchLedger(store: try OpStore(path: path)).record(space: space, peer: Self.peer, hashes, now: 10)
+        await BranchLedger(store: try OpStore(path: path)).record(space: space, peer: Self.peer, hashes, now: 10)
         // Another store on the same file (a restarted node) knows them.
         let ledger = BranchLedger(store: try OpStore(path: path))
-        #expect(ledger.delivered(space: space, peer: Self.peer, now: 20) == Set(hashes))
-        #expect(ledger.delivered(space: space, peer: Self.third, now: 20).isEmpty)
-        #expect(ledger.delivered(space: space, peer: Self.peer, now: 10 + BranchLedger.memoryMilliseconds + 1).isEmpty)
+        #expect(await ledger.delivered(space: space, peer: Self.peer, now: 20) == Set(hashes))
+        #expect(await ledger.delivered(space: space, peer: Self.third, now: 20).isEmpty)
+        #expect(await ledger.delivered(space: space, peer: Self.peer, now: 10 + BranchLedger.memoryMilliseconds + 1).isEmpty)
     }
 
     @Test("a peer silent for 15 s is reset and counts as gone")

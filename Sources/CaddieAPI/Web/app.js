@@ -640,6 +640,8 @@ async function send() {
   let took = 0;
   let again = false;
   try {
+    // A partner's new session is claimed by this phone's device first (route's start): entries wait for it.
+    if (state.starting) await state.starting.catch(() => {});
     state.pending = outbox.ordered(await local.outbox());
     for (const entry of state.pending.filter((e) => !e.refused)) {
       try {
@@ -1046,7 +1048,7 @@ async function showSync() {
 async function showSignInCode() {
   const target = document.getElementById('signin-made');
   try {
-    const made = await post('/v1/signin-links');
+    const made = await post('/v1/signin-links', { space: state.space.space });
     const until = new Date(Date.now() + made.expiresInSeconds * 1000).toTimeString().slice(0, 5);
     const code = (svg, alt) => svg ? h('img', { class: 'qr', src: `data:image/svg+xml;utf8,${encodeURIComponent(svg)}`, alt }) : null;
     mount(target, h('section', { class: 'signin-qr', id: 'signin-qr', tabindex: '-1', 'aria-label': 'Sign-in code' },
@@ -1133,7 +1135,7 @@ async function makeDevice(name, message) {
 async function joinSpace(message) {
   const space = state.space.space;
   try {
-    const { proof } = await post(`${base()}/admissions`, await device.admission(state.device, sessionToClaim()));
+    const { proof } = await post(`${base()}/admissions`, await device.admission(state.device, partner() ? state.me.session : null));
     if (partner()) state.me = await get('/v1/whoami');
     await device.sign(space, [{ payload: device.joinPayload(state.device, proof) }], { joining: true }, async (record, [op]) => {
       const made = outbox.signed({ space }, op, Date.now());

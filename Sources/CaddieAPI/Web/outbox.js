@@ -56,6 +56,9 @@ export function failure(error) {
   const status = error?.status ?? 0;
   if (status === 0 || status === 408 || status === 429 || status >= 500) return 'retry';
   if (status === 401) return 'signed-out';
+  // A partner's session this phone has not claimed yet (it signs its session right after sign-in): not the entry's
+  // fault, so it waits, as when signed out.
+  if (status === 403 && error?.code === 'partner_phone') return 'signed-out';
   return 'refused';
 }
 

@@ -272,7 +272,11 @@ struct Serve: AsyncParsableCommand {
                 if gethostname(&buffer, buffer.count) == 0 {
                     // The bare machine name is no name the authority may vouch for; its .local name is.
                     let name = String(cString: buffer).lowercased()
-                    if !name.isEmpty, !name.contains("_"), !name.contains(".") { names.append(name + ".local") }
+                    if LocalNames.permits(name: name) {
+                        names.append(name)
+                    } else if !name.isEmpty, !name.contains("_"), !name.contains(".") {
+                        names.append(name + ".local")
+                    }
                 }
                 names.append("localhost")
             }

@@ -61,6 +61,8 @@ struct Web: ParsableCommand {
                 "Sign in a partner's phone, not your own browser: it may read, become a device of its own user and send "
                     + "what it signs, and nothing else; without it the link signs in a browser as you, the node's owner."))
         var partner = false
+        @Option(help: "The space a partner's phone is signed in for (id, id prefix or name); needed when the home holds several.")
+        var space: String?
         @Flag(help: "Print JSON ({\"url\": ...}) and no QR code.") var json = false
 
         func run() async throws {
@@ -73,7 +75,10 @@ struct Web: ParsableCommand {
                             + "of this machine's network for a phone), then run this again")
                 }
                 let address = try Self.address(endpoint: endpoint, given: host)
-                let secret = try WebAccess(home: home).newLink(partner ? .partner : .owner)
+                let secret =
+                    partner
+                    ? try WebAccess(home: home).newLink(.partner, space: try home.spaces.resolveSpace(space))
+                    : try WebAccess(home: home).newLink(.owner)
                 let url = "\(endpoint.scheme)://\(address):\(endpoint.port)/signin?t=\(secret)"
                 // With a trust page, a new phone opens it first by a code of its own that carries no secret: a
                 // plain-HTTP page, or whoever answers in its place, never sees the sign-in link.
