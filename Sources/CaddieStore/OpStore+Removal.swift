@@ -71,18 +71,20 @@ extension OpStore {
     }
 
     /// Whether `user` was removed from a space of this home where it is a member, or `device` revoked by `user`
-    /// itself (or with it by a removal): what ends a browser session that is that person's. A revocation row names
-    /// its signer as the user, so another member's "revocation" of this device counts for nothing here, and a
-    /// removal from a space the user never joined ends nothing.
+    /// itself: what ends a browser session that is that person's. A revocation row names its signer as the user,
+    /// so another member's "revocation" of this device counts for nothing here; the rows a removal writes count
+    /// through the removal, and a removal from a space the user never joined ends nothing.
     public func personEnded(user: PublicKey, device: PublicKey) throws(StoreError) -> Bool {
         try read { db in
             try Bool.fetchOne(
                 db,
                 sql: """
                     SELECT EXISTS (
-                        SELECT 1 FROM removal r WHERE r.user = ?
-                        AND EXISTS (SELECT 1 FROM member m WHERE m.space = r.space AND m.user = r.user)
-                    ) OR EXISTS (SELECT 1 FROM revocation WHERE device = ? AND user = ?)
+                        SELECT 1 FROM removal y WHERE y.user = ?
+                        AND EXISTS (SELECT 1 FROM member m WHERE m.space = y.space AND m.user = y.user)
+                    ) OR EXISTS (
+                        SELECT 1 FROM revocation r WHERE r.device = ? AND r.user = ? AND NOT \(Self.fromRemoval)
+                    )
                     """, arguments: [Data(user.bytes), Data(device.bytes), Data(user.bytes)]) ?? false
         }
     }

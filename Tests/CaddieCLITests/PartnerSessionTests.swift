@@ -110,14 +110,7 @@ struct PartnerSessionTests {
 
         // It sends its own ops; another device's ops through this session are refused.
         let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
-        let join = phone.op(
-            space,
-            [
-                .join(
-                    .init(
-                        user: phone.user.publicKey, userName: "Dee", certifiedAt: phone.certifiedAt,
-                        certificateSignature: phone.certificate, membershipProof: proof))
-            ])
+        let join = phone.join(space, name: "Dee", proof: proof)
         let gameID = try #require(GameID(hex: game))
         let score = phone.op(
             space, [.score(game: gameID, player: try #require(PlayerID(hex: dev)), hole: 1, entry: try ScoreEntry(strokes: 6))])
@@ -168,5 +161,39 @@ struct PartnerSessionTests {
         let here = try api.post("/v1/spaces/\(spaceHex)/invites/\(invite)/revoke", "")
         let state = try here.object()["state"] as? String
         #expect(here.status == 200 && state == "revoked", "\(here.text)")
+    }
+
+    @Test("a live-events stream ends with its session: revoked at the terminal, the browser's stream closes at the next keep-alive")
+    func streamEndsWithItsSession() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let ana = served.homes[0]
+        let port = served.node.httpPort
+        let owner = try Browser(port: port, link: try ana.ok(["web", "link", "--json"]).field("url"))
+        let fd = try HTTPClient.connect(port: port, timeout: 30)
+        defer { close(fd) }
+        try HTTPClient.send(
+            fd, Array("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nCookie: \(owner.cookie)\r\n\r\n".utf8))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        #expect(read(fd, &buffer, buffer.count) > 0, "the stream opens")
+        let sessions = try #require(try ana.ok(["web", "sessions", "--json"]).json() as? [[String: Any]])
+        let id = try #require(sessions.first?["id"] as? String)
+        try ana.ok(["web", "revoke", id])
+        // Keep-alives every 15 s: the one after the revocation ends the stream (read gives 0 at its close).
+        let deadline = Date().addingTimeInterval(25)
+        var closed = false
+        while Date() < deadline {
+            let count = read(fd, &buffer, buffer.count)
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+                closed = true
+                break
+            }
+            if count < 0 { continue }
+            if String(decoding: buffer[..<count], as: UTF8.self).contains("0\r\n\r\n") {
+                closed = true
+                break
+            }
+        }
+        #expect(closed, "the revoked session's stream was still open 25 s after the revocation")
     }
 }

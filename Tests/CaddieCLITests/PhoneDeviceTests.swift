@@ -16,6 +16,18 @@ struct PhoneDeviceTests {
 
         var certificate: [UInt8] { Membership.certify(device: device.publicKey, by: user, at: certifiedAt) }
 
+        /// The phone's join op, with the node's membership proof, as the web app makes it.
+        mutating func join(_ space: SpaceID, name: String, proof: [UInt8]) -> [UInt8] {
+            op(
+                space,
+                [
+                    .join(
+                        .init(
+                            user: user.publicKey, userName: name, certifiedAt: certifiedAt,
+                            certificateSignature: certificate, membershipProof: proof))
+                ])
+        }
+
         /// The next op of the phone's log, as the web app's ops.js makes it.
         mutating func op(_ space: SpaceID, _ changes: [Change], pred: [OpID] = [], sign: SigningKey? = nil) -> [UInt8] {
             seq += 1
@@ -53,14 +65,7 @@ struct PhoneDeviceTests {
         #expect(admitted.status == 201)
         let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
 
-        let join = phone.op(
-            space,
-            [
-                .join(
-                    .init(
-                        user: phone.user.publicKey, userName: "Dee", certifiedAt: phone.certifiedAt,
-                        certificateSignature: phone.certificate, membershipProof: proof))
-            ])
+        let join = phone.join(space, name: "Dee", proof: proof)
         let gameID = try #require(GameID(hex: game))
         let card = try api.get("\(base)/games/\(game)/card").object()
         let devPlayer = try #require(
