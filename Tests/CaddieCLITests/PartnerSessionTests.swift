@@ -163,7 +163,9 @@ struct PartnerSessionTests {
         #expect(here.status == 200 && state == "revoked", "\(here.text)")
     }
 
-    @Test("a live-events stream ends with its session: revoked at the terminal, the browser's stream closes at the next keep-alive")
+    @Test(
+        "a live-events stream ends with its session: revoked at the terminal, the browser's stream closes at the next keep-alive"
+    )
     func streamEndsWithItsSession() throws {
         let served = try APITests.Served()
         defer { served.close() }
