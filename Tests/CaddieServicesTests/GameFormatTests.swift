@@ -147,6 +147,37 @@ struct GameFormatTests {
         #expect(standings.transfers.reduce(0) { $0 + $1.units } == 32, "26 to Ann and 6 to Ben")
     }
 
+    // A tie is named as a tie in every summary that names a leader: never "Ann leads" while Ben has as much.
+    @Test func summariesNameTiesAsTies() throws {
+        let names = ["Ann", "Ben", "Cal", "Dev"]
+        let bbb = Games.standings(
+            cards: (0..<4).map { _ in card([], handicap: 0) }, names: names,
+            rules: Games.Rules(formats: [.bingoBangoBongo], choices: ["bingo": [0: .player(0)], "bango": [0: .player(1)]]))
+        #expect(try result(bbb, .bingoBangoBongo).summary == "Ann and Ben share the lead with 1 point")
+        let wolf = Games.standings(
+            cards: [card([4, 5], handicap: 0), card([5, 4], handicap: 0), card([5, 6], handicap: 0), card([6, 6], handicap: 0)],
+            names: names, rules: Games.Rules(formats: [.wolf], choices: ["wolf": [0: .player(2), 1: .player(0)]]))
+        // Hole 1: Ann & Cal beat Ben & Dev; hole 2: Ben & Ann beat Cal & Dev. Ann +2, Ben 0, Cal 0, Dev -2.
+        #expect(try result(wolf, .wolf).summary == "Ann leads, +2 after 2 holes")
+        let level = Games.standings(
+            cards: [card([4, 5], handicap: 0), card([5, 4], handicap: 0), card([5, 6], handicap: 0), card([6, 4], handicap: 0)],
+            names: names, rules: Games.Rules(formats: [.wolf], choices: ["wolf": [0: .player(2), 1: .player(3)]]))
+        // Hole 1: Ann & Cal +1 each; hole 2: Ben & Dev beat Ann & Cal: everyone back to 0.
+        #expect(try result(level, .wolf).summary == "all level after 2 holes")
+        let split = Games.standings(
+            cards: [card([4], handicap: 0), card([4], handicap: 0), card([5], handicap: 0), card([6], handicap: 0)],
+            names: names, rules: Games.Rules(formats: [.wolf], choices: ["wolf": [0: .player(1)]]))
+        #expect(try result(split, .wolf).summary == "Ann and Ben share the lead, +1 after 1 hole")
+        let even = Games.standings(
+            cards: [card([4], handicap: 0), card([4], handicap: 0), card([5], handicap: 0), card([], handicap: 0)],
+            names: names, rules: Games.Rules(formats: [.stroke, .stableford]))
+        #expect(try result(even, .stableford).summary == "Ann and Ben share the lead with 2 points")
+        #expect(try result(even, .stroke).summary == "Ann and Ben share the lead on net, E")
+        let none = Games.standings(
+            cards: (0..<4).map { _ in card([], handicap: 0) }, names: names, rules: Games.Rules(formats: [.stableford]))
+        #expect(try result(none, .stableford).summary == "not started")
+    }
+
     // Chapman at 60% of the lower Course Handicap and 40% of the higher (Appendix C; Golf Canada's example): 5 and
     // 10 make 7, 14 and 17 make 15.2, so 15; in match play the second side receives the difference, 8 strokes, on
     // stroke indexes 1-8 of its first player's card.

@@ -492,6 +492,64 @@ opened.onsuccess = () => {
 """
 
 
+def late_draft(phone, origin, node_a, node_b, ben, space, game, players, drivers):
+    """Two scorers in one group: Ana's phone types Ben's hole 2 and has not saved it when Ben's own phone (on his
+    node) saves a different value for the same cell. Ana's row says so, and saving hers makes a dispute that both
+    nodes show: never a silent replacement of Ben's value."""
+    print("A late draft: two phones on one cell")
+    other = browser(390, 844)
+    drivers.append(other)
+    other.get(caddie_json(ben, "web", "link")["url"])
+    wait(other, lambda d: d.find_elements(By.ID, "hole-title"), "Ben's phone opens the card on his node")
+    other.get("http://127.0.0.1:%d/#/game/%s" % (node_b.http, game))
+    wait(other, lambda d: d.find_elements(By.ID, "hole-title"), "Ben's phone shows the game")
+    phone.get(origin + "/#/game/" + game)
+    wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "Ana's phone shows the game")
+    to_hole(phone, 2)
+    to_hole(other, 2)
+    cell = "s-" + players["Ben"]
+    retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for Ben']")))
+    mine = retry(lambda: phone.find_element(By.ID, cell).text)
+    for _ in range(2):
+        retry(lambda: tap(other, other.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for Ben']")))
+    theirs = retry(lambda: other.find_element(By.ID, cell).text)
+    check(mine != theirs, "the two phones type different values (%s, %s)" % (mine, theirs))
+    retry(lambda: tap(other, other.find_element(By.ID, "save-hole")))
+    wait(phone, lambda d: d.find_elements(By.ID, "late-" + players["Ben"]),
+         "Ana's phone, with its draft unsaved, says that Ben's phone entered a value meanwhile", timeout=20)
+    late = retry(lambda: phone.find_element(By.ID, "late-" + players["Ben"]).text)
+    check("Ben entered %s meanwhile" % theirs in late, "the row names who entered what: %r" % late)
+    check(retry(lambda: phone.find_element(By.ID, cell).text) == mine, "Ana's own draft is still what she typed")
+    check(phone.find_elements(By.ID, "take-" + players["Ben"]), "Ana may take Ben's value instead, in one tap")
+    shot(phone, "card-late-draft-390")
+    retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
+    wait(phone, lambda d: "settle the dispute" in d.find_element(By.ID, "save-message").text,
+         "saving says that Ana's entry stands beside Ben's as a dispute")
+    made = []
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        on_a = [(c["name"], c["hole"], sorted(v["strokes"] for v in c["values"])) for c in node_a.card(space, game)["conflicts"]]
+        on_b = [(c["name"], c["hole"]) for c in node_b.card(space, game)["conflicts"]]
+        made = (on_a, on_b)
+        if on_a and on_b:
+            break
+        time.sleep(0.2)
+    want = sorted([int(mine), int(theirs)])
+    check(made == ([("Ben", 2, want)], [("Ben", 2)]),
+          "both nodes hold the dispute, Ana's %s beside Ben's %s, and neither replaced the other: %s" % (mine, theirs, made))
+    # Settled in one tap on Ana's phone, and the settlement reaches Ben's node.
+    wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "button[id^='keep-%s-2-']" % players["Ben"])) == 2,
+         "the banner offers each of the two values")
+    retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Keep %s (Ben)']" % theirs)))
+    deadline = time.time() + 20
+    while time.time() < deadline and (node_a.card(space, game)["conflicts"] or node_b.card(space, game)["conflicts"]):
+        time.sleep(0.2)
+    check(not node_a.card(space, game)["conflicts"] and not node_b.card(space, game)["conflicts"],
+          "one tap settles it on both nodes")
+    other.quit()
+    drivers.remove(other)
+
+
 def own_device(phone, origin, work, figures, owner="Ana", name="Dev"):
     """The phone becomes a device of the group: `name` makes a user and a device key in the browser, writes down the
     24 recovery words shown once, and the phone joins the space; the words bring the same user back with the CLI."""
@@ -867,6 +925,7 @@ def main():
         wait(phone, lambda d: "Disputed" not in text(d), "one tap settles it")
         check(not node_a.card(space, game)["conflicts"], "the node's card has no conflict left")
 
+        late_draft(phone, origin, node_a, node_b, ben, space, game, players, drivers)
         mine = own_device(phone, origin, work, figures)
         dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures, mine)
         one_screen(phone, origin, node_a, space, game, players, figures)
@@ -921,6 +980,10 @@ def main():
         retry(lambda: tap(laptop, laptop.find_element(By.XPATH, "//button[normalize-space()=\"Attest Ben's card\"]")))
         wait(laptop, lambda d: "Ben attested" in text(d), "attesting Ben's card shows it as attested")
         retry(lambda: tap(laptop, laptop.find_element(By.ID, "finish")))
+        wait(laptop, lambda d: d.find_elements(By.ID, "finish-confirm"), "Finish asks before it finishes")
+        check(node_a.card(space, game)["finished"] is False, "one tap on Finish finishes nothing by itself")
+        shot(laptop, "card-finish-ask-1280")
+        retry(lambda: tap(laptop, laptop.find_element(By.ID, "finish-confirm")))
         wait(laptop, lambda d: d.find_element(By.ID, "finish").text == "Reopen the game", "finishing offers to reopen")
         check(node_a.card(space, game)["finished"] is True, "the node's game is finished")
         shot(laptop, "card-finished-1280")
@@ -1188,6 +1251,8 @@ def main():
         retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']")))
         wait(phone, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "choice-wolf"),
              "the Wolf game's card asks for the Wolf's partner on the hole")
+        scrolled = phone.execute_script("return window.scrollY")
+        check(scrolled == 0, "the new game's card opens at its top, not where the new-game screen was scrolled (%s)" % scrolled)
         wolf_game = phone.current_url.split("/#/game/")[1]
         status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, wolf_game))
         check(json.loads(body)["formats"] == ["stroke", "wolf", "bbb"], "the game plays stroke play, the Wolf and BBB")
@@ -1203,6 +1268,16 @@ def main():
         check(entries == {(1, "wolf"): players["Cleo"], (1, "bingo"): players["Ben"]},
               "the choices are fields of the game on the node: %s" % entries)
         shot(phone, "card-wolf-choices-390")
+        # The Wolf's hole is taller than the screen: Save stays in view above the bar, and a tap there reaches it.
+        phone.execute_script("window.scrollTo(0, 0)")
+        above = phone.execute_script(
+            "const b = document.getElementById('save-hole').getBoundingClientRect();"
+            "const bar = document.querySelector('nav.tabs').getBoundingClientRect();"
+            "const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);"
+            "return {save: [Math.round(b.top), Math.round(b.bottom)], bar: Math.round(bar.top),"
+            " tall: document.documentElement.scrollHeight > window.innerHeight, hit: hit ? hit.id : null}")
+        check(above["tall"] and above["hit"] == "save-hole" and above["save"][1] <= above["bar"],
+              "on a hole taller than the screen, Save is above the bottom bar and takes the tap: %s" % above)
         axe(phone, "the card with the hole's choices")
         for name, strokes in (("Ana", 4), ("Ben", 6), ("Cleo", 5), ("Dev", 7)):
             caddie(ana, "score", wolf_game, name, "1", str(strokes))

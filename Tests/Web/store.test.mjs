@@ -64,3 +64,32 @@ test('the leaderboard orders by strokes to par, shares positions on ties, and sa
   const tied = card.leaderboard(game([player('Ana', { 1: 4 }), player('Ben', { 1: 4 }), player('Cleo', { 1: 5 })]));
   assert.deepEqual(tied.map((r) => [r.position, r.name]), [[1, 'Ana'], [1, 'Ben'], [3, 'Cleo']]);
 });
+
+test('a draft remembers what its cell showed: a value entered after it began is news, and is not replaced', () => {
+  const before = { hole: 2, strokes: 5, values: [{ op: 'aa:1', strokes: 5, author: 'Ana' }] };
+  const draft = { strokes: 4, seen: card.seenOf(before) };
+  assert.deepEqual(card.meanwhile(draft, before), []);
+  assert.deepEqual(card.draftPred(draft, before), ['aa:1']);
+  // Cy saves 6 on another phone: it replaced Ana's 5 there, and the card now shows his value only.
+  const after = { hole: 2, strokes: 6, values: [{ op: 'cc:4', strokes: 6, author: 'Cy' }] };
+  assert.deepEqual(card.meanwhile(draft, after).map((v) => `${v.strokes} ${v.author}`), ['6 Cy']);
+  // Saving names only what the draft saw: Cy's 6 stands beside it, a dispute.
+  assert.deepEqual(card.draftPred(draft, after), ['aa:1']);
+  // A draft begun on an empty cell replaces nothing.
+  assert.deepEqual(card.draftPred({ strokes: 4, seen: card.seenOf(null) }, after), []);
+  assert.equal(card.meanwhile({ strokes: 4, seen: [] }, after).length, 1);
+  // A draft kept by an older app (no `seen`) replaces the cell as it is, as it always did.
+  assert.deepEqual(card.draftPred({ strokes: 4 }, after), ['cc:4']);
+  assert.deepEqual(card.meanwhile({ strokes: 4 }, after), []);
+});
+
+test('a dispute names every field in which its values differ, and only those', () => {
+  const cy = { strokes: 3, putts: 2, fairway: 'hit', gir: true, author: 'Cy' };
+  const bo = { strokes: 3, putts: 1, fairway: 'hit', gir: true, author: 'Bo' };
+  assert.deepEqual(card.valueWords([cy, bo]), ['3, 2 putts (Cy)', '3, 1 putt (Bo)']);
+  assert.deepEqual(card.valueWords([{ ...cy, strokes: 5 }, bo]), ['5, 2 putts (Cy)', '3, 1 putt (Bo)']);
+  assert.deepEqual(card.valueWords([{ ...cy, putts: 1, gir: null }, { ...bo, fairway: 'left' }]),
+    ['3, fairway hit, green not recorded (Cy)', '3, missed left, green in regulation (Bo)']);
+  assert.deepEqual(card.valueWords([{ strokes: 5, putts: null, author: 'Ana' }, { strokes: 6, putts: null, author: 'Ben' }]),
+    ['5 (Ana)', '6 (Ben)']);
+});

@@ -22,7 +22,8 @@ const state = {
   lastGame: null,    // the game last opened here: the Card, Standings and Log screens open it
   card: null,        // its card document
   hole: null,        // the hole shown on a phone
-  draft: new Map(),  // "hole:player" -> {strokes, putts, fairway, gir} typed and not yet saved, kept on the phone
+  draft: new Map(),  // "hole:player" -> {strokes, putts, fairway, gir, seen} typed and not yet saved, kept on the phone;
+                     // `seen` names the values the cell showed when the draft began (what saving it replaces)
   more: new Set(),   // players whose fairway and green controls are open
   saved: null,       // the words shown after a hole was saved, until the hole changes
   pending: [],       // the outbox: entries saved on this phone that no node has taken yet (outbox.js)
@@ -35,6 +36,7 @@ const state = {
   sendAttempt: 0,
   sending: false,
   signedOut: false,
+  shownHash: null,   // the address of the screen last drawn: a different one opens at its top
 };
 
 function say(text) {
@@ -105,6 +107,12 @@ async function route() {
     mount(main, problem(error), h('p', {}, h('a', { href: '#/games' }, 'Back to the games')));
   } finally {
     setStatus();
+    // A new screen opens at its top, not at the scroll offset of the screen before; the same screen drawn again
+    // (a live update, the stream reopening) stays where the person is.
+    if (state.shownHash !== window.location.hash) {
+      state.shownHash = window.location.hash;
+      window.scrollTo({ top: 0 });
+    }
   }
 }
 
@@ -357,13 +365,13 @@ function disputesBanner() {
     h('p', {}, `⚠ ${c.conflicts.length} disputed score${c.conflicts.length > 1 ? 's' : ''}: choose the value the group agrees on.`),
     h('ul', { class: 'list' }, c.conflicts.map((conflict) => {
       const player = c.players.find((p) => p.player === conflict.player) ?? { player: conflict.player, name: conflict.name };
+      const words = card.valueWords(conflict.values);
       return h('li', {},
-        h('span', {}, `${conflict.name}, hole ${conflict.hole}: `
-          + conflict.values.map((v) => `${v.strokes} (${v.author})`).join(' or ')),
-        h('div', { class: 'inline wrap' }, conflict.values.map((value) => h('button', { type: 'button', class: 'keep',
+        h('span', {}, `${conflict.name}, hole ${conflict.hole}: ${words.join(' or ')}`),
+        h('div', { class: 'inline wrap' }, conflict.values.map((value, i) => h('button', { type: 'button', class: 'keep',
           // Named by the value's op, so a redraw that reorders the values gives focus back to the same one.
           id: `keep-${conflict.player}-${conflict.hole}-${value.op}`,
-          onclick: () => settle(player, conflict.hole, value) }, `Keep ${value.strokes} (${value.author})`))));
+          onclick: () => settle(player, conflict.hole, value) }, `Keep ${words[i]}`))));
     })),
     h('div', { id: 'dispute-message', 'aria-live': 'assertive' }));
 }
@@ -393,11 +401,14 @@ function holeView(disputed) {
     const putts = shown ? shown.putts ?? null : saved?.winner?.putts ?? null;
     const fairway = shown ? shown.fairway ?? null : saved?.winner?.fairway ?? null;
     const gir = shown ? shown.gir ?? null : saved?.winner?.gir ?? null;
-    // Every control keeps what the others hold: a draft is the whole cell as it will be saved.
+    // Every control keeps what the others hold: a draft is the whole cell as it will be saved, and what the cell
+    // showed when the draft began, so a value another phone saves meanwhile is never silently replaced.
     const setDraft = (patch) => {
-      state.draft.set(`${hole}:${player.player}`, { strokes: value ?? par ?? 4, putts, fairway, gir, ...patch });
+      state.draft.set(`${hole}:${player.player}`,
+        { strokes: value ?? par ?? 4, putts, fairway, gir, seen: draft?.seen ?? card.seenOf(saved), ...patch });
       keepDrafts();
     };
+    const late = card.meanwhile(draft, saved);
     const change = (delta) => {
       setDraft({ strokes: card.stepStrokes(value, delta, par) });
       renderCard();
@@ -420,9 +431,17 @@ function holeView(disputed) {
         h('span', { class: 'running' }, total === null ? '' : ` ${total} (${card.toPar(c, player) ?? '–'})`),
         disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
           '⚠ Disputed: settle') : null,
-        draft ? h('span', { class: 'tag' }, 'not saved')
+        late.length ? h('span', { class: 'tag late', id: `late-${player.player}`, role: 'status' },
+          `⚠ ${late.map((v) => `${v.author} entered ${v.strokes}`).join(', ')} meanwhile: saving yours makes a dispute`)
+          : draft ? h('span', { class: 'tag' }, 'not saved')
           : waiting?.refused ? h('span', { class: 'tag refused' }, 'refused, kept on this phone')
             : waiting ? h('span', { class: 'tag pending' }, 'on this phone') : null,
+        late.length ? h('button', { type: 'button', class: 'take', id: `take-${player.player}`, onclick: () => {
+          state.draft.delete(`${hole}:${player.player}`);
+          keepDrafts();
+          renderCard();
+          say(`${player.name}: your entry dropped, ${late[late.length - 1].strokes} kept.`);
+        } }, late.length === 1 ? `Use ${late[0].author}'s ${late[0].strokes}` : 'Drop mine') : null,
         h('button', { type: 'button', class: 'more', id: `more-${player.player}`, 'aria-expanded': open ? 'true' : 'false',
           'aria-label': `Fairway and green for ${player.name}`, onclick: () => {
             if (state.more.has(player.player)) state.more.delete(player.player); else state.more.add(player.player);
@@ -546,11 +565,13 @@ async function saveHole() {
   let entries = state.pending;
   const keys = [];
   const now = Date.now();
+  let disputes = 0;
   for (const [draftKey, entry] of state.draft) {
     if (!draftKey.startsWith(`${hole}:`)) continue;
     const player = draftKey.slice(String(hole).length + 1);
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
-    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: saved ? saved.values.map((v) => v.op) : [] }, now);
+    if (card.meanwhile(entry, saved).length) disputes += 1;
+    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: card.draftPred(entry, saved) }, now);
     keys.push(outbox.cellKey({ space, game, player, hole }));
   }
   const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
@@ -562,11 +583,11 @@ async function saveHole() {
   }
   state.pending = entries;
   state.draft = new Map(left);
-  kept(hole, space, game, tapped);
+  kept(hole, space, game, tapped, disputes);
 }
 
 /** After a hole was kept on the phone: the figure, the next hole when this one is complete, and the sending. */
-function kept(hole, space, game, tapped) {
+function kept(hole, space, game, tapped, disputes = 0) {
   window.caddieSavedMs = performance.now() - tapped;
   const onPhone = outbox.ofGame(state.pending, space, game);
   const c = state.card;
@@ -574,7 +595,9 @@ function kept(hole, space, game, tapped) {
       && c.players.every((p) => card.strokes(p, hole) !== null || onPhone.has(`${p.player}:${hole}`))) {
     state.hole = hole + 1;
   }
-  state.saved = `✓ Hole ${hole} saved on this phone${state.hole !== hole ? `: now hole ${state.hole}` : ''}.`;
+  state.saved = `✓ Hole ${hole} saved on this phone${state.hole !== hole ? `: now hole ${state.hole}` : ''}.`
+    + (disputes ? ` ${disputes === 1 ? 'One entry' : `${disputes} entries`} stand beside a value entered meanwhile: `
+      + 'settle the dispute.' : '');
   renderCard();
   setStatus();
   say(`Hole ${hole} kept on this phone.`);
@@ -587,12 +610,12 @@ function cardClocks() {
   return state.card.players.flatMap((p) => p.cells.flatMap((c) => c.values.map((v) => ops.parseClock(v.hlc))));
 }
 
-/** Signs score ops on this phone, one for each of `entries` ({player, hole, entry, values}), and keeps them (log
- * head, outbox, the drafts in `left`) in one transaction. Each replaces its cell's values as the card shows them and
- * this phone's own entries for the cell that no node has taken yet. */
+/** Signs score ops on this phone, one for each of `entries` ({player, hole, entry, seen}), and keeps them (log
+ * head, outbox, the drafts in `left`) in one transaction. Each replaces the values it names in `seen` (what the
+ * screen showed when the entry began) and this phone's own entries for the cell that no node has taken yet. */
 async function signScores(space, game, entries, left) {
-  const items = entries.map(({ player, hole, entry, values }) => ({
-    pred: [...values.map((v) => v.op), ...outbox.signedOf(state.pending, space, game, player, hole)],
+  const items = entries.map(({ player, hole, entry, seen }) => ({
+    pred: [...seen, ...outbox.signedOf(state.pending, space, game, player, hole)],
     payload: ops.scorePayload({ game, player, hole, strokes: entry.strokes, putts: entry.putts ?? null,
       fairway: entry.fairway ?? null, gir: entry.gir ?? null }),
   }));
@@ -609,11 +632,13 @@ async function signScores(space, game, entries, left) {
 /** Saves the open hole as ops signed on this phone, one a player, kept in one transaction. */
 async function saveSigned(hole, space, game, tapped, message) {
   const entries = [];
+  let disputes = 0;
   for (const [draftKey, entry] of state.draft) {
     if (!draftKey.startsWith(`${hole}:`)) continue;
     const player = draftKey.slice(String(hole).length + 1);
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
-    entries.push({ player, hole, entry, values: saved ? saved.values : [] });
+    if (card.meanwhile(entry, saved).length) disputes += 1;
+    entries.push({ player, hole, entry, seen: card.draftPred(entry, saved) });
   }
   const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
   try {
@@ -623,7 +648,7 @@ async function saveSigned(hole, space, game, tapped, message) {
     return;
   }
   state.draft = new Map(left);
-  kept(hole, space, game, tapped);
+  kept(hole, space, game, tapped, disputes);
 }
 
 /** Sends the outbox, oldest entry first. Stops at the first entry no node takes now and tries again after a
@@ -792,7 +817,21 @@ async function attest(player) {
   } catch (error) { mount(document.getElementById('action-message'), problem(error)); }
 }
 
-async function finishOrReopen() {
+/** Finish asks first (a finished game takes no more scores and enters everyone's handicap record); reopen does not. */
+function finishOrReopen() {
+  if (state.card.finished) return finishNow();
+  const message = document.getElementById('action-message');
+  mount(message, h('div', { class: 'confirm', role: 'alertdialog', 'aria-labelledby': 'finish-ask' },
+    h('p', { id: 'finish-ask' }, 'Finish the game? No more scores can be entered until it is reopened, and it counts for '
+      + 'everyone\'s handicap.'),
+    h('div', { class: 'inline wrap' },
+      h('button', { type: 'button', class: 'primary', id: 'finish-confirm', onclick: finishNow }, 'Yes, finish it'),
+      h('button', { type: 'button', id: 'finish-cancel', onclick: () => { mount(message); document.getElementById('finish')?.focus(); } },
+        'Not yet'))));
+  document.getElementById('finish-confirm').focus();
+}
+
+async function finishNow() {
   try {
     await post(`${base()}/games/${enc(state.game)}/${state.card.finished ? 'reopen' : 'finish'}`);
     await loadCard(state.game);
@@ -808,11 +847,11 @@ function showConflict(player, hole) {
   mount(panel, h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'panel-title' },
     h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: disputed`),
     h('p', {}, 'These values were entered on different devices without seeing each other. Choose the one the group agrees on.'),
-    h('ul', { class: 'list' }, conflict.values.map((value) => h('li', {},
+    h('ul', { class: 'list' }, conflict.values.map((value, i) => h('li', {},
       h('p', {}, h('strong', {}, `${value.strokes}`), ` stroke${value.strokes === 1 ? '' : 's'}`,
         value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author} at ${card.clock(value.hlc)}, ${card.opLabel(value.op)}`),
       h('button', { type: 'button', class: 'primary', onclick: () => settle(player, hole, value) },
-        `Keep ${value.strokes} (${value.author})`)))),
+        `Keep ${card.valueWords(conflict.values)[i]}`)))),
     h('button', { type: 'button', onclick: () => showHistory(player, hole) }, 'Full history'),
     h('button', { type: 'button', onclick: () => mount(panel) }, 'Close'),
     h('div', { id: 'panel-message', 'aria-live': 'assertive' })));
@@ -836,7 +875,7 @@ async function settle(player, hole, value) {
     const conflict = state.card.conflicts.find((c) => c.player === player.player && c.hole === hole);
     try {
       await signScores(space, state.game, [{ player: player.player, hole, entry: { strokes: value.strokes, putts: value.putts,
-        fairway: value.fairway, gir: value.gir }, values: conflict ? conflict.values : [value] }], null);
+        fairway: value.fairway, gir: value.gir }, seen: (conflict ? conflict.values : [value]).map((v) => v.op) }], null);
     } catch (error) { return mount(settleMessage(), problem(error)); }
     say(`${player.name}'s hole ${hole} settled at ${value.strokes} on this phone.`);
     setStatus();

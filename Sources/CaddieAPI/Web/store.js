@@ -96,3 +96,40 @@ export function leaderboard(card) {
   rows.sort((a, b) => a.diff - b.diff || a.name.localeCompare(b.name));
   return rows.map((row) => ({ position: rows.findIndex((r) => r.diff === row.diff) + 1, ...row }));
 }
+
+/** The op names of the values a cell shows now ([] for no cell): what a draft begun now has seen. */
+export function seenOf(cell) {
+  return cell ? cell.values.map((v) => v.op) : [];
+}
+
+/** The values a cell took after a draft of it began: each value whose op the draft never saw. A draft kept from
+ * before drafts remembered what they saw (no `seen`) has seen the cell as it is. Saving such a draft next to these
+ * values makes a dispute, never a silent replacement. */
+export function meanwhile(draft, cell) {
+  if (!draft || !Array.isArray(draft.seen) || !cell) return [];
+  const seen = new Set(draft.seen);
+  return cell.values.filter((v) => !seen.has(v.op));
+}
+
+/** What a draft replaces when it is saved: the values it saw when it began, else (an old draft) the cell's now. */
+export function draftPred(draft, cell) {
+  return Array.isArray(draft?.seen) ? [...draft.seen] : seenOf(cell);
+}
+
+const FAIRWAY_WORDS = { hit: 'fairway hit', left: 'missed left', right: 'missed right' };
+
+/** Each of a dispute's values in words, with every field in which the values differ: "3, 2 putts (Cy)" against
+ * "3, 1 putt (Bo)", not "3 (Cy) or 3 (Bo)". Strokes are always named. */
+export function valueWords(values) {
+  const differs = (field) => new Set(values.map((v) => JSON.stringify(v[field] ?? null))).size > 1;
+  const putts = differs('putts');
+  const fairway = differs('fairway');
+  const gir = differs('gir');
+  return values.map((v) => {
+    const parts = [`${v.strokes}`];
+    if (putts) parts.push(v.putts === null || v.putts === undefined ? 'putts not recorded' : `${v.putts} putt${v.putts === 1 ? '' : 's'}`);
+    if (fairway) parts.push(FAIRWAY_WORDS[v.fairway] ?? 'fairway not recorded');
+    if (gir) parts.push(v.gir === true ? 'green in regulation' : v.gir === false ? 'green missed' : 'green not recorded');
+    return `${parts.join(', ')} (${v.author})`;
+  });
+}

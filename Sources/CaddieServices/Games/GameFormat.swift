@@ -327,6 +327,27 @@ extension Games {
         return units
     }
 
+    /// The players who share the best of `values` (the highest, or the lowest when `lowerWins`), in card order,
+    /// among those that have one; empty when nobody has.
+    static func leaders(_ values: [Int?], lowerWins: Bool = false) -> [Int] {
+        let known = values.compactMap { $0 }
+        guard let best = lowerWins ? known.min() : known.max() else { return [] }
+        return values.indices.filter { values[$0] == best }
+    }
+
+    /// Names in a sentence: "Ann", "Ann and Ben", "Ann, Ben and Cal".
+    static func sentence(_ names: [String]) -> String {
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }
+
+    /// Who leads, in words: "Ann leads" or, when several share the best, "Ann and Ben share the lead". A tie is
+    /// never called a lead.
+    static func leadWords(_ leaders: [Int], names: [String]) -> String {
+        let named = sentence(leaders.map { names[$0] })
+        return leaders.count == 1 ? "\(named) leads" : "\(named) share the lead"
+    }
+
     /// Units from points when each point is worth a unit from every other player: n x points - all points.
     static func pointUnits(_ points: [Int]) -> [Int] {
         let total = points.reduce(0, +)

@@ -30,13 +30,13 @@ public struct BingoBangoBongoFormat: GameFormat {
             if named.count < Self.kinds.count { complete = false }
             if !named.isEmpty { holes.append((position, named.joined(separator: ", "))) }
         }
-        let leader = points.indices.max { (points[$0], -$0) < (points[$1], -$1) }
+        let leaders = Games.leaders(points)
+        let best = leaders.first.map { points[$0] } ?? 0
         return Games.FormatResult(
             format: .bingoBangoBongo,
-            summary: leader.flatMap {
-                points[$0] > 0 ? "\(context.names[$0]) leads with \(points[$0]) point\(points[$0] == 1 ? "" : "s")" : nil
-            }
-                ?? "no point entered yet",
+            summary: best > 0
+                ? "\(Games.leadWords(leaders, names: context.names)) with \(best) point\(best == 1 ? "" : "s")"
+                : "no point entered yet",
             lines: context.cards.indices.map { (context.names[$0], "\(points[$0]) point\(points[$0] == 1 ? "" : "s")") },
             column: ("BBB", points.map(String.init)), holes: holes, units: Games.pointUnits(points), complete: complete)
     }

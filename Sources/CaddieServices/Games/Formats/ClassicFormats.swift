@@ -27,11 +27,13 @@ public struct StrokePlayFormat: GameFormat {
             }
             return (thru, toPar)
         }
-        let leaders = players.filter { nets[$0] != nil && nets[$0]!.thru > 0 }
-            .sorted { (nets[$0]!.toPar, $0) < (nets[$1]!.toPar, $1) }
+        let started = players.map { index -> Int? in nets[index].flatMap { $0.thru > 0 ? $0.toPar : nil } }
+        let leaders = Games.leaders(started, lowerWins: true)
         let summary =
-            leaders.first.map { "\(context.names[$0]) leads on net, \(Games.toPar(nets[$0]!.toPar)) thru \(nets[$0]!.thru)" }
-            ?? "not started"
+            leaders.count == 1
+            ? leaders.first.map { "\(context.names[$0]) leads on net, \(Games.toPar(nets[$0]!.toPar)) thru \(nets[$0]!.thru)" }!
+            : leaders.first.map { "\(Games.leadWords(leaders, names: context.names)) on net, \(Games.toPar(nets[$0]!.toPar))" }
+                ?? "not started"
         return Games.FormatResult(
             format: .stroke, summary: summary, units: Array(repeating: 0, count: context.cards.count),
             complete: context.cards.allSatisfy { !$0.gross.contains(nil) })
@@ -51,10 +53,13 @@ public struct StablefordFormat: GameFormat {
 
     public func score(_ context: Games.Context) -> Games.FormatResult {
         let points = context.cards.indices.map { context.stablefordPoints($0, percent: 95).compactMap { $0 }.reduce(0, +) }
-        let leader = context.cards.indices.max { (points[$0], -$0) < (points[$1], -$1) }
+        let leaders = Games.leaders(points)
         return Games.FormatResult(
             format: .stableford,
-            summary: leader.map { "\(context.names[$0]) leads with \(points[$0]) points" } ?? "not started",
+            summary: context.cards.allSatisfy({ $0.gross.allSatisfy { $0 == nil } })
+                ? "not started"
+                : leaders.first.map { "\(Games.leadWords(leaders, names: context.names)) with \(points[$0]) points" }
+                    ?? "not started",
             units: Array(repeating: 0, count: context.cards.count),
             complete: context.cards.allSatisfy { !$0.gross.contains(nil) })
     }

@@ -63,15 +63,14 @@ public struct WolfFormat: GameFormat {
             for index in units.indices { units[index] += hole[index] * (lone ? 2 : 1) }
             holes.append((position, won == 0 ? "\(name) won" : "\(name) lost"))
         }
-        let leader = units.indices.max { (units[$0], -$0) < (units[$1], -$1) }
+        let leaders = Games.leaders(units)
+        let best = leaders.first.map { units[$0] } ?? 0
+        let after = "after \(decided) hole\(decided == 1 ? "" : "s")"
         let summary =
             decided == 0
             ? "no hole decided"
-            : leader.map {
-                units[$0] > 0
-                    ? "\(context.names[$0]) leads, \(Self.signed(units[$0])) after \(decided) hole\(decided == 1 ? "" : "s")"
-                    : "all level after \(decided) hole\(decided == 1 ? "" : "s")"
-            }!
+            : best > 0
+                ? "\(Games.leadWords(leaders, names: context.names)), \(Self.signed(best)) \(after)" : "all level \(after)"
         return Games.FormatResult(
             format: .wolf, summary: summary,
             lines: context.cards.indices.map { (context.names[$0], Self.signed(units[$0])) },
