@@ -31,7 +31,7 @@ except ImportError:
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # How many vectors each file holds, as the specifications describe them (see the checks below).
-EXPECTED = {"op-v1.json": 10, "handshake-v1.json": 6, "membership-v1.json": 6}
+EXPECTED = {"op-v1.json": 11, "handshake-v1.json": 6, "membership-v1.json": 6}
 
 MAX_SEQ = 2**63 - 1  # seqs and hlcs must fit a signed 64-bit integer (op-format, "The op")
 ZERO32 = bytes(32)
@@ -728,7 +728,7 @@ class Fields:
 
 GAME = bytes.fromhex("a0a1a2a3a4a5a6a7")
 PLAYER = bytes.fromhex("b0b1b2b3b4b5b6b7")
-OP_NAMES = ["join", "player", "game", "score", "correction", "attest"]
+OP_NAMES = ["join", "player", "game", "score", "correction", "attest", "choices"]
 
 
 def expected_changes(seq, f):
@@ -747,7 +747,12 @@ def expected_changes(seq, f):
         return [("score", {"game": GAME, "player": PLAYER, "hole": 7, "strokes": 5, "putts": 2, "penalties": None})]
     if seq == 5:
         return [("score", {"game": GAME, "player": PLAYER, "hole": 7, "strokes": 4, "putts": None, "penalties": None})]
-    return [("attest", {"game": GAME, "player": PLAYER, "cardHash": b"\x44" * 32})]
+    if seq == 6:
+        return [("attest", {"game": GAME, "player": PLAYER, "cardHash": b"\x44" * 32})]
+    # Hole choices (docs/data-model.md, "hole.N.KEY"): a player's id as bytes, "lone" as text, a cleared one as null.
+    return [("set", {"kind": "game", "entity": GAME,
+                     "fields": [("hole.3.wolf", ("bytes", PLAYER)), ("hole.4.wolf", ("text", "lone")),
+                                ("hole.5.bingo", ("null", None))]})]
 
 
 def join_accepted(op_bytes, space, space_key):
@@ -901,11 +906,11 @@ def check_op_file(f, run):
     def bundle(v):
         data = f.hex("bundle")
         op_bytes = [bytes.fromhex(entry["bytes"]) for entry in ops]
-        v.same(len(op_bytes), 6, "six ops")
+        v.same(len(op_bytes), len(OP_NAMES), "one op for each of OP_NAMES")
         decoded = decode_bundle(data)
         v.same(data[:9], b"CADDIEB1\x01", "magic and version")
         v.same(decoded["space"], inputs["space"], "bundle space")
-        v.same(decoded["ops"], op_bytes, "bundle ops are the six ops, in order")
+        v.same(decoded["ops"], op_bytes, "bundle ops are the ops of the vector, in order")
         v.same(data[-32:], blake2b256(data[:-32]), "bundle checksum")
         v.rebuilt(encode_bundle(decoded["space"], decoded["ops"]), data, "bundle re-encoded")
         v.rebuilt(encode_bundle(inputs["space"], op_bytes), data, "bundle built from the ops")

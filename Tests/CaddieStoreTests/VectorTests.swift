@@ -50,6 +50,13 @@ struct VectorTests {
                 "attest",
                 [.attest(game: game, player: player, cardHash: Digest32(unchecked: [UInt8](repeating: 0x44, count: 32)))], []
             ),
+            // Hole choices as a phone signs them: a player's id (bytes), "lone" (text), and a choice cleared (null).
+            (
+                "choices",
+                [
+                    .set(game, fields: ["hole.3.wolf": .bytes(player.bytes), "hole.4.wolf": .text("lone"), "hole.5.bingo": .null])
+                ], []
+            ),
         ]
         var prev = Digest32.zero
         var ops: [[String: Any]] = []
@@ -107,10 +114,17 @@ struct VectorTests {
         let store = try OpStore()
         try store.addSpace(space, name: "vectors", now: 0)
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
-        #expect(report.applied.count == 6)
-        let cell = try #require(
-            try store.cells(space, game: GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])).first)
+        #expect(report.applied.count == 7)
+        let gameID = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
+        let cell = try #require(try store.cells(space, game: gameID).first)
         #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
+        // The choices op: the Wolf's partner on hole 3 and "lone" on hole 4; the cleared bingo holds nothing.
+        let game = GameRecord(id: gameID, fields: try #require(try store.record(space, gameID)))
+        #expect(
+            game.holeEntries == [
+                3: ["wolf": .player(PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7]))],
+                4: ["wolf": .lone],
+            ])
         #expect(try store.verify(space, spaceKeys: [key]).failures.isEmpty)
     }
 }

@@ -107,3 +107,38 @@ test('a session proof signs caddie-web-session-v1, the session id, the user and 
   assert.equal(ops.hex(message), ops.hex(ascii('caddie-web-session-v11a2b3c4d')) + user + device);
   assert.throws(() => ops.sessionMessage('1a2b3c4d', 'aa', device), /32 bytes/);
 });
+
+test('a set, a hole choice and an attestation are made byte for byte as the vectors hold them', () => {
+  const byName = Object.fromEntries(vectors.ops.map((op) => [op.name, op]));
+  // The player record: fields given in any order are written in ascending name order, a number as binary64.
+  const player = ops.setPayload('player', 'b0b1b2b3b4b5b6b7', [['name', { text: 'Ana' }], ['index', { number: 12.4 }]]);
+  assert.equal(ops.hex(player), byName.player.payload);
+  // Three hole choices in one set: a player's id (bytes), the Wolf alone (text "lone") and one cleared (null).
+  const choices = ops.setPayload('game', 'a0a1a2a3a4a5a6a7', [
+    ['hole.5.bingo', null],
+    ['hole.3.wolf', { bytes: 'b0b1b2b3b4b5b6b7' }],
+    ['hole.4.wolf', { text: 'lone' }],
+  ]);
+  assert.equal(ops.hex(choices), byName.choices.payload);
+  // A phone's one choice is that op with one field.
+  assert.equal(ops.hex(ops.choicePayload({ game: 'a0a1a2a3a4a5a6a7', hole: 4, key: 'wolf', lone: true })),
+    ops.hex(ops.setPayload('game', 'a0a1a2a3a4a5a6a7', [['hole.4.wolf', { text: 'lone' }]])));
+  const attest = ops.attestPayload({ game: 'a0a1a2a3a4a5a6a7', player: 'b0b1b2b3b4b5b6b7', cardHash: '44'.repeat(32) });
+  assert.equal(ops.hex(attest), byName.attest.payload);
+  assert.throws(() => ops.setPayload('game', 'a0a1a2a3a4a5a6a7', [['x', null], ['x', null]]), /twice/);
+  assert.throws(() => ops.setPayload('round', 'a0a1a2a3a4a5a6a7', [['x', null]]), /kind/);
+  assert.throws(() => ops.choicePayload({ game: 'a0a1a2a3a4a5a6a7', hole: 40, key: 'wolf' }), /hole/);
+});
+
+test('the card hash covers each shown value in hole order, and holes without one are left out', () => {
+  const cells = [{ hole: 2, winner: { strokes: 4, putts: 2, penalties: null } }, { hole: 1, winner: { strokes: 5, putts: null } }];
+  const expected = blake2b(Uint8Array.from([...ascii('caddie-card-v1'), ...ops.unhex('a0a1a2a3a4a5a6a7'),
+    ...ops.unhex('b0b1b2b3b4b5b6b7'), 1, 5, 0xff, 0xff, 2, 4, 2, 0xff]), 32);
+  assert.equal(ops.hex(ops.cardHash('a0a1a2a3a4a5a6a7', 'b0b1b2b3b4b5b6b7', 18, cells)), ops.hex(expected));
+  // A value past the card's holes does not count; a changed value changes the hash.
+  assert.equal(ops.hex(ops.cardHash('a0a1a2a3a4a5a6a7', 'b0b1b2b3b4b5b6b7', 1, cells)),
+    ops.hex(blake2b(Uint8Array.from([...ascii('caddie-card-v1'), ...ops.unhex('a0a1a2a3a4a5a6a7'),
+      ...ops.unhex('b0b1b2b3b4b5b6b7'), 1, 5, 0xff, 0xff]), 32)));
+  assert.notEqual(ops.hex(ops.cardHash('a0a1a2a3a4a5a6a7', 'b0b1b2b3b4b5b6b7', 18, [{ hole: 1, winner: { strokes: 6 } }])),
+    ops.hex(expected));
+});

@@ -522,10 +522,22 @@ function holeChoices(hole) {
   // A hole the game does not play (the other nine of a 9-hole game) takes no choices.
   if (setup.holesPlayed && position >= setup.holesPlayed) return null;
   const current = (key) => setup.entries.find((e) => e.hole === hole && e.key === key);
+  // A choice this phone signed and no node has taken yet shows over the node's.
+  const waiting = outbox.choicesOf(state.pending, state.space.space, c.game);
   const message = h('div', { id: 'choice-message', 'aria-live': 'assertive' });
   const choose = async (key, value) => {
     const entry = { hole, key };
     if (value === 'lone') entry.lone = true; else if (value) entry.player = value;
+    // A phone that is a device of its own signs its choice and keeps it like a score: it is its user's, and it
+    // survives a dead zone. Else the node signs it as its owner (the owner's own browser).
+    if (state.device?.spaces[state.space.space]) {
+      try {
+        await signChoice(c.game, hole, key, value || null);
+      } catch (error) { return mount(message, problem(error)); }
+      renderCard();
+      document.getElementById(`choice-${key}`)?.focus();
+      return send();
+    }
     try {
       await patch(`${base()}/games/${enc(c.game)}`, { entries: [entry] });
       await fetchSetup(c.game);
@@ -539,7 +551,8 @@ function holeChoices(hole) {
     kinds.map((kind) => {
       const wolf = kind.key === 'wolf' ? c.players[position % c.players.length] : null;
       const entry = current(kind.key);
-      const value = entry?.lone ? 'lone' : entry?.player ?? '';
+      const kept = waiting.get(`${hole}.${kind.key}`);
+      const value = kept !== undefined ? kept ?? '' : entry?.lone ? 'lone' : entry?.player ?? '';
       return [
         h('label', { for: `choice-${kind.key}`, title: kind.label }, wolf ? `${wolf.name}'s partner (Wolf)` : short(kind)),
         h('select', { id: `choice-${kind.key}`, disabled: c.finished, onchange: (event) => choose(kind.key, event.target.value) },
@@ -627,6 +640,36 @@ async function signScores(space, game, entries, left) {
     state.device = record;
     state.pending = outbox.ordered([...state.pending, ...made]);
   });
+}
+
+/** Signs a hole choice on this phone (the game's field hole.N.KEY: a player id, 'lone', or null to clear it) and
+ * keeps it in the outbox, as a score is kept. */
+async function signChoice(game, hole, key, choice) {
+  const space = state.space.space;
+  const payload = ops.choicePayload({ game, hole, key, player: choice === 'lone' ? null : choice, lone: choice === 'lone' });
+  await device.sign(space, [{ payload }], { seenClocks: cardClocks() }, async (record, signed) => {
+    const made = signed.map((op) => outbox.signed({ kind: 'choice', space, game, hole, key, choice }, op, Date.now()));
+    await local.keepSigned(record, made);
+    state.device = record;
+    state.pending = outbox.ordered([...state.pending, ...made]);
+  });
+  setStatus();
+}
+
+/** Signs, on this phone, its user's attestation of a player's card as the card shows it now. */
+async function signAttest(player) {
+  const space = state.space.space;
+  const c = state.card;
+  const hash = ops.cardHash(c.game, player.player, c.holes, player.cells);
+  await device.sign(space, [{ payload: ops.attestPayload({ game: c.game, player: player.player, cardHash: hash }) }],
+    { seenClocks: cardClocks() }, async (record, signed) => {
+      const made = signed.map((op) => outbox.signed({ kind: 'attest', space, game: c.game, player: player.player }, op,
+        Date.now()));
+      await local.keepSigned(record, made);
+      state.device = record;
+      state.pending = outbox.ordered([...state.pending, ...made]);
+    });
+  setStatus();
 }
 
 /** Saves the open hole as ops signed on this phone, one a player, kept in one transaction. */
@@ -718,17 +761,20 @@ function onCardScreen() {
 function refusedView() {
   const refused = state.pending.filter((e) => e.refused && e.game === state.game);
   if (!refused.length) return null;
-  const nameOf = (id) => state.card.players.find((p) => p.player === id)?.name ?? id.slice(0, 8);
+  const nameOf = (id) => state.card.players.find((p) => p.player === id)?.name ?? String(id).slice(0, 8);
+  const what = (e) => (e.kind === 'choice' ? `${e.choiceKey} on hole ${e.hole}: ${e.choice === 'lone' ? 'alone'
+    : e.choice ? nameOf(e.choice) : 'cleared'}` : e.kind === 'attest' ? `the attestation of ${nameOf(e.player)}'s card`
+    : `${nameOf(e.player)}, hole ${e.hole}: ${e.strokes}`);
   return h('section', { class: 'panel', 'aria-label': 'Entries the node refused' },
     h('h3', {}, `${refused.length} ${refused.length === 1 ? 'entry' : 'entries'} refused, kept on this phone`),
     h('ul', { class: 'list' }, refused.map((e) => h('li', {},
-      h('p', {}, h('strong', {}, `${nameOf(e.player)}, hole ${e.hole}: ${e.strokes}`), ` — ${e.refused}`),
+      h('p', {}, h('strong', {}, what(e)), ` — ${e.refused}`),
       h('button', { type: 'button', onclick: async () => {
         await local.discard(e.key);
         state.pending = await local.outbox();
         renderCard();
         setStatus();
-      } }, `Discard ${nameOf(e.player)}'s ${e.strokes} on hole ${e.hole}`)))));
+      } }, outbox.isScore(e) ? `Discard ${nameOf(e.player)}'s ${e.strokes} on hole ${e.hole}` : `Discard ${what(e)}`)))));
 }
 
 function tableView(disputed) {
@@ -784,23 +830,31 @@ function tableView(disputed) {
 
 function roundActions() {
   const c = state.card;
-  // A partner's phone attests nothing through the node (the node would sign it as its owner): not offered.
-  if (partner()) return null;
-  const me = c.players.find((p) => p.name === state.me?.name);
+  const space = state.space.space;
+  // A phone that is a device of its own attests as its own user, signed here. A partner's phone that is not a
+  // device yet attests nothing (the node would sign it as its owner): not offered.
+  const own = state.device?.spaces[space] ? state.device : null;
+  if (partner() && !own) return null;
+  const who = own ?? { name: state.me?.name, user: state.me?.user };
+  const me = c.players.find((p) => p.user && p.user === who.user) ?? c.players.find((p) => p.name === who.name);
   const marks = new Map((c.markers ?? []).map((m) => [m.player, m.marker]));
   const nameOf = (id) => c.players.find((p) => p.player === id)?.name ?? 'someone';
   // With markers set, this user attests the cards they mark; without, any other player's.
   const mine = marks.size && me ? c.players.filter((p) => marks.get(p.player) === me.player)
-    : c.players.filter((p) => p.name !== state.me?.name);
+    : c.players.filter((p) => p !== me);
   const attested = new Set(c.attestations.filter((a) => a.current).map((a) => a.player));
+  const waiting = outbox.attestedOf(state.pending, space, c.game);
+  const disputed = new Set(c.conflicts.map((x) => x.player));
   return h('section', { class: 'actions', 'aria-label': 'Attest and finish' },
     h('h3', {}, 'Attest and finish'),
     h('p', { class: 'hint' }, 'Attest: as a player\'s marker, sign that their card is right as it stands now.'),
     marks.size ? h('p', { class: 'hint' }, c.players.filter((p) => marks.has(p.player))
       .map((p) => `${nameOf(marks.get(p.player))} marks ${p.name}`).join('; ') + '.') : null,
-    h('div', { class: 'inline wrap' }, mine.map((p) => attested.has(p.player)
+    h('div', { class: 'inline wrap' }, mine.map((p) => (attested.has(p.player)
       ? h('span', { class: 'tag done' }, `✓ ${p.name} attested`)
-      : h('button', { type: 'button', onclick: () => attest(p) }, `Attest ${p.name}'s card`))),
+      : waiting.has(p.player) ? h('span', { class: 'tag pending' }, `✓ ${p.name} attested, on this phone`)
+        : h('button', { type: 'button', disabled: disputed.has(p.player), title: disputed.has(p.player)
+          ? 'settle the disputes on this card first' : null, onclick: () => attest(p) }, `Attest ${p.name}'s card`)))),
     h('p', { class: 'hint' }, c.finished
       ? 'Reopen: allow scores again; the game leaves the handicap record until it is finished again.'
       : 'Finish: close the round; its scores count for everyone\'s Handicap Index.'),
@@ -809,6 +863,20 @@ function roundActions() {
 }
 
 async function attest(player) {
+  const space = state.space.space;
+  if (state.device?.spaces[space]) {
+    // The card as this phone shows it must be the node's: entries still on the phone would change it.
+    if (outbox.ofGame(state.pending, space, state.game).size) {
+      return mount(document.getElementById('action-message'),
+        problem(new Error('entries on this phone are not sent yet: attest once the node has them')));
+    }
+    try {
+      await signAttest(player);
+    } catch (error) { return mount(document.getElementById('action-message'), problem(error)); }
+    renderCard();
+    say(`${player.name}'s card attested on this phone.`);
+    return send();
+  }
   try {
     await post(`${base()}/games/${enc(state.game)}/attestations`, { player: player.player });
     await loadCard(state.game);

@@ -59,6 +59,75 @@ export function scorePayload({ game, player, hole, strokes, putts = null, penalt
   return w.done();
 }
 
+const KINDS = { space: 1, player: 2, course: 3, game: 4, invite: 5 };
+
+/** A field value as a set change writes it: null, {text}, {integer}, {number} or {bytes} (hex or bytes). */
+function fieldValue(w, value) {
+  if (value === null) return w.u8(0);
+  if (typeof value.text === 'string') {
+    const bytes = text.encode(value.text);
+    if (bytes.length > 1024) throw new RangeError('a text field is at most 1024 bytes');
+    return w.u8(1).u16(bytes.length).raw(bytes);
+  }
+  if (value.integer !== undefined) return w.u8(2).u64(BigInt.asUintN(64, BigInt(value.integer)));
+  if (typeof value.number === 'number') {
+    if (!Number.isFinite(value.number)) throw new RangeError('a number field is finite');
+    const bits = new DataView(new ArrayBuffer(8));
+    bits.setFloat64(0, value.number);
+    return w.u8(3).raw(new Uint8Array(bits.buffer));
+  }
+  if (value.bytes !== undefined) {
+    const bytes = typeof value.bytes === 'string' ? unhex(value.bytes) : value.bytes;
+    return w.u8(4).u32(bytes.length).raw(bytes);
+  }
+  throw new TypeError('a field value is null, text, integer, number or bytes');
+}
+
+/** The payload of a set (tag 0x10): last-writer-wins fields of one record, written in ascending name order.
+ * `fields` is a list of [name, value] (fieldValue's forms). */
+export function setPayload(kind, entity, fields) {
+  if (!(kind in KINDS)) throw new RangeError(`a record kind is one of ${Object.keys(KINDS).join(', ')}`);
+  if (!fields.length) throw new RangeError('a set writes at least one field');
+  const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const w = new Writer().u8(1).u8(1).u8(0x10).u8(KINDS[kind]).fixed(entity, 8, 'an entity id').u16(sorted.length);
+  sorted.forEach(([name, value], i) => {
+    const bytes = text.encode(name);
+    if (bytes.length < 1 || bytes.length > 64) throw new RangeError('a field name is 1...64 bytes');
+    if (i > 0 && sorted[i - 1][0] === name) throw new RangeError(`the field ${name} is named twice`);
+    fieldValue(w.u8(bytes.length).raw(bytes), value);
+  });
+  return w.done();
+}
+
+/** A choice entered on a hole (the Wolf's partner, Bingo Bango Bongo's points): the game's field hole.N.KEY, set to
+ * the player's id, to "lone" (the Wolf alone), or cleared (null), as the node writes it for `caddie game setup`. */
+export function choicePayload({ game, hole, key, player = null, lone = false }) {
+  if (!(hole >= 1 && hole <= 36)) throw new RangeError('a hole is 1...36');
+  if (!/^[a-z]{1,16}$/.test(key)) throw new RangeError('a choice key is a short lower-case word');
+  const value = lone ? { text: 'lone' } : player ? { bytes: player } : null;
+  return setPayload('game', game, [[`hole.${hole}.${key}`, value]]);
+}
+
+/** The payload of an attestation (tag 0x21): the marker signs a player's card as it stands (cardHash). */
+export function attestPayload({ game, player, cardHash: hash }) {
+  return new Writer().u8(1).u8(1).u8(0x21).fixed(game, 8, 'a game id').fixed(player, 8, 'a player id')
+    .fixed(hash, 32, 'a card hash').done();
+}
+
+/** The card hash an attestation carries (Protocol/op-format.md, "Card hash"): BLAKE2b-256 of caddie-card-v1, the
+ * game, the player, and for each hole 1...holes with a shown value its hole, strokes, putts and penalties (0xFF when
+ * not recorded). `cells` are the player's cells as the node's card gives them ({hole, winner}). */
+export function cardHash(game, player, holes, cells) {
+  const w = new Writer().raw(text.encode('caddie-card-v1')).fixed(game, 8, 'a game id').fixed(player, 8, 'a player id');
+  const byHole = new Map(cells.map((c) => [c.hole, c]));
+  for (let hole = 1; hole <= holes; hole += 1) {
+    const winner = byHole.get(hole)?.winner;
+    if (!winner) continue;
+    w.u8(hole).u8(winner.strokes).u8(winner.putts ?? NOT_RECORDED).u8(winner.penalties ?? NOT_RECORDED);
+  }
+  return blake2b(w.done(), 32);
+}
+
 /** The payload of a device's join: its user, the user's certificate of it, the membership proof, the user's name. */
 export function joinPayload({ user, certifiedAt, certificate, proof, name }) {
   const bytes = text.encode(name);

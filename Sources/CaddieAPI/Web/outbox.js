@@ -25,15 +25,36 @@ export function queue(entries, entry, now) {
 }
 
 /** An op signed on the phone, kept until a node takes it. Signed ops are never merged or replaced (each has its
- * place in the device's log); a correction is a new op that names the one it replaces. `cell` is the score it
- * carries (space, game, player, hole and the values), or for a join only the space. */
+ * place in the device's log); a correction is a new op that names the one it replaces. `cell` is what it carries:
+ * a score (space, game, player, hole and the values), a hole choice (`kind` 'choice': space, game, hole, `key` and
+ * `choice`, a player id, 'lone' or null), an attestation (`kind` 'attest': space, game, player), or for a join only
+ * the space. */
 export function signed(cell, op, now) {
+  const kind = cell.kind ?? (cell.game ? 'score' : 'join');
   return {
     key: `op/${cell.space}/${op.name.replace(/:(\d+)$/, (_, seq) => `/${seq.padStart(20, '0')}`)}`,
     space: cell.space, game: cell.game ?? null, player: cell.player ?? null, hole: cell.hole ?? null,
     strokes: cell.strokes ?? null, putts: cell.putts ?? null, fairway: cell.fairway ?? null, gir: cell.gir ?? null,
-    kind: cell.game ? 'score' : 'join', op: op.op, name: op.name, made: now, changed: now, refused: null,
+    choiceKey: cell.key ?? null, choice: cell.choice ?? null,
+    kind, op: op.op, name: op.name, made: now, changed: now, refused: null,
   };
+}
+
+/** Whether an entry is a score (typed on the card), not a join, a hole choice or an attestation. */
+export function isScore(entry) {
+  return !entry.kind || entry.kind === 'score';
+}
+
+/** The hole choices a game's entries hold that no node has taken yet, keyed "hole.KEY": the newest of each. */
+export function choicesOf(entries, space, game) {
+  return new Map(ordered(entries).filter((e) => e.kind === 'choice' && e.space === space && e.game === game && !e.refused)
+    .map((e) => [`${e.hole}.${e.choiceKey}`, e.choice]));
+}
+
+/** The players whose cards this phone attested and no node has taken yet, in a game. */
+export function attestedOf(entries, space, game) {
+  return new Set(entries.filter((e) => e.kind === 'attest' && e.space === space && e.game === game && !e.refused)
+    .map((e) => e.player));
 }
 
 /** Orders the outbox as it is sent: by when each entry was made, then by key (a device's ops by seq). */
@@ -69,13 +90,14 @@ export function backoff(attempt) {
 
 /** The entries of one game keyed "player:hole", for drawing them on its card. */
 export function ofGame(entries, space, game) {
-  return new Map(ordered(entries).filter((e) => e.space === space && e.game === game).map((e) => [`${e.player}:${e.hole}`, e]));
+  return new Map(ordered(entries).filter((e) => isScore(e) && e.space === space && e.game === game)
+    .map((e) => [`${e.player}:${e.hole}`, e]));
 }
 
 /** The op names of a cell's signed entries still on the phone: a new entry for the cell replaces them too. */
 export function signedOf(entries, space, game, player, hole) {
-  return entries.filter((e) => e.op && e.space === space && e.game === game && e.player === player && e.hole === hole)
-    .map((e) => e.name);
+  return entries.filter((e) => e.op && isScore(e) && e.space === space && e.game === game && e.player === player
+    && e.hole === hole).map((e) => e.name);
 }
 
 /** The status line's words for what the phone holds: "3 entries on this phone, not yet sent", and refusals. */

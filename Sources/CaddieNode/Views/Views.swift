@@ -164,7 +164,7 @@ public enum Views {
                 ])
             }
             return .object([
-                ("player", .string(player.id.hex)), ("name", .string(player.name)),
+                ("player", .string(player.id.hex)), ("name", .string(player.name)), ("user", .optional(player.user?.hex)),
                 ("out", .optional(card.total(player.id, holes: 1...min(9, card.holeCount)))),
                 ("in", .optional(card.holeCount > 9 ? card.total(player.id, holes: 10...card.holeCount) : nil)),
                 ("total", .optional(card.total(player.id, holes: 1...card.holeCount))),
