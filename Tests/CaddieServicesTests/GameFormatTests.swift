@@ -155,12 +155,16 @@ struct GameFormatTests {
             rules: Games.Rules(formats: [.bingoBangoBongo], choices: ["bingo": [0: .player(0)], "bango": [0: .player(1)]]))
         #expect(try result(bbb, .bingoBangoBongo).summary == "Ann and Ben share the lead with 1 point")
         let wolf = Games.standings(
-            cards: [card([4, 5], handicap: 0), card([5, 4], handicap: 0), card([5, 6], handicap: 0), card([6, 6], handicap: 0)],
+            cards: [
+                card([4, 5], handicap: 0), card([5, 4], handicap: 0), card([5, 6], handicap: 0), card([6, 6], handicap: 0),
+            ],
             names: names, rules: Games.Rules(formats: [.wolf], choices: ["wolf": [0: .player(2), 1: .player(0)]]))
         // Hole 1: Ann & Cal beat Ben & Dev; hole 2: Ben & Ann beat Cal & Dev. Ann +2, Ben 0, Cal 0, Dev -2.
         #expect(try result(wolf, .wolf).summary == "Ann leads, +2 after 2 holes")
         let level = Games.standings(
-            cards: [card([4, 5], handicap: 0), card([5, 4], handicap: 0), card([5, 6], handicap: 0), card([6, 4], handicap: 0)],
+            cards: [
+                card([4, 5], handicap: 0), card([5, 4], handicap: 0), card([5, 6], handicap: 0), card([6, 4], handicap: 0),
+            ],
             names: names, rules: Games.Rules(formats: [.wolf], choices: ["wolf": [0: .player(2), 1: .player(3)]]))
         // Hole 1: Ann & Cal +1 each; hole 2: Ben & Dev beat Ann & Cal: everyone back to 0.
         #expect(try result(level, .wolf).summary == "all level after 2 holes")

@@ -54,7 +54,8 @@ struct VectorTests {
             (
                 "choices",
                 [
-                    .set(game, fields: ["hole.3.wolf": .bytes(player.bytes), "hole.4.wolf": .text("lone"), "hole.5.bingo": .null])
+                    .set(
+                        game, fields: ["hole.3.wolf": .bytes(player.bytes), "hole.4.wolf": .text("lone"), "hole.5.bingo": .null])
                 ], []
             ),
         ]

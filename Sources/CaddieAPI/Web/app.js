@@ -706,6 +706,7 @@ async function send() {
   window.clearTimeout(state.sendTimer);
   state.sending = true;
   let took = 0;
+  let choices = 0;
   let again = false;
   try {
     // A partner's new session is claimed by this phone's device first (route's start): entries wait for it.
@@ -717,6 +718,7 @@ async function send() {
         else await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry), { signIn: false });
         await local.sent(entry);
         took += 1;
+        if (entry.kind === 'choice') choices += 1;
         state.signedOut = false;
       } catch (error) {
         const what = outbox.failure(error);
@@ -733,6 +735,8 @@ async function send() {
     // The card is read again before the entries leave the phone's view, so a value never blinks out between.
     if (took && onCardScreen()) {
       try { await loadCard(state.game); } catch (error) { /* the card shows what the phone keeps */ }
+      // A choice leaves the outbox only once the game's fields the card draws it from hold it.
+      if (choices) { try { await fetchSetup(state.game); } catch (error) { /* drawn from what the phone has */ } }
     }
     state.pending = left;
   } catch (error) {
