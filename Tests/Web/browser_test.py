@@ -1342,6 +1342,7 @@ def main():
         axe(phone, "the card with the hole's choices")
         for name, strokes in (("Ana", 4), ("Ben", 6), ("Cleo", 5), ("Dev", 7)):
             caddie(ana, "score", wolf_game, name, "1", str(strokes))
+        caddie(ana, "game", "setup", wolf_game, "--stake", "1")
         phone.get(origin + "/#/game/%s/standings" % wolf_game)
         # Each score sends the standings again: the checks read the sections once the fourth score has been drawn.
         section = lambda d, label: d.find_element(By.CSS_SELECTOR, "section[aria-label='%s']" % label).text
@@ -1355,6 +1356,12 @@ def main():
         check("Wolf" in heads and "BBB" in heads, "the players' table has the Wolf's and BBB's columns: %s" % heads)
         wide = phone.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         check(wide <= 0, "the Wolf's standings at 390 px do not scroll sideways (%d px too wide)" % wide)
+        fit = phone.execute_script(
+            "const t = document.querySelector('table.standings'); const box = t.parentElement;"
+            "return {over: box.scrollWidth - box.clientWidth, heads: [...t.querySelectorAll('thead th')]"
+            ".filter((th) => th.getBoundingClientRect().width > 0).map((th) => th.textContent)}")
+        check(fit["over"] <= 0 and {"Wolf", "BBB", "±"} <= set(fit["heads"]),
+              "at 390 px the Wolf's and BBB's columns and the money are all in view, nothing scrolled: %s" % fit)
         shot(phone, "standings-wolf-390")
         axe(phone, "the Wolf's standings")
         # A scramble in sides: the card says where each side's one score goes.

@@ -987,10 +987,14 @@ function toPar(value, thru) {
 /** The players' table of the standings. It fits an upright phone with the money in view: only the columns of the
  * formats played, and the gross and playing handicap (both on the card) left out where the screen is narrow. */
 function standingsTable(s, order, money) {
+  // On a phone the gross columns give way to the games' own (the money last, always in view): with three or more
+  // of those, gross to par is left to wider screens too, as gross strokes and the playing handicap always are.
+  const games = (s.formats.includes('stableford') ? 1 : 0) + (s.formats.includes('skins') ? 1 : 0)
+    + s.results.filter((r) => r.column).length + (s.stake !== null ? 1 : 0);
   const columns = [
     ['Thru', null, (p) => `${p.thru}`],
     ['Gross', 'wide', (p) => (p.thru ? `${p.gross}` : '–')],
-    ['To par', null, (p) => toPar(p.grossToPar, p.thru)],
+    ['To par', games >= 3 ? 'wide' : null, (p) => toPar(p.grossToPar, p.thru)],
     ['PH', 'wide', (p) => p.playingHandicap ?? '–'],
     ['Net', null, (p) => toPar(p.netToPar, p.thru), 'Net to par'],
     s.formats.includes('stableford') ? ['Pts', null, (p) => p.points ?? '–', 'Stableford points'] : null,
