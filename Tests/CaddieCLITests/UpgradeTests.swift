@@ -21,7 +21,10 @@ struct UpgradeTests {
         let game = try recorded("game.txt").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try ana.ok(["verify"]).stdout == (try recorded("verify.txt")))
         #expect(try ana.ok(["card", game]).stdout == (try recorded("card.txt")))
-        #expect(try ana.ok(["standings", game, "--json"]).stdout == (try recorded("standings.json")))
+        // What changed on purpose since v10: a tie is named as a tie (v10 said "Ana leads" with Cleo level).
+        let standings = try recorded("standings.json").replacingOccurrences(
+            of: "\"Ana leads, +1 after 1 hole\"", with: "\"Ana and Cleo share the lead, +1 after 1 hole\"")
+        #expect(try ana.ok(["standings", game, "--json"]).stdout == standings)
         #expect(try ana.ok(["log", "--game", game]).stdout == (try recorded("log.txt")))
         // The migration ran: the home takes a new entry and still verifies.
         try ana.ok(["score", game, "Dev", "2", "5"])
