@@ -29,6 +29,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         .target(name: "CaddieCore", swiftSettings: strict),
         .target(name: "CaddieCrypto", dependencies: ["CSodium", "CaddieCore"], swiftSettings: strict),
@@ -79,7 +80,7 @@ let package = Package(
         .target(
             name: "CaddieAPI",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieNode", "CQRencode", "CaddieTLS",
+                "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieNode", "CQRencode", "CZlib", "CaddieTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

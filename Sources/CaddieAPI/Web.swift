@@ -126,6 +126,8 @@ struct WebApp: Sendable {
     struct File: Sendable {
         let bytes: [UInt8]
         let type: String
+        /// The file gzipped, when that is smaller (made once, when the files are first served).
+        let gzipped: [UInt8]?
     }
 
     /// Every file of the app by the path it is served at.
@@ -141,18 +143,25 @@ struct WebApp: Sendable {
             case "webmanifest": type = "application/manifest+json"
             default: type = "application/octet-stream"
             }
-            files["/" + name] = File(bytes: bytes, type: type)
+            let gzipped = Gzip.compress(bytes).flatMap { $0.count < bytes.count ? $0 : nil }
+            files["/" + name] = File(bytes: bytes, type: type, gzipped: gzipped)
         }
         return files
     }()
 
-    static func serve(_ path: String, status: HTTPResponse.Status = .ok, cache: String = "no-cache") -> Response {
+    /// A file of the app; gzipped when `request` takes gzip (Accept-Encoding), with `Vary` saying so either way.
+    static func serve(
+        _ path: String, status: HTTPResponse.Status = .ok, cache: String = "no-cache", for request: Request? = nil
+    ) -> Response {
         guard let file = files[path] else {
             return Response.json(APIError.notFound("no such file").body, status: .notFound)
         }
-        return Response(
-            status: status, headers: [.contentType: file.type, .cacheControl: cache],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        var headers: HTTPFields = [.contentType: file.type, .cacheControl: cache, .vary: "Accept-Encoding"]
+        if let gzipped = file.gzipped, Gzip.accepted(request?.headers[.acceptEncoding]) {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
     }
 
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
@@ -175,15 +184,15 @@ struct WebApp: Sendable {
     /// `/signin?t=SECRET` and `POST /signout`.
     func add(to router: Router<BasicRequestContext>, table: RouteTable) {
         router.on("/", method: .get) { request, _ in
-            guard signedIn(request) else { return Self.serve("/signin.html") }
+            guard signedIn(request) else { return Self.serve("/signin.html", for: request) }
             // The service worker keeps this page for a phone out of the node's reach, and only this one.
-            var app = Self.serve("/index.html")
+            var app = Self.serve("/index.html", for: request)
             app.headers[.init("Caddie-Page")!] = "app"
             return app
         }
         table.add("/", .get)
         for path in Self.files.keys where path != "/index.html" && path != "/signin.html" {
-            router.get(RouterPath(path)) { _, _ in Self.serve(path) }
+            router.get(RouterPath(path)) { request, _ in Self.serve(path, for: request) }
             table.add(path, .get)
         }
         router.on("/signin", method: .get) { request, _ in

@@ -891,8 +891,8 @@ def main():
             ".filter(e => !e.name.includes('/v1/')).map(e => [e.name, e.encodedBodySize || 0, e.transferSize || 0])")
         figures["firstLoadBytes"] = sum(r[1] for r in resources)
         figures["firstLoadFiles"] = len(resources)
-        check(figures["firstLoadBytes"] < 150 * 1024, "first load is under 150 KB (%d bytes in %d files)"
-              % (figures["firstLoadBytes"], len(resources)))
+        check(figures["firstLoadBytes"] <= 60 * 1024, "first load is at most 60 KB on the wire, the files gzipped "
+              "(%d bytes in %d files)" % (figures["firstLoadBytes"], len(resources)))
         figures["signInToCardSeconds"] = round(time.time() - started, 3)
         sessions = caddie_json(ana, "web", "sessions")
         check(len(sessions) == 1 and "Chrome" in sessions[0]["browser"], "caddie web sessions lists the browser")
