@@ -529,6 +529,50 @@ def phone_attests(phone, origin, node, space, game, players, mine):
     wait(phone, lambda d: "Cleo attested" in text(d), "the card shows Cleo's card attested")
 
 
+def second_phone(origin, work, ana, node, space, mine, drivers):
+    """Dev's second phone: his 24 recovery words (written down when his first phone made its user) make it another
+    device of the same user, so the group still sees one Dev. Words with one missing are refused, and nothing is made."""
+    print("A second phone of the same golfer, from the recovery words")
+    other = browser(390, 844)
+    drivers.append(other)
+    other.get(caddie_json(ana, "web", "link")["url"])
+    wait(other, lambda d: d.find_elements(By.ID, "hole-title") or "Games in" in text(d), "the second phone is signed in")
+    other.get(origin + "/#/sync")
+    wait(other, lambda d: d.find_elements(By.ID, "phone-restore"), "the Devices screen offers the recovery words")
+    retry(lambda: tap(other, other.find_element(By.CSS_SELECTOR, "#phone-restore summary")))
+    with open(os.path.join(work, "Dev-words.txt")) as handle:
+        words = handle.read().split()
+    retry(lambda: other.find_element(By.ID, "restore-name").send_keys("Dev"))
+    retry(lambda: other.find_element(By.ID, "restore-words").send_keys(" ".join(words[:23])))
+    retry(lambda: tap(other, other.find_element(By.ID, "restore-go")))
+    wait(other, lambda d: "24 words, got 23" in d.find_element(By.ID, "phone-message").text,
+         "23 words are refused with what is wrong")
+    check(other.execute_async_script(PHONE_DEVICE) is None, "a refused restore makes no device")
+    check(other.find_element(By.ID, "restore-words").get_attribute("value") == "", "the typed words leave the page")
+    retry(lambda: other.find_element(By.ID, "restore-words").send_keys(" ".join(words)))
+    retry(lambda: tap(other, other.find_element(By.ID, "restore-go")))
+    wait(other, lambda d: d.find_elements(By.ID, "phone-identity"), "the second phone joins the space", timeout=20)
+    record = other.execute_async_script(PHONE_DEVICE)
+    check(record is not None and record["user"] == mine["user"] and record["device"] != mine["device"]
+          and record["userKeyExtractable"] is False,
+          "the words make the second phone a new device of the same user: %s" % record)
+    shot(other, "phone-restored-390")
+    joins = []
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        status_code, _, body = node.request("GET", "/v1/spaces/%s/log" % space)
+        joins = [(e["user"], e["device"]) for e in json.loads(body) if e["device"] in (mine["device"], record["device"])
+                 and e["change"].endswith("joined the space")] if status_code == 200 else []
+        if len(joins) == 2:
+            break
+        time.sleep(0.2)
+    check(sorted(joins) == sorted([("Dev", mine["device"]), ("Dev", record["device"])]),
+          "the node's audit shows both phones as devices of one Dev, not two users of that name: %s"
+          % [(u, d[:8]) for u, d in joins])
+    other.quit()
+    drivers.remove(other)
+
+
 def late_draft(phone, origin, node_a, node_b, ben, space, game, players, drivers):
     """Two scorers in one group: Ana's phone types Ben's hole 2 and has not saved it when Ben's own phone (on his
     node) saves a different value for the same cell. Ana's row says so, and saving hers makes a dispute that both
@@ -661,10 +705,23 @@ def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures,
     check(kept == 4, "hole 3 shows its 4 entries as 'on this phone' after the reload (%d)" % kept)
     values = {name: phone.find_element(By.ID, "s-" + players[name]).text for name in entered}
     check(values == {"Ana": "4", "Ben": "5", "Cleo": "4", "Dev": "6"}, "the kept values are shown: %s" % values)
+    # The leaderboard counts the kept entries, each row marked provisional (node B holds what node A held).
+    held = {p["name"]: len([c for c in p["cells"] if c["hole"] != 3]) for p in node_b.card(space, game)["players"]}
+    board = {li.text.split()[1]: li.text for li in phone.find_elements(By.CSS_SELECTOR, ".leaderboard li")}
+    check(all(("thru %d•" % (held[name] + 1)) in board.get(name, "") for name in entered),
+          "the leaderboard counts hole 3 kept on the phone, marked provisional: %s (held %s)" % (board, held))
     shot(phone, "card-dead-zone-390")
     to_hole(phone, 4)
     check(phone.find_element(By.ID, "s-" + players["Ana"]).text == "3" and "not saved" in text(phone),
           "Ana's unsaved draft on hole 4 (par 3) survived the reload")
+    # The standings and the log, never opened on this page, were kept when the card opened: the dead zone shows them.
+    for screen, expect in (("standings", "Settlement"), ("log", "signature valid")):
+        phone.get(origin + "/#/game/%s/%s" % (game, screen))
+        wait(phone, lambda d: expect in text(d) and "as of" in status(d),
+             "in the dead zone the %s screen shows what the phone kept when the card opened" % screen, timeout=20)
+    shot(phone, "standings-dead-zone-390")
+    phone.get(origin + "/#/game/" + game)
+    wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "back to the card, still in the dead zone")
 
     print("Another device enters a different value for one of those cells; the node comes back")
     caddie(ben, "score", game, "Dev", "3", "9")
@@ -964,6 +1021,7 @@ def main():
 
         late_draft(phone, origin, node_a, node_b, ben, space, game, players, drivers)
         mine = own_device(phone, origin, work, figures)
+        second_phone(origin, work, ana, node_a, space, mine, drivers)
         dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures, mine)
         one_screen(phone, origin, node_a, space, game, players, figures)
         phone_attests(phone, origin, node_a, space, game, players, mine)

@@ -142,3 +142,21 @@ test('the card hash covers each shown value in hole order, and holes without one
   assert.notEqual(ops.hex(ops.cardHash('a0a1a2a3a4a5a6a7', 'b0b1b2b3b4b5b6b7', 18, [{ hole: 1, winner: { strokes: 6 } }])),
     ops.hex(expected));
 });
+
+test('recovery words give back their seed, and a wrong, missing or misplaced word is named', async () => {
+  const words = Array.from({ length: 2048 }, (_, i) => `w${i}`);
+  const seed = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff);
+  const phrase = await ops.recoveryWords(seed, words);
+  assert.deepEqual([...await ops.seedFromWords(phrase.join(' '), words)], [...seed]);
+  // Typed any case, with commas and line breaks.
+  assert.deepEqual([...await ops.seedFromWords(` ${phrase.join(',\n').toUpperCase()} `, words)], [...seed]);
+  await assert.rejects(ops.seedFromWords(phrase.slice(1).join(' '), words), /24 words, got 23/);
+  await assert.rejects(ops.seedFromWords([...phrase.slice(0, 5), 'golf', ...phrase.slice(6)].join(' '), words),
+    /word 6, "golf", is not a recovery word/);
+  const swapped = [...phrase];
+  [swapped[3], swapped[4]] = [swapped[4], swapped[3]];
+  await assert.rejects(ops.seedFromWords(swapped.join(' '), words), /do not check out/);
+  // The vectors' user seed: its words bring back the vectors' user key.
+  const user = await ops.keyFromSeed(await ops.seedFromWords((await ops.recoveryWords(ops.unhex(vectors.userSeed), words)).join(' '), words));
+  assert.equal(ops.hex(user.publicKey), vectors.userPublicKey);
+});

@@ -93,3 +93,14 @@ test('a dispute names every field in which its values differ, and only those', (
   assert.deepEqual(card.valueWords([{ strokes: 5, putts: null, author: 'Ana' }, { strokes: 6, putts: null, author: 'Ben' }]),
     ['5 (Ana)', '6 (Ben)']);
 });
+
+test('the leaderboard counts the entries waiting on the phone, and says whose rows are provisional', () => {
+  const c = game([player('Ana', { 1: 4, 2: 3 }), player('Ben', { 1: 4 })]);
+  assert.deepEqual(card.leaderboard(c).map((r) => [r.name, r.thru]), [['Ana', 2], ['Ben', 1]]);
+  const { card: seen, provisional } = card.withWaiting(c, [{ player: 'Ben', hole: 2, strokes: 2 }, { player: 'Ben', hole: 1, strokes: 3 }]);
+  // Ben's 3 replaces his 4 on hole 1 and his 2 on hole 2 is added: -2 thru 2, ahead of Ana's E.
+  assert.deepEqual(card.leaderboard(seen).map((r) => [r.name, r.thru, r.toPar]), [['Ben', 2, '-2'], ['Ana', 2, 'E']]);
+  assert.deepEqual([...provisional], ['Ben']);
+  assert.equal(card.withWaiting(c, []).provisional.size, 0);
+  assert.equal(c.players[1].cells.length, 1, 'the node\'s card is left as it was');
+});

@@ -302,11 +302,24 @@ function keepDrafts() {
   local.writeDrafts(state.game, [...state.draft.entries()]).catch(() => {});
 }
 
+/** The games whose other screens this page has read since it opened (see keepScreens). */
+const screensKept = new Set();
+
+/** Reads a game's standings and audit log once the card is open, so that a dead zone later still shows them (the
+ * answer of every read is kept on the phone; the standings' live events keep it fresh). Once a game per page. */
+function keepScreens(game) {
+  if (screensKept.has(game) || offline.since !== null) return;
+  screensKept.add(game);
+  get(`${base()}/games/${enc(game)}/standings`).catch(() => screensKept.delete(game));
+  get(`${base()}/log?game=${enc(game)}`).catch(() => {});
+}
+
 async function showCard(gameText) {
   try {
     // A newer screen overtook this one: it draws itself.
     if (await loadCard(gameText) !== state.card) return;
     await loadSetup(state.card.game);
+    keepScreens(state.card.game);
   } catch (error) {
     if (error.status === 404 && gameText === 'current') {
       return mount(main, nav('card'),
@@ -378,11 +391,19 @@ function disputesBanner() {
 
 /** Who leads: position, name, to par and holes played, from the card as the phone shows it. */
 function leaderboard() {
-  const rows = card.leaderboard(state.card);
+  // Entries still on this phone count, marked provisional (•) until a node has them.
+  const waiting = [...outbox.ofGame(state.pending, state.space.space, state.card.game).values()].filter((e) => !e.refused);
+  const { card: shown, provisional } = card.withWaiting(state.card, waiting);
+  const rows = card.leaderboard(shown);
   if (!rows.length) return null;
-  return h('ol', { class: 'leaderboard', 'aria-label': 'Leaderboard' }, rows.map((row) => h('li', {},
-    h('span', { class: 'pos' }, `${row.position}`), ` ${row.name} `, h('strong', {}, row.toPar),
-    h('span', { class: 'thru' }, ` thru ${row.thru}`))));
+  const byName = new Map(shown.players.map((p) => [p.name, p.player]));
+  return h('ol', { class: 'leaderboard', 'aria-label': 'Leaderboard' }, rows.map((row) => {
+    const mark = provisional.has(byName.get(row.name));
+    return h('li', { class: mark ? 'provisional' : null },
+      h('span', { class: 'pos' }, `${row.position}`), ` ${row.name} `, h('strong', {}, row.toPar),
+      h('span', { class: 'thru', 'aria-label': mark ? `thru ${row.thru}, counting entries not yet sent` : null },
+        ` thru ${row.thru}${mark ? '•' : ''}`));
+  }));
 }
 
 function holeView(disputed) {
@@ -832,15 +853,21 @@ function tableView(disputed) {
       h('thead', {}, h('tr', {}, headCells), h('tr', { class: 'par-row' }, parCells)), h('tbody', {}, rows))));
 }
 
+/** The player this phone is on a card: its own user's once it is a device of its own (the player linked to that
+ * user key, else the one with its name), else the node's user's. Null when none is. */
+function myPlayer(c) {
+  const own = state.device?.spaces[state.space.space] ? state.device : null;
+  const who = own ?? { name: state.me?.name, user: state.me?.user };
+  return c.players.find((p) => p.user && p.user === who.user) ?? c.players.find((p) => p.name === who.name) ?? null;
+}
+
 function roundActions() {
   const c = state.card;
   const space = state.space.space;
   // A phone that is a device of its own attests as its own user, signed here. A partner's phone that is not a
   // device yet attests nothing (the node would sign it as its owner): not offered.
-  const own = state.device?.spaces[space] ? state.device : null;
-  if (partner() && !own) return null;
-  const who = own ?? { name: state.me?.name, user: state.me?.user };
-  const me = c.players.find((p) => p.user && p.user === who.user) ?? c.players.find((p) => p.name === who.name);
+  if (partner() && !state.device?.spaces[space]) return null;
+  const me = myPlayer(c);
   const marks = new Map((c.markers ?? []).map((m) => [m.player, m.marker]));
   const nameOf = (id) => c.players.find((p) => p.player === id)?.name ?? 'someone';
   // With markers set, this user attests the cards they mark; without, any other player's.
@@ -1217,8 +1244,43 @@ function phoneSection() {
     h('form', { onsubmit: (event) => { event.preventDefault(); makeDevice(name.value.trim(), message); } },
       h('label', { for: 'phone-name' }, 'Your name'), name,
       h('button', { type: 'submit', class: 'primary', id: 'phone-make' }, 'Make this phone my device')),
+    restoreForm(message),
     message);
   return section;
+}
+
+/** For a golfer who has a Caddie user already (another phone, or `caddie login` on a laptop): their 24 recovery
+ * words make this phone another device of that same user, so the group sees one golfer, not two of one name. */
+function restoreForm(message) {
+  const name = h('input', { id: 'restore-name', name: 'name', required: true, maxlength: 64, autocomplete: 'name' });
+  const words = h('textarea', { id: 'restore-words', rows: 4, required: true, autocomplete: 'off', autocapitalize: 'none',
+    spellcheck: 'false' });
+  return h('details', { id: 'phone-restore' },
+    h('summary', {}, 'I have a Caddie user already: my 24 recovery words'),
+    h('form', { onsubmit: (event) => {
+      event.preventDefault();
+      const typed = words.value;
+      words.value = '';  // the words leave the page at once, whatever happens next
+      restoreDevice(name.value.trim(), typed, message);
+    } },
+    h('label', { for: 'restore-name' }, 'Your name, as the group knows you'), name,
+    h('label', { for: 'restore-words' }, 'Your 24 recovery words, in order'), words,
+    h('button', { type: 'submit', class: 'primary', id: 'restore-go' }, 'Make this phone another device of mine')));
+}
+
+async function restoreDevice(name, typed, message) {
+  if (!name) return mount(message, problem(new Error('give your name: the group sees it beside your entries')));
+  try {
+    if (!window.isSecureContext || !crypto.subtle) {
+      throw new Error('this page is not a secure context: open the node over HTTPS (caddie web link) to make keys here');
+    }
+    const record = await device.restore(name, typed, await get('/v1/recovery-words'));
+    await local.writeDevice(record);
+    state.device = record;
+    await joinSpace(message);
+  } catch (error) {
+    mount(message, problem(error));
+  }
 }
 
 async function makeDevice(name, message) {
@@ -1366,7 +1428,7 @@ const guide = {
 async function showGuide() {
   await loadCard('current');
   const c = state.card;
-  guide.player = guide.player ?? (c.players.find((p) => p.name === state.me.name) ?? c.players[0]).player;
+  guide.player = guide.player ?? (myPlayer(c) ?? c.players[0]).player;
   const toggle = (key, label, hint) => h('div', { class: 'check' },
     h('input', { type: 'checkbox', id: `g-${key}`, checked: guide[key], onchange: (event) => {
       guide[key] = event.target.checked;
@@ -1532,6 +1594,10 @@ function stopBeacon() {
 function onEvent(type, data) {
   if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${data.strokes} on hole ${data.hole}.`);
   if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
+  if (type === 'standings' && data.space === state.space?.space && screensKept.has(data.game)) {
+    // The copy a dead zone would show stays as fresh as the live one.
+    local.keep(`/v1/spaces/${enc(data.space)}/games/${enc(data.game)}/standings`, data);
+  }
   if (type === 'standings' && data.game === state.standings && data.space === state.space?.space) {
     // The event carries the standings whole (after the card event of the same change): drawn as they come.
     drawStandings(data.game, data);

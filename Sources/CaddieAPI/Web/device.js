@@ -17,17 +17,27 @@ export function me() {
  * kept. `words` is the 2048-word list (GET /v1/recovery-words). */
 export async function create(name, words) {
   const seed = crypto.getRandomValues(new Uint8Array(32));
-  const user = await ops.keyFromSeed(seed);
   const phrase = await ops.recoveryWords(seed, words);
+  return { record: await certified(name, seed), phrase };
+}
+
+/** Makes this phone a new device of an existing user, from that user's 24 recovery words (`text`, as typed): the
+ * same user key, so the group sees one golfer, not a second user of the same name. */
+export async function restore(name, text, words) {
+  return certified(name, await ops.seedFromWords(text, words));
+}
+
+/** A device record: the user key from `seed` (which is zeroed), a new device key, and the user's certificate. */
+async function certified(name, seed) {
+  const user = await ops.keyFromSeed(seed);
   seed.fill(0);
   const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']);
   const device = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
   const certifiedAt = Date.now();
   const certificate = new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, user.key,
     ops.certificateMessage(user.publicKey, device, certifiedAt)));
-  const record = { id: 'me', name, user: ops.hex(user.publicKey), userKey: user.key, device: ops.hex(device),
+  return { id: 'me', name, user: ops.hex(user.publicKey), userKey: user.key, device: ops.hex(device),
     deviceKey: pair.privateKey, certifiedAt, certificate: ops.hex(certificate), spaces: {} };
-  return { record, phrase };
 }
 
 /** What the node needs to admit the device (POST /v1/spaces/{space}/admissions). On a partner's session

@@ -220,6 +220,33 @@ export async function keyFromSeed(seed) {
   return { key, publicKey };
 }
 
+/** The 32-byte seed that 24 recovery words stand for (the reverse of recoveryWords): each word's place in `words`,
+ * 11 bits a word, the seed and then the first byte of its SHA-256, which must match. Throws with what was wrong
+ * (how many words, which word is not in the list, or that the check failed: a word wrong or out of order). */
+export async function seedFromWords(text, words) {
+  const given = String(text ?? '').toLowerCase().split(/[\s,]+/).filter(Boolean);
+  if (given.length !== 24) throw new RangeError(`recovery words are 24 words, got ${given.length}`);
+  const index = new Map(words.map((word, i) => [word, i]));
+  const bits = new Uint8Array(33);
+  given.forEach((word, i) => {
+    const value = index.get(word);
+    if (value === undefined) throw new RangeError(`word ${i + 1}, "${word}", is not a recovery word: check its spelling`);
+    for (let bit = 0; bit < 11; bit += 1) {
+      if ((value >> (10 - bit)) & 1) {
+        const at = i * 11 + bit;
+        bits[at >> 3] |= 1 << (7 - (at & 7));
+      }
+    }
+  });
+  const seed = bits.slice(0, 32);
+  const check = new Uint8Array(await crypto.subtle.digest('SHA-256', seed))[0];
+  if (check !== bits[32]) {
+    seed.fill(0);
+    throw new RangeError('the words do not check out: one is wrong or out of order');
+  }
+  return seed;
+}
+
 /** The 24 recovery words for a 32-byte seed: the seed and the first byte of its SHA-256, 11 bits a word, from
  * `words` (the 2048-word list the node serves). `caddie login --recover` reads them. */
 export async function recoveryWords(seed, words) {

@@ -133,3 +133,19 @@ export function valueWords(values) {
     return `${parts.join(', ')} (${v.author})`;
   });
 }
+
+/** The card as the phone sees it with `waiting` (scores kept on this phone, not yet taken by a node: {player,
+ * hole, strokes}) counted in: each replaces its cell's strokes or adds the cell. `provisional` holds the players
+ * with such an entry: a leaderboard drawn from it marks their rows. */
+export function withWaiting(card, waiting) {
+  const provisional = new Set();
+  const players = card.players.map((player) => {
+    const mine = waiting.filter((e) => e.player === player.player && e.hole >= 1 && e.hole <= card.holes);
+    if (!mine.length) return player;
+    provisional.add(player.player);
+    const cells = new Map(player.cells.map((c) => [c.hole, c]));
+    for (const e of mine) cells.set(e.hole, { ...(cells.get(e.hole) ?? {}), hole: e.hole, strokes: e.strokes });
+    return { ...player, cells: [...cells.values()].sort((a, b) => a.hole - b.hole) };
+  });
+  return { card: { ...card, players }, provisional };
+}
