@@ -719,7 +719,7 @@ def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures,
         phone.get(origin + "/#/game/%s/%s" % (game, screen))
         wait(phone, lambda d: expect in text(d) and "as of" in status(d),
              "in the dead zone the %s screen shows what the phone kept when the card opened" % screen, timeout=20)
-    shot(phone, "standings-dead-zone-390")
+        shot(phone, "%s-dead-zone-390" % screen)
     phone.get(origin + "/#/game/" + game)
     wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "back to the card, still in the dead zone")
 
@@ -1345,24 +1345,27 @@ def main():
         for name in ("stableford", "wolf", "bbb"):
             retry(lambda: tap(phone, phone.find_element(By.ID, "f-" + name)))
         retry(lambda: tap(phone, phone.find_element(By.XPATH, "//button[normalize-space()='Start the game']")))
-        wait(phone, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "choice-wolf"),
+        wait(phone, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "choice-wolf-lone"),
              "the Wolf game's card asks for the Wolf's partner on the hole")
         scrolled = phone.execute_script("return window.scrollY")
         check(scrolled == 0, "the new game's card opens at its top, not where the new-game screen was scrolled (%s)" % scrolled)
         wolf_game = phone.current_url.split("/#/game/")[1]
         status, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, wolf_game))
         check(json.loads(body)["formats"] == ["stroke", "wolf", "bbb"], "the game plays stroke play, the Wolf and BBB")
-        label = phone.find_element(By.CSS_SELECTOR, "label[for=choice-wolf]").text
-        check(label == "Ana's partner (Wolf)", "the card names the hole's Wolf: %r" % label)
-        Select(phone.find_element(By.ID, "choice-wolf")).select_by_value(players["Cleo"])
-        wait(phone, lambda d: Select(d.find_element(By.ID, "choice-wolf")).first_selected_option.text == "Cleo",
+        legend = retry(lambda: phone.find_element(By.ID, "choice-legend").text)
+        check(legend.startswith("Ana is the Wolf on hole 1") and phone.find_elements(By.ID, "choice-wolf-lone")
+              and not phone.find_elements(By.ID, "choice-wolf-" + players["Ana"]),
+              "the card names the hole's Wolf, who may go alone but not partner herself: %r" % legend)
+        pressed = lambda d, id: d.find_element(By.ID, id).get_attribute("aria-pressed") == "true"
+        retry(lambda: tap(phone, phone.find_element(By.ID, "choice-wolf-" + players["Cleo"])))
+        wait(phone, lambda d: pressed(d, "choice-wolf-" + players["Cleo"]),
              "the Wolf's choice is kept after the card is drawn again")
         wait(phone, lambda d: "not yet sent" not in phone_status(d), "the choice is sent")
         # Bingo is chosen in a dead zone: the phone keeps it, signed, and sends it when the node is back.
         node_a.stop()
         wait(phone, lambda d: "out of reach" in phone_status(d), "the phone sees the node go")
-        Select(phone.find_element(By.ID, "choice-bingo")).select_by_value(players["Ben"])
-        wait(phone, lambda d: Select(d.find_element(By.ID, "choice-bingo")).first_selected_option.text == "Ben"
+        retry(lambda: tap(phone, phone.find_element(By.ID, "choice-bingo-" + players["Ben"])))
+        wait(phone, lambda d: pressed(d, "choice-bingo-" + players["Ben"])
              and "1 entry on this phone, not yet sent" in phone_status(d), "with no node, the bingo choice is kept on the phone")
         shot(phone, "card-wolf-choice-dead-zone-390")
         # A long outage (past the 10 s the stream once backed off to): the phone must still resend within 2 s.
@@ -1422,6 +1425,66 @@ def main():
               "at 390 px the Wolf's and BBB's columns and the money are all in view, nothing scrolled: %s" % fit)
         shot(phone, "standings-wolf-390")
         axe(phone, "the Wolf's standings")
+        # A side-game hole for four on one screen: putts for each (par with two putts is one tap), the Wolf's
+        # partner, Bingo, Bango and Bongo as one tap each in the players' rows, then Save; counted, nothing scrolled.
+        # A phone's own viewport, as for the plain hole: 390 x 844 CSS pixels, touch, no browser frame.
+        phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                              {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+        phone.get(origin + "/#/game/" + wolf_game)
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and d.find_elements(By.ID, "choice-wolf-lone"),
+             "the Wolf game's card opens")
+        to_hole(phone, 2)
+        # Ana's fairway and green stay open from the first game's hole 1 ("More" holds across holes): folded first.
+        for _ in range(4):
+            folded = phone.find_elements(By.CSS_SELECTOR, "button.more[aria-expanded='true']")
+            if not folded:
+                break
+            retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button.more[aria-expanded='true']")))
+        phone.execute_script("window.scrollTo(0, 0)")
+        check(phone.find_element(By.ID, "choice-legend").text.startswith("Ben is the Wolf on hole 2"), "Ben is hole 2's Wolf")
+        side_taps = 0
+        hidden = []
+
+        def side(selector):
+            nonlocal side_taps
+            side_taps += 1
+            # What a person taps is on the screen as it stands: below the header, above the save bar (Save itself
+            # above the screens' bar), with nothing scrolled.
+            seen = phone.execute_script(
+                "const e = document.querySelector(arguments[0]); if (!e) return 'missing';"
+                "const b = e.getBoundingClientRect(), head = document.querySelector('header').getBoundingClientRect();"
+                "const bar = document.querySelector('nav.tabs').getBoundingClientRect();"
+                "const save = document.querySelector('.savebar').getBoundingClientRect();"
+                "const floor = e.closest('.savebar') ? bar.top : save.top;"
+                "return scrollY === 0 && b.top >= head.bottom && b.bottom <= floor ? 'ok' :"
+                " `top ${Math.round(b.top)}, bottom ${Math.round(b.bottom)}, floor ${Math.round(floor)}, scrolled ${scrollY}`", selector)
+            if seen != "ok":
+                hidden.append("%s (%s)" % (selector, seen))
+            retry(lambda: phone.find_element(By.CSS_SELECTOR, selector).click())
+        for who, putts in (("Ana", 2), ("Ben", 2), ("Cleo", 2), ("Dev", 1)):
+            side("button[aria-label='%d putt%s for %s']" % (putts, "" if putts == 1 else "s", who))
+        side("#choice-wolf-" + players["Cleo"])
+        side("#choice-bingo-" + players["Ana"])
+        side("#choice-bango-" + players["Dev"])
+        side("#choice-bongo-" + players["Dev"])
+        shot(phone, "card-side-game-hole-390")
+        side("#save-hole")
+        figures["tapsPerSideGameHole"] = side_taps
+        check(side_taps <= 10 and not hidden,
+              "a Wolf and Bingo Bango Bongo hole for four with putts took %d taps (target 10; 16-17 with selects), "
+              "each on the screen as it stood, nothing scrolled: %s" % (side_taps, hidden or "all in view"))
+        got = {}
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            status_code, _, body = node_a.request("GET", "/v1/spaces/%s/games/%s" % (space, wolf_game))
+            got = {e["key"]: e["player"] for e in json.loads(body)["entries"] if e["hole"] == 2} if status_code == 200 else {}
+            scored = [p["name"] for p in node_a.card(space, wolf_game)["players"] if any(c["hole"] == 2 for c in p["cells"])]
+            if len(got) == 4 and len(scored) == 4:
+                break
+            time.sleep(0.2)
+        check(got == {"wolf": players["Cleo"], "bingo": players["Ana"], "bango": players["Dev"], "bongo": players["Dev"]}
+              and len(scored) == 4, "the node holds hole 2's four scores and four choices: %s, %s" % (got, scored))
+        phone.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         # A scramble in sides: the card says where each side's one score goes.
         caddie(ana, "game", "setup", wolf_game, "--formats", "scramble", "--teams", "Ana+Cleo,Ben+Dev")
         phone.get(origin + "/#/game/" + wolf_game)

@@ -411,6 +411,7 @@ function holeView(disputed) {
   const hole = state.hole;
   const par = parOf(hole);
   const kept = outbox.ofGame(state.pending, state.space.space, c.game);
+  const choices = holeKinds(hole);
   const rows = c.players.map((player) => {
     const key = `${player.player}:${hole}`;
     const saved = card.cell(player, hole);
@@ -449,14 +450,18 @@ function holeView(disputed) {
     const total = card.total(player, 1, c.holes);
     return h('li', { class: 'player' },
       h('div', { class: 'who' }, h('strong', {}, player.name),
-        h('span', { class: 'running' }, total === null ? '' : ` ${total} (${card.toPar(c, player) ?? '–'})`),
+        choices ? null : h('span', { class: 'running' }, total === null ? '' : ` ${total} (${card.toPar(c, player) ?? '–'})`),
+        choiceChips(choices, player),
         disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
           '⚠ Disputed: settle') : null,
         late.length ? h('span', { class: 'tag late', id: `late-${player.player}`, role: 'status' },
           `⚠ ${late.map((v) => `${v.author} entered ${v.strokes}`).join(', ')} meanwhile: saving yours makes a dispute`)
-          : draft ? h('span', { class: 'tag' }, 'not saved')
+          // With the side-game chips in the row there is no room for words: a mark that says the same to a reader.
+          : draft ? (choices ? h('span', { class: 'mark', role: 'img', 'aria-label': 'not saved', title: 'not saved' }, '✎')
+            : h('span', { class: 'tag' }, 'not saved'))
           : waiting?.refused ? h('span', { class: 'tag refused' }, 'refused, kept on this phone')
-            : waiting ? h('span', { class: 'tag pending' }, 'on this phone') : null,
+            : waiting ? (choices ? h('span', { class: 'mark pending', role: 'img', 'aria-label': 'on this phone', title: 'on this phone' }, '•')
+              : h('span', { class: 'tag pending' }, 'on this phone')) : null,
         late.length ? h('button', { type: 'button', class: 'take', id: `take-${player.player}`, onclick: () => {
           state.draft.delete(`${hole}:${player.player}`);
           keepDrafts();
@@ -503,7 +508,7 @@ function holeView(disputed) {
       h('button', { type: 'button', id: 'next-hole', onclick: () => go(Math.min(state.card.holes, hole + 1)), disabled: hole >= state.card.holes,
         'aria-label': 'Next hole' }, '›')),
     h('ul', { class: 'players' }, rows),
-    holeChoices(hole),
+    holeChoices(hole, choices),
     // The save bar stays at the bottom of the screen: all four players and "Save" without scrolling.
     h('div', { class: 'savebar' },
       h('div', { id: 'save-message', class: 'saved', 'aria-live': 'assertive' }, state.saved ?? ''),
@@ -520,13 +525,78 @@ function holeView(disputed) {
   return section;
 }
 
-/** The choices the game's formats ask for on this hole (the Wolf's partner, Bingo Bango Bongo's points), each a
- * select that sets the game's field at once; null when no format asks for any. */
-function holeChoices(hole) {
+/** The choices the game's formats ask for on a hole (the Wolf's partner, Bingo Bango Bongo's points): the kinds,
+ * the hole's Wolf, what each is now (this phone's unsent choice over the node's) and `choose`, which makes one; null
+ * when no format asks for any, or the game does not play the hole. */
+function holeKinds(hole) {
   const c = state.card;
   const setup = state.setup?.game === c.game ? state.setup : null;
   const played = setup && formatList ? formatList.filter((f) => setup.formats.includes(f.name)) : [];
   const kinds = played.flatMap((f) => f.entries.map((kind) => ({ ...kind, format: f })));
+  if (!kinds.length) return null;
+  const count = c.holes;
+  const position = ((hole - setup.startHole) % count + count) % count;
+  // A hole the game does not play (the other nine of a 9-hole game) takes no choices.
+  if (setup.holesPlayed && position >= setup.holesPlayed) return null;
+  const waiting = outbox.choicesOf(state.pending, state.space.space, c.game);
+  const valueOf = (key) => {
+    const kept = waiting.get(`${hole}.${key}`);
+    if (kept !== undefined) return kept ?? '';
+    const entry = setup.entries.find((e) => e.hole === hole && e.key === key);
+    return entry?.lone ? 'lone' : entry?.player ?? '';
+  };
+  const choose = async (key, value, focus) => {
+    const message = document.getElementById('choice-message');
+    const entry = { hole, key };
+    if (value === 'lone') entry.lone = true; else if (value) entry.player = value;
+    // A phone that is a device of its own signs its choice and keeps it like a score: it is its user's, and it
+    // survives a dead zone. Else the node signs it as its owner (the owner's own browser).
+    if (state.device?.spaces[state.space.space]) {
+      try {
+        await signChoice(c.game, hole, key, value || null);
+      } catch (error) { return mount(message, problem(error)); }
+      renderCard();
+      document.getElementById(focus)?.focus();
+      return send();
+    }
+    try {
+      await patch(`${base()}/games/${enc(c.game)}`, { entries: [entry] });
+      await fetchSetup(c.game);
+      renderCard();
+      document.getElementById(focus)?.focus();
+    } catch (error) { mount(message, problem(error)); }
+  };
+  return { kinds, wolf: c.players[position % c.players.length], valueOf, choose };
+}
+
+const CHIP = { wolf: 'W', bingo: 'Bi', bango: 'Ba', bongo: 'Bo' };
+
+/** A player's one-tap choices on the hole, in their row: "W" makes them the Wolf's partner ("Lone" on the Wolf's
+ * own row: the Lone Wolf), "Bi", "Ba", "Bo" give them Bingo, Bango or Bongo. A tap on a chosen one clears it. */
+function choiceChips(choices, player) {
+  if (!choices || state.card.finished) return null;
+  return h('span', { class: 'chips', role: 'group', 'aria-label': `Side-game choices for ${player.name}` },
+    choices.kinds.flatMap((kind) => {
+      const wolfKind = kind.key === 'wolf';
+      const isWolf = wolfKind && choices.wolf.player === player.player;
+      if (isWolf && !kind.allowsLone) return [];
+      const target = isWolf ? 'lone' : player.player;
+      const on = choices.valueOf(kind.key) === target;
+      const id = `choice-${kind.key}-${isWolf ? 'lone' : player.player}`;
+      const label = isWolf ? `${player.name} goes alone (Lone Wolf)`
+        : wolfKind ? `${player.name} is ${choices.wolf.name}'s partner (Wolf)` : `${kind.key[0].toUpperCase()}${kind.key.slice(1)}: ${player.name}`;
+      return [h('button', { type: 'button', class: on ? 'chip pick on' : 'chip pick', id, 'aria-pressed': on ? 'true' : 'false',
+        'aria-label': label, title: kind.label, onclick: () => choices.choose(kind.key, on ? null : target, id) },
+      isWolf ? 'Lone' : CHIP[kind.key] ?? kind.key.slice(0, 2))];
+    }));
+}
+
+/** Below the players: who is the Wolf and what each chip means, where a one-ball side enters its score, and the
+ * choices' messages. */
+function holeChoices(hole, choices) {
+  const c = state.card;
+  const setup = state.setup?.game === c.game ? state.setup : null;
+  const played = setup && formatList ? formatList.filter((f) => setup.formats.includes(f.name)) : [];
   // A side that plays one ball enters its one score on its first player's card (in the card's order).
   const oneBall = played.filter((f) => f.oneBall);
   let ballHint = null;
@@ -537,53 +607,14 @@ function holeChoices(hole) {
       + sides.filter((side) => side.length).map((side) => `${side[0].name}'s card (${side.map((p) => p.name).join(' & ')})`)
         .join(' and '));
   }
-  if (!kinds.length) return ballHint ? h('section', { class: 'choices', 'aria-label': 'One ball a side' }, ballHint) : null;
-  const count = c.holes;
-  const position = ((hole - setup.startHole) % count + count) % count;
-  // A hole the game does not play (the other nine of a 9-hole game) takes no choices.
-  if (setup.holesPlayed && position >= setup.holesPlayed) return null;
-  const current = (key) => setup.entries.find((e) => e.hole === hole && e.key === key);
-  // A choice this phone signed and no node has taken yet shows over the node's.
-  const waiting = outbox.choicesOf(state.pending, state.space.space, c.game);
-  const message = h('div', { id: 'choice-message', 'aria-live': 'assertive' });
-  const choose = async (key, value) => {
-    const entry = { hole, key };
-    if (value === 'lone') entry.lone = true; else if (value) entry.player = value;
-    // A phone that is a device of its own signs its choice and keeps it like a score: it is its user's, and it
-    // survives a dead zone. Else the node signs it as its owner (the owner's own browser).
-    if (state.device?.spaces[state.space.space]) {
-      try {
-        await signChoice(c.game, hole, key, value || null);
-      } catch (error) { return mount(message, problem(error)); }
-      renderCard();
-      document.getElementById(`choice-${key}`)?.focus();
-      return send();
-    }
-    try {
-      await patch(`${base()}/games/${enc(c.game)}`, { entries: [entry] });
-      await fetchSetup(c.game);
-      renderCard();
-      document.getElementById(`choice-${key}`)?.focus();
-    } catch (error) { mount(message, problem(error)); }
-  };
-  const short = (kind) => kind.key[0].toUpperCase() + kind.key.slice(1);
-  const described = kinds.filter((kind) => kind.key !== 'wolf');
+  if (!choices) return ballHint ? h('section', { class: 'choices', 'aria-label': 'One ball a side' }, ballHint) : null;
+  const legend = choices.kinds.map((kind) => (kind.key === 'wolf'
+    ? `${choices.wolf.name} is the Wolf on hole ${hole}: W, the partner${kind.allowsLone ? ', or Lone' : ''}`
+    : `${CHIP[kind.key] ?? kind.key}: ${kind.key[0].toUpperCase()}${kind.key.slice(1)}, ${kind.label}`));
   return h('section', { class: 'choices', 'aria-label': `Choices on hole ${hole}` },
-    kinds.map((kind) => {
-      const wolf = kind.key === 'wolf' ? c.players[position % c.players.length] : null;
-      const entry = current(kind.key);
-      const kept = waiting.get(`${hole}.${kind.key}`);
-      const value = kept !== undefined ? kept ?? '' : entry?.lone ? 'lone' : entry?.player ?? '';
-      return [
-        h('label', { for: `choice-${kind.key}`, title: kind.label }, wolf ? `${wolf.name}'s partner (Wolf)` : short(kind)),
-        h('select', { id: `choice-${kind.key}`, disabled: c.finished, onchange: (event) => choose(kind.key, event.target.value) },
-          h('option', { value: '', selected: value === '' }, 'not entered'),
-          c.players.filter((p) => p !== wolf).map((p) => h('option', { value: p.player, selected: value === p.player }, p.name)),
-          kind.allowsLone ? h('option', { value: 'lone', selected: value === 'lone' }, 'alone (Lone Wolf)') : null)];
-    }),
-    described.length ? h('p', { class: 'hint wide-row' }, described.map((kind) => `${short(kind)}: ${kind.label}`).join(' · ')) : null,
+    h('p', { class: 'hint wide-row', id: 'choice-legend' }, legend.join(' · ')),
     ballHint,
-    message);
+    h('div', { id: 'choice-message', class: 'wide-row', 'aria-live': 'assertive' }));
 }
 
 /** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
