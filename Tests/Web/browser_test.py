@@ -573,6 +573,45 @@ def second_phone(origin, work, ana, node, space, mine, drivers):
     drivers.remove(other)
 
 
+def correction_in_dead_zone(phone, origin, node, space, game, players):
+    """In a dead zone Ana's 7th is saved on the phone, then corrected before any node has it. When the node is back
+    and takes the first entry, the correction is no "meanwhile" to the phone (it is its own entry), and saving it
+    replaces it: no dispute of the phone with itself."""
+    print("A correction made in a dead zone, before the first entry was sent")
+    phone.get(origin + "/#/game/" + game)
+    wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens")
+    node.stop()
+    wait(phone, lambda d: "out of reach" in status(d), "the phone sees the node go")
+    to_hole(phone, 7)
+    plus = "button[aria-label='One stroke more for Ana']"
+    retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, plus)))
+    retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
+    wait(phone, lambda d: "1 entry on this phone, not yet sent" in status(d), "the first entry is kept on the phone")
+    to_hole(phone, 7)
+    retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, plus)))
+    corrected = retry(lambda: phone.find_element(By.ID, "s-" + players["Ana"]).text)
+    node.start()
+    wait(phone, lambda d: "not yet sent" not in status(d), "the node back, the first entry is sent", timeout=30)
+    time.sleep(0.5)
+    check(not phone.find_elements(By.ID, "late-" + players["Ana"]),
+          "the phone's own entry, sent after the correction was begun, is not shown as entered meanwhile")
+    retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
+    cell = None
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        ana = next(p for p in node.card(space, game)["players"] if p["name"] == "Ana")
+        cell = next((c for c in ana["cells"] if c["hole"] == 7), None)
+        if cell and str(cell["strokes"]) == corrected:
+            break
+        time.sleep(0.2)
+    check(cell is not None and [v["strokes"] for v in cell["values"]] == [int(corrected)] and not cell["conflict"],
+          "the correction replaced the phone's own first entry, with no dispute: %s" % cell)
+    # While the node was away the browser logged each refused connection; nothing else may be logged.
+    logged = [e["message"] for e in phone.get_log("browser") if e["level"] == "SEVERE"]
+    check(all("net::ERR_CONNECTION_REFUSED" in m for m in logged),
+          "through this dead zone the console shows only refused connections: %s" % logged[:3])
+
+
 def late_draft(phone, origin, node_a, node_b, ben, space, game, players, drivers):
     """Two scorers in one group: Ana's phone types Ben's hole 2 and has not saved it when Ben's own phone (on his
     node) saves a different value for the same cell. Ana's row says so, and saving hers makes a dispute that both
@@ -1025,6 +1064,7 @@ def main():
         dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures, mine)
         one_screen(phone, origin, node_a, space, game, players, figures)
         phone_attests(phone, origin, node_a, space, game, players, mine)
+        correction_in_dead_zone(phone, origin, node_a, space, game, players)
 
         print("Inviting a player from the phone: a QR code, redeemed by a new device, then revoked")
         phone.get(origin + "/#/invite")
@@ -1485,6 +1525,24 @@ def main():
         check(got == {"wolf": players["Cleo"], "bingo": players["Ana"], "bango": players["Dev"], "bongo": players["Dev"]}
               and len(scored) == 4, "the node holds hole 2's four scores and four choices: %s, %s" % (got, scored))
         phone.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        # Finish and reopen on the phone: asked first, signed by the phone's device, audited as its user.
+        phone.execute_script("window.scrollTo(0, 0)")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "finish")))
+        retry(lambda: tap(phone, phone.find_element(By.ID, "finish-confirm")))
+        deadline = time.time() + 20
+        while time.time() < deadline and node_a.card(space, wolf_game)["finished"] is not True:
+            time.sleep(0.2)
+        finished = audit(node_a, space, "finished game %s" % wolf_game[:8])
+        check(node_a.card(space, wolf_game)["finished"] is True and len(finished) == 1 and finished[0]["user"] == "Dev"
+              and finished[0]["device"] == mine["device"],
+              "the phone finished the game, signed as Dev by the phone's device: %s"
+              % [(e["user"], e["device"][:8]) for e in finished])
+        wait(phone, lambda d: d.find_element(By.ID, "finish").text == "Reopen the game", "the phone offers to reopen")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "finish")))
+        deadline = time.time() + 20
+        while time.time() < deadline and node_a.card(space, wolf_game)["finished"] is not False:
+            time.sleep(0.2)
+        check(node_a.card(space, wolf_game)["finished"] is False, "reopened from the phone (no question asked)")
         # A scramble in sides: the card says where each side's one score goes.
         caddie(ana, "game", "setup", wolf_game, "--formats", "scramble", "--teams", "Ana+Cleo,Ben+Dev")
         phone.get(origin + "/#/game/" + wolf_game)

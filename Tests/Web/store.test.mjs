@@ -104,3 +104,17 @@ test('the leaderboard counts the entries waiting on the phone, and says whose ro
   assert.equal(card.withWaiting(c, []).provisional.size, 0);
   assert.equal(c.players[1].cells.length, 1, 'the node\'s card is left as it was');
 });
+
+test('an entry of this phone that a node took after a draft began is no news, and the draft replaces it', () => {
+  // Hole 3 saved in a dead zone (on the phone), then Ben's value typed again as a draft; the node comes back and
+  // takes the first entry: the cell now shows this phone's own op.
+  const draft = { strokes: 6, seen: [] };
+  const cell = { hole: 3, strokes: 5, values: [{ op: 'dd:7', strokes: 5, author: 'Dev' }] };
+  const mine = (op) => op.startsWith('dd:');
+  assert.deepEqual(card.meanwhile(draft, cell, mine), []);
+  assert.deepEqual(card.draftPred(draft, cell, mine), ['dd:7']);
+  // Someone else's value is still news, and still not replaced.
+  const both = { ...cell, values: [...cell.values, { op: 'bb:2', strokes: 7, author: 'Ben' }] };
+  assert.deepEqual(card.meanwhile(draft, both, mine).map((v) => v.author), ['Ben']);
+  assert.deepEqual(card.draftPred(draft, both, mine), ['dd:7']);
+});

@@ -37,7 +37,13 @@ const state = {
   sending: false,
   signedOut: false,
   shownHash: null,   // the address of the screen last drawn: a different one opens at its top
+  sentOps: new Set(), // the ops the node signed for entries this page sent (its own ops are its device's)
 };
+
+/** Whether an op is this phone's own entry: signed by its device, or signed by the node for an entry it sent. */
+function mine(op) {
+  return state.sentOps.has(op) || (Boolean(state.device?.device) && String(op).startsWith(`${state.device.device}:`));
+}
 
 function say(text) {
   announcer.textContent = '';
@@ -430,7 +436,7 @@ function holeView(disputed) {
         { strokes: value ?? par ?? 4, putts, fairway, gir, seen: draft?.seen ?? card.seenOf(saved), ...patch });
       keepDrafts();
     };
-    const late = card.meanwhile(draft, saved);
+    const late = card.meanwhile(draft, saved, mine);
     const change = (delta) => {
       setDraft({ strokes: card.stepStrokes(value, delta, par) });
       renderCard();
@@ -635,8 +641,8 @@ async function saveHole() {
     if (!draftKey.startsWith(`${hole}:`)) continue;
     const player = draftKey.slice(String(hole).length + 1);
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
-    if (card.meanwhile(entry, saved).length) disputes += 1;
-    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: card.draftPred(entry, saved) }, now);
+    if (card.meanwhile(entry, saved, mine).length) disputes += 1;
+    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: card.draftPred(entry, saved, mine) }, now);
     keys.push(outbox.cellKey({ space, game, player, hole }));
   }
   const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
@@ -732,8 +738,8 @@ async function saveSigned(hole, space, game, tapped, message) {
     if (!draftKey.startsWith(`${hole}:`)) continue;
     const player = draftKey.slice(String(hole).length + 1);
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
-    if (card.meanwhile(entry, saved).length) disputes += 1;
-    entries.push({ player, hole, entry, seen: card.draftPred(entry, saved) });
+    if (card.meanwhile(entry, saved, mine).length) disputes += 1;
+    entries.push({ player, hole, entry, seen: card.draftPred(entry, saved, mine) });
   }
   const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
   try {
@@ -767,7 +773,11 @@ async function send() {
     for (const entry of state.pending.filter((e) => !e.refused)) {
       try {
         if (entry.op) await post(`/v1/spaces/${enc(entry.space)}/ops`, { ops: [entry.op] }, { signIn: false });
-        else await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry), { signIn: false });
+        else {
+          const answer = await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry),
+            { signIn: false });
+          if (answer?.op) state.sentOps.add(answer.op);
+        }
         await local.sent(entry);
         took += 1;
         if (entry.kind === 'choice') choices += 1;
@@ -820,6 +830,7 @@ function refusedView() {
   const nameOf = (id) => state.card.players.find((p) => p.player === id)?.name ?? String(id).slice(0, 8);
   const what = (e) => (e.kind === 'choice' ? `${e.choiceKey} on hole ${e.hole}: ${e.choice === 'lone' ? 'alone'
     : e.choice ? nameOf(e.choice) : 'cleared'}` : e.kind === 'attest' ? `the attestation of ${nameOf(e.player)}'s card`
+    : e.kind === 'finish' ? (e.choice ? 'finishing the game' : 'reopening the game')
     : `${nameOf(e.player)}, hole ${e.hole}: ${e.strokes}`);
   return h('section', { class: 'panel', 'aria-label': 'Entries the node refused' },
     h('h3', {}, `${refused.length} ${refused.length === 1 ? 'entry' : 'entries'} refused, kept on this phone`),
@@ -920,7 +931,9 @@ function roundActions() {
     h('p', { class: 'hint' }, c.finished
       ? 'Reopen: allow scores again; the game leaves the handicap record until it is finished again.'
       : 'Finish: close the round; its scores count for everyone\'s Handicap Index.'),
-    h('button', { type: 'button', id: 'finish', onclick: finishOrReopen }, c.finished ? 'Reopen the game' : 'Finish the game'),
+    state.pending.some((e) => e.kind === 'finish' && e.game === c.game && !e.refused)
+      ? h('p', { class: 'tag pending', id: 'finish-waiting' }, 'The finish or reopening is on this phone, not yet sent')
+      : h('button', { type: 'button', id: 'finish', onclick: finishOrReopen }, c.finished ? 'Reopen the game' : 'Finish the game'),
     h('div', { id: 'action-message', 'aria-live': 'assertive' }));
 }
 
@@ -962,6 +975,25 @@ function finishOrReopen() {
 }
 
 async function finishNow() {
+  const space = state.space.space;
+  const finished = !state.card.finished;
+  if (state.device?.spaces[space]) {
+    // Signed by this phone's own device, kept like an entry: the audit names its user for the finish.
+    try {
+      const payload = ops.setPayload('game', state.game, [['finished', { integer: finished ? 1 : 0 }]]);
+      const game = state.game;
+      await device.sign(space, [{ payload }], { seenClocks: cardClocks() }, async (record, signed) => {
+        const made = signed.map((op) => outbox.signed({ kind: 'finish', space, game, choice: finished }, op, Date.now()));
+        await local.keepSigned(record, made);
+        state.device = record;
+        state.pending = outbox.ordered([...state.pending, ...made]);
+      });
+    } catch (error) { return mount(document.getElementById('action-message'), problem(error)); }
+    setStatus();
+    say(finished ? 'Finishing the game, signed on this phone.' : 'Reopening the game, signed on this phone.');
+    await send();
+    return renderCard();
+  }
   try {
     await post(`${base()}/games/${enc(state.game)}/${state.card.finished ? 'reopen' : 'finish'}`);
     await loadCard(state.game);

@@ -27,8 +27,8 @@ export function queue(entries, entry, now) {
 /** An op signed on the phone, kept until a node takes it. Signed ops are never merged or replaced (each has its
  * place in the device's log); a correction is a new op that names the one it replaces. `cell` is what it carries:
  * a score (space, game, player, hole and the values), a hole choice (`kind` 'choice': space, game, hole, `key` and
- * `choice`, a player id, 'lone' or null), an attestation (`kind` 'attest': space, game, player), or for a join only
- * the space. */
+ * `choice`, a player id, 'lone' or null), an attestation (`kind` 'attest': space, game, player), a finish or
+ * reopening (`kind` 'finish': space, game, `choice` true to finish), or for a join only the space. */
 export function signed(cell, op, now) {
   const kind = cell.kind ?? (cell.game ? 'score' : 'join');
   return {

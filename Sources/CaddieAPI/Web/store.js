@@ -102,18 +102,22 @@ export function seenOf(cell) {
   return cell ? cell.values.map((v) => v.op) : [];
 }
 
-/** The values a cell took after a draft of it began: each value whose op the draft never saw. A draft kept from
- * before drafts remembered what they saw (no `seen`) has seen the cell as it is. Saving such a draft next to these
+/** The values a cell took after a draft of it began: each value whose op the draft never saw, leaving out this
+ * phone's own (`mine(op)`: an entry it kept and sent after the draft began, which is no news to it). A draft kept
+ * from before drafts remembered what they saw (no `seen`) has seen the cell as it is. Saving a draft next to such
  * values makes a dispute, never a silent replacement. */
-export function meanwhile(draft, cell) {
+export function meanwhile(draft, cell, mine = () => false) {
   if (!draft || !Array.isArray(draft.seen) || !cell) return [];
   const seen = new Set(draft.seen);
-  return cell.values.filter((v) => !seen.has(v.op));
+  return cell.values.filter((v) => !seen.has(v.op) && !mine(v.op));
 }
 
-/** What a draft replaces when it is saved: the values it saw when it began, else (an old draft) the cell's now. */
-export function draftPred(draft, cell) {
-  return Array.isArray(draft?.seen) ? [...draft.seen] : seenOf(cell);
+/** What a draft replaces when it is saved: the values it saw when it began and this phone's own values the cell
+ * shows now (`mine(op)`), else (an old draft) the cell's values now. */
+export function draftPred(draft, cell, mine = () => false) {
+  if (!Array.isArray(draft?.seen)) return seenOf(cell);
+  const own = (cell?.values ?? []).map((v) => v.op).filter((op) => mine(op) && !draft.seen.includes(op));
+  return [...draft.seen, ...own];
 }
 
 const FAIRWAY_WORDS = { hit: 'fairway hit', left: 'missed left', right: 'missed right' };
