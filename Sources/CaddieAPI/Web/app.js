@@ -700,13 +700,12 @@ async function signScores(space, game, entries, left) {
   });
 }
 
-/** Signs a hole choice on this phone (the game's field hole.N.KEY: a player id, 'lone', or null to clear it) and
- * keeps it in the outbox, as a score is kept. */
-async function signChoice(game, hole, key, choice) {
+/** Signs one op of this phone's device in the shown space (stamped after every value of the card) and keeps it in
+ * the outbox as `entry` describes it (outbox.signed: its kind, game and what it carries), as a score is kept. */
+async function signOne(payload, entry) {
   const space = state.space.space;
-  const payload = ops.choicePayload({ game, hole, key, player: choice === 'lone' ? null : choice, lone: choice === 'lone' });
   await device.sign(space, [{ payload }], { seenClocks: cardClocks() }, async (record, signed) => {
-    const made = signed.map((op) => outbox.signed({ kind: 'choice', space, game, hole, key, choice }, op, Date.now()));
+    const made = signed.map((op) => outbox.signed({ space, ...entry }, op, Date.now()));
     await local.keepSigned(record, made);
     state.device = record;
     state.pending = outbox.ordered([...state.pending, ...made]);
@@ -714,20 +713,18 @@ async function signChoice(game, hole, key, choice) {
   setStatus();
 }
 
+/** Signs a hole choice on this phone: the game's field hole.N.KEY, a player id, 'lone', or null to clear it. */
+function signChoice(game, hole, key, choice) {
+  const payload = ops.choicePayload({ game, hole, key, player: choice === 'lone' ? null : choice, lone: choice === 'lone' });
+  return signOne(payload, { kind: 'choice', game, hole, key, choice });
+}
+
 /** Signs, on this phone, its user's attestation of a player's card as the card shows it now. */
-async function signAttest(player) {
-  const space = state.space.space;
+function signAttest(player) {
   const c = state.card;
   const hash = ops.cardHash(c.game, player.player, c.holes, player.cells);
-  await device.sign(space, [{ payload: ops.attestPayload({ game: c.game, player: player.player, cardHash: hash }) }],
-    { seenClocks: cardClocks() }, async (record, signed) => {
-      const made = signed.map((op) => outbox.signed({ kind: 'attest', space, game: c.game, player: player.player }, op,
-        Date.now()));
-      await local.keepSigned(record, made);
-      state.device = record;
-      state.pending = outbox.ordered([...state.pending, ...made]);
-    });
-  setStatus();
+  return signOne(ops.attestPayload({ game: c.game, player: player.player, cardHash: hash }),
+    { kind: 'attest', game: c.game, player: player.player });
 }
 
 /** Saves the open hole as ops signed on this phone, one a player, kept in one transaction. */
@@ -980,16 +977,9 @@ async function finishNow() {
   if (state.device?.spaces[space]) {
     // Signed by this phone's own device, kept like an entry: the audit names its user for the finish.
     try {
-      const payload = ops.setPayload('game', state.game, [['finished', { integer: finished ? 1 : 0 }]]);
-      const game = state.game;
-      await device.sign(space, [{ payload }], { seenClocks: cardClocks() }, async (record, signed) => {
-        const made = signed.map((op) => outbox.signed({ kind: 'finish', space, game, choice: finished }, op, Date.now()));
-        await local.keepSigned(record, made);
-        state.device = record;
-        state.pending = outbox.ordered([...state.pending, ...made]);
-      });
+      await signOne(ops.setPayload('game', state.game, [['finished', { integer: finished ? 1 : 0 }]]),
+        { kind: 'finish', game: state.game, choice: finished });
     } catch (error) { return mount(document.getElementById('action-message'), problem(error)); }
-    setStatus();
     say(finished ? 'Finishing the game, signed on this phone.' : 'Reopening the game, signed on this phone.');
     await send();
     return renderCard();
