@@ -56,6 +56,23 @@ if ! swift build --build-tests > /tmp/caddie-build.log 2>&1; then
     echo "test: the build failed (log: /tmp/caddie-build.log)" >&2
     exit 1
 fi
+# Fuzzing (its own libFuzzer build, then each harness on one core) runs beside the suites and the API and web checks
+# rather than after them: the suites leave part of the two cores idle (processes waiting on each other). Its result is judged at the end, with the rest.
+fuzz_log=/tmp/caddie-fuzz.log
+fuzz_started=$(date +%s)
+echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-30} s (libFuzzer), beside the steps below (log: $fuzz_log)"
+# In a session of its own, so that a run that stops early takes the fuzz build and harnesses with it.
+setsid bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-30}" > "$fuzz_log" 2>&1 &
+fuzz_pid=$!
+fuzz_done() {
+    local status=0
+    wait "$fuzz_pid" || status=$?
+    echo "test: fuzzing ended $(($(date +%s) - fuzz_started)) s after it began"
+    cat "$fuzz_log"
+    return $status
+}
+api_pid=""
+trap 'for pid in $fuzz_pid $api_pid; do kill -- -"$pid" 2>/dev/null || true; done' EXIT
 step "swift test"
 echo "test: running the test suites (XCTest and swift-testing)"
 set +e
@@ -69,24 +86,31 @@ if ! bash Deploy/vector-check.sh; then
     echo "test: the protocol vectors do not match Protocol/op-format.md and Protocol/wire.md" >&2
     exit 1
 fi
-step "API check (schemathesis)"
-echo "test: checking the HTTP API against Protocol/openapi.yaml (openapi-spec-validator, schemathesis)"
-if ! bash Deploy/api-check.sh "$(swift build --show-bin-path)/caddie"; then
-    echo "test: the HTTP API check failed" >&2
+step "API and web checks (side by side)"
+# Each keeps about one core busy (schemathesis and a node; chromium and two nodes), so they run together.
+bin_path="$(swift build --show-bin-path)"
+echo "test: checking the HTTP API against Protocol/openapi.yaml (openapi-spec-validator, schemathesis; log: /tmp/caddie-api-check.log)"
+setsid bash Deploy/api-check.sh "$bin_path/caddie" > /tmp/caddie-api-check.log 2>&1 &
+api_pid=$!
+echo "test: the web app in a real browser (Deploy/web-check.sh; log: /tmp/caddie-web-check.log)"
+web_status=0
+bash Deploy/web-check.sh "$bin_path/caddie" > /tmp/caddie-web-check.log 2>&1 || web_status=$?
+api_status=0
+wait "$api_pid" || api_status=$?
+grep -vE "^\s*$" /tmp/caddie-api-check.log | tail -25
+if [ $api_status -ne 0 ]; then
+    echo "test: the HTTP API check failed (log: /tmp/caddie-api-check.log, above)" >&2
     exit 1
 fi
-step "web check (chromium)"
-echo "test: the web app in a real browser (Deploy/web-check.sh)"
-if ! bash Deploy/web-check.sh "$(swift build --show-bin-path)/caddie" > /tmp/caddie-web-check.log 2>&1; then
+if [ $web_status -ne 0 ]; then
     echo "test: the web app check failed (log: /tmp/caddie-web-check.log)" >&2
     grep -E "FAIL|Error|error" /tmp/caddie-web-check.log | head -30 >&2
     exit 1
 fi
 grep -E "^# (pass|fail) |^web: |^\{\"web\"" /tmp/caddie-web-check.log
-step "fuzzing"
-echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-30} s (libFuzzer)"
-if ! bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-30}"; then
-    echo "test: a fuzz harness crashed (inputs in Fuzz/crashes/)" >&2
+step "fuzzing (what was left of it)"
+if ! fuzz_done; then
+    echo "test: fuzzing failed: a harness crashed (inputs in Fuzz/crashes/) or its build failed (above)" >&2
     exit 1
 fi
 step "systemd unit"

@@ -31,7 +31,7 @@ except ImportError:
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # How many vectors each file holds, as the specifications describe them (see the checks below).
-EXPECTED = {"op-v1.json": 11, "handshake-v1.json": 6, "membership-v1.json": 6}
+EXPECTED = {"op-v1.json": 12, "handshake-v1.json": 6, "membership-v1.json": 6}
 
 MAX_SEQ = 2**63 - 1  # seqs and hlcs must fit a signed 64-bit integer (op-format, "The op")
 ZERO32 = bytes(32)
@@ -919,6 +919,96 @@ def check_op_file(f, run):
         v.rejects_tampering(decode_bundle, data, range(len(data)), "bundle bytes")
 
     run("bundle", bundle)
+
+    def state(v):
+        # docs/data-model.md, "State hash": the sections, their columns, the encoding of each value.
+        state = f.raw("state")
+        sections = state["sections"]
+        names = [f"{table}: " + ", ".join(f"{table}.{c}" for c in columns) for table, columns in STATE_TABLES]
+        names += ["roster", "standing score: " + ", ".join("s." + c for c in STATE_SCORE_COLUMNS)]
+        v.same([s["name"] for s in sections], names, "the sections, their columns and their order")
+        rows = {s["name"].split(":")[0]: [[plain(value) for value in row] for row in s["rows"]] for s in sections}
+        # What importing the ops of this file leaves (the ops above): Ana a member, one standing roster pair, the
+        # correction (seq 5, 4 strokes) standing and the first entry superseded, the attestation of seq 6.
+        game, player = bytes.fromhex("a0a1a2a3a4a5a6a7"), bytes.fromhex("b0b1b2b3b4b5b6b7")
+        device = inputs["device"]
+        v.same(rows["member"], [[device, inputs["user"], "Ana", inputs["certifiedAt"]]], "the member row")
+        v.same(rows["roster"], [[game, player]], "the standing roster")
+        v.same(rows["standing score"], [[device, 5, game, player, 7, rows["standing score"][0][5], 4, None, None, None,
+                                         None]], "the one standing score entry: the correction")
+        v.same(rows["attestation"], [[device, 6, inputs["user"], game, player, b"\x44" * 32]], "the attestation row")
+        v.same([row[:3] for row in rows["lww"]], sorted(row[:3] for row in rows["lww"]), "fields ordered by kind, id, field")
+        v.same(len(rows["lww"]), 7, "seven fields: the player's name and index, the game's tee and finished, three choices")
+        digest = state_hash(sections)
+        v.same(bytes.fromhex(state["stateHash"]), digest, "the state hash over the sections")
+        for index, section in enumerate(sections):
+            for r, row in enumerate(section["rows"]):
+                for c in range(len(row)):
+                    changed = json.loads(json.dumps(sections))
+                    value = changed[index]["rows"][r][c]
+                    kind = next(iter(value))
+                    value[kind] = {"integer": lambda x: str(int(x) + 1), "text": lambda x: x + "x",
+                                   "blob": lambda x: x + "00", "real": lambda x: "1" + x,
+                                   "null": lambda x: None}[kind](value[kind])
+                    if kind == "null":
+                        changed[index]["rows"][r][c] = {"integer": "0"}
+                    v.check(state_hash(changed) != digest, f"a changed {section['name'].split(':')[0]} value changes the hash")
+
+    run("state hash", state)
+
+
+# The state hash's tables and columns (docs/data-model.md, "State hash"), each table hashed whole.
+STATE_TABLES = [
+    ("member", ["device", "user", "user_name", "certified_at"]),
+    ("revocation", ["user", "device", "last_valid_seq", "by_device", "by_seq"]),
+    ("lww", ["kind", "id", "field", "value", "hlc", "device", "seq"]),
+    ("attestation", ["device", "seq", "user", "game", "player", "card_hash"]),
+    ("removal", ["user", "by_device", "by_seq"]),
+    ("space_key", ["epoch", "key_check", "device", "sealed", "by_device", "by_seq"]),
+]
+STATE_SCORE_COLUMNS = ["device", "seq", "game", "player", "hole", "hlc", "strokes", "putts", "penalties", "fairway", "gir"]
+
+
+def plain(value):
+    """A vector's typed column value as Python: None, an int, a str, bytes, or a float."""
+    kind, content = next(iter(value.items()))
+    if kind == "null":
+        return None
+    if kind == "integer":
+        return int(content)
+    if kind == "text":
+        return content
+    if kind == "blob":
+        return bytes.fromhex(content)
+    if kind == "real":
+        return struct.unpack(">d", int(content, 16).to_bytes(8, "big"))[0]
+    raise Refused(f"unknown column type {kind}")
+
+
+def state_item(value):
+    """One column value as the state hash takes it: a type byte, then the value."""
+    value = plain(value)
+    if value is None:
+        return b"\x00"
+    if isinstance(value, bool):
+        raise Refused("a boolean is no SQLite value")
+    if isinstance(value, int):
+        return b"\x01" + struct.pack(">q", value)
+    if isinstance(value, float):
+        return b"\x02" + struct.pack(">d", value)
+    if isinstance(value, str):
+        return b"\x03" + value.encode("utf-8")
+    return b"\x04" + value
+
+
+def state_hash(sections):
+    """BLAKE2b-256 over length-prefixed items: each section's name, then each value of each of its rows."""
+    items = []
+    for section in sections:
+        items.append(section["name"].encode("utf-8"))
+        for row in section["rows"]:
+            items.extend(state_item(value) for value in row)
+    return blake2b256(*(struct.pack(">I", len(item)) + item for item in items))
 
 
 # --- handshake-v1.json (wire, "Test vectors") --------------------------------------------------------

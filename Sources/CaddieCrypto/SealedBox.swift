@@ -11,19 +11,54 @@ public enum SealedBox {
     /// Memory cost for Argon2id.
     public static let defaultMemLimit = UInt64(crypto_pwhash_MEMLIMIT_INTERACTIVE)
 
-    /// Seals `plaintext` with `passphrase`.
-    public static func seal(_ plaintext: [UInt8], passphrase: String) throws(CryptoError) -> [UInt8] {
+    /// What one unlock costs: Argon2id's passes and memory. A sealed file records its own, so a file sealed at
+    /// other settings than today's defaults still opens, and is sealed again at the same settings.
+    public struct Cost: Sendable, Equatable {
+        /// Argon2id passes (libsodium's opslimit).
+        public let opsLimit: UInt64
+        /// Argon2id memory in bytes (libsodium's memlimit).
+        public let memLimit: UInt64
+
+        /// A cost inside the range ``SealedBox/open(_:passphrase:)`` accepts, else nil.
+        public init?(opsLimit: UInt64, memLimit: UInt64) {
+            guard opsLimit >= 1, opsLimit <= 64, memLimit >= 8192, memLimit <= 4 << 30 else { return nil }
+            self.opsLimit = opsLimit
+            self.memLimit = memLimit
+        }
+
+        /// libsodium's "interactive" level, what a new home's keys are sealed with.
+        public static let interactive = Cost(opsLimit: defaultOpsLimit, memLimit: defaultMemLimit)!
+        /// The least Argon2id allows (one pass, 8 KiB): for throwaway homes in tests only, where a passphrase guards
+        /// nothing and each unlock would otherwise cost about 0.1 s of a core.
+        public static let least = Cost(opsLimit: 1, memLimit: 8192)!
+    }
+
+    /// The cost a sealed file records, or nil when the bytes are not a sealed file this version reads.
+    public static func cost(of sealed: [UInt8]) -> Cost? {
+        var reader = ByteReader(sealed)
+        guard (try? reader.raw(magic.count, "magic")) == magic, (try? reader.u8("version")) == 1,
+            let ops = try? reader.u64("opslimit"), let mem = try? reader.u64("memlimit")
+        else { return nil }
+        return Cost(opsLimit: ops, memLimit: mem)
+    }
+
+    /// Seals `plaintext` with `passphrase`, at `cost` (the interactive level unless told).
+    public static func seal(
+        _ plaintext: [UInt8], passphrase: String, cost: Cost = .interactive
+    ) throws(CryptoError)
+        -> [UInt8]
+    {
         Sodium.ensure()
         let salt = SecureRandom.bytes(Int(crypto_pwhash_SALTBYTES))
         let nonce = SecureRandom.bytes(Int(crypto_secretbox_NONCEBYTES))
-        let key = try deriveKey(passphrase, salt: salt, opsLimit: defaultOpsLimit, memLimit: defaultMemLimit)
+        let key = try deriveKey(passphrase, salt: salt, opsLimit: cost.opsLimit, memLimit: cost.memLimit)
         var cipher = [UInt8](repeating: 0, count: plaintext.count + Int(crypto_secretbox_MACBYTES))
         crypto_secretbox_easy(&cipher, plaintext, UInt64(plaintext.count), nonce, key)
         var writer = ByteWriter(capacity: cipher.count + 80)
         writer.raw(magic)
         writer.u8(1)
-        writer.u64(defaultOpsLimit)
-        writer.u64(defaultMemLimit)
+        writer.u64(cost.opsLimit)
+        writer.u64(cost.memLimit)
         writer.raw(salt)
         writer.raw(nonce)
         writer.raw(cipher)
@@ -42,7 +77,7 @@ public enum SealedBox {
             guard version == 1 else { throw CryptoError.corruptSealedData("format version \(version) is unknown") }
             let ops = try reader.u64("opslimit")
             let mem = try reader.u64("memlimit")
-            guard ops >= 1, ops <= 64, mem >= 8192, mem <= 4 << 30 else {
+            guard Cost(opsLimit: ops, memLimit: mem) != nil else {
                 throw CryptoError.corruptSealedData("key derivation limits are out of range")
             }
             let salt = try reader.raw(Int(crypto_pwhash_SALTBYTES), "salt")

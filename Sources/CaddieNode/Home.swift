@@ -121,7 +121,7 @@ public final class Home: Sendable {
             name: trimmed, user: user.publicKey.hex, device: device.publicKey.hex,
             certifiedAt: now, certificate: Hex.encode(certificate), recoveredAt: recovered ? now : nil)
         let ring = KeyRing(userSeed: Hex.encode(user.seed), deviceSeed: Hex.encode(device.seed), spaces: [:])
-        try seal(ring, passphrase: passphrase)
+        try seal(ring, passphrase: passphrase, new: true)
         try write(identity)
         return identity
     }
@@ -147,10 +147,14 @@ public final class Home: Sendable {
         }
     }
 
-    func seal(_ ring: KeyRing, passphrase: String) throws(NodeError) {
+    /// Seals the key ring. A new home's keys (`new`) are sealed at the interactive level; a home's keys sealed again
+    /// keep the cost they were sealed at.
+    func seal(_ ring: KeyRing, passphrase: String, new: Bool = false) throws(NodeError) {
         do {
             let plain = try JSONEncoder().encode(ring)
-            let sealed = try SealedBox.seal([UInt8](plain), passphrase: passphrase)
+            let kept = new ? nil : FileManager.default.contents(atPath: keysURL.path)
+            let cost = kept.flatMap { SealedBox.cost(of: [UInt8]($0)) }
+            let sealed = try SealedBox.seal([UInt8](plain), passphrase: passphrase, cost: cost ?? .interactive)
             try atomicWrite(Data(sealed), to: keysURL, permissions: 0o600)
         } catch let error as NodeError {
             throw error

@@ -10,14 +10,16 @@ extension OpStore {
     public func append(
         space: SpaceID, signer: SigningKey, changes: [Change], pred: [OpID] = [], now: UInt64
     ) throws(StoreError) -> SignedOp {
-        try write { db in try appendInTransaction(db, space: space, signer: signer, changes: changes, pred: pred, now: now) }
+        try write("append") { db in
+            try appendInTransaction(db, space: space, signer: signer, changes: changes, pred: pred, now: now)
+        }
     }
 
     /// Appends several ops in one transaction (used by bulk edits and the benchmark).
     public func appendBatch(
         space: SpaceID, signer: SigningKey, edits: [(changes: [Change], pred: [OpID])], now: UInt64
     ) throws(StoreError) -> [SignedOp] {
-        try write { db in
+        try write("append") { db in
             try edits.map {
                 try appendInTransaction(db, space: space, signer: signer, changes: $0.changes, pred: $0.pred, now: now)
             }

@@ -131,7 +131,7 @@ extension OpStore {
     public func recordBranchAcks(
         _ space: SpaceID, peer: PublicKey, _ hashes: [Digest32], now: UInt64, forgetBefore: UInt64
     ) throws(StoreError) {
-        try write { db in
+        try write("branch acks") { db in
             let (spaceData, peerData) = (Data(space.bytes), Data(peer.bytes))
             try db.execute(
                 sql: "DELETE FROM branch_ack WHERE space = ? AND peer = ? AND acked_at < ?",

@@ -91,7 +91,7 @@ private struct InviteRow: Codable, FetchableRecord, PersistableRecord {
 extension OpStore {
     /// Keeps a new invite.
     public func addInvite(_ invite: StoredInvite) throws(StoreError) {
-        try write { db in try InviteRow(invite).insert(db) }
+        try write("invite") { db in try InviteRow(invite).insert(db) }
     }
 
     /// The invites this home made, newest first (of one space, or of all).
@@ -105,7 +105,7 @@ extension OpStore {
 
     /// Takes one use of an invite, in one transaction, if it still works at `now`; otherwise says why not.
     public func claimInvite(_ id: InviteID, now: UInt64) throws(StoreError) -> InviteRefusal? {
-        try write { db in
+        try write("invite") { db in
             guard var row = try InviteRow.fetchOne(db, key: id) else { return InviteRefusal.unknown }
             if let refusal = row.invite.refusal(at: now) { return refusal }
             row.used += 1
@@ -116,14 +116,14 @@ extension OpStore {
 
     /// Gives a claimed use back (the admission it was taken for could not be recorded).
     public func releaseInvite(_ id: InviteID) throws(StoreError) {
-        try write { db in
+        try write("invite") { db in
             try db.execute(sql: "UPDATE invite SET used = max(used - 1, 0) WHERE id = ?", arguments: [id])
         }
     }
 
     /// Revokes an invite; false when this home made none with that id.
     public func revokeInvite(_ id: InviteID) throws(StoreError) -> Bool {
-        try write { db in
+        try write("invite") { db in
             guard var row = try InviteRow.fetchOne(db, key: id) else { return false }
             row.revoked = true
             try row.update(db)

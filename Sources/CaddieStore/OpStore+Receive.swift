@@ -66,7 +66,7 @@ extension OpStore {
             decoded.append(op)
         }
         let batch = decoded
-        return try write { db in
+        return try write("receive") { db in
             var session = ReceiveSession(
                 db: db, space: space, spaceKeys: [spaceKey] + laterKeys, mode: mode, now: now, recorder: recorder)
             session.report = report

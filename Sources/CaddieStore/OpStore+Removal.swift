@@ -19,7 +19,7 @@ public struct SealedSpaceKey: Sendable, Equatable {
 extension OpStore {
     /// Records a session with `device` under the space key whose check is `keyCheck` (a local fact, not synced).
     public func recordKeySeen(_ space: SpaceID, device: PublicKey, keyCheck: [UInt8], now: UInt64) throws(StoreError) {
-        try write { db in
+        try write("key seen") { db in
             try db.execute(
                 sql: """
                     INSERT INTO key_seen (space, device, key_check, seen_at) VALUES (?, ?, ?, ?)

@@ -145,7 +145,7 @@ extension OpStore {
 
     /// Records a session with a peer. A record without a completed sync keeps the time of the last one.
     public func recordPeer(_ peer: PeerRecord) throws(StoreError) {
-        try write { db in
+        try write("peer") { db in
             var row = PeerRow(peer)
             if row.lastSync == nil {
                 row.lastSync = try PeerRow.fetchOne(db, key: ["space": peer.space, "device": peer.device])?.lastSync

@@ -119,25 +119,64 @@ extension OpStore {
         return (rows.count, failures)
     }
 
-    /// A digest of the materialised state of a space: equal on every replica that holds the same ops.
+    /// What the state hash covers. The columns of each hashed table are read from the schema (all but `space`), so a
+    /// column added by a migration is hashed without being named here; a new table must be named in one of the lists
+    /// (`StateHashTests` fails otherwise). Protocol/op-format.md, "State hash", writes it out.
+    enum StateHash {
+        /// Tables hashed row by row, every column, in this order of rows.
+        static let wholeTables: [(table: String, order: String)] = [
+            ("member", "device"), ("revocation", "by_device, by_seq, device"), ("lww", "kind, id, field"),
+            ("attestation", "device, seq"), ("removal", "user, by_device, by_seq"),
+            ("space_key", "by_device, by_seq, device"),
+        ]
+        /// Tables hashed by the rows that stand (a score entry no later entry of its cell supersedes), every column.
+        static let standingTables = ["score"]
+        /// Every other table, with why it is not hashed row by row.
+        static let unhashed: [String: String] = [
+            "space": "the space as this device joined it (its name as typed, when)",
+            "op": "the signed log itself: `caddie verify` checks it; the hash is of what it materialises",
+            "pending_op": "ops waiting for the ops they follow: not yet state",
+            "rejected_op": "ops this device refused, kept for the audit",
+            "fork": "a forked device's other branch as this device first saw it",
+            "branch_op": "the ops of a fork's other branch, kept for the audit",
+            "branch_ack": "which peers acknowledged a fork's branch: this device's bookkeeping",
+            "peer": "the peers this device knows and its syncs with them",
+            "invite": "the invites this device issued and their uses",
+            "key_seen": "which space keys this device saw in use, and when",
+            "pending_rebuild": "a rebuild of the materialised tables this device still owes",
+            "superseded": "which score entries no longer stand: the score section hashes those that do",
+            "roster_add": "a roster entry: the roster section hashes the players who stand on each game",
+            "roster_cancel": "a roster removal: the roster section hashes the players who stand on each game",
+            "grdb_migrations": "the schema's version",
+        ]
+    }
+
+    /// A digest of the materialised state of a space: equal on every replica that holds the same ops, and different
+    /// when two replicas differ in any value they hold.
     ///
-    /// It covers members and revocations, every last-writer-wins field with its winning op, the
-    /// standing roster, every standing score value, attestations, removals and sealed space keys, each in a
-    /// fixed order.
+    /// It covers every column of the members, revocations, last-writer-wins fields with their winning ops,
+    /// attestations, removals and sealed space keys, the standing roster, and every column of every standing score
+    /// entry (statistics included), each section in a fixed order (``StateHash``).
     public func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32 {
+        try stateHash(space, rows: nil)
+    }
+
+    /// The state hash, telling `rows` each section as it begins (its name, no values) and each of its rows (its name
+    /// and the row's values) as they are hashed: for the protocol vector of the hash.
+    func stateHash(_ space: SpaceID, rows visit: ((String, [DatabaseValue]?) -> Void)?) throws(StoreError) -> Digest32 {
         try read { db in
             var hasher = Blake2bHasher()
             let arguments: StatementArguments = [Data(space.bytes)]
-            let sections: [(String, String)] = [
-                ("members", "SELECT device, user, user_name, certified_at FROM member WHERE space = ? ORDER BY device"),
-                (
-                    "revocations",
-                    """
-                    SELECT user, device, last_valid_seq, by_device, by_seq FROM revocation WHERE space = ?
-                    ORDER BY by_device, by_seq, device
-                    """
-                ),
-                ("fields", "SELECT kind, id, field, value, hlc, device, seq FROM lww WHERE space = ? ORDER BY kind, id, field"),
+            func columns(_ table: String, as alias: String) throws -> String {
+                try String.fetchAll(
+                    db, sql: "SELECT name FROM pragma_table_info(?) WHERE name != 'space' ORDER BY cid", arguments: [table]
+                ).map { "\(alias).\($0)" }.joined(separator: ", ")
+            }
+            var sections: [(String, String)] = try StateHash.wholeTables.map { table, order in
+                let selected = try columns(table, as: table)
+                return ("\(table): \(selected)", "SELECT \(selected) FROM \(table) WHERE space = ? ORDER BY \(order)")
+            }
+            sections.append(
                 (
                     "roster",
                     """
@@ -146,36 +185,24 @@ extension OpStore {
                         AND \(Self.names("c", "a")))
                     ORDER BY a.game, a.player
                     """
-                ),
+                ))
+            let scored = try columns("score", as: "s")
+            sections.append(
                 (
-                    "scores",
+                    "standing score: \(scored)",
                     """
-                    SELECT s.game, s.player, s.hole, s.device, s.seq, s.hlc, s.strokes, s.putts, s.penalties
-                    FROM score s WHERE s.space = ? AND NOT EXISTS (
+                    SELECT \(scored) FROM score s WHERE s.space = ? AND NOT EXISTS (
                         SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
                         AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
                     ORDER BY s.game, s.player, s.hole, s.device, s.seq
                     """
-                ),
-                (
-                    "attestations",
-                    """
-                    SELECT device, seq, user, game, player, card_hash FROM attestation WHERE space = ? ORDER BY device, seq
-                    """
-                ),
-                ("removals", "SELECT user, by_device, by_seq FROM removal WHERE space = ? ORDER BY user, by_device, by_seq"),
-                (
-                    "space keys",
-                    """
-                    SELECT epoch, key_check, device, sealed, by_device, by_seq FROM space_key WHERE space = ?
-                    ORDER BY by_device, by_seq, device
-                    """
-                ),
-            ]
+                ))
             for (name, sql) in sections {
                 hasher.field(Array(name.utf8))
+                visit?(name, nil)
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() {
+                    visit?(name, Array(row.databaseValues))
                     for value in row.databaseValues {
                         switch value.storage {
                         case .null: hasher.field([0])

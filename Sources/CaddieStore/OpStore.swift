@@ -66,7 +66,7 @@ public final class OpStore: Sendable {
 
     /// Records a space this home holds (again: a no-op).
     public func addSpace(_ id: SpaceID, name: String, now: UInt64) throws(StoreError) {
-        try write { db in try SpaceRow(id: id, name: name, joinedAt: Int64(now)).insert(db, onConflict: .ignore) }
+        try write("space") { db in try SpaceRow(id: id, name: name, joinedAt: Int64(now)).insert(db, onConflict: .ignore) }
     }
 
     /// The spaces this home holds, with the name recorded at create or join (the synced name may be newer).
@@ -101,20 +101,22 @@ public final class OpStore: Sendable {
 
     // MARK: Transactions
 
-    /// CADDIE_TRACE_WRITES=1: each write transaction says on standard error when it holds the write lock
-    /// ("caddie-write: began") and when its commit has returned ("caddie-write: committed"). A diagnostic for
-    /// operators, and how the crash tests show that a kill landed inside a transaction.
+    /// CADDIE_TRACE_WRITES=1: each write transaction says on standard error, with what it is, when it holds the
+    /// write lock ("caddie-write: began receive") and when its commit has returned ("caddie-write: committed
+    /// receive"). What a transaction is: `append` (this device's own signed edits), `receive` (a batch of ops from a
+    /// peer, a phone or a bundle), `peer`, `key seen`, `branch acks` (sync bookkeeping), `invite`, `space`. A
+    /// diagnostic for operators, and how the crash tests show that a kill landed inside a transaction, and which.
     static let traceWrites = ProcessInfo.processInfo.environment["CADDIE_TRACE_WRITES"] == "1"
 
-    func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ what: StaticString, _ body: (Database) throws -> T) throws(StoreError) -> T {
         defer { writeCount.add(1, ordering: .releasing) }
         do {
             guard Self.traceWrites else { return try db.write(body) }
             let result = try db.write { db in
-                FileHandle.standardError.write(Data("caddie-write: began\n".utf8))
+                FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8))
                 return try body(db)
             }
-            FileHandle.standardError.write(Data("caddie-write: committed\n".utf8))
+            FileHandle.standardError.write(Data("caddie-write: committed \(what)\n".utf8))
             return result
         } catch {
             throw StoreError.from(error)

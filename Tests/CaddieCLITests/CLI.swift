@@ -1,3 +1,4 @@
+import CaddieCrypto
 import Foundation
 import Testing
 
@@ -33,6 +34,9 @@ struct CLI {
 
     let home: URL
     var passphrase: String? = "correct horse battery"
+    /// Whether the home's keys are sealed again at the least Argon2id cost once `caddie` has made them (see
+    /// ``cheapenKeys(_:)``); a test of the cost itself turns it off.
+    var cheapKeys = true
 
     /// How long one command may run before the test kills it: generous, only to turn a hang into a failure.
     static let commandDeadline: Double = 300
@@ -67,9 +71,28 @@ struct CLI {
         try? out.fileHandleForReading.close()
         try? err.fileHandleForReading.close()
         process.waitUntilExit()
+        if cheapKeys { cheapenKeys(override ?? passphrase) }
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
             stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Seals the home's keys again at the least Argon2id cost when `caddie` has just sealed them at the interactive
+    /// level (a login, a device join, a recovery): every later command's unlock then costs microseconds instead of
+    /// about 0.1 s of a core, over some two thousand commands a run. The binary under test is the shipped one: a
+    /// sealed file records its cost, and `caddie` keeps a home's cost when it seals its keys again
+    /// (`KeyCostTests`).
+    private func cheapenKeys(_ passphrase: String?) {
+        let url = home.appendingPathComponent("keys.sealed")
+        guard let passphrase, let data = FileManager.default.contents(atPath: url.path),
+            SealedBox.cost(of: [UInt8](data)) == .interactive,
+            let plain = try? SealedBox.open([UInt8](data), passphrase: passphrase),
+            let sealed = try? SealedBox.seal(plain, passphrase: passphrase, cost: .least)
+        else { return }
+        let temporary = url.path + ".cheap"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(sealed), attributes: [.posixPermissions: 0o600])
+        else { return }
+        _ = rename(temporary, url.path)
     }
 
     /// Runs a command that must succeed, returning its result.

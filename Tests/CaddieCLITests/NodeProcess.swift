@@ -104,12 +104,16 @@ func readChunk(_ handle: FileHandle, until deadline: Date) -> [UInt8]? {
     return count > 0 ? Array(buffer[0..<count]) : nil
 }
 
-/// Waits until `condition` holds, polling; false if it never did within `seconds`.
+/// Waits until `condition` holds, polling; false if it never did within `seconds`. The pause between looks grows
+/// from 50 ms to half a second: most conditions launch `caddie` (a state hash), and a look every 50 ms for a
+/// minute would be a thousand processes competing with the nodes they wait for.
 func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
+    var pause = 0.05
     repeat {
         if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.05)
+        Thread.sleep(forTimeInterval: min(pause, max(0, deadline.timeIntervalSinceNow)))
+        pause = min(pause * 1.5, 0.5)
     } while Date() < deadline
     return try condition()
 }

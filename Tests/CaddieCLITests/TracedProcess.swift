@@ -4,6 +4,13 @@ import Foundation
 /// inside one and tell afterwards whether the kill landed there.
 final class TracedProcess {
     static let began = "caddie-write: began"
+    /// What the transaction that began last is (`receive`, `append`, `peer`, ...: OpStore's `write` names them), or
+    /// nil when none has begun.
+    var lastBegun: String? {
+        trace.last { $0.hasPrefix(Self.began) }.map {
+            String($0.dropFirst(Self.began.count)).trimmingCharacters(in: .whitespaces)
+        }
+    }
     let process = Process()
     private let errors = Pipe()
     private let output = Pipe()
@@ -26,14 +33,16 @@ final class TracedProcess {
         try process.run()
     }
 
-    /// How many write transactions have begun, as far as read.
-    var begun: Int { trace.filter { $0 == Self.began }.count }
+    /// How many write transactions have begun, as far as read: all of them, or those of one kind (`receive`).
+    func begun(_ what: String? = nil) -> Int {
+        trace.filter { line in what.map { line == "\(Self.began) \($0)" } ?? line.hasPrefix(Self.began) }.count
+    }
 
-    /// Reads the trace until `count` transactions have begun. False when the process ended first or the
-    /// deadline passed: the deadline only turns a hang into a failure.
-    func waitUntilBegun(_ count: Int, deadline seconds: Double = 120) -> Bool {
+    /// Reads the trace until `count` transactions (of the kind `what`, or of any) have begun. False when the process
+    /// ended first or the deadline passed: the deadline only turns a hang into a failure.
+    func waitUntilBegun(_ count: Int, _ what: String? = nil, deadline seconds: Double = 120) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        while begun < count {
+        while begun(what) < count {
             guard readOnce(until: deadline) else { return false }
         }
         return true
@@ -46,7 +55,7 @@ final class TracedProcess {
         process.waitUntilExit()
         while readOnce(until: Date().addingTimeInterval(5)) {}
         printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return trace.last == Self.began
+        return trace.last?.hasPrefix(Self.began) == true
     }
 
     /// One read of standard error, waiting with poll(2) at most until the deadline; false at the end of the

@@ -40,7 +40,7 @@ struct RecordTests {
     @Test("a peer row whose device key has the wrong length is an error, not a crash or a wrong key")
     func damagedRow() throws {
         let store = try OpStore()
-        try store.write { db in
+        try store.write("test") { db in
             try db.execute(
                 sql: "INSERT INTO peer VALUES (?, ?, 'a', 'static', 'Ben', 1, NULL, '', 0, 0)",
                 arguments: [Data(Self.space.bytes), Data([1, 2, 3])])
@@ -52,7 +52,7 @@ struct RecordTests {
     func damagedSpaceRow() throws {
         let store = try OpStore()
         try store.addSpace(Self.space, name: "Saturday", now: 5)
-        try store.write { db in
+        try store.write("test") { db in
             try db.execute(sql: "INSERT INTO space (id, name, joined_at) VALUES (?, 'broken', 6)", arguments: [Data([1, 2])])
         }
         #expect {
@@ -69,13 +69,13 @@ struct RecordTests {
         let store = try OpStore()
         let game = GameID(unchecked: [UInt8](repeating: 5, count: 8))
         let player = PlayerID(unchecked: [UInt8](repeating: 6, count: 8))
-        try store.write { db in
+        try store.write("test") { db in
             try db.execute(
                 sql: "INSERT INTO score (space, device, seq, game, player, hole, hlc, strokes) VALUES (?, ?, 2, ?, ?, 1, 1, 4)",
                 arguments: [Self.space, Self.device, game, player])
         }
         #expect(try store.cells(Self.space, game: game).map(\.player) == [player])
-        try store.write { db in
+        try store.write("test") { db in
             try db.execute(
                 sql: "INSERT INTO score (space, device, seq, game, player, hole, hlc, strokes) VALUES (?, ?, 3, ?, ?, 2, 2, 5)",
                 arguments: [Self.space, Self.device, game, Data([1, 2, 3])])

@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Foundation
+import GRDB
 import Testing
 
 @testable import CaddieStore
@@ -78,7 +79,20 @@ struct VectorTests {
             raw.append(bytes)
             prev = hash
         }
+        // The state a store holds once it has imported these ops, section by section, and its state hash
+        // (docs/data-model.md, "State hash").
+        let store = try OpStore()
+        try store.addSpace(space, name: "vectors", now: 0)
+        _ = try store.receive(space: space, spaceKey: spaceKey, ops: raw, mode: .strict, now: 1_900_000_000_000)
+        var sections: [[String: Any]] = []
+        let stateHash = try store.stateHash(space) { name, values in
+            guard let values else { return sections.append(["name": name, "rows": [Any]()]) }
+            var rows = sections[sections.count - 1]["rows"] as! [Any]
+            rows.append(values.map(Self.typed))
+            sections[sections.count - 1]["rows"] = rows
+        }
         return [
+            "state": ["sections": sections, "stateHash": stateHash.hex],
             "format": "Caddie op format version 1; see Protocol/op-format.md",
             "userSeed": Hex.encode(user.seed), "userPublicKey": user.publicKey.hex,
             "deviceSeed": Hex.encode(device.seed), "devicePublicKey": device.publicKey.hex,
@@ -90,6 +104,18 @@ struct VectorTests {
             "certificateSignature": Hex.encode(certificate), "membershipProof": Hex.encode(proof),
             "ops": ops, "bundle": Hex.encode(OpBundle(space: space, ops: raw).encoded),
         ]
+    }
+
+    /// A column value as the vector writes it: its SQLite type and the value (integers as decimal text, so that
+    /// 64-bit values survive JSON; blobs and reals' bit patterns as hex).
+    static func typed(_ value: DatabaseValue) -> [String: Any] {
+        switch value.storage {
+        case .null: ["null": NSNull()]
+        case .int64(let number): ["integer": String(number)]
+        case .double(let number): ["real": String(number.bitPattern, radix: 16)]
+        case .string(let text): ["text": text]
+        case .blob(let data): ["blob": Hex.encode([UInt8](data))]
+        }
     }
 
     @Test("the committed vectors are exactly what this build encodes and signs")
