@@ -42,6 +42,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "CaddieWire", dependencies: ["CaddieCore", "CaddieCrypto"], swiftSettings: strict),
+        // The codes people pass from one device to another (invites, device codes): printed and read, no I/O.
+        .target(name: "CaddieCodes", dependencies: ["CaddieCore", "CaddieCrypto"], swiftSettings: strict),
         .target(
             name: "CaddieSync",
             dependencies: [
@@ -60,7 +62,7 @@ let package = Package(
             name: "CaddieNode",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieOSM", "CaddieWire", "CaddieSync",
-                "CaddieDiscovery", .product(name: "Logging", package: "swift-log"),
+                "CaddieDiscovery", "CaddieCodes", .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Resources/SampleCourses")],
             swiftSettings: strict
@@ -80,7 +82,7 @@ let package = Package(
         .target(
             name: "CaddieAPI",
             dependencies: [
-                "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieNode", "CQRencode", "CZlib", "CaddieTLS",
+                "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieNode", "CQRencode", "CZlib", "CaddieTLS", "CaddieCodes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +115,7 @@ let package = Package(
             name: "caddie",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieDiscovery", "CaddieNode", "CaddieAPI", "CaddieTLS",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "CaddieCodes", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,13 +126,14 @@ let package = Package(
             name: "caddie-bench",
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieSync", "CaddieServices", "CaddieNode",
-                .product(name: "Logging", package: "swift-log"),
+                "CaddieCodes", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "caddie-fuzz",
-            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieWire", "CaddieServices", "CaddieOSM", "CaddieNode"],
+            // Not the node: the fuzz build (its own, with -sanitize=fuzzer) then leaves out GRDB, SwiftNIO and the rest.
+            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieWire", "CaddieServices", "CaddieOSM", "CaddieCodes"],
             swiftSettings: strict
         ),
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
@@ -159,17 +162,18 @@ let package = Package(
         .testTarget(
             name: "CaddieAPITests",
             dependencies: [
-                "CaddieAPI", "CaddieNode", "CaddieCore", .product(name: "Logging", package: "swift-log"),
+                "CaddieAPI", "CaddieNode", "CaddieCore", "CaddieCodes", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "CaddieNodeTests", dependencies: ["CaddieNode", "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices"],
+            name: "CaddieNodeTests",
+            dependencies: ["CaddieNode", "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieCodes"],
             swiftSettings: strict),
         .testTarget(
             name: "CaddieCLITests",
-            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode"],
+            dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode", "CaddieCodes"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieCore
 import CaddieNode
 import Foundation

@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
@@ -272,6 +273,24 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case let error as CoreError: .core(error)
         case SyncError.unreachable, SyncError.silent: .unreachable("\(error)")
         default: .invalid("\(error)")
+        }
+    }
+}
+
+extension NodeError {
+    /// A code CaddieCodes could not read, as the node's refusal of it.
+    public init(_ error: CodeError) {
+        switch error {
+        case .malformed(let what, let text): self = .malformed(what: what, text)
+        }
+    }
+
+    /// Reads a code (an invite, a device code), its refusal as the node's.
+    public static func reading<Code>(_ read: () throws(CodeError) -> Code) throws(NodeError) -> Code {
+        do {
+            return try read()
+        } catch {
+            throw NodeError(error)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieCore
 import CaddieCrypto
 import CaddieNode

@@ -1,6 +1,6 @@
+import CaddieCodes
 import CaddieCore
 import CaddieCrypto
-import CaddieNode
 import CaddieOSM
 import CaddieServices
 import CaddieWire

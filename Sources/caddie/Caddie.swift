@@ -2,6 +2,9 @@ import ArgumentParser
 import CaddieNode
 import Foundation
 
+/// Every command names itself (`commandName:`): otherwise ArgumentParser derives each name from its type's name
+/// at every launch, which costs a scan of the binary's protocol conformances per command (about 40 ms of the
+/// 90 ms a debug `caddie whoami` took; docs/performance.md, "#47").
 @main
 struct Caddie: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,9 +3,10 @@ import CaddieNode
 import Foundation
 import Testing
 
-/// Nothing acknowledged is ever lost: SIGKILL inside the write transactions of a syncing node, of `caddie score`
-/// and of `caddie import` (CADDIE_TRACE_WRITES shows each transaction begin and commit, so each test knows
-/// where its kill landed and fails unless enough of them landed inside a write). CADDIE_CRASH_KILLS sets the
+/// Nothing acknowledged is ever lost: SIGKILL inside the write transactions of a syncing node, of `caddie score`,
+/// of a running node writing for commands, and of `caddie import` (CADDIE_TRACE_WRITES shows each transaction
+/// begin and commit and what it is, so each test knows where its kill landed and fails unless enough of them
+/// landed inside a write). CADDIE_CRASH_KILLS sets the
 /// rounds of the kill loop (20 by default, as CI runs it: 40 kills; 100 for a long run); CADDIE_CRASH_SEED
 /// replays the kill times of a failed run, which print its seed.
 @Suite("Crash safety", .serialized)
@@ -72,6 +73,56 @@ struct CrashTests {
         let final = try NodeProcess(receiver, peers: [source.port])
         defer { final.stop() }
         #expect(try eventually(within: 60) { try receiver.stateHash() == sourceHome.stateHash() }, "\(replay)")
+    }
+
+    @Test(
+        "a running node killed inside the writes it makes for commands keeps every op it acknowledged, verifies, restarts clean and converges"
+    )
+    func killedNode() throws {
+        let seed = SeededGenerator.seedFromEnvironment()
+        var rng = SeededGenerator(seed: seed)
+        let replay = "CADDIE_CRASH_SEED=\(seed)"
+        let (homes, game, players) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        let commands = CommandStream()
+        var inside = 0
+        var round = 0
+        // Kills until CADDIE_CRASH_KILLS of them have landed inside a command's write (a kill that lands between two
+        // writes is tried again, at most three times as many rounds in all).
+        while inside < Self.kills && round < Self.kills * 3 {
+            defer { round += 1 }
+            // While `caddie serve` runs it is the home's one writer: each `caddie score` hands its edit to the node
+            // over the control socket, and the node signs and writes it ("append"), then answers.
+            let node = try TracedProcess(ana, ["serve", "--listen", "127.0.0.1:0", "--no-mdns"])
+            let stop = commands.start(ana, game: game, players: players, round: round)
+            let write = Int.random(in: 1...3, using: &rng)
+            #expect(
+                node.waitUntilBegun(write, "append"), "round \(round): the node never began command write \(write) (\(replay))")
+            if Bool.random(using: &rng) { Thread.sleep(forTimeInterval: Double.random(in: 0...0.002, using: &rng)) }
+            if node.kill(), node.lastBegun == "append" { inside += 1 }
+            stop()
+            try ana.ok(["verify"])
+        }
+        let acknowledged = commands.acknowledged
+        print(
+            "CrashTests: \(inside) of \(round) node kills landed inside a command's write; "
+                + "\(acknowledged.count) commands acknowledged, \(commands.refused) refused by a dying node (\(replay))")
+        #expect(inside == Self.kills, "only \(inside) of \(round) node kills landed inside a write (\(replay))")
+        #expect(acknowledged.count >= Self.kills, "\(acknowledged.count) commands acknowledged (\(replay))")
+        // Every op a command printed is in the home's log.
+        let vector = try #require(try ana.ok(["vector", "--json"]).json() as? [String: Int])
+        for op in acknowledged {
+            let parts = op.split(separator: ":")
+            #expect(parts.count == 2 && (vector[String(parts[0])] ?? 0) >= Int(parts[1]) ?? .max, "lost \(op) (\(replay))")
+        }
+        // The node restarts clean, and a replica that syncs with it ends with the same state.
+        let node = try NodeProcess(ana)
+        defer { node.stop() }
+        let ben = try NodeProcess(homes[1], peers: [node.port])
+        defer { ben.stop() }
+        #expect(try eventually(within: 60) { try homes[1].stateHash() == ana.stateHash() }, "\(replay)")
+        try homes[1].ok(["verify"])
     }
 
     @Test("an import killed inside its transaction applies none of its bundle, and a later import all of it")
@@ -156,5 +207,43 @@ struct CrashTests {
         try cli.ok(["verify"])
         let players = try #require(try cli.ok(["player", "list", "--json"]).json() as? [[String: Any]])
         #expect(players.count == added)
+    }
+}
+
+/// `caddie score` commands run one after another on a background thread until stopped, keeping the op each one
+/// printed (acknowledged) and counting those that failed (a node killed while it held the command).
+final class CommandStream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ops: [String] = []
+    private var failures = 0
+    private var running = false
+
+    var acknowledged: [String] { lock.withLock { ops } }
+    var refused: Int { lock.withLock { failures } }
+
+    /// Starts the commands; the function returned stops them and waits for the one in flight to end.
+    func start(_ cli: CLI, game: String, players: [String], round: Int) -> () -> Void {
+        lock.withLock { running = true }
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var count = 0
+            while self.lock.withLock({ self.running }) {
+                count += 1
+                let hole = (round * 7 + count) % 18 + 1
+                let result = try? cli.run(["score", game, players[count % 4], "\(hole)", "\(count % 9 + 1)", "--json"])
+                self.lock.withLock {
+                    if let result, result.status == 0, let op = try? result.field("op") {
+                        self.ops.append(op)
+                    } else {
+                        self.failures += 1
+                    }
+                }
+            }
+            ended.signal()
+        }
+        return {
+            self.lock.withLock { self.running = false }
+            ended.wait()
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieNode
 import Foundation
 import Testing

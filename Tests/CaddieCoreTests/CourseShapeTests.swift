@@ -70,8 +70,9 @@ struct CourseShapeTests {
             "01 ffffffff0f",  // a count over the limit
         ]
     )
-    func refused(hex: String) {
-        let bytes = Hex.decode(hex.replacingOccurrences(of: " ", with: "")) ?? [0xFF]
+    func refused(hex: String) throws {
+        // A mistyped case in the list above fails here instead of testing some other bytes.
+        let bytes = try #require(Hex.decode(hex.replacingOccurrences(of: " ", with: "")), "\(hex) is not hex")
         #expect(CourseShape(encoded: bytes) == nil)
     }
 

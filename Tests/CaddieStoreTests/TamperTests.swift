@@ -7,6 +7,15 @@ import Testing
 
 @Suite("Tampered, forged and malformed ops")
 struct TamperTests {
+    /// Whether an error is the store refusing an op (malformed, invalid, of another space, or after a gap), as
+    /// opposed to failing for a reason that says nothing about the op.
+    static func refusesTheOp(_ error: StoreError) -> Bool {
+        switch error {
+        case .malformedOp, .invalidOp, .wrongSpace, .missingOps, .revoked: true
+        case .unknownSpace, .cannotSign, .notFound, .diskFull, .database: false
+        }
+    }
+
     func opsAndReceiver() throws -> (TestSpace, Author, [[UInt8]], OpStore) {
         let space = TestSpace()
         var author = try Author("ana", space: space)
@@ -29,9 +38,11 @@ struct TamperTests {
             let index = Int.random(in: bad.indices, using: &rng)
             let offset = Int.random(in: bad[index].indices, using: &rng)
             bad[index][offset] ^= UInt8.random(in: 1...255, using: &rng)
-            #expect(throws: StoreError.self) {
+            let error = #expect(throws: StoreError.self) {
                 try store.receive(space: space.id, spaceKey: space.key, ops: bad, mode: .strict, now: receiverNow)
             }
+            // Refused as a bad op, not failed for some other reason (a database error would also throw).
+            #expect(error.map(Self.refusesTheOp) == true, "\(String(describing: error))")
             try unchanged(store, space, before: before)
         }
         let good = try store.receive(space: space.id, spaceKey: space.key, ops: ops, mode: .strict, now: receiverNow)
@@ -68,9 +79,10 @@ struct TamperTests {
         let forger = SigningKey.generate()
         let forged = Array(op.signedPortion) + forger.sign(op.signedPortion, context: SignedOp.signingContext)
         let store = try replica(space)
-        #expect(throws: StoreError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.receive(space: space.id, spaceKey: space.key, ops: [forged], mode: .strict, now: receiverNow)
         }
+        #expect("\(String(describing: error))".contains("signature"), "\(String(describing: error))")
         // A certificate signed by a key that is not the named user's.
         let device = SigningKey.generate()
         let user = SigningKey.generate()

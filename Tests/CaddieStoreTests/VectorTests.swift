@@ -24,6 +24,8 @@ struct VectorTests {
         let proof = Membership.membershipProof(space: space, spaceKey: spaceKey, device: device.publicKey, user: user.publicKey)
         let game = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
         let player = PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])
+        let course = EntityID(unchecked: [0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7])
+        let other = try SigningKey(seed: [UInt8](repeating: 0x55, count: 32)).publicKey
         let steps: [(String, [Change], [OpID])] = [
             (
                 "join",
@@ -57,6 +59,31 @@ struct VectorTests {
                 [
                     .set(
                         game, fields: ["hole.3.wolf": .bytes(player.bytes), "hole.4.wolf": .text("lone"), "hole.5.bingo": .null])
+                ], []
+            ),
+            // A score with its statistics travels as 0x22.
+            (
+                "statistics",
+                [
+                    .score(
+                        game: game, player: player, hole: 8,
+                        entry: try ScoreEntry(strokes: 4, putts: 2, penalties: 0, fairway: .left, greenInRegulation: false))
+                ], []
+            ),
+            // A roster removal cancels only the add it observed (seq 3): the player's scores keep her on the roster.
+            (
+                "roster remove", [.rosterRemove(game: game, player: player, observed: [OpID(device: device.publicKey, seq: 3)])],
+                []
+            ),
+            ("course", [.set(kind: .course, id: course, fields: ["name": .text("Sample Links")])], []),
+            // The user revokes another device of theirs (one that never joined) before its first op.
+            (
+                "revoke",
+                [
+                    .revoke(
+                        .init(
+                            device: other, lastValidSeq: 0,
+                            userSignature: user.sign(Membership.revocationMessage(space: space, device: other, lastValidSeq: 0))))
                 ], []
             ),
         ]
@@ -141,10 +168,16 @@ struct VectorTests {
         let store = try OpStore()
         try store.addSpace(space, name: "vectors", now: 0)
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
-        #expect(report.applied.count == 7)
+        #expect(report.applied.count == 11)
         let gameID = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
-        let cell = try #require(try store.cells(space, game: gameID).first)
+        let cells = try store.cells(space, game: gameID)
+        let cell = try #require(cells.first { $0.hole == 7 })
         #expect(cell.hole == 7 && cell.winner?.entry.strokes == 4 && !cell.isConflict)
+        // The statistics op: hole 8 with its fairway missed left and no green in regulation.
+        let eighth = try #require(cells.first { $0.hole == 8 }?.winner?.entry)
+        #expect(eighth.strokes == 4 && eighth.fairway == .left && eighth.greenInRegulation == false)
+        // The roster removal cancelled the add it observed, and her scores keep her on the game.
+        #expect(try store.roster(space, game: gameID) == [PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])])
         // The choices op: the Wolf's partner on hole 3 and "lone" on hole 4; the cleared bingo holds nothing.
         let game = GameRecord(id: gameID, fields: try #require(try store.record(space, gameID)))
         #expect(

@@ -66,6 +66,17 @@ test('the join, score and correction ops of the vectors are made byte for byte',
   }
 });
 
+test('the phone makes the statistics op of the vectors (0x22) byte for byte', async () => {
+  const device = await ops.keyFromSeed(ops.unhex(vectors.deviceSeed));
+  const vector = vectors.ops.find((op) => op.name === 'statistics');
+  const payload = ops.scorePayload({ game: 'a0a1a2a3a4a5a6a7', player: 'b0b1b2b3b4b5b6b7', hole: 8, strokes: 4, putts: 2,
+    penalties: 0, fairway: 'left', gir: false });
+  assert.equal(ops.hex(payload), vector.payload);
+  const unsigned = ops.unsignedOp({ space: vectors.space, device: vectors.devicePublicKey, seq: BigInt(vector.seq),
+    prev: vector.prev, hlc: BigInt(vector.hlc), pred: [], payload });
+  assert.equal(ops.hex(await ops.signOp(unsigned, device.key)), vector.bytes);
+});
+
 test('a score with a fairway or a green is tag 0x22, as in op-format.md', () => {
   const payload = ops.scorePayload({ game: '0102030405060708', player: '0909090909090909', hole: 3, strokes: 5, putts: 2,
     fairway: 'left', gir: true });

@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
@@ -185,7 +186,7 @@ extension DeviceService {
     public func login(deviceCode text: String, passphrase: String) async throws(NodeError) -> Identity {
         try home.requireNoIdentity()
         try Home.checkNewPassphrase(passphrase)
-        let code = try PairingCode(parsing: text)
+        let code = try NodeError.reading { () throws(CodeError) in try PairingCode(parsing: text) }
         let device = SigningKey.generate()
         let reply: [UInt8]
         do {

@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
@@ -66,7 +67,7 @@ extension SpaceService {
 
     /// Joins a space from its shared-key code (CADDIE1).
     public func joinSpace(invite text: String, passphrase: String) throws(NodeError) -> InviteCode {
-        let invite = try InviteCode(parsing: text)
+        let invite = try NodeError.reading { () throws(CodeError) in try InviteCode(parsing: text) }
         let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
             try list().contains(where: { $0.id == invite.space })

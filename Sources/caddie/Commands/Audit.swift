@@ -4,7 +4,7 @@ import CaddieNode
 import Foundation
 
 struct Card: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show a game's scorecard, conflicts marked.")
+    static let configuration = CommandConfiguration(commandName: "card", abstract: "Show a game's scorecard, conflicts marked.")
     @OptionGroup var target: GameOptions
     @Flag(help: "Print JSON with every cell, its winner and its concurrent values.") var json = false
     @Option(help: "text (default), csv, or html: a card to hand in that prints on one A4 page.") var format = "text"
@@ -40,7 +40,8 @@ struct Card: AsyncParsableCommand {
 }
 
 struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write the space's ops to a bundle file for another home.")
+    static let configuration = CommandConfiguration(
+        commandName: "export", abstract: "Write the space's ops to a bundle file for another home.")
     @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "The bundle file to write.") var out: String
     @Option(help: "Only ops the receiver lacks: its `caddie vector`.") var since: String?
@@ -60,6 +61,7 @@ struct Export: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Verify and merge an op bundle; one bad op refuses the whole file.")
     @OptionGroup var options: Reporting<HomeOptions>
     @Argument(help: "The bundle file.") var file: String
@@ -83,6 +85,7 @@ struct Import: AsyncParsableCommand {
 
 struct Log: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "log",
         abstract: "The audit trail: who changed what, when, on which device, and whether it verifies.")
     @OptionGroup var options: Reporting<SpaceOptions>
     @Option(help: "Only ops that touch this game.") var game: String?
@@ -101,7 +104,8 @@ struct Log: AsyncParsableCommand {
 }
 
 struct History: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Every value one score cell has had, by whom.")
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "Every value one score cell has had, by whom.")
     // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
     // the command's options (a debug build's) from growing with every level of nesting.
     @Flag(help: "Print JSON.") var json = false
@@ -129,6 +133,7 @@ struct History: AsyncParsableCommand {
 
 struct Verify: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "verify",
         abstract: "Re-check every signature, chain link and certificate; exit 1 naming each op that fails.")
     @OptionGroup var options: Reporting<HomeOptions>
     @Option(help: "Only this space (default: every space).") var space: String?

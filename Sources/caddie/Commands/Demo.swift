@@ -1,4 +1,5 @@
 import ArgumentParser
+import CaddieCodes
 import CaddieCore
 import CaddieNode
 import CaddieServices
@@ -8,6 +9,7 @@ import Logging
 /// `caddie demo`: a foursome round across four nodes, start to finish, as a newcomer would want to see it.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Play a foursome round across four caddie nodes (four processes, four homes) and show the merged card.",
         discussion: """
             Four players log in on four homes. Ana creates the space, the others join with her invite, and the four \

@@ -1,15 +1,18 @@
 import ArgumentParser
+import CaddieCodes
 import CaddieCore
 import CaddieNode
 import Foundation
 
 struct Device: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "device",
         abstract: "Add a second device of yours, list your devices, revoke a lost one.",
         subcommands: [Add.self, List.self, Revoke.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Print a one-time code and wait on the LAN for your new device to pair with it.",
             discussion: "On the new device run `caddie login --device-code CODE`. The code carries this device's "
                 + "address and a secret; the new device gets its own key certified and the keys of your spaces.")
@@ -39,7 +42,8 @@ struct Device: ParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Your devices in the spaces this home holds.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Your devices in the spaces this home holds.")
         @OptionGroup var options: Reporting<HomeOptions>
 
         func run() async throws {
@@ -62,6 +66,7 @@ struct Device: ParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke one of your devices: its later ops are rejected everywhere the revocation reaches.")
         @OptionGroup var options: HomeOptions
         @Argument(help: "The device key (hex).") var device: String?

@@ -81,6 +81,7 @@ struct GameSetupOptions: ParsableArguments {
 extension Game {
     struct Setup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "setup",
             abstract: "Change a game's tees, holes, start, formats, teams or stake.",
             discussion: "A player's tee cannot change once they have scores. Every setting is a synced field of the game: "
                 + "the last change wins, on every device.")
@@ -102,6 +103,7 @@ extension Game {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a game created by mistake (its ops stay in the log; `game restore` brings it back).")
         @OptionGroup var target: GameOptions
         @Flag(help: "Delete it even though it has scores.") var force = false
@@ -110,7 +112,7 @@ extension Game {
     }
 
     struct Restore: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring back a deleted game.")
+        static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring back a deleted game.")
         @OptionGroup var target: GameOptions
 
         func run() async throws { try await target.setDeleted(false, force: true) }
@@ -119,7 +121,8 @@ extension Game {
 
 extension Player {
     struct Edit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Correct a player's name or entered Handicap Index.")
+        static let configuration = CommandConfiguration(
+            commandName: "edit", abstract: "Correct a player's name or entered Handicap Index.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The player.") var player: String
         @Option(help: "The new name.") var name: String?
@@ -159,6 +162,7 @@ struct StandingsCommand: AsyncParsableCommand {
 
 struct Stats: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stats",
         abstract: "A player's statistics over finished games: fairways, greens in regulation, putts, penalties, scoring by par.")
     @OptionGroup var options: Reporting<SpaceOptions>
     @Argument(help: "The player.") var player: String

@@ -6,6 +6,7 @@ import Foundation
 
 struct Guide: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "guide",
         abstract: "Where is the target from here: distance, direction and a spoken-style callout.",
         discussion: """
             caddie guide --from LAT,LON --to LAT,LON [--heading DEG]        (a calculation: no home needed)

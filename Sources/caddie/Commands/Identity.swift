@@ -6,6 +6,7 @@ import Foundation
 
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "login",
         abstract: "Create your identity: a user key and this device's key and certificate, sealed with a passphrase.",
         discussion: """
             A new user (--name) is shown a recovery phrase: 24 words that bring the user back on a new device if \
@@ -165,7 +166,7 @@ enum RecoveryInput {
 }
 
 struct Whoami: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show this home's user and device.")
+    static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show this home's user and device.")
 
     @OptionGroup var options: Reporting<HomeOptions>
 

@@ -6,10 +6,11 @@ import Foundation
 
 struct Player: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "player",
         abstract: "Add and list players.", subcommands: [Add.self, List.self, Edit.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a player to the space.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a player to the space.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The player's name.") var name: String
         @Option(help: "The user key (hex) of the player, if they use Caddie themselves.") var user: String?
@@ -38,7 +39,7 @@ struct Player: ParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the players of the space.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the players of the space.")
         @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() async throws {
@@ -51,11 +52,13 @@ struct Player: ParsableCommand {
 
 struct Course: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "course",
         abstract: "Import, list, search and show courses.",
         subcommands: [Import.self, List.self, Search.self, Nearby.self, Show.self])
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import a course: Caddie course JSON (docs/course-format.md) or OpenStreetMap GeoJSON/XML.",
             discussion: "A course the space already has (same id) is merged, not duplicated. --sample imports the "
                 + "real courses that ship with caddie.")
@@ -121,7 +124,7 @@ struct Course: ParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the courses of the space.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the courses of the space.")
         @OptionGroup var options: Reporting<SpaceOptions>
 
         func run() async throws {
@@ -134,6 +137,7 @@ struct Course: ParsableCommand {
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Find courses by name, club or city (accents and small typos forgiven), best first.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "What to look for.") var text: String
@@ -151,7 +155,8 @@ struct Course: ParsableCommand {
     }
 
     struct Nearby: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Courses nearest a position, with their distance.")
+        static let configuration = CommandConfiguration(
+            commandName: "nearby", abstract: "Courses nearest a position, with their distance.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Option(parsing: .unconditional, help: "Latitude, degrees (south negative).", transform: decimal) var lat: Double
         @Option(parsing: .unconditional, help: "Longitude, degrees (west negative).", transform: decimal) var lon: Double
@@ -173,6 +178,7 @@ struct Course: ParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "The card of a course: hole, par, stroke index and yardage per tee, with totals.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The course (id, id prefix or name).") var course: String
@@ -190,6 +196,7 @@ struct Course: ParsableCommand {
 
 struct Game: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "game",
         abstract: "Start, list, finish and reopen games; change a roster.",
         subcommands: [
             New.self, List.self, Setup.self, Finish.self, Reopen.self, AddPlayer.self, RemovePlayer.self, Marker.self,
@@ -198,6 +205,7 @@ struct Game: ParsableCommand {
 
     struct Formats: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "formats",
             abstract: "List the formats a game can play, what each needs and what it asks for on each hole.")
         // Every command takes --home; the list is the same in every home.
         @OptionGroup var options: HomeOptions
@@ -242,6 +250,7 @@ struct Game: ParsableCommand {
 
     struct Marker: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "marker",
             abstract: "Say who marks a player in a game (the marker attests their card).")
         @OptionGroup var target: GameOptions
         @Argument(help: "The player.") var player: String
@@ -258,7 +267,7 @@ struct Game: ParsableCommand {
     }
 
     struct New: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start a game on a course from one tee.")
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Start a game on a course from one tee.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Option(help: "The course (id, id prefix or name).") var course: String
         @Option(help: "The tee's name.") var tee: String
@@ -291,7 +300,8 @@ struct Game: ParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the games of the space, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the games of the space, newest first.")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Flag(help: "Also list deleted games.") var deleted = false
 
@@ -306,14 +316,15 @@ struct Game: ParsableCommand {
     }
 
     struct Finish: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a game finished (it then counts for handicaps).")
+        static let configuration = CommandConfiguration(
+            commandName: "finish", abstract: "Mark a game finished (it then counts for handicaps).")
         @OptionGroup var target: GameOptions
 
         func run() async throws { try await target.setFinished(true) }
     }
 
     struct Reopen: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Reopen a finished game to correct it.")
+        static let configuration = CommandConfiguration(commandName: "reopen", abstract: "Reopen a finished game to correct it.")
         @OptionGroup var target: GameOptions
 
         func run() async throws { try await target.setFinished(false) }
@@ -386,7 +397,8 @@ struct ScoreCommand: AsyncParsableCommand {
 }
 
 struct Attest: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "As marker, sign a player's card as it stands.")
+    static let configuration = CommandConfiguration(
+        commandName: "attest", abstract: "As marker, sign a player's card as it stands.")
     @OptionGroup var target: GameOptions
     @Argument(help: "The player whose card you attest.") var player: String
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CaddieAPI
+import CaddieCodes
 import CaddieCore
 import CaddieNode
 import Foundation
@@ -7,11 +8,12 @@ import Logging
 
 struct Space: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "space",
         abstract: "Create, join and list spaces (a group's shared games).",
         subcommands: [Create.self, Invite.self, Join.self, List.self, Remove.self, Rotate.self])
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a space.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a space.")
         @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The space's name, e.g. \"Saturday foursome\".") var name: String
 
@@ -29,6 +31,7 @@ struct Space: ParsableCommand {
 
     struct Join: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "join",
             abstract: "Join a space with an invite code.",
             discussion: """
                 A CADDIE2 code (from `caddie space invite`) is redeemed at the device that made it, which must be \
@@ -50,7 +53,7 @@ struct Space: ParsableCommand {
         func run() async throws {
             try await guarded {
                 let home = try options.open()
-                switch try Invitation(parsing: code) {
+                switch try NodeError.reading({ () throws(CodeError) in try Invitation(parsing: code) }) {
                 case .sharedKey:
                     let invite = try home.spaces.joinSpace(invite: code, passphrase: try Passphrase.obtain())
                     options.show(
@@ -96,6 +99,7 @@ struct Space: ParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a member from a space (its owner only) and give the others a new space key.",
             discussion: """
                 Only the user who created the space may remove members. The removal and a new space key, sealed to \
@@ -133,6 +137,7 @@ struct Space: ParsableCommand {
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rotate",
             abstract: "Give a space a new key (its owner only), after a member's phone was lost or stolen.",
             discussion: """
                 The new key is sealed to every member device that is neither removed nor revoked (revoke the lost \
@@ -159,6 +164,7 @@ struct Space: ParsableCommand {
 
     struct Invite: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "invite",
             abstract: "Invite a device to a space, list the invites made here, or revoke one.",
             subcommands: [New.self, ListInvites.self, Revoke.self], defaultSubcommand: New.self)
 
@@ -265,7 +271,8 @@ struct Space: ParsableCommand {
         }
 
         struct Revoke: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Revoke an invite made here, so it admits nobody.")
+            static let configuration = CommandConfiguration(
+                commandName: "revoke", abstract: "Revoke an invite made here, so it admits nobody.")
             @OptionGroup var options: Reporting<HomeOptions>
             @Argument(help: "The invite's id, or the start of it (see `caddie space invite list`).") var id: String
 
@@ -283,7 +290,7 @@ struct Space: ParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the spaces this home holds.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the spaces this home holds.")
         @OptionGroup var options: Reporting<HomeOptions>
 
         func run() async throws {

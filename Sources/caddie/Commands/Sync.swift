@@ -19,6 +19,7 @@ func makeLogger(_ label: String) -> Logger {
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the node: accept peers, keep sessions with static peers, push every edit at once; with --http, "
             + "serve the HTTP API and live events.")
     @OptionGroup var options: HomeOptions
@@ -332,7 +333,7 @@ struct SyncCommand: AsyncParsableCommand {
 }
 
 struct Peers: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Peers this home has synced with.")
+    static let configuration = CommandConfiguration(commandName: "peers", abstract: "Peers this home has synced with.")
     @OptionGroup var options: Reporting<HomeOptions>
 
     func run() async throws {

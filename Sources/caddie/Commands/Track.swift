@@ -6,11 +6,13 @@ import Foundation
 
 struct Track: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "track",
         abstract: "Record where a player is (a shot or a fix) and summarise a round: distance, time, pace, shots.",
         subcommands: [Mark.self, Summary.self])
 
     struct Mark: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Record a position for a player, on their current hole.")
+        static let configuration = CommandConfiguration(
+            commandName: "mark", abstract: "Record a position for a player, on their current hole.")
         // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
         // the command's options (a debug build's) from growing with every level of nesting.
         @Flag(help: "Print JSON.") var json = false
@@ -34,7 +36,8 @@ struct Track: ParsableCommand {
     }
 
     struct Summary: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Distance walked, time per hole, pace of play, shot lengths.")
+        static let configuration = CommandConfiguration(
+            commandName: "summary", abstract: "Distance walked, time per hole, pace of play, shot lengths.")
         @OptionGroup var target: Reporting<GameOptions>
         @Flag(help: "Metres instead of yards.") var metres = false
 

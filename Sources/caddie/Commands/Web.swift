@@ -6,6 +6,7 @@ import Foundation
 
 struct Web: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "web",
         abstract: "Sign a phone's browser in to this node's web app, and list or end browser sessions.",
         discussion: """
             The node must run with `caddie serve --http HOST:PORT`. `caddie web link` prints a link that works \
@@ -15,6 +16,7 @@ struct Web: ParsableCommand {
 
     struct Authority: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "authority",
             abstract: "This home's certificate authority, for a phone or a browser to trust once (HTTPS).",
             discussion: """
                 `caddie serve --https` makes the authority the first time and issues the node's certificate from it. \
@@ -52,7 +54,8 @@ struct Web: ParsableCommand {
     }
 
     struct Link: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A one-time sign-in link (and its QR code) for the web app.")
+        static let configuration = CommandConfiguration(
+            commandName: "link", abstract: "A one-time sign-in link (and its QR code) for the web app.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The address the phone reaches the node at, when the node listens on every address (0.0.0.0).")
         var host: String?
@@ -148,7 +151,8 @@ struct Web: ParsableCommand {
     }
 
     struct Sessions: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The browsers signed in to this node's web app.")
+        static let configuration = CommandConfiguration(
+            commandName: "sessions", abstract: "The browsers signed in to this node's web app.")
         @OptionGroup var options: Reporting<HomeOptions>
 
         func run() async throws {
@@ -170,7 +174,8 @@ struct Web: ParsableCommand {
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End a browser session: that browser is signed out at once.")
+        static let configuration = CommandConfiguration(
+            commandName: "revoke", abstract: "End a browser session: that browser is signed out at once.")
         @OptionGroup var options: Reporting<HomeOptions>
         @Argument(help: "The session id, as `caddie web sessions` lists it.") var id: String
 

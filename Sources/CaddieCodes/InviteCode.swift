@@ -34,7 +34,7 @@ public struct InviteCode: Sendable, Equatable {
     }
 
     /// Parses a token, refusing anything mistyped or truncated.
-    public init(parsing text: String) throws(NodeError) {
+    public init(parsing text: String) throws(CodeError) {
         self = try Self.read(text, prefix: Self.prefix, version: 1, minimum: 1 + 16 + 32 + 1) { reader in
             InviteCode(
                 space: SpaceID(unchecked: try reader.raw(16, "space")), key: try reader.raw(32, "key"),
@@ -55,7 +55,7 @@ public struct InviteCode: Sendable, Equatable {
     /// does not match, another version, and a body `fields` does not read exactly; each with what to do.
     static func read<Code>(
         _ text: String, prefix: String, version: UInt8, minimum: Int, _ fields: (inout ByteReader) throws -> Code
-    ) throws(NodeError) -> Code {
+    ) throws(CodeError) -> Code {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.uppercased().hasPrefix(prefix) else {
             throw .malformed(
@@ -85,12 +85,12 @@ public struct InviteCode: Sendable, Equatable {
         do {
             let found = try reader.u8("version")
             guard found == version else {
-                throw NodeError.malformed(what: "invite code", "invite version \(found) needs a newer caddie")
+                throw CodeError.malformed(what: "invite code", "invite version \(found) needs a newer caddie")
             }
             let code = try fields(&reader)
             try reader.expectEnd("invite")
             return code
-        } catch let error as NodeError {
+        } catch let error as CodeError {
             throw error
         } catch {
             throw .malformed(what: "invite code", "the invite code is malformed: \(error)")

@@ -54,7 +54,7 @@ public struct InviteTicket: Sendable, Equatable {
     }
 
     /// Parses a code, refusing anything mistyped or truncated.
-    public init(parsing text: String) throws(NodeError) {
+    public init(parsing text: String) throws(CodeError) {
         let minimum = 1 + 16 + 8 + 32 + 32 + 8 + 1 + 1
         self = try InviteCode.read(text, prefix: Self.prefix, version: 2, minimum: minimum) { reader in
             InviteTicket(
@@ -73,7 +73,7 @@ public enum Invitation: Sendable, Equatable {
     case sharedKey(InviteCode)
 
     /// Parses either kind of code.
-    public init(parsing text: String) throws(NodeError) {
+    public init(parsing text: String) throws(CodeError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
         if trimmed.hasPrefix(InviteTicket.prefix) {
             self = .ticket(try InviteTicket(parsing: text))
