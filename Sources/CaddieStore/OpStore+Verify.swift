@@ -121,7 +121,7 @@ extension OpStore {
 
     /// What the state hash covers. The columns of each hashed table are read from the schema (all but `space`), so a
     /// column added by a migration is hashed without being named here; a new table must be named in one of the lists
-    /// (`StateHashTests` fails otherwise). Protocol/op-format.md, "State hash", writes it out.
+    /// (`StateHashTests` fails otherwise). docs/data-model.md, "State hash", writes it out.
     enum StateHash {
         /// Tables hashed row by row, every column, in this order of rows.
         static let wholeTables: [(table: String, order: String)] = [
