@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// Nothing acknowledged is ever lost: SIGKILL inside the write transactions of a syncing node, of `caddie score`,
-/// of a running node writing for commands, and of `caddie import` (CADDIE_TRACE_WRITES shows each transaction
+/// of a running node writing for commands and for a phone's entries, and of `caddie import` (CADDIE_TRACE_WRITES shows each transaction
 /// begin and commit and what it is, so each test knows where its kill landed and fails unless enough of them
 /// landed inside a write). CADDIE_CRASH_KILLS sets the
 /// rounds of the kill loop (20 by default, as CI runs it: 40 kills; 100 for a long run); CADDIE_CRASH_SEED
@@ -76,7 +76,7 @@ struct CrashTests {
     }
 
     @Test(
-        "a running node killed inside the writes it makes for commands keeps every op it acknowledged, verifies, restarts clean and converges"
+        "a running node killed inside the writes it makes for commands and for a phone's entries keeps every op it acknowledged, verifies, restarts clean and converges"
     )
     func killedNode() throws {
         let seed = SeededGenerator.seedFromEnvironment()
@@ -85,32 +85,69 @@ struct CrashTests {
         let (homes, game, players) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
         let ana = homes[0]
+        // A phone that is a device of its own (Dee's) is admitted and joins while the node runs undisturbed.
+        let phone: PhoneStream
+        do {
+            let node = try NodeProcess(ana, http: true)
+            defer { node.stop() }
+            let api = HTTPClient(port: node.httpPort, token: try APITests.token(ana))
+            let spaceHex = try #require(try api.get("/v1/spaces").array().first?["space"] as? String)
+            var dee = PhoneDeviceTests.Phone()
+            let admitted = try api.post(
+                "/v1/spaces/\(spaceHex)/admissions",
+                #"{"user":"\#(dee.user.publicKey.hex)","device":"\#(dee.device.publicKey.hex)","certifiedAt":\#(dee.certifiedAt),"certificate":"\#(Hex.encode(dee.certificate))"}"#
+            )
+            #expect(admitted.status == 201)
+            let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+            let space = try #require(SpaceID(hex: spaceHex))
+            let join = dee.join(space, name: "Dee", proof: proof)
+            #expect(try api.post("/v1/spaces/\(spaceHex)/ops", #"{"ops":["\#(Hex.encode(join))"]}"#).status == 201)
+            phone = PhoneStream(
+                dee, space: space, game: try #require(GameID(hex: game)), player: try #require(PlayerID(hex: players[3])),
+                token: try APITests.token(ana))
+        }
+        let http = try SyncTests.freePort()
         let commands = CommandStream()
-        var inside = 0
+        // Kills until CADDIE_CRASH_KILLS of them have landed inside a write, half inside a command's ("append") and
+        // half inside a phone's entries ("receive": the node checks a phone's ops as a peer's); a kill that lands
+        // between two writes is tried again, at most three times as many rounds in all.
+        let half = (Self.kills + 1) / 2
+        var inside = ["append": 0, "receive": 0]
         var round = 0
-        // Kills until CADDIE_CRASH_KILLS of them have landed inside a command's write (a kill that lands between two
-        // writes is tried again, at most three times as many rounds in all).
-        while inside < Self.kills && round < Self.kills * 3 {
+        while (inside["append"]! < half || inside["receive"]! < half) && round < Self.kills * 3 {
             defer { round += 1 }
             // While `caddie serve` runs it is the home's one writer: each `caddie score` hands its edit to the node
-            // over the control socket, and the node signs and writes it ("append"), then answers.
-            let node = try TracedProcess(ana, ["serve", "--listen", "127.0.0.1:0", "--no-mdns"])
-            let stop = commands.start(ana, game: game, players: players, round: round)
+            // over the control socket, and the node signs and writes it ("append"), then answers; the phone posts its
+            // signed entries one at a time, each kept until a node answers 2xx (as the web app's outbox does).
+            let kind = inside["append"]! < half && (inside["receive"]! >= half || round % 2 == 0) ? "append" : "receive"
+            let node = try TracedProcess(
+                ana, ["serve", "--listen", "127.0.0.1:0", "--no-mdns", "--http", "127.0.0.1:\(http)"])
+            let stopCommands = commands.start(ana, game: game, players: players, round: round)
+            let stopPhone = phone.start(port: http)
             let write = Int.random(in: 1...3, using: &rng)
             #expect(
-                node.waitUntilBegun(write, "append"), "round \(round): the node never began command write \(write) (\(replay))")
+                node.waitUntilBegun(write, kind), "round \(round): the node never began \(kind) write \(write) (\(replay))")
             if Bool.random(using: &rng) { Thread.sleep(forTimeInterval: Double.random(in: 0...0.002, using: &rng)) }
-            if node.kill(), node.lastBegun == "append" { inside += 1 }
-            stop()
+            if node.kill(), node.lastBegun == kind { inside[kind]! += 1 }
+            stopCommands()
+            stopPhone()
             try ana.ok(["verify"])
         }
-        let acknowledged = commands.acknowledged
+        let acknowledged = commands.acknowledged + phone.acknowledged
         print(
-            "CrashTests: \(inside) of \(round) node kills landed inside a command's write; "
-                + "\(acknowledged.count) commands acknowledged, \(commands.refused) refused by a dying node (\(replay))")
-        #expect(inside == Self.kills, "only \(inside) of \(round) node kills landed inside a write (\(replay))")
-        #expect(acknowledged.count >= Self.kills, "\(acknowledged.count) commands acknowledged (\(replay))")
-        // Every op a command printed is in the home's log.
+            "CrashTests: \(inside["append"]!) node kills inside a command's write and \(inside["receive"]!) inside a phone's, "
+                + "in \(round) rounds; \(commands.acknowledged.count) commands and \(phone.acknowledged.count) phone entries "
+                + "acknowledged, \(commands.refused) commands refused by a dying node (\(replay))")
+        #expect(
+            inside["append"]! >= half,
+            "only \(inside["append"]!) of \(round) node kills landed inside a command's write (\(replay))")
+        #expect(
+            inside["receive"]! >= half,
+            "only \(inside["receive"]!) of \(round) node kills landed inside a phone's write (\(replay))")
+        #expect(commands.acknowledged.count >= half, "\(commands.acknowledged.count) commands acknowledged (\(replay))")
+        #expect(phone.acknowledged.count >= half, "\(phone.acknowledged.count) phone entries acknowledged (\(replay))")
+        #expect(phone.refusals.isEmpty, "a node refused the phone's entries: \(phone.refusals.prefix(3)) (\(replay))")
+        // Every op a command printed, and every entry a node answered 2xx, is in the home's log.
         let vector = try #require(try ana.ok(["vector", "--json"]).json() as? [String: Int])
         for op in acknowledged {
             let parts = op.split(separator: ":")
@@ -238,6 +275,74 @@ final class CommandStream: @unchecked Sendable {
                         self.failures += 1
                     }
                 }
+            }
+            ended.signal()
+        }
+        return {
+            self.lock.withLock { self.running = false }
+            ended.wait()
+        }
+    }
+}
+
+/// A phone's entries posted to a node's `POST .../ops` one at a time on a background thread until stopped: each
+/// signed once and kept until a node answers 2xx (then acknowledged), sent again to the next node when the one it
+/// was sent to died without answering, as the web app's outbox does.
+final class PhoneStream: @unchecked Sendable {
+    private let lock = NSLock()
+    private var phone: PhoneDeviceTests.Phone
+    private var pending: [UInt8]?
+    private var ops: [String] = []
+    private var refused: [String] = []
+    private var running = false
+    /// The phone's own last entry on each hole, the one its next entry there replaces.
+    private var last: [Int: OpID] = [:]
+    private var count = 0
+    let space: SpaceID
+    let game: GameID
+    let player: PlayerID
+    let token: String
+
+    init(_ phone: PhoneDeviceTests.Phone, space: SpaceID, game: GameID, player: PlayerID, token: String) {
+        self.phone = phone
+        self.space = space
+        self.game = game
+        self.player = player
+        self.token = token
+    }
+
+    var acknowledged: [String] { lock.withLock { ops } }
+    var refusals: [String] { lock.withLock { refused } }
+
+    func start(port: Int) -> () -> Void {
+        lock.withLock { running = true }
+        let ended = DispatchSemaphore(value: 0)
+        let api = HTTPClient(port: port, token: token)
+        Thread.detachNewThread {
+            while self.lock.withLock({ self.running }) {
+                let op = self.lock.withLock { () -> [UInt8] in
+                    if let pending = self.pending { return pending }
+                    self.count += 1
+                    let hole = self.count % 18 + 1
+                    let entry = try! ScoreEntry(strokes: self.count % 9 + 1)
+                    let bytes = self.phone.op(
+                        self.space, [.score(game: self.game, player: self.player, hole: hole, entry: entry)],
+                        pred: self.last[hole].map { [$0] } ?? [])
+                    self.last[hole] = OpID(device: self.phone.device.publicKey, seq: self.phone.seq)
+                    self.pending = bytes
+                    return bytes
+                }
+                let reply = try? api.post("/v1/spaces/\(self.space.hex)/ops", #"{"ops":["\#(Hex.encode(op))"]}"#)
+                self.lock.withLock {
+                    guard let reply else { return }  // the node died: the entry waits for the next one
+                    if reply.status == 200 || reply.status == 201 {
+                        self.ops.append("\(self.phone.device.publicKey.hex):\(self.phone.seq)")
+                        self.pending = nil
+                    } else {
+                        self.refused.append("\(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+                    }
+                }
+                if reply == nil || !(200...201).contains(reply!.status) { Thread.sleep(forTimeInterval: 0.02) }
             }
             ended.signal()
         }

@@ -40,15 +40,16 @@ struct Lab {
     func restore(_ host: Int) throws { try Self.run(prefix, ["restore", "\(host)"]) }
     func down() { _ = try? Self.run(prefix, ["down"]) }
 
-    /// Starts `caddie serve` inside a host, with mDNS and no static peer.
-    func serve(_ host: Int, _ home: CLI) throws -> Process {
+    /// Starts `caddie serve` inside a host, with mDNS and no static peer (and `extra` arguments).
+    func serve(_ host: Int, _ home: CLI, _ extra: [String] = []) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            Self.script, "exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")",
-            "CADDIE_LOG=info", CLI.binary.path, "serve", "--listen", "10.251.0.\(host):7400",
-            "--home", home.home.path,
-        ]
+        process.arguments =
+            [
+                Self.script, "exec", "\(host)", "env", "CADDIE_PASSPHRASE=\(home.passphrase ?? "")",
+                "CADDIE_LOG=info", CLI.binary.path, "serve", "--listen", "10.251.0.\(host):7400",
+                "--home", home.home.path,
+            ] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["CADDIE_LAB_PREFIX"] = prefix
         process.environment = environment
@@ -173,6 +174,85 @@ struct LabTests {
         let strangerLog = try String(contentsOf: stranger.home.appendingPathComponent("serve.log"), encoding: .utf8)
         #expect(strangerLog.contains("shares no space"))
         #expect(try !homes[0].ok(["player", "list"]).stdout.contains("Mallory"))
+    }
+
+    @Test(
+        "a phone on the network reaches `caddie serve --https 0.0.0.0` at the node's own address, as the README runs it",
+        .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(5)))
+    func httpsOnTheNetwork() throws {
+        let ana = try CLI(name: "Ana")
+        defer { ana.remove() }
+        try ana.ok(["login", "--name", "Ana"])
+        try ana.ok(["space", "create", "Saturday"])
+        let lab = try Lab(hosts: 2)
+        defer { lab.down() }
+        // The README's command, on host 1 (10.251.0.1, not loopback); the phone is host 2.
+        let node = try lab.serve(1, ana, ["--https", "0.0.0.0:7443", "--trust-page", "0.0.0.0:7480"])
+        defer {
+            node.terminate()
+            node.waitUntilExit()
+        }
+        let authority = ana.home.appendingPathComponent("authority.crt")
+        #expect(
+            try eventually(within: 30) { try ana.run(["web", "authority", "--out", authority.path]).status == 0 },
+            "the node made no authority")
+        // Python's TLS client (OpenSSL), trusting only the home's authority, checks the certificate against the
+        // address itself (an IP address entry), as a phone that typed or scanned https://10.251.0.1:7443 does.
+        let script = """
+            import http.client, json, ssl, sys, time
+            cafile, host = sys.argv[1:3]
+            def get(port, path, context):
+                for _ in range(150):
+                    try:
+                        if context is None:
+                            c = http.client.HTTPConnection(host, port, timeout=10)
+                        else:
+                            c = http.client.HTTPSConnection(host, port, timeout=10, context=context)
+                        c.request("GET", path)
+                        r = c.getresponse()
+                        return {"status": r.status, "location": r.getheader("Location"), "body": r.read().decode(errors="replace")[:4000],
+                                "version": c.sock.version() if context else None}
+                    except ConnectionRefusedError:
+                        time.sleep(0.2)
+                    except Exception as error:
+                        return {"error": "%s: %s" % (type(error).__name__, error)}
+                return {"error": "refused for 30 s"}
+            trusted = ssl.create_default_context(cafile=cafile)
+            print(json.dumps({
+                "page": get(7443, "/", trusted),
+                "untrusted": get(7443, "/", ssl.create_default_context()),
+                "trustPage": get(7480, "/", None),
+                "redirect": get(7480, "/v1/whoami", None),
+            }))
+            """
+        let result = try Lab.run(lab.prefix, ["exec", "2", "python3", "-c", script, authority.path, "10.251.0.1"])
+        #expect(result.status == 0, "\(result.output)")
+        let line = result.output.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""
+        let answers = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: [String: Any]])
+        let page = try #require(answers["page"])
+        print(
+            "LabTests: from 10.251.0.2, https://10.251.0.1:7443/ answered \(page["status"] ?? "-") over \(page["version"] ?? "-"); "
+                + "without the authority: \(answers["untrusted"]?["error"] ?? "answered"); the trust page: "
+                + "\(answers["trustPage"]?["status"] ?? "-"), /v1/whoami there: \(answers["redirect"]?["status"] ?? "-") to "
+                + "\(answers["redirect"]?["location"] ?? "-")")
+        #expect(page["status"] as? Int == 200, "the web app over HTTPS at 10.251.0.1: \(page)")
+        #expect(["TLSv1.2", "TLSv1.3"].contains(page["version"] as? String ?? ""), "\(page)")
+        #expect((page["body"] as? String ?? "").contains("<html"), "\(page)")
+        let untrusted = try #require(answers["untrusted"])
+        #expect(
+            (untrusted["error"] as? String ?? "").contains("CERTIFICATE_VERIFY_FAILED"),
+            "a client that does not trust the home's authority is refused: \(untrusted)")
+        let trustPage = try #require(answers["trustPage"])
+        let fingerprint = try ana.ok(["web", "authority", "--json"]).field("fingerprint")
+        #expect(trustPage["status"] as? Int == 200, "\(trustPage)")
+        #expect((trustPage["body"] as? String ?? "").contains(fingerprint), "the trust page shows the fingerprint: \(trustPage)")
+        let redirect = try #require(answers["redirect"])
+        #expect(redirect["status"] as? Int == 308, "\(redirect)")
+        #expect(
+            (redirect["location"] as? String ?? "").hasPrefix("https://10.251.0.1:7443/"),
+            "everything else on the trust page goes to HTTPS at the address the phone used: \(redirect)")
+        let log = try String(contentsOf: ana.home.appendingPathComponent("serve.log"), encoding: .utf8)
+        #expect(log.contains("10.251.0.1"), "the certificate names the node's address: \(log)")
     }
 
     @Test("without an Avahi daemon, serve says so once and keeps working with static peers")
