@@ -7,7 +7,9 @@ VECTORS_DIR defaults to Protocol/vectors. Everything here is written from Protoc
 Protocol/wire.md alone: the op, payload, bundle, handshake, key schedule, transport and message layouts are
 decoded field by field, every signature, MAC, hash, key derivation and encryption is verified and recomputed
 from the vector's inputs, every decoded op and message is encoded again and compared with the original bytes,
-and tampered copies (each byte of each signed, sealed or MAC'd thing flipped in turn) must be refused.
+and tampered copies (each byte of each signed, sealed or MAC'd thing flipped in turn) must be refused. The
+examples written in wire.md are compared with the message vectors, and every change tag, value tag, set kind and
+message type the specifications name must appear in some vector.
 
 Prints one line per vector and ends with "vectors: N passed, M failed". Exits 1 if any vector failed or if
 fewer vectors were found than the specifications describe. Needs PyNaCl (Deploy/vector-check.sh installs it).
@@ -32,7 +34,8 @@ except ImportError:
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # How many vectors each file holds, as the specifications describe them (see the checks below).
-EXPECTED = {"op-v1.json": 16, "handshake-v1.json": 6, "membership-v1.json": 6, "Protocol/op-format.md": 1}
+EXPECTED = {"op-v1.json": 18, "handshake-v1.json": 6, "membership-v1.json": 6, "messages-v1.json": 16, "card-v1.json": 1,
+            "Protocol/op-format.md": 1}
 
 MAX_SEQ = 2**63 - 1  # seqs and hlcs must fit a signed 64-bit integer (op-format, "The op")
 ZERO32 = bytes(32)
@@ -714,8 +717,9 @@ class Vector:
 class Fields:
     """A vector file's JSON object; remembers which fields were read, so that none goes unchecked."""
 
-    def __init__(self, obj):
+    def __init__(self, obj, path=""):
         self.obj = obj
+        self.path = path
         self.read = set()
 
     def raw(self, key):
@@ -734,8 +738,9 @@ class Fields:
 GAME = bytes.fromhex("a0a1a2a3a4a5a6a7")
 PLAYER = bytes.fromhex("b0b1b2b3b4b5b6b7")
 COURSE = bytes.fromhex("c0c1c2c3c4c5c6c7")
+INVITE = bytes.fromhex("d0d1d2d3d4d5d6d7")
 OP_NAMES = ["join", "player", "game", "score", "correction", "attest", "choices", "statistics", "roster remove",
-            "course", "revoke"]
+            "course", "revoke", "space", "invite"]
 
 
 def expected_changes(seq, f):
@@ -775,6 +780,17 @@ def expected_changes(seq, f):
         other = ed25519_public(b"\x55" * 32)
         return [("revoke", {"device": other, "lastValidSeq": 0,
                             "signature": ed25519_sign(f["userSeed"], revocation_message(f["space"], other, 0))})]
+    if seq == 12:
+        # The space record's name, with owner fields that do not give the space's id (salt 0x99 x 16).
+        return [("set", {"kind": "space", "entity": b"\x00" * 8,
+                         "fields": [("name", ("text", "Saturday")), ("owner", ("bytes", f["user"])),
+                                    ("ownerSalt", ("bytes", b"\x99" * 16))]})]
+    if seq == 13:
+        # An invite's record: whom it admitted (the device of seed 0x66, with its user), when it expires, its uses.
+        admitted = ed25519_public(b"\x66" * 32)
+        return [("set", {"kind": "invite", "entity": INVITE,
+                         "fields": [("admitted." + admitted[:16].hex(), ("bytes", admitted + f["user"])),
+                                    ("expires", ("integer", f["certifiedAt"] + 86400000)), ("uses", ("integer", 2))]})]
     raise Refused(f"the vectors hold no op {seq}")
 
 
@@ -968,8 +984,17 @@ def check_op_file(f, run):
         v.same(rows["revocation"], [[inputs["user"], ed25519_public(b"\x55" * 32), 0, device, 11]], "the revocation row")
         v.same(rows["attestation"], [[device, 6, inputs["user"], game, player, b"\x44" * 32]], "the attestation row")
         v.same([row[:3] for row in rows["lww"]], sorted(row[:3] for row in rows["lww"]), "fields ordered by kind, id, field")
-        v.same(len(rows["lww"]), 8,
-               "eight fields: the player's name and index, the game's tee and finished, three choices, the course's name")
+        v.same(len(rows["lww"]), 12,
+               "twelve fields: the player's name and index, the game's tee and finished, three choices, the course's "
+               "name, the space's name, the invite's admission, expiry and uses")
+        # The space record's owner fields apply only when they give the op's space id (op-format, "The space
+        # record"): owned_space_id(user, 0x99 x 16) is not this space, so only the name stands.
+        v.check(owned_space_id(inputs["user"], b"\x99" * 16) != inputs["space"], "the vector's space is not owned")
+        v.same([row[2:4] for row in rows["lww"] if row[0] == 1 and row[1] == b"\x00" * 8],
+               [["name", encode_value(("text", "Saturday"))]], "the space record: its name, no owner fields")
+        v.same([row[2] for row in rows["lww"] if row[0] == 5 and row[1] == INVITE],
+               sorted(["admitted." + ed25519_public(b"\x66" * 32)[:16].hex(), "expires", "uses"]),
+               "the invite record's fields")
         digest = state_hash(sections)
         v.same(bytes.fromhex(state["stateHash"]), digest, "the state hash over the sections")
         for index, section in enumerate(sections):
@@ -1289,6 +1314,151 @@ CHANGE_NAMES = {"join": 0x01, "revoke": 0x02, "remove": 0x03, "rotate": 0x04, "s
 VALUE_TAGS = {"null": 0, "text": 1, "integer": 2, "number": 3, "bytes": 4}
 
 
+# --- messages-v1.json (wire, "Messages" and "Examples") ----------------------------------------------
+
+
+def op_file(folder):
+    """The ops of op-v1.json by seq: (bytes, hash), for the message vectors that carry or name them."""
+    with open(os.path.join(folder, "op-v1.json"), encoding="utf-8") as handle:
+        data = json.load(handle)
+    return bytes.fromhex(data["space"]), {e["seq"]: (bytes.fromhex(e["bytes"]), bytes.fromhex(e["hash"])) for e in data["ops"]}
+
+
+def wire_examples():
+    """The hex of wire.md's "Examples": each row of its table, and each indented block, as bytes."""
+    with open(os.path.join(REPO, "Protocol", "wire.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    section = text[text.index("## Examples"):text.index("## Test vectors")]
+    rows = {name.replace("`", ""): bytes.fromhex(hexa.replace(" ", "")) for name, hexa in
+            re.findall(r"^\| (.+?) \| `([0-9a-f ]+)` \|$", section, re.M)}
+    blocks, current = [], ""
+    for line in section.split("\n") + [""]:
+        if line.startswith("    ") and re.fullmatch(r"[0-9a-f ]+", line.strip()):
+            current += line.strip().replace(" ", "")
+        elif current:
+            blocks.append(bytes.fromhex(current))
+            current = ""
+    return rows, blocks
+
+
+MESSAGE_FIELDS = {"vector": ["entries", "flags"], "ops": ["batch", "flags", "ops", "restores"], "ack": ["applied", "batch"],
+                  "done": [], "close": ["reason", "text"], "digest": ["of"]}
+
+
+def check_messages_file(f, run):
+    folder = os.path.dirname(f.path)
+    space, ops = op_file(folder)
+
+    def header(v):
+        v.same(f.raw("format"), "Caddie wire protocol version 1, transport messages; see Protocol/wire.md", "format")
+
+    run("format", header)
+    for entry in f.raw("messages"):
+        def one(v, entry=entry):
+            data, kind, fields = bytes.fromhex(entry["bytes"]), entry["message"], entry["fields"]
+            v.same(sorted(fields), MESSAGE_FIELDS.get(kind), "the fields a " + kind + " vector carries")
+            name, decoded = decode_message(data)
+            v.same(name, kind, "message type")
+            v.rebuilt(encode_message(name, decoded), data, "message re-encoded from its decoded fields")
+            v.refuses(decode_message, data + b"\x00", "the message with a trailing byte")
+            if len(data) > 1:
+                v.refuses(decode_message, data[:-1], "the message cut short by one byte")
+            if kind == "vector":
+                want = [(bytes.fromhex(e["device"]), e["seq"], bytes.fromhex(e["head"])) for e in fields["entries"]]
+                v.same((decoded["flags"], decoded["entries"]), (fields["flags"], want), "flags and entries")
+                v.rebuilt(encode_message("vector", {"flags": fields["flags"], "entries": want}), data,
+                          "vector built from its fields")
+                for device, seq, head in want:
+                    if device == ed25519_public(b"\x22" * 32):
+                        v.same(head, ops[seq][1], f"the head of seq {seq}: the hash of op {seq} of op-v1.json")
+                v.refuses(decode_message, data[:1] + b"\x02" + data[2:], "a vector with flags 2")
+            elif kind == "ops":
+                v.same((decoded["batch"], decoded["flags"]), (fields["batch"], fields["flags"]), "batch and flags")
+                want = [(o["form"], bytes.fromhex(o["body"])) for o in fields["ops"]]
+                v.same(decoded["ops"], want, "the wire ops")
+                # Each restores to the op of op-v1.json it names (wire.md, "Restoring"): prev is the hash of the
+                # op before, from the receiver's store or from the op restored just before it in this message.
+                prev = None
+                for (form, body), seq in zip(decoded["ops"], fields["restores"]):
+                    if form == "compact":
+                        v.same(body, compact(ops[seq][0]), f"op {seq} in its compact form")
+                        v.same((body[1:33], int.from_bytes(body[33:41], "big")), (ed25519_public(b"\x22" * 32), seq),
+                               "the compact op names its device and seq")
+                        before = prev if prev is not None else (ops[seq - 1][1] if seq > 1 else ZERO32)
+                        restored = restore(body, space, before)
+                    else:
+                        restored = body
+                    v.rebuilt(ops[seq][0], restored, f"op {seq} restored")
+                    v.check(op_signature_verifies(restored), f"restored op {seq} verifies")
+                    prev = blake2b256(restored)
+                v.refuses(decode_message, data[:5] + b"\x02" + data[6:], "an ops message with flags 2")
+            elif kind == "ack":
+                v.same((decoded["batch"], decoded["applied"]), (fields["batch"], fields["applied"]), "batch and applied")
+            elif kind == "close":
+                v.same((decoded["reason"], decoded["text"]), (fields["reason"], fields["text"]), "reason and text")
+            elif kind == "digest":
+                entries = sorted((bytes.fromhex(e["device"]), e["seq"], bytes.fromhex(e["head"])) for e in fields["of"])
+                v.same(decoded["digest"], blake2b256(b"".join(d + u64(q) + h for d, q, h in entries)),
+                       "BLAKE2b-256 of the entries sorted by device, 72 bytes each")
+
+        run(f"{entry['message']}: {entry['name']}", one)
+
+    def examples(v):
+        # wire.md's "Examples" are these vectors' bytes, so the prose is checked with them.
+        rows, blocks = wire_examples()
+        have = {bytes.fromhex(e["bytes"]) for e in f.raw("messages")}
+        v.check(len(rows) >= 7 and len(blocks) >= 3, f"wire.md's Examples: {len(rows)} rows, {len(blocks)} blocks")
+        for name, data in rows.items():
+            if name.startswith("version refusal"):
+                v.same(data, b"CDY\xff\x01", "the version refusal")
+                continue
+            v.check(data in have, f"the example {name!r} is a vector")
+        for data in blocks:
+            v.check(data in have, f"the example {data[:6].hex()}... is a vector")
+
+    run("wire.md Examples", examples)
+
+
+def documented_messages():
+    """The message types wire.md's "Messages" table names."""
+    with open(os.path.join(REPO, "Protocol", "wire.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    section = text[text.index("## Messages"):text.index("### `0x01` vector")]
+    return {name for _, name in re.findall(r"^\| `0x([0-9a-f]{2})` \| (\w+) \|$", section, re.M)}
+
+
+# --- card-v1.json (op-format, "Card hash") -------------------------------------------------------------
+
+
+def check_card_file(f, run):
+    folder = os.path.dirname(f.path)
+
+    def card(v):
+        v.same(f.raw("source"), "the card the ops of op-v1.json leave", "source")
+        game, player, holes = f.hex("game"), f.hex("player"), f.raw("holeCount")
+        v.same((game, player), (GAME, PLAYER), "the game and player of op-v1.json")
+        # The card those ops leave: the game names no course, so 18 holes; the player's shown values are the
+        # correction on hole 7 (4, nothing else) and the statistics op on hole 8 (4, 2 putts, no penalty).
+        v.same(holes, 18, "hole count: no course record, the larger of 18 and the highest hole scored")
+        cells = f.raw("cells")
+        v.same(cells, [[7, 4, None, None], [8, 4, 2, 0]], "the shown values of op-v1.json's card")
+        with open(os.path.join(folder, "op-v1.json"), encoding="utf-8") as handle:
+            sections = json.load(handle)["state"]["sections"]
+        standing = next(s for s in sections if s["name"].startswith("standing score"))
+        scores = [[plain(value) for value in row] for row in standing["rows"]]
+        v.same([[row[4], row[6], row[7], row[8]] for row in scores if row[2] == game and row[3] == player], cells,
+               "the cells are the standing scores of op-v1.json's state")
+        statement = b"caddie-card-v1" + game + player + b"".join(
+            bytes([hole, strokes, 0xFF if putts is None else putts, 0xFF if penalties is None else penalties])
+            for hole, strokes, putts, penalties in sorted(cells) if 1 <= hole <= holes)
+        v.rebuilt(statement, f.hex("statement"), "the statement built from the cells")
+        v.same(f.hex("cardHash"), blake2b256(statement), "the card hash: BLAKE2b-256 of the statement")
+        v.rejects_tampering(lambda d: blake2b256(d) == f.hex("cardHash"), statement, range(len(statement)),
+                            "statement bytes")
+
+    run("card hash", card)
+
+
 def documented_tags():
     """The change tags that Protocol/op-format.md's table of tags names, and its value tags."""
     with open(os.path.join(REPO, "Protocol", "op-format.md"), encoding="utf-8") as handle:
@@ -1317,10 +1487,13 @@ def check_coverage(folder, run):
         missing = sorted(documented - seen)
         v.check(not missing, "change tags no vector covers: " + ", ".join(f"0x{tag:02x}" for tag in missing))
         v.same(values, set(VALUE_TAGS.values()), "every value tag appears in a set change of a vector")
-        # Not yet covered by a vector: set changes of the kinds space and invite (printed, not failed).
-        uncovered = sorted(set(SET_KINDS.values()) - kinds)
-        if uncovered:
-            print(f"note check-vectors: set kinds no vector covers yet: {', '.join(uncovered)}")
+        v.same(kinds, set(SET_KINDS.values()), "every set kind appears in a set change of a vector")
+        with open(os.path.join(folder, "messages-v1.json"), encoding="utf-8") as handle:
+            messages = {entry["message"] for entry in json.load(handle)["messages"]} | {"welcome"}
+        documented = documented_messages()
+        v.check(len(documented) >= 6, f"wire.md names {len(documented)} message types")
+        v.check(not documented - messages,
+                "message types no vector covers: " + ", ".join(sorted(documented - messages)))
 
     run("every change and value tag of op-format.md", coverage)
 
@@ -1329,7 +1502,8 @@ def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "Protocol", "vectors")
     passed = failed = found = 0
     checkers = {"op-v1.json": check_op_file, "handshake-v1.json": check_handshake_file,
-                "membership-v1.json": check_membership_file}
+                "membership-v1.json": check_membership_file, "messages-v1.json": check_messages_file,
+                "card-v1.json": check_card_file}
 
     def runner(filename):
         def run(name, check):
@@ -1355,7 +1529,7 @@ def main():
         path = os.path.join(folder, filename)
         try:
             with open(path, encoding="utf-8") as handle:
-                fields = Fields(json.load(handle))
+                fields = Fields(json.load(handle), path)
         except (OSError, ValueError) as error:
             print(f"FAIL {filename}: cannot read it: {error}")
             failed += 1

@@ -26,6 +26,8 @@ struct VectorTests {
         let player = PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])
         let course = EntityID(unchecked: [0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7])
         let other = try SigningKey(seed: [UInt8](repeating: 0x55, count: 32)).publicKey
+        let invite = EntityID(unchecked: [0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7])
+        let admitted = try SigningKey(seed: [UInt8](repeating: 0x66, count: 32)).publicKey
         let steps: [(String, [Change], [OpID])] = [
             (
                 "join",
@@ -84,6 +86,32 @@ struct VectorTests {
                         .init(
                             device: other, lastValidSeq: 0,
                             userSignature: user.sign(Membership.revocationMessage(space: space, device: other, lastValidSeq: 0))))
+                ], []
+            ),
+            // The space record's name, with owner fields that do not give this space's id (it was not made by this
+            // user with this salt): the op applies, its owner fields are left out (op-format, "The space record").
+            (
+                "space",
+                [
+                    .set(
+                        kind: .space, id: .spaceRecord,
+                        fields: [
+                            "name": .text("Saturday"), "owner": .bytes(user.publicKey.bytes),
+                            "ownerSalt": .bytes([UInt8](repeating: 0x99, count: 16)),
+                        ])
+                ], []
+            ),
+            // An invite's record as its inviting device writes it: what it allows, and whom it admitted.
+            (
+                "invite",
+                [
+                    .set(
+                        kind: .invite, id: invite,
+                        fields: [
+                            "admitted.\(Hex.encode(Array(admitted.bytes.prefix(16))))": .bytes(
+                                admitted.bytes + user.publicKey.bytes),
+                            "expires": .integer(Int64(certifiedAt) + 86_400_000), "uses": .integer(2),
+                        ])
                 ], []
             ),
         ]
@@ -168,7 +196,7 @@ struct VectorTests {
         let store = try OpStore()
         try store.addSpace(space, name: "vectors", now: 0)
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
-        #expect(report.applied.count == 11)
+        #expect(report.applied.count == 13)
         let gameID = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
         let cells = try store.cells(space, game: gameID)
         let cell = try #require(cells.first { $0.hole == 7 })
@@ -185,6 +213,11 @@ struct VectorTests {
                 3: ["wolf": .player(PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7]))],
                 4: ["wolf": .lone],
             ])
+        // The space record keeps its name and leaves out owner fields that do not give the space's id.
+        #expect(try store.record(space, kind: .space, id: .spaceRecord) == ["name": .text("Saturday")])
+        let invite = try #require(
+            try store.record(space, kind: .invite, id: EntityID(unchecked: [0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7])))
+        #expect(invite.count == 3 && invite["uses"] == .integer(2))
         #expect(try store.verify(space, spaceKeys: [key]).failures.isEmpty)
     }
 }

@@ -141,6 +141,12 @@ test('a set, a hole choice and an attestation are made byte for byte as the vect
   assert.throws(() => ops.choicePayload({ game: 'a0a1a2a3a4a5a6a7', hole: 40, key: 'wolf' }), /hole/);
 });
 
+test('the card hash of Protocol/vectors/card-v1.json (the card the ops of op-v1.json leave) is the node\'s', () => {
+  const card = JSON.parse(readFileSync(new URL('../../Protocol/vectors/card-v1.json', import.meta.url)));
+  const cells = card.cells.map(([hole, strokes, putts, penalties]) => ({ hole, winner: { strokes, putts, penalties } }));
+  assert.equal(ops.hex(ops.cardHash(card.game, card.player, card.holeCount, cells)), card.cardHash);
+});
+
 test('the card hash covers each shown value in hole order, and holes without one are left out', () => {
   const cells = [{ hole: 2, winner: { strokes: 4, putts: 2, penalties: null } }, { hole: 1, winner: { strokes: 5, putts: null } }];
   const expected = blake2b(Uint8Array.from([...ascii('caddie-card-v1'), ...ops.unhex('a0a1a2a3a4a5a6a7'),
