@@ -20,6 +20,8 @@ public struct NodeAPI: Sendable {
     let node: NodeRuntime
     let hub: EventHub
     let token: APIToken
+    /// Phones waiting to become another device of a user (shared by the node's HTTP and HTTPS servers).
+    let deviceRequests = DeviceRequests()
     /// Seconds between keep-alive comments on an event stream.
     let keepAliveSeconds: Double
 
@@ -224,6 +226,7 @@ public struct NodeAPI: Sendable {
         space.on("guidance", method: .post) { request, context in try await guidance(request, context) }
         space.on("guidance/hole", method: .post) { request, context in try await holeGuidance(request, context) }
         addInviteRoutes(space)
+        addDeviceRequestRoutes(space)
         return router
     }
 

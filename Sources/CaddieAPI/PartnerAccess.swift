@@ -50,6 +50,13 @@ struct PartnerAccess {
         if request.method == .post, inSpace, parts.count == 4, parts[3] == "admissions" {
             return try await admission(request, context: context, next: next)
         }
+        // A new phone asks to become another device of its user; a phone adds devices of its own user only.
+        if request.method == .post, inSpace, parts.count == 4, parts[3] == "device-requests" {
+            return try await next(request, context)
+        }
+        if request.method == .post, inSpace, parts.count == 6, parts[3] == "device-requests", parts[5] == "approval" {
+            return try await approval(request, context: context, next: next)
+        }
         throw APIError(
             status: .forbidden, code: "partner_phone",
             message: session.person == nil
@@ -108,6 +115,25 @@ struct PartnerAccess {
             }
         }
         // Anything that does not read as ops is the route's to refuse, with its own words.
+        return try await next(Request(head: request.head, body: .init(buffer: buffer)), context)
+    }
+
+    struct Approval: Decodable { let user: String }
+
+    /// A certificate of another device, only for the user this session's device speaks for.
+    func approval<Context: RequestContext>(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let buffer = try await body(request)
+        if let asked = try? JSONDecoder().decode(Approval.self, from: Data(buffer.readableBytesView)),
+            asked.user.lowercased() != session.person?.user.hex
+        {
+            throw APIError(
+                status: .forbidden, code: "partner_phone",
+                message: session.person == nil
+                    ? "this phone is not a device yet: only a phone of the user adds another device of theirs"
+                    : "this phone is a device of user \(session.person!.user.short): it adds devices of that user only")
+        }
         return try await next(Request(head: request.head, body: .init(buffer: buffer)), context)
     }
 

@@ -125,6 +125,23 @@ struct PartnerSessionTests {
         #expect(entry["user"] as? String == "Dee" && entry["device"] as? String == phone.device.publicKey.hex)
         #expect(try ana.ok(["web", "sessions"]).stdout.contains("partner, device \(phone.device.publicKey.hex.prefix(8))"))
 
+        // A new phone of Dee's asks for a device code; Dee's phone answers it for Dee only: a certificate by another
+        // user through Dee's session is refused before anything checks it, Dee's own passes.
+        let newcomer = PhoneDeviceTests.Phone()
+        let asked = try cy.send("POST", "\(base)/device-requests", #"{"device":"\#(newcomer.device.publicKey.hex)"}"#)
+        #expect(asked.status == 201, "\(asked.text)")
+        let code = try #require(try asked.object()["code"] as? String)
+        let certifiedAt = UInt64(Date().timeIntervalSince1970 * 1000)
+        func approval(by user: SigningKey) -> String {
+            let certificate = Membership.certify(device: newcomer.device.publicKey, by: user, at: certifiedAt)
+            return #"{"user":"\#(user.publicKey.hex)","certifiedAt":\#(certifiedAt),"certificate":"\#(Hex.encode(certificate))"}"#
+        }
+        let stranger = try cy.send("POST", "\(base)/device-requests/\(code)/approval", approval(by: SigningKey.generate()))
+        #expect(stranger.status == 403 && stranger.text.contains("adds devices of that user only"), "\(stranger.text)")
+        let own = try cy.send("POST", "\(base)/device-requests/\(code)/approval", approval(by: phone.user))
+        #expect(own.status == 200, "\(own.text)")
+        #expect(try own.object()["name"] as? String == "Dee", "\(own.text)")
+
         // Ana removes Dee: the session ends at its next request, and no new device of Dee's is admitted.
         let other = try Browser(
             port: port, link: try ana.ok(["web", "link", "--partner", "--space", spaceHex, "--json"]).field("url"))

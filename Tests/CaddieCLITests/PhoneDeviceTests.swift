@@ -113,4 +113,94 @@ struct PhoneDeviceTests {
         let words = try api.get("/v1/recovery-words").json() as? [String]
         #expect(words?.count == 2048 && words?.first == "abandon" && words?.last == "zoo")
     }
+
+    @Test(
+        "a second phone becomes another device of the same user from the first phone, by the code it shows: one golfer, one user"
+    )
+    func anotherDeviceByCode() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, api, spaceHex) = (served.homes[0], served.api, served.space)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        func admit(_ phone: inout Phone, name: String) throws {
+            let admitted = try api.post(
+                "\(base)/admissions",
+                #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(phone.certificate))"}"#
+            )
+            #expect(admitted.status == 201, "\(String(decoding: admitted.body, as: UTF8.self))")
+            let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+            let join = phone.join(space, name: name, proof: proof)
+            #expect(try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(join))"]}"#).status == 201)
+        }
+        // Bo's first phone: a user of his own.
+        var first = Phone()
+        try admit(&first, name: "Bo")
+
+        // The new phone asks with its device key and shows the code; asking again shows the same code.
+        var second = Phone()  // its own user key goes unused: the certificate it joins with is Bo's
+        let ask = #"{"device":"\#(second.device.publicKey.hex)"}"#
+        let asked = try api.post("\(base)/device-requests", ask)
+        #expect(asked.status == 201)
+        let code = try #require(try asked.object()["code"] as? String)
+        #expect(code.count == 9 && code.contains("-"), "\(code)")
+        #expect(try api.post("\(base)/device-requests", ask).object()["code"] as? String == code)
+        #expect(try api.post("\(base)/device-requests", #"{"device":"abc"}"#).status == 400)
+        let shown = try api.get("\(base)/device-requests/\(code.lowercased())").object()
+        #expect(shown["device"] as? String == second.device.publicKey.hex && shown["approved"] as? Bool == false)
+
+        // Refused, each with its reason, and nothing recorded: a certificate by another key, a user who is not in the
+        // space, a code that names nothing or is not a code.
+        let certifiedAt = UInt64(Date().timeIntervalSince1970 * 1000)
+        func approval(_ user: SigningKey, signer: SigningKey? = nil, code: String = code) throws -> HTTPClient.Reply {
+            let certificate = Membership.certify(device: second.device.publicKey, by: signer ?? user, at: certifiedAt)
+            return try api.post(
+                "\(base)/device-requests/\(code)/approval",
+                #"{"user":"\#(user.publicKey.hex)","certifiedAt":\#(certifiedAt),"certificate":"\#(Hex.encode(certificate))"}"#)
+        }
+        let forged = try approval(first.user, signer: SigningKey.generate())
+        #expect(forged.status == 400)
+        #expect((try forged.object()["message"] as? String)?.contains("does not verify") == true)
+        let stranger = try approval(SigningKey.generate())
+        #expect(stranger.status == 403)
+        #expect((try stranger.object()["message"] as? String)?.contains("has no device in this space") == true)
+        #expect(try approval(first.user, code: "ZZZZ-ZZZZ").status == 404)
+        #expect(try approval(first.user, code: "12").status == 400)
+        #expect(try api.get("\(base)/device-requests/\(code)").object()["approved"] as? Bool == false)
+
+        // Bo's first phone signs the certificate; the first answer stands.
+        let approved = try approval(first.user)
+        #expect(approved.status == 200)
+        #expect(try approved.object()["name"] as? String == "Bo")
+        #expect(try approval(first.user).status == 409)
+
+        // The new phone reads the certificate, checks it, and joins as Bo's device: the node admits it as Bo's.
+        let answer = try api.get("\(base)/device-requests/\(code)").object()
+        #expect(answer["user"] as? String == first.user.publicKey.hex && answer["name"] as? String == "Bo")
+        let certificate = try #require(Hex.decode(answer["certificate"] as? String ?? ""))
+        let at = UInt64(try #require(answer["certifiedAt"] as? Int))
+        #expect(
+            Membership.verifyCertificate(
+                user: first.user.publicKey, device: second.device.publicKey, certifiedAt: at, signature: certificate))
+        let admitted = try api.post(
+            "\(base)/admissions",
+            #"{"user":"\#(first.user.publicKey.hex)","device":"\#(second.device.publicKey.hex)","certifiedAt":\#(at),"certificate":"\#(Hex.encode(certificate))"}"#
+        )
+        #expect(admitted.status == 201)
+        let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+        let join = second.op(
+            space,
+            [
+                .join(
+                    .init(
+                        user: first.user.publicKey, userName: "Bo", certifiedAt: at, certificateSignature: certificate,
+                        membershipProof: proof))
+            ])
+        #expect(try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(join))"]}"#).status == 201)
+        // One golfer: both joins are Bo's, named plainly (a second user of the name would carry a fingerprint).
+        let joins = try api.get("\(base)/log").array().filter { ($0["change"] as? String)?.contains("joined") == true }
+        let bo = joins.filter { ($0["user"] as? String)?.hasPrefix("Bo") == true }
+        #expect(bo.count == 2 && bo.allSatisfy { $0["user"] as? String == "Bo" }, "\(joins)")
+        try ana.ok(["verify"])
+    }
 }

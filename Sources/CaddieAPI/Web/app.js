@@ -1276,6 +1276,7 @@ function phoneSection() {
     section.append(h('p', { id: 'phone-identity' }, `This phone is a device of its own: ${record.name}'s device `,
       h('code', {}, record.device.slice(0, 8)), ' (user ', h('code', {}, record.user.slice(0, 8)),
       '). It signs every entry made here, keeps it through dead zones, and the audit names this phone.'));
+    if (record.userKey) section.append(addDeviceForm());
     return section;
   }
   if (record) {
@@ -1298,8 +1299,101 @@ function phoneSection() {
       h('label', { for: 'phone-name' }, 'Your name'), name,
       h('button', { type: 'submit', class: 'primary', id: 'phone-make' }, 'Make this phone my device')),
     restoreForm(message),
+    fromOtherPhone(message),
     message);
   return section;
+}
+
+/** For a golfer whose user is on another phone already: this phone asks the node for a code and shows it; that
+ * phone, given the code (Devices, "Add another device of mine"), signs this phone's certificate with the user key;
+ * this phone checks it and, once the golfer agrees to the name, joins as that user's device. */
+function fromOtherPhone(message) {
+  const shown = h('div', { id: 'ask-shown', 'aria-live': 'polite' });
+  return h('details', { id: 'phone-ask' },
+    h('summary', {}, 'I have Caddie on another phone: add this one from it'),
+    h('p', {}, 'This phone shows a code; enter it on your other phone under Devices, "Add another device of mine". '
+      + 'No recovery words needed.'),
+    h('button', { type: 'button', class: 'primary', id: 'ask-go', onclick: () => askForDevice(shown, message) },
+      'Show a code for my other phone'),
+    shown);
+}
+
+async function askForDevice(shown, message) {
+  try {
+    if (!window.isSecureContext || !crypto.subtle) {
+      throw new Error('this page is not a secure context: open the node over HTTPS (caddie web link) to make keys here');
+    }
+    const pending = await device.newDeviceKey();
+    const asked = await post(`${base()}/device-requests`, { device: pending.device });
+    mount(shown, h('p', {}, 'On your other phone, under Devices, "Add another device of mine", enter:'),
+      h('p', { class: 'device-code', id: 'ask-code' }, asked.code),
+      h('p', {}, 'It shows this phone as ', h('code', { id: 'ask-device' }, pending.device.slice(0, 8)),
+        `. The code works until ${new Date(asked.expires).toTimeString().slice(0, 5)}. Waiting for your other phone…`));
+    const answer = await waitForApproval(asked, shown);
+    if (!answer) return;
+    const record = await device.adopted(pending, answer);
+    mount(shown, h('p', { id: 'ask-confirm' }, `Your other phone added this one as ${record.name}'s device (user `,
+      h('code', {}, record.user.slice(0, 8)), '). Is that you?'),
+    h('button', { type: 'button', class: 'primary', id: 'ask-accept', onclick: async () => {
+      await local.writeDevice(record);
+      state.device = record;
+      mount(shown);
+      await joinSpace(message);
+    } }, `Yes, I am ${record.name}`),
+    h('button', { type: 'button', id: 'ask-refuse', onclick: () => mount(shown, h('p', {}, 'Nothing changed on this phone.')) },
+      'No'));
+    document.getElementById('ask-accept')?.focus();
+  } catch (error) {
+    mount(message, problem(error));
+  }
+}
+
+/** Asks the node every 2 s whether a phone of the user has answered the code, until it has, the code has expired, or
+ * the code is no longer on screen. */
+async function waitForApproval(asked, shown) {
+  while (Date.now() < asked.expires && shown.isConnected) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    try {
+      const now = await get(`${base()}/device-requests/${encodeURIComponent(asked.code)}`);
+      if (now.approved) return now;
+    } catch (error) {
+      if (error.status !== 0) throw error;  // no node answers just now: ask again
+    }
+  }
+  if (shown.isConnected) mount(shown, h('p', {}, 'The code has expired: show a new one.'));
+  return null;
+}
+
+/** On a phone that holds its user key: another phone's code, the device it names, and the user's certificate of it. */
+function addDeviceForm() {
+  const code = h('input', { id: 'add-code', name: 'code', required: true, maxlength: 12, autocomplete: 'off',
+    autocapitalize: 'characters', spellcheck: 'false' });
+  const found = h('div', { id: 'add-found', 'aria-live': 'polite' });
+  return h('details', { id: 'phone-add' },
+    h('summary', {}, 'Add another device of mine'),
+    h('form', { onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const asked = await get(`${base()}/device-requests/${encodeURIComponent(code.value.trim())}`);
+        mount(found, h('p', {}, 'A phone asks to become your device: it shows ', h('code', { id: 'add-device' },
+          asked.device.slice(0, 8)), '. Add it only if your new phone shows the same.'),
+        h('button', { type: 'button', class: 'primary', id: 'add-go', onclick: async () => {
+          try {
+            await post(`${base()}/device-requests/${encodeURIComponent(asked.code)}/approval`,
+              await device.certify(state.device, asked.device));
+            mount(found, h('p', { class: 'ok', id: 'add-done' }, 'Added: the new phone finishes joining by itself.'));
+            say('The new phone is now your device.');
+          } catch (error) {
+            mount(found, problem(error));
+          }
+        } }, 'Yes, add it'));
+      } catch (error) {
+        mount(found, problem(error));
+      }
+    } },
+    h('label', { for: 'add-code' }, 'The code your new phone shows'), code,
+    h('button', { type: 'submit', id: 'add-look' }, 'Look it up')),
+    found);
 }
 
 /** For a golfer who has a Caddie user already (another phone, or `caddie login` on a laptop): their 24 recovery

@@ -27,6 +27,37 @@ export async function restore(name, text, words) {
   return certified(name, await ops.seedFromWords(text, words));
 }
 
+/** A device key for a phone that becomes another device of a user from that user's other phone: made here, and
+ * never readable out. The user key stays on the other phone; this one gets only its certificate. */
+export async function newDeviceKey() {
+  const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']);
+  return { device: ops.hex(new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey))), deviceKey: pair.privateKey };
+}
+
+/** The certificate this phone's user signs for another device of theirs (`device`, hex). Only a phone that holds its
+ * user key (the one the user was made on, or restored with the recovery words) can sign it. */
+export async function certify(record, device) {
+  if (!record?.userKey) {
+    throw new Error('this phone was added from another phone and does not hold your user key: add the new phone from '
+      + 'the phone you made your user on, or use your 24 recovery words');
+  }
+  const certifiedAt = Date.now();
+  const signature = await crypto.subtle.sign({ name: 'Ed25519' }, record.userKey,
+    ops.certificateMessage(ops.unhex(record.user), ops.unhex(device), certifiedAt));
+  return { user: record.user, certifiedAt, certificate: ops.hex(new Uint8Array(signature)) };
+}
+
+/** The device record of this phone once a phone of its user has certified it (`approval`, as the node passed it
+ * on): the certificate is checked here before the phone takes it. No user key: this phone cannot add others. */
+export async function adopted(pending, approval) {
+  const user = await crypto.subtle.importKey('raw', ops.unhex(approval.user), { name: 'Ed25519' }, false, ['verify']);
+  const verified = await crypto.subtle.verify({ name: 'Ed25519' }, user, ops.unhex(approval.certificate),
+    ops.certificateMessage(ops.unhex(approval.user), ops.unhex(pending.device), approval.certifiedAt));
+  if (!verified) throw new Error('the certificate passed on for this phone does not verify: ask for a new code');
+  return { id: 'me', name: approval.name, user: approval.user, userKey: null, device: pending.device,
+    deviceKey: pending.deviceKey, certifiedAt: approval.certifiedAt, certificate: approval.certificate, spaces: {} };
+}
+
 /** A device record: the user key from `seed` (which is zeroed), a new device key, and the user's certificate. */
 async function certified(name, seed) {
   const user = await ops.keyFromSeed(seed);

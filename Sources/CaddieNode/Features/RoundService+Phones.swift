@@ -38,6 +38,13 @@ extension RoundService {
         return Membership.membershipProof(space: space, spaceKey: key, device: device, user: user)
     }
 
+    /// The name a user's devices joined `space` under, while one of them is neither revoked nor removed; nil for
+    /// anyone else. A phone adds a device of its user only when that user is such a member.
+    public func memberName(space: SpaceID, user: PublicKey) throws(NodeError) -> String? {
+        if try run({ try store.isRemoved(space, user: user) }) { return nil }
+        return try run { try store.members(space) }.first { $0.user == user && $0.revokedAfter == nil }?.userName
+    }
+
     /// Takes ops that a browser's device signed, in the order given, checked as a bundle from a peer is: every op
     /// is verified first, and one that fails any check (or leaves a gap in its device's log) refuses them all,
     /// with the check's own words. Ops this home already holds count as duplicates.
