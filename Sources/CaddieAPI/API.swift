@@ -110,6 +110,7 @@ public struct NodeAPI: Sendable {
 
         let space = v1.group("spaces/:space")
         listRoute(space, "players", { try home.rounds.players($0) }, as: Views.player)
+        listRoute(space, "members", { try home.rounds.members(space: $0) }, as: Views.member)
         space.on("players", method: .post) { request, context in try await addPlayer(request, context) }
         space.on("players/:player/handicap", method: .get) { _, context in
             let (id, player) = try await spaceParameters(context, "player")

@@ -201,6 +201,10 @@ struct PhoneDeviceTests {
         let joins = try api.get("\(base)/log").array().filter { ($0["change"] as? String)?.contains("joined") == true }
         let bo = joins.filter { ($0["user"] as? String)?.hasPrefix("Bo") == true }
         #expect(bo.count == 2 && bo.allSatisfy { $0["user"] as? String == "Bo" }, "\(joins)")
+        let members = try api.get("\(base)/members").array()
+        let boMember = members.first { $0["user"] as? String == first.user.publicKey.hex }
+        #expect(boMember?["name"] as? String == "Bo" && boMember?["devices"] as? Int == 2, "\(members)")
+        #expect(members.filter { ($0["name"] as? String) == "Bo" }.count == 1, "one Bo: \(members)")
         try ana.ok(["verify"])
     }
 }

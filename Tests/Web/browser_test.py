@@ -585,6 +585,15 @@ def phone_by_code(phone, origin, ana, node, space, mine, drivers):
     certificate, names the user, and joins as Dev's device. A wrong code is refused with what to do."""
     print("A third phone of the same golfer, added from his first phone by a code")
     other = new_phone_at(origin, ana, drivers, "phone-ask", "a code for another phone")
+    # "Make this phone my device" as Dev again would make a second Dev: the phone says who Dev is and how to add it.
+    retry(lambda: other.find_element(By.ID, "phone-name").send_keys("dev"))
+    retry(lambda: tap(other, other.find_element(By.ID, "phone-make")))
+    wait(other, lambda d: d.find_elements(By.ID, "phone-same-name"), "a name the group knows is questioned first")
+    warned = other.find_element(By.ID, "phone-same-name").text
+    check("Dev is in" in warned and mine["user"][:8] in warned and "2 devices" in warned and "another device" in warned,
+          "it names the Dev of the group, his devices, and the way to add this phone: %s" % warned)
+    check(other.execute_async_script(PHONE_DEVICE) is None, "and makes no user until asked again")
+    shot(other, "phone-same-name-390")
     retry(lambda: tap(other, other.find_element(By.ID, "ask-go")))
     wait(other, lambda d: d.find_elements(By.ID, "ask-code"), "the new phone shows its code")
     code = other.find_element(By.ID, "ask-code").text

@@ -1287,6 +1287,7 @@ function phoneSection() {
     return section;
   }
   const name = h('input', { id: 'phone-name', name: 'name', required: true, maxlength: 64, autocomplete: 'name' });
+  const sameName = h('div', { id: 'phone-same' });
   section.append(
     partner()
       ? h('p', { id: 'phone-partner' }, 'This phone is signed in as a partner\'s: it can read the round, and enters scores '
@@ -1295,9 +1296,10 @@ function phoneSection() {
       : h('p', {}, `Entries made in this browser are signed now by ${state.me?.name ?? 'the node'}'s node, so the audit names `
         + `${state.me?.name ?? 'its owner'}. Make this phone a device of its own: it gets keys of its own, signs what you `
         + 'enter, and keeps entries through dead zones.'),
-    h('form', { onsubmit: (event) => { event.preventDefault(); makeDevice(name.value.trim(), message); } },
+    h('form', { onsubmit: (event) => { event.preventDefault(); makeDevice(name.value.trim(), message, sameName); } },
       h('label', { for: 'phone-name' }, 'Your name'), name,
       h('button', { type: 'submit', class: 'primary', id: 'phone-make' }, 'Make this phone my device')),
+    sameName,
     restoreForm(message),
     fromOtherPhone(message),
     message);
@@ -1430,11 +1432,29 @@ async function restoreDevice(name, typed, message) {
   }
 }
 
-async function makeDevice(name, message) {
+/** A name as two people would read it alike: "Dev", " dev ", "DEV" are one name. */
+const folded = (text) => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+
+async function makeDevice(name, message, warnAt, anyway = false) {
   if (!name) return mount(message, problem(new Error('give your name: the group sees it beside your entries')));
   try {
     if (!window.isSecureContext || !crypto.subtle) {
       throw new Error('this page is not a secure context: open the node over HTTPS (caddie web link) to make keys here');
+    }
+    // One golfer, one user: a name the group knows already is most likely this golfer's own user.
+    const known = anyway ? [] : (await get(`${base()}/members`)).filter((m) => folded(m.name) === folded(name));
+    mount(warnAt);
+    if (known.length > 0) {
+      mount(warnAt, h('div', { class: 'panel', id: 'phone-same-name', role: 'alert', tabindex: '-1' },
+        h('p', {}, `${known[0].name} is in ${state.space.name} already (user `, h('code', {}, known[0].user.slice(0, 8)),
+          `, ${known[0].devices} device${known[0].devices === 1 ? '' : 's'}). If that is you, make this phone another device of `
+          + 'yours: "I have Caddie on another phone" below, or your 24 recovery words. A new user would put two users called '
+          + `${name} in the group.`),
+        h('button', { type: 'button', id: 'phone-same-anyway', onclick: () => makeDevice(name, message, warnAt, true) },
+          `I am another ${name}: make a new user`)));
+      document.getElementById('phone-ask')?.setAttribute('open', '');
+      document.getElementById('phone-same-name').focus();
+      return;
     }
     const list = await get('/v1/recovery-words');
     const { record, phrase } = await device.create(name, list);

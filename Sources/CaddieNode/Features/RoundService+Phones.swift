@@ -45,6 +45,21 @@ extension RoundService {
         return try run { try store.members(space) }.first { $0.user == user && $0.revokedAfter == nil }?.userName
     }
 
+    /// The users of a space with a device in it that is neither revoked nor removed, by name: each with the name shown
+    /// (a fingerprint added when two users share a name) and how many such devices they have. A phone about to make a
+    /// new user checks its name against these.
+    public func members(space: SpaceID) throws(NodeError) -> [SpaceMember] {
+        var users: [PublicKey: SpaceMember] = [:]
+        for member in try run({ try store.members(space) }) where member.revokedAfter == nil {
+            let shown = member.displayName.isEmpty ? member.userName : member.displayName
+            users[member.user, default: SpaceMember(user: member.user, name: member.userName, shown: shown, devices: 0)]
+                .devices += 1
+        }
+        var kept: [SpaceMember] = []
+        for member in users.values where !(try run { try store.isRemoved(space, user: member.user) }) { kept.append(member) }
+        return kept.sorted { ($0.name, $0.user.hex) < ($1.name, $1.user.hex) }
+    }
+
     /// Takes ops that a browser's device signed, in the order given, checked as a bundle from a peer is: every op
     /// is verified first, and one that fails any check (or leaves a gap in its device's log) refuses them all,
     /// with the check's own words. Ops this home already holds count as duplicates.
@@ -63,4 +78,15 @@ public struct ReceivedOps: Sendable, Equatable {
         applied = report.applied
         duplicates = report.duplicates
     }
+}
+
+/// A user of a space, as its devices joined it.
+public struct SpaceMember: Sendable, Equatable {
+    public let user: PublicKey
+    /// The name the user's devices joined under.
+    public let name: String
+    /// The name as shown: with the user key's fingerprint when another user has the same name.
+    public let shown: String
+    /// Devices of the user in the space, neither revoked nor removed.
+    public var devices: Int
 }

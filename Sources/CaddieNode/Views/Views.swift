@@ -51,6 +51,14 @@ public enum Views {
         ])
     }
 
+    /// A user of a space (GET .../members).
+    public static func member(_ member: SpaceMember) -> JSON {
+        .object([
+            ("user", .string(member.user.hex)), ("name", .string(member.name)), ("shown", .string(member.shown)),
+            ("devices", .int(member.devices)),
+        ])
+    }
+
     public static func player(_ player: PlayerRecord) -> JSON {
         .object([
             ("player", .string(player.id.hex)), ("name", .string(player.name)),
