@@ -50,7 +50,7 @@ struct DemoTests {
         process.arguments = ["demo"] + arguments
         // Errors go to a file, so a full error pipe cannot stall the demo while its output is read.
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-demo-errors-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errors) }
         let out = Pipe()
         process.standardOutput = out

@@ -1337,10 +1337,14 @@ async function askForDevice(shown, message) {
     mount(shown, h('p', { id: 'ask-confirm' }, `Your other phone added this one as ${record.name}'s device (user `,
       h('code', {}, record.user.slice(0, 8)), '). Is that you?'),
     h('button', { type: 'button', class: 'primary', id: 'ask-accept', onclick: async () => {
-      await local.writeDevice(record);
-      state.device = record;
-      mount(shown);
-      await joinSpace(message);
+      try {
+        await local.writeDevice(record);
+        state.device = record;
+        mount(shown);
+        await joinSpace(message);
+      } catch (error) {
+        mount(message, problem(error));
+      }
     } }, `Yes, I am ${record.name}`),
     h('button', { type: 'button', id: 'ask-refuse', onclick: () => mount(shown, h('p', {}, 'Nothing changed on this phone.')) },
       'No'));

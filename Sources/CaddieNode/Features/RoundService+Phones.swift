@@ -41,8 +41,7 @@ extension RoundService {
     /// The name a user's devices joined `space` under, while one of them is neither revoked nor removed; nil for
     /// anyone else. A phone adds a device of its user only when that user is such a member.
     public func memberName(space: SpaceID, user: PublicKey) throws(NodeError) -> String? {
-        if try run({ try store.isRemoved(space, user: user) }) { return nil }
-        return try run { try store.members(space) }.first { $0.user == user && $0.revokedAfter == nil }?.userName
+        try members(space: space).first { $0.user == user }?.name
     }
 
     /// The users of a space with a device in it that is neither revoked nor removed, by name: each with the name shown
