@@ -228,6 +228,7 @@ public struct NodeAPI: Sendable {
         space.on("guidance/hole", method: .post) { request, context in try await holeGuidance(request, context) }
         addInviteRoutes(space)
         addDeviceRequestRoutes(space)
+        addDraftRoutes(space)
         return router
     }
 

@@ -57,6 +57,10 @@ struct PartnerAccess {
         if request.method == .post, inSpace, parts.count == 6, parts[3] == "device-requests", parts[5] == "approval" {
             return try await approval(request, context: context, next: next)
         }
+        // Drafts sign nothing: a phone that is a device of its own signs the new player or game itself.
+        if request.method == .post, inSpace, parts.count == 4, parts[3] == "player-drafts" || parts[3] == "game-drafts" {
+            return try await draft(request, context: context, next: next)
+        }
         throw APIError(
             status: .forbidden, code: "partner_phone",
             message: session.person == nil
@@ -93,15 +97,39 @@ struct PartnerAccess {
 
     struct SignedOps: Decodable { let ops: [String] }
 
+    struct DraftUser: Decodable { let user: String? }
+
+    /// The user and device this session is bound to; refused, naming what waits on it, while it is bound to none.
+    func device(before doing: String) throws -> (user: PublicKey, device: PublicKey) {
+        guard let person = session.person else {
+            throw APIError(
+                status: .forbidden, code: "partner_phone",
+                message: "this phone is not a device yet: make it one (Devices, This phone) before \(doing)")
+        }
+        return person
+    }
+
+    /// A draft, for a phone that is a device already; a player it links to a user is its own user's.
+    func draft<Context: RequestContext>(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let person = try device(before: "it adds players or games")
+        let buffer = try await body(request)
+        if let asked = try? JSONDecoder().decode(DraftUser.self, from: Data(buffer.readableBytesView)), let user = asked.user,
+            user.lowercased() != person.user.hex
+        {
+            throw APIError(
+                status: .forbidden, code: "partner_phone",
+                message: "a partner's phone links a player to its own user (\(person.user.short)) only")
+        }
+        return try await next(Request(head: request.head, body: .init(buffer: buffer)), context)
+    }
+
     /// Ops, only of the device this session is bound to.
     func ops<Context: RequestContext>(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let person = session.person else {
-            throw APIError(
-                status: .forbidden, code: "partner_phone",
-                message: "this phone is not a device yet: make it one (Devices, This phone) before it sends entries")
-        }
+        let person = try device(before: "it sends entries")
         let buffer = try await body(request)
         if let sent = try? JSONDecoder().decode(SignedOps.self, from: Data(buffer.readableBytesView)) {
             for (index, text) in sent.ops.enumerated() {

@@ -74,6 +74,9 @@ struct PartnerSessionTests {
             ("POST", "\(base)/games/\(game)/scores", #"{"player": "Dev", "hole": 1, "strokes": 4}"#),
             ("PATCH", "\(base)/games/\(game)", #"{"formats": ["stroke"]}"#),
             ("POST", "\(base)/players", #"{"name": "Zed"}"#),
+            // Drafts sign nothing, but only a phone that is a device of its own has a use for them.
+            ("POST", "\(base)/player-drafts", #"{"name": "Zed"}"#),
+            ("POST", "\(base)/game-drafts", #"{"course": "x", "tee": "1", "players": ["Ana"]}"#),
         ] {
             let reply = try cy.send(method, path, body)
             #expect(reply.status == 403, "\(method) \(path): \(reply.status) \(reply.text)")
@@ -124,6 +127,11 @@ struct PartnerSessionTests {
         let entry = try #require(log.first { ($0["change"] as? String)?.contains("score Dev hole 1: 6") == true })
         #expect(entry["user"] as? String == "Dee" && entry["device"] as? String == phone.device.publicKey.hex)
         #expect(try ana.ok(["web", "sessions"]).stdout.contains("partner, device \(phone.device.publicKey.hex.prefix(8))"))
+        // Bound, it drafts a player, linked to its own user only.
+        let ownDraft = try cy.send("POST", "\(base)/player-drafts", #"{"name":"Dee","user":"\#(phone.user.publicKey.hex)"}"#)
+        #expect(ownDraft.status == 200, "\(ownDraft.text)")
+        let othersDraft = try cy.send("POST", "\(base)/player-drafts", #"{"name":"Ann B.","user":"\#(zed.user.publicKey.hex)"}"#)
+        #expect(othersDraft.status == 403 && othersDraft.text.contains("its own user"), "\(othersDraft.text)")
 
         // A new phone of Dee's asks for a device code; Dee's phone answers it for Dee only: a certificate by another
         // user through Dee's session is refused before anything checks it, Dee's own passes.

@@ -114,6 +114,81 @@ struct PhoneDeviceTests {
         #expect(words?.count == 2048 && words?.first == "abandon" && words?.last == "zoo")
     }
 
+    @Test("a new player and a new game are drafted by the node, which signs nothing, and signed by the phone's device")
+    func phoneSignsNewPlayersAndGames() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, api, spaceHex) = (served.homes[0], served.api, served.space)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        var phone = Phone()
+        let admitted = try api.post(
+            "\(base)/admissions",
+            #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(phone.certificate))"}"#
+        )
+        let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+        #expect(
+            try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(phone.join(space, name: "Dee", proof: proof)))"]}"#).status
+                == 201)
+
+        // Drafts the node refuses, each saying why; a draft that passes changes nothing either: the node signs nothing.
+        let before = try ana.stateHash()
+        let taken = try api.post("\(base)/player-drafts", #"{"name":"dev"}"#)
+        #expect(taken.status == 400 && taken.text.contains("is taken"), "\(taken.text)")
+        let stranger = try api.post("\(base)/player-drafts", #"{"name":"Dee","user":"\#(SigningKey.generate().publicKey.hex)"}"#)
+        #expect(stranger.status == 400 && stranger.text.contains("not a member"), "\(stranger.text)")
+        #expect(try api.post("\(base)/player-drafts", #"{"name":"Dee","user":"xyz"}"#).status == 400)
+        #expect(try api.post("\(base)/player-drafts", #"{"name":"Dee","index":99}"#).status == 400)
+        let drafted = try api.post(
+            "\(base)/player-drafts", #"{"name":" Dee ","index":20.5,"user":"\#(phone.user.publicKey.hex)"}"#)
+        #expect(drafted.status == 200)
+        #expect(try ana.stateHash() == before)
+        let playerHex = try #require(try drafted.object()["player"] as? String)
+        let player = try #require(PlayerID(hex: playerHex))
+        let playerChanges = try Payload.decode(try #require(Hex.decode(try drafted.object()["payload"] as? String ?? "")))
+        #expect(
+            playerChanges == [
+                .set(player, fields: PlayerRecord.fields(name: "Dee", user: phone.user.publicKey, handicapIndex: 20.5))
+            ])
+        #expect(try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(phone.op(space, playerChanges)))"]}"#).status == 201)
+        let listed = try api.get("\(base)/players").array().first { $0["player"] as? String == playerHex }
+        #expect(listed?["name"] as? String == "Dee")
+
+        // The game: Dee and Dev on the served game's course and tee.
+        let shownGame = try api.get("\(base)/games/\(served.game)").object()
+        let (course, tee) = (try #require(shownGame["course"] as? String), try #require(shownGame["tee"] as? String))
+        let card = try api.get("\(base)/games/\(served.game)/card").object()
+        let dev = try #require(
+            (card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }?["player"] as? String)
+        let wrongTee = try api.post(
+            "\(base)/game-drafts", #"{"course":"\#(course)","tee":"Purple","players":["\#(playerHex)","\#(dev)"]}"#)
+        #expect(wrongTee.status == 400 || wrongTee.status == 404, "\(String(decoding: wrongTee.body, as: UTF8.self))")
+        let beforeGame = try ana.stateHash()
+        let gameDraft = try api.post(
+            "\(base)/game-drafts",
+            #"{"course":"\#(course)","tee":"\#(tee)","players":["\#(playerHex)","\#(dev)"],"formats":["stroke","skins"]}"#)
+        #expect(gameDraft.status == 200, "\(String(decoding: gameDraft.body, as: UTF8.self))")
+        #expect(try ana.stateHash() == beforeGame)
+        let gameHex = try #require(try gameDraft.object()["game"] as? String)
+        let gameChanges = try Payload.decode(try #require(Hex.decode(try gameDraft.object()["payload"] as? String ?? "")))
+        #expect(gameChanges.count == 3)
+        guard case .set(let kind, let entity, let fields)? = gameChanges.first else {
+            Issue.record("the game draft starts with \(String(describing: gameChanges.first))")
+            return
+        }
+        #expect(
+            kind == .game && entity.hex == gameHex && fields["tee"] == .text(tee) && fields["formats"] == .text("stroke,skins"))
+        #expect(try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(phone.op(space, gameChanges)))"]}"#).status == 201)
+        let made = try api.get("\(base)/games/\(gameHex)/card").object()
+        #expect(Set((made["players"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []) == ["Dee", "Dev"])
+        let log = try api.get("\(base)/log").array()
+        for words in ["player \(playerHex.prefix(8))", "new game \(gameHex.prefix(8))"] {
+            let entry = try #require(log.first { ($0["change"] as? String)?.hasPrefix(words) == true }, "\(words)")
+            #expect(entry["user"] as? String == "Dee" && entry["device"] as? String == phone.device.publicKey.hex)
+            #expect(entry["verified"] as? Bool == true)
+        }
+    }
+
     @Test(
         "a second phone becomes another device of the same user from the first phone, by the code it shows: one golfer, one user"
     )

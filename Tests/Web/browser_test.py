@@ -452,11 +452,79 @@ def https_phone(work, drivers, figures):
              "the partner's Devices screen says it reads until it becomes a device of its own")
         check(not partner.find_elements(By.ID, "signin-code"), "a partner's phone offers no sign-in codes")
         shot(partner, "https-partner-devices-390")
+        https_code_and_game(phone, partner, origin, mine, lambda: api_log(home, http, space))
         partner.quit()
         drivers.remove(partner)
     finally:
         stop(process)
         log.close()
+
+
+def api_log(home, http, space):
+    """The audit of `space` from the node's API on its plain-HTTP port, with the home's token."""
+    request = urllib.request.Request("http://127.0.0.1:%d/v1/spaces/%s/log" % (http, space))
+    with open(os.path.join(home, "api-token")) as handle:
+        request.add_header("Authorization", "Bearer " + handle.read().strip())
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+def https_code_and_game(phone, partner, origin, mine, log):
+    """Over HTTPS at caddie.test: the partner's phone becomes another device of Ida's by a code her phone approves,
+    then adds Ida as a player and starts a game, both signed on that phone (the node drafts them and signs nothing)."""
+    print("Over HTTPS: another device of Ida's by a code, then a player and a game signed on it")
+    retry(lambda: tap(partner, partner.find_element(By.CSS_SELECTOR, "#phone-ask summary")))
+    retry(lambda: tap(partner, partner.find_element(By.ID, "ask-go")))
+    wait(partner, lambda d: d.find_elements(By.ID, "ask-code"), "the partner's phone shows a code over HTTPS")
+    code = partner.find_element(By.ID, "ask-code").text
+    asking = partner.find_element(By.ID, "ask-device").text
+    phone.get(origin + "/#/sync")
+    wait(phone, lambda d: d.find_elements(By.ID, "phone-add"), "Ida's phone offers to add another device of hers")
+    retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "#phone-add summary")))
+    retry(lambda: phone.find_element(By.ID, "add-code").send_keys(code))
+    retry(lambda: tap(phone, phone.find_element(By.ID, "add-look")))
+    wait(phone, lambda d: d.find_elements(By.ID, "add-device"), "the code names the asking device")
+    check(phone.find_element(By.ID, "add-device").text == asking, "both phones show the same device: %s" % asking)
+    retry(lambda: tap(phone, phone.find_element(By.ID, "add-go")))
+    wait(phone, lambda d: d.find_elements(By.ID, "add-done"), "Ida's phone signed the certificate")
+    wait(partner, lambda d: d.find_elements(By.ID, "ask-accept"), "the asking phone learns it was added", timeout=20)
+    retry(lambda: tap(partner, partner.find_element(By.ID, "ask-accept")))
+    wait(partner, lambda d: d.find_elements(By.ID, "phone-identity"), "the asking phone joins as Ida's device", timeout=20)
+    record = partner.execute_async_script(PHONE_DEVICE)
+    check(record is not None and record["user"] == mine["user"] and record["device"] != mine["device"],
+          "over HTTPS the code made the partner's phone a second device of Ida: %s" % record)
+    shot(partner, "https-code-joined-390")
+
+    partner.get(origin + "/#/new")
+    wait(partner, lambda d: d.find_elements(By.ID, "course-q"), "the new-game screen opens on the second device")
+    retry(lambda: tap(partner, partner.find_element(By.CSS_SELECTOR, "#add-player summary")))
+    retry(lambda: partner.find_element(By.ID, "player-name").send_keys("Ida"))
+    retry(lambda: tap(partner, partner.find_element(By.ID, "player-me")))
+    retry(lambda: tap(partner, partner.find_element(By.ID, "player-add")))
+    wait(partner, lambda d: d.find_elements(By.XPATH, "//div[@class='player-pick']//label[normalize-space()='Ida']"),
+         "the player added on the phone is listed to play", timeout=20)
+    partner.find_element(By.ID, "course-q").send_keys("nine")
+    retry(lambda: tap(partner, partner.find_element(By.XPATH, "//button[normalize-space()='Search']")))
+    wait(partner, lambda d: d.find_elements(By.XPATH, "//button[normalize-space()='Browser Test Nine']"), "the course is found")
+    retry(lambda: tap(partner, partner.find_element(By.XPATH, "//button[normalize-space()='Browser Test Nine']")))
+    wait(partner, lambda d: d.find_elements(By.CSS_SELECTOR, "#tee option[value='Yellow']"), "its tee is listed")
+    shot(partner, "https-new-game-signed-390")
+    retry(lambda: tap(partner, partner.find_element(By.XPATH, "//button[normalize-space()='Start the game']")))
+    wait(partner, lambda d: "/#/game/" in d.current_url and d.find_elements(By.ID, "hole-title"),
+         "the game signed on the phone opens its card once the node has it", timeout=20)
+    game = partner.current_url.split("/#/game/")[1]
+    check("Ida" in text(partner) and "Hana" in text(partner), "the new game's card shows Hana and Ida")
+    entries = log()
+    added = [e for e in entries if e["change"].startswith("player ") and "name=Ida" in e["change"]]
+    started = [e for e in entries if e["change"].startswith("new game %s" % game[:8])]
+    check(len(started) == 1 and "added Hana to game %s" % game[:8] in started[0]["change"]
+          and "added Ida to game %s" % game[:8] in started[0]["change"],
+          "the new game's op puts Hana and Ida on its roster: %s" % [e["change"] for e in started])
+    for what, found in (("the new player", added), ("the new game", started)):
+        check(len(found) == 1 and found[0]["user"] == "Ida" and found[0]["device"] == record["device"] and found[0]["verified"],
+              "the audit names Ida and her second phone's device for %s, signed there: %s"
+              % (what, [(e["change"], e["user"], e["device"][:8]) for e in found]))
+    check("user=" + mine["user"][:8] in added[0]["change"], "the player is linked to Ida's user: %s" % added[0]["change"])
 
 
 def to_hole(phone, number):
@@ -1287,6 +1355,12 @@ def main():
         check(status == 200 and setup["formats"] == ["stroke", "stableford", "skins", "nassau"] and setup["stake"] == 2
               and teams == {players["Ana"]: "A", players["Ben"]: "A", players["Cleo"]: "B", players["Dev"]: "B"},
               "the game made in the browser plays skins and a Nassau, Ana & Ben v Cleo & Dev, 2 a unit: %s" % setup)
+        # The phone is Dev's own device by now: it signed the new game itself, from the node's draft.
+        started = audit(node_a, space, "new game %s" % new_game[:8])
+        check(len(started) == 1 and started[0]["user"] == "Dev" and started[0]["device"] == mine["device"]
+              and started[0]["change"].count("added ") == 4,
+              "the audit names Dev and the phone's device for the new game and its four players: %s"
+              % [(e["change"], e["user"], e["device"][:8]) for e in started])
 
         print("Tap to paint on the other node's page (50 taps)")
         phone_b = browser(390, 844)

@@ -177,3 +177,65 @@ test('recovery words give back their seed, and a wrong, missing or misplaced wor
   const user = await ops.keyFromSeed(await ops.seedFromWords((await ops.recoveryWords(ops.unhex(vectors.userSeed), words)).join(' '), words));
   assert.equal(ops.hex(user.publicKey), vectors.userPublicKey);
 });
+
+/** A payload of a set followed by roster adds (`set` is a one-change setPayload; its count byte is raised). */
+function withRoster(set, game, players) {
+  const out = [...set];
+  out[1] = 1 + players.length;
+  for (const player of players) out.push(0x11, ...ops.unhex(game), ...ops.unhex(player));
+  return Uint8Array.from(out);
+}
+
+test('a draft is read as the vectors hold it: the player and the game with its roster add', () => {
+  const byName = Object.fromEntries(vectors.ops.map((op) => [op.name, op]));
+  assert.deepEqual(ops.readDraft(byName.player.payload), [{ tag: 'set', kind: 'player', entity: 'b0b1b2b3b4b5b6b7',
+    fields: { index: { number: 12.4 }, name: { text: 'Ana' } } }]);
+  assert.deepEqual(ops.readDraft(byName.game.payload), [
+    { tag: 'set', kind: 'game', entity: 'a0a1a2a3a4a5a6a7', fields: { finished: { integer: 0n }, tee: { text: 'White' } } },
+    { tag: 'rosterAdd', game: 'a0a1a2a3a4a5a6a7', player: 'b0b1b2b3b4b5b6b7' },
+  ]);
+  // Every other change of the vectors is refused: a phone never signs a join, score, attest or removal it was handed.
+  for (const name of ['join', 'score', 'correction', 'attest', 'statistics', 'roster remove', 'revoke']) {
+    assert.throws(() => ops.readDraft(byName[name].payload), /only sets and roster adds/, name);
+  }
+  assert.throws(() => ops.readDraft(`${byName.player.payload}00`), /bytes after/);
+  assert.throws(() => ops.readDraft(byName.player.payload.slice(0, -4)), /ends early/);
+  assert.throws(() => ops.readDraft(`02${byName.player.payload.slice(2)}`), /version 1/);
+});
+
+test('a player draft is signed only when it is the player asked for', () => {
+  const asked = { player: 'b0b1b2b3b4b5b6b7', name: 'Ana', index: 12.4 };
+  const draft = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { number: 12.4 }]]);
+  assert.equal(ops.checkPlayerDraft(draft, asked).length, 1);
+  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, name: 'Ann' }), /names the player "Ana", not "Ann"/);
+  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, index: 3 }), /Handicap Index/);
+  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, player: 'c0c1c2c3c4c5c6c7' }), /not one new player/);
+  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, user: '11'.repeat(32) }), /another user/);
+  const linked = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['user', { bytes: '11'.repeat(32) }]]);
+  assert.equal(ops.checkPlayerDraft(linked, { ...asked, index: null, user: '11'.repeat(32) }).length, 1);
+  assert.throws(() => ops.checkPlayerDraft(linked, { ...asked, index: null }), /another user/);
+  const extra = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { number: 12.4 }], ['admin', { integer: 1 }]]);
+  assert.throws(() => ops.checkPlayerDraft(extra, asked), /not asked for: admin/);
+});
+
+test('a game draft is signed only with the course, tee and players chosen, and nothing else', () => {
+  const game = 'a0a1a2a3a4a5a6a7';
+  const [ana, ben, cy] = ['b0b1b2b3b4b5b6b7', 'b1b1b2b3b4b5b6b7', 'b2b1b2b3b4b5b6b7'];
+  const fields = [['course', { bytes: 'c0c1c2c3c4c5c6c7' }], ['tee', { text: 'White' }], ['finished', { integer: 0 }],
+    ['created', { integer: 1764400000000 }], ['formats', { text: 'stroke,skins' }]];
+  const asked = { game, course: 'c0c1c2c3c4c5c6c7', tee: 'White', players: [ana, ben] };
+  const draft = withRoster(ops.setPayload('game', game, fields), game, [ana, ben]);
+  assert.equal(ops.checkGameDraft(draft, asked).length, 3);
+  assert.throws(() => ops.checkGameDraft(draft, { ...asked, tee: 'Red' }), /tee "White", not "Red"/);
+  assert.throws(() => ops.checkGameDraft(draft, { ...asked, course: 'c9c1c2c3c4c5c6c7' }), /another course/);
+  assert.throws(() => ops.checkGameDraft(draft, { ...asked, players: [ana, ben, cy] }), /not the ones chosen/);
+  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('game', game, fields), game, [ana, ben, cy]), asked),
+    /not the ones chosen/);
+  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('game', game, fields), 'a9a1a2a3a4a5a6a7', [ana, ben]), asked),
+    /another game/);
+  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('player', game, fields), game, [ana, ben]), asked),
+    /not one new game/);
+  const finished = fields.map(([k, v]) => [k, k === 'finished' ? { integer: 1 } : v]);
+  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('game', game, finished), game, [ana, ben]), asked),
+    /new, open game/);
+});

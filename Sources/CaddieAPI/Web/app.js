@@ -164,7 +164,9 @@ async function showGames() {
           h('span', { class: game.finished ? 'tag done' : 'tag live' }, game.finished ? 'finished' : 'in progress'))))));
 }
 
-async function showNewGame() {
+/** The new-game screen. `kept` ({chosen, tee}) is the course and tee already chosen when it is drawn again after a
+ * player was added. */
+async function showNewGame(kept = null) {
   const [players, FORMATS] = await Promise.all([get(`${base()}/players`), formats()]);
   const results = h('ul', { class: 'list', id: 'course-results', 'aria-live': 'polite' });
   const tee = h('select', { id: 'tee', name: 'tee', required: true }, h('option', { value: '' }, 'Choose a course first'));
@@ -218,9 +220,58 @@ async function showNewGame() {
     if (sides[0].length || sides[1].length) body.teams = sides;
     if (stake > 0) body.stake = stake;
     try {
-      const game = await post(`${base()}/games`, body);
-      window.location.hash = `#/game/${game.game}`;
+      if (!state.device?.spaces[state.space.space]) {
+        const game = await post(`${base()}/games`, body);
+        window.location.hash = `#/game/${game.game}`;
+        return;
+      }
+      // A phone that is a device of its own signs the new game itself: the node drafts it (its checks), the phone
+      // checks the draft is the game asked for, signs it and sends it like an entry.
+      const draft = await post(`${base()}/game-drafts`, body);
+      ops.checkGameDraft(draft.payload, { game: draft.game, course: chosen.course, tee: tee.value, players: ids });
+      await signOne(ops.unhex(draft.payload), { kind: 'game', game: draft.game });
+      await send();
+      const waiting = state.pending.find((e) => e.kind === 'game' && e.game === draft.game);
+      if (!waiting) window.location.hash = `#/game/${draft.game}`;
+      else if (waiting.refused) mount(message, problem(new Error(`the node refused the new game: ${waiting.refused}`)));
+      else mount(message, h('p', { class: 'tag pending', id: 'game-waiting' }, 'The new game is signed and kept on this phone; '
+        + 'it is sent when the node answers again.'));
     } catch (error) { mount(message, problem(error)); }
+  }
+
+  // Enter in the player's fields adds the player; it must not start the game (the form around them).
+  function addOnEnter(event) {
+    if (event.key === 'Enter') addPlayer(event);
+  }
+
+  async function addPlayer(event) {
+    event.preventDefault();
+    const name = document.getElementById('player-name').value.trim();
+    const indexText = document.getElementById('player-index').value.trim();
+    const index = indexText === '' ? null : Number(indexText);
+    const mineToo = document.getElementById('player-me')?.checked ?? false;
+    const said = document.getElementById('player-message');
+    if (!name) return mount(said, problem(new Error('give the player\'s name')));
+    if (index !== null && !Number.isFinite(index)) return mount(said, problem(new Error('a Handicap Index is a number, e.g. 12.4 (+2 as -2)')));
+    try {
+      const body = { name, ...(index !== null ? { index } : {}) };
+      if (!state.device?.spaces[state.space.space]) {
+        await post(`${base()}/players`, body);
+      } else {
+        // Signed by this phone's device, as a new game is: the audit names its user for the new player.
+        if (mineToo) body.user = state.device.user;
+        const draft = await post(`${base()}/player-drafts`, body);
+        ops.checkPlayerDraft(draft.payload, { player: draft.player, name, index, user: body.user ?? null });
+        await signOne(ops.unhex(draft.payload), { kind: 'player', player: draft.player });
+        await send();
+        const waiting = state.pending.find((e) => e.kind === 'player' && e.player === draft.player);
+        if (waiting?.refused) throw new Error(`the node refused the new player: ${waiting.refused}`);
+        if (waiting) throw new Error('the new player is kept on this phone and is sent when the node answers again');
+      }
+      await showNewGame({ chosen, tee: tee.value });
+      say(`${name} added.`);
+      document.getElementById('player-name')?.focus();
+    } catch (error) { mount(said, problem(error)); }
   }
 
   mount(main,
@@ -246,6 +297,19 @@ async function showNewGame() {
               value: m.player, selected: m.player === players[(index + 1) % players.length].player,
             }, `marked by ${m.name}`)))))),
       h('p', { class: 'hint' }, 'A marker keeps a player\'s score and attests their card at the end, from their own device.'),
+      h('details', { id: 'add-player' }, h('summary', {}, 'Add a player'),
+        h('div', { class: 'stack' },
+          h('label', { for: 'player-name' }, 'Name'),
+          h('input', { id: 'player-name', maxlength: 64, autocomplete: 'off', onkeydown: addOnEnter }),
+          h('label', { for: 'player-index' }, 'Handicap Index (optional; a plus index as -2)'),
+          h('input', { id: 'player-index', type: 'number', step: '0.1', min: '-10', max: '54', inputmode: 'decimal',
+            onkeydown: addOnEnter }),
+          state.device?.spaces[state.space.space] && !players.some((p) => p.user === state.device.user)
+            ? h('div', { class: 'check' }, h('input', { type: 'checkbox', id: 'player-me' }),
+              h('label', { for: 'player-me' }, `This player is me (${state.device.name})`))
+            : null,
+          h('button', { type: 'button', id: 'player-add', onclick: addPlayer }, 'Add the player'),
+          h('div', { id: 'player-message', 'aria-live': 'assertive' }))),
       h('fieldset', {}, h('legend', {}, 'Side games'),
         FORMATS.map((f) => h('div', { class: 'format-pick' },
           h('div', { class: 'check' },
@@ -266,6 +330,10 @@ async function showNewGame() {
         h('input', { id: 'stake', type: 'number', min: '0', step: '0.5', value: '0', inputmode: 'decimal' })),
       h('button', { type: 'submit', class: 'primary' }, 'Start the game')),
     message);
+  if (kept?.chosen) {
+    await choose(kept.chosen);
+    if ([...tee.options].some((o) => o.value === kept.tee)) tee.value = kept.tee;
+  }
 }
 
 // MARK: The card
@@ -678,6 +746,7 @@ function kept(hole, space, game, tapped, disputes = 0) {
 
 /** The clocks of every value on the open card: an op signed here is stamped after all of them. */
 function cardClocks() {
+  if (!state.card) return [];
   return state.card.players.flatMap((p) => p.cells.flatMap((c) => c.values.map((v) => ops.parseClock(v.hlc))));
 }
 
@@ -828,6 +897,7 @@ function refusedView() {
   const what = (e) => (e.kind === 'choice' ? `${e.choiceKey} on hole ${e.hole}: ${e.choice === 'lone' ? 'alone'
     : e.choice ? nameOf(e.choice) : 'cleared'}` : e.kind === 'attest' ? `the attestation of ${nameOf(e.player)}'s card`
     : e.kind === 'finish' ? (e.choice ? 'finishing the game' : 'reopening the game')
+    : e.kind === 'game' ? 'the new game' : e.kind === 'player' ? 'a new player'
     : `${nameOf(e.player)}, hole ${e.hole}: ${e.strokes}`);
   return h('section', { class: 'panel', 'aria-label': 'Entries the node refused' },
     h('h3', {}, `${refused.length} ${refused.length === 1 ? 'entry' : 'entries'} refused, kept on this phone`),

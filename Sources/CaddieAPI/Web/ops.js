@@ -263,3 +263,97 @@ export async function recoveryWords(seed, words) {
   }
   return out;
 }
+
+const KIND_NAMES = Object.fromEntries(Object.entries(KINDS).map(([name, tag]) => [tag, name]));
+
+/** Big-endian reading, as the format writes; running past the end throws. */
+class Reader {
+  constructor(bytes) { this.bytes = bytes; this.at = 0; }
+  take(n) {
+    if (this.at + n > this.bytes.length) throw new RangeError('the payload ends early');
+    const out = this.bytes.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+  u8() { return this.take(1)[0]; }
+  u16() { const b = this.take(2); return (b[0] << 8) | b[1]; }
+  u32() { const b = this.take(4); return ((b[0] << 24) >>> 0) + ((b[1] << 16) | (b[2] << 8) | b[3]); }
+  u64() { return this.take(8).reduce((value, b) => (value << 8n) | BigInt(b), 0n); }
+}
+
+function readValue(r) {
+  const tag = r.u8();
+  if (tag === 0) return null;
+  if (tag === 1) return { text: new TextDecoder('utf-8', { fatal: true }).decode(r.take(r.u16())) };
+  if (tag === 2) return { integer: BigInt.asIntN(64, r.u64()) };
+  if (tag === 3) return { number: new DataView(r.take(8).slice().buffer).getFloat64(0) };
+  if (tag === 4) return { bytes: hex(r.take(r.u32())) };
+  throw new RangeError(`a field value tag ${tag} is not one of the format's`);
+}
+
+/** The changes of a payload that holds only sets (0x10) and roster adds (0x11): [{tag: 'set', kind, entity,
+ * fields: {name: value}}, {tag: 'rosterAdd', game, player}]. Anything else (a join, a score, a removal, another
+ * version, bytes left over) throws: a phone reads with it what a node drafted before it signs it. */
+export function readDraft(payload) {
+  const r = new Reader(typeof payload === 'string' ? unhex(payload) : payload);
+  if (r.u8() !== 1) throw new RangeError('the payload is not of version 1');
+  const count = r.u8();
+  if (count < 1) throw new RangeError('the payload holds no change');
+  const changes = [];
+  for (let i = 0; i < count; i += 1) {
+    const tag = r.u8();
+    if (tag === 0x10) {
+      const kind = KIND_NAMES[r.u8()];
+      if (!kind) throw new RangeError('a set names an unknown record kind');
+      const entity = hex(r.take(8));
+      const fields = {};
+      for (let n = r.u16(); n > 0; n -= 1) fields[new TextDecoder().decode(r.take(r.u8()))] = readValue(r);
+      changes.push({ tag: 'set', kind, entity, fields });
+    } else if (tag === 0x11) {
+      changes.push({ tag: 'rosterAdd', game: hex(r.take(8)), player: hex(r.take(8)) });
+    } else {
+      throw new RangeError(`a draft holds only sets and roster adds, not a change of tag 0x${tag.toString(16).padStart(2, '0')}`);
+    }
+  }
+  if (r.at !== r.bytes.length) throw new RangeError('the payload has bytes after its changes');
+  return changes;
+}
+
+/** Checks a node's draft of a new player before the phone signs it: one set of the player `player` named `name`,
+ * linked to `user` (or to nobody), with `index` (or none). Throws with what differs. */
+export function checkPlayerDraft(payload, { player, name, user = null, index = null }) {
+  const changes = readDraft(payload);
+  const [set] = changes;
+  if (changes.length !== 1 || set.kind !== 'player' || set.entity !== player) {
+    throw new RangeError('the draft is not one new player record');
+  }
+  const { fields } = set;
+  const extra = Object.keys(fields).filter((key) => !['name', 'user', 'index'].includes(key));
+  if (extra.length) throw new RangeError(`the draft sets fields not asked for: ${extra.join(', ')}`);
+  if (fields.name?.text !== name.trim()) throw new RangeError(`the draft names the player "${fields.name?.text}", not "${name.trim()}"`);
+  if ((fields.user?.bytes ?? null) !== user) throw new RangeError('the draft links the player to another user');
+  if ((fields.index?.number ?? null) !== index) throw new RangeError('the draft gives another Handicap Index');
+  return changes;
+}
+
+/** Checks a node's draft of a new game before the phone signs it: one set of the game `game` on `course` from
+ * `tee`, not finished, and a roster add of that game for each of `players` (no other player, no other record).
+ * The setup fields (formats, sides, stake, markers) are the node's reading of the same request. */
+export function checkGameDraft(payload, { game, course, tee, players }) {
+  const changes = readDraft(payload);
+  const sets = changes.filter((c) => c.tag === 'set');
+  if (sets.length !== 1 || sets[0].kind !== 'game' || sets[0].entity !== game) {
+    throw new RangeError('the draft is not one new game record');
+  }
+  const { fields } = sets[0];
+  if (fields.course?.bytes !== course) throw new RangeError('the draft names another course');
+  if (fields.tee?.text !== tee) throw new RangeError(`the draft names tee "${fields.tee?.text}", not "${tee}"`);
+  if (fields.finished?.integer !== 0n || fields.deleted !== undefined) throw new RangeError('the draft is not a new, open game');
+  const added = changes.filter((c) => c.tag === 'rosterAdd');
+  if (added.some((c) => c.game !== game)) throw new RangeError('the draft adds players to another game');
+  const roster = added.map((c) => c.player);
+  if (roster.length !== players.length || new Set(roster).size !== roster.length || !players.every((p) => roster.includes(p))) {
+    throw new RangeError('the draft\'s players are not the ones chosen');
+  }
+  return changes;
+}

@@ -28,7 +28,8 @@ export function queue(entries, entry, now) {
  * place in the device's log); a correction is a new op that names the one it replaces. `cell` is what it carries:
  * a score (space, game, player, hole and the values), a hole choice (`kind` 'choice': space, game, hole, `key` and
  * `choice`, a player id, 'lone' or null), an attestation (`kind` 'attest': space, game, player), a finish or
- * reopening (`kind` 'finish': space, game, `choice` true to finish), or for a join only the space. */
+ * reopening (`kind` 'finish': space, game, `choice` true to finish), a new game (`kind` 'game': space, game), a new
+ * player (`kind` 'player': space, player), or for a join only the space. */
 export function signed(cell, op, now) {
   const kind = cell.kind ?? (cell.game ? 'score' : 'join');
   return {

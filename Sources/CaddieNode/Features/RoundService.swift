@@ -26,6 +26,19 @@ extension RoundService {
     )
         throws(NodeError) -> PlayerID
     {
+        let (id, changes) = try addPlayerChanges(space: space, name: name, user: user, handicapIndex: handicapIndex)
+        try append(space: space, keys: keys, changes: changes)
+        return id
+    }
+
+    /// The change that adds a player, checked (the name, the index, a name already taken) without signing anything:
+    /// ``addPlayer(space:keys:name:user:handicapIndex:)`` signs it; a phone that is a device of its own signs it
+    /// itself (the API's player drafts).
+    public func addPlayerChanges(
+        space: SpaceID, name: String, user: PublicKey?, handicapIndex: Double?
+    )
+        throws(NodeError) -> (id: PlayerID, changes: [Change])
+    {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { throw .badInput(.name, "must be 1...64 characters") }
         if let handicapIndex, !Handicap.handicapIndexRange.contains(handicapIndex) {
@@ -41,12 +54,7 @@ extension RoundService {
                     + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
         }
         let id = PlayerID(SecureRandom.entityID())
-        try append(
-            space: space, keys: keys,
-            changes: [
-                .set(id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex))
-            ])
-        return id
+        return (id, [.set(id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex))])
     }
 
     /// The player meant by `text`: an id, a unique id prefix, or a unique name (any case).

@@ -1,0 +1,65 @@
+import CaddieCore
+import CaddieNode
+import Foundation
+import Hummingbird
+
+/// New players and games for a phone that signs them itself: the node checks the request as it would for its own
+/// write (a name taken, a tee the course lacks, a marker who does not play) and answers with the payload of the op
+/// that makes the record (Protocol/op-format.md), unsigned. It keeps nothing and signs nothing; the phone checks the
+/// payload holds only the record it asked for, signs it with its own device and sends it with the ops it signs.
+extension NodeAPI {
+    struct PlayerDraft: Decodable {
+        let name: String
+        let index: Double?
+        /// The user who is this player (64 hex digits): a member of the space, usually the phone's own user.
+        let user: String?
+    }
+
+    func addDraftRoutes(_ space: RecordingGroup) {
+        space.on("player-drafts", method: .post) { request, context in try await draftPlayer(request, context) }
+        space.on("game-drafts", method: .post) { request, context in try await draftGame(request, context) }
+    }
+
+    /// POST /v1/spaces/{space}/player-drafts: `{player, payload}` for a new player.
+    func draftPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: PlayerDraft.self)
+        let user = try body.user.map { text in
+            guard let key = PublicKey(hex: text) else {
+                throw APIError.badRequest("'user' must be 64 hex digits (the user key of a member of this space)")
+            }
+            return key
+        }
+        let home = home
+        let (player, changes) = try await read {
+            if let user, !(try home.rounds.members(space: id).contains { $0.user == user }) {
+                throw APIError.badRequest(
+                    "'user' \(user.short) is not a member of this space: a player is linked to a user who has joined it")
+            }
+            return try home.rounds.addPlayerChanges(space: id, name: body.name, user: user, handicapIndex: body.index)
+        }
+        return Self.draft("player", player.hex, changes)
+    }
+
+    /// POST /v1/spaces/{space}/game-drafts: `{game, payload}` for a new game, from the body POST .../games takes.
+    func draftGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: NewGame.self)
+        let home = home
+        let (game, changes) = try await read {
+            var setup = body.setup.setup
+            setup.tee = nil
+            return try home.rounds.newGameChanges(
+                space: id, course: try home.courses.resolveCourse(id, body.course).id, tee: body.tee,
+                players: try home.rounds.resolvePlayers(id, body.players),
+                markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }),
+                setup: try home.rounds.resolve(setup, in: id))
+        }
+        return Self.draft("game", game.hex, changes)
+    }
+
+    /// The answer to a draft: the new record's id and the unsigned payload that makes it, as hex.
+    static func draft(_ kind: String, _ id: String, _ changes: [Change]) -> Response {
+        Response.json(.object([(kind, .string(id)), ("payload", .string(Hex.encode(Payload.encode(changes))))]))
+    }
+}
