@@ -97,6 +97,7 @@ let package = Package(
                 .embedInCode("Web/app.js"),
                 .embedInCode("Web/blake2b.js"),
                 .embedInCode("Web/device.js"),
+                .embedInCode("Web/guide.js"),
                 .embedInCode("Web/icon.svg"),
                 .embedInCode("Web/index.html"),
                 .embedInCode("Web/live.js"),

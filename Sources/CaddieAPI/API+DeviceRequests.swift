@@ -20,11 +20,7 @@ extension NodeAPI {
         space.on("device-requests/:code", method: .get) { _, context in
             let id = try await spaceID(context)
             let code = try Self.parameter(context, "code")
-            return Response.json(
-                Self.view(
-                    try Self.answering { () throws(DeviceRequests.Refusal) in
-                        try deviceRequests.read(code, space: id, now: Home.now())
-                    }))
+            return Response.json(Self.view(try home.deviceRequest(space: id, code: code)))
         }
         space.on("device-requests/:code/approval", method: .post) { request, context in
             try await approveDevice(request, context)
@@ -40,7 +36,7 @@ extension NodeAPI {
             throw APIError.badRequest("'device' must be 64 hex digits (the new phone's Ed25519 device key)")
         }
         let made = try Self.answering { () throws(DeviceRequests.Refusal) in
-            try deviceRequests.ask(space: id, device: device, now: Home.now())
+            try home.deviceRequests.ask(space: id, device: device, now: Home.now())
         }
         return Response.json(Self.view(made), status: .created)
     }
@@ -57,28 +53,10 @@ extension NodeAPI {
         guard let certificate = Hex.decode(body.certificate), certificate.count == 64 else {
             throw APIError.badRequest("'certificate' must be 128 hex digits (an Ed25519 signature)")
         }
-        let asked = try Self.answering { () throws(DeviceRequests.Refusal) in
-            try deviceRequests.read(code, space: id, now: Home.now())
-        }
-        guard
-            Membership.verifyCertificate(
-                user: user, device: asked.device, certifiedAt: body.certifiedAt, signature: certificate)
-        else {
-            throw APIError.badRequest(
-                "'certificate' does not verify: it must be the user key's Ed25519 signature over caddie-cert-v1, the user "
-                    + "key, the asking device's key and 'certifiedAt' (Protocol/op-format.md)")
-        }
         let home = home
-        guard let name = try await read({ try home.rounds.memberName(space: id, user: user) }) else {
-            throw APIError(
-                status: .forbidden, code: "refused",
-                message: "user \(user.short) has no device in this space: only a member's phone adds a device of theirs")
-        }
-        let approved = try Self.answering { () throws(DeviceRequests.Refusal) in
-            try deviceRequests.approve(
-                code, space: id,
-                approval: .init(user: user, name: name, certifiedAt: body.certifiedAt, certificate: certificate),
-                now: Home.now())
+        let approved = try await read {
+            try home.approveDeviceRequest(
+                space: id, code: code, user: user, certifiedAt: body.certifiedAt, certificate: certificate)
         }
         return Response.json(Self.view(approved))
     }
@@ -97,23 +75,13 @@ extension NodeAPI {
         return .object(fields)
     }
 
-    /// Runs a step of ``DeviceRequests``, its refusal as the API's error.
+    /// Runs a device's asking (``DeviceRequests/ask(space:device:now:)``), whose one refusal, a full table, is 503
+    /// (`busy`).
     static func answering<T>(_ step: () throws(DeviceRequests.Refusal) -> T) throws(APIError) -> T {
         do { return try step() } catch {
-            switch error {
-            case .malformed:
-                throw .badRequest("a device code is 8 letters and digits, as the new phone shows it (ABCD-EFGH)")
-            case .unknown:
-                throw .notFound(
-                    "no device asks with that code in this space: a code lasts 10 minutes; read the one the new phone "
-                        + "shows now")
-            case .approved:
-                throw APIError(status: .conflict, code: "conflict", message: "a phone of its user has answered that code already")
-            case .full:
-                throw APIError(
-                    status: .serviceUnavailable, code: "busy",
-                    message: "\(DeviceRequests.limit) devices are waiting to be added at this node: try again in a few minutes")
-            }
+            throw APIError(
+                status: .serviceUnavailable, code: "busy",
+                message: "\(DeviceRequests.limit) devices are waiting to be added at this node: try again in a few minutes")
         }
     }
 }

@@ -186,4 +186,54 @@ extension NodeAPI {
                 ),
             ]))
     }
+
+    /// GET /v1/spaces/{space}/games/{game}/guidance-pack: every hole's targets (as POST .../guidance/hole guides to
+    /// them: the green's centre with its front and back, the front, the back, each layup and hazard) and the green's
+    /// outline, for the phone to keep and guide from while no node answers (Web/guide.js).
+    func guidancePack(_ context: BasicRequestContext) async throws -> Response {
+        let (id, game) = try await gameParameters(context)
+        let home = home
+        let (course, holes): (CourseRecord, [(Int, Int?, [HoleTarget])]) = try await read {
+            let card = try home.rounds.card(space: id, game: try home.rounds.resolveGame(id, game).id)
+            guard let course = card.course else {
+                throw NodeError.notFound("the course of game \(card.game.id.short) has not arrived yet")
+            }
+            return (
+                course,
+                course.holes.map { hole in
+                    let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
+                    let targets = names.compactMap {
+                        try? home.guidance.holeTarget(course: course, hole: hole.number, target: $0)
+                    }
+                    return (hole.number, hole.par(tee: nil), targets)
+                }
+            )
+        }
+        func point(_ point: GeoPoint) -> JSON {
+            .object([("latitude", .double(point.latitude)), ("longitude", .double(point.longitude))])
+        }
+        let shown: [JSON] = holes.map { number, par, targets in
+            let outline = targets.lazy.compactMap(\.green).first
+            return .object([
+                ("hole", .int(number)), ("par", .optional(par)),
+                (
+                    "green",
+                    outline.map { .array($0.vertices.map { .array([.double($0.latitude), .double($0.longitude)]) }) } ?? .null
+                ),
+                (
+                    "targets",
+                    .array(
+                        targets.map { found in
+                            let target = found.target
+                            return .object([
+                                ("name", .string(target.name)), ("kind", .string(target.kind.rawValue)),
+                                ("latitude", .double(target.point.latitude)), ("longitude", .double(target.point.longitude)),
+                                ("front", target.greenFront.map(point) ?? .null), ("back", target.greenBack.map(point) ?? .null),
+                            ])
+                        })
+                ),
+            ])
+        }
+        return Response.json(.object([("course", .string(course.name)), ("holes", .array(shown))]))
+    }
 }

@@ -21,7 +21,6 @@ public struct NodeAPI: Sendable {
     let hub: EventHub
     let token: APIToken
     /// Phones waiting to become another device of a user (shared by the node's HTTP and HTTPS servers).
-    let deviceRequests = DeviceRequests()
     /// Seconds between keep-alive comments on an event stream.
     let keepAliveSeconds: Double
 
@@ -226,6 +225,7 @@ public struct NodeAPI: Sendable {
         }
         space.on("guidance", method: .post) { request, context in try await guidance(request, context) }
         space.on("guidance/hole", method: .post) { request, context in try await holeGuidance(request, context) }
+        space.on("games/:game/guidance-pack", method: .get) { _, context in try await guidancePack(context) }
         addInviteRoutes(space)
         addDeviceRequestRoutes(space)
         addDraftRoutes(space)

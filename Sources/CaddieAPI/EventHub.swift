@@ -64,6 +64,12 @@ public final class EventHub: Sendable {
         device = try? home.identity().deviceKey
         self.logger = logger
         (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        // A phone waiting for a phone of its user (or `caddie device approve`) to answer its code hears it here, not by
+        // asking again and again: which device was answered (its own key, public already), never the certificate.
+        home.deviceRequests.onApproval { [weak self] request in
+            self?.publish(
+                "device-request", .object([("space", .string(request.space.hex)), ("device", .string(request.device.hex))]))
+        }
     }
 
     deinit { state.withLock { $0.observation }.map(home.stopObserving) }

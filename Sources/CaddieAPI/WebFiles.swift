@@ -7,6 +7,7 @@ enum WebFiles {
         ("app.js", PackageResources.app_js),
         ("blake2b.js", PackageResources.blake2b_js),
         ("device.js", PackageResources.device_js),
+        ("guide.js", PackageResources.guide_js),
         ("icon.svg", PackageResources.icon_svg),
         ("index.html", PackageResources.index_html),
         ("live.js", PackageResources.live_js),

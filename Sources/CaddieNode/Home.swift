@@ -23,6 +23,8 @@ public final class Home: Sendable {
     /// Whether this is the running node's home object, which writes its ops itself and answers commands' writes
     /// (`takeWrites`); a command's home hands its ops to that node while one runs.
     let servesWrites = Mutex(false)
+    /// Phones asking to become another device of a user, by a code (only the running node's home is asked).
+    public let deviceRequests = DeviceRequests()
 
     var identityURL: URL { directory.appendingPathComponent("identity.json") }
     var keysURL: URL { directory.appendingPathComponent("keys.sealed") }

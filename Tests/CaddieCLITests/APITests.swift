@@ -144,6 +144,25 @@ struct APITests {
             "\(base)/guidance", #"{"latitude":36.5686,"longitude":-121.9499,"heading":0,"course":"\#(pebble)","hole":1}"#)
         #expect(toGreen.status == 200)
         #expect((try toGreen.object()["callout"] as? String)?.isEmpty == false)
+        // The pack a phone guides from in a dead zone: every hole, its green's centre where the course data has one,
+        // at the point POST .../guidance aims at.
+        let tee = try #require(((card["tees"] as? [[String: Any]])?.compactMap { $0["tee"] as? String })?.first)
+        let pebbleGame = try api.post(
+            "\(base)/games", #"{"course":"\#(pebble)","tee":"\#(tee)","players":["Ana"]}"#)
+        #expect(pebbleGame.status == 201, "\(pebbleGame.text)")
+        let pebbleID = try #require(try pebbleGame.object()["game"] as? String)
+        let pack = try api.get("\(base)/games/\(pebbleID)/guidance-pack").object()
+        let holes = try #require(pack["holes"] as? [[String: Any]])
+        #expect(pack["course"] as? String == "Pebble Beach Golf Links" && holes.count == 18)
+        let first = try #require(holes.first { $0["hole"] as? Int == 1 }?["targets"] as? [[String: Any]])
+        let centre = try #require(first.first { $0["kind"] as? String == "greenCentre" })
+        let aimed = try api.post(
+            "\(base)/guidance",
+            #"{"latitude":36.5686,"longitude":-121.9499,"to":{"latitude":\#(centre["latitude"] as? Double ?? 0),"longitude":\#(centre["longitude"] as? Double ?? 0)}}"#
+        ).object()
+        #expect(aimed["distanceMeters"] as? Double == (try toGreen.object()["distanceMeters"] as? Double))
+        #expect(try api.get("\(base)/games/nothing/guidance-pack").status == 404)
+        #expect(try api.post("\(base)/games/\(pebbleID)/finish", "").status == 200)  // the foursome's game stays the current one
 
         // Sync status and peers.
         let sync = try api.get("/v1/sync").object()

@@ -375,6 +375,8 @@ def https_phone(work, drivers, figures):
              "over HTTPS, Guide gets the phone's position and shows the green and the pond", timeout=20)
         check(phone.execute_script("return navigator.maxTouchPoints") >= 1, "the phone has touch")
         shot(phone, "https-guide-390")
+        online_targets = phone.find_element(By.ID, "targets").text
+        online_callout = phone.find_element(By.ID, "callout").text
 
         # Over HTTPS at a name that is not loopback, the phone becomes Ida's device and keeps a score through a
         # dead zone; the node takes it signed by the phone.
@@ -384,6 +386,26 @@ def https_phone(work, drivers, figures):
         wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens over HTTPS")
         stop(process)
         wait(phone, lambda d: "out of reach" in status(d), "the phone sees the node go")
+        # Guide in the dead zone: the phone works the distances out itself from the hole geometry it kept, and at
+        # the same position gets what the node said.
+        phone.get(origin + "/#/guide")
+        wait(phone, lambda d: d.find_elements(By.ID, "guide-start"), "the guidance screen opens with no node")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "guide-start")))
+        wait(phone, lambda d: "worked out on this phone" in d.find_element(By.ID, "guide-source").text,
+             "with no node, Guide says the distances are worked out on the phone", timeout=20)
+        offline_targets = phone.find_element(By.ID, "targets").text
+        check(offline_targets == online_targets and phone.find_element(By.ID, "callout").text == online_callout,
+              "the phone's own distances and callout are the node's at the same position: %r and %r"
+              % (offline_targets, online_targets))
+        phone.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                              {"latitude": TEE[0] + 0.0005, "longitude": TEE[1], "accuracy": 5})
+        wait(phone, lambda d: d.find_element(By.ID, "targets").text != online_targets,
+             "walking on in the dead zone, the distances follow the phone", timeout=20)
+        shot(phone, "https-guide-dead-zone-390")
+        retry(lambda: tap(phone, phone.find_element(By.ID, "guide-start")))
+        phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": TEE[0], "longitude": TEE[1], "accuracy": 5})
+        phone.get(origin + "/#/game/current")
+        wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens again in the dead zone")
         retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for Hana']")))
         retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
         wait(phone, lambda d: "1 entry on this phone, not yet sent" in status(d), "the entry is kept on the phone")
@@ -1044,6 +1066,8 @@ def one_screen(phone, origin, node, space, game, players, figures):
     shown = [e.text for e in phone.find_elements(By.CSS_SELECTOR, "#log-entries li") if e.is_displayed()]
     check(len(shown) == 3 and all("Dev hole 3" in t for t in shown),
           "filtered by Dev and hole 3 it shows that cell's three entries (the phone's, Ben's, the settling): %s" % shown)
+    check(any("this phone" in t for t in shown) and not any("this phone" in t and " Ben: " in t for t in shown),
+          "the entries this phone signed are marked 'this phone', Ben's are not: %s" % shown)
     phone.get(origin + "/#/game/" + game)
     for (width, height), hole, par in zip([(844, 390), (768, 1024), (1280, 800)], [6, 7, 8], [4, 4, 3]):
         phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -386,6 +386,7 @@ function keepScreens(game) {
   screensKept.add(game);
   get(`${base()}/games/${enc(game)}/standings`).catch(() => screensKept.delete(game));
   get(`${base()}/log?game=${enc(game)}`).catch(() => {});
+  get(`${base()}/games/${enc(game)}/guidance-pack`).catch(() => {});
 }
 
 async function showCard(gameText) {
@@ -1261,6 +1262,8 @@ async function showLog(gameText) {
         ? [' ', h('span', { class: 'tag', title: 'its own signature does not check; a later change of the same device, linked to it hash by hash, signs for it' }, `signed by its change ${card.opLabel(entry.coveredBy)}`)] : null,
       entry.removed ? [' ', h('span', { class: 'tag bad', title: entry.removed }, 'not in the card')] : null,
       entry.forkBranch ? [' ', h('span', { class: 'tag bad', title: 'its device signed two different histories; both stay in the card' }, 'forked device')] : null,
+      state.device && entry.device === state.device.device
+        ? [' ', h('span', { class: 'tag mine', title: `signed by this phone's own device ${state.device.device.slice(0, 8)}` }, 'this phone')] : null,
       ` ${card.clock(entry.time)} ${entry.user}: ${entry.change}${entry.removed ? ` (${entry.removed})` : ''} `,
       h('small', {}, `(${card.opLabel(entry.op)})`)))));
 }
@@ -1424,17 +1427,28 @@ async function askForDevice(shown, message) {
   }
 }
 
-/** Asks the node every 2 s whether a phone of the user has answered the code, until it has, the code has expired, or
- * the code is no longer on screen. */
+/** Waits until a phone of the user has answered the code (the node says so on the live stream), the code has
+ * expired, or the code is no longer on screen. */
 async function waitForApproval(asked, shown) {
   while (Date.now() < asked.expires && shown.isConnected) {
-    await new Promise((resolve) => setTimeout(resolve, 2000));
     try {
       const now = await get(`${base()}/device-requests/${encodeURIComponent(asked.code)}`);
       if (now.approved) return now;
     } catch (error) {
-      if (error.status !== 0) throw error;  // no node answers just now: ask again
+      if (error.status !== 0) throw error;  // no node answers just now: ask again when it does
     }
+    // Read again only when the node says a phone answered this device's code (the live stream's device-request
+    // event), when the stream opens again (an event may have been missed), or when the code ends: no asking on a timer.
+    await new Promise((resolve) => {
+      const timer = window.setTimeout(() => wake(null), Math.max(0, asked.expires - Date.now()));
+      function wake(device) {
+        if (device !== null && device !== asked.device) return;
+        deviceWaits.delete(wake);
+        window.clearTimeout(timer);
+        resolve();
+      }
+      deviceWaits.add(wake);
+    });
   }
   if (shown.isConnected) mount(shown, h('p', {}, 'The code has expired: show a new one.'));
   return null;
@@ -1664,11 +1678,36 @@ async function signOut() {
 const guide = {
   watch: null, heading: null, busy: false, player: null, audio: null, arrived: null, spoken: '', spokenAt: 0,
   speak: false, beacon: false, competition: false, metres: false,
+  pack: null, // the game's hole geometry (GET .../guidance-pack), to guide from while no node answers
+  lib: null,  // guide.js, loaded when Guide first opens (the service worker keeps it for a dead zone)
 };
+
+/** The guidance pack of a game: from the node, else the copy the phone kept (api.js); null when neither has one. */
+async function guidancePack(game) {
+  if (guide.pack?.game === game) return guide.pack;
+  try {
+    guide.pack = { game, ...(await get(`${base()}/games/${enc(game)}/guidance-pack`)) };
+  } catch (error) { return null; }
+  return guide.pack;
+}
+
+/** Guidance worked out on this phone from the kept pack, for the hole the player is on (entries waiting on the
+ * phone count as played), when no node answers. Null without a pack or a green for that hole. */
+function guidanceOnPhone(position) {
+  const c = state.card;
+  const player = c.players.find((p) => p.player === guide.player);
+  if (!guide.lib || !guide.pack || guide.pack.game !== c.game || !player) return null;
+  const waiting = new Set([...outbox.ofGame(state.pending, state.space.space, c.game).values()]
+    .filter((e) => e.player === player.player && !e.refused).map((e) => e.hole));
+  const hole = guide.lib.currentHole(c.holes, player.cells, waiting);
+  return guide.lib.holeGuidance(guide.pack, hole, position, { heading: guide.heading, metres: guide.metres });
+}
 
 async function showGuide() {
   await loadCard('current');
   const c = state.card;
+  await guidancePack(c.game);
+  guide.lib = guide.lib ?? await import('./guide.js').catch(() => null);
   guide.player = guide.player ?? (myPlayer(c) ?? c.players[0]).player;
   const toggle = (key, label, hint) => h('div', { class: 'check' },
     h('input', { type: 'checkbox', id: `g-${key}`, checked: guide[key], onchange: (event) => {
@@ -1690,6 +1729,7 @@ async function showGuide() {
     h('button', { type: 'button', id: 'guide-start', class: 'primary', onclick: () => (guide.watch === null ? startGuide() : stopGuide()) },
       guide.watch === null ? 'Start guidance' : 'Stop guidance'),
     h('p', { id: 'callout', class: 'callout', 'aria-live': 'polite' }),
+    h('p', { id: 'guide-source', class: 'hint' }),
     h('div', { id: 'arrival', 'aria-live': 'assertive' }),
     h('ul', { id: 'targets', class: 'list targets' }));
 }
@@ -1745,6 +1785,9 @@ async function onPosition(position) {
     });
     showGuidance(answer);
   } catch (error) {
+    // No node: the phone works the distances out itself from the hole geometry it kept.
+    const own = error.status === 0 ? guidanceOnPhone(position.coords) : null;
+    if (own) return showGuidance(own);
     const list = document.getElementById('targets');
     if (list) mount(list, h('li', {}, problem(error)));
   } finally {
@@ -1763,6 +1806,8 @@ function showGuidance(answer) {
   const main = answer.targets[0];
   const callout = document.getElementById('callout');
   callout.textContent = `Hole ${answer.hole}${answer.par ? `, par ${answer.par}` : ''}. ${main.callout}`;
+  const where = document.getElementById('guide-source');
+  if (where) where.textContent = answer.onPhone ? 'No node answers: distances worked out on this phone from the hole it kept.' : '';
   const now = Date.now();
   if (guide.speak && 'speechSynthesis' in window && (main.callout !== guide.spoken || now - guide.spokenAt > 15000) && now - guide.spokenAt > 6000) {
     guide.spoken = main.callout;
@@ -1832,7 +1877,12 @@ function stopBeacon() {
 
 // MARK: Live events
 
+/** Who waits for a phone of its user to answer a device code (waitForApproval): called with the device answered,
+ * or null when the live stream opens again. */
+const deviceWaits = new Set();
+
 function onEvent(type, data) {
+  if (type === 'device-request') [...deviceWaits].forEach((wake) => wake(data.device));
   if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${data.strokes} on hole ${data.hole}.`);
   if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
   if (type === 'standings' && data.space === state.space?.space && screensKept.has(data.game)) {
@@ -1887,6 +1937,7 @@ function start() {
     if (!back) return;
     state.opened += 1;
     // The node answers again: send what the phone kept, and show the screen as the node has it now.
+    [...deviceWaits].forEach((wake) => wake(null));
     send();
     if (state.opened > 1) route();
   } });

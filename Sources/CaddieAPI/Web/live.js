@@ -6,7 +6,8 @@
 // one refused connection while no node answers; what the phone kept is sent within 2 s of the node answering.
 
 export function connect({ onEvent, onStatus }) {
-  const types = ['score', 'conflict', 'conflict-resolved', 'card', 'standings', 'peer-connected', 'peer-lost'];
+  const types = ['score', 'conflict', 'conflict-resolved', 'card', 'standings', 'peer-connected', 'peer-lost',
+    'device-request'];
   let source = null;
   let retry = null;
   let delay = 1000;

@@ -1,7 +1,7 @@
 import CaddieCore
 import Testing
 
-@testable import CaddieAPI
+@testable import CaddieNode
 
 /// The codes a new phone shows to become another device of its user: pure bookkeeping, with the clock given.
 @Suite("device requests: a code per asking device, ten minutes, 64 at most, the first certificate stands")

@@ -7,27 +7,34 @@ import Synchronization
 /// the user's other phone, given that code, signs the device's certificate with the user key; the new phone takes
 /// the certificate and joins as that user's device. The node only carries the certificate: it cannot make one.
 /// Kept in memory for ten minutes (a restart forgets them: the new phone asks again), at most 64 at a time.
-final class DeviceRequests: Sendable {
+public final class DeviceRequests: Sendable {
     /// A device's request in one space, and the certificate once a device of its user has signed it.
-    struct Request: Sendable, Equatable {
-        let code: String
-        let space: SpaceID
-        let device: PublicKey
+    public struct Request: Sendable, Equatable {
+        public let code: String
+        public let space: SpaceID
+        public let device: PublicKey
         /// When the code stops working, ms since 1970.
-        let expires: UInt64
-        var approval: Approval?
+        public let expires: UInt64
+        public internal(set) var approval: Approval?
     }
 
     /// A user's certificate of the asking device, with the name the user's devices joined the space under.
-    struct Approval: Sendable, Equatable {
-        let user: PublicKey
-        let name: String
-        let certifiedAt: UInt64
-        let certificate: [UInt8]
+    public struct Approval: Sendable, Equatable {
+        public let user: PublicKey
+        public let name: String
+        public let certifiedAt: UInt64
+        public let certificate: [UInt8]
+
+        public init(user: PublicKey, name: String, certifiedAt: UInt64, certificate: [UInt8]) {
+            self.user = user
+            self.name = name
+            self.certifiedAt = certifiedAt
+            self.certificate = certificate
+        }
     }
 
     /// What a request for a code could not do.
-    enum Refusal: Error, Equatable {
+    public enum Refusal: Error, Equatable {
         /// The code is not 8 letters and digits of the code alphabet.
         case malformed
         /// No open request has that code in that space (never made, or expired).
@@ -38,15 +45,24 @@ final class DeviceRequests: Sendable {
         case full
     }
 
-    static let lifetimeMilliseconds: UInt64 = 600_000
-    static let limit = 64
+    public static let lifetimeMilliseconds: UInt64 = 600_000
+    public static let limit = 64
     /// 32 letters and digits without the ones read as others (0 and O, 1 and I): 40 bits in 8 of them.
     static let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
 
     private let open = Mutex<[String: Request]>([:])
+    /// Told of each approval as it is recorded (the API's live events tell the asking phone), whoever recorded it.
+    private let listeners = Mutex<[@Sendable (Request) -> Void]>([])
+
+    public init() {}
+
+    /// Calls `listener` with every request approved from now on, in this process.
+    public func onApproval(_ listener: @escaping @Sendable (Request) -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
 
     /// The request of `device` in `space`: its open one, or a new one with a new code.
-    func ask(space: SpaceID, device: PublicKey, now: UInt64) throws(Refusal) -> Request {
+    public func ask(space: SpaceID, device: PublicKey, now: UInt64) throws(Refusal) -> Request {
         let made: Request? = open.withLock { open in
             open = open.filter { $0.value.expires > now }
             if let known = open.values.first(where: { $0.space == space && $0.device == device && $0.approval == nil }) {
@@ -66,7 +82,7 @@ final class DeviceRequests: Sendable {
     }
 
     /// The open request a code names in `space`.
-    func read(_ typed: String, space: SpaceID, now: UInt64) throws(Refusal) -> Request {
+    public func read(_ typed: String, space: SpaceID, now: UInt64) throws(Refusal) -> Request {
         let code = try Self.normalized(typed)
         let found = open.withLock { open in open[code].flatMap { $0.space == space && $0.expires > now ? $0 : nil } }
         guard let found else { throw .unknown }
@@ -74,7 +90,7 @@ final class DeviceRequests: Sendable {
     }
 
     /// Records a user's certificate of the device a code names; the first one stands.
-    func approve(_ typed: String, space: SpaceID, approval: Approval, now: UInt64) throws(Refusal) -> Request {
+    public func approve(_ typed: String, space: SpaceID, approval: Approval, now: UInt64) throws(Refusal) -> Request {
         let code = try Self.normalized(typed)
         let result: Result<Request, Refusal> = open.withLock { open in
             guard var request = open[code], request.space == space, request.expires > now else { return .failure(.unknown) }
@@ -83,16 +99,18 @@ final class DeviceRequests: Sendable {
             open[code] = request
             return .success(request)
         }
-        return try result.get()
+        let approved = try result.get()
+        for listener in listeners.withLock({ $0 }) { listener(approved) }
+        return approved
     }
 
     /// A code as a person types it ("abcd efgh", "ABCD-EFGH"): capitals, separators left out.
-    static func normalized(_ typed: String) throws(Refusal) -> String {
+    public static func normalized(_ typed: String) throws(Refusal) -> String {
         let code = String(typed.uppercased().filter { $0 != "-" && $0 != " " })
         guard code.count == 8, code.allSatisfy({ alphabet.contains($0) }) else { throw .malformed }
         return code
     }
 
     /// A code as a phone shows it: two groups of four.
-    static func shown(_ code: String) -> String { "\(code.prefix(4))-\(code.dropFirst(4))" }
+    public static func shown(_ code: String) -> String { "\(code.prefix(4))-\(code.dropFirst(4))" }
 }
