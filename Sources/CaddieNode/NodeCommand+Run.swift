@@ -1,4 +1,5 @@
 import CaddieCore
+import CaddieCrypto
 import CaddieServices
 import CaddieSync
 import Foundation
@@ -78,7 +79,26 @@ extension Home {
             return .imported(applied: report.applied.count, duplicates: report.duplicates)
         case .sync:
             throw .refused("a sync runs asynchronously: `executeAsync` runs it")
+        case .readDeviceRequest(let space, let code):
+            return Self.shown(try deviceRequest(space: space, code: code))
+        case .approveDeviceRequest(let space, let code):
+            guard let user = keys.user else {
+                throw .refused(
+                    "this device does not hold your user key, so it cannot add a device of yours: add the phone from "
+                        + "the device you made your user on, or type your recovery words on the phone")
+            }
+            let asked = try deviceRequest(space: space, code: code)
+            let certifiedAt = Home.now()
+            return Self.shown(
+                try approveDeviceRequest(
+                    space: space, code: code, user: user.publicKey, certifiedAt: certifiedAt,
+                    certificate: Membership.certify(device: asked.device, by: user, at: certifiedAt)))
         }
+    }
+
+    /// A device request as a command's answer.
+    static func shown(_ request: DeviceRequests.Request) -> NodeCommandResult {
+        .deviceRequest(device: request.device, expires: request.expires, approvedBy: request.approval?.name)
     }
 
     /// Runs a command in the node running on this home, if one answers; else here, with the keys `unlock` opens

@@ -60,6 +60,11 @@ public enum NodeCommand: Sendable, Equatable {
     case importBundle(path: String)
     /// One space synced with one peer once, both ways (`caddie sync`); run by ``Home/executeAsync(_:keys:logger:)``.
     case sync(space: SpaceID, host: String, port: Int)
+    /// The device a phone's code names (``DeviceRequests``), held by the running node only.
+    case readDeviceRequest(space: SpaceID, code: String)
+    /// The running node signs the certificate of the device a phone's code names with this home's user key, and
+    /// carries it to that phone (`caddie device approve`): the phone then joins as this user's device.
+    case approveDeviceRequest(space: SpaceID, code: String)
 
     /// How long a command's process waits for the node's answer: a sync moves a whole history over the network.
     var replyTimeoutSeconds: Int64 {
@@ -130,6 +135,8 @@ public enum NodeCommand: Sendable, Equatable {
         /// What an older CLI (of the previous session's version) sent in place of `invite`, `member`, `path` and
         /// `host`, as it sent a sync's port in `seconds` and a revoked device in `user`: read, never written.
         var text: String?
+        /// A phone's device code, as typed.
+        var code: String?
     }
 
     var wire: Wire {
@@ -186,6 +193,10 @@ public enum NodeCommand: Sendable, Equatable {
             Wire(command: "import", path: path)
         case .sync(let space, let host, let port):
             Wire(command: "sync", space: space, host: host, port: port)
+        case .readDeviceRequest(let space, let code):
+            Wire(command: "device-request", space: space, code: code)
+        case .approveDeviceRequest(let space, let code):
+            Wire(command: "device-approve", space: space, code: code)
         }
     }
 
@@ -336,6 +347,10 @@ public enum NodeCommand: Sendable, Equatable {
             self = .sync(
                 space: try space(), host: try required(wire.host ?? wire.text, "host"),
                 port: try required(wire.port ?? wire.seconds, "port"))
+        case "device-request":
+            self = .readDeviceRequest(space: try space(), code: try required(wire.code, "code"))
+        case "device-approve":
+            self = .approveDeviceRequest(space: try space(), code: try required(wire.code, "code"))
         default:
             throw .malformed(what: "command", "'\(wire.command)' is not a command this node runs: update caddie")
         }

@@ -37,6 +37,9 @@ public enum NodeCommandResult: Sendable, Equatable {
     /// A sync done: ops sent and received, the state hash after it, and devices of a recovered user's from before the
     /// recovery that were revoked on the way.
     case synced(sent: Int, received: Int, stateHash: Digest32, revokedLost: [PublicKey])
+    /// The device a phone's code names, when its code ends (ms since 1970), and the name of the user whose device
+    /// answered it, once one has.
+    case deviceRequest(device: PublicKey, expires: UInt64, approvedBy: String?)
 
     struct Wire: Codable {
         var device: PublicKey?
@@ -56,6 +59,9 @@ public enum NodeCommandResult: Sendable, Equatable {
         var sealedTo: Int?
         var applied: Int?
         var duplicates: Int?
+        var requestDevice: PublicKey?
+        var requestExpires: UInt64?
+        var approvedBy: String?
         var sent: Int?
         var received: Int?
         var stateHash: Digest32?
@@ -79,12 +85,16 @@ public enum NodeCommandResult: Sendable, Equatable {
         case .imported(let applied, let duplicates): Wire(applied: applied, duplicates: duplicates)
         case .synced(let sent, let received, let hash, let lost):
             Wire(devices: lost, sent: sent, received: received, stateHash: hash)
+        case .deviceRequest(let device, let expires, let name):
+            Wire(requestDevice: device, requestExpires: expires, approvedBy: name)
         }
     }
 
     init(wire: Wire) {
         let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
-        if let hash = wire.stateHash {
+        if let device = wire.requestDevice {
+            self = .deviceRequest(device: device, expires: wire.requestExpires ?? 0, approvedBy: wire.approvedBy)
+        } else if let hash = wire.stateHash {
             self = .synced(sent: wire.sent ?? 0, received: wire.received ?? 0, stateHash: hash, revokedLost: wire.devices ?? [])
         } else if let applied = wire.applied {
             self = .imported(applied: applied, duplicates: wire.duplicates ?? 0)
@@ -121,7 +131,7 @@ public enum NodeCommandResult: Sendable, Equatable {
         case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
         case .unchanged, .player, .game, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated, .imported,
-            .synced:
+            .synced, .deviceRequest:
             nil
         }
     }

@@ -189,6 +189,62 @@ struct PhoneDeviceTests {
         }
     }
 
+    @Test("`caddie device approve CODE` on the laptop that runs the node makes a phone another device of its user")
+    func laptopApprovesAPhone() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, ben, api, spaceHex) = (served.homes[0], served.homes[1], served.api, served.space)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        let phone = Phone()  // its own user key goes unused: it joins with Ana's certificate
+        let asked = try api.post("\(base)/device-requests", #"{"device":"\#(phone.device.publicKey.hex)"}"#)
+        let code = try #require(try asked.object()["code"] as? String)
+
+        // Refused, and nothing recorded: no answer to the question (no terminal), a code that names nothing, a home
+        // with no running node (Ben's: the code lives in the node the phone asked).
+        let unanswered = try ana.fails(["device", "approve", code], saying: "nothing added")
+        #expect(unanswered.stdout.contains(phone.device.publicKey.short), "\(unanswered.stdout)")
+        try ana.fails(["device", "approve", "ZZZZ-ZZZZ", "--yes"], saying: "no device asks with that code")
+        try ana.fails(["device", "approve", "K7QM", "--yes"], saying: "8 letters and digits")
+        try ben.fails(["device", "approve", code, "--yes"], saying: "no `caddie serve` runs on this home")
+        #expect(try api.get("\(base)/device-requests/\(code)").object()["approved"] as? Bool == false)
+
+        // Approved by the running node with Ana's user key; no passphrase asked.
+        let done = try ana.run(["device", "approve", code.lowercased(), "--yes"], passphrase: .some(nil))
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout.contains("Added device \(phone.device.publicKey.short) as Ana's"), "\(done.stdout)")
+        try ana.fails(["device", "approve", code, "--yes"], saying: "has answered that code already")
+        let approval = try api.get("\(base)/device-requests/\(code)").object()
+        let user = try #require(PublicKey(hex: approval["user"] as? String ?? ""))
+        #expect(user.hex == (try api.get("/v1/whoami").object()["user"] as? String))
+        let certifiedAt = try #require(approval["certifiedAt"] as? Int)
+        let certificate = try #require(Hex.decode(approval["certificate"] as? String ?? ""))
+        #expect(
+            Membership.verifyCertificate(
+                user: user, device: phone.device.publicKey, certifiedAt: UInt64(certifiedAt), signature: certificate))
+
+        // The phone joins as Ana's device: one Ana, two devices.
+        let admitted = try api.post(
+            "\(base)/admissions",
+            #"{"user":"\#(user.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(certifiedAt),"certificate":"\#(Hex.encode(certificate))"}"#
+        )
+        #expect(admitted.status == 201, "\(admitted.text)")
+        let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+        let join = SignedOp.encodeUnsigned(
+            space: space, device: phone.device.publicKey, seq: 1, prev: .zero,
+            hlc: HLC(milliseconds: UInt64(Date().timeIntervalSince1970 * 1000), counter: 0), pred: [],
+            payload: Payload.encode([
+                .join(
+                    .init(
+                        user: user, userName: "Ana", certifiedAt: UInt64(certifiedAt), certificateSignature: certificate,
+                        membershipProof: proof))
+            ]))
+        let signed = join + phone.device.sign(join, context: SignedOp.signingContext)
+        #expect(try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(signed))"]}"#).status == 201)
+        let members = try api.get("\(base)/members").array().filter { $0["name"] as? String == "Ana" }
+        #expect(members.count == 1 && members.first?["devices"] as? Int == 2, "\(members)")
+    }
+
     @Test(
         "a second phone becomes another device of the same user from the first phone, by the code it shows: one golfer, one user"
     )

@@ -1385,9 +1385,9 @@ function phoneSection() {
 function fromOtherPhone(message) {
   const shown = h('div', { id: 'ask-shown', 'aria-live': 'polite' });
   return h('details', { id: 'phone-ask' },
-    h('summary', {}, 'I have Caddie on another phone: add this one from it'),
-    h('p', {}, 'This phone shows a code; enter it on your other phone under Devices, "Add another device of mine". '
-      + 'No recovery words needed.'),
+    h('summary', {}, 'I have Caddie on another phone or a laptop: add this one from it'),
+    h('p', {}, 'This phone shows a code; enter it on your other phone under Devices, "Add another device of mine", or on '
+      + 'the laptop that runs this node: caddie device approve CODE. No recovery words needed.'),
     h('button', { type: 'button', class: 'primary', id: 'ask-go', onclick: () => askForDevice(shown, message) },
       'Show a code for my other phone'),
     shown);
@@ -1400,14 +1400,15 @@ async function askForDevice(shown, message) {
     }
     const pending = await device.newDeviceKey();
     const asked = await post(`${base()}/device-requests`, { device: pending.device });
-    mount(shown, h('p', {}, 'On your other phone, under Devices, "Add another device of mine", enter:'),
+    mount(shown, h('p', {}, 'On your other phone, under Devices, "Add another device of mine", enter (or on the laptop '
+      + 'that runs this node: caddie device approve and the code):'),
       h('p', { class: 'device-code', id: 'ask-code' }, asked.code),
       h('p', {}, 'It shows this phone as ', h('code', { id: 'ask-device' }, pending.device.slice(0, 8)),
-        `. The code works until ${new Date(asked.expires).toTimeString().slice(0, 5)}. Waiting for your other phone…`));
+        `. The code works until ${new Date(asked.expires).toTimeString().slice(0, 5)}. Waiting for your other device…`));
     const answer = await waitForApproval(asked, shown);
     if (!answer) return;
     const record = await device.adopted(pending, answer);
-    mount(shown, h('p', { id: 'ask-confirm' }, `Your other phone added this one as ${record.name}'s device (user `,
+    mount(shown, h('p', { id: 'ask-confirm' }, `Your other device added this one as ${record.name}'s device (user `,
       h('code', {}, record.user.slice(0, 8)), '). Is that you?'),
     h('button', { type: 'button', class: 'primary', id: 'ask-accept', onclick: async () => {
       try {

@@ -8,7 +8,7 @@ struct Device: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device",
         abstract: "Add a second device of yours, list your devices, revoke a lost one.",
-        subcommands: [Add.self, List.self, Revoke.self])
+        subcommands: [Add.self, Approve.self, List.self, Revoke.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -37,6 +37,54 @@ struct Device: ParsableCommand {
                     FileHandle.standardError.write(Data("On the new device: caddie login --device-code \(code.text)\n".utf8))
                 }
                 Console.print("Paired device \(device.hex)")
+            }
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "approve",
+            abstract: "Add a phone as another device of yours, by the code it shows.",
+            discussion: "On the phone, signed in to this home's `caddie serve`: Devices, \"I have Caddie on another phone\", "
+                + "\"Show a code\". The running node signs the phone's certificate with your user key; the phone then "
+                + "asks whether it is yours, and joins as your device. Nothing is asked of the passphrase: the node holds "
+                + "the key while it runs.")
+        @OptionGroup var options: HomeOptions
+        @Argument(help: "The code the phone shows, e.g. K7QM-3XRD (any case, the dash optional).") var code: String
+        @Option(help: "The space the phone joins (id, id prefix or name); needed when the home holds several.")
+        var space: String?
+        @Flag(help: "Add it without asking to compare the device's digits with the phone's.") var yes = false
+
+        func run() async throws {
+            try await options.read { home in
+                let spaceID = try home.spaces.resolveSpace(space)
+                // The code lives in the running node, which the phone asked: without one there is nothing to answer.
+                let noNode: () throws -> UnlockedKeys = {
+                    throw NodeError.conflict(
+                        "no `caddie serve` runs on this home, and a phone's code lives in the node it asked: start "
+                            + "`caddie serve` here, show a new code on the phone, then run this again")
+                }
+                guard
+                    case .deviceRequest(let device, _, let answered) = try await home.run(
+                        .readDeviceRequest(space: spaceID, code: code), unlock: noNode)
+                else { throw NodeError.conflict("the running node gave no device for that code: restart it with this version") }
+                if let answered {
+                    throw NodeError.conflict("\(answered) has answered that code already: the phone asks to be confirmed")
+                }
+                Console.print("Code \(code.uppercased()) is asked by device \(device.short): the phone shows the same 8 digits.")
+                if !yes {
+                    Swift.print("Add it as a device of yours? [y/N] ", terminator: "")
+                    let typed = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                    guard typed == "y" || typed == "yes" else {
+                        throw NodeError.conflict("nothing added: run this again with the phone's code when the digits match")
+                    }
+                }
+                guard
+                    case .deviceRequest(_, _, let name?) = try await home.run(
+                        .approveDeviceRequest(space: spaceID, code: code), unlock: noNode)
+                else { throw NodeError.conflict("the running node did not record the approval: restart it with this version") }
+                Console.print(
+                    "Added device \(device.short) as \(name)'s: on the phone, say it is you; it then joins the space.")
             }
         }
     }
