@@ -11,6 +11,7 @@ import Synchronization
 /// sent a whole request head (a half-sent request is what a flood is made of), then the connection idle longest
 /// between requests (a keep-alive connection that finished its last answer); a connection in the middle of a
 /// request, such as a live-events stream, keeps its place, and only when every connection is is the newcomer closed.
+/// An address at its own cap gives way the same way, among its own connections only.
 final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -45,12 +46,13 @@ final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler {
             return next
         }
 
-        /// The connection that gives its place to a newcomer when all are taken, if any may.
-        func victim() -> ObjectIdentifier? {
-            if let silent = entries.filter({ !$0.value.spoke }).min(by: { $0.value.order < $1.value.order }) {
+        /// The connection that gives its place to a newcomer when all are taken (of those `among` picks), if any may.
+        func victim(among: (Entry) -> Bool = { _ in true }) -> ObjectIdentifier? {
+            let candidates = entries.filter { among($0.value) }
+            if let silent = candidates.filter({ !$0.value.spoke }).min(by: { $0.value.order < $1.value.order }) {
                 return silent.key
             }
-            return entries.filter { !$0.value.busy }.min(by: { $0.value.lastActive < $1.value.lastActive })?.key
+            return candidates.filter { !$0.value.busy }.min(by: { $0.value.lastActive < $1.value.lastActive })?.key
         }
     }
 
@@ -84,25 +86,28 @@ final class ConnectionLimit: ChannelDuplexHandler, RemovableChannelHandler {
         let channel = context.channel
         let id = ObjectIdentifier(channel)
         let address = channel.remoteAddress?.ipAddress ?? "unknown"
-        let (admitted, evicted): (Bool, (any Channel)?) = pool.table.withLock { table in
+        let (admitted, evicted): (Bool, [any Channel]) = pool.table.withLock { table in
+            var evicted: [any Channel] = []
             // This machine itself (its own browsers and programs, which may share one address) is not capped
-            // per address; every other device is.
-            guard
-                Self.ownAddresses.contains(address)
-                    || table.entries.values.lazy.filter({ $0.address == address }).count < Self.maxPerAddress
-            else {
-                return (false, nil)
+            // per address; every other device is. At its cap, the address's own silent or idlest connection gives
+            // way (phones behind one address share its places: a kept-alive connection of one yields to another's
+            // new request), so a flood from one address only ever churns its own; with every one of them busy, the
+            // newcomer is closed.
+            if !Self.ownAddresses.contains(address),
+                table.entries.values.lazy.filter({ $0.address == address }).count >= Self.maxPerAddress
+            {
+                guard let victim = table.victim(among: { $0.address == address }) else { return (false, []) }
+                table.entries.removeValue(forKey: victim).map { evicted.append($0.channel) }
             }
-            var evicted: (any Channel)?
             if table.entries.count >= Self.maxConnections {
-                guard let victim = table.victim() else { return (false, nil) }
-                evicted = table.entries.removeValue(forKey: victim)?.channel
+                guard let victim = table.victim() else { return (false, evicted) }
+                table.entries.removeValue(forKey: victim).map { evicted.append($0.channel) }
             }
             let now = table.tick()
             table.entries[id] = Entry(channel: channel, address: address, order: now, lastActive: now)
             return (true, evicted)
         }
-        evicted?.close(promise: nil)
+        evicted.forEach { $0.close(promise: nil) }
         guard admitted else {
             context.close(promise: nil)
             return false

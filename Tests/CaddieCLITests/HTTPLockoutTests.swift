@@ -43,6 +43,35 @@ struct HTTPLockoutTests {
         #expect(try api.get("/v1/whoami").status == 200)
     }
 
+    @Test(
+        "phones behind one address: with its 32 places held by answered keep-alive connections, its next request is answered and the idlest gives way"
+    )
+    func oneAddressSharesItsPlaces() throws {
+        let (cli, node, _) = try Self.node()
+        defer {
+            node.stop()
+            cli.remove()
+        }
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<32 { held.append(try Self.keptAlive(port: node.httpPort, from: "127.0.0.3")) }
+        #expect(Self.closedAll(held).isEmpty, "the address holds its 32 connections")
+        // A 33rd request from the same address (another phone behind the same router): answered, not closed unread.
+        let fd = try HTTPClient.connect(port: node.httpPort, timeout: 2, from: "127.0.0.3")
+        defer { close(fd) }
+        try HTTPClient.send(fd, Array("GET /v1/whoami HTTP/1.1\r\nHost: 127.0.0.1:\(node.httpPort)\r\n\r\n".utf8))
+        var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&watched, 1, 2000)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(fd, &buffer, buffer.count)
+        let answer = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+        #expect(
+            answer.hasPrefix("HTTP/1.1 401"),
+            "the newcomer's request is answered (401: it carries no token): \(answer.prefix(40))")
+        let gone = Self.closedAll(held)
+        #expect(gone == [held[0]], "the connection of that address idle longest gave its place: \(gone.count) closed")
+    }
+
     @Test("with every place taken by half-sent requests from eight addresses, the owner's request takes the oldest's place")
     func halfSentGiveWay() throws {
         let (cli, node, api) = try Self.node()
