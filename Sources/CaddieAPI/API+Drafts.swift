@@ -13,6 +13,18 @@ extension NodeAPI {
         let index: Double?
         /// The user who is this player (64 hex digits): a member of the space, usually the phone's own user.
         let user: String?
+        /// The new player's id (16 hex digits), chosen by the phone so that it knows the record it signs is new.
+        let player: String?
+    }
+
+    /// An id a phone chose for its new record: 16 hex digits, or the node picks one.
+    static func chosenID(_ text: String?, _ field: String) throws -> EntityID? {
+        try text.map { text in
+            guard let bytes = Hex.decode(text), bytes.count == EntityID.length else {
+                throw APIError.badRequest("'\(field)' must be 16 hex digits (an id the phone chose for the new record)")
+            }
+            return EntityID(unchecked: bytes)
+        }
     }
 
     func addDraftRoutes(_ space: RecordingGroup) {
@@ -30,13 +42,15 @@ extension NodeAPI {
             }
             return key
         }
+        let given = try Self.chosenID(body.player, "player")
         let home = home
         let (player, changes) = try await read {
             if let user, !(try home.rounds.members(space: id).contains { $0.user == user }) {
                 throw APIError.badRequest(
                     "'user' \(user.short) is not a member of this space: a player is linked to a user who has joined it")
             }
-            return try home.rounds.addPlayerChanges(space: id, name: body.name, user: user, handicapIndex: body.index)
+            return try home.rounds.addPlayerChanges(
+                space: id, name: body.name, user: user, handicapIndex: body.index, id: given.map { PlayerID($0) })
         }
         return Self.draft("player", player.hex, changes)
     }
@@ -45,6 +59,7 @@ extension NodeAPI {
     func draftGame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: NewGame.self)
+        let given = try Self.chosenID(body.game, "game")
         let home = home
         let (game, changes) = try await read {
             var setup = body.setup.setup
@@ -53,7 +68,7 @@ extension NodeAPI {
                 space: id, course: try home.courses.resolveCourse(id, body.course).id, tee: body.tee,
                 players: try home.rounds.resolvePlayers(id, body.players),
                 markers: try home.rounds.resolveMarkers(id, (body.markers ?? []).map { ($0.player, $0.marker) }),
-                setup: try home.rounds.resolve(setup, in: id))
+                setup: try home.rounds.resolve(setup, in: id), id: given.map { GameID($0) })
         }
         return Self.draft("game", game.hex, changes)
     }

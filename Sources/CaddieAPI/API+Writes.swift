@@ -30,13 +30,15 @@ extension NodeAPI {
         let tee: String
         let players: [String]
         let markers: [Marker]?
+        /// The new game's id, chosen by a phone that drafts it (`.../game-drafts`); POST .../games picks its own.
+        let game: String?
         /// The side-game fields of the same body (`tee` there is the game's own, above).
         let setup: SetupBody
         struct Marker: Decodable {
             let player: String
             let marker: String
         }
-        enum CodingKeys: String, CodingKey { case course, tee, players, markers }
+        enum CodingKeys: String, CodingKey { case course, tee, players, markers, game }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -44,6 +46,7 @@ extension NodeAPI {
             tee = try container.decode(String.self, forKey: .tee)
             players = try container.decode([String].self, forKey: .players)
             markers = try container.decodeIfPresent([Marker].self, forKey: .markers)
+            game = try container.decodeIfPresent(String.self, forKey: .game)
             setup = try SetupBody(from: decoder)
         }
     }

@@ -144,6 +144,15 @@ struct PhoneDeviceTests {
         #expect(drafted.status == 200)
         #expect(try ana.stateHash() == before)
         let playerHex = try #require(try drafted.object()["player"] as? String)
+        // An id the phone chose is used as given; one a record has already, or one that is not 16 hex digits, is refused.
+        let chosen = "c0ffee00c0ffee00"
+        #expect(
+            try api.post("\(base)/player-drafts", #"{"name":"Dee","player":"\#(chosen)"}"#).object()["player"] as? String
+                == chosen)
+        let devID = try #require(
+            try api.get("\(base)/players").array().first { $0["name"] as? String == "Dev" }?["player"] as? String)
+        #expect(try api.post("\(base)/player-drafts", #"{"name":"Dee","player":"\#(devID)"}"#).status == 409)
+        #expect(try api.post("\(base)/player-drafts", #"{"name":"Dee","player":"c0ffee"}"#).status == 400)
         let player = try #require(PlayerID(hex: playerHex))
         let playerChanges = try Payload.decode(try #require(Hex.decode(try drafted.object()["payload"] as? String ?? "")))
         #expect(
@@ -170,6 +179,10 @@ struct PhoneDeviceTests {
         #expect(gameDraft.status == 200, "\(String(decoding: gameDraft.body, as: UTF8.self))")
         #expect(try ana.stateHash() == beforeGame)
         let gameHex = try #require(try gameDraft.object()["game"] as? String)
+        let existing = try api.post(
+            "\(base)/game-drafts",
+            #"{"course":"\#(course)","tee":"\#(tee)","players":["\#(dev)"],"game":"\#(served.game)"}"#)
+        #expect(existing.status == 409 && existing.text.contains("a game has the id"), "\(existing.text)")
         let gameChanges = try Payload.decode(try #require(Hex.decode(try gameDraft.object()["payload"] as? String ?? "")))
         #expect(gameChanges.count == 3)
         guard case .set(let kind, let entity, let fields)? = gameChanges.first else {

@@ -188,12 +188,16 @@ function withRoster(set, game, players) {
 
 test('a draft is read as the vectors hold it: the player and the game with its roster add', () => {
   const byName = Object.fromEntries(vectors.ops.map((op) => [op.name, op]));
-  assert.deepEqual(ops.readDraft(byName.player.payload), [{ tag: 'set', kind: 'player', entity: 'b0b1b2b3b4b5b6b7',
+  const plain = (changes) => changes.map((c) => (c.fields ? { ...c, fields: { ...c.fields } } : c));
+  assert.deepEqual(plain(ops.readDraft(byName.player.payload)), [{ tag: 'set', kind: 'player', entity: 'b0b1b2b3b4b5b6b7',
     fields: { index: { number: 12.4 }, name: { text: 'Ana' } } }]);
-  assert.deepEqual(ops.readDraft(byName.game.payload), [
+  assert.deepEqual(plain(ops.readDraft(byName.game.payload)), [
     { tag: 'set', kind: 'game', entity: 'a0a1a2a3a4a5a6a7', fields: { finished: { integer: 0n }, tee: { text: 'White' } } },
     { tag: 'rosterAdd', game: 'a0a1a2a3a4a5a6a7', player: 'b0b1b2b3b4b5b6b7' },
   ]);
+  // A field named twice, or one named like an object's built-ins, is a field like any other to the checks.
+  const twice = byName.player.payload.replace('0002', '0003') + '046e616d65010003416e61';
+  assert.throws(() => ops.readDraft(twice), /set twice/);
   // Every other change of the vectors is refused: a phone never signs a join, score, attest or removal it was handed.
   for (const name of ['join', 'score', 'correction', 'attest', 'statistics', 'roster remove', 'revoke']) {
     assert.throws(() => ops.readDraft(byName[name].payload), /only sets and roster adds/, name);
@@ -208,34 +212,56 @@ test('a player draft is signed only when it is the player asked for', () => {
   const draft = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { number: 12.4 }]]);
   assert.equal(ops.checkPlayerDraft(draft, asked).length, 1);
   assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, name: 'Ann' }), /names the player "Ana", not "Ann"/);
-  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, index: 3 }), /Handicap Index/);
+  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, index: 3 }), /index is not what was asked/);
   assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, player: 'c0c1c2c3c4c5c6c7' }), /not one new player/);
-  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, user: '11'.repeat(32) }), /another user/);
+  assert.throws(() => ops.checkPlayerDraft(draft, { ...asked, user: '11'.repeat(32) }), /leaves out user/);
   const linked = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['user', { bytes: '11'.repeat(32) }]]);
   assert.equal(ops.checkPlayerDraft(linked, { ...asked, index: null, user: '11'.repeat(32) }).length, 1);
-  assert.throws(() => ops.checkPlayerDraft(linked, { ...asked, index: null }), /another user/);
+  assert.throws(() => ops.checkPlayerDraft(linked, { ...asked, index: null }), /user is not what was asked/);
   const extra = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { number: 12.4 }], ['admin', { integer: 1 }]]);
   assert.throws(() => ops.checkPlayerDraft(extra, asked), /not asked for: admin/);
+  const proto = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { number: 12.4 }], ['__proto__', { integer: 1 }]]);
+  assert.throws(() => ops.checkPlayerDraft(proto, asked), /not asked for: __proto__/);
+  // A user or index the phone did not ask for, in any form, is refused; so is one of the wrong type.
+  const textUser = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { number: 12.4 }], ['user', { text: 'x' }]]);
+  assert.throws(() => ops.checkPlayerDraft(textUser, asked), /user is not what was asked/);
+  const textIndex = ops.setPayload('player', asked.player, [['name', { text: 'Ana' }], ['index', { text: '12.4' }]]);
+  assert.throws(() => ops.checkPlayerDraft(textIndex, asked), /index is not what was asked/);
 });
 
-test('a game draft is signed only with the course, tee and players chosen, and nothing else', () => {
+test('a game draft is signed only with the course, tee, players and setup chosen, and nothing else', () => {
   const game = 'a0a1a2a3a4a5a6a7';
   const [ana, ben, cy] = ['b0b1b2b3b4b5b6b7', 'b1b1b2b3b4b5b6b7', 'b2b1b2b3b4b5b6b7'];
-  const fields = [['course', { bytes: 'c0c1c2c3c4c5c6c7' }], ['tee', { text: 'White' }], ['finished', { integer: 0 }],
-    ['created', { integer: 1764400000000 }], ['formats', { text: 'stroke,skins' }]];
-  const asked = { game, course: 'c0c1c2c3c4c5c6c7', tee: 'White', players: [ana, ben] };
-  const draft = withRoster(ops.setPayload('game', game, fields), game, [ana, ben]);
-  assert.equal(ops.checkGameDraft(draft, asked).length, 3);
-  assert.throws(() => ops.checkGameDraft(draft, { ...asked, tee: 'Red' }), /tee "White", not "Red"/);
-  assert.throws(() => ops.checkGameDraft(draft, { ...asked, course: 'c9c1c2c3c4c5c6c7' }), /another course/);
-  assert.throws(() => ops.checkGameDraft(draft, { ...asked, players: [ana, ben, cy] }), /not the ones chosen/);
-  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('game', game, fields), game, [ana, ben, cy]), asked),
-    /not the ones chosen/);
-  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('game', game, fields), 'a9a1a2a3a4a5a6a7', [ana, ben]), asked),
-    /another game/);
-  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('player', game, fields), game, [ana, ben]), asked),
-    /not one new game/);
-  const finished = fields.map(([k, v]) => [k, k === 'finished' ? { integer: 1 } : v]);
-  assert.throws(() => ops.checkGameDraft(withRoster(ops.setPayload('game', game, finished), game, [ana, ben]), asked),
-    /new, open game/);
+  const base = [['course', { bytes: 'c0c1c2c3c4c5c6c7' }], ['tee', { text: 'White' }], ['finished', { integer: 0 }],
+    ['created', { integer: 1764400000000 }]];
+  const setup = [['formats', { text: 'stroke,skins' }], ['skins', { text: 'net' }], ['stake', { number: 2 }],
+    [`marker.${ana}`, { bytes: ben }], [`marker.${ben}`, { bytes: ana }], [`team.${ana}`, { text: 'A' }], [`team.${ben}`, { text: 'B' }]];
+  const asked = { game, course: 'c0c1c2c3c4c5c6c7', tee: 'White', players: [ana, ben],
+    markers: [{ player: ana, marker: ben }, { player: ben, marker: ana }], formats: ['skins', 'stroke'], skins: 'net',
+    teams: [[ana], [ben]], stake: 2 };
+  const make = (fields, roster = [ana, ben], rosterGame = game, kind = 'game') =>
+    withRoster(ops.setPayload(kind, game, fields), rosterGame, roster);
+  assert.equal(ops.checkGameDraft(make([...base, ...setup]), asked).length, 3);
+  // The plain game: no setup asked, none in the draft.
+  const plainAsk = { game, course: 'c0c1c2c3c4c5c6c7', tee: 'White', players: [ana, ben] };
+  assert.equal(ops.checkGameDraft(make(base), plainAsk).length, 3);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup]), plainAsk), /not asked for: marker\./);
+  assert.throws(() => ops.checkGameDraft(make([...base, ['stake', { number: 2 }]]), plainAsk), /stake is not what was asked/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup]), { ...asked, tee: 'Red' }), /tee "White", not "Red"/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup]), { ...asked, course: 'c9c1c2c3c4c5c6c7' }), /another course/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup]), { ...asked, players: [ana, ben, cy] }), /leaves out team/);
+  assert.throws(() => ops.checkGameDraft(make(base), { ...plainAsk, players: [ana, ben, cy] }), /not the ones chosen/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup], [ana, ben, cy]), asked), /not the ones chosen/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup], [ana, ben], 'a9a1a2a3a4a5a6a7'), asked), /another game/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup], [ana, ben], game, 'player'), asked), /not one new game/);
+  // A node that raises the stake, swaps a marker, moves a side, slips in a hole's choice or reopens: refused.
+  const changed = (name, value) => make([...base, ...setup].map(([k, v]) => [k, k === name ? value : v]));
+  assert.throws(() => ops.checkGameDraft(changed('stake', { number: 20 }), asked), /stake is not what was asked/);
+  assert.throws(() => ops.checkGameDraft(changed(`marker.${ana}`, { bytes: cy }), asked), /marker\.b0b1b2b3b4b5b6b7 is not/);
+  assert.throws(() => ops.checkGameDraft(changed(`team.${ben}`, { text: 'A' }), asked), /team\.b1b1b2b3b4b5b6b7 is not/);
+  assert.throws(() => ops.checkGameDraft(changed('formats', { text: 'stroke,wolf' }), asked), /formats is not/);
+  assert.throws(() => ops.checkGameDraft(changed('finished', { integer: 1 }), asked), /finished is not/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup, ['hole.1.wolf', { bytes: ana }]]), asked),
+    /not asked for: hole\.1\.wolf/);
+  assert.throws(() => ops.checkGameDraft(make([...base, ...setup.filter(([k]) => k !== 'stake')]), asked), /leaves out stake/);
 });

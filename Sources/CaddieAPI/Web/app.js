@@ -164,8 +164,8 @@ async function showGames() {
           h('span', { class: game.finished ? 'tag done' : 'tag live' }, game.finished ? 'finished' : 'in progress'))))));
 }
 
-/** The new-game screen. `kept` ({chosen, tee}) is the course and tee already chosen when it is drawn again after a
- * player was added. */
+/** The new-game screen. `kept` ({chosen, tee, inputs}) is what was chosen already (the course, the tee, every other
+ * field by its id) when it is drawn again after a player was added. */
 async function showNewGame(kept = null) {
   const [players, FORMATS] = await Promise.all([get(`${base()}/players`), formats()]);
   const results = h('ul', { class: 'list', id: 'course-results', 'aria-live': 'polite' });
@@ -225,14 +225,17 @@ async function showNewGame(kept = null) {
         window.location.hash = `#/game/${game.game}`;
         return;
       }
-      // A phone that is a device of its own signs the new game itself: the node drafts it (its checks), the phone
-      // checks the draft is the game asked for, signs it and sends it like an entry.
-      const draft = await post(`${base()}/game-drafts`, body);
-      ops.checkGameDraft(draft.payload, { game: draft.game, course: chosen.course, tee: tee.value, players: ids });
-      await signOne(ops.unhex(draft.payload), { kind: 'game', game: draft.game });
+      // A phone that is a device of its own signs the new game itself: the node drafts it (its checks) under an id
+      // the phone chose (so it knows the record is new), the phone checks the draft is the game asked for, signs it
+      // and sends it like an entry.
+      const game = ops.hex(crypto.getRandomValues(new Uint8Array(8)));
+      const draft = await post(`${base()}/game-drafts`, { ...body, game });
+      ops.checkGameDraft(draft.payload, { game, course: chosen.course, tee: tee.value, players: ids, markers,
+        formats: body.formats ?? null, skins: body.skins ?? null, teams: body.teams ?? null, stake: body.stake ?? null });
+      await signOne(ops.unhex(draft.payload), { kind: 'game', game });
       await send();
-      const waiting = state.pending.find((e) => e.kind === 'game' && e.game === draft.game);
-      if (!waiting) window.location.hash = `#/game/${draft.game}`;
+      const waiting = state.pending.find((e) => e.kind === 'game' && e.game === game);
+      if (!waiting) window.location.hash = `#/game/${game}`;
       else if (waiting.refused) mount(message, problem(new Error(`the node refused the new game: ${waiting.refused}`)));
       else mount(message, h('p', { class: 'tag pending', id: 'game-waiting' }, 'The new game is signed and kept on this phone; '
         + 'it is sent when the node answers again.'));
@@ -260,15 +263,19 @@ async function showNewGame(kept = null) {
       } else {
         // Signed by this phone's device, as a new game is: the audit names its user for the new player.
         if (mineToo) body.user = state.device.user;
-        const draft = await post(`${base()}/player-drafts`, body);
-        ops.checkPlayerDraft(draft.payload, { player: draft.player, name, index, user: body.user ?? null });
-        await signOne(ops.unhex(draft.payload), { kind: 'player', player: draft.player });
+        const player = ops.hex(crypto.getRandomValues(new Uint8Array(8)));
+        const draft = await post(`${base()}/player-drafts`, { ...body, player });
+        ops.checkPlayerDraft(draft.payload, { player, name, index, user: body.user ?? null });
+        await signOne(ops.unhex(draft.payload), { kind: 'player', player });
         await send();
-        const waiting = state.pending.find((e) => e.kind === 'player' && e.player === draft.player);
+        const waiting = state.pending.find((e) => e.kind === 'player' && e.player === player);
         if (waiting?.refused) throw new Error(`the node refused the new player: ${waiting.refused}`);
         if (waiting) throw new Error('the new player is kept on this phone and is sent when the node answers again');
       }
-      await showNewGame({ chosen, tee: tee.value });
+      const inputs = [...main.querySelectorAll('form input[id], form select[id]')]
+        .filter((e) => !['player-name', 'player-index', 'player-me', 'course-q'].includes(e.id))
+        .map((e) => [e.id, e.type === 'checkbox' ? e.checked : e.value]);
+      await showNewGame({ chosen, tee: tee.value, inputs });
       say(`${name} added.`);
       document.getElementById('player-name')?.focus();
     } catch (error) { mount(said, problem(error)); }
@@ -330,6 +337,11 @@ async function showNewGame(kept = null) {
         h('input', { id: 'stake', type: 'number', min: '0', step: '0.5', value: '0', inputmode: 'decimal' })),
       h('button', { type: 'submit', class: 'primary' }, 'Start the game')),
     message);
+  // Drawn again after a player was added: what was chosen stays chosen (the new player's fields take their defaults).
+  for (const [id, value] of kept?.inputs ?? []) {
+    const field = document.getElementById(id);
+    if (field && field !== tee) field[field.type === 'checkbox' ? 'checked' : 'value'] = value;
+  }
   if (kept?.chosen) {
     await choose(kept.chosen);
     if ([...tee.options].some((o) => o.value === kept.tee)) tee.value = kept.tee;
@@ -822,11 +834,16 @@ async function saveSigned(hole, space, game, tapped, message) {
 /** Sends the outbox, oldest entry first. Stops at the first entry no node takes now and tries again after a
  * backoff (2 s, doubling to a minute), on the browser's `online` event, or when the live stream opens. A refused
  * entry stays on the phone with the node's reason. */
-async function send() {
+function send() {
   if (state.sending) {
-    state.sendAgain = true;  // an entry kept while a send runs is sent when it ends
-    return;
+    state.sendAgain = true;  // an entry kept while a send runs is sent when it ends: waiting for this round waits for it
+    return state.sendRound;
   }
+  state.sendRound = sendRound();
+  return state.sendRound;
+}
+
+async function sendRound() {
   state.sendAgain = false;
   window.clearTimeout(state.sendTimer);
   state.sending = true;
@@ -1389,7 +1406,7 @@ function fromOtherPhone(message) {
     h('p', {}, 'This phone shows a code; enter it on your other phone under Devices, "Add another device of mine", or on '
       + 'the laptop that runs this node: caddie device approve CODE. No recovery words needed.'),
     h('button', { type: 'button', class: 'primary', id: 'ask-go', onclick: () => askForDevice(shown, message) },
-      'Show a code for my other phone'),
+      'Show a code for my other device'),
     shown);
 }
 
@@ -1432,24 +1449,31 @@ async function askForDevice(shown, message) {
  * expired, or the code is no longer on screen. */
 async function waitForApproval(asked, shown) {
   while (Date.now() < asked.expires && shown.isConnected) {
-    try {
-      const now = await get(`${base()}/device-requests/${encodeURIComponent(asked.code)}`);
-      if (now.approved) return now;
-    } catch (error) {
-      if (error.status !== 0) throw error;  // no node answers just now: ask again when it does
-    }
-    // Read again only when the node says a phone answered this device's code (the live stream's device-request
-    // event), when the stream opens again (an event may have been missed), or when the code ends: no asking on a timer.
-    await new Promise((resolve) => {
-      const timer = window.setTimeout(() => wake(null), Math.max(0, asked.expires - Date.now()));
-      function wake(device) {
-        if (device !== null && device !== asked.device) return;
-        deviceWaits.delete(wake);
-        window.clearTimeout(timer);
-        resolve();
-      }
-      deviceWaits.add(wake);
+    // Woken when the node says a phone answered this device's code (the live stream's device-request event), when
+    // the stream opens again (an event may have been missed), after 30 s in case the stream is held up on the way,
+    // or when the code ends. Listening starts before the read, so an answer between the two is not missed.
+    let wake;
+    const woken = new Promise((resolve) => {
+      wake = (device) => { if (device === null || device === asked.device) resolve(); };
     });
+    deviceWaits.add(wake);
+    let answer = null;
+    try {
+      answer = await get(`${base()}/device-requests/${encodeURIComponent(asked.code)}`);
+    } catch (error) {
+      if (error.status !== 0) {  // no node answers just now: ask again when it does; anything else ends the wait
+        deviceWaits.delete(wake);
+        throw error;
+      }
+    }
+    if (answer?.approved || !shown.isConnected) {
+      deviceWaits.delete(wake);
+      return answer?.approved ? answer : null;
+    }
+    const timer = window.setTimeout(() => wake(null), Math.max(0, Math.min(30000, asked.expires - Date.now())));
+    await woken;
+    window.clearTimeout(timer);
+    deviceWaits.delete(wake);
   }
   if (shown.isConnected) mount(shown, h('p', {}, 'The code has expired: show a new one.'));
   return null;

@@ -292,8 +292,9 @@ function readValue(r) {
 }
 
 /** The changes of a payload that holds only sets (0x10) and roster adds (0x11): [{tag: 'set', kind, entity,
- * fields: {name: value}}, {tag: 'rosterAdd', game, player}]. Anything else (a join, a score, a removal, another
- * version, bytes left over) throws: a phone reads with it what a node drafted before it signs it. */
+ * fields: {name: value}}, {tag: 'rosterAdd', game, player}] (`fields` has no prototype: any name is a field). Anything
+ * else (a join, a score, a removal, another version, a field named twice, bytes left over) throws: a phone reads with
+ * it what a node drafted before it signs it. */
 export function readDraft(payload) {
   const r = new Reader(typeof payload === 'string' ? unhex(payload) : payload);
   if (r.u8() !== 1) throw new RangeError('the payload is not of version 1');
@@ -306,8 +307,12 @@ export function readDraft(payload) {
       const kind = KIND_NAMES[r.u8()];
       if (!kind) throw new RangeError('a set names an unknown record kind');
       const entity = hex(r.take(8));
-      const fields = {};
-      for (let n = r.u16(); n > 0; n -= 1) fields[new TextDecoder().decode(r.take(r.u8()))] = readValue(r);
+      const fields = Object.create(null);
+      for (let n = r.u16(); n > 0; n -= 1) {
+        const name = new TextDecoder('utf-8', { fatal: true }).decode(r.take(r.u8()));
+        if (name in fields) throw new RangeError(`the field ${name} is set twice`);
+        fields[name] = readValue(r);
+      }
       changes.push({ tag: 'set', kind, entity, fields });
     } else if (tag === 0x11) {
       changes.push({ tag: 'rosterAdd', game: hex(r.take(8)), player: hex(r.take(8)) });
@@ -319,36 +324,71 @@ export function readDraft(payload) {
   return changes;
 }
 
-/** Checks a node's draft of a new player before the phone signs it: one set of the player `player` named `name`,
- * linked to `user` (or to nobody), with `index` (or none). Throws with what differs. */
+/** Throws unless the set's fields are exactly those `expected` allows: each name mapped to a check of its value. */
+function onlyFields(fields, expected) {
+  const extra = Object.keys(fields).filter((name) => !Object.hasOwn(expected, name));
+  if (extra.length) throw new RangeError(`the draft sets fields not asked for: ${extra.join(', ')}`);
+  for (const [name, check] of Object.entries(expected)) {
+    if (!check(fields[name])) {
+      throw new RangeError(fields[name] === undefined && check !== absent ? `the draft leaves out ${name}`
+        : `the draft's ${name} is not what was asked`);
+    }
+  }
+}
+
+const absent = (value) => value === undefined;
+const isText = (text) => (value) => value?.text === text;
+const isBytes = (bytes) => (value) => value?.bytes === bytes;
+
+/** Checks a node's draft of a new player before the phone signs it: one set of the player `player` (an id the phone
+ * chose) with the name, the user and the Handicap Index asked for (a null one left out), and no other field. */
 export function checkPlayerDraft(payload, { player, name, user = null, index = null }) {
   const changes = readDraft(payload);
   const [set] = changes;
   if (changes.length !== 1 || set.kind !== 'player' || set.entity !== player) {
     throw new RangeError('the draft is not one new player record');
   }
-  const { fields } = set;
-  const extra = Object.keys(fields).filter((key) => !['name', 'user', 'index'].includes(key));
-  if (extra.length) throw new RangeError(`the draft sets fields not asked for: ${extra.join(', ')}`);
-  if (fields.name?.text !== name.trim()) throw new RangeError(`the draft names the player "${fields.name?.text}", not "${name.trim()}"`);
-  if ((fields.user?.bytes ?? null) !== user) throw new RangeError('the draft links the player to another user');
-  if ((fields.index?.number ?? null) !== index) throw new RangeError('the draft gives another Handicap Index');
+  if (set.fields.name?.text !== undefined && set.fields.name.text !== name.trim()) {
+    throw new RangeError(`the draft names the player "${set.fields.name.text}", not "${name.trim()}"`);
+  }
+  onlyFields(set.fields, {
+    name: isText(name.trim()),
+    user: user === null ? absent : isBytes(user),
+    index: index === null ? absent : (value) => value?.number === index,
+  });
   return changes;
 }
 
-/** Checks a node's draft of a new game before the phone signs it: one set of the game `game` on `course` from
- * `tee`, not finished, and a roster add of that game for each of `players` (no other player, no other record).
- * The setup fields (formats, sides, stake, markers) are the node's reading of the same request. */
-export function checkGameDraft(payload, { game, course, tee, players }) {
+/** Checks a node's draft of a new game before the phone signs it: one set of the game `game` (an id the phone chose)
+ * on `course` from `tee`, open, with the markers, formats, skins, sides and stake asked for and no other field, and a
+ * roster add of that game for each of `players`, no others. `formats`, `skins`, `teams` ([side A ids, side B ids])
+ * and `stake` left out (null) must be left out of the draft too; `markers` are {player, marker} pairs. */
+export function checkGameDraft(payload, { game, course, tee, players, markers = [], formats = null, skins = null,
+  teams = null, stake = null }) {
   const changes = readDraft(payload);
   const sets = changes.filter((c) => c.tag === 'set');
   if (sets.length !== 1 || sets[0].kind !== 'game' || sets[0].entity !== game) {
     throw new RangeError('the draft is not one new game record');
   }
   const { fields } = sets[0];
-  if (fields.course?.bytes !== course) throw new RangeError('the draft names another course');
-  if (fields.tee?.text !== tee) throw new RangeError(`the draft names tee "${fields.tee?.text}", not "${tee}"`);
-  if (fields.finished?.integer !== 0n || fields.deleted !== undefined) throw new RangeError('the draft is not a new, open game');
+  if (fields.tee?.text !== undefined && fields.tee.text !== tee) throw new RangeError(`the draft names tee "${fields.tee.text}", not "${tee}"`);
+  if (fields.course?.bytes !== undefined && fields.course.bytes !== course) throw new RangeError('the draft names another course');
+  const expected = {
+    course: isBytes(course), tee: isText(tee), finished: (value) => value?.integer === 0n,
+    created: (value) => typeof value?.integer === 'bigint',
+    formats: formats === null ? absent : (value) => typeof value?.text === 'string'
+      && [...new Set(value.text.split(','))].sort().join() === [...new Set(formats.map((f) => f.toLowerCase()))].sort().join(),
+    skins: skins === null ? absent : isText(skins),
+    stake: stake === null ? absent : (value) => value?.number === stake,
+  };
+  for (const { player, marker } of markers) expected[`marker.${player}`] = isBytes(marker);
+  if (teams !== null) {
+    for (const player of players) {
+      const side = teams[0].includes(player) ? 'A' : teams[1].includes(player) ? 'B' : null;
+      expected[`team.${player}`] = side === null ? (value) => value === null : isText(side);
+    }
+  }
+  onlyFields(fields, expected);
   const added = changes.filter((c) => c.tag === 'rosterAdd');
   if (added.some((c) => c.game !== game)) throw new RangeError('the draft adds players to another game');
   const roster = added.map((c) => c.player);

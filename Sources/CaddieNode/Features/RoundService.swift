@@ -35,7 +35,7 @@ extension RoundService {
     /// ``addPlayer(space:keys:name:user:handicapIndex:)`` signs it; a phone that is a device of its own signs it
     /// itself (the API's player drafts).
     public func addPlayerChanges(
-        space: SpaceID, name: String, user: PublicKey?, handicapIndex: Double?
+        space: SpaceID, name: String, user: PublicKey?, handicapIndex: Double?, id given: PlayerID? = nil
     )
         throws(NodeError) -> (id: PlayerID, changes: [Change])
     {
@@ -53,7 +53,11 @@ extension RoundService {
                 "is taken: a player named \(same.name) is already in this space (id \(same.id.hex)): give the new player a "
                     + "name that tells the two apart, e.g. '\(trimmed) B.' or '\(trimmed) (club)', or use the existing one")
         }
-        let id = PlayerID(SecureRandom.entityID())
+        // An id the phone chose (so that it knows the record is new): refused when a player has it.
+        if let given, try run({ try store.one(space, given) as PlayerRecord? }) != nil {
+            throw .conflict("a player has the id \(given.short) already: a new player needs a new id")
+        }
+        let id = given ?? PlayerID(SecureRandom.entityID())
         return (id, [.set(id, fields: PlayerRecord.fields(name: trimmed, user: user, handicapIndex: handicapIndex))])
     }
 
@@ -148,7 +152,7 @@ extension RoundService {
     public func newGameChanges(
         space: SpaceID, course courseID: CourseID, tee teeName: String,
         players: [PlayerID], markers markerPairs: [(player: PlayerID, marker: PlayerID)] = [],
-        setup: GameSetup<PlayerID> = GameSetup()
+        setup: GameSetup<PlayerID> = GameSetup(), id given: GameID? = nil
     )
         throws(NodeError) -> (id: GameID, changes: [Change])
     {
@@ -162,7 +166,10 @@ extension RoundService {
             roster.append(id)
         }
         let markers = try checkMarkers(space, markerPairs, roster: roster)
-        let id = GameID(SecureRandom.entityID())
+        if let given, try run({ try store.one(space, given) as GameRecord? }) != nil {
+            throw .conflict("a game has the id \(given.short) already: a new game needs a new id")
+        }
+        let id = given ?? GameID(SecureRandom.entityID())
         var fields = GameRecord.fields(course: course.id, tee: tee.name, createdAt: Home.now())
         for (player, marker) in markers { fields[GameRecord.markerField(player)] = .bytes(marker.bytes) }
         var extra = setup
