@@ -61,6 +61,29 @@ struct HTTPSTests {
         )
     }
 
+    /// The application protocol the node picks (ALPN) when a client offers `offered`, or the TLS error.
+    static func negotiated(port: Int, authority: String, offered: [String]) throws -> String {
+        let script = """
+            import socket, ssl, sys
+            context = ssl.create_default_context(cafile=sys.argv[1])
+            context.set_alpn_protocols(sys.argv[3].split(","))
+            tls = context.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[2])), timeout=20),
+                                      server_hostname="caddie.test")
+            print(tls.selected_alpn_protocol())
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, authority, "\(port)", offered.joined(separator: ",")]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        process.killAfter(CLI.commandDeadline)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("a node serves HTTPS with a certificate from its home's authority; the session cookie is Secure")
     func servesHTTPS() throws {
         let (homes, _, _) = try RoundTests.foursome()
@@ -81,6 +104,9 @@ struct HTTPSTests {
         let page = try Self.request(port: node.httpsPort, authority: authority.path, name: "caddie.test", path: "/")
         #expect(page.error == nil && page.status == 200, "\(page)")
         #expect(page.body.contains("Sign in with a link"))
+        // HTTP/2 for a client that offers it (a browser: one connection for everything), HTTP/1.1 for one that does not.
+        #expect(try Self.negotiated(port: node.httpsPort, authority: authority.path, offered: ["h2", "http/1.1"]) == "h2")
+        #expect(try Self.negotiated(port: node.httpsPort, authority: authority.path, offered: ["http/1.1"]) == "http/1.1")
         // ...and refuses it under a name the certificate does not carry, or without the authority.
         let wrongName = try Self.request(port: node.httpsPort, authority: authority.path, name: "evil.test", path: "/")
         #expect(wrongName.error?.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(wrongName)")
