@@ -7,7 +7,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
-import HummingbirdHTTP2
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -54,19 +53,14 @@ public struct NodeAPI: Sendable {
         running: @escaping @Sendable (Int) async -> Void
     ) throws -> some Service {
         let pool = ConnectionLimit.Pool()
-        let perConnection = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit(pool: pool)], idleTimeout: Self.idleTimeout)
+        let http1 = HTTPServerBuilder.http1(
+            configuration: .init(
+                additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit(pool: pool)], idleTimeout: Self.idleTimeout))
         let server: HTTPServerBuilder
         if let https {
-            // HTTPS speaks HTTP/2 where the browser offers it (ALPN), so a phone holds one connection for its page, its
-            // reads, its sends and its live events; HTTP/1.1 otherwise. Over HTTP/2 each request is a stream, and the
-            // places of ConnectionLimit and the idle timeout apply to streams as they do to HTTP/1.1 connections.
-            server = try .http2Upgrade(
-                tlsConfiguration: try https.serverConfiguration(),
-                configuration: .init(
-                    idleTimeout: .seconds(Self.idleTimeout.nanoseconds / 1_000_000_000), streamConfiguration: perConnection))
+            server = try .tls(http1, tlsConfiguration: try https.serverConfiguration())
         } else {
-            server = .http1(configuration: perConnection)
+            server = http1
         }
         return HTTPServer(
             responder: router(boundHost: host, names: https?.names ?? [], secure: https != nil).buildResponder(),
