@@ -78,10 +78,6 @@ extension NodeAPI {
     /// Runs a device's asking (``DeviceRequests/ask(space:device:now:)``), whose one refusal, a full table, is 503
     /// (`busy`).
     static func answering<T>(_ step: () throws(DeviceRequests.Refusal) -> T) throws(APIError) -> T {
-        do { return try step() } catch {
-            throw APIError(
-                status: .serviceUnavailable, code: "busy",
-                message: "\(DeviceRequests.limit) devices are waiting to be added at this node: try again in a few minutes")
-        }
+        do { return try step() } catch { throw APIError(status: .serviceUnavailable, code: "busy", message: error.words) }
     }
 }

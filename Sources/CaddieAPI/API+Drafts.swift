@@ -45,7 +45,7 @@ extension NodeAPI {
         let given = try Self.chosenID(body.player, "player")
         let home = home
         let (player, changes) = try await read {
-            if let user, !(try home.rounds.members(space: id).contains { $0.user == user }) {
+            if let user, try home.rounds.memberName(space: id, user: user) == nil {
                 throw APIError.badRequest(
                     "'user' \(user.short) is not a member of this space: a player is linked to a user who has joined it")
             }

@@ -159,14 +159,10 @@ extension NodeAPI {
             let current = try home.guidance.currentHole(
                 space: id, game: try home.rounds.resolveGame(id, body.game).id,
                 player: try home.rounds.resolvePlayer(id, body.player).id)
-            guard let hole = current.course.hole(current.hole) else {
+            guard current.course.hole(current.hole) != nil else {
                 throw NodeError.notFound("course \(current.course.name) has no hole \(current.hole)")
             }
-            let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
-            let targets = names.compactMap {
-                try? home.guidance.holeTarget(course: current.course, hole: current.hole, target: $0)
-            }
-            return (current.course, current.hole, targets)
+            return (current.course, current.hole, home.guidance.holeTargets(course: current.course, hole: current.hole))
         }
         guard let centre = targets.first(where: { $0.target.kind == .greenCentre }) else {
             throw NodeError.notFound(
@@ -201,11 +197,7 @@ extension NodeAPI {
             return (
                 course,
                 course.holes.map { hole in
-                    let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
-                    let targets = names.compactMap {
-                        try? home.guidance.holeTarget(course: course, hole: hole.number, target: $0)
-                    }
-                    return (hole.number, hole.par(tee: nil), targets)
+                    (hole.number, hole.par(tee: nil), home.guidance.holeTargets(course: course, hole: hole.number))
                 }
             )
         }

@@ -20,7 +20,6 @@ public struct NodeAPI: Sendable {
     let node: NodeRuntime
     let hub: EventHub
     let token: APIToken
-    /// Phones waiting to become another device of a user (shared by the node's HTTP and HTTPS servers).
     /// Seconds between keep-alive comments on an event stream.
     let keepAliveSeconds: Double
 

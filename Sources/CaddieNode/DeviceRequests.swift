@@ -43,6 +43,17 @@ public final class DeviceRequests: Sendable {
         case approved
         /// As many requests are open as the node keeps.
         case full
+
+        /// What went wrong, in words for the person who typed or asked.
+        public var words: String {
+            switch self {
+            case .malformed: "a device code is 8 letters and digits, as the new phone shows it (ABCD-EFGH)"
+            case .unknown:
+                "no device asks with that code in this space: a code lasts 10 minutes; read the one the new phone shows now"
+            case .approved: "a phone of its user has answered that code already"
+            case .full: "\(DeviceRequests.limit) devices are waiting to be added at this node: try again in a few minutes"
+            }
+        }
     }
 
     public static let lifetimeMilliseconds: UInt64 = 600_000

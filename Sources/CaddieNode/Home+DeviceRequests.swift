@@ -35,17 +35,9 @@ extension Home {
     static func answering<T>(_ step: () throws(DeviceRequests.Refusal) -> T) throws(NodeError) -> T {
         do { return try step() } catch {
             switch error {
-            case .malformed:
-                throw .invalid("a device code is 8 letters and digits, as the new phone shows it (ABCD-EFGH)")
-            case .unknown:
-                throw .notFound(
-                    "no device asks with that code in this space: a code lasts 10 minutes; read the one the new phone "
-                        + "shows now")
-            case .approved:
-                throw .conflict("a phone of its user has answered that code already")
-            case .full:
-                throw .conflict(
-                    "\(DeviceRequests.limit) devices are waiting to be added at this node: try again in a few minutes")
+            case .malformed: throw .invalid(error.words)
+            case .unknown: throw .notFound(error.words)
+            case .approved, .full: throw .conflict(error.words)
             }
         }
     }

@@ -398,7 +398,7 @@ function keepScreens(game) {
   screensKept.add(game);
   get(`${base()}/games/${enc(game)}/standings`).catch(() => screensKept.delete(game));
   get(`${base()}/log?game=${enc(game)}`).catch(() => {});
-  get(`${base()}/games/${enc(game)}/guidance-pack`).catch(() => {});
+  guidancePack(game);
 }
 
 async function showCard(gameText) {

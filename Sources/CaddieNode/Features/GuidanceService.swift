@@ -26,6 +26,14 @@ extension GuidanceService {
         point.flatMap { try? GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
     }
 
+    /// Every target of a hole the course data has, in the order guidance lists them: the green's centre (with its
+    /// front and back), the front, the back, then each layup point and hazard.
+    public func holeTargets(course: CourseRecord, hole number: Int) -> [HoleTarget] {
+        guard let hole = course.hole(number) else { return [] }
+        let names = ["green", "front", "back"] + hole.layups.map(\.name) + hole.hazards.map(\.name)
+        return names.compactMap { try? holeTarget(course: course, hole: number, target: $0) }
+    }
+
     /// The target on a hole: the green's centre (default), front or back, or a named layup point or hazard.
     public func holeTarget(
         space: SpaceID, course: CourseID, hole number: Int, target name: String?
