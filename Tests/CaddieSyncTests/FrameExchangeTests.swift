@@ -78,6 +78,21 @@ struct FrameExchangeTests {
         }
     }
 
+    /// Whether a TCP connect to this loopback port is refused (nothing listens there).
+    static func refuses(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result != 0 && errno == ECONNREFUSED
+    }
+
     @Test("a closed port is unreachable; a listener that never answers is no reply, within the reply timeout")
     func failures() async throws {
         // On a thread of its own: the whole suite's blocking tests can hold the cooperative pool's threads for longer
@@ -89,6 +104,10 @@ struct FrameExchangeTests {
                 try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
             }
             await listener.close()
+            // Closing the listener races a connection the kernel still queues for it (seen under a loaded CI: "reset"):
+            // the port is closed once a plain connect to it is refused, which is waited for here, up to 5 s.
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline, !Self.refuses(port: port) { try await Task.sleep(for: .milliseconds(20)) }
             await #expect {
                 try await FrameExchange.request(.tcp(host: "127.0.0.1", port: port), [1], connectTimeout: 5, replyTimeout: 1)
             } throws: { error in
