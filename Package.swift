@@ -85,6 +85,7 @@ let package = Package(
                 "CaddieCore", "CaddieCrypto", "CaddieServices", "CaddieNode", "CQRencode", "CZlib", "CaddieTLS", "CaddieCodes",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

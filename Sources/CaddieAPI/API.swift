@@ -7,6 +7,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdHTTP2
 import HummingbirdTLS
 import Logging
 import NIOCore
@@ -52,14 +53,25 @@ public struct NodeAPI: Sendable {
         running: @escaping @Sendable (Int) async -> Void
     ) throws -> some Service {
         let pool = ConnectionLimit.Pool()
-        let http1 = HTTPServerBuilder.http1(
-            configuration: .init(
-                additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit(pool: pool)], idleTimeout: Self.idleTimeout))
+        let perRequest = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit.Activity(pool: pool)], idleTimeout: Self.idleTimeout)
         let server: HTTPServerBuilder
         if let https {
-            server = try .tls(http1, tlsConfiguration: try https.serverConfiguration())
+            // HTTPS speaks HTTP/2 where the browser offers it (ALPN), so a phone holds one connection for its page, its
+            // reads, its sends and its live events; HTTP/1.1 otherwise. Each connection takes its place when it is
+            // accepted, before its handshake (`PlacedChildChannel`); over HTTP/2 each request is a stream of it.
+            let tls = try https.serverConfiguration()
+            let configuration = HTTP2UpgradeChannel.Configuration(
+                idleTimeout: .seconds(Self.idleTimeout.nanoseconds / 1_000_000_000), streamConfiguration: perRequest)
+            server = HTTPServerBuilder { responder in
+                PlacedChildChannel(
+                    inner: try HTTP2UpgradeChannel(tlsConfiguration: tls, configuration: configuration, responder: responder),
+                    pool: pool)
+            }
         } else {
-            server = http1
+            server = HTTPServerBuilder { responder in
+                PlacedChildChannel(inner: HTTP1Channel(responder: responder, configuration: perRequest), pool: pool)
+            }
         }
         return HTTPServer(
             responder: router(boundHost: host, names: https?.names ?? [], secure: https != nil).buildResponder(),

@@ -3,6 +3,7 @@ import CaddieTLS
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -31,10 +32,15 @@ public struct TrustPage: Sendable {
         let pool = ConnectionLimit.Pool()
         return HTTPServer(
             responder: router(boundHost: host, names: names).buildResponder(),
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit(pool: pool)],
-                    idleTimeout: NodeAPI.idleTimeout)),
+            server: HTTPServerBuilder { responder in
+                PlacedChildChannel(
+                    inner: HTTP1Channel(
+                        responder: responder,
+                        configuration: .init(
+                            additionalChannelHandlers: [HeadErrorHandler(), ConnectionLimit.Activity(pool: pool)],
+                            idleTimeout: NodeAPI.idleTimeout)),
+                    pool: pool)
+            },
             address: .hostname(host, port: port), logger: logger,
             running: { channel in await running(channel.localAddress?.port ?? port) })
     }

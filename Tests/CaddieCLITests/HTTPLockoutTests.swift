@@ -162,4 +162,79 @@ struct HTTPLockoutTests {
         let timedOut = Self.closedAll(held).count
         #expect(timedOut == held.count, "the trust page closed \(timedOut) of \(held.count) idle connections")
     }
+
+    @Test(
+        "over HTTPS (HTTP/2 or HTTP/1.1) a connection takes its place when accepted: 40 that never begin their TLS handshake from one address leave 32 open, and the app answers"
+    )
+    func placeTakenBeforeTheHandshake() throws {
+        let cli = try CLI(name: "lockout-tls")
+        defer { cli.remove() }
+        try cli.ok(["login", "--name", "Ana"])
+        let node = try NodeProcess(cli, http: true, https: true)
+        defer { node.stop() }
+        let authority = cli.home.appendingPathComponent("trust.crt")
+        _ = try cli.ok(["web", "authority", "--out", authority.path, "--json"])
+        // Connections that say nothing at all: no ClientHello, so no ALPN and no HTTP yet.
+        let silent = try (0..<40).map { _ in try HTTPClient.connect(port: node.httpsPort, timeout: 2, from: "127.0.0.2") }
+        defer { silent.forEach { close($0) } }
+        Thread.sleep(forTimeInterval: 0.5)  // the node accepts them all (the kernel finished each connect before)
+        let gone = Self.closedAll(silent).count
+        #expect(gone == 8, "the node closed \(gone) of 40 silent connections from one address (it keeps 32)")
+        let page = try HTTPSTests.request(port: node.httpsPort, authority: authority.path, name: "caddie.test", path: "/")
+        #expect(page.error == nil && page.status == 200, "the app answers over HTTPS beside them: \(page)")
+    }
+
+    /// Sends `head` on a new connection from `source` and reads the whole answer (the node closes after it).
+    static func answer(port: Int, from source: String, head: String) throws -> String {
+        let fd = try HTTPClient.connect(port: port, timeout: 2, from: source)
+        defer { close(fd) }
+        try HTTPClient.send(fd, Array(head.utf8))
+        var text = ""
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&watched, 1, 2000) == 1 {
+            let count = read(fd, &buffer, buffer.count)
+            if count <= 0 { break }
+            text += String(decoding: buffer.prefix(count), as: UTF8.self)
+        }
+        return text
+    }
+
+    @Test(
+        "with all 32 places of an address mid-request (live streams), its next phone is told there is no room (503, a page for a browser), and the streams keep theirs"
+    )
+    func noRoomIsSaid() throws {
+        let (cli, node, _) = try Self.node()
+        defer {
+            node.stop()
+            cli.remove()
+        }
+        let token = try APITests.token(cli)
+        let streams = try (0..<32).map { _ in
+            let fd = try HTTPClient.connect(port: node.httpPort, timeout: 2, from: "127.0.0.5")
+            try HTTPClient.send(
+                fd,
+                Array(
+                    "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1:\(node.httpPort)\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8))
+            return fd
+        }
+        defer { streams.forEach { close($0) } }
+        Thread.sleep(forTimeInterval: 0.5)  // every stream's head has come: all 32 are mid-request
+        #expect(Self.closedAll(streams).isEmpty, "the address holds its 32 live streams")
+        let api = try Self.answer(
+            port: node.httpPort, from: "127.0.0.5",
+            head: "GET /v1/whoami HTTP/1.1\r\nHost: 127.0.0.1:\(node.httpPort)\r\nAccept: application/json\r\n\r\n")
+        #expect(api.hasPrefix("HTTP/1.1 503"), "\(api.prefix(60))")
+        #expect(api.contains("\"no_room\"") && api.contains("no room for another connection from this address"), "\(api)")
+        #expect(api.lowercased().contains("retry-after: 30"))
+        let page = try Self.answer(
+            port: node.httpPort, from: "127.0.0.5",
+            head: "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(node.httpPort)\r\nAccept: text/html,*/*\r\n\r\n")
+        #expect(page.hasPrefix("HTTP/1.1 503") && page.contains("<h1>No room on the node just now</h1>"), "\(page.prefix(300))")
+        #expect(Self.closedAll(streams).isEmpty, "no live stream lost its place to a newcomer")
+        // Another address is not affected.
+        let other = try Self.answer(
+            port: node.httpPort, from: "127.0.0.6", head: "GET /v1/whoami HTTP/1.1\r\nHost: 127.0.0.1:\(node.httpPort)\r\n\r\n")
+        #expect(other.hasPrefix("HTTP/1.1 401"), "\(other.prefix(60))")
+    }
 }

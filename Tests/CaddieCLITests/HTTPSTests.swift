@@ -104,8 +104,9 @@ struct HTTPSTests {
         let page = try Self.request(port: node.httpsPort, authority: authority.path, name: "caddie.test", path: "/")
         #expect(page.error == nil && page.status == 200, "\(page)")
         #expect(page.body.contains("Sign in with a link"))
-        // HTTP/1.1 only (no HTTP/2 yet: docs/web.md says why), whatever a client offers.
-        #expect(try Self.negotiated(port: node.httpsPort, authority: authority.path, offered: ["h2", "http/1.1"]) != "h2")
+        // HTTP/2 for a client that offers it (a browser: one connection for everything), HTTP/1.1 for one that does not.
+        #expect(try Self.negotiated(port: node.httpsPort, authority: authority.path, offered: ["h2", "http/1.1"]) == "h2")
+        #expect(try Self.negotiated(port: node.httpsPort, authority: authority.path, offered: ["http/1.1"]) == "http/1.1")
         // ...and refuses it under a name the certificate does not carry, or without the authority.
         let wrongName = try Self.request(port: node.httpsPort, authority: authority.path, name: "evil.test", path: "/")
         #expect(wrongName.error?.contains("CERTIFICATE_VERIFY_FAILED") == true, "\(wrongName)")

@@ -5,8 +5,10 @@
 
 import * as local from './local.js';
 
-/** While reads come from the phone: the time (ms since 1970) of the oldest answer shown; null while the node answers. */
-export const offline = { since: null };
+/** While reads come from the phone: the time (ms since 1970) of the oldest answer shown; null while the node answers.
+ * `noRoom`: the node's last answer said it has no room for another connection from this phone's address (503
+ * `no_room`, all its places held by the devices behind the same router); that counts as no node answering. */
+export const offline = { since: null, noRoom: false };
 
 export class APIError extends Error {
   constructor(status, code, message) {
@@ -31,6 +33,8 @@ async function call(method, path, body, { signIn = true } = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  offline.noRoom = response.status === 503 && data?.code === 'no_room';
+  if (offline.noRoom) throw new APIError(0, 'no_room', data.message);
   if (response.status === 401) {
     if (signIn) window.location.assign('/');
     throw new APIError(401, 'signed_out', 'this browser is signed out');

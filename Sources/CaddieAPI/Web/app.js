@@ -53,7 +53,8 @@ function say(text) {
 function setStatus() {
   const labels = { live: 'Live', reconnecting: 'The node is out of reach', closed: 'Disconnected: reload the page',
     connecting: 'Connecting…' };
-  const parts = [labels[state.link] ?? state.link];
+  const parts = [offline.noRoom ? 'The node has no room for this phone just now (too many devices behind this address): it asks again soon'
+    : labels[state.link] ?? state.link];
   if (offline.since !== null) parts.push(`showing the card as of ${new Date(offline.since).toTimeString().slice(0, 5)}`);
   if (state.signedOut) parts.push('signed out: sign in again to send');
   const pending = outbox.pendingText(state.pending);
