@@ -173,23 +173,9 @@ extension NodeAPI {
     func enterScore(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let (id, game) = try await gameParameters(context)
         let body = try await decode(request, as: NewScore.self)
-        let entry: ScoreEntry
-        do {
-            var fairway: ScoreEntry.Fairway?
-            if let text = body.fairway {
-                guard let value = ScoreEntry.Fairway(name: text) else {
-                    throw APIError.badRequest("the field 'fairway' must be hit, left or right, got '\(text)'")
-                }
-                fairway = value
-            }
-            entry = try ScoreEntry(
-                strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: fairway,
-                greenInRegulation: body.gir)
-        } catch let error as APIError {
-            throw error
-        } catch {
-            throw APIError.badRequest("\(error)")
-        }
+        let entry = try ScoreEntry.reading(
+            strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: body.fairway,
+            greenInRegulation: body.gir)
         let seen = try body.seen.map { names in
             try names.map { name in
                 guard let op = Views.opID(named: name) else {

@@ -100,7 +100,7 @@ public struct Digest32: FixedBytes, Codable {
 }
 
 /// The id of an op: the device that signed it and its sequence number in that device's log.
-public struct OpID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct OpID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     /// The signing device.
     public let device: PublicKey
     /// The op's position in the device's log, from 1.

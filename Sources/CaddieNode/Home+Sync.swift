@@ -29,7 +29,7 @@ extension Home {
         do {
             let node = try SyncNode(
                 store: store, credentials: credentials, spaceKeys: spaceKeys, logger: logger,
-                maxIncomingPerAddress: maxIncomingPerAddress, maxIncoming: maxIncoming, nodeID: nodeID)
+                maxIncomingPerAddress: maxIncomingPerAddress, maxIncoming: maxIncoming, nodeID: nodeID, hosted: hosted)
             node.serveInvites(spaces.inviteDesk(keys: keys))
             node.useKeyrings { [self] space in keyring(space, keys: keys) }
             return node

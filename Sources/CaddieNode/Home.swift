@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import CaddieStore
+import CaddieSync
 import Foundation
 import Synchronization
 
@@ -25,6 +26,8 @@ public final class Home: Sendable {
     let servesWrites = Mutex(false)
     /// Phones asking to become another device of a user, by a code (only the running node's home is asked).
     public let deviceRequests = DeviceRequests()
+    /// The phones whose signed ops this home's node took over HTTP: its sync sessions push their ops at once.
+    let hosted = HostedDevices()
 
     var identityURL: URL { directory.appendingPathComponent("identity.json") }
     var keysURL: URL { directory.appendingPathComponent("keys.sealed") }

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// What a command did.
-public enum NodeCommandResult: Sendable, Equatable {
+public enum NodeCommandResult: Sendable, Equatable, Codable {
     /// The op signed for it.
     case op(OpID)
     /// The same entry was made before with the same `seen` (its answer was lost): nothing signed, this is its op.
@@ -41,88 +41,10 @@ public enum NodeCommandResult: Sendable, Equatable {
     /// answered it, once one has.
     case deviceRequest(device: PublicKey, expires: UInt64, approvedBy: String?)
 
-    struct Wire: Codable {
-        var device: PublicKey?
-        var seq: UInt64?
-        var card: Digest32?
-        var replay: Bool?
-        var player: PlayerID?
-        var game: GameID?
-        var courses: [CourseImportResult]?
-        var spaces: [String]?
-        var devices: [PublicKey]?
-        var hole: Int?
-        var invite: String?
-        var revokedInvite: InviteID?
-        var removed: RemovalOutcome?
-        var epoch: UInt32?
-        var sealedTo: Int?
-        var applied: Int?
-        var duplicates: Int?
-        var requestDevice: PublicKey?
-        var requestExpires: UInt64?
-        var approvedBy: String?
-        var sent: Int?
-        var received: Int?
-        var stateHash: Digest32?
-    }
-
-    var wire: Wire {
-        switch self {
-        case .op(let op): Wire(device: op.device, seq: op.seq)
-        case .replayed(let op): Wire(device: op.device, seq: op.seq, replay: true)
-        case .attested(let op, let card): Wire(device: op?.device, seq: op?.seq, card: card)
-        case .unchanged: Wire()
-        case .player(let player): Wire(player: player)
-        case .game(let game): Wire(game: game)
-        case .courses(let courses): Wire(courses: courses)
-        case .revoked(let spaces, let devices): Wire(spaces: spaces, devices: devices)
-        case .marked(let hole): Wire(hole: hole)
-        case .invite(let text): Wire(invite: text)
-        case .inviteRevoked(let id): Wire(revokedInvite: id)
-        case .removed(let outcome): Wire(removed: outcome)
-        case .rotated(let epoch, let sealedTo): Wire(epoch: epoch, sealedTo: sealedTo)
-        case .imported(let applied, let duplicates): Wire(applied: applied, duplicates: duplicates)
-        case .synced(let sent, let received, let hash, let lost):
-            Wire(devices: lost, sent: sent, received: received, stateHash: hash)
-        case .deviceRequest(let device, let expires, let name):
-            Wire(requestDevice: device, requestExpires: expires, approvedBy: name)
-        }
-    }
-
-    init(wire: Wire) {
-        let op = wire.device.flatMap { device in wire.seq.map { OpID(device: device, seq: $0) } }
-        if let device = wire.requestDevice {
-            self = .deviceRequest(device: device, expires: wire.requestExpires ?? 0, approvedBy: wire.approvedBy)
-        } else if let hash = wire.stateHash {
-            self = .synced(sent: wire.sent ?? 0, received: wire.received ?? 0, stateHash: hash, revokedLost: wire.devices ?? [])
-        } else if let applied = wire.applied {
-            self = .imported(applied: applied, duplicates: wire.duplicates ?? 0)
-        } else if let hole = wire.hole {
-            self = .marked(hole: hole)
-        } else if let text = wire.invite {
-            self = .invite(text)
-        } else if let id = wire.revokedInvite {
-            self = .inviteRevoked(id)
-        } else if let outcome = wire.removed {
-            self = .removed(outcome)
-        } else if let epoch = wire.epoch {
-            self = .rotated(epoch: epoch, sealedTo: wire.sealedTo ?? 0)
-        } else if let devices = wire.devices {
-            self = .revoked(spaces: wire.spaces ?? [], devices: devices)
-        } else if let courses = wire.courses {
-            self = .courses(courses)
-        } else if let player = wire.player {
-            self = .player(player)
-        } else if let game = wire.game {
-            self = .game(game)
-        } else if let card = wire.card {
-            self = .attested(op, card: card)
-        } else if let op {
-            self = wire.replay == true ? .replayed(op) : .op(op)
-        } else {
-            self = .unchanged
-        }
+    /// A reply on the control socket.
+    struct Reply: Codable {
+        var v: Int
+        var result: NodeCommandResult
     }
 
     /// The op signed, if any.
@@ -174,7 +96,7 @@ public enum NodeCommandResult: Sendable, Equatable {
     static func reply(_ result: Result<NodeCommandResult, NodeError>) -> [UInt8] {
         switch result {
         case .success(let value):
-            return [0] + [UInt8]((try? JSONEncoder().encode(value.wire)) ?? Data())
+            return [0] + [UInt8]((try? JSONEncoder().encode(Reply(v: NodeCommand.version, result: value))) ?? Data())
         case .failure(let error):
             return [1, error.kind.rawValue] + Array(error.description.utf8)
         }
@@ -184,11 +106,12 @@ public enum NodeCommandResult: Sendable, Equatable {
         switch bytes.first {
         case 0:
             do {
-                return NodeCommandResult(wire: try JSONDecoder().decode(Wire.self, from: Data(bytes.dropFirst())))
+                return try JSONDecoder().decode(Reply.self, from: Data(bytes.dropFirst())).result
             } catch {
                 throw .malformed(
-                    what: "reply", "the running node's reply was damaged (\(error)): check with `caddie card` before trying again"
-                )
+                    what: "reply",
+                    "the running node's reply does not read (\(NodeCommand.words(error))): run the node and its commands "
+                        + "from the same version of Caddie, and check with `caddie card` before trying again")
             }
         case 1 where bytes.count >= 2:
             guard let kind = NodeError.Kind(rawValue: bytes[1]) else {

@@ -28,7 +28,7 @@ extension OpStore {
     /// `heads`: this store's heads of the space when the caller has them at hand (read now when nil).
     public func ops(
         space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max,
-        onlyDevice: PublicKey? = nil, heads known: [(device: PublicKey, seq: UInt64)]? = nil
+        onlyDevices: Set<PublicKey>? = nil, heads known: [(device: PublicKey, seq: UInt64)]? = nil
     ) throws(StoreError)
         -> [(id: OpID, bytes: [UInt8])]
     {
@@ -41,7 +41,7 @@ extension OpStore {
                 sql: """
                     SELECT seq, bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
                     """)
-            devices: for head in heads where head.seq > peer[head.device] && (onlyDevice == nil || onlyDevice == head.device) {
+            devices: for head in heads where head.seq > peer[head.device] && (onlyDevices?.contains(head.device) ?? true) {
                 let rows = try Row.fetchCursor(
                     statement,
                     arguments: [

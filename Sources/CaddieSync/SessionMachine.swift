@@ -8,10 +8,11 @@ import CaddieWire
 /// answer back in; the times it passes are its clock's, in nanoseconds.
 ///
 /// The rules kept here, each with a unit test in `SessionMachineTests`:
-/// - a live session's first push sends only this device's own ops (in a full mesh each log crosses each link
-///   once); a one-shot sync, or a peer that asks `wantAll`, gets everything at once;
-/// - a live push after a change fetches this device's own ops by device, never other devices' ops from a guessed
-///   starting point; to a peer whose last vector set `wantAll` (it has no other session in the space: a phone
+/// - a live session's first push sends only the ops this node is the origin of: its own device's and those of the
+///   phones it hosts (``hosted``), so in a full mesh each log crosses each link once; a one-shot sync, or a peer
+///   that asks `wantAll`, gets everything at once;
+/// - a live push after a change fetches the ops this node is the origin of, by device, at once to every live peer,
+///   never other devices' ops from a guessed starting point; to a peer whose last vector set `wantAll` (it has no other session in the space: a phone
 ///   that reaches the group only through a clubhouse hub) it relays every device's ops at once;
 /// - a live session's vectors set `wantAll` while it is this node's only session in the space, or while a third
 ///   device whose fresh ops came through this peer has no session with this node (this node is then reached
@@ -66,8 +67,8 @@ struct SessionMachine {
         /// Look up this side's ops at these entries' seqs and call ``headsLookedUp`` with the ones whose hash
         /// differs from the entry's head (a forked device).
         case lookUpHeads([WireMessage.VectorEntry])
-        /// Fetch the next batch of ops after `after` (only `onlyDevice`'s, when given) and call ``fetched``.
-        case fetchOps(after: VersionVector, onlyDevice: PublicKey?)
+        /// Fetch the next batch of ops after `after` (only those of `onlyDevices`, when given) and call ``fetched``.
+        case fetchOps(after: VersionVector, onlyDevices: Set<PublicKey>?)
         /// Restore and apply a received batch and call ``applied``.
         case apply(batch: UInt32, wantsAck: Bool, [WireOp])
         /// Check whether the peer is still admitted and call ``admission``.
@@ -104,6 +105,11 @@ struct SessionMachine {
     let oneShot: Bool
     /// This device, whose own ops a live push sends.
     let ownDevice: PublicKey
+    /// The phones this node hosts in the space (their signed ops came to it over HTTP, not from a peer): a live push
+    /// sends theirs at once too, as this device's own. The session sets it before each event.
+    var hosted: Set<PublicKey> = []
+    /// The devices whose ops this node is the origin of: its own and the phones it hosts.
+    var origin: Set<PublicKey> { hosted.union([ownDevice]) }
 
     /// What this side knows the peer holds.
     private(set) var peerKnown = VersionVector()
@@ -307,7 +313,7 @@ struct SessionMachine {
         // everyone, each log then crosses each link once. Ops from third devices follow at the next digest
         // mismatch. A one-shot sync sends everything at once.
         let onlyOwn = first && !oneShot && !wantAll
-        actions.append(.fetchOps(after: peerKnown, onlyDevice: onlyOwn ? ownDevice : nil))
+        actions.append(.fetchOps(after: peerKnown, onlyDevices: onlyOwn ? origin : nil))
         actions.append(.send(.done))
         // Asking back while batches are still arriving would send a vector that lags them, and a quiet peer
         // would take it as the truth and send those batches again: a live session asks only on a quiet link.
@@ -329,7 +335,7 @@ struct SessionMachine {
         guard heardVector else { return [.pace(.moving)] }
         // A peer with no other session hears of other devices' ops only from this side: relay them at once.
         // Anyone else gets them from their author (or at the next digest), so each log crosses each link once.
-        return [.pace(.moving), .fetchOps(after: peerKnown, onlyDevice: peerWantsAll ? nil : ownDevice)]
+        return [.pace(.moving), .fetchOps(after: peerKnown, onlyDevices: peerWantsAll ? nil : origin)]
     }
 
     /// The digest timer fired.
@@ -449,14 +455,14 @@ struct SessionMachine {
     }
 
     /// The next batch of ops the peer lacks (empty: nothing more to send).
-    mutating func fetched(_ ops: [(id: OpID, bytes: [UInt8])], onlyDevice: PublicKey?, now: UInt64) -> [Action] {
+    mutating func fetched(_ ops: [(id: OpID, bytes: [UInt8])], onlyDevices: Set<PublicKey>?, now: UInt64) -> [Action] {
         guard !ops.isEmpty else { return [] }
         for op in ops where peerKnown[op.id.device] < op.id.seq { peerKnown.entries[op.id.device] = op.id.seq }
         sent += ops.count
         lastOpsActivity = now
         return [
             .pace(.moving), .send(.ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) })),
-            .fetchOps(after: peerKnown, onlyDevice: onlyDevice),
+            .fetchOps(after: peerKnown, onlyDevices: onlyDevices),
         ]
     }
 

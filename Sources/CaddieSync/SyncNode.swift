@@ -41,6 +41,8 @@ public final class SyncNode: Sendable {
     let spaceKeys: [SpaceID: [UInt8]]
     let spaceList: [(SpaceID, [UInt8])]
     let feed: ChangeFeed
+    /// The phones this node hosts, whose ops its live sessions push as its own.
+    let hosted: HostedDevices
     let logger: Logger
     /// The id advertised over mDNS: random for each run unless one is given, so a bystander cannot follow a
     /// device from round to round. A fixed id serves a static advert (a hub's Avahi service file).
@@ -64,8 +66,9 @@ public final class SyncNode: Sendable {
     public init(
         store: OpStore, credentials: DeviceCredentials, spaceKeys: [SpaceID: [UInt8]], logger: Logger,
         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
-        maxIncoming: Int = SyncNode.defaultMaxIncoming, nodeID: [UInt8]? = nil
+        maxIncoming: Int = SyncNode.defaultMaxIncoming, nodeID: [UInt8]? = nil, hosted: HostedDevices = HostedDevices()
     ) throws {
+        self.hosted = hosted
         self.nodeID = nodeID ?? SecureRandom.bytes(8)
         self.maxIncoming = max(1, min(maxIncoming, 4096))
         self.maxIncomingPerAddress = max(1, min(maxIncomingPerAddress, self.maxIncoming))

@@ -279,10 +279,14 @@ struct SyncSession {
             if let space = session?.space, let peer = session?.peer.device {
                 await node.branchLedger.delivered(space: space, peer: peer)
             } else { Set<Digest32>() }
+        // The phones this node hosts, read before each event (one lock): their ops go out as this device's own.
+        let (space, hosted) = (session?.space, node.hosted)
+        machine.hosted = space.map(hosted.devices) ?? []
         if try await perform(machine.start(peer: session?.peer.device, company: company, delivered: delivered), outbound) {
             return
         }
         while let event = await events.next() {
+            machine.hosted = space.map(hosted.devices) ?? []
             let actions: [SessionMachine.Action]
             switch event {
             case .frame(let frame):
@@ -328,7 +332,7 @@ struct SyncSession {
                 next = machine.vectorRead(try await ourVector(), for: use)
             case .lookUpHeads(let entries):
                 next = machine.headsLookedUp(forks: try await forkedCopies(entries))
-            case .fetchOps(let after, let onlyDevice):
+            case .fetchOps(let after, let onlyDevices):
                 guard let space = session?.space else { break }
                 let store = node.store
                 let heads = try await node.heads(space).map { (device: $0.device, seq: $0.seq) }
@@ -337,10 +341,13 @@ struct SyncSession {
                 let (ops, branches) = try await blocking {
                     let ops = try store.ops(
                         space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
-                        onlyDevice: onlyDevice, heads: heads)
+                        onlyDevices: onlyDevices, heads: heads)
                     return (ops, ops.isEmpty ? try store.forkMark(space) : nil)
                 }
-                next = machine.fetched(ops, onlyDevice: onlyDevice, now: Self.now())
+                if onlyDevices != nil, ops.contains(where: { machine.hosted.contains($0.id.device) }) {
+                    logger.debug("pushing at once the ops of a phone this node hosts")
+                }
+                next = machine.fetched(ops, onlyDevices: onlyDevices, now: Self.now())
                 if let branches { next = try await branchesIfMoved(branches) }
             case .apply(let batch, let wantsAck, let ops):
                 let (applied, fresh, branches) = try await apply(ops)

@@ -16,6 +16,15 @@ struct PhoneDeviceTests {
 
         var certificate: [UInt8] { Membership.certify(device: device.publicKey, by: user, at: certifiedAt) }
 
+        /// Asks the node to admit this phone's device (`POST .../admissions`); the node's membership proof.
+        func admitted(by api: HTTPClient, base: String) throws -> [UInt8] {
+            let reply = try api.post(
+                "\(base)/admissions",
+                #"{"user":"\#(user.publicKey.hex)","device":"\#(device.publicKey.hex)","certifiedAt":\#(certifiedAt),"certificate":"\#(Hex.encode(certificate))"}"#
+            )
+            return try #require(Hex.decode(try reply.object()["proof"] as? String ?? ""), "no proof: \(reply.status)")
+        }
+
         /// The phone's join op, with the node's membership proof, as the web app makes it.
         mutating func join(_ space: SpaceID, name: String, proof: [UInt8]) -> [UInt8] {
             op(
@@ -114,6 +123,58 @@ struct PhoneDeviceTests {
         #expect(words?.count == 2048 && words?.first == "abandon" && words?.last == "zoo")
     }
 
+    @Test(
+        "in a full mesh of three nodes, a phone's score taken by one node is pushed at once to the other two (the node is its origin), not left for the next digest"
+    )
+    func hostedPhonePushedAtOnce() throws {
+        let (homes, game, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let (ana, ben, cleo) = (homes[0], homes[1], homes[2])
+        let anaLog = ana.home.appendingPathComponent("node.log")
+        let anaNode = try NodeProcess(ana, http: true, environment: ["CADDIE_LOG": "debug"], log: anaLog)
+        defer { anaNode.stop() }
+        let benNode = try NodeProcess(ben, peers: [anaNode.port], http: true)
+        defer { benNode.stop() }
+        let cleoNode = try NodeProcess(cleo, peers: [anaNode.port, benNode.port])
+        defer { cleoNode.stop() }
+        #expect(try eventually(within: 60) { try Set([ana, ben, cleo].map { try $0.stateHash() }).count == 1 })
+        // Every node has two sessions: none asks another to relay everything (wantAll), so each pushes at once only
+        // the ops it is the origin of. Settle past the relay memory of the opening exchange.
+        #expect(
+            try eventually(within: 60) { (try ana.ok(["peers", "--json"]).json() as? [[String: Any]])?.count == 2 },
+            "Ana's node holds a session with Ben's and Cleo's")
+        let api = HTTPClient(port: anaNode.httpPort, token: try APITests.token(ana))
+        let spaceHex = try #require(try api.get("/v1/spaces").array().first?["space"] as? String)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        var phone = Phone()
+        let proof = try phone.admitted(by: api, base: base)
+        let card = try api.get("\(base)/games/\(game)/card").object()
+        let dev = try #require(
+            (card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }?["player"] as? String)
+        // The phone's join, then its score: its log's first two ops.
+        let join = phone.join(space, name: "Dee", proof: proof)
+        let score = phone.op(
+            space,
+            [
+                .score(
+                    game: try #require(GameID(hex: game)), player: try #require(PlayerID(hex: dev)), hole: 7,
+                    entry: try ScoreEntry(strokes: 5))
+            ])
+        // Ben's open page: his node's live events.
+        let benEvents = try EventStream(port: benNode.httpPort, token: try APITests.token(ben))
+        let sent = Date()
+        let taken = try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(join))","\#(Hex.encode(score))"]}"#)
+        #expect(taken.status == 201)
+        let shown = try benEvents.next(within: 30) { $0.type == "score" && $0.data["hole"] as? Int == 7 }
+        #expect(shown != nil, "Ben's open page never heard of the phone's score")
+        print("a hosted phone's score on another node's live events after \(Int(Date().timeIntervalSince(sent) * 1000)) ms")
+        let target = try ana.stateHash()
+        #expect(try eventually(within: 60) { try ben.stateHash() == target && cleo.stateHash() == target })
+        let log = (try? String(contentsOf: anaLog, encoding: .utf8)) ?? ""
+        #expect(log.contains("pushing at once the ops of a phone this node hosts"), "Ana's node never pushed the phone's ops")
+    }
+
     @Test("a new player and a new game are drafted by the node, which signs nothing, and signed by the phone's device")
     func phoneSignsNewPlayersAndGames() throws {
         let served = try APITests.Served()
@@ -122,11 +183,7 @@ struct PhoneDeviceTests {
         let space = try #require(SpaceID(hex: spaceHex))
         let base = "/v1/spaces/\(spaceHex)"
         var phone = Phone()
-        let admitted = try api.post(
-            "\(base)/admissions",
-            #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(phone.certificate))"}"#
-        )
-        let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+        let proof = try phone.admitted(by: api, base: base)
         #expect(
             try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(phone.join(space, name: "Dee", proof: proof)))"]}"#).status
                 == 201)

@@ -71,43 +71,59 @@ struct NodeCommandTests {
             let decoded = try NodeCommand.decode(command.encoded(device: device))
             #expect(decoded.command == command && decoded.device == device)
         }
-        // A command with no device is refused: the node could not tell whose it is.
-        #expect(throws: NodeError.self) {
-            try NodeCommand.decode(
-                Array(#"CMD1{"command":"attest","space":"\#(space.hex)","game":"\#(game.hex)","player":"\#(player.hex)"}"#.utf8))
-        }
     }
 
-    @Test("a command from the CLI of the version before the fields were named still reads")
-    func olderFields() throws {
+    @Test("a request of another version is named as such: an older CLI's, or another version number")
+    func otherVersions() throws {
         let space = SpaceID(unchecked: [UInt8](repeating: 3, count: 16))
-        func decode(_ json: String) throws -> NodeCommand { try NodeCommand(decoding: Array("CMD1".utf8) + Array(json.utf8)) }
-        #expect(try decode(#"{"command":"import","text":"/tmp/round.bundle"}"#) == .importBundle(path: "/tmp/round.bundle"))
-        #expect(try decode(#"{"command":"revoke-invite","text":"ab12"}"#) == .revokeInvite("ab12"))
-        #expect(
-            try decode(#"{"command":"sync","space":"\#(space.hex)","text":"10.0.0.2","seconds":7400}"#)
-                == .sync(space: space, host: "10.0.0.2", port: 7400))
-        #expect(
-            try decode(#"{"command":"remove","space":"\#(space.hex)","text":"Ben"}"#)
-                == .removeMember(space: space, member: "Ben"))
-        #expect(throws: NodeError.self) { try decode(#"{"command":"import"}"#) }
-    }
-
-    @Test("a damaged or unknown command is refused saying what was wrong")
-    func badRequests() {
-        func refusal(_ bytes: [UInt8]) -> String? {
+        func refusal(_ bytes: [UInt8]) -> NodeError? {
             do {
                 _ = try NodeCommand(decoding: bytes)
                 return nil
-            } catch { return error.description }
+            } catch { return error }
         }
-        #expect(refusal(Array("CTL1{}".utf8))?.contains("must start with CMD1") == true)
-        #expect(refusal(Array("CMD1{not json".utf8))?.contains("does not read") == true)
-        let base = #""space":"\#(space.hex)","game":"\#(game.hex)""#
-        #expect(refusal(Array(#"CMD1{"command":"delete-everything",\#(base)}"#.utf8))?.contains("not a command") == true)
-        #expect(refusal(Array(#"CMD1{"command":"score",\#(base),"hole":3,"strokes":4}"#.utf8))?.contains("'player'") == true)
-        let tooMany = #"CMD1{"command":"score",\#(base),"player":"\#(player.hex)","hole":3,"strokes":99}"#
-        #expect(refusal(Array(tooMany.utf8)) != nil)
+        let older = refusal(Array(#"CMD1{"command":"import","path":"/tmp/round.bundle"}"#.utf8))
+        #expect(
+            older?.kind == .invalid && older?.description.contains("from an older caddie") == true, "\(String(describing: older))"
+        )
+        let next = refusal(Array(#"CMD2{"v":3,"command":{"rotateKey":{"space":"\#(space.hex)"}}}"#.utf8))
+        #expect(next?.description.contains("of version 3, this node reads version 2") == true, "\(String(describing: next))")
+        // The envelope as written: the version, the device, the command under its own name.
+        let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
+        let bytes = NodeCommand.rotateKey(space: space).encoded(device: device)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(bytes.dropFirst(4))) as? [String: Any])
+        #expect(Array(bytes.prefix(4)) == Array("CMD2".utf8))
+        #expect(json["v"] as? Int == 2 && json["device"] as? String == device.hex)
+        #expect((json["command"] as? [String: Any])?.keys.sorted() == ["rotateKey"])
+    }
+
+    @Test("a damaged or unknown command is refused saying what was wrong, with the kind invalid")
+    func badRequests() {
+        func refusal(_ bytes: [UInt8]) -> NodeError? {
+            do {
+                _ = try NodeCommand(decoding: bytes)
+                return nil
+            } catch { return error }
+        }
+        func says(_ bytes: [UInt8], _ words: String) -> Bool {
+            guard let error = refusal(bytes) else { return false }
+            return error.kind == .invalid && error.description.contains(words)
+        }
+        #expect(says(Array("CTL1{}".utf8), "must start with CMD2"))
+        #expect(says(Array("CMD2{not json".utf8), "does not read"))
+        let ids = #""space":"\#(space.hex)","game":"\#(game.hex)""#
+        #expect(says(Array(#"CMD2{"v":2,"command":{"deleteEverything":{\#(ids)}}}"#.utf8), "not a command this node runs"))
+        #expect(
+            says(
+                Array(#"CMD2{"v":2,"command":{"score":{\#(ids),"hole":3,"entry":{"strokes":4}}}}"#.utf8),
+                "'command.score.player' is missing"))
+        let tooMany = #"CMD2{"v":2,"command":{"score":{\#(ids),"player":"\#(player.hex)","hole":3,"entry":{"strokes":99}}}}"#
+        #expect(says(Array(tooMany.utf8), "strokes must be between 1 and 30"))
+        let fairway =
+            #"CMD2{"v":2,"command":{"score":{\#(ids),"player":"\#(player.hex)","hole":3,"entry":{"strokes":4,"fairway":"bunker"}}}}"#
+        #expect(says(Array(fairway.utf8), "'fairway' must be hit, left or right, got 'bunker'"))
+        let noDevice = #"CMD2{"v":2,"command":{"rotateKey":{"space":"\#(space.hex)"}}}"#
+        #expect(throws: NodeError.self) { try NodeCommand.decode(Array(noDevice.utf8)) }
     }
 
     @Test("an error crosses the control socket with its kind and its words")

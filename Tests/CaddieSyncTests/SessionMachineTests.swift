@@ -57,17 +57,17 @@ struct SessionMachineTests {
         let actions = try live.received(.vector(theirs), now: 10)
         #expect(
             actions == [
-                .lookUpHeads(theirs), .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: Self.own), .send(.done),
+                .lookUpHeads(theirs), .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevices: [Self.own]), .send(.done),
             ])
 
         var asked = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         #expect(
             try asked.received(.vector(theirs, wantAll: true), now: 10).contains(
-                .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
+                .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevices: nil)))
         var oneShot = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
         #expect(
             try oneShot.received(.vector(theirs), now: 10).contains(
-                .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevice: nil)))
+                .fetchOps(after: VersionVector([Self.peer: 4]), onlyDevices: nil)))
     }
 
     @Test(
@@ -78,16 +78,17 @@ struct SessionMachineTests {
         #expect(machine.changed() == [.pace(.moving)], "before the peer's vector nothing is pushed")
         _ = try machine.received(.vector([Self.entry(Self.own, 2), Self.entry(Self.third, 9)]), now: 1)
         let push = machine.changed()
-        #expect(push == [.pace(.moving), .fetchOps(after: VersionVector([Self.own: 2, Self.third: 9]), onlyDevice: Self.own)])
+        #expect(
+            push == [.pace(.moving), .fetchOps(after: VersionVector([Self.own: 2, Self.third: 9]), onlyDevices: [Self.own])])
         // The race once fixed: a second read must not start other devices' ops from a guessed point. The follow-up
         // fetch is again by device, after exactly what was sent.
-        let next = machine.fetched(Self.ops(Self.own, 3...5), onlyDevice: Self.own, now: 2)
+        let next = machine.fetched(Self.ops(Self.own, 3...5), onlyDevices: [Self.own], now: 2)
         #expect(
             next == [
                 .pace(.moving), .send(.ops(batch: 1, ack: false, (3...5).map { .compacting(Self.op(Self.own, $0)) })),
-                .fetchOps(after: VersionVector([Self.own: 5, Self.third: 9]), onlyDevice: Self.own),
+                .fetchOps(after: VersionVector([Self.own: 5, Self.third: 9]), onlyDevices: [Self.own]),
             ])
-        #expect(machine.fetched([], onlyDevice: Self.own, now: 3) == [], "an empty fetch ends the push")
+        #expect(machine.fetched([], onlyDevices: [Self.own], now: 3) == [], "an empty fetch ends the push")
         #expect(machine.sent == 3)
     }
 
@@ -95,15 +96,15 @@ struct SessionMachineTests {
     func vectorInFlightDoesNotLower() throws {
         var machine = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         _ = try machine.received(.vector([]), now: 0)
-        _ = machine.fetched(Self.ops(Self.own, 1...5), onlyDevice: Self.own, now: 5 * Self.second)
+        _ = machine.fetched(Self.ops(Self.own, 1...5), onlyDevices: [Self.own], now: 5 * Self.second)
         #expect(machine.peerKnown[Self.own] == 5)
         // The peer's vector crossed the batch in flight: it says 2, but 3-5 are on their way.
         let crossing = try machine.received(.vector([Self.entry(Self.own, 2)]), now: 5 * Self.second + Self.second / 2)
-        #expect(crossing.contains(.fetchOps(after: VersionVector([Self.own: 5]), onlyDevice: nil)))
+        #expect(crossing.contains(.fetchOps(after: VersionVector([Self.own: 5]), onlyDevices: nil)))
         #expect(machine.peerKnown[Self.own] == 5)
         // A second and more later, with nothing moving, the peer's word is the truth: it dropped 3-5.
         let quiet = try machine.received(.vector([Self.entry(Self.own, 2)]), now: 7 * Self.second)
-        #expect(quiet.contains(.fetchOps(after: VersionVector([Self.own: 2]), onlyDevice: nil)))
+        #expect(quiet.contains(.fetchOps(after: VersionVector([Self.own: 2]), onlyDevices: nil)))
         #expect(machine.peerKnown[Self.own] == 2)
     }
 
@@ -280,7 +281,7 @@ struct SessionMachineTests {
         var machine = SessionMachine(oneShot: true, ownDevice: Self.own, now: 0)
         _ = try machine.received(.vector([]), now: 0)
         #expect(
-            machine.fetched(Self.ops(Self.own, 1...2), onlyDevice: nil, now: 0).contains(
+            machine.fetched(Self.ops(Self.own, 1...2), onlyDevices: nil, now: 0).contains(
                 .send(.ops(batch: 1, ack: true, (1...2).map { .compacting(Self.op(Self.own, $0)) }))))
         #expect(try machine.received(.done, now: 0) == [.recordProgress])
         #expect(machine.settle() == [], "batch 1 is not acknowledged yet")
@@ -335,10 +336,27 @@ struct SessionMachineTests {
     func relaysToALonePeer() throws {
         var hub = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
         _ = try hub.received(.vector([Self.entry(Self.peer, 1)], wantAll: true), now: 0)
-        #expect(hub.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevice: nil)])
+        #expect(hub.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevices: nil)])
         // The peer found other company: its next vector drops the flag, and the relay stops.
         _ = try hub.received(.vector([Self.entry(Self.peer, 1)], wantAll: false), now: 5 * Self.second)
-        #expect(hub.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevice: Self.own)])
+        #expect(hub.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevices: [Self.own])])
+    }
+
+    @Test("the ops of a phone this node hosts go out at once as its own, to a peer that did not ask for everything")
+    func pushesHostedPhones() throws {
+        var node = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        node.hosted = [Self.third]
+        // The first push after the peer's vector: this device's ops and the hosted phone's, no one else's.
+        let first = try node.received(.vector([Self.entry(Self.peer, 1)], wantAll: false), now: 0)
+        #expect(first.contains(.fetchOps(after: VersionVector([Self.peer: 1]), onlyDevices: [Self.own, Self.third])))
+        // A change (the phone sent a score over HTTP): pushed at once, with this device's own.
+        #expect(
+            node.changed() == [
+                .pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevices: [Self.own, Self.third]),
+            ])
+        // A node that hosts no phone pushes only its own device's.
+        node.hosted = []
+        #expect(node.changed() == [.pace(.moving), .fetchOps(after: VersionVector([Self.peer: 1]), onlyDevices: [Self.own])])
     }
 
     @Test("a session's vectors set wantAll while it is its node's only session in the space, and say so when that changes")
@@ -425,12 +443,12 @@ struct SessionMachineTests {
             case .lookUpHeads: next = side.machine.headsLookedUp(forks: [])
             case .fetchOps(let after, let only):
                 var batch: [(id: OpID, bytes: [UInt8])] = []
-                for device in side.log.keys.sorted() where only == nil || only == device {
+                for device in side.log.keys.sorted() where only?.contains(device) ?? true {
                     let held = side.log[device] ?? 0
                     guard held > after[device], batch.count < 500 else { continue }
                     batch += ops(device, (after[device] + 1)...min(held, after[device] + UInt64(500 - batch.count)))
                 }
-                next = side.machine.fetched(batch, onlyDevice: only, now: now)
+                next = side.machine.fetched(batch, onlyDevices: only, now: now)
             case .apply(let number, let wantsAck, let wire):
                 var applied: [OpID] = []
                 for op in wire {

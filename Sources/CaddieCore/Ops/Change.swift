@@ -236,3 +236,41 @@ public enum Change: Hashable, Sendable {
         }
     }
 }
+
+/// A score entry as JSON (the control socket's commands): `{"strokes", "putts"?, "penalties"?, "fairway"?
+/// ("hit", "left", "right"), "greenInRegulation"?}`, read through the checking initializer, so an entry out of range
+/// does not read.
+extension ScoreEntry: Codable {
+    private enum Keys: String, CodingKey {
+        case strokes, putts, penalties, fairway, greenInRegulation
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let fairway = try container.decodeIfPresent(String.self, forKey: .fairway).map { name in
+            guard let value = Fairway(name: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .fairway, in: container, debugDescription: "'fairway' must be hit, left or right, got '\(name)'")
+            }
+            return value
+        }
+        do {
+            try self.init(
+                strokes: try container.decode(Int.self, forKey: .strokes),
+                putts: try container.decodeIfPresent(Int.self, forKey: .putts),
+                penalties: try container.decodeIfPresent(Int.self, forKey: .penalties), fairway: fairway,
+                greenInRegulation: try container.decodeIfPresent(Bool.self, forKey: .greenInRegulation))
+        } catch let error as CoreError {
+            throw DecodingError.dataCorruptedError(forKey: .strokes, in: container, debugDescription: "\(error)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(strokes, forKey: .strokes)
+        try container.encodeIfPresent(putts, forKey: .putts)
+        try container.encodeIfPresent(penalties, forKey: .penalties)
+        try container.encodeIfPresent(fairway?.name, forKey: .fairway)
+        try container.encodeIfPresent(greenInRegulation, forKey: .greenInRegulation)
+    }
+}

@@ -64,7 +64,15 @@ extension RoundService {
     /// with the check's own words. Ops this home already holds count as duplicates.
     public func receiveSigned(space: SpaceID, keys: UnlockedKeys, ops: [[UInt8]]) throws(NodeError) -> ReceivedOps {
         guard !ops.isEmpty else { throw .badInput(.ops, "is empty: give at least one op") }
-        return ReceivedOps(try receiveStrict(space: space, keys: keys, ops: ops))
+        // This node is the origin of the phone's ops from the moment they commit, so it records the phone before the
+        // commit wakes its live sessions (they push them at once, as its own), and forgets it if they are refused.
+        let added = home.hosted.host(ops.compactMap { try? SignedOp(bytes: $0).device }, in: space)
+        do {
+            return ReceivedOps(try receiveStrict(space: space, keys: keys, ops: ops))
+        } catch {
+            home.hosted.forget(added, in: space)
+            throw error
+        }
     }
 }
 

@@ -459,6 +459,12 @@ public struct GameSetupForm<Player: Codable & Sendable>: Codable, Sendable {
     }
 }
 
+/// A setup as JSON: its form (``GameSetupForm``).
+extension GameSetup: Codable where Player: Codable {
+    public init(from decoder: any Decoder) throws { self = try GameSetupForm<Player>(from: decoder).setup }
+    public func encode(to encoder: any Encoder) throws { try GameSetupForm(self).encode(to: encoder) }
+}
+
 extension GameSetup: Equatable where Player: Equatable {
     /// Whether two setups change the same settings the same way.
     public static func == (a: GameSetup, b: GameSetup) -> Bool {

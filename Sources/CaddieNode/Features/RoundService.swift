@@ -426,3 +426,26 @@ extension RoundService {
         }
     }
 }
+
+extension ScoreEntry {
+    /// A score entry as a person typed it (`caddie score`) or a page sent it (`POST .../scores`): the one reading of
+    /// its fields for every edge, each refusal naming the field (`--fairway` on the command line, `'fairway'` in a
+    /// request).
+    public static func reading(
+        strokes: Int, putts: Int?, penalties: Int?, fairway: String?, greenInRegulation: Bool?
+    ) throws(NodeError) -> ScoreEntry {
+        let fairwayResult = try fairway.map { text throws(NodeError) in
+            guard let value = Fairway(name: text) else {
+                throw .badInput(.fairway, "must be hit, left or right, got '\(text.prefix(40))'")
+            }
+            return value
+        }
+        do {
+            return try ScoreEntry(
+                strokes: strokes, putts: putts, penalties: penalties, fairway: fairwayResult,
+                greenInRegulation: greenInRegulation)
+        } catch {
+            throw .wrap(error)
+        }
+    }
+}

@@ -364,21 +364,9 @@ struct ScoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            var fairwayResult: ScoreEntry.Fairway?
-            if let fairway {
-                guard let value = ScoreEntry.Fairway(name: fairway) else {
-                    throw NodeError.badInput(.fairway, "must be hit, left or right, got '\(fairway)'")
-                }
-                fairwayResult = value
-            }
-            let entry: ScoreEntry
-            do {
-                entry = try ScoreEntry(
-                    strokes: strokes, putts: putts, penalties: penalties, fairway: fairwayResult,
-                    greenInRegulation: greenInRegulation)
-            } catch {
-                throw NodeError.wrap(error)
-            }
+            let entry = try ScoreEntry.reading(
+                strokes: strokes, putts: putts, penalties: penalties, fairway: fairway,
+                greenInRegulation: greenInRegulation)
             let (home, space, game, player) = try target.open()
             // A running node runs it with its own keys: no passphrase, no Argon2id here.
             let done = try await home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
