@@ -1,23 +1,25 @@
-"""The foursome round with pycrdt (Yrs), for caddie-bench's convergeRatioToPycrdt.
+"""The foursome round with pycrdt (Yrs) and with Loro, for caddie-bench's convergeRatioToFaster.
 
 Four replicas each make N edits to one map offline: edit i writes a fresh cell, except when i % 10 == 9, when it
 corrects the cell of edit i - 9 (as a golfer fixes an earlier hole). Then the clock starts, as Caddie's does with
-its ops already made: every replica sends every other the delta after that one's state vector (12 deltas, a full
+its ops already made: every replica sends every other the delta after that one's version (12 deltas, a full
 mesh), each delta is applied and stored in the receiving replica's own SQLite file (WAL, synchronous=FULL, one
 transaction a delta, as Caddie commits a batch); the clock stops when the last is stored, and the four must
-then hold identical content.
+then hold identical content. The two libraries run the same round, one after the other.
 Prints one JSON object. Signing and encryption, which Caddie does on every op, have no counterpart here.
 
     python3 bench-peer.py [--edits N] [--dir DIR]
 """
 
 import argparse
+import importlib.metadata
 import json
 import os
 import sqlite3
 import tempfile
 import time
 
+import loro
 import pycrdt
 
 
@@ -29,60 +31,119 @@ def replica_store(path):
     return db
 
 
+def store(db, update):
+    db.execute("BEGIN")
+    db.execute("INSERT INTO update_log (bytes) VALUES (?)", (update,))
+    db.execute("COMMIT")
+
+
+class Pycrdt:
+    """One replica over pycrdt: a Doc with one Map."""
+    name = "pycrdt"
+
+    def __init__(self, index):
+        self.doc = pycrdt.Doc(client_id=index + 1)
+        self.cells = self.doc.get("cells", type=pycrdt.Map)
+
+    def edit(self, key, value):
+        with self.doc.transaction():
+            self.cells[key] = value
+
+    def everything(self):
+        return self.doc.get_update()
+
+    def version(self):
+        return self.doc.get_state()
+
+    def delta_after(self, version):
+        return self.doc.get_update(version)
+
+    def apply(self, delta):
+        self.doc.apply_update(delta)
+
+    def content(self):
+        return self.cells.to_py()
+
+
+class Loro:
+    """One replica over Loro: a LoroDoc with one map, a commit an edit."""
+    name = "loro"
+
+    def __init__(self, index):
+        self.doc = loro.LoroDoc()
+        self.doc.peer_id = index + 1
+        self.cells = self.doc.get_map("cells")
+
+    def edit(self, key, value):
+        self.cells.insert(key, value)
+        self.doc.commit()
+
+    def everything(self):
+        return self.doc.export(loro.ExportMode.Snapshot())
+
+    def version(self):
+        return self.doc.oplog_vv
+
+    def delta_after(self, version):
+        return self.doc.export(loro.ExportMode.Updates(from_=version))
+
+    def apply(self, delta):
+        self.doc.import_(delta)
+
+    def content(self):
+        return self.doc.get_deep_value()["cells"]
+
+
+def round_with(kind, edits, folder):
+    replicas = [kind(index) for index in range(4)]
+    stores = [replica_store(os.path.join(folder, "%s-replica-%d.sqlite" % (kind.name, index))) for index in range(4)]
+    # Offline: each replica's own edits, stored as they are made (not timed, as Caddie's offline ops are not).
+    for index, (replica, db) in enumerate(zip(replicas, stores)):
+        for i in range(edits):
+            target = i - 9 if i % 10 == 9 else i
+            replica.edit("%d:%d" % (index, target), {"strokes": 3 + i % 5, "putts": 2})
+        store(db, replica.everything())
+
+    started = time.perf_counter()
+    deltas = 0
+    delta_bytes = 0
+    versions = [replica.version() for replica in replicas]
+    outgoing = {}
+    for sender in range(4):
+        for receiver in range(4):
+            if sender != receiver:
+                outgoing[(sender, receiver)] = replicas[sender].delta_after(versions[receiver])
+    for (sender, receiver), delta in outgoing.items():
+        replicas[receiver].apply(delta)
+        store(stores[receiver], delta)
+        deltas += 1
+        delta_bytes += len(delta)
+    elapsed = time.perf_counter() - started
+    # Checked after the clock, as Caddie's state hashes are compared after its clock stops.
+    contents = [replica.content() for replica in replicas]
+    expected = 4 * (edits - edits // 10)
+    if any(content != contents[0] for content in contents) or len(contents[0]) != expected:
+        raise SystemExit("bench-peer: the four %s replicas did not converge (%s cells)"
+                         % (kind.name, [len(c) for c in contents]))
+    for db in stores:
+        db.close()
+    return {"seconds": round(elapsed, 4), "deltas": deltas, "deltaBytes": delta_bytes, "cells": len(contents[0])}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=10_000, help="edits per replica (default 10000)")
     parser.add_argument("--dir", default=None, help="where the SQLite files go (default: a new temporary folder)")
     args = parser.parse_args()
-    folder = args.dir or tempfile.mkdtemp(prefix="caddie-pycrdt-")
-
-    docs, cells, stores = [], [], []
-    for index in range(4):
-        doc = pycrdt.Doc(client_id=index + 1)
-        docs.append(doc)
-        cells.append(doc.get("cells", type=pycrdt.Map))
-        db = replica_store(os.path.join(folder, "replica-%d.sqlite" % index))
-        stores.append(db)
-
-    # Offline: each replica's own edits, stored as they are made (not timed, as Caddie's offline ops are not).
-    for index, (doc, card, db) in enumerate(zip(docs, cells, stores)):
-        for i in range(args.edits):
-            target = i - 9 if i % 10 == 9 else i
-            with doc.transaction():
-                card["%d:%d" % (index, target)] = {"strokes": 3 + i % 5, "putts": 2}
-        db.execute("BEGIN")
-        db.execute("INSERT INTO update_log (bytes) VALUES (?)", (doc.get_update(),))
-        db.execute("COMMIT")
-
-    started = time.perf_counter()
-    deltas = 0
-    delta_bytes = 0
-    states = [doc.get_state() for doc in docs]
-    outgoing = {}
-    for sender in range(4):
-        for receiver in range(4):
-            if sender != receiver:
-                outgoing[(sender, receiver)] = docs[sender].get_update(states[receiver])
-    for (sender, receiver), delta in outgoing.items():
-        docs[receiver].apply_update(delta)
-        db = stores[receiver]
-        db.execute("BEGIN")
-        db.execute("INSERT INTO update_log (bytes) VALUES (?)", (delta,))
-        db.execute("COMMIT")
-        deltas += 1
-        delta_bytes += len(delta)
-    elapsed = time.perf_counter() - started
-    # Checked after the clock, as Caddie's state hashes are compared after its clock stops.
-    contents = [card.to_py() for card in cells]
-
-    expected = 4 * (args.edits - args.edits // 10)
-    if any(content != contents[0] for content in contents) or len(contents[0]) != expected:
-        raise SystemExit("bench-peer: the four replicas did not converge (%s cells)" % [len(c) for c in contents])
-    for db in stores:
-        db.close()
-    print(json.dumps({"pycrdtVersion": pycrdt.__version__,
-                      "editsPerReplica": args.edits, "deltas": deltas, "deltaBytes": delta_bytes,
-                      "cells": len(contents[0]), "pycrdtConvergeSeconds": round(elapsed, 4)}))
+    folder = args.dir or tempfile.mkdtemp(prefix="caddie-peers-")
+    y = round_with(Pycrdt, args.edits, folder)
+    l = round_with(Loro, args.edits, folder)
+    print(json.dumps({
+        "editsPerReplica": args.edits,
+        "pycrdtVersion": pycrdt.__version__, "pycrdtConvergeSeconds": y["seconds"], "pycrdtDeltaBytes": y["deltaBytes"],
+        "loroVersion": importlib.metadata.version("loro"), "loroConvergeSeconds": l["seconds"],
+        "loroDeltaBytes": l["deltaBytes"], "cells": y["cells"],
+    }))
 
 
 if __name__ == "__main__":

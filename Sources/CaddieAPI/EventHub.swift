@@ -257,6 +257,9 @@ public final class EventHub: Sendable {
                                     .object([
                                         ("space", .string(space.id.hex)), ("game", .string(game.id.hex)),
                                         ("card", Views.card(card, net: net)),
+                                        // The game's record as `GET .../games/{game}` gives it (formats, hole
+                                        // choices): the page draws the hole's choices from it, asking for nothing.
+                                        ("setup", Views.game(game)),
                                     ])
                                 ))
                         }

@@ -29,6 +29,7 @@ struct Options {
     var cardOnly = false
     var cardHome: String?
     var pycrdtSeconds: Double?
+    var loroSeconds: Double?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.makeIterator()
@@ -67,9 +68,14 @@ struct Options {
                     throw BenchError("--pycrdt-seconds needs pycrdt's convergence time in seconds (Deploy/bench-peer.sh)")
                 }
                 pycrdtSeconds = value
+            case "--loro-seconds":
+                guard let text = iterator.next(), let value = Double(text), value > 0 else {
+                    throw BenchError("--loro-seconds needs Loro's convergence time in seconds (Deploy/bench-peer.sh)")
+                }
+                loroSeconds = value
             case "-h", "--help":
                 print(
-                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--pycrdt-seconds S]"
+                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--pycrdt-seconds S] [--loro-seconds S]"
                 )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
@@ -125,11 +131,16 @@ func run() async throws {
     }
     if options.convergeOnly {
         figures = try await SyncBench(directory: directory, opsPerNode: options.syncOps, edits: options.edits).run()
-        if let pycrdt = options.pycrdtSeconds,
-            let caddie = figures.first(where: { $0.0 == "convergeSeconds4x\(options.syncOps)" })?.1
-        {
-            figures.append(("pycrdtConvergeSeconds4x\(options.syncOps)", pycrdt, "s"))
-            figures.append(("convergeRatioToPycrdt", caddie / pycrdt, "x"))
+        if let caddie = figures.first(where: { $0.0 == "convergeSeconds4x\(options.syncOps)" })?.1 {
+            // The same round with pycrdt and with Loro (Deploy/bench-peer.sh), and the ratio to the faster of them.
+            let peers = [("pycrdt", options.pycrdtSeconds), ("loro", options.loroSeconds)].compactMap { name, seconds in
+                seconds.map { (name, $0) }
+            }
+            for (name, seconds) in peers {
+                figures.append(("\(name)ConvergeSeconds4x\(options.syncOps)", seconds, "s"))
+                figures.append(("convergeRatioTo\(name == "loro" ? "Loro" : "Pycrdt")", caddie / seconds, "x"))
+            }
+            if let fastest = peers.map(\.1).min() { figures.append(("convergeRatioToFaster", caddie / fastest, "x")) }
         }
         report(figures, options: options, directory: directory)
         return

@@ -114,6 +114,10 @@ struct EventHubTests {
         #expect(card["game"] as? String == round.games[0].hex)
         let cells = (card["players"] as? [[String: Any]] ?? []).flatMap { $0["cells"] as? [[String: Any]] ?? [] }
         #expect(cells.contains { $0["hole"] as? Int == 3 && $0["strokes"] as? Int == 4 }, "\(cells)")
+        // ...and the game's record as `GET .../games/{game}` gives it, so the page reads no setup after the event.
+        let setup = try #require(
+            try JSONSerialization.jsonObject(with: Data((Self.field(events[1], "setup") ?? "").utf8)) as? [String: Any])
+        #expect(setup["game"] as? String == round.games[0].hex && setup["formats"] is [String], "\(setup)")
 
         // Nothing new: nothing read, nothing reported.
         hub.look()

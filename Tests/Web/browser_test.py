@@ -937,6 +937,8 @@ def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures,
 
     print("Another device enters a different value for one of those cells; the node comes back")
     caddie(ben, "score", game, "Dev", "3", "9")
+    # The requests that carry the kept hole to the node, counted from here (failed tries while it is down excluded).
+    phone.execute_script("performance.setResourceTimingBufferSize(5000); performance.clearResourceTimings()")
     node_a.start()
     back = time.time()
     hole3 = {}
@@ -953,6 +955,11 @@ def dead_zone(phone, origin, node_a, node_b, ben, space, game, players, figures,
     print("  figure node back to every kept entry applied: %.2f s (target 2 s: %s)"
           % (figures["nodeBackToAppliedSeconds"], "met" if figures["nodeBackToAppliedSeconds"] <= 2 else "missed"))
     wait(phone, lambda d: "not yet sent" not in status(d), "the status line no longer counts entries on the phone")
+    posts = phone.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.includes('/ops') && e.initiatorType === 'fetch'"
+        " && e.responseStatus > 0).length")
+    figures["requestsForKeptHole"] = posts
+    check(posts == 1, "the hole kept on the phone (4 signed entries) reached the node in one request (%d)" % posts)
     deadline = time.time() + 30
     conflicts = []
     while time.time() < deadline:
@@ -1411,7 +1418,7 @@ def main():
              "Ben's phone shows the card at hole %d" % hole)
         latencies = []
         card_requests = ("return performance.getEntriesByType('resource')"
-                         ".filter(e => /\\/games\\/[^/]+\\/(card|standings)$/.test(e.name)).length")
+                         ".filter(e => /\\/games\\/[^/]+(\\/(card|standings))?$/.test(e.name)).length")
         # A fresh, large enough resource-timing buffer: a full one records nothing, and would count nothing.
         phone_b.execute_script("performance.clearResourceTimings(); performance.setResourceTimingBufferSize(2000)")
         requests_before = phone_b.execute_script(card_requests)
@@ -1440,7 +1447,8 @@ def main():
             figures["tapToPaintP99Ms"] = round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 1)
             check(len(latencies) == 50, "all 50 taps painted on the other node's page")
             asked = phone_b.execute_script(card_requests) - requests_before
-            check(asked == 0, "the other page drew all 50 from the live events, asking for no card (%d requests)" % asked)
+            check(asked == 0, "the other page drew all 50 from the live events, asking for no card and no game's setup "
+                  "(%d requests)" % asked)
 
         print("Guidance with an emulated position")
         nine_id = nine_hole_course(ana, work)

@@ -70,3 +70,19 @@ test('a game\'s entries are found by player and hole', () => {
   assert.equal(mine.size, 1);
   assert.equal(mine.get('p1:3').strokes, 5);
 });
+
+test('a run of entries signed on the phone goes in one request; a node-signed entry or another space starts a new one', () => {
+  const signed = (key, space = 's1') => ({ key, space, op: `op-${key}` });
+  const plain = (key) => ({ key, space: 's1', strokes: 4 });
+  const hole = [signed('a'), signed('b'), signed('c'), signed('d')];
+  assert.deepEqual(outbox.run(hole, 0).map((e) => e.key), ['a', 'b', 'c', 'd']);
+  assert.deepEqual(outbox.run(hole, 2).map((e) => e.key), ['c', 'd']);
+  const mixed = [signed('a'), plain('b'), signed('c'), signed('d', 's2')];
+  assert.deepEqual(outbox.run(mixed, 0).map((e) => e.key), ['a']);
+  assert.deepEqual(outbox.run(mixed, 1).map((e) => e.key), ['b']);
+  assert.deepEqual(outbox.run(mixed, 2).map((e) => e.key), ['c']);
+  assert.deepEqual(outbox.run(mixed, 4), []);
+  const many = Array.from({ length: 300 }, (_, i) => signed(String(i)));
+  assert.equal(outbox.run(many, 0).length, outbox.MAX_OPS);
+  assert.equal(outbox.run(many, 256).length, 44);
+});

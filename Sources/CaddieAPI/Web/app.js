@@ -442,6 +442,14 @@ async function fetchSetup(game) {
   return true;
 }
 
+/** Takes a game's record that a live event carried: newer than any read still on its way, so those are dropped. */
+function takeSetup(setup) {
+  setupShown = ++setupReads;
+  state.setup = setup;
+  local.keep(`${base()}/games/${enc(setup.game)}`, setup);
+  return true;
+}
+
 function parOf(hole) { return state.card.par[hole - 1] ?? null; }
 
 function renderCard() {
@@ -855,22 +863,37 @@ async function sendRound() {
     // A partner's new session is claimed by this phone's device first (route's start): entries wait for it.
     if (state.starting) await state.starting.catch(() => {});
     state.pending = outbox.ordered(await local.outbox());
-    for (const entry of state.pending.filter((e) => !e.refused)) {
+    const waiting = state.pending.filter((e) => !e.refused);
+    // Entries signed on this phone go as one request a run (a saved hole: one POST); if the node refuses a run,
+    // its entries go one by one, so that the refusal stays with the entry it names.
+    let alone = 0;
+    for (let i = 0; i < waiting.length;) {
+      const batch = i < alone ? [waiting[i]] : outbox.run(waiting, i);
       try {
-        if (entry.op) await post(`/v1/spaces/${enc(entry.space)}/ops`, { ops: [entry.op] }, { signIn: false });
-        else {
+        const entry = batch[0];
+        if (entry.op) {
+          await post(`/v1/spaces/${enc(entry.space)}/ops`, { ops: batch.map((e) => e.op) }, { signIn: false });
+        } else {
           const answer = await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry),
             { signIn: false });
           if (answer?.op) state.sentOps.add(answer.op);
         }
-        await local.sent(entry);
-        took += 1;
-        if (entry.kind === 'choice') choices += 1;
+        for (const sent of batch) {
+          await local.sent(sent);
+          took += 1;
+          if (sent.kind === 'choice') choices += 1;
+        }
         state.signedOut = false;
+        i += batch.length;
       } catch (error) {
         const what = outbox.failure(error);
+        if (what === 'refused' && batch.length > 1) {
+          alone = i + batch.length;
+          continue;
+        }
         if (what === 'refused') {
-          await local.refuse(entry, error.message);
+          await local.refuse(batch[0], error.message);
+          i += 1;
           continue;
         }
         state.signedOut = what === 'signed-out';
@@ -1932,10 +1955,13 @@ function onEvent(type, data) {
       // the card drawn again when what its choices show has changed (not while a choice is being made here).
       const shown = (setup) => JSON.stringify([setup?.formats, setup?.startHole, setup?.holesPlayed, setup?.entries]);
       const before = shown(state.setup);
-      fetchSetup(data.game).then((applied) => {
+      const redraw = (applied) => {
         if (!applied || state.card?.game !== state.setup?.game || shown(state.setup) === before) return;
         if (!document.activeElement?.closest?.('.choices')) renderCard();
-      }).catch(() => {});
+      };
+      // The event carries the game's record (a node of this version): no read. An older node's event does not.
+      if (data.setup) redraw(takeSetup(data.setup));
+      else fetchSetup(data.game).then(redraw).catch(() => {});
     }
   }
 }

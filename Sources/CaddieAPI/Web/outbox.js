@@ -84,6 +84,24 @@ export function failure(error) {
   return 'refused';
 }
 
+/** The most signed ops one request carries (the node takes at most 256 at a time). */
+export const MAX_OPS = 256;
+
+/** The run of entries from `start` that go in one request: consecutive entries signed on this phone (`op`) of the
+ * same space, oldest first, at most `max`; a lone entry, or one the node signs, goes alone. A hole for four is then
+ * one request, not four. */
+export function run(entries, start, max = MAX_OPS) {
+  const first = entries[start];
+  if (!first?.op) return first ? [first] : [];
+  const out = [];
+  for (let i = start; i < entries.length && out.length < max; i += 1) {
+    const entry = entries[i];
+    if (!entry.op || entry.space !== first.space) break;
+    out.push(entry);
+  }
+  return out;
+}
+
 /** Milliseconds to wait before the next try after `attempt` failed tries in a row: 2 s, doubling, at most a minute. */
 export function backoff(attempt) {
   return Math.min(60000, 2000 * 2 ** Math.max(0, Math.min(attempt, 10)));
