@@ -3,7 +3,7 @@
 # every test: the XCTest and swift-testing suites (unit, property, store, CLI, API, crash, hostile-peer, 16-peer
 # load and `caddie demo` end to end), the protocol vectors with an independent Python decoder, the HTTP API
 # against its OpenAPI document with schemathesis, the web app in Debian's chromium (Selenium, axe-core), every
-# libFuzzer harness for CADDIE_FUZZ_SECONDS (30) each, and the systemd unit. Any step that fails or cannot run
+# libFuzzer harness for CADDIE_FUZZ_SECONDS (15) each, and the systemd unit. Any step that fails or cannot run
 # fails the whole run and says which; CADDIE_SKIP_ROOT_TESTS=1 skips only the tests that need root (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,9 +60,9 @@ fi
 # rather than after them: the suites leave part of the two cores idle (processes waiting on each other). Its result is judged at the end, with the rest.
 fuzz_log=/tmp/caddie-fuzz.log
 fuzz_started=$(date +%s)
-echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-30} s (libFuzzer), beside the steps below (log: $fuzz_log)"
+echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-15} s (libFuzzer), beside the steps below (log: $fuzz_log)"
 # In a session of its own, so that a run that stops early takes the fuzz build and harnesses with it.
-setsid bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-30}" > "$fuzz_log" 2>&1 &
+setsid bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-15}" > "$fuzz_log" 2>&1 &
 fuzz_pid=$!
 fuzz_done() {
     local status=0

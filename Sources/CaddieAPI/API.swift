@@ -250,10 +250,12 @@ public struct NodeAPI: Sendable {
         try await offload(body)
     }
 
-    /// Runs a write off the server's threads. Its commit reaches the sync sessions and the event hub through the
+    /// Runs a write off the server's threads, as one unit of work (``Home/unitOfWork(_:)``: its checks and its
+    /// append commit together, as a command's do). Its commit reaches the sync sessions and the event hub through the
     /// store's observers (``Home/observe(_:)``).
     func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await read(body)
+        let home = home
+        return try await read { try home.unitOfWork(body) }
     }
 
     func spaceID(_ context: BasicRequestContext) async throws -> SpaceID {

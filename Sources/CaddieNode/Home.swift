@@ -28,6 +28,9 @@ public final class Home: Sendable {
     public let deviceRequests = DeviceRequests()
     /// The phones whose signed ops this home's node took over HTTP: its sync sessions push their ops at once.
     let hosted = HostedDevices()
+    /// Where a test acts between a score's checks and its append (a commit landing there must not break the rules
+    /// checked: `NodeCommandTests`); nil outside tests.
+    let afterChecks = Mutex<(@Sendable () -> Void)?>(nil)
 
     var identityURL: URL { directory.appendingPathComponent("identity.json") }
     var keysURL: URL { directory.appendingPathComponent("keys.sealed") }

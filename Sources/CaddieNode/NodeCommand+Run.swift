@@ -8,6 +8,12 @@ import Logging
 extension Home {
     /// Runs a command here, with these keys: the feature's checks, then its append.
     public func execute(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
+        // One unit of work: the command's checks and its append commit together, with no other write of this
+        // process between them (a peer's batch, another command, a phone's ops).
+        try store.holdingWrites { () throws(NodeError) in try executeHeld(command, keys: keys) }
+    }
+
+    private func executeHeld(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
         switch command {
         case .score(let space, let game, let player, let hole, let entry, let seen):
             let made = try rounds.score(
@@ -182,14 +188,15 @@ extension Home {
     }
 
     /// Whether a reply is an older node's refusal of a command it does not read: one that takes edits only (CTL1),
-    /// or one that runs commands but not this one (a command added since, or fields it cannot read or lacks, named
-    /// since). The command then stops, asking for the node to be restarted with this version.
+    /// one whose commands were not yet data (it reads `CMD1` requests only), or one that runs commands but not this
+    /// one (a command added since, or fields it cannot read or lacks, named since). The command then stops, asking
+    /// for the node to be restarted with this version.
     static func isLegacyRefusal(_ reply: [UInt8]) -> Bool {
         guard reply.first == 1 else { return false }
         let text = String(decoding: reply.dropFirst(), as: UTF8.self)
         return [
-            "does not start with CTL1", "is not a command this node runs", "the command's JSON does not read",
-            "command needs '",
+            "does not start with CTL1", "must start with CMD1", "is not a command this node runs",
+            "the command's JSON does not read", "command needs '", "this node reads version",
         ].contains { text.contains($0) }
     }
 }

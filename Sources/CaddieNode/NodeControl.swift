@@ -110,6 +110,10 @@ extension Home {
         }
     }
 
+    /// Runs `body` as one unit of work: no other write of this process commits between what it checks and what it
+    /// writes (``OpStore/holdingWrites(_:)``). Every command runs so (``execute(_:keys:)``), and the API's writes.
+    public func unitOfWork<T>(_ body: () throws -> T) throws -> T { try store.holdingWrites(body) }
+
     /// Makes this home's node the one writer of its ops: from now on its own appends never go through the
     /// socket, and `serveControl` answers those of commands.
     public func takeWrites() { servesWrites.withLock { $0 = true } }

@@ -10,6 +10,9 @@ import Synchronization
 public final class OpStore: Sendable {
     let db: any DatabaseWriter
     private let writeCount = Atomic<Int>(0)
+    /// Held by every write transaction of this process, and across a unit of work's checks and its writes
+    /// (``holdingWrites(_:)``): recursive, so the writes inside a unit of work take it again.
+    private let commitLock = NSRecursiveLock()
     /// What the transaction being written changed, published at its commit (``observe(_:)``).
     let recorder = ChangeRecorder()
     /// The watch for other processes' commits, started by the first observer.
@@ -110,6 +113,8 @@ public final class OpStore: Sendable {
 
     func write<T>(_ what: StaticString, _ body: (Database) throws -> T) throws(StoreError) -> T {
         defer { writeCount.add(1, ordering: .releasing) }
+        commitLock.lock()
+        defer { commitLock.unlock() }
         do {
             guard Self.traceWrites else { return try db.write(body) }
             let result = try db.write { db in
@@ -121,6 +126,16 @@ public final class OpStore: Sendable {
         } catch {
             throw StoreError.from(error)
         }
+    }
+
+    /// Runs `body` as one unit of work: no other write transaction of this process commits while it runs, so what
+    /// its checks read is still so when its writes commit (a command that reads a game is open and then appends a
+    /// score; a peer's batch that finishes the game waits until the score is in). Reads inside it see the state as
+    /// committed, as any read does; another process's commit is not held (a running node is the home's one writer).
+    public func holdingWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        return try body()
     }
 
     /// How many write transactions this process has run on the store (committed or not): a value read before a

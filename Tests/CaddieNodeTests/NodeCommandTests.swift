@@ -155,6 +155,9 @@ struct NodeCommandTests {
         #expect(Home.isLegacyRefusal([1, 0] + Array("the command's JSON does not read: keyNotFound(game)".utf8)))
         #expect(Home.isLegacyRefusal([1, 4] + Array("the revoke command needs 'user'".utf8)))
         #expect(!Home.isLegacyRefusal([1, 3] + Array("game 01010101 is finished".utf8)))
+        // A node whose commands were not yet data reads CMD1 only; one of a later version names its version.
+        #expect(Home.isLegacyRefusal([1, 0] + Array("a command request must start with CMD1".utf8)))
+        #expect(Home.isLegacyRefusal([1, 0] + Array("the command is of version 3, this node reads version 2: run".utf8)))
         #expect {
             try NodeCommandResult.result(fromReply: legacy)
         } throws: { ($0 as? NodeError)?.description.hasPrefix("the command's request") == true }
@@ -171,16 +174,21 @@ struct NodeCommandTests {
         return (directory, home, space, try home.unlock(passphrase: passphrase))
     }
 
-    @Test("run against a real home, each command gives its change; a finished game refuses with each edge's remedy")
-    func executes() throws {
-        let (directory, home, space, keys) = try Self.home()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// A nine-hole course with a Yellow tee, imported into `space`.
+    static func nineHoles(_ home: Home, _ space: SpaceID, _ keys: UnlockedKeys) throws -> CourseID {
         let course = """
             {"name": "Nine", "source": "made up for a test", "asOf": "2026-11",
              "tees": [{"name": "Yellow", "rating": 35.0, "slope": 120, "par": 36}],
              "holes": [\((1...9).map { #"{"number": \#($0), "par": 4, "strokeIndex": \#($0)}"# }.joined(separator: ","))]}
             """
-        let courseID = try #require(try home.courses.importCourses(space: space, keys: keys, data: Data(course.utf8)).first).id
+        return try #require(try home.courses.importCourses(space: space, keys: keys, data: Data(course.utf8)).first).id
+    }
+
+    @Test("run against a real home, each command gives its change; a finished game refuses with each edge's remedy")
+    func executes() throws {
+        let (directory, home, space, keys) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let courseID = try Self.nineHoles(home, space, keys)
         let ana = try home.rounds.addPlayer(space: space, keys: keys, name: "Ana", user: nil, handicapIndex: 12)
         let ben = try home.rounds.addPlayer(space: space, keys: keys, name: "Ben", user: nil, handicapIndex: 20)
         let game = try home.rounds.newGame(space: space, keys: keys, course: courseID, tee: "Yellow", players: [ana])
@@ -222,6 +230,48 @@ struct NodeCommandTests {
         let expected = RoundService.cardHash(try home.rounds.card(space: space, game: game), player: ana)
         #expect(op != nil)
         #expect(card == expected)
+    }
+
+    @Test(
+        "a command's checks and its append are one unit of work: a commit that would land between them (the game finished) waits, so no score enters a finished game"
+    )
+    func checksAndAppendTogether() throws {
+        let (directory, home, space, keys) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ana = try home.rounds.addPlayer(space: space, keys: keys, name: "Ana", user: nil, handicapIndex: 12)
+        let game = try home.rounds.newGame(
+            space: space, keys: keys, course: try Self.nineHoles(home, space, keys), tee: "Yellow", players: [ana])
+        // Between the score's checks (the game is open) and its append, another writer of this process finishes the
+        // game (a peer's batch, a phone, another command): it starts then and is given 300 ms to commit.
+        let finished = Mutex<OpID?>(nil)
+        home.afterChecks.withLock {
+            $0 = {
+                let done = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    let op = try? home.rounds.setFinished(space: space, keys: keys, game: game, finished: true)
+                    finished.withLock { $0 = op ?? nil }
+                    done.signal()
+                }
+                _ = done.wait(timeout: .now() + .milliseconds(300))
+            }
+        }
+        let scored = try #require(
+            try home.execute(
+                .score(space: space, game: game, player: ana, hole: 1, entry: try ScoreEntry(strokes: 5)), keys: keys
+            ).op)
+        home.afterChecks.withLock { $0 = nil }
+        var finish: OpID?
+        for _ in 0..<100 where finish == nil {
+            finish = finished.withLock { $0 }
+            if finish == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        let finishing = try #require(finish, "the game was finished")
+        // Both are this device's ops: their seqs are the order they committed in. The score was checked against an
+        // open game, so it must have committed first.
+        #expect(
+            scored.seq < finishing.seq, "the score (seq \(scored.seq)) committed after the game finished (seq \(finishing.seq))")
+        #expect(try home.rounds.game(space, game).finished)
+        #expect(try home.rounds.card(space: space, game: game).cell(ana, 1)?.winner?.entry.strokes == 5)
     }
 
     /// The changes a home's store published, in order.

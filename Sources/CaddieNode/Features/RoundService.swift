@@ -311,6 +311,7 @@ extension RoundService {
                 throw .conflict("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
             }
         }
+        home.afterChecks.withLock { $0 }?()
         var standing = seen.map { Array(Set($0)).sorted() } ?? []
         if seen == nil {
             standing =
