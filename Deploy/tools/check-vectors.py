@@ -345,6 +345,11 @@ def decode_change(r):
         return ("scoreStats", c)
     if tag == 0x21:
         return ("attest", {"game": r.take(8), "player": r.take(8), "cardHash": r.take(32)})
+    if tag == 0x23:
+        c = {"game": r.take(8), "player": r.take(8), "hole": r.u8()}
+        if not 1 <= c["hole"] <= 36:
+            raise Refused(f"hole {c['hole']} out of range")
+        return ("pickUp", c)
     raise Refused(f"unknown change tag 0x{tag:02x}")
 
 
@@ -357,7 +362,7 @@ def decode_payload(data):
         raise Refused("a payload with no change")
     changes = [decode_change(r) for _ in range(count)]
     r.end()
-    if len(changes) > 1 and any(kind in ("score", "scoreStats") for kind, _ in changes):
+    if len(changes) > 1 and any(kind in ("score", "scoreStats", "pickUp") for kind, _ in changes):
         raise Refused("a score change does not travel alone")
     return changes
 
@@ -395,6 +400,8 @@ def encode_change(change):
         return u8(0x22) + body + bytes([stat(c["fairway"]), stat(c["greenInRegulation"])])
     if kind == "attest":
         return u8(0x21) + c["game"] + c["player"] + c["cardHash"]
+    if kind == "pickUp":
+        return u8(0x23) + c["game"] + c["player"] + u8(c["hole"])
     raise ValueError(kind)
 
 
@@ -740,7 +747,7 @@ PLAYER = bytes.fromhex("b0b1b2b3b4b5b6b7")
 COURSE = bytes.fromhex("c0c1c2c3c4c5c6c7")
 INVITE = bytes.fromhex("d0d1d2d3d4d5d6d7")
 OP_NAMES = ["join", "player", "game", "score", "correction", "attest", "choices", "statistics", "roster remove",
-            "course", "revoke", "space", "invite"]
+            "course", "revoke", "space", "invite", "pick-up"]
 
 
 def expected_changes(seq, f):
@@ -791,6 +798,9 @@ def expected_changes(seq, f):
         return [("set", {"kind": "invite", "entity": INVITE,
                          "fields": [("admitted." + admitted[:16].hex(), ("bytes", admitted + f["user"])),
                                     ("expires", ("integer", f["certifiedAt"] + 86400000)), ("uses", ("integer", 2))]})]
+    if seq == 14:
+        # A pick-up (0x23) on hole 9: the game, the player and the hole, nothing else.
+        return [("pickUp", {"game": GAME, "player": PLAYER, "hole": 9})]
     raise Refused(f"the vectors hold no op {seq}")
 
 
@@ -970,17 +980,19 @@ def check_op_file(f, run):
         # What importing the ops of this file leaves (the ops above): Ana a member, one standing roster pair (the
         # removal of seq 9 cancelled only the add of seq 3; her scores keep her), the correction (seq 5, 4 strokes)
         # standing and the first entry superseded, hole 8 with its statistics, the attestation of seq 6, the
-        # revocation of seq 11.
+        # revocation of seq 11, the pick-up of seq 14 (stored as strokes 0, nothing else recorded).
         game, player = bytes.fromhex("a0a1a2a3a4a5a6a7"), bytes.fromhex("b0b1b2b3b4b5b6b7")
         device = inputs["device"]
         v.same(rows["member"], [[device, inputs["user"], "Ana", inputs["certifiedAt"]]], "the member row")
         v.same(rows["roster"], [[game, player]], "the standing roster")
         scores = rows["standing score"]
-        v.same(len(scores), 2, "two standing score entries")
+        v.same(len(scores), 3, "three standing score entries")
         v.same(scores[:1], [[device, 5, game, player, 7, scores[0][5], 4, None, None, None, None]],
                "hole 7: the correction alone")
-        v.same(scores[1:], [[device, 8, game, player, 8, scores[1][5], 4, 2, 0, 1, 0]],
+        v.same(scores[1:2], [[device, 8, game, player, 8, scores[1][5], 4, 2, 0, 1, 0]],
                "hole 8: 4 strokes, 2 putts, no penalty, fairway missed left (1), no green in regulation (0)")
+        v.same(scores[2:], [[device, 14, game, player, 9, scores[2][5], 0, None, None, None, None]],
+               "hole 9: the pick-up, strokes 0 and nothing recorded")
         v.same(rows["revocation"], [[inputs["user"], ed25519_public(b"\x55" * 32), 0, device, 11]], "the revocation row")
         v.same(rows["attestation"], [[device, 6, inputs["user"], game, player, b"\x44" * 32]], "the attestation row")
         v.same([row[:3] for row in rows["lww"]], sorted(row[:3] for row in rows["lww"]), "fields ordered by kind, id, field")
@@ -1310,7 +1322,8 @@ def check_membership_file(f, run):
 
 
 CHANGE_NAMES = {"join": 0x01, "revoke": 0x02, "remove": 0x03, "rotate": 0x04, "set": 0x10, "rosterAdd": 0x11,
-                "rosterRemove": 0x12, "score": 0x20, "attest": 0x21, "scoreStats": 0x22}
+                "rosterRemove": 0x12, "score": 0x20, "attest": 0x21, "scoreStats": 0x22,
+                "pickUp": 0x23}
 VALUE_TAGS = {"null": 0, "text": 1, "integer": 2, "number": 3, "bytes": 4}
 
 
@@ -1438,10 +1451,11 @@ def check_card_file(f, run):
         game, player, holes = f.hex("game"), f.hex("player"), f.raw("holeCount")
         v.same((game, player), (GAME, PLAYER), "the game and player of op-v1.json")
         # The card those ops leave: the game names no course, so 18 holes; the player's shown values are the
-        # correction on hole 7 (4, nothing else) and the statistics op on hole 8 (4, 2 putts, no penalty).
+        # correction on hole 7 (4, nothing else), the statistics op on hole 8 (4, 2 putts, no penalty) and the
+        # pick-up on hole 9 (strokes 0, putts and penalties not recorded).
         v.same(holes, 18, "hole count: no course record, the larger of 18 and the highest hole scored")
         cells = f.raw("cells")
-        v.same(cells, [[7, 4, None, None], [8, 4, 2, 0]], "the shown values of op-v1.json's card")
+        v.same(cells, [[7, 4, None, None], [8, 4, 2, 0], [9, 0, None, None]], "the shown values of op-v1.json's card")
         with open(os.path.join(folder, "op-v1.json"), encoding="utf-8") as handle:
             sections = json.load(handle)["state"]["sections"]
         standing = next(s for s in sections if s["name"].startswith("standing score"))

@@ -160,7 +160,10 @@ extension NodeAPI {
     struct NewScore: Decodable {
         let player: String
         let hole: Int
-        let strokes: Int
+        /// The strokes; absent for a pick-up.
+        let strokes: Int?
+        /// True for a pick-up: the player did not hole out.
+        let pickUp: Bool?
         let putts: Int?
         let penalties: Int?
         let fairway: String?
@@ -175,7 +178,7 @@ extension NodeAPI {
         let body = try await decode(request, as: NewScore.self)
         let entry = try ScoreEntry.reading(
             strokes: body.strokes, putts: body.putts, penalties: body.penalties, fairway: body.fairway,
-            greenInRegulation: body.gir)
+            greenInRegulation: body.gir, pickUp: body.pickUp ?? false)
         let seen = try body.seen.map { names in
             try names.map { name in
                 guard let op = Views.opID(named: name) else {
@@ -198,7 +201,8 @@ extension NodeAPI {
         return Response.json(
             .object([
                 ("op", .string(Views.opName(op))), ("player", .string(player)),
-                ("hole", .int(body.hole)), ("strokes", .int(entry.strokes)), ("replay", .bool(replay)),
+                ("hole", .int(body.hole)), ("strokes", .optional(entry.holed)), ("pickUp", .bool(entry.pickedUp)),
+                ("replay", .bool(replay)),
             ]), status: replay ? .ok : .created)
     }
 

@@ -228,7 +228,8 @@ public final class EventHub: Sendable {
                                     "score",
                                     .object(
                                         base + [
-                                            ("strokes", .int(winner.entry.strokes)), ("putts", .optional(winner.entry.putts)),
+                                            ("strokes", .optional(winner.entry.holed)),
+                                            ("pickUp", .bool(winner.entry.pickedUp)), ("putts", .optional(winner.entry.putts)),
                                             ("penalties", .optional(winner.entry.penalties)), ("author", .string(winner.author)),
                                             ("op", .string(Views.opName(winner.op))),
                                             ("origin", .string(winner.op.device == device ? "local" : "peer")),

@@ -134,6 +134,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let tee = Input(option: "--tee", field: "tee")
         public static let playerTees = Input(option: "--player-tee", field: "playerTees")
         public static let hole = Input(option: "the hole", field: "hole")
+        public static let strokes = Input(option: "the strokes", field: "strokes")
         public static let seen = Input(option: "the values seen", field: "seen")
         public static let device = Input(option: "the device key", field: "device")
         public static let listen = Input(option: "--listen", field: "listen")

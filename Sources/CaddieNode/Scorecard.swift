@@ -25,10 +25,22 @@ public struct Scorecard: Sendable {
         cells.values.flatMap(\.values).filter(\.isConflict).sorted { ($0.player, $0.hole) < ($1.player, $1.hole) }
     }
 
-    /// Sum of shown strokes over a range of holes, nil if none is entered.
+    /// Sum of shown strokes over a range of holes, nil if none is entered or one of them is a pick-up (no total:
+    /// ``pickedUp(_:holes:)`` says which).
     public func total(_ player: PlayerID, holes: ClosedRange<Int>) -> Int? {
-        let values = holes.compactMap { cell(player, $0)?.winner?.entry.strokes }
-        return values.isEmpty ? nil : values.reduce(0, +)
+        let entries = holes.compactMap { cell(player, $0)?.winner?.entry }
+        guard !entries.isEmpty, !entries.contains(where: \.pickedUp) else { return nil }
+        return entries.map(\.strokes).reduce(0, +)
+    }
+
+    /// Whether the player picked up on one of these holes: their total over them is no return (NR).
+    public func pickedUp(_ player: PlayerID, holes: ClosedRange<Int>) -> Bool {
+        holes.contains { cell(player, $0)?.winner?.entry.pickedUp == true }
+    }
+
+    /// A total as a card shows it: the strokes, "NR" where a hole was picked up, empty where none is entered.
+    public func totalText(_ player: PlayerID, holes: ClosedRange<Int>) -> String {
+        pickedUp(player, holes: holes) ? "NR" : total(player, holes: holes).map(String.init) ?? ""
     }
 
     /// The player's name.

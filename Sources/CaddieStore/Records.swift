@@ -143,10 +143,14 @@ struct ScoreRow: Decodable, FetchableRecord, OpKeyedRow {
     var forked: PublicKey?
 
     func value() throws -> ScoreValue {
-        let entry = try ScoreEntry(
-            strokes: strokes, putts: putts, penalties: penalties,
-            fairway: fairway.flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
-            greenInRegulation: gir.map { $0 == 1 })
+        // A pick-up is stored with strokes 0 (and no putts, penalties or statistics).
+        let entry =
+            strokes == 0
+            ? ScoreEntry.pickUp
+            : try ScoreEntry(
+                strokes: strokes, putts: putts, penalties: penalties,
+                fairway: fairway.flatMap { ScoreEntry.Fairway(rawValue: UInt8(clamping: $0)) },
+                greenInRegulation: gir.map { $0 == 1 })
         return ScoreValue(op: op, hlc: HLC(rawValue: UInt64(bitPattern: hlc)), entry: entry, author: author)
     }
 }

@@ -105,6 +105,63 @@ struct RouteTests {
         }
     }
 
+    @Test(
+        "a pick-up posted through the router is on the card as pickUp with no strokes and a total of no return; strokes with it, or neither, is 400 naming strokes and writes nothing"
+    )
+    func pickUp() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let (app, auth) = try Self.application(round)
+        let base = "/v1/spaces/\(round.space.hex)/games/\(round.games[0].hex)"
+        try await app.test(.router) { client in
+            for (body, words) in [
+                (["player": "Ann", "hole": 2, "pickUp": true, "strokes": 5] as [String: Any], "cannot be given with a pick-up"),
+                (["player": "Ann", "hole": 2, "pickUp": true, "putts": 1], "cannot be given with a pick-up"),
+                (["player": "Ann", "hole": 2], "are missing"),
+            ] {
+                try await client.execute(uri: base + "/scores", method: .post, headers: auth, body: try Self.body(body)) {
+                    response in
+                    #expect(response.status == .badRequest)
+                    let message = try #require(try Self.json(response.body)["message"] as? String)
+                    #expect(message.hasPrefix("strokes ") && message.contains(words), "\(message)")
+                }
+            }
+            #expect(try round.home.rounds.card(space: round.space, game: round.games[0]).cell(round.players[0], 2) == nil)
+            try await client.execute(
+                uri: base + "/scores", method: .post, headers: auth,
+                body: try Self.body(["player": "Ann", "hole": 2, "pickUp": true, "seen": [String]()])
+            ) { response in
+                #expect(response.status == .created)
+                let answer = try Self.json(response.body)
+                #expect(answer["pickUp"] as? Bool == true && answer["strokes"] is NSNull)
+            }
+            try await client.execute(
+                uri: base + "/scores", method: .post, headers: auth,
+                body: try Self.body(["player": "Ann", "hole": 1, "strokes": 4])
+            ) { response in
+                #expect(response.status == .created)
+            }
+            try await client.execute(uri: base + "/card", method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                let players = try #require(try Self.json(response.body)["players"] as? [[String: Any]])
+                let ann = try #require(players.first { $0["name"] as? String == "Ann" })
+                let cells = try #require(ann["cells"] as? [[String: Any]])
+                let two = try #require(cells.first { $0["hole"] as? Int == 2 })
+                #expect(two["pickUp"] as? Bool == true && two["strokes"] is NSNull)
+                #expect((two["winner"] as? [String: Any])?["pickUp"] as? Bool == true)
+                #expect(ann["noReturn"] as? Bool == true && ann["total"] is NSNull && ann["out"] is NSNull)
+            }
+            try await client.execute(uri: base + "/standings", method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                let players = try #require(try Self.json(response.body)["players"] as? [[String: Any]])
+                let ann = try #require(players.first { $0["name"] as? String == "Ann" })
+                #expect(ann["thru"] as? Int == 2 && ann["pickUps"] as? Int == 1 && ann["noReturn"] as? Bool == true)
+            }
+        }
+        let entry = try #require(
+            try round.home.rounds.card(space: round.space, game: round.games[0]).cell(round.players[0], 2)?.winner?.entry)
+        #expect(entry.pickedUp && entry == .pickUp)
+    }
+
     @Test("bad input is 400 naming the field; an unknown method on a known path is 405 with Allow; an unknown path 404")
     func refusals() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())

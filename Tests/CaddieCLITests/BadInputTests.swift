@@ -31,6 +31,8 @@ struct BadInputTests {
             (["score", game, "Ana", "1", "31"], nil, "strokes must be between 1 and 30"),
             (["score", game, "Ana", "1", "0"], nil, "strokes must be between 1 and 30"),
             (["score", game, "Ana", "1", "4", "--putts", "6"], nil, "putts"),
+            (["score", game, "Ana", "1", "x"], nil, "must be a number of strokes (1...30) or pickup (P)"),
+            (["score", game, "Ana", "1", "pickup", "--putts", "1"], nil, "cannot be given with a pick-up"),
             (["import", garbage.path], nil, "not a Caddie op bundle"),
             (["import", "/nonexistent/file"], nil, "cannot read"),
             (["course", "import", garbage.path], nil, "not valid JSON"),

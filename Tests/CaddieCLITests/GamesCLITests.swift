@@ -84,6 +84,39 @@ struct GamesCLITests {
         #expect(other == (try homes[0].ok(["standings", game, "--json"]).stdout))
     }
 
+    @Test(
+        "a pick-up typed on one home reaches the other: P on the card, NR in stroke play, the hole lost in the match, and a later score replaces it"
+    )
+    func pickUpTravelsAndScores() throws {
+        let (homes, game) = try Self.twoBall()
+        defer { homes.forEach { $0.remove() } }
+        let made = try #require(try homes[0].ok(["score", game, "Ana", "1", "pickup", "--json"]).json() as? [String: Any])
+        #expect(made["pickUp"] as? Bool == true && made["strokes"] is NSNull, "\(made)")
+        try homes[1].ok(["score", game, "Ben", "1", "6"])
+        try homes[0].ok(["score", game, "Ana", "2", "4"])
+        try homes[1].ok(["score", game, "Ben", "2", "4"])
+        try RoundTests.merge(homes)
+        // Ben's home, which never typed it, holds the pick-up (change 0x23 merged by bundle).
+        let card = try homes[1].ok(["card", game]).stdout
+        let anaRow = try #require(card.split(separator: "\n").first { $0.hasPrefix("Ana") })
+        #expect(anaRow.contains(" P ") && anaRow.contains("NR"), "\(anaRow)")
+        let standings = try #require(try homes[1].ok(["standings", game, "--json"]).json() as? [String: Any])
+        let players = try #require(standings["players"] as? [[String: Any]])
+        #expect(players.map { $0["noReturn"] as? Bool } == [true, false])
+        #expect(players.map { $0["thru"] as? Int } == [2, 2])
+        let match = try #require(standings["match"] as? [String: Any])
+        #expect(match["status"] as? String == "Ben 1 up thru 2", "Ben's 6 beats the pick-up; the 2nd is halved")
+        let history = try homes[1].ok(["history", game, "Ana", "1"]).stdout
+        #expect(history.contains("picked up"), "\(history)")
+        // Ana finds her ball after all: a score replaces the pick-up, and the card has a total again.
+        try homes[0].ok(["score", game, "Ana", "1", "7"])
+        try RoundTests.merge(homes)
+        let again = try #require(try homes[1].ok(["standings", game, "--json"]).json() as? [String: Any])
+        #expect((again["players"] as? [[String: Any]])?.map { $0["noReturn"] as? Bool } == [false, false])
+        #expect((again["match"] as? [String: Any])?["status"] as? String == "Ben 1 up thru 2", "a 7 still loses to a 6")
+        #expect((again["players"] as? [[String: Any]])?.first?["gross"] as? Int == 11)
+    }
+
     @Test("the card prints on one A4 page, as CSV, and as HTML with attestations and the state hash")
     func cardToHandIn() throws {
         let (homes, game) = try Self.twoBall()

@@ -66,6 +66,27 @@ struct PayloadTests {
         #expect(plain[2] == 0x20 && plain.count == bytes.count - 2)
     }
 
+    @Test("a pick-up is change 0x23: the game, the player and the hole, as Protocol/op-format.md gives it")
+    func pickUp() throws {
+        let bytes = Payload.encode([.score(game: game, player: player, hole: 3, entry: .pickUp)])
+        #expect(Hex.encode(bytes) == "010123" + "0102030405060708" + "0909090909090909" + "03")
+        let decoded = try Payload.decode(bytes)
+        #expect(decoded == [.score(game: game, player: player, hole: 3, entry: .pickUp)])
+        guard case .score(_, _, _, let entry) = decoded.first else {
+            Issue.record("a pick-up did not decode as a score")
+            return
+        }
+        #expect(entry.pickedUp && entry.holed == nil && entry.strokes == 0 && entry.mark == "P")
+        // A hole out of range, and a byte after the hole, are refused.
+        let ids = [UInt8](repeating: 0, count: 16)
+        #expect(throws: DecodeError.self) { try Payload.decode([1, 1, 0x23] + ids + [37]) }
+        #expect(throws: DecodeError.self) { try Payload.decode([1, 1, 0x23] + ids + [3, 4]) }
+        // Strokes 0 in a 0x20 score is still out of range: a pick-up has its own tag.
+        #expect(throws: DecodeError.self) {
+            try Payload.decode([1, 1, 0x20] + Array(bytes[3..<19]) + [3, 0, 0xff, 0xff])
+        }
+    }
+
     @Test(
         "malformed payloads are refused with the reason",
         arguments: [

@@ -114,6 +114,8 @@ struct VectorTests {
                         ])
                 ], []
             ),
+            // A pick-up (0x23): hole 9 started and not holed out; the card shows it as strokes 0.
+            ("pick-up", [.score(game: game, player: player, hole: 9, entry: .pickUp)], []),
         ]
         var prev = Digest32.zero
         var ops: [[String: Any]] = []
@@ -196,7 +198,7 @@ struct VectorTests {
         let store = try OpStore()
         try store.addSpace(space, name: "vectors", now: 0)
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
-        #expect(report.applied.count == 13)
+        #expect(report.applied.count == 14)
         let gameID = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
         let cells = try store.cells(space, game: gameID)
         let cell = try #require(cells.first { $0.hole == 7 })
@@ -204,6 +206,8 @@ struct VectorTests {
         // The statistics op: hole 8 with its fairway missed left and no green in regulation.
         let eighth = try #require(cells.first { $0.hole == 8 }?.winner?.entry)
         #expect(eighth.strokes == 4 && eighth.fairway == .left && eighth.greenInRegulation == false)
+        // The pick-up (0x23) on hole 9: a value of its cell, with no strokes.
+        #expect(cells.first { $0.hole == 9 }?.winner?.entry == .pickUp)
         // The roster removal cancelled the add it observed, and her scores keep her on the game.
         #expect(try store.roster(space, game: gameID) == [PlayerID(unchecked: [0xB0, 0xB1, 0xB2, 0xB3, 0xB4, 0xB5, 0xB6, 0xB7])])
         // The choices op: the Wolf's partner on hole 3 and "lone" on hole 4; the cleared bingo holds nothing.

@@ -416,7 +416,12 @@ def https_phone(work, drivers, figures):
         phone.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": TEE[0], "longitude": TEE[1], "accuracy": 5})
         phone.get(origin + "/#/game/current")
         wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens again in the dead zone")
-        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='One stroke more for Hana']")))
+        # Hana picks up on the 1st, in the dead zone: under her More, the pick-up box turns her strokes into P.
+        retry(lambda: tap(phone, phone.find_element(By.CSS_SELECTOR, "button[aria-label='Fairway, green and pick-up for Hana']")))
+        retry(lambda: tap(phone, phone.find_element(By.XPATH, "//label[normalize-space()='Picked up (no score)']")))
+        wait(phone, lambda d: d.find_element(By.CSS_SELECTOR, "output[aria-label='Hana: picked up']").text == "P",
+             "ticking the pick-up shows P for Hana's strokes")
+        shot(phone, "https-pick-up-dead-zone-390")
         retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
         wait(phone, lambda d: "1 entry on this phone, not yet sent" in status(d), "the entry is kept on the phone")
         phone.refresh()
@@ -437,6 +442,8 @@ def https_phone(work, drivers, figures):
         check(len(scored) == 1 and scored[0]["user"] == "Ida" and scored[0]["device"] == mine["device"]
               and scored[0]["verified"], "the node's audit names Ida and the phone's device for the entry: %s"
               % [(e["user"], e["device"][:8]) for e in scored])
+        check(scored[0]["change"].startswith("score Hana hole 1: picked up"),
+              "the entry kept through the dead zone is the pick-up, signed as one (0x23): %s" % scored[0]["change"])
 
         # The round's screens over HTTPS as on the LAN: the bottom bar, the standings, and a sign-in code that a
         # partner's phone (its own browser, trusting the same authority) opens over HTTPS.
@@ -783,6 +790,45 @@ def correction_in_dead_zone(phone, origin, node, space, game, players):
     logged = [e["message"] for e in phone.get_log("browser") if e["level"] == "SEVERE"]
     check(all("net::ERR_CONNECTION_REFUSED" in m for m in logged),
           "through this dead zone the console shows only refused connections: %s" % logged[:3])
+
+
+def pick_up(phone, origin, node, space, game, players, mine):
+    """Dev picks up on the 12th: under his More, "Picked up (no score)" turns his strokes into P, the phone signs the
+    pick-up (change 0x23) and the node holds it as one, with no total for Dev (NR) on the card."""
+    print("A pick-up entered on the phone")
+    phone.get(origin + "/#/game/" + game)
+    wait(phone, lambda d: d.find_elements(By.ID, "hole-title"), "the card opens")
+    to_hole(phone, 12)
+    dev = players["Dev"]
+    retry(lambda: tap(phone, phone.find_element(By.ID, "more-" + dev)))
+    retry(lambda: tap(phone, phone.find_element(By.ID, "pu-" + dev)))
+    wait(phone, lambda d: d.find_element(By.ID, "s-" + dev).text == "P", "ticking the pick-up shows P for Dev's strokes")
+    check(phone.find_element(By.ID, "pu-" + dev).is_selected(), "the pick-up box stays ticked")
+    shot(phone, "card-pick-up-390")
+    retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
+    wait(phone, lambda d: "Hole 12 saved" in d.find_element(By.ID, "save-message").text, "the pick-up is saved")
+    cell = None
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        row = next(p for p in node.card(space, game)["players"] if p["name"] == "Dev")
+        cell = next((c for c in row["cells"] if c["hole"] == 12), None)
+        if cell:
+            break
+        time.sleep(0.1)
+    check(cell is not None and cell["pickUp"] is True and cell["strokes"] is None and row["noReturn"] is True
+          and row["total"] is None, "the node holds Dev's 12th as a pick-up, and his card has no total: %s" % cell)
+    check(cell["winner"]["op"].startswith(mine["device"] + ":") and cell["winner"]["author"] == mine["name"],
+          "the pick-up is signed by the phone's own device, for its user %s: %s" % (mine["name"], cell["winner"]))
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                          {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    phone.get(origin + "/#/game/" + game)
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".table-view table"), "the whole card is shown")
+    label = "button[aria-label='Dev hole 12: P. History']"
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, label), "the whole card shows P on Dev's 12th")
+    dev_row = retry(lambda: phone.find_element(By.XPATH, "//table//tr[th[normalize-space()='Dev']]").text)
+    check("NR" in dev_row, "Dev's total is NR: %s" % dev_row)
+    shot(phone, "card-pick-up-1280")
+    phone.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def late_draft(phone, origin, node_a, node_b, ben, space, game, players, drivers):
@@ -1248,6 +1294,7 @@ def main():
         one_screen(phone, origin, node_a, space, game, players, figures)
         phone_attests(phone, origin, node_a, space, game, players, mine)
         correction_in_dead_zone(phone, origin, node_a, space, game, players)
+        pick_up(phone, origin, node_a, space, game, players, mine)
 
         print("Inviting a player from the phone: a QR code, redeemed by a new device, then revoked")
         phone.get(origin + "/#/invite")

@@ -85,6 +85,24 @@ test('a score with a fairway or a green is tag 0x22, as in op-format.md', () => 
   assert.throws(() => ops.scorePayload({ game: '01', player: '0909090909090909', hole: 3, strokes: 2 }));
 });
 
+test('a pick-up is tag 0x23 with the game, the player and the hole only, as in op-format.md', () => {
+  const payload = ops.scorePayload({ game: '0102030405060708', player: '0909090909090909', hole: 3, pickUp: true });
+  assert.equal(ops.hex(payload), '010123' + '0102030405060708' + '0909090909090909' + '03');
+  assert.throws(() => ops.scorePayload({ game: '0102030405060708', player: '0909090909090909', hole: 3, pickUp: true, strokes: 5 }),
+    /a pick-up records no strokes/);
+  assert.throws(() => ops.scorePayload({ game: '0102030405060708', player: '0909090909090909', hole: 3, pickUp: true, putts: 1 }));
+});
+
+test('a card hash counts a pick-up as strokes 0 with putts and penalties not recorded', () => {
+  const game = '0102030405060708';
+  const player = '0909090909090909';
+  const pickedUp = ops.hex(ops.cardHash(game, player, 18, [{ hole: 3, winner: { strokes: null, pickUp: true, putts: null, penalties: null } }]));
+  const zero = ops.hex(ops.cardHash(game, player, 18, [{ hole: 3, winner: { strokes: 0, putts: null, penalties: null } }]));
+  const five = ops.hex(ops.cardHash(game, player, 18, [{ hole: 3, winner: { strokes: 5, putts: null, penalties: null } }]));
+  assert.equal(pickedUp, zero);
+  assert.notEqual(pickedUp, five);
+});
+
 test('preds are ordered by device then seq, without repeats', () => {
   const a = 'aa'.repeat(32);
   const b = 'bb'.repeat(32);

@@ -86,3 +86,14 @@ test('a run of entries signed on the phone goes in one request; a node-signed en
   assert.equal(outbox.run(many, 0).length, outbox.MAX_OPS);
   assert.equal(outbox.run(many, 256).length, 44);
 });
+
+test('a pick-up is kept with no strokes and sent as pickUp alone, with what was seen', () => {
+  const made = outbox.queue([], { space: 's', game: 'g', player: 'p1', hole: 4, pickUp: true, strokes: 5, seen: ['aa:2'] }, 10);
+  assert.equal(made[0].pickUp, true);
+  assert.equal(made[0].strokes, null);
+  assert.deepEqual(outbox.body(made[0]), { player: 'p1', hole: 4, pickUp: true, seen: ['aa:2'] });
+  const again = outbox.queue(made, { space: 's', game: 'g', player: 'p1', hole: 4, strokes: 6, seen: [] }, 11);
+  assert.equal(again.length, 1);
+  assert.equal(again[0].pickUp, false, 'a score entered after the pick-up replaces it');
+  assert.deepEqual(outbox.body(again[0]), { player: 'p1', hole: 4, strokes: 6, seen: ['aa:2'] });
+});

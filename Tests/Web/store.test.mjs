@@ -118,3 +118,26 @@ test('an entry of this phone that a node took after a draft began is no news, an
   assert.deepEqual(card.meanwhile(draft, both, mine).map((v) => v.author), ['Ben']);
   assert.deepEqual(card.draftPred(draft, both, mine), ['dd:7']);
 });
+
+test('a pick-up is entered (P), makes the totals and to par NR, and puts its player last on the leaderboard', () => {
+  const picked = (name, scores, hole) => {
+    const p = player(name, scores);
+    p.cells.push({ hole, strokes: null, pickUp: true });
+    p.cells.sort((a, b) => a.hole - b.hole);
+    return p;
+  };
+  const ana = picked('Ana', { 1: 3 }, 2);
+  const ben = player('Ben', { 1: 6, 2: 5 });
+  const c = game([ana, ben]);
+  assert.equal(card.strokes(ana, 2), card.PICK_UP);
+  assert.equal(card.currentHole(c), 3, 'a picked-up hole is not waiting for a score');
+  assert.equal(card.total(ana, 1, 3), 'NR');
+  assert.equal(card.total(ana, 1, 1), 3, 'a range without the pick-up still adds up');
+  assert.equal(card.toPar(c, ana), 'NR');
+  const rows = card.leaderboard(c);
+  assert.deepEqual(rows.map((r) => [r.position, r.name, r.toPar, r.thru]), [[1, 'Ben', '+4', 2], [null, 'Ana', 'NR', 2]]);
+  assert.deepEqual(card.valueWords([{ pickUp: true, strokes: null, author: 'Cy' }, { strokes: 6, author: 'Bo' }]),
+    ['picked up (Cy)', '6 (Bo)']);
+  const { card: shown } = card.withWaiting(game([player('Cal', { 1: 4 })]), [{ player: 'Cal', hole: 1, pickUp: true }]);
+  assert.equal(card.strokes(shown.players[0], 1), card.PICK_UP, 'a pick-up kept on the phone shows as one');
+});

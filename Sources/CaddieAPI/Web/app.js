@@ -485,6 +485,11 @@ function disputesBanner() {
     h('div', { id: 'dispute-message', 'aria-live': 'assertive' }));
 }
 
+/** An entry or a value in words: its strokes, or "a pick-up". */
+function entryWords(entry) {
+  return entry.pickUp ? 'a pick-up' : `${entry.strokes}`;
+}
+
 /** Who leads: position, name, to par and holes played, from the card as the phone shows it. */
 function leaderboard() {
   // Entries still on this phone count, marked provisional (•) until a node has them.
@@ -496,7 +501,7 @@ function leaderboard() {
   return h('ol', { class: 'leaderboard', 'aria-label': 'Leaderboard' }, rows.map((row) => {
     const mark = provisional.has(byName.get(row.name));
     return h('li', { class: mark ? 'provisional' : null },
-      h('span', { class: 'pos' }, `${row.position}`), ` ${row.name} `, h('strong', {}, row.toPar),
+      h('span', { class: 'pos' }, `${row.position ?? '–'}`), ` ${row.name} `, h('strong', {}, row.toPar),
       h('span', { class: 'thru', 'aria-label': mark ? `thru ${row.thru}, counting entries not yet sent` : null },
         ` thru ${row.thru}${mark ? '•' : ''}`));
   }));
@@ -515,7 +520,9 @@ function holeView(disputed) {
     const waiting = kept.get(key);
     // What the cell shows: the draft being typed, else the entry this phone keeps, else the node's value.
     const shown = draft ?? waiting ?? null;
-    const value = shown?.strokes ?? saved?.strokes ?? null;
+    // A pick-up (the player did not hole out) has no strokes: the cell shows P.
+    const pickedUp = shown ? shown.pickUp === true : saved?.pickUp === true;
+    const value = pickedUp ? null : shown?.strokes ?? saved?.strokes ?? null;
     const putts = shown ? shown.putts ?? null : saved?.winner?.putts ?? null;
     const fairway = shown ? shown.fairway ?? null : saved?.winner?.fairway ?? null;
     const gir = shown ? shown.gir ?? null : saved?.winner?.gir ?? null;
@@ -523,12 +530,13 @@ function holeView(disputed) {
     // showed when the draft began, so a value another phone saves meanwhile is never silently replaced.
     const setDraft = (patch) => {
       state.draft.set(`${hole}:${player.player}`,
-        { strokes: value ?? par ?? 4, putts, fairway, gir, seen: draft?.seen ?? card.seenOf(saved), ...patch });
+        { strokes: pickedUp ? null : value ?? par ?? 4, pickUp: pickedUp, putts, fairway, gir,
+          seen: draft?.seen ?? card.seenOf(saved), ...patch });
       keepDrafts();
     };
     const late = card.meanwhile(draft, saved, mine);
     const change = (delta) => {
-      setDraft({ strokes: card.stepStrokes(value, delta, par) });
+      setDraft({ strokes: card.stepStrokes(value, delta, par), pickUp: false });
       renderCard();
       document.getElementById(`s-${player.player}`)?.focus();
     };
@@ -537,21 +545,28 @@ function holeView(disputed) {
     const choosePutts = (count) => {
       // The last choice counts on past three (a four-putt), then clears.
       const next = count === 3 && putts !== null && putts >= 3 ? (putts >= 10 ? null : putts + 1) : putts === count ? null : count;
-      setDraft({ putts: next, strokes: value ?? Math.max(par ?? 4, next ?? 0) });
+      setDraft({ putts: next, strokes: value ?? Math.max(par ?? 4, next ?? 0), pickUp: false });
       renderCard();
       document.getElementById(`p-${player.player}-${count}`)?.focus();
     };
-    const open = state.more.has(player.player) || fairway !== null || gir !== null;
+    // A pick-up: no strokes, putts or statistics; unticking it starts the strokes at par again.
+    const pickUp = (on) => {
+      setDraft(on ? { pickUp: true, strokes: null, putts: null, fairway: null, gir: null } : { pickUp: false, strokes: par ?? 4 });
+      renderCard();
+      document.getElementById(`pu-${player.player}`)?.focus();
+    };
+    const open = state.more.has(player.player) || fairway !== null || gir !== null || pickedUp;
     const fairwayChoices = [['', 'not recorded'], ['hit', 'hit'], ['left', 'missed left'], ['right', 'missed right']];
     const total = card.total(player, 1, c.holes);
     return h('li', { class: 'player' },
       h('div', { class: 'who' }, h('strong', {}, player.name),
-        choices ? null : h('span', { class: 'running' }, total === null ? '' : ` ${total} (${card.toPar(c, player) ?? '–'})`),
+        choices ? null : h('span', { class: 'running' }, total === null ? '' : total === 'NR' ? ' NR'
+          : ` ${total} (${card.toPar(c, player) ?? '–'})`),
         choiceChips(choices, player),
         disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
           '⚠ Disputed: settle') : null,
         late.length ? h('span', { class: 'tag late', id: `late-${player.player}`, role: 'status' },
-          `⚠ ${late.map((v) => `${v.author} entered ${v.strokes}`).join(', ')} meanwhile: saving yours makes a dispute`)
+          `⚠ ${late.map((v) => `${v.author} entered ${entryWords(v)}`).join(', ')} meanwhile: saving yours makes a dispute`)
           // With the side-game chips in the row there is no room for words: a mark that says the same to a reader.
           : draft ? (choices ? h('span', { class: 'mark', role: 'img', 'aria-label': 'not saved', title: 'not saved' }, '✎')
             : h('span', { class: 'tag' }, 'not saved'))
@@ -562,10 +577,10 @@ function holeView(disputed) {
           state.draft.delete(`${hole}:${player.player}`);
           keepDrafts();
           renderCard();
-          say(`${player.name}: your entry dropped, ${late[late.length - 1].strokes} kept.`);
-        } }, late.length === 1 ? `Use ${late[0].author}'s ${late[0].strokes}` : 'Drop mine') : null,
+          say(`${player.name}: your entry dropped, ${entryWords(late[late.length - 1])} kept.`);
+        } }, late.length === 1 ? `Use ${late[0].author}'s ${entryWords(late[0])}` : 'Drop mine') : null,
         h('button', { type: 'button', class: 'more', id: `more-${player.player}`, 'aria-expanded': open ? 'true' : 'false',
-          'aria-label': `Fairway and green for ${player.name}`, onclick: () => {
+          'aria-label': `Fairway, green and pick-up for ${player.name}`, onclick: () => {
             if (state.more.has(player.player)) state.more.delete(player.player); else state.more.add(player.player);
             renderCard();
             document.getElementById(`more-${player.player}`)?.focus();
@@ -573,8 +588,9 @@ function holeView(disputed) {
       h('div', { class: 'line' },
       h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
         h('button', { type: 'button', class: 'big', id: `minus-${player.player}`, onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
-        h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes', 'aria-label': `${player.name}: ${value ?? 'no score'}` },
-          value ?? '–'),
+        h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes',
+          'aria-label': `${player.name}: ${pickedUp ? 'picked up' : value ?? 'no score'}` },
+          pickedUp ? card.PICK_UP : value ?? '–'),
         h('button', { type: 'button', class: 'big', id: `plus-${player.player}`, onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
       h('div', { class: 'putts', role: 'group', 'aria-label': `${player.name}, putts` },
         [0, 1, 2, 3].map((count) => {
@@ -587,12 +603,16 @@ function holeView(disputed) {
       !open ? null : h('div', { class: 'putts extras' },
         // A fairway is recorded on par 4s and 5s only (statistics count it there).
         par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
-          h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null }); renderCard(); } },
+          h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null, pickUp: false }); renderCard(); } },
             fairwayChoices.map(([v, label]) => h('option', { value: v, selected: (fairway ?? '') === v }, label)))] : null,
         h('div', { class: 'check' },
           h('input', { type: 'checkbox', id: `gir-${player.player}`, checked: gir === true,
-            onchange: (event) => { setDraft({ gir: event.target.checked }); renderCard(); } }),
-          h('label', { for: `gir-${player.player}` }, 'Green in regulation'))));
+            onchange: (event) => { setDraft({ gir: event.target.checked, pickUp: false }); renderCard(); } }),
+          h('label', { for: `gir-${player.player}` }, 'Green in regulation')),
+        h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `pu-${player.player}`, checked: pickedUp,
+            onchange: (event) => pickUp(event.target.checked) }),
+          h('label', { for: `pu-${player.player}` }, 'Picked up (no score)'))));
   });
   const go = (to) => { state.hole = to; state.saved = null; renderCard(); };
   const typed = [...state.draft.keys()].filter((k) => k.startsWith(`${hole}:`)).length;
@@ -778,8 +798,9 @@ function cardClocks() {
 async function signScores(space, game, entries, left) {
   const items = entries.map(({ player, hole, entry, seen }) => ({
     pred: [...seen, ...outbox.signedOf(state.pending, space, game, player, hole)],
-    payload: ops.scorePayload({ game, player, hole, strokes: entry.strokes, putts: entry.putts ?? null,
-      fairway: entry.fairway ?? null, gir: entry.gir ?? null }),
+    payload: ops.scorePayload(entry.pickUp ? { game, player, hole, pickUp: true }
+      : { game, player, hole, strokes: entry.strokes, putts: entry.putts ?? null, fairway: entry.fairway ?? null,
+        gir: entry.gir ?? null }),
   }));
   await device.sign(space, items, { seenClocks: cardClocks() }, async (record, signed) => {
     const now = Date.now();
@@ -940,7 +961,7 @@ function refusedView() {
     : e.choice ? nameOf(e.choice) : 'cleared'}` : e.kind === 'attest' ? `the attestation of ${nameOf(e.player)}'s card`
     : e.kind === 'finish' ? (e.choice ? 'finishing the game' : 'reopening the game')
     : e.kind === 'game' ? 'the new game' : e.kind === 'player' ? 'a new player'
-    : `${nameOf(e.player)}, hole ${e.hole}: ${e.strokes}`);
+    : `${nameOf(e.player)}, hole ${e.hole}: ${entryWords(e)}`);
   return h('section', { class: 'panel', 'aria-label': 'Entries the node refused' },
     h('h3', {}, `${refused.length} ${refused.length === 1 ? 'entry' : 'entries'} refused, kept on this phone`),
     h('ul', { class: 'list' }, refused.map((e) => h('li', {},
@@ -950,7 +971,7 @@ function refusedView() {
         state.pending = await local.outbox();
         renderCard();
         setStatus();
-      } }, outbox.isScore(e) ? `Discard ${nameOf(e.player)}'s ${e.strokes} on hole ${e.hole}` : `Discard ${what(e)}`)))));
+      } }, outbox.isScore(e) ? `Discard ${nameOf(e.player)}'s ${entryWords(e)} on hole ${e.hole}` : `Discard ${what(e)}`)))));
 }
 
 function tableView(disputed) {
@@ -978,8 +999,9 @@ function tableView(disputed) {
       const key = `${player.player}:${n}`;
       const waiting = kept.get(key);
       if (waiting) {
-        return h('td', { class: 'pending' }, h('span', { 'aria-label': `${player.name} hole ${n}: ${waiting.strokes}, on this phone, not yet sent` },
-          `${waiting.strokes}•`));
+        const mark = waiting.pickUp ? card.PICK_UP : waiting.strokes;
+        return h('td', { class: 'pending' }, h('span', { 'aria-label': `${player.name} hole ${n}: ${entryWords(waiting)}, on this phone, not yet sent` },
+          `${mark}•`));
       }
       if (disputed.has(key)) {
         return h('td', { class: 'disputed' }, h('button', { type: 'button', class: 'link', onclick: () => showConflict(player, n),
@@ -1112,7 +1134,7 @@ function showConflict(player, hole) {
     h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: disputed`),
     h('p', {}, 'These values were entered on different devices without seeing each other. Choose the one the group agrees on.'),
     h('ul', { class: 'list' }, conflict.values.map((value, i) => h('li', {},
-      h('p', {}, h('strong', {}, `${value.strokes}`), ` stroke${value.strokes === 1 ? '' : 's'}`,
+      h('p', {}, value.pickUp ? h('strong', {}, 'Picked up') : [h('strong', {}, `${value.strokes}`), ` stroke${value.strokes === 1 ? '' : 's'}`],
         value.putts !== null ? `, ${value.putts} putts` : '', ` — by ${value.author} at ${card.clock(value.hlc)}, ${card.opLabel(value.op)}`),
       h('button', { type: 'button', class: 'primary', onclick: () => settle(player, hole, value) },
         `Keep ${card.valueWords(conflict.values)[i]}`)))),
@@ -1138,20 +1160,22 @@ async function settle(player, hole, value) {
   if (state.device?.spaces[space]) {
     const conflict = state.card.conflicts.find((c) => c.player === player.player && c.hole === hole);
     try {
-      await signScores(space, state.game, [{ player: player.player, hole, entry: { strokes: value.strokes, putts: value.putts,
-        fairway: value.fairway, gir: value.gir }, seen: (conflict ? conflict.values : [value]).map((v) => v.op) }], null);
+      const entry = value.pickUp ? { pickUp: true }
+        : { strokes: value.strokes, putts: value.putts, fairway: value.fairway, gir: value.gir };
+      await signScores(space, state.game, [{ player: player.player, hole, entry,
+        seen: (conflict ? conflict.values : [value]).map((v) => v.op) }], null);
     } catch (error) { return mount(settleMessage(), problem(error)); }
-    say(`${player.name}'s hole ${hole} settled at ${value.strokes} on this phone.`);
+    say(`${player.name}'s hole ${hole} settled at ${entryWords(value)} on this phone.`);
     setStatus();
     await send();
     return redraw();
   }
   try {
-    await post(`${base()}/games/${enc(state.game)}/scores`,
-      { player: player.player, hole, strokes: value.strokes, ...(value.putts !== null ? { putts: value.putts } : {}) });
+    await post(`${base()}/games/${enc(state.game)}/scores`, value.pickUp ? { player: player.player, hole, pickUp: true }
+      : { player: player.player, hole, strokes: value.strokes, ...(value.putts !== null ? { putts: value.putts } : {}) });
     await loadCard(state.game);
     await redraw();
-    say(`${player.name}'s hole ${hole} settled at ${value.strokes}.`);
+    say(`${player.name}'s hole ${hole} settled at ${entryWords(value)}.`);
   } catch (error) { mount(settleMessage(), problem(error)); }
 }
 
@@ -1162,7 +1186,7 @@ async function showHistory(player, hole) {
     mount(panel, h('section', { class: 'panel', role: 'dialog', 'aria-labelledby': 'panel-title' },
       h('h3', { id: 'panel-title', tabindex: '-1' }, `${player.name}, hole ${hole}: history`),
       h('ol', { class: 'list' }, entries.map((entry) => h('li', {},
-        `${entry.strokes} by ${entry.author} at ${card.clock(entry.time)} (${card.opLabel(entry.op)})`,
+        `${entryWords(entry)} by ${entry.author} at ${card.clock(entry.time)} (${card.opLabel(entry.op)})`,
         entry.standing ? h('span', { class: 'tag live' }, ' standing') : h('span', { class: 'tag' }, ' replaced')))),
       h('button', { type: 'button', onclick: () => mount(panel) }, 'Close')));
     document.getElementById('panel-title').focus();
@@ -1185,10 +1209,11 @@ function standingsTable(s, order, money) {
     + s.results.filter((r) => r.column).length + (s.stake !== null ? 1 : 0);
   const columns = [
     ['Thru', null, (p) => `${p.thru}`],
-    ['Gross', 'wide', (p) => (p.thru ? `${p.gross}` : '–')],
-    ['To par', games >= 3 ? 'wide' : null, (p) => toPar(p.grossToPar, p.thru)],
+    // A player who picked up a hole has no total: NR (no return) in gross, to par and net.
+    ['Gross', 'wide', (p) => (p.noReturn ? 'NR' : p.thru ? `${p.gross}` : '–')],
+    ['To par', games >= 3 ? 'wide' : null, (p) => (p.noReturn ? 'NR' : toPar(p.grossToPar, p.thru))],
     ['PH', 'wide', (p) => p.playingHandicap ?? '–'],
-    ['Net', null, (p) => toPar(p.netToPar, p.thru), 'Net to par'],
+    ['Net', null, (p) => (p.noReturn ? 'NR' : toPar(p.netToPar, p.thru)), 'Net to par'],
     s.formats.includes('stableford') ? ['Pts', null, (p) => p.points ?? '–', 'Stableford points'] : null,
     s.formats.includes('skins') ? ['Skins', null, (p) => `${p.skins}`] : null,
     ...s.results.filter((r) => r.column).map((r) => [r.column.label, null,
@@ -1216,7 +1241,8 @@ async function showStandings(gameText) {
 function drawStandings(game, s) {
   if (state.standings !== game || !window.location.hash.endsWith('/standings')) return;
   const money = (amount) => amount === null ? '' : amount.toFixed(2);
-  const order = [...s.players].sort((a, b) => (a.netToPar ?? a.grossToPar) - (b.netToPar ?? b.grossToPar));
+  const order = [...s.players].sort((a, b) => Number(a.noReturn === true) - Number(b.noReturn === true)
+    || (a.netToPar ?? a.grossToPar) - (b.netToPar ?? b.grossToPar));
   mount(main,
     nav('standings'),
     h('h2', {}, `Standings · ${s.course ?? 'Course'}`),
@@ -1932,7 +1958,7 @@ const deviceWaits = new Set();
 
 function onEvent(type, data) {
   if (type === 'device-request') [...deviceWaits].forEach((wake) => wake(data.device));
-  if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${data.strokes} on hole ${data.hole}.`);
+  if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${entryWords(data)} on hole ${data.hole}.`);
   if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
   if (type === 'standings' && data.space === state.space?.space && screensKept.has(data.game)) {
     // The copy a dead zone would show stays as fresh as the live one.

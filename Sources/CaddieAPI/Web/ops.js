@@ -43,9 +43,17 @@ class Writer {
 const NOT_RECORDED = 0xff;
 const FAIRWAYS = { hit: 0, left: 1, right: 2 };
 
-/** The payload of a score: tag 0x20, or 0x22 when a fairway or a green in regulation is recorded. */
-export function scorePayload({ game, player, hole, strokes, putts = null, penalties = null, fairway = null, gir = null }) {
+/** The payload of a score: tag 0x20, or 0x22 when a fairway or a green in regulation is recorded; a pick-up
+ * (`pickUp`, no strokes, putts or statistics) is tag 0x23: the game, the player and the hole. */
+export function scorePayload({ game, player, hole, strokes, putts = null, penalties = null, fairway = null, gir = null,
+  pickUp = false }) {
   if (!(hole >= 1 && hole <= 36)) throw new RangeError('a hole is 1...36');
+  if (pickUp) {
+    if ((strokes ?? null) !== null || putts !== null || penalties !== null || fairway !== null || gir !== null) {
+      throw new RangeError('a pick-up records no strokes, putts, penalties or statistics');
+    }
+    return new Writer().u8(1).u8(1).u8(0x23).fixed(game, 8, 'a game id').fixed(player, 8, 'a player id').u8(hole).done();
+  }
   if (!(strokes >= 1 && strokes <= 30)) throw new RangeError('strokes are 1...30');
   for (const [name, value] of [['putts', putts], ['penalties', penalties]]) {
     if (value !== null && !(value >= 0 && value <= strokes)) throw new RangeError(`${name} are 0...strokes`);
@@ -116,14 +124,15 @@ export function attestPayload({ game, player, cardHash: hash }) {
 
 /** The card hash an attestation carries (Protocol/op-format.md, "Card hash"): BLAKE2b-256 of caddie-card-v1, the
  * game, the player, and for each hole 1...holes with a shown value its hole, strokes, putts and penalties (0xFF when
- * not recorded). `cells` are the player's cells as the node's card gives them ({hole, winner}). */
+ * not recorded; a pick-up strokes 0). `cells` are the player's cells as the node's card gives them ({hole, winner}). */
 export function cardHash(game, player, holes, cells) {
   const w = new Writer().raw(text.encode('caddie-card-v1')).fixed(game, 8, 'a game id').fixed(player, 8, 'a player id');
   const byHole = new Map(cells.map((c) => [c.hole, c]));
   for (let hole = 1; hole <= holes; hole += 1) {
     const winner = byHole.get(hole)?.winner;
     if (!winner) continue;
-    w.u8(hole).u8(winner.strokes).u8(winner.putts ?? NOT_RECORDED).u8(winner.penalties ?? NOT_RECORDED);
+    // A pick-up is strokes 0, putts and penalties not recorded.
+    w.u8(hole).u8(winner.pickUp ? 0 : winner.strokes).u8(winner.putts ?? NOT_RECORDED).u8(winner.penalties ?? NOT_RECORDED);
   }
   return blake2b(w.done(), 32);
 }

@@ -15,7 +15,8 @@ export function queue(entries, entry, now) {
   const waiting = entries.find((e) => e.key === key);
   const made = {
     key, space: entry.space, game: entry.game, player: entry.player, hole: entry.hole,
-    strokes: entry.strokes, putts: entry.putts ?? null, fairway: entry.fairway ?? null, gir: entry.gir ?? null,
+    strokes: entry.pickUp ? null : entry.strokes, pickUp: entry.pickUp === true,
+    putts: entry.putts ?? null, fairway: entry.fairway ?? null, gir: entry.gir ?? null,
     seen: waiting ? waiting.seen : [...(entry.seen ?? [])],
     made: waiting ? waiting.made : now,
     changed: now,
@@ -35,8 +36,8 @@ export function signed(cell, op, now) {
   return {
     key: `op/${cell.space}/${op.name.replace(/:(\d+)$/, (_, seq) => `/${seq.padStart(20, '0')}`)}`,
     space: cell.space, game: cell.game ?? null, player: cell.player ?? null, hole: cell.hole ?? null,
-    strokes: cell.strokes ?? null, putts: cell.putts ?? null, fairway: cell.fairway ?? null, gir: cell.gir ?? null,
-    choiceKey: cell.key ?? null, choice: cell.choice ?? null,
+    strokes: cell.strokes ?? null, pickUp: cell.pickUp === true, putts: cell.putts ?? null, fairway: cell.fairway ?? null,
+    gir: cell.gir ?? null, choiceKey: cell.key ?? null, choice: cell.choice ?? null,
     kind, op: op.op, name: op.name, made: now, changed: now, refused: null,
   };
 }
@@ -65,6 +66,7 @@ export function ordered(entries) {
 
 /** The body of the API call that sends an entry (POST .../games/GAME/scores). */
 export function body(entry) {
+  if (entry.pickUp) return { player: entry.player, hole: entry.hole, pickUp: true, seen: entry.seen };
   const sent = { player: entry.player, hole: entry.hole, strokes: entry.strokes, seen: entry.seen };
   if (entry.putts !== null && entry.putts !== undefined) sent.putts = entry.putts;
   if (entry.fairway) sent.fairway = entry.fairway;

@@ -1,10 +1,13 @@
 // The card as the app shows it, computed from the node's card document (GET .../card). Pure functions: no DOM,
 // no network, so they are unit-tested with node's test runner (Tests/Web/store.test.mjs).
 
-/** The strokes a player has on a hole, or null. */
+/** The mark a pick-up shows on a card (the player started the hole and did not hole out). */
+export const PICK_UP = 'P';
+
+/** What a player has on a hole: the strokes, PICK_UP for a pick-up, or null when nothing is entered. */
 export function strokes(player, hole) {
   const cell = player.cells.find((c) => c.hole === hole);
-  return cell ? cell.strokes : null;
+  return cell ? (cell.pickUp ? PICK_UP : cell.strokes) : null;
 }
 
 /** The cell of a player on a hole, or null. */
@@ -20,22 +23,26 @@ export function currentHole(card) {
   return card.holes;
 }
 
-/** Sum of a player's strokes over holes from..to; null when none is scored. */
+/** Sum of a player's strokes over holes from..to; null when none is scored; 'NR' (no return) when a hole among
+ * them was picked up. */
 export function total(player, from, to) {
   let sum = 0;
   let any = false;
   for (let hole = from; hole <= to; hole += 1) {
     const value = strokes(player, hole);
+    if (value === PICK_UP) return 'NR';
     if (value !== null) { sum += value; any = true; }
   }
   return any ? sum : null;
 }
 
-/** Strokes minus par over the holes a player has scored (par known), or null. "E" for even, "+3", "-1". */
+/** Strokes minus par over the holes a player has scored (par known), or null. "E" for even, "+3", "-1"; "NR" when
+ * the player picked up a hole. */
 export function toPar(card, player) {
   let diff = 0;
   let any = false;
   for (const c of player.cells) {
+    if (c.pickUp) return 'NR';
     const par = card.par[c.hole - 1];
     if (par === null || par === undefined) continue;
     diff += c.strokes - par;
@@ -83,18 +90,21 @@ export function opLabel(op) {
 }
 
 /** The leaderboard of a card: players by strokes to par over the holes they played (par known), then by name;
- * ties share a position. Each row: position, name, to par ("E", "+3", "-1") and holes played ("thru"). */
+ * ties share a position. A player who picked up a hole has no return: listed last, "NR", with no position. Each
+ * row: position, name, to par ("E", "+3", "-1", "NR") and holes played ("thru"). */
 export function leaderboard(card) {
   const rows = card.players.filter((p) => p.cells.length > 0).map((player) => {
     let diff = 0;
+    const noReturn = player.cells.some((c) => c.pickUp);
     for (const c of player.cells) {
       const par = card.par[c.hole - 1];
-      if (par !== null && par !== undefined) diff += c.strokes - par;
+      if (!c.pickUp && par !== null && par !== undefined) diff += c.strokes - par;
     }
-    return { name: player.name, diff, toPar: toPar(card, player) ?? '–', thru: player.cells.length };
+    return { name: player.name, diff, noReturn, toPar: toPar(card, player) ?? '–', thru: player.cells.length };
   });
-  rows.sort((a, b) => a.diff - b.diff || a.name.localeCompare(b.name));
-  return rows.map((row) => ({ position: rows.findIndex((r) => r.diff === row.diff) + 1, ...row }));
+  rows.sort((a, b) => Number(a.noReturn) - Number(b.noReturn) || a.diff - b.diff || a.name.localeCompare(b.name));
+  return rows.map(({ noReturn, ...row }) => ({
+    position: noReturn ? null : rows.findIndex((r) => !r.noReturn && r.diff === row.diff) + 1, ...row }));
 }
 
 /** The op names of the values a cell shows now ([] for no cell): what a draft begun now has seen. */
@@ -130,7 +140,7 @@ export function valueWords(values) {
   const fairway = differs('fairway');
   const gir = differs('gir');
   return values.map((v) => {
-    const parts = [`${v.strokes}`];
+    const parts = [v.pickUp ? 'picked up' : `${v.strokes}`];
     if (putts) parts.push(v.putts === null || v.putts === undefined ? 'putts not recorded' : `${v.putts} putt${v.putts === 1 ? '' : 's'}`);
     if (fairway) parts.push(FAIRWAY_WORDS[v.fairway] ?? 'fairway not recorded');
     if (gir) parts.push(v.gir === true ? 'green in regulation' : v.gir === false ? 'green missed' : 'green not recorded');
@@ -148,7 +158,9 @@ export function withWaiting(card, waiting) {
     if (!mine.length) return player;
     provisional.add(player.player);
     const cells = new Map(player.cells.map((c) => [c.hole, c]));
-    for (const e of mine) cells.set(e.hole, { ...(cells.get(e.hole) ?? {}), hole: e.hole, strokes: e.strokes });
+    for (const e of mine) {
+      cells.set(e.hole, { ...(cells.get(e.hole) ?? {}), hole: e.hole, strokes: e.pickUp ? null : e.strokes, pickUp: e.pickUp === true });
+    }
     return { ...player, cells: [...cells.values()].sort((a, b) => a.hole - b.hole) };
   });
   return { card: { ...card, players }, provisional };

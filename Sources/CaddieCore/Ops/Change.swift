@@ -24,14 +24,16 @@ public enum EntityKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     }
 }
 
-/// The strokes, putts and penalties entered for one player on one hole.
+/// The strokes, putts and penalties entered for one player on one hole, or a pick-up: the player started the
+/// hole and did not hole out ("no score").
 public struct ScoreEntry: Hashable, Sendable {
     /// Allowed strokes on a hole.
     public static let strokeRange: ClosedRange<Int> = 1...30
     /// Allowed putts or penalty strokes on a hole.
     public static let countRange: ClosedRange<Int> = 0...30
 
-    /// Strokes taken, 1...30.
+    /// Strokes taken, 1...30; 0 for a pick-up (``pickedUp``). Read a total from ``holed``, which is nil for a
+    /// pick-up, never from this.
     public let strokes: Int
     /// Putts, if recorded.
     public let putts: Int?
@@ -88,11 +90,37 @@ public struct ScoreEntry: Hashable, Sendable {
         self.greenInRegulation = greenInRegulation
     }
 
+    /// A pick-up: the player started the hole and did not hole out. It scores 0 points in Stableford, loses the
+    /// hole in a match, gives no total in stroke play (no return) and counts net double bogey for the handicap
+    /// record (Rules of Golf 21.1b, 3.3b; WHS Rule 3.3). It travels as change `0x23`.
+    public static let pickUp = ScoreEntry(pickUp: ())
+
+    private init(pickUp: Void) {
+        strokes = 0
+        putts = nil
+        penalties = nil
+        fairway = nil
+        greenInRegulation = nil
+    }
+
+    /// Whether this entry is a pick-up.
+    public var pickedUp: Bool { strokes == 0 }
+
+    /// The strokes the hole was holed in, nil for a pick-up.
+    public var holed: Int? { pickedUp ? nil : strokes }
+
     /// Whether the entry records a fairway or green in regulation: then it travels as change `0x22`.
     public var hasStatistics: Bool { fairway != nil || greenInRegulation != nil }
 
-    /// "5" or "5 (2 putts, 1 pen)".
+    /// What a card's grid shows: the strokes, or "P" for a pick-up.
+    public var mark: String { pickedUp ? "P" : "\(strokes)" }
+
+    /// The entry in a sentence: "5", or "a pick-up".
+    public var words: String { pickedUp ? "a pick-up" : "\(strokes)" }
+
+    /// "5", "5 (2 putts, 1 pen)" or "picked up".
     public var summary: String {
+        if pickedUp { return "picked up" }
         var extras: [String] = []
         if let putts { extras.append("\(putts) putt\(putts == 1 ? "" : "s")") }
         if let penalties, penalties > 0 { extras.append("\(penalties) pen") }
@@ -238,15 +266,23 @@ public enum Change: Hashable, Sendable {
 }
 
 /// A score entry as JSON (the control socket's commands): `{"strokes", "putts"?, "penalties"?, "fairway"?
-/// ("hit", "left", "right"), "greenInRegulation"?}`, read through the checking initializer, so an entry out of range
-/// does not read.
+/// ("hit", "left", "right"), "greenInRegulation"?}`, or `{"pickUp": true}` and nothing else, read through the
+/// checking initializer, so an entry out of range does not read.
 extension ScoreEntry: Codable {
     private enum Keys: String, CodingKey {
-        case strokes, putts, penalties, fairway, greenInRegulation
+        case strokes, putts, penalties, fairway, greenInRegulation, pickUp
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Keys.self)
+        if try container.decodeIfPresent(Bool.self, forKey: .pickUp) == true {
+            guard container.allKeys.count == 1 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .pickUp, in: container, debugDescription: "a pick-up records no strokes, putts or statistics")
+            }
+            self = .pickUp
+            return
+        }
         let fairway = try container.decodeIfPresent(String.self, forKey: .fairway).map { name in
             guard let value = Fairway(name: name) else {
                 throw DecodingError.dataCorruptedError(
@@ -267,6 +303,10 @@ extension ScoreEntry: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
+        if pickedUp {
+            try container.encode(true, forKey: .pickUp)
+            return
+        }
         try container.encode(strokes, forKey: .strokes)
         try container.encodeIfPresent(putts, forKey: .putts)
         try container.encodeIfPresent(penalties, forKey: .penalties)

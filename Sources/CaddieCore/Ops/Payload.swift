@@ -71,6 +71,11 @@ public enum Payload {
             writer.raw(game.bytes)
             writer.raw(player.bytes)
             writer.opIDs(observed)
+        case .score(let game, let player, let hole, let entry) where entry.pickedUp:
+            writer.u8(0x23)
+            writer.raw(game.bytes)
+            writer.raw(player.bytes)
+            writer.u8(UInt8(clamping: hole))
         case .score(let game, let player, let hole, let entry):
             // An entry with a fairway or green in regulation is 0x22 (two more bytes); one without stays 0x20,
             // byte for byte what older nodes write and read.
@@ -194,11 +199,12 @@ public enum Payload {
             let game: GameID = try entity(&reader, "game id")
             let player: PlayerID = try entity(&reader, "player id")
             return .rosterRemove(game: game, player: player, observed: try reader.opIDs("observed", limit: 1024))
-        case 0x20, 0x22:
+        case 0x20, 0x22, 0x23:
             let game: GameID = try entity(&reader, "game id")
             let player: PlayerID = try entity(&reader, "player id")
             let hole = Int(try reader.u8("hole"))
             guard (1...36).contains(hole) else { throw DecodeError(what: "hole", reason: "\(hole) is outside 1...36") }
+            if tag == 0x23 { return .score(game: game, player: player, hole: hole, entry: .pickUp) }
             let strokes = Int(try reader.u8("strokes"))
             let putts = try reader.u8("putts")
             let penalties = try reader.u8("penalties")

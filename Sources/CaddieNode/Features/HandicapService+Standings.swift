@@ -18,7 +18,7 @@ public struct Dispute: Sendable {
 
     /// "Dev's 7th: 6 by Ben vs 4 by Dev: decides skin 7 (Dev wins 2 or carry 2) and the front nine (...)".
     public var text: String {
-        let values = values.map { "\($0.entry.strokes) by \($0.author)" }.joined(separator: " vs ")
+        let values = values.map { "\($0.entry.words) by \($0.author)" }.joined(separator: " vs ")
         let decided =
             decides.isEmpty
             ? "decides nothing in the standings"
@@ -211,7 +211,8 @@ extension HandicapService {
             cards.append(
                 Games.PlayerCard(
                     pars: pars, strokeIndexes: ranked, courseHandicap: courseHandicap,
-                    gross: holes.map { card.cell(player.id, $0)?.winner?.entry.strokes }))
+                    gross: holes.map { card.cell(player.id, $0)?.winner?.entry.holed },
+                    pickUps: Set(holes.indices.filter { card.cell(player.id, holes[$0])?.winner?.entry.pickedUp == true })))
         }
         var formats = card.game.formats.compactMap(Games.Format.init(rawValue:))
         if formats.isEmpty { formats = [.stroke, .stableford] }
@@ -257,10 +258,12 @@ extension HandicapService {
             for value in distinct {
                 var changed = cards
                 var gross = changed[player].gross
-                gross[position] = value.entry.strokes
+                var pickUps = changed[player].pickUps
+                gross[position] = value.entry.holed
+                if value.entry.pickedUp { pickUps.insert(position) } else { pickUps.remove(position) }
                 changed[player] = Games.PlayerCard(
                     pars: cards[player].pars, strokeIndexes: cards[player].strokeIndexes,
-                    courseHandicap: cards[player].courseHandicap, gross: gross)
+                    courseHandicap: cards[player].courseHandicap, gross: gross, pickUps: pickUps)
                 outcomes.append(Games.standings(cards: changed, names: names, rules: rules, holeNumbers: holes))
             }
             disputes.append(
@@ -345,7 +348,8 @@ extension HandicapService {
             rounds += 1
             var roundPutts = 0
             var allPutts = true
-            for (hole, entry) in entries {
+            // A pick-up has no strokes, putts or statistics: it is left out of every figure here.
+            for (hole, entry) in entries where !entry.pickedUp {
                 holes += 1
                 let par = course?.hole(hole)?.par(tee: tee)
                 if let par {

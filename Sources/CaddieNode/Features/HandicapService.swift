@@ -195,7 +195,7 @@ extension HandicapService {
             let scores = layout.map {
                 Handicap.HoleScore(
                     par: $0.par, strokeIndex: $0.strokeIndex,
-                    strokes: card.cell(player.id, $0.number)?.winner?.entry.strokes)
+                    strokes: card.cell(player.id, $0.number)?.winner?.entry.holed)
             }
             let handicap: Handicap.CourseHandicap
             let round: Handicap.NetRound
@@ -283,16 +283,20 @@ extension HandicapService {
         guard holes.count == 9 || holes.count == 18 else {
             return .skipped("\(course.name) has \(holes.count) holes: only 9- and 18-hole rounds count")
         }
-        var shown: [Int: Int] = [:]
+        var shown: [Int: ScoreEntry] = [:]
         for cell in cells where cell.player == player {
-            if let winner = cell.winner { shown[cell.hole] = winner.entry.strokes }
+            if let winner = cell.winner { shown[cell.hole] = winner.entry }
         }
         var scores: [Handicap.HoleScore] = []
         for hole in holes {
             guard let holePar = hole.par(tee: tee.name), let strokeIndex = hole.strokeIndex(tee: tee.name) else {
                 return .skipped("hole \(hole.number) of \(course.name) has no par or stroke index")
             }
-            scores.append(Handicap.HoleScore(par: holePar, strokeIndex: strokeIndex, strokes: shown[hole.number]))
+            // A pick-up counts net double bogey (its maximum hole score, Rule 3.3).
+            scores.append(
+                shown[hole.number]?.pickedUp == true
+                    ? Handicap.HoleScore(par: holePar, strokeIndex: strokeIndex, pickedUp: ())
+                    : Handicap.HoleScore(par: holePar, strokeIndex: strokeIndex, strokes: shown[hole.number]?.holed))
         }
         // Check the round on its own, so that one bad course skips one game instead of failing the whole record.
         do {

@@ -431,10 +431,20 @@ extension RoundService {
 extension ScoreEntry {
     /// A score entry as a person typed it (`caddie score`) or a page sent it (`POST .../scores`): the one reading of
     /// its fields for every edge, each refusal naming the field (`--fairway` on the command line, `'fairway'` in a
-    /// request).
+    /// request). A pick-up (`pickUp`) takes no strokes, putts, penalties or statistics.
     public static func reading(
-        strokes: Int, putts: Int?, penalties: Int?, fairway: String?, greenInRegulation: Bool?
+        strokes: Int?, putts: Int?, penalties: Int?, fairway: String?, greenInRegulation: Bool?, pickUp: Bool = false
     ) throws(NodeError) -> ScoreEntry {
+        if pickUp {
+            guard strokes == nil, putts == nil, penalties == nil, fairway == nil, greenInRegulation == nil else {
+                throw .badInput(
+                    .strokes, "cannot be given with a pick-up: a pick-up records no strokes, putts, penalties or statistics")
+            }
+            return .pickUp
+        }
+        guard let strokes else {
+            throw .badInput(.strokes, "are missing: give the strokes (1...30), or a pick-up when the player did not hole out")
+        }
         let fairwayResult = try fairway.map { text throws(NodeError) in
             guard let value = Fairway(name: text) else {
                 throw .badInput(.fairway, "must be hit, left or right, got '\(text.prefix(40))'")

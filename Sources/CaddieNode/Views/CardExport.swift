@@ -36,12 +36,14 @@ public struct CardExport: Sendable {
 
     private func cellText(_ player: Int, _ hole: Int) -> String {
         guard let cell = card.cell(card.players[player].id, hole), let winner = cell.winner else { return "" }
-        return "\(winner.entry.strokes)\(cell.isConflict ? "*" : "")"
+        return "\(winner.entry.mark)\(cell.isConflict ? "*" : "")"
     }
 
+    /// The strokes over these holes, "NR" where one was picked up, empty where none is entered.
     private func total(_ player: Int, _ positions: Range<Int>) -> String {
-        let values = positions.compactMap { card.cell(card.players[player].id, standings.holes[$0])?.winner?.entry.strokes }
-        return values.isEmpty ? "" : String(values.reduce(0, +))
+        let entries = positions.compactMap { card.cell(card.players[player].id, standings.holes[$0])?.winner?.entry }
+        if entries.contains(where: \.pickedUp) { return "NR" }
+        return entries.isEmpty ? "" : String(entries.map(\.strokes).reduce(0, +))
     }
 
     private var halves: [Range<Int>] {
@@ -84,8 +86,10 @@ public struct CardExport: Sendable {
             row += standings.holes.map { cellText(index, $0) }
             row += [
                 total(index, halves[0]), halves.count > 1 ? total(index, halves[1]) : "",
-                total(index, 0..<standings.holes.count), Self.toPar(line.grossToPar, thru: line.thru),
-                line.net.map(String.init) ?? "", line.netToPar.map { Self.toPar($0, thru: line.thru) } ?? "",
+                total(index, 0..<standings.holes.count),
+                line.noReturn ? "NR" : Self.toPar(line.grossToPar, thru: line.thru),
+                line.noReturn ? "NR" : line.net.map(String.init) ?? "",
+                line.noReturn ? "NR" : line.netToPar.map { Self.toPar($0, thru: line.thru) } ?? "",
                 line.points.map(String.init) ?? "", String(line.skins), String(line.units), attested,
             ]
             rows.append(row)
@@ -174,14 +178,19 @@ public struct CardExport: Sendable {
             }
             if halves.count > 1 { row += "<td class=\"sum\">\(total(index, 0..<standings.holes.count))</td>" }
             row += "<td>\(standings.courseHandicaps[index].map { String(format: "%.1f", $0) } ?? "–")</td>"
-            row += "<td>\(line.playingHandicap.map(String.init) ?? "–")</td><td>\(line.net.map(String.init) ?? "–")</td>"
+            row += "<td>\(line.playingHandicap.map(String.init) ?? "–")</td>"
+            row += "<td>\(line.noReturn ? "NR" : line.net.map(String.init) ?? "–")</td>"
             row += "<td>\(line.points.map(String.init) ?? "–")</td><td>\(line.skins)</td></tr>\n"
             out += row
         }
         out += "</tbody></table>\n<div class=\"cols\">\n<section><h2>Results</h2><ul>\n"
         for (index, line) in standings.result.players.enumerated() where line.thru > 0 {
-            out += "<li>\(esc(card.players[index].name)): \(line.gross) (\(Self.toPar(line.grossToPar, thru: line.thru)))"
-            if let net = line.netToPar { out += ", net \(Self.toPar(net, thru: line.thru))" }
+            if line.noReturn {
+                out += "<li>\(esc(card.players[index].name)): NR (picked up \(line.pickUps))"
+            } else {
+                out += "<li>\(esc(card.players[index].name)): \(line.gross) (\(Self.toPar(line.grossToPar, thru: line.thru)))"
+                if let net = line.netToPar { out += ", net \(Self.toPar(net, thru: line.thru))" }
+            }
             if let points = line.points { out += ", \(points) points" }
             out += " thru \(line.thru)</li>\n"
         }

@@ -95,6 +95,7 @@ extension Views {
                 ("tee", .string(standings.tees[index])),
                 ("courseHandicap", .optional(standings.courseHandicaps[index].map { (($0 * 10).rounded()) / 10 })),
                 ("playingHandicap", .optional(line.playingHandicap)), ("thru", .int(line.thru)),
+                ("pickUps", .int(line.pickUps)), ("noReturn", .bool(line.noReturn)),
                 ("gross", .int(line.gross)), ("grossToPar", .int(line.grossToPar)), ("net", .optional(line.net)),
                 ("netToPar", .optional(line.netToPar)), ("points", .optional(line.points)), ("skins", .int(line.skins)),
                 ("units", .int(line.units)), ("amount", amount(line.units, stake: stake)),

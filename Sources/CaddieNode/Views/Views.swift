@@ -140,7 +140,8 @@ public enum Views {
 
     public static func scoreValue(_ value: ScoreValue) -> JSON {
         .object([
-            ("op", .string(opName(value.op))), ("strokes", .int(value.entry.strokes)),
+            ("op", .string(opName(value.op))), ("strokes", .optional(value.entry.holed)),
+            ("pickUp", .bool(value.entry.pickedUp)),
             ("putts", .optional(value.entry.putts)), ("penalties", .optional(value.entry.penalties)),
             ("fairway", .optional(value.entry.fairway?.name)),
             ("gir", value.entry.greenInRegulation.map { .bool($0) } ?? .null),
@@ -166,7 +167,8 @@ public enum Views {
             let cells: [JSON] = (1...card.holeCount).compactMap { hole in
                 guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return nil }
                 return .object([
-                    ("hole", .int(hole)), ("strokes", .int(winner.entry.strokes)),
+                    ("hole", .int(hole)), ("strokes", .optional(winner.entry.holed)),
+                    ("pickUp", .bool(winner.entry.pickedUp)),
                     ("winner", scoreValue(winner)), ("values", .array(cell.values.map(scoreValue))),
                     ("conflict", .bool(cell.isConflict)),
                 ])
@@ -176,6 +178,7 @@ public enum Views {
                 ("out", .optional(card.total(player.id, holes: 1...min(9, card.holeCount)))),
                 ("in", .optional(card.holeCount > 9 ? card.total(player.id, holes: 10...card.holeCount) : nil)),
                 ("total", .optional(card.total(player.id, holes: 1...card.holeCount))),
+                ("noReturn", .bool(card.pickedUp(player.id, holes: 1...card.holeCount))),
                 ("handicap", net[player.id].map(Self.net) ?? .null),
                 ("cells", .array(cells)),
             ])
@@ -228,7 +231,8 @@ public enum Views {
         return .object([
             ("op", .string(opName(entry.value.op))),
             ("time", .string(time(entry.value.hlc))), ("author", .string(entry.value.author)),
-            ("strokes", .int(entry.value.entry.strokes)), ("putts", .optional(entry.value.entry.putts)),
+            ("strokes", .optional(entry.value.entry.holed)), ("pickUp", .bool(entry.value.entry.pickedUp)),
+            ("putts", .optional(entry.value.entry.putts)),
             ("penalties", .optional(entry.value.entry.penalties)),
             ("fairway", .optional(entry.value.entry.fairway?.name)),
             ("gir", entry.value.entry.greenInRegulation.map { .bool($0) } ?? .null),

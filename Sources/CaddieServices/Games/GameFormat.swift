@@ -222,18 +222,23 @@ extension Games {
             return strokes
         }
 
-        /// A player's net score on each hole with the given strokes, nil where no score is entered.
+        /// A player's net score on each hole with the given strokes, as scores compare: ``Games/pickUpScore`` for
+        /// a pick-up, nil where nothing is entered.
         public func net(_ player: Int, strokes: [Int]) -> [Int?] {
-            (0..<holes).map { hole in cards[player].gross[hole].map { $0 - strokes[hole] } }
+            (0..<holes).map { hole in
+                cards[player].gross[hole].map { $0 - strokes[hole] } ?? cards[player].played(hole)
+            }
         }
 
         /// A player's Stableford points on each hole at an allowance of their own Course Handicap (Rules of Golf
-        /// 21.1: net double bogey or worse 0, bogey 1, par 2, birdie 3...), nil where no score is entered.
+        /// 21.1: net double bogey or worse 0, bogey 1, par 2, birdie 3...; a pick-up 0, 21.1b), nil where nothing
+        /// is entered.
         public func stablefordPoints(_ player: Int, percent: Int) -> [Int?] {
             let card = cards[player]
             let strokes = allocation(playingHandicap(card.courseHandicap, percent: percent) ?? 0, card: card)
             return (0..<holes).map { hole in
                 card.gross[hole].map { max(0, 2 + card.pars[hole] - ($0 - strokes[hole])) }
+                    ?? (card.pickUps.contains(hole) ? 0 : nil)
             }
         }
     }

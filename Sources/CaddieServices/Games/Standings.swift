@@ -9,17 +9,37 @@ extension Games {
         /// Rating minus par, so players on different tees are put on one footing, Rule 6.2); nil without a
         /// Handicap Index.
         public let courseHandicap: Double?
-        /// Gross strokes on each hole, nil where none is entered.
+        /// Gross strokes on each hole holed out, nil where none is entered or the player picked up.
         public let gross: [Int?]
+        /// The holes (positions) where the player picked up: entered, with no score (Rules of Golf 21.1b, 3.3b).
+        public let pickUps: Set<Int>
 
         /// Creates a card.
-        public init(pars: [Int], strokeIndexes: [Int], courseHandicap: Double?, gross: [Int?]) {
+        public init(pars: [Int], strokeIndexes: [Int], courseHandicap: Double?, gross: [Int?], pickUps: Set<Int> = []) {
             self.pars = pars
             self.strokeIndexes = strokeIndexes
             self.courseHandicap = courseHandicap
             self.gross = gross
+            self.pickUps = pickUps.filter { gross.indices.contains($0) && gross[$0] == nil }
+        }
+
+        /// Whether the hole at `position` has an entry: a score or a pick-up.
+        public func entered(_ position: Int) -> Bool { gross[position] != nil || pickUps.contains(position) }
+
+        /// Whether every hole has an entry.
+        public var complete: Bool { gross.indices.allSatisfy(entered) }
+
+        /// The hole's score as it compares with others: the gross, or ``Games/pickUpScore`` for a pick-up (worse
+        /// than any score holed), nil where nothing is entered.
+        public func played(_ position: Int) -> Int? {
+            gross[position] ?? (pickUps.contains(position) ? Games.pickUpScore : nil)
         }
     }
+
+    /// What a pick-up counts as where scores are compared (a match's hole, a skin, the Wolf's hole): more than any
+    /// hole can be holed in, so it loses to every score and ties only with another pick-up. It never enters a
+    /// total: a stroke-play total with a pick-up is no return.
+    public static let pickUpScore = 99
 
     /// What the group chose to play.
     public struct Rules: Sendable, Equatable {
@@ -53,9 +73,14 @@ extension Games {
 
     /// One player's line of the standings.
     public struct PlayerStanding: Sendable, Equatable {
-        /// Holes with a score.
+        /// Holes with an entry: a score or a pick-up.
         public let thru: Int
-        /// Gross strokes over those holes.
+        /// Holes picked up: with any, the stroke-play total is no return (NR), and ``gross`` and ``net`` count the
+        /// holes holed out only.
+        public let pickUps: Int
+        /// Whether the player has no stroke-play total (no return, NR): they picked up a hole.
+        public var noReturn: Bool { pickUps > 0 }
+        /// Gross strokes over the holes holed out.
         public let gross: Int
         /// Gross strokes minus the par of those holes.
         public let grossToPar: Int
@@ -158,8 +183,12 @@ extension Games {
         let sides = inMatch ?? results.lazy.compactMap { $0.sides }.first
         let players = cards.indices.map { index in
             let strokes = allocation(strokePlay[index] ?? 0, card: cards[index])
-            var thru = 0, gross = 0, toPar = 0, net = 0, points = 0
+            var thru = 0, gross = 0, toPar = 0, net = 0, points = 0, pickUps = 0
             for hole in 0..<context.holes {
+                if cards[index].pickUps.contains(hole) {
+                    thru += 1
+                    pickUps += 1
+                }
                 guard let score = cards[index].gross[hole] else { continue }
                 thru += 1
                 gross += score
@@ -169,7 +198,7 @@ extension Games {
             }
             let rated = strokePlay[index] != nil
             return PlayerStanding(
-                thru: thru, gross: gross, grossToPar: toPar, playingHandicap: strokePlay[index],
+                thru: thru, pickUps: pickUps, gross: gross, grossToPar: toPar, playingHandicap: strokePlay[index],
                 net: rated ? net : nil, netToPar: rated ? net - (gross - toPar) : nil,
                 points: rated || rules.formats.contains(.stableford) ? points : nil,
                 skins: skinsResult?.won[index] ?? 0, units: units[index])

@@ -9,7 +9,8 @@ extension Handicap {
         public let rankedStrokeIndex: Int
         /// The maximum hole score that applied.
         public let maximum: MaximumHoleScore
-        /// The score counted for handicap: the lower of the strokes and the maximum; net par for a hole not played
+        /// The score counted for handicap: the lower of the strokes and the maximum (the maximum for a pick-up); net
+        /// par for a hole not played
         /// when net par was asked for; nil for a hole not played otherwise.
         public let adjusted: Int?
         /// Whether `adjusted` is a net par standing in for a hole not played (Rule 3.2, when authorised).
@@ -43,7 +44,7 @@ extension Handicap {
         netParForHolesNotPlayed: Bool = false
     ) throws(HandicapError) -> AdjustedGrossScore {
         let ranked = try validatedStrokeIndexes(holes)
-        if netParForHolesNotPlayed, courseHandicap == nil, holes.contains(where: { $0.strokes == nil }) {
+        if netParForHolesNotPlayed, courseHandicap == nil, holes.contains(where: { !$0.played }) {
             throw .netParWithoutCourseHandicap
         }
         var adjustedHoles: [AdjustedHole] = []
@@ -58,6 +59,8 @@ extension Handicap {
             if let strokes = hole.strokes {
                 adjusted = min(strokes, maximum.value)
                 removed += strokes - min(strokes, maximum.value)
+            } else if hole.pickedUp {
+                adjusted = maximum.value
             } else if netParForHolesNotPlayed, let received = maximum.strokesReceived {
                 adjusted = hole.par + received
                 isNetPar = true
@@ -73,7 +76,7 @@ extension Handicap {
         return AdjustedGrossScore(
             holes: adjustedHoles,
             total: total,
-            holesPlayed: holes.count(where: { $0.strokes != nil }),
+            holesPlayed: holes.count(where: \.played),
             strokesRemoved: removed
         )
     }

@@ -11,13 +11,28 @@ extension Handicap {
         /// The strokes taken; for a hole started but not holed out, the most likely score (Rule 3.3); nil when the
         /// hole was not played (Rule 3.2).
         public let strokes: Int?
+        /// Whether the player started the hole and picked up with no likely score given: it counts its maximum
+        /// hole score (net double bogey, or par + 5 without a Handicap Index; Rule 3.3), and `strokes` is nil.
+        public let pickedUp: Bool
 
         /// A hole score; `strokes` nil means the hole was not played.
         public init(par: Int, strokeIndex: Int, strokes: Int?) {
             self.par = par
             self.strokeIndex = strokeIndex
             self.strokes = strokes
+            pickedUp = false
         }
+
+        /// A hole started and picked up, counted at its maximum hole score.
+        public init(par: Int, strokeIndex: Int, pickedUp: Void) {
+            self.par = par
+            self.strokeIndex = strokeIndex
+            strokes = nil
+            self.pickedUp = true
+        }
+
+        /// Whether the hole was played: holed out or picked up.
+        public var played: Bool { strokes != nil || pickedUp }
     }
 
     /// Checks a round's hole scores and returns their stroke indexes ranked within the round (1...9 or 1...18).

@@ -50,7 +50,7 @@ extension Handicap {
         public var holesPlayed: Int {
             switch score {
             case .adjustedGross(_, let holesPlayed): holesPlayed
-            case .holeByHole(let holes): holes.count(where: { $0.strokes != nil })
+            case .holeByHole(let holes): holes.count(where: \.played)
             }
         }
 

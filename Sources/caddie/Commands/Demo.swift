@@ -174,7 +174,7 @@ final class DemoRun {
         }
         say(
             "\n== The conflict: Dev's 7th holds "
-                + disputed.values.map { "\($0.entry.strokes) by \($0.author)" }
+                + disputed.values.map { "\($0.entry.words) by \($0.author)" }
                 .joined(separator: " and ") + ", entered concurrently")
         say("   Dev and Ben agree on 5; Dev enters it on his device, which supersedes both values")
         // Dev's node is running: it signs the score with its own keys (a command, as `caddie score` sends it).
@@ -203,7 +203,7 @@ final class DemoRun {
                 ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
             let check = audit[entry.value.op].map { $0.verified ? "signature ok" : "SIGNATURE BAD" } ?? "not in log"
             say(
-                "   \(Views.time(entry.value.hlc))  \(entry.value.entry.strokes) by \(entry.value.author) "
+                "   \(Views.time(entry.value.hlc))  \(entry.value.entry.words) by \(entry.value.author) "
                     + "on device \(entry.value.op.device.short) (op \(entry.value.op), \(check)) — \(state)")
         }
 

@@ -349,13 +349,18 @@ struct Game: ParsableCommand {
 
 struct ScoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "score", abstract: "Enter a player's strokes on a hole (replaces what the cell shows).")
+        commandName: "score",
+        abstract: "Enter a player's strokes on a hole, or a pick-up (replaces what the cell shows).",
+        discussion: """
+            A pick-up (`caddie score GAME PLAYER HOLE pickup`, or P) is a hole started and not holed out: 0 points in \
+            Stableford, the hole lost in a match, no total (NR) in stroke play, net double bogey for the handicap record.
+            """)
     // `--json` beside the options, not in a `Reporting` group: one group less keeps ArgumentParser's checks of
     // the command's options (a debug build's) from growing with every level of nesting.
     @Flag(help: "Print JSON.") var json = false
     @OptionGroup var target: GamePlayerOptions
     @Argument(help: "The hole number.") var hole: Int
-    @Argument(help: "Strokes, 1...30.") var strokes: Int
+    @Argument(help: "Strokes, 1...30, or pickup (P) when the player did not hole out.") var strokes: String
     @Option(help: "Putts.") var putts: Int?
     @Option(help: "Penalty strokes.") var penalties: Int?
     @Option(help: "The tee shot on a par 4 or 5: hit, left or right.") var fairway: String?
@@ -364,9 +369,14 @@ struct ScoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
+            let pickUp = ["pickup", "pick-up", "p"].contains(strokes.lowercased())
+            guard pickUp || Int(strokes) != nil else {
+                throw NodeError.badInput(
+                    .strokes, "must be a number of strokes (1...30) or pickup (P) for a pick-up, got '\(strokes.prefix(20))'")
+            }
             let entry = try ScoreEntry.reading(
-                strokes: strokes, putts: putts, penalties: penalties, fairway: fairway,
-                greenInRegulation: greenInRegulation)
+                strokes: Int(strokes), putts: putts, penalties: penalties, fairway: fairway,
+                greenInRegulation: greenInRegulation, pickUp: pickUp)
             let (home, space, game, player) = try target.open()
             // A running node runs it with its own keys: no passphrase, no Argon2id here.
             let done = try await home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
@@ -378,7 +388,11 @@ struct ScoreCommand: AsyncParsableCommand {
                         + "run the node and its commands from the same version of Caddie")
             }
             Console.show(
-                json: json, .object([("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .int(strokes))]),
+                json: json,
+                .object([
+                    ("op", .string("\(op.device.hex):\(op.seq)")), ("strokes", .optional(entry.holed)),
+                    ("pickUp", .bool(entry.pickedUp)),
+                ]),
                 text: "Hole \(hole): \(entry.summary) for \(target.player)")
         }
     }

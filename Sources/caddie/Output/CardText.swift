@@ -50,9 +50,14 @@ enum CardText {
                     player.name,
                     { hole in
                         guard let cell = card.cell(player.id, hole), let winner = cell.winner else { return "-" }
-                        return "\(winner.entry.strokes)\(cell.isConflict ? "*" : "")"
-                    }, { range in card.total(player.id, holes: range).map(String.init) ?? "" },
-                    extra: net[player.id].map { ["\($0.playingHandicap)", "\($0.netTotal)", "\($0.pointsTotal)"] } ?? [
+                        return "\(winner.entry.mark)\(cell.isConflict ? "*" : "")"
+                    }, { range in card.totalText(player.id, holes: range) },
+                    extra: net[player.id].map {
+                        [
+                            "\($0.playingHandicap)",
+                            card.pickedUp(player.id, holes: 1...card.holeCount) ? "NR" : "\($0.netTotal)", "\($0.pointsTotal)",
+                        ]
+                    } ?? [
                         "", "", "",
                     ]))
         }
@@ -63,7 +68,7 @@ enum CardText {
             for cell in conflicts {
                 let values = cell.values.map { "\($0.entry.summary) by \($0.author)" }.joined(separator: " vs ")
                 lines.append(
-                    "  \(card.name(cell.player)), hole \(cell.hole): \(values); shows \(cell.winner?.entry.strokes ?? 0)")
+                    "  \(card.name(cell.player)), hole \(cell.hole): \(values); shows \(cell.winner?.entry.words ?? "nothing")")
             }
         }
         if !net.isEmpty {

@@ -22,16 +22,18 @@ enum StandingsText {
                 + pad("Gross", 6) + pad("To par", 7) + pad("PH", 4) + pad("Net", 5) + pad("Pts", 4) + pad("Skins", 6))
         let order = card.players.indices.sorted {
             let a = standings.result.players[$0], b = standings.result.players[$1]
-            return (a.netToPar ?? a.grossToPar, $0) < (b.netToPar ?? b.grossToPar, $1)
+            // A player with no return (a hole picked up) is listed after those with a total.
+            return (a.noReturn ? 1 : 0, a.netToPar ?? a.grossToPar, $0) < (b.noReturn ? 1 : 0, b.netToPar ?? b.grossToPar, $1)
         }
         for index in order {
             let line = standings.result.players[index]
+            let nr = line.noReturn
             lines.append(
                 card.players[index].name.padding(toLength: width, withPad: " ", startingAt: 0)
-                    + pad(standings.tees[index], 8) + pad("\(line.thru)", 5) + pad("\(line.gross)", 6)
-                    + pad(CardExport.toPar(line.grossToPar, thru: line.thru), 7)
+                    + pad(standings.tees[index], 8) + pad("\(line.thru)", 5) + pad(nr ? "NR" : "\(line.gross)", 6)
+                    + pad(nr ? "NR" : CardExport.toPar(line.grossToPar, thru: line.thru), 7)
                     + pad(line.playingHandicap.map(String.init) ?? "-", 4)
-                    + pad(line.netToPar.map { CardExport.toPar($0, thru: line.thru) } ?? "-", 5)
+                    + pad(nr ? "NR" : line.netToPar.map { CardExport.toPar($0, thru: line.thru) } ?? "-", 5)
                     + pad(line.points.map(String.init) ?? "-", 4) + pad("\(line.skins)", 6))
         }
         if let match = standings.result.match {

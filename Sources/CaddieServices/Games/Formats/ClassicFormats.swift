@@ -13,11 +13,15 @@ public struct StrokePlayFormat: GameFormat {
     /// A disputed value changes a player's own line, which the dispute already names: nothing more to say.
     public func decides(_ outcomes: [Games.FormatResult], context: Games.Context) -> [String] { [] }
 
+    /// A player who picked up a hole has no total (no return, NR; Rules of Golf 3.3b): they are out of the lead
+    /// and listed as NR.
     public func score(_ context: Games.Context) -> Games.FormatResult {
         let players = context.cards.indices
         let nets = players.map { index -> (thru: Int, toPar: Int)? in
             let card = context.cards[index]
-            guard let handicap = Games.playingHandicap(card.courseHandicap, percent: 95) else { return nil }
+            guard card.pickUps.isEmpty, let handicap = Games.playingHandicap(card.courseHandicap, percent: 95) else {
+                return nil
+            }
             let strokes = Games.allocation(handicap, card: card)
             var thru = 0, toPar = 0
             for hole in 0..<context.holes {
@@ -34,9 +38,12 @@ public struct StrokePlayFormat: GameFormat {
             ? leaders.first.map { "\(context.names[$0]) leads on net, \(Games.toPar(nets[$0]!.toPar)) thru \(nets[$0]!.thru)" }!
             : leaders.first.map { "\(Games.leadWords(leaders, names: context.names)) on net, \(Games.toPar(nets[$0]!.toPar))" }
                 ?? "not started"
+        let noReturn = players.filter { !context.cards[$0].pickUps.isEmpty }
         return Games.FormatResult(
-            format: .stroke, summary: summary, units: Array(repeating: 0, count: context.cards.count),
-            complete: context.cards.allSatisfy { !$0.gross.contains(nil) })
+            format: .stroke, summary: summary,
+            lines: noReturn.map { (context.names[$0], "NR (picked up)") },
+            units: Array(repeating: 0, count: context.cards.count),
+            complete: context.cards.allSatisfy(\.complete))
     }
 }
 
@@ -56,12 +63,12 @@ public struct StablefordFormat: GameFormat {
         let leaders = Games.leaders(points)
         return Games.FormatResult(
             format: .stableford,
-            summary: context.cards.allSatisfy({ $0.gross.allSatisfy { $0 == nil } })
+            summary: context.cards.allSatisfy({ card in !card.gross.indices.contains(where: card.entered) })
                 ? "not started"
                 : leaders.first.map { "\(Games.leadWords(leaders, names: context.names)) with \(points[$0]) points" }
                     ?? "not started",
             units: Array(repeating: 0, count: context.cards.count),
-            complete: context.cards.allSatisfy { !$0.gross.contains(nil) })
+            complete: context.cards.allSatisfy(\.complete))
     }
 }
 
@@ -124,7 +131,9 @@ public struct SkinsFormat: GameFormat {
         let strokes =
             context.rules.netSkins ? Self.strokes(context) : context.cards.map { _ in Array(repeating: 0, count: context.holes) }
         let grid = (0..<context.holes).map { hole in
-            context.cards.indices.map { player in context.cards[player].gross[hole].map { $0 - strokes[player][hole] } }
+            context.cards.indices.map { player in
+                context.cards[player].gross[hole].map { $0 - strokes[player][hole] } ?? context.cards[player].played(hole)
+            }
         }
         let skins = Games.skins(grid, validation: context.rules.skinsValidation)
         let leader = skins.won.indices.max { (skins.won[$0], -$0) < (skins.won[$1], -$1) }

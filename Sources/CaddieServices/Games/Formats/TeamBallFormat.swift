@@ -53,10 +53,10 @@ public struct TeamBallFormat: GameFormat {
         let (valid, note) = context.validSides(for: sides!)
         guard let sides = valid else { return .unscored(format, players: context.cards.count, note: note!) }
         var notes: [String] = []
-        // Each side's one score a hole, and its team handicap.
+        // Each side's one score a hole (``Games/pickUpScore`` where the side picked up), and its team handicap.
         let gross = sides.map { side in
             (0..<context.holes).map { hole -> Int? in
-                let entered = side.compactMap { player in context.cards[player].gross[hole].map { (player, $0) } }
+                let entered = side.compactMap { player in context.cards[player].played(hole).map { (player, $0) } }
                 if Set(entered.map(\.1)).count > 1 {
                     notes.append(
                         "\(context.sideName(side)) have different scores on hole \(context.holeNumbers[hole]): "
@@ -76,7 +76,9 @@ public struct TeamBallFormat: GameFormat {
             let low = handicaps.min() ?? 0
             let strokes = sides.indices.map { Games.allocation(handicaps[$0] - low, card: card($0)) }
             let net = sides.indices.map { side in
-                (0..<context.holes).map { hole in gross[side][hole].map { $0 - strokes[side][hole] } }
+                (0..<context.holes).map { hole in
+                    gross[side][hole].map { $0 == Games.pickUpScore ? $0 : $0 - strokes[side][hole] }
+                }
             }
             let status = Games.match((0..<context.holes).map { Games.HoleResult.compare(net[0][$0], net[1][$0]) })
             let winner = status.isOver ? status.up > 0 ? 0 : status.up < 0 ? 1 : nil : nil
@@ -96,29 +98,44 @@ public struct TeamBallFormat: GameFormat {
             return result
         }
         // Scramble: stroke play, the team handicap's strokes by the stroke index of the first player's card.
-        var totals: [(thru: Int, net: Int, toPar: Int)] = []
+        // A side that picked up a hole has no return (NR): it cannot win, and loses to a side with a total.
+        var totals: [(thru: Int, net: Int, toPar: Int, noReturn: Bool)] = []
         for side in sides.indices {
             let strokes = Games.allocation(handicaps[side], card: card(side))
-            var thru = 0, net = 0, toPar = 0
+            var thru = 0, net = 0, toPar = 0, noReturn = false
             for hole in 0..<context.holes {
                 guard let score = gross[side][hole] else { continue }
                 thru += 1
+                guard score != Games.pickUpScore else {
+                    noReturn = true
+                    continue
+                }
                 net += score - strokes[hole]
                 toPar += score - strokes[hole] - card(side).pars[hole]
             }
-            totals.append((thru, net, toPar))
+            totals.append((thru, net, toPar, noReturn))
+        }
+        func figure(_ side: Int) -> String {
+            totals[side].noReturn ? "NR (picked up)" : "net \(totals[side].net) (\(Games.toPar(totals[side].toPar)))"
         }
         lines = sides.indices.map {
-            (
-                names[$0],
-                "net \(totals[$0].net) (\(Games.toPar(totals[$0].toPar))) thru \(totals[$0].thru), team handicap \(handicaps[$0])"
-            )
+            (names[$0], "\(figure($0)) thru \(totals[$0].thru), team handicap \(handicaps[$0])")
         }
         let complete = totals.allSatisfy { $0.thru == context.holes }
         var winner: Int?
-        if sides.count == 2, complete, totals[0].toPar != totals[1].toPar { winner = totals[0].toPar < totals[1].toPar ? 0 : 1 }
+        if sides.count == 2, complete {
+            if totals[0].noReturn != totals[1].noReturn {
+                winner = totals[0].noReturn ? 1 : 0
+            } else if !totals[0].noReturn, totals[0].toPar != totals[1].toPar {
+                winner = totals[0].toPar < totals[1].toPar ? 0 : 1
+            }
+        }
         let summary =
-            sides.indices.map { "\(names[$0]) \(Games.toPar(totals[$0].toPar)) net thru \(totals[$0].thru)" }
+            sides.indices.map {
+                totals[$0].noReturn
+                    ? "\(names[$0]) NR thru \(totals[$0].thru)"
+                    : "\(names[$0]) \(Games.toPar(totals[$0].toPar)) net thru \(totals[$0].thru)"
+            }
             .joined(separator: " v ")
         var result = Games.FormatResult(
             format: format, summary: winner.map { "\(names[$0]) won: " + summary } ?? summary, lines: lines,
