@@ -8,6 +8,8 @@
 #   bash Deploy/fuzz.sh [SECONDS_PER_HARNESS] [HARNESS...]   default: 60 s for each harness that `caddie-fuzz --list` names
 #
 # Prints one line per harness and a total; with CADDIE_FUZZ_JSON=FILE also writes the figures as JSON.
+# CADDIE_FUZZ_BUILD_NICE=N builds at that CPU niceness (19: only with what other work leaves idle; the harnesses
+# then run at the caller's own priority, so a starved harness never trips libFuzzer's timeout).
 # CADDIE_FUZZ_CONFIG=release builds optimised. The default is a debug build: on this 2-core machine it takes about
 # 3 minutes against the release build's 10 or more, and runs about as many inputs a second (15,000-17,000 for
 # the op and frame harnesses), since most of the time is libFuzzer's and the sanitizer's, not the harness's.
@@ -24,13 +26,15 @@ build_log="$(mktemp /tmp/caddie-fuzz-build.XXXXXX)"
 config="${CADDIE_FUZZ_CONFIG:-debug}"
 case "$config" in debug|release) ;; *) echo "fuzz: CADDIE_FUZZ_CONFIG must be debug or release, got '$config'" >&2; exit 2;; esac
 rm -f ".build-fuzz/$config/caddie-fuzz"
-if ! swift build -c "$config" --product caddie-fuzz --scratch-path .build-fuzz \
+build_started=$(date +%s)
+if ! nice -n "${CADDIE_FUZZ_BUILD_NICE:-0}" swift build -c "$config" --product caddie-fuzz --scratch-path .build-fuzz \
     -Xswiftc -sanitize=fuzzer -Xswiftc -DCADDIE_LIBFUZZER > "$build_log" 2>&1; then
     { grep -E "error" "$build_log" || tail -20 "$build_log"; } | head -20 >&2
     echo "fuzz: the libFuzzer build failed (log: $build_log)" >&2
     exit 1
 fi
 bin=".build-fuzz/$config/caddie-fuzz"
+echo "fuzz: built in $(($(date +%s) - build_started)) s"
 [ -x "$bin" ] || { echo "fuzz: the libFuzzer build made no $bin" >&2; exit 1; }
 
 # The harnesses are listed once, in the binary (the Harness enum); every one must have a seed corpus and

@@ -49,6 +49,24 @@ if ! swift-format lint --strict --recursive Sources Tests Package.swift; then
 fi
 echo "test: checking the layering (Deploy/layers.sh)"
 bash Deploy/layers.sh
+step "resolving the packages"
+# Once, before the two builds below start: they then share one Package.resolved and never write it at once.
+if ! swift package resolve > /tmp/caddie-resolve.log 2>&1; then
+    tail -20 /tmp/caddie-resolve.log >&2
+    echo "test: the packages did not resolve (log: /tmp/caddie-resolve.log)" >&2
+    exit 1
+fi
+# Fuzzing (its own libFuzzer build, then each harness on one core) runs beside the build, the suites and the API and
+# web checks rather than after them. Its build starts first, at CPU niceness 19: it takes only what the main build
+# and the suites leave idle (a build waits on one module at a time; the suites on processes), so it no longer
+# slows them. Its harnesses then run at this script's priority. Its result is judged at the end, with the rest.
+fuzz_log=/tmp/caddie-fuzz.log
+fuzz_started=$(date +%s)
+echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-15} s (libFuzzer), beside the steps below (log: $fuzz_log)"
+# In a session of its own, so that a run that stops early takes the fuzz build and harnesses with it.
+CADDIE_FUZZ_BUILD_NICE=19 setsid bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-15}" > "$fuzz_log" 2>&1 &
+fuzz_pid=$!
+trap 'kill -- -"$fuzz_pid" 2>/dev/null || true' EXIT
 step "build"
 echo "test: building"
 if ! swift build --build-tests > /tmp/caddie-build.log 2>&1; then
@@ -56,14 +74,6 @@ if ! swift build --build-tests > /tmp/caddie-build.log 2>&1; then
     echo "test: the build failed (log: /tmp/caddie-build.log)" >&2
     exit 1
 fi
-# Fuzzing (its own libFuzzer build, then each harness on one core) runs beside the suites and the API and web checks
-# rather than after them: the suites leave part of the two cores idle (processes waiting on each other). Its result is judged at the end, with the rest.
-fuzz_log=/tmp/caddie-fuzz.log
-fuzz_started=$(date +%s)
-echo "test: fuzzing every harness for ${CADDIE_FUZZ_SECONDS:-15} s (libFuzzer), beside the steps below (log: $fuzz_log)"
-# In a session of its own, so that a run that stops early takes the fuzz build and harnesses with it.
-setsid bash Deploy/fuzz.sh "${CADDIE_FUZZ_SECONDS:-15}" > "$fuzz_log" 2>&1 &
-fuzz_pid=$!
 fuzz_done() {
     local status=0
     wait "$fuzz_pid" || status=$?
