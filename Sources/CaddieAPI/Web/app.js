@@ -1017,7 +1017,8 @@ function tableView(disputed) {
       cells.push(h('td', { class: 'sum' }, card.total(player, 10, c.holes) ?? ''));
     }
     cells.push(h('td', { class: 'sum' }, card.total(player, 1, c.holes) ?? ''), h('td', {}, card.toPar(c, player) ?? ''),
-      h('td', {}, player.handicap?.playingHandicap ?? ''), h('td', {}, player.handicap ? player.handicap.netTotal : ''),
+      h('td', {}, player.handicap?.playingHandicap ?? ''),
+      h('td', {}, player.handicap ? (player.noReturn ? 'NR' : player.handicap.netTotal) : ''),
       h('td', {}, card.points(player) ?? ''));
     return h('tr', {}, cells);
   });
