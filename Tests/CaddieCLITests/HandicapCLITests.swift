@@ -358,6 +358,34 @@ struct HandicapCLITests {
         #expect(text.contains("Rounds, oldest first"))
     }
 
+    @Test(
+        "a pick-up counts its maximum hole score in the handicap record: par + 5 before an index (Rule 3.3), not a hole unplayed"
+    )
+    func pickUpInTheRecord() throws {
+        let ana = try CLI(name: "ana")
+        defer { ana.remove() }
+        try ana.ok(["login", "--name", "Ana"])
+        let space = try ana.createSpace("Club").field("space")
+        let player = try ana.ok(["player", "add", "Ana", "--json"]).field("player")
+        let course = try ana.ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        var games: [String] = []
+        // Two rounds of pars, one with the 6th (par 4, stroke index 1) picked up, one with a 6 there.
+        for sixth in ["pickup", "6"] {
+            let game = try ana.ok(["game", "new", "--course", course, "--tee", "1", "--players", player, "--json"])
+                .field("game")
+            for (offset, par) in Self.pars.enumerated() {
+                try ana.ok(["score", game, player, "\(offset + 1)", offset == 5 ? sixth : "\(par)", "--space", space])
+            }
+            try ana.ok(["game", "finish", game])
+            games.append(game)
+        }
+        let record = try Self.object(ana.ok(["handicap", "player", "Ana", "--json"]))
+        let rounds = try #require(record["rounds"] as? [[String: Any]])
+        #expect(rounds.compactMap { $0["game"] as? String } == games)
+        // No index yet: each hole counts at most par + 5 (Rule 3.1a), and the pick-up counts exactly that.
+        #expect(rounds.compactMap { $0["adjustedGrossScore"] as? Int } == [72 - 4 + 9, 72 - 4 + 6], "\(rounds)")
+    }
+
     @Test("games on unrated tees are listed as skipped, and an unknown player is a clear error")
     func skippedGamesAndUnknownPlayer() throws {
         let cli = try CLI(name: "unrated")
