@@ -362,7 +362,7 @@ struct GamesCLITests {
         #expect(
             listed.map { $0["name"] as? String } == [
                 "stroke", "stableford", "match", "skins", "nassau", "fourball", "teamstableford", "wolf", "bbb", "chapman",
-                "foursomes", "scramble",
+                "greensomes", "foursomes", "scramble",
             ])
         let text = try home.ok(["game", "formats"]).stdout
         #expect(text.contains("on each hole: --entry HOLE:wolf=PLAYER or =lone (the Wolf's partner)"))

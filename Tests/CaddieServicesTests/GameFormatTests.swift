@@ -20,7 +20,7 @@ struct GameFormatTests {
     @Test func registryNamesEachFormatOnce() {
         let names = Games.registry.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 12)
+        #expect(names.count == 13)
         for name in names { #expect(Games.Format(rawValue: name)?.definition.name == name) }
         #expect(Games.Format(rawValue: "bogus") == nil)
         #expect(Games.Format.allCases.filter { $0.definition.onByDefault } == [.stroke, .stableford])
@@ -202,6 +202,27 @@ struct GameFormatTests {
         #expect(chapman.summary == "Cal & Dev won 8&7")
         #expect(chapman.units == [-1, -1, 1, 1])
         #expect(chapman.notes.isEmpty, "Dev has no score of his own: the side's one score is Cal's")
+    }
+
+    // Greensomes at 60% of the lower Course Handicap and 40% of the higher, as Chapman (Appendix C, whose example is
+    // 8.0 and 20.0: 12.8, so 13): against 10.0 and 12.0 (10.8, so 11) the first side receives 2 strokes, on stroke
+    // indexes 1 and 2 of Ann's card. Level 4s everywhere: Ann & Ben win the first two holes and halve the rest, 2 up
+    // with 1 to play after the 17th.
+    @Test func greensomesSixtyFortyLikeChapman() throws {
+        let gross = Array(repeating: 4, count: 18)
+        let cards = [
+            card(gross, handicap: 8.0), card([], handicap: 20.0), card(gross, handicap: 10.0), card([], handicap: 12.0),
+        ]
+        let standings = Games.standings(
+            cards: cards, names: ["Ann", "Ben", "Cal", "Dev"],
+            rules: Games.Rules(formats: [.greensomes], sides: [[0, 1], [2, 3]], stake: 1))
+        let greensomes = try result(standings, .greensomes)
+        #expect(greensomes.lines.map(\.value) == ["team handicap 13", "team handicap 11"])
+        #expect(greensomes.holes.prefix(2).allSatisfy { $0.text == "Ann & Ben won" }, "\(greensomes.holes.map(\.text))")
+        #expect(greensomes.holes.dropFirst(2).allSatisfy { $0.text == "halved" })
+        #expect(greensomes.summary == "Ann & Ben won 2&1")
+        #expect(greensomes.units == [1, 1, -1, -1])
+        #expect(Games.Format.greensomes.definition.players == 4...4 && Games.Format.greensomes.definition.oneBall)
     }
 
     // Foursomes at 50% of the combined Course Handicaps (Donabate Golf Club's example): 6 + 10 make 8, 15 + 20 make

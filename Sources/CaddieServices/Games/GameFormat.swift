@@ -59,7 +59,7 @@ extension Games {
     public static let registry: [any GameFormat] = [
         StrokePlayFormat(), StablefordFormat(), MatchPlayFormat(), SkinsFormat(), NassauFormat(),
         FourBallStablefordFormat(), TeamStablefordFormat(), WolfFormat(), BingoBangoBongoFormat(),
-        TeamBallFormat(.chapman), TeamBallFormat(.foursomes), TeamBallFormat(.scramble),
+        TeamBallFormat(.chapman), TeamBallFormat(.greensomes), TeamBallFormat(.foursomes), TeamBallFormat(.scramble),
     ]
 
     /// A format by name, as the registry has it.
@@ -85,6 +85,7 @@ extension Games {
         public static let wolf = Format(known: "wolf")
         public static let bingoBangoBongo = Format(known: "bbb")
         public static let chapman = Format(known: "chapman")
+        public static let greensomes = Format(known: "greensomes")
         public static let foursomes = Format(known: "foursomes")
         public static let scramble = Format(known: "scramble")
 

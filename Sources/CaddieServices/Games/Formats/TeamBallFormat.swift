@@ -1,7 +1,7 @@
 import Foundation
 
 /// Formats where a side plays one ball and enters one score a hole, off a team handicap (Appendix C): Chapman
-/// (Pinehurst) and foursomes (alternate shot) as match play between two sides of two, the lower team Playing
+/// (Pinehurst), greensomes and foursomes (alternate shot) as match play between two sides of two, the lower team Playing
 /// Handicap off zero and the other receiving the difference; the scramble as stroke play, one team against the
 /// field or two teams against each other.
 ///
@@ -11,7 +11,7 @@ public struct TeamBallFormat: GameFormat {
     /// Which team format.
     public let team: Handicap.TeamFormat
 
-    /// Creates the format for Chapman, foursomes or the scramble.
+    /// Creates the format for Chapman, greensomes, foursomes or the scramble.
     public init(_ team: Handicap.TeamFormat) { self.team = team }
 
     public var name: String { team.rawValue }
