@@ -9,8 +9,7 @@
 #
 # Prints one line per harness and a total; with CADDIE_FUZZ_JSON=FILE also writes the figures as JSON.
 # CADDIE_FUZZ_BUILD_NICE=N builds at that CPU niceness (19: only with what other work leaves idle; the harnesses
-# then run at the caller's own priority, so a starved harness never trips libFuzzer's timeout). With
-# CADDIE_FUZZ_AFTER=FILE the harnesses wait, after the build, until FILE exists (CI: until its main build is done).
+# then run at the caller's own priority, so a starved harness never trips libFuzzer's timeout).
 # CADDIE_FUZZ_CONFIG=release builds optimised. The default is a debug build: on this 2-core machine it takes about
 # 3 minutes against the release build's 10 or more, and runs about as many inputs a second (15,000-17,000 for
 # the op and frame harnesses), since most of the time is libFuzzer's and the sanitizer's, not the harness's.
@@ -49,12 +48,6 @@ if [ "$(printf '%s\n' "${known[@]}" | sort)" != "$folders" ]; then
 fi
 [ ${#harnesses[@]} -eq 0 ] && harnesses=("${known[@]}")
 
-if [ -n "${CADDIE_FUZZ_AFTER:-}" ]; then
-    waited=0
-    # A wait of whole seconds on a file the caller makes (CI only); bounded, so a caller that died cannot leave it forever.
-    while [ ! -e "$CADDIE_FUZZ_AFTER" ] && [ $waited -lt 3600 ]; do sleep 2; waited=$((waited + 2)); done
-    echo "fuzz: the harnesses start after $waited s of waiting for $CADDIE_FUZZ_AFTER"
-fi
 work="$(mktemp -d /tmp/caddie-fuzz.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p Fuzz/crashes
