@@ -27,19 +27,19 @@ public struct Scorecard: Sendable {
 
     /// Sum of shown strokes over a range of holes, nil if none is entered or one of them is a pick-up (no total:
     /// ``pickedUp(_:holes:)`` says which).
-    public func total(_ player: PlayerID, holes: ClosedRange<Int>) -> Int? {
+    public func total(_ player: PlayerID, holes: some Sequence<Int>) -> Int? {
         let entries = holes.compactMap { cell(player, $0)?.winner?.entry }
         guard !entries.isEmpty, !entries.contains(where: \.pickedUp) else { return nil }
         return entries.map(\.strokes).reduce(0, +)
     }
 
     /// Whether the player picked up on one of these holes: their total over them is no return (NR).
-    public func pickedUp(_ player: PlayerID, holes: ClosedRange<Int>) -> Bool {
+    public func pickedUp(_ player: PlayerID, holes: some Sequence<Int>) -> Bool {
         holes.contains { cell(player, $0)?.winner?.entry.pickedUp == true }
     }
 
     /// A total as a card shows it: the strokes, "NR" where a hole was picked up, empty where none is entered.
-    public func totalText(_ player: PlayerID, holes: ClosedRange<Int>) -> String {
+    public func totalText(_ player: PlayerID, holes: some Sequence<Int>) -> String {
         pickedUp(player, holes: holes) ? "NR" : total(player, holes: holes).map(String.init) ?? ""
     }
 

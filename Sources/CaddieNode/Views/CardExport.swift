@@ -39,11 +39,9 @@ public struct CardExport: Sendable {
         return "\(winner.entry.mark)\(cell.isConflict ? "*" : "")"
     }
 
-    /// The strokes over these holes, "NR" where one was picked up, empty where none is entered.
+    /// The total over these positions in the order of play, as the card shows it (`Scorecard.totalText`).
     private func total(_ player: Int, _ positions: Range<Int>) -> String {
-        let entries = positions.compactMap { card.cell(card.players[player].id, standings.holes[$0])?.winner?.entry }
-        if entries.contains(where: \.pickedUp) { return "NR" }
-        return entries.isEmpty ? "" : String(entries.map(\.strokes).reduce(0, +))
+        card.totalText(card.players[player].id, holes: positions.map { standings.holes[$0] })
     }
 
     private var halves: [Range<Int>] {
