@@ -239,7 +239,7 @@ def op_signature_verifies(data):
 
 # --- Payloads (op-format, "Payload") -----------------------------------------------------------------
 
-SET_KINDS = {1: "space", 2: "player", 3: "course", 4: "game", 5: "invite"}
+SET_KINDS = {1: "space", 2: "player", 3: "course", 4: "game", 5: "invite", 6: "competition"}
 
 
 def decode_value(r, in_set):
@@ -746,8 +746,9 @@ GAME = bytes.fromhex("a0a1a2a3a4a5a6a7")
 PLAYER = bytes.fromhex("b0b1b2b3b4b5b6b7")
 COURSE = bytes.fromhex("c0c1c2c3c4c5c6c7")
 INVITE = bytes.fromhex("d0d1d2d3d4d5d6d7")
+COMPETITION = bytes.fromhex("e0e1e2e3e4e5e6e7")
 OP_NAMES = ["join", "player", "game", "score", "correction", "attest", "choices", "statistics", "roster remove",
-            "course", "revoke", "space", "invite", "pick-up"]
+            "course", "revoke", "space", "invite", "pick-up", "competition"]
 
 
 def expected_changes(seq, f):
@@ -801,6 +802,11 @@ def expected_changes(seq, f):
     if seq == 14:
         # A pick-up (0x23) on hole 9: the game, the player and the hole, nothing else.
         return [("pickUp", {"game": GAME, "player": PLAYER, "hole": 9})]
+    if seq == 15:
+        # A competition (kind 6) and the game made one of its groups: its `competition` field holds the id.
+        return [("set", {"kind": "competition", "entity": COMPETITION,
+                         "fields": [("name", ("text", "Medal")), ("scoring", ("text", "gross"))]}),
+                ("set", {"kind": "game", "entity": GAME, "fields": [("competition", ("bytes", COMPETITION))]})]
     raise Refused(f"the vectors hold no op {seq}")
 
 
@@ -996,9 +1002,15 @@ def check_op_file(f, run):
         v.same(rows["revocation"], [[inputs["user"], ed25519_public(b"\x55" * 32), 0, device, 11]], "the revocation row")
         v.same(rows["attestation"], [[device, 6, inputs["user"], game, player, b"\x44" * 32]], "the attestation row")
         v.same([row[:3] for row in rows["lww"]], sorted(row[:3] for row in rows["lww"]), "fields ordered by kind, id, field")
-        v.same(len(rows["lww"]), 12,
-               "twelve fields: the player's name and index, the game's tee and finished, three choices, the course's "
-               "name, the space's name, the invite's admission, expiry and uses")
+        v.same(len(rows["lww"]), 15,
+               "fifteen fields: the player's name and index, the game's tee, finished and competition, three choices, "
+               "the course's name, the space's name, the invite's admission, expiry and uses, the competition's name "
+               "and scoring")
+        v.same([row[2:4] for row in rows["lww"] if row[0] == 6 and row[1] == COMPETITION],
+               [["name", encode_value(("text", "Medal"))], ["scoring", encode_value(("text", "gross"))]],
+               "the competition record's fields")
+        v.same([row[3] for row in rows["lww"] if row[0] == 4 and row[1] == GAME and row[2] == "competition"],
+               [encode_value(("bytes", COMPETITION))], "the game names its competition")
         # The space record's owner fields apply only when they give the op's space id (op-format, "The space
         # record"): owned_space_id(user, 0x99 x 16) is not this space, so only the name stands.
         v.check(owned_space_id(inputs["user"], b"\x99" * 16) != inputs["space"], "the vector's space is not owned")

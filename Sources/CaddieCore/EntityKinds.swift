@@ -14,6 +14,9 @@ public enum CourseKind: EntityIDKind { public static var kind: EntityKind { .cou
 /// The kind of an invite's id (its record in the log; the secret stays with the device that made it).
 public enum InviteKind: EntityIDKind { public static var kind: EntityKind { .invite } }
 
+/// The kind of a competition's id.
+public enum CompetitionKind: EntityIDKind { public static var kind: EntityKind { .competition } }
+
 /// The id of one kind of entity of a space: eight bytes, typed by what they name. Below the CLI and the API every
 /// game, player and course is named by its id; what a person typed is resolved once, at the edge
 /// (`RoundService.resolveGame`, `resolvePlayer`, `CourseService.resolveCourse`).
@@ -54,6 +57,7 @@ extension Sequence where Element: NamedRecord {
 extension PlayerRecord: NamedRecord {}
 extension CourseRecord: NamedRecord {}
 extension GameRecord: FieldRecord {}
+extension CompetitionRecord: NamedRecord {}
 
 extension Change {
     /// Sets last-writer-wins fields of the game, player or course `id` names.
@@ -70,3 +74,5 @@ public typealias PlayerID = TypedEntityID<PlayerKind>
 public typealias CourseID = TypedEntityID<CourseKind>
 /// The id of an invite to a space.
 public typealias InviteID = TypedEntityID<InviteKind>
+/// The id of a competition in a space.
+public typealias CompetitionID = TypedEntityID<CompetitionKind>

@@ -45,6 +45,15 @@ extension Home {
             return op.map { .op($0) } ?? .unchanged
         case .setDeleted(let space, let game, let deleted, let force):
             return .op(try rounds.deleteGame(space: space, keys: keys, game: game, force: force, restore: !deleted))
+        case .newCompetition(let space, let name, let settings):
+            return .competition(try competitions.newCompetition(space: space, keys: keys, name: name, settings: settings))
+        case .setCompetitionGroups(let space, let competition, let games, let add):
+            return .op(
+                try competitions.setGroups(space: space, keys: keys, competition: competition, games: games, add: add))
+        case .setCompetitionStatus(let space, let competition, let player, let status):
+            return .op(
+                try competitions.setStatus(
+                    space: space, keys: keys, competition: competition, player: player, status: status))
         case .setMarker(let space, let game, let pair):
             return .op(try rounds.setMarker(space: space, keys: keys, game: game, player: pair.player, marker: pair.marker))
         case .importCourses(let space, let read):

@@ -37,6 +37,12 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     case editPlayer(space: SpaceID, player: PlayerID, name: String? = nil, handicapIndex: Double? = nil, clearIndex: Bool = false)
     /// A game deleted (`force`: even though it has scores) or restored.
     case setDeleted(space: SpaceID, game: GameID, deleted: Bool, force: Bool = false)
+    /// A club competition created with the committee's settings.
+    case newCompetition(space: SpaceID, name: String, settings: Competition.Settings)
+    /// Games made groups of a competition (`add`), or taken out of it.
+    case setCompetitionGroups(space: SpaceID, competition: CompetitionID, games: [GameID], add: Bool)
+    /// The committee's mark of a player in a competition (NR, DQ), or nil to clear it.
+    case setCompetitionStatus(space: SpaceID, competition: CompetitionID, player: PlayerID, status: Competition.Status?)
     /// Who marks a player in a game.
     case setMarker(space: SpaceID, game: GameID, pair: MarkerPair)
     /// Courses read from a file (by the command's process: the file is where the person is), merged into the space.

@@ -18,6 +18,8 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
     case player(PlayerID)
     /// The game started.
     case game(GameID)
+    /// The competition created.
+    case competition(CompetitionID)
     /// The courses imported.
     case courses([CourseImportResult])
     /// The devices revoked, and the names of the spaces they were revoked in (empty when not told).
@@ -52,7 +54,8 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
         switch self {
         case .op(let op), .replayed(let op): op
         case .attested(let op, _): op
-        case .unchanged, .player, .game, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated, .imported,
+        case .unchanged, .player, .game, .competition, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated,
+            .imported,
             .synced, .deviceRequest:
             nil
         }
@@ -86,6 +89,12 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
     public func startedGame() throws(NodeError) -> GameID {
         guard case .game(let game) = self else { throw Self.mismatch(self, "the game it was asked to start") }
         return game
+    }
+
+    /// The competition a `newCompetition` command created.
+    public func createdCompetition() throws(NodeError) -> CompetitionID {
+        guard case .competition(let id) = self else { throw Self.mismatch(self, "the competition it was asked to create") }
+        return id
     }
 
     /// A node that answered a command with another command's result runs another version of Caddie.

@@ -20,7 +20,7 @@ struct Caddie: AsyncParsableCommand {
             ScoreCommand.self, Card.self, StandingsCommand.self, Stats.self,
             Attest.self, Export.self, Import.self, Log.self, History.self, Verify.self, StateHash.self,
             VectorCommand.self, HandicapCommand.self, Guide.self, Track.self, Serve.self, SyncCommand.self, Peers.self,
-            MdnsService.self, Demo.self, Web.self,
+            MdnsService.self, Demo.self, Web.self, CompetitionCommand.self,
         ]
     )
 

@@ -27,6 +27,7 @@ struct VectorTests {
         let course = EntityID(unchecked: [0xC0, 0xC1, 0xC2, 0xC3, 0xC4, 0xC5, 0xC6, 0xC7])
         let other = try SigningKey(seed: [UInt8](repeating: 0x55, count: 32)).publicKey
         let invite = EntityID(unchecked: [0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7])
+        let competition = EntityID(unchecked: [0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7])
         let admitted = try SigningKey(seed: [UInt8](repeating: 0x66, count: 32)).publicKey
         let steps: [(String, [Change], [OpID])] = [
             (
@@ -116,6 +117,14 @@ struct VectorTests {
             ),
             // A pick-up (0x23): hole 9 started and not holed out; the card shows it as strokes 0.
             ("pick-up", [.score(game: game, player: player, hole: 9, entry: .pickUp)], []),
+            // A competition (kind 6) and the game made one of its groups, in one op.
+            (
+                "competition",
+                [
+                    .set(kind: .competition, id: competition, fields: ["name": .text("Medal"), "scoring": .text("gross")]),
+                    .set(kind: .game, id: game.entity, fields: ["competition": .bytes(competition.bytes)]),
+                ], []
+            ),
         ]
         var prev = Digest32.zero
         var ops: [[String: Any]] = []
@@ -198,7 +207,7 @@ struct VectorTests {
         let store = try OpStore()
         try store.addSpace(space, name: "vectors", now: 0)
         let report = try store.receive(space: space, spaceKey: key, ops: bundle.ops, mode: .strict, now: receiverNow)
-        #expect(report.applied.count == 14)
+        #expect(report.applied.count == 15)
         let gameID = GameID(unchecked: [0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xA6, 0xA7])
         let cells = try store.cells(space, game: gameID)
         let cell = try #require(cells.first { $0.hole == 7 })
@@ -222,6 +231,11 @@ struct VectorTests {
         let invite = try #require(
             try store.record(space, kind: .invite, id: EntityID(unchecked: [0xD0, 0xD1, 0xD2, 0xD3, 0xD4, 0xD5, 0xD6, 0xD7])))
         #expect(invite.count == 3 && invite["uses"] == .integer(2))
+        // The competition's record, and the game that names it as a group.
+        let competitionID = CompetitionID(unchecked: [0xE0, 0xE1, 0xE2, 0xE3, 0xE4, 0xE5, 0xE6, 0xE7])
+        let medal = CompetitionRecord(id: competitionID, fields: try #require(try store.record(space, competitionID)))
+        #expect(medal.name == "Medal" && medal.scoring == "gross" && medal.countback == "r-and-a")
+        #expect(game.competition == competitionID)
         #expect(try store.verify(space, spaceKeys: [key]).failures.isEmpty)
     }
 }

@@ -60,6 +60,8 @@ public struct GameRecord: Hashable, Sendable {
     public let stake: Double?
     /// Whether the game was deleted (created by mistake); its ops stay in the log.
     public let deleted: Bool
+    /// The competition this game is a group of (its `competition` field), if any.
+    public let competition: CompetitionID?
     /// Choices entered on holes beyond strokes, by hole number and then key ("wolf", "bingo"): each its own
     /// last-writer-wins field, `hole.<number>.<key>`, holding a player id, or "lone".
     public let holeEntries: [Int: [String: HoleEntry]]
@@ -122,6 +124,11 @@ public struct GameRecord: Hashable, Sendable {
         stake = fields["stake"]?.number.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         deleted = (fields["deleted"]?.integer ?? 0) != 0
         if case .bytes(let bytes)? = fields["course"] { course = CourseID(bytes: bytes) } else { course = nil }
+        if case .bytes(let bytes)? = fields["competition"] {
+            competition = CompetitionID(bytes: bytes)
+        } else {
+            competition = nil
+        }
         tee = fields["tee"]?.text ?? ""
         createdAt = UInt64(max(0, fields["created"]?.integer ?? 0))
         finished = (fields["finished"]?.integer ?? 0) != 0
@@ -185,4 +192,63 @@ public struct ScoreCell: Hashable, Sendable {
     /// same strokes, putts and penalties without seeing each other agree: both values stay, but nothing is
     /// in dispute.
     public var isConflict: Bool { Set(values.map(\.entry)).count > 1 }
+}
+
+/// A club competition (docs/competitions.md): what the committee chose, as last-writer-wins fields. Its groups are
+/// the games whose `competition` field names it; the board is computed from their cards like any standings.
+public struct CompetitionRecord: Hashable, Sendable {
+    /// The competition's id.
+    public let id: CompetitionID
+    /// Its name, e.g. "Saturday Medal".
+    public let name: String
+    /// When it was created (ms since 1970).
+    public let createdAt: UInt64
+    /// `net`, `gross` or `stableford`, as typed (the node reads it; an unknown value reads as Stableford).
+    public let scoring: String
+    /// The countback policy's name (`r-and-a` unless set).
+    public let countback: String
+    /// The handicap allowance, percent of the Course Handicap.
+    public let allowance: Int
+    /// The highest Playing Handicap of each division but the last, ascending; empty: one division.
+    public let divisions: [Int]
+    /// Whether the twos are shared per division.
+    public let twosByDivision: Bool
+    /// What the committee marked of a player: "NR" or "DQ" (`status.<player id>` fields; an empty text clears it).
+    public let statuses: [PlayerID: String]
+
+    /// The field that holds a player's status.
+    public static func statusField(_ player: PlayerID) -> String { "status." + player.hex }
+
+    /// Reads a competition from its fields.
+    public init(id: CompetitionID, fields: [String: FieldValue]) {
+        self.id = id
+        name = fields["name"]?.text ?? ""
+        createdAt = UInt64(max(0, fields["created"]?.integer ?? 0))
+        scoring = fields["scoring"]?.text ?? "stableford"
+        countback = fields["countback"]?.text ?? "r-and-a"
+        allowance = Int(clamping: min(100, max(1, fields["allowance"]?.integer ?? 95)))
+        divisions = (fields["divisions"]?.text ?? "").split(separator: ",").compactMap { Int($0) }.sorted()
+        twosByDivision = fields["twos"]?.text == "division"
+        var statuses: [PlayerID: String] = [:]
+        for (name, value) in fields where name.hasPrefix("status.") {
+            guard let player = Hex.decode(String(name.dropFirst("status.".count))).flatMap(PlayerID.init(bytes:)),
+                let text = value.text, !text.isEmpty
+            else { continue }
+            statuses[player] = text
+        }
+        self.statuses = statuses
+    }
+
+    /// The fields that create a competition.
+    public static func fields(
+        name: String, createdAt: UInt64, scoring: String, countback: String, allowance: Int, divisions: [Int],
+        twosByDivision: Bool
+    ) -> [String: FieldValue] {
+        [
+            "name": .text(name), "created": .integer(Int64(clamping: createdAt)), "scoring": .text(scoring),
+            "countback": .text(countback), "allowance": .integer(Int64(allowance)),
+            "divisions": .text(divisions.map(String.init).joined(separator: ",")),
+            "twos": .text(twosByDivision ? "division" : "field"),
+        ]
+    }
 }

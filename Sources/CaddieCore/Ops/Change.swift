@@ -11,6 +11,9 @@ public enum EntityKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     /// An invite a member made (its record: when it expires, how many it admits, whom it admitted, whether it
     /// was revoked); the invite's secret is never in the log.
     case invite = 5
+    /// A club competition: its scoring, countback policy, allowance, divisions and the committee's NR and DQ marks;
+    /// its groups are games that name it.
+    case competition = 6
 
     /// The kind's name.
     public var description: String {
@@ -20,6 +23,7 @@ public enum EntityKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .course: "course"
         case .game: "game"
         case .invite: "invite"
+        case .competition: "competition"
         }
     }
 }

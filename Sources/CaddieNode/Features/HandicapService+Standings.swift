@@ -30,7 +30,7 @@ public struct Dispute: Sendable {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
-    static func ordinal(_ number: Int) -> String {
+    public static func ordinal(_ number: Int) -> String {
         let suffix =
             (11...13).contains(number % 100)
             ? "th"
@@ -55,6 +55,9 @@ public struct GameStandings: Sendable {
     public let courseHandicaps: [Double?]
     /// Each player's pars per hole of play.
     public let pars: [[Int]]
+    /// Each player's card as the scoring read it (pars, ranked stroke indexes, Course Handicap, gross, pick-ups), in
+    /// the card's player order.
+    public let cards: [Games.PlayerCard]
     /// The scoring.
     public let result: Games.Standings
     /// What the group should know: formats that cannot be scored, players off scratch.
@@ -242,7 +245,7 @@ extension HandicapService {
         let result = Games.standings(cards: cards, names: names, rules: rules, holeNumbers: holes)
         let base = GameStandings(
             card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
-            courseHandicaps: handicaps, pars: cards.map(\.pars),
+            courseHandicaps: handicaps, pars: cards.map(\.pars), cards: cards,
             result: result, notes: notes + result.notes, disputes: [])
         // Each open conflict on a hole played: score the game once per disputed value and say what differs.
         var disputes: [Dispute] = []
@@ -281,7 +284,7 @@ extension HandicapService {
         }
         return GameStandings(
             card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
-            courseHandicaps: handicaps, pars: base.pars, result: result, notes: base.notes,
+            courseHandicaps: handicaps, pars: base.pars, cards: cards, result: result, notes: base.notes,
             disputes: disputes)
     }
 

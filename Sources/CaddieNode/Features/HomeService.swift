@@ -86,6 +86,8 @@ extension Home {
     public var courses: CourseService { CourseService(home: self) }
     /// Handicaps, standings and statistics.
     public var handicaps: HandicapService { HandicapService(home: self) }
+    /// Club competitions and their boards.
+    public var competitions: CompetitionService { CompetitionService(home: self) }
     /// Guidance and tracking.
     public var guidance: GuidanceService { GuidanceService(home: self) }
     /// Spaces, members and invites.

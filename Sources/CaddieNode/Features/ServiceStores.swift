@@ -50,6 +50,11 @@ protocol RoundStore: RecordStore, CardStore {
 /// `CourseService` and `GuidanceService`: courses and a game's fields.
 protocol CourseStore: RecordStore {}
 
+/// `CompetitionService`: competitions and games (records), and the rosters of its groups.
+protocol CompetitionStore: RecordStore {
+    func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]
+}
+
 /// `HandicapService`: rosters and cells of finished games.
 protocol HandicapStore: CardStore {}
 
@@ -89,4 +94,4 @@ protocol AuditStore: Sendable {
     func verify(_ space: SpaceID, spaceKeys: [[UInt8]]) throws(StoreError) -> (checked: Int, failures: [VerificationFailure])
 }
 
-extension OpStore: RoundStore, CourseStore, HandicapStore, SpaceStore, DeviceStore, AuditStore {}
+extension OpStore: RoundStore, CourseStore, CompetitionStore, HandicapStore, SpaceStore, DeviceStore, AuditStore {}

@@ -1,0 +1,75 @@
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+
+/// A competition's board as the committee reads it at the clubhouse: a table per division, each tie's countback
+/// step beside it, NR and DQ last, then the twos and the notes.
+enum BoardText {
+    static func render(_ board: CompetitionBoard) -> String {
+        let settings = board.settings
+        var lines = [
+            "\(board.competition.name) · \(settings.scoring.title) · \(settings.allowance)% allowance · ties by "
+                + settings.countback.rawValue,
+            "\(board.groups) group\(board.groups == 1 ? "" : "s"), \(board.entrants.count) player"
+                + "\(board.entrants.count == 1 ? "" : "s")"
+                + (board.lastEntry.map { ", last entry \(Views.time(milliseconds: $0))" } ?? ", no entries yet"),
+        ]
+        let width = max(6, board.entrants.map(\.player.name.count).max() ?? 6) + 2
+        func pad(_ text: String, _ size: Int) -> String {
+            text.count >= size ? text : String(repeating: " ", count: size - text.count) + text
+        }
+        let figures: [String] =
+            switch settings.scoring {
+            case .stableford: ["Points"]
+            case .net: ["Gross", "Net", "To par"]
+            case .gross: ["Gross", "To par"]
+            }
+        for division in board.board.divisions {
+            lines.append("")
+            if let range = division.range { lines.append("Division \(division.number) (Playing Handicap \(range))") }
+            lines.append(
+                "Pos  " + "Player".padding(toLength: width, withPad: " ", startingAt: 0) + pad("PH", 4) + pad("Thru", 5)
+                    + figures.map { pad($0, 7) }.joined())
+            if division.lines.isEmpty { lines.append("     nobody in this division") }
+            for line in division.lines {
+                let position: String =
+                    if let status = line.status { status.rawValue } else if let place = line.position {
+                        (line.tied ? "T" : "") + String(place)
+                    } else { "-" }
+                var values: [String] =
+                    switch settings.scoring {
+                    case .stableford: ["\(line.points)"]
+                    case .net: ["\(line.gross)", "\(line.net)", CardExport.toPar(line.netToPar, thru: line.thru)]
+                    case .gross: ["\(line.gross)", CardExport.toPar(line.grossToPar, thru: line.thru)]
+                    }
+                if line.status != nil { values = figures.map { _ in "" } }
+                var text =
+                    position.padding(toLength: 5, withPad: " ", startingAt: 0)
+                    + board.entrants[line.entrant].player.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + pad(line.playingHandicap.map(String.init) ?? "-", 4)
+                    + pad(line.thru == 0 ? "-" : line.complete ? "F" : "\(line.thru)", 5)
+                    + values.map { pad($0, 7) }.joined()
+                if let decided = line.decidedBy { text += "  (\(decided))" }
+                lines.append(text.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        if !board.board.twos.isEmpty {
+            lines.append("")
+            var byDivision: [Int?: [Competition.Two]] = [:]
+            for two in board.board.twos { byDivision[two.division, default: []].append(two) }
+            for division in byDivision.keys.sorted(by: { ($0 ?? 0) < ($1 ?? 0) }) {
+                let twos = byDivision[division] ?? []
+                let names = twos.map { "\(board.entrants[$0.entrant].player.name) (\(Dispute.ordinal($0.hole)))" }
+                lines.append(
+                    "Twos\(division.map { " in division \($0)" } ?? ""): \(twos.count), a share each: "
+                        + names.joined(separator: ", "))
+            }
+        }
+        if !board.notes.isEmpty {
+            lines.append("")
+            lines += board.notes.map { "Note: \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

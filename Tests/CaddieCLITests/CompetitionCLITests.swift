@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// `caddie competition` on real homes: a competition of two groups (games), scored with `caddie score`, synced by
+/// bundle; the board with a countback, a no return from a pick-up, the committee's DQ and the twos, the same on both
+/// homes; bad input refused with nothing written.
+@Suite("competitions: groups, board, countback, NR and DQ across two homes")
+struct CompetitionCLITests {
+    @Test("two groups of a 9-hole medal: a tie counted back, a pick-up NR, a DQ from the other home, the twos")
+    func boardAcrossTwoHomes() throws {
+        let homes = try ["Ana", "Ben"].map { try CLI(name: $0) }
+        defer { homes.forEach { $0.remove() } }
+        for (home, name) in zip(homes, ["Ana", "Ben"]) { try home.ok(["login", "--name", name]) }
+        let invite = try homes[0].createSpace("Club").field("invite")
+        try homes[1].ok(["space", "join", invite])
+        for name in ["Ana", "Ben", "Cal"] { try homes[0].ok(["player", "add", name]) }
+        let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        func group(_ players: String) throws -> String {
+            try homes[0].ok([
+                "game", "new", "--course", course, "--tee", "1", "--players", players, "--holes", "9", "--json",
+            ]).field("game")
+        }
+        let first = try group("Ana,Ben")
+        let second = try group("Cal")
+        try RoundTests.merge(homes)
+        // Bad input first: nothing may be written.
+        try homes[0].fails(
+            ["competition", "new", "Medal", "--countback", "fancy"], saying: "r-and-a, r-and-a-rounded, last-played")
+        try homes[0].fails(["competition", "new", "Medal", "--scoring", "bogey"], saying: "give net, gross or stableford")
+        try homes[0].fails(["competition", "new", "Medal", "--divisions", "20,12"], saying: "ascending")
+        try homes[0].fails(["competition", "new", "Medal", "--allowance", "120"], saying: "from 1 to 100")
+        #expect(try homes[0].ok(["competition", "list"]).stdout.contains("No competitions yet"))
+        let medal = try homes[0].ok(["competition", "new", "Medal", "--scoring", "gross", "--json"]).field("competition")
+        let other = try homes[0].ok(["competition", "new", "Other", "--json"]).field("competition")
+        try homes[0].ok(["competition", "add", "Medal", first, second])
+        try homes[0].fails(["competition", "add", other, first], saying: "is a group of competition Medal")
+        try homes[0].fails(["competition", "mark", "Other", "Ana", "dq"], saying: "plays in none of the groups")
+        try homes[0].fails(["competition", "mark", "Medal", "Ana", "out"], saying: "give nr, dq or clear")
+        // Ana 4s: 36. Cal a 2 on the 1st and a 6 on the 9th: 36, but 26 over the last six (holes 4-9) to Ana's 24.
+        // Ben picks up on the 5th: no return in medal play.
+        for hole in 1...9 {
+            try homes[0].ok(["score", first, "Ana", "\(hole)", "4"])
+            try homes[1].ok(["score", first, "Ben", "\(hole)", hole == 5 ? "pickup" : "4"])
+            try homes[1].ok(["score", second, "Cal", "\(hole)", hole == 1 ? "2" : hole == 9 ? "6" : "4"])
+        }
+        try RoundTests.merge(homes)
+        let board = try #require(try homes[0].ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])
+        let lines = try #require((board["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])
+        #expect(lines.map { $0["name"] as? String } == ["Ana", "Cal", "Ben"])
+        #expect(lines.map { $0["position"] as? Int } == [1, 2, nil])
+        #expect(lines.map { $0["gross"] as? Int } == [36, 36, 32])
+        #expect(lines[0]["decidedBy"] as? String == "last 6: 24 v 26")
+        #expect(lines[2]["status"] as? String == "NR")
+        #expect((board["twos"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Cal"])
+        #expect(board["groups"] as? Int == 2)
+        let text = try homes[0].ok(["competition", "board", "Medal"]).stdout
+        #expect(text.contains("(last 6: 24 v 26)"), "\(text)")
+        #expect(text.contains("Twos: 1, a share each: Cal (1st)"), "\(text)")
+        // The committee (here on Ben's home) disqualifies Cal: Ana's home shows it after a merge, and Cal's two
+        // leaves the pool.
+        try homes[1].ok(["competition", "mark", "Medal", "Cal", "dq"])
+        try RoundTests.merge(homes)
+        for home in homes {
+            let after = try #require(try home.ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])
+            let ranked = try #require((after["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])
+            #expect(ranked.map { $0["name"] as? String } == ["Ana", "Ben", "Cal"])
+            #expect(ranked.map { $0["status"] as? String } == [nil, "NR", "DQ"])
+            #expect(ranked[0]["decidedBy"] is NSNull, "alone at the top: nothing to count back")
+            #expect((after["twos"] as? [[String: Any]])?.isEmpty == true)
+        }
+        #expect(try homes[0].stateHash() == homes[1].stateHash())
+    }
+}
