@@ -193,6 +193,16 @@ public struct NodeAPI: Sendable {
                 Views.standings(
                     try await read { try home.handicaps.standings(space: id, game: try home.rounds.resolveGame(id, game).id) }))
         }
+        listRoute(space, "competitions", { try home.competitions.competitions($0) }, as: Views.competition)
+        space.on("competitions/:competition/board", method: .get) { _, context in
+            let (id, competition) = try await spaceParameters(context, "competition")
+            return Response.json(
+                Views.board(
+                    try await read {
+                        try home.competitions.board(
+                            space: id, competition: try home.competitions.resolveCompetition(id, competition).id)
+                    }))
+        }
         space.on("games/:game/card.csv", method: .get) { _, context in try await printable(context, html: false) }
         space.on("games/:game/card.html", method: .get) { _, context in try await printable(context, html: true) }
         space.on("players/:player", method: .patch) { request, context in try await editPlayer(request, context) }

@@ -162,6 +162,46 @@ struct RouteTests {
         #expect(entry.pickedUp && entry == .pickUp)
     }
 
+    @Test("a competition's board: positions and the countback step as JSON; an unknown competition is 404")
+    func competitionBoard() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let home = round.home
+        let medal = try home.execute(
+            .newCompetition(space: round.space, name: "Medal", settings: .init(scoring: .gross)), keys: round.keys
+        ).createdCompetition()
+        _ = try home.execute(
+            .setCompetitionGroups(space: round.space, competition: medal, games: [round.games[0]], add: true),
+            keys: round.keys)
+        // Ann and Bob both 4 on the first three holes, then Ann 5 and Bob 4 on the 4th: Bob leads by one.
+        for hole in 1...4 {
+            try round.score(game: 0, player: 0, hole: hole, strokes: hole == 4 ? 5 : 4)
+            try round.score(game: 0, player: 1, hole: hole, strokes: 4)
+        }
+        let (app, auth) = try Self.application(round)
+        let base = "/v1/spaces/\(round.space.hex)/competitions"
+        try await app.test(.router) { client in
+            try await client.execute(uri: base, method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                let list = try #require(
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]])
+                #expect(list.map { $0["name"] as? String } == ["Medal"])
+            }
+            try await client.execute(uri: base + "/Medal/board", method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                let board = try Self.json(response.body)
+                let lines = try #require((board["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])
+                let ranked = lines.filter { $0["position"] as? Int != nil }
+                #expect(ranked.map { $0["name"] as? String } == ["Bob", "Ann"])
+                #expect(ranked.map { $0["thru"] as? Int } == [4, 4])
+                #expect(ranked.map { $0["gross"] as? Int } == [16, 17])
+                #expect(board["groups"] as? Int == 1)
+            }
+            try await client.execute(uri: base + "/Stableford/board", method: .get, headers: auth) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
     @Test("bad input is 400 naming the field; an unknown method on a known path is 405 with Allow; an unknown path 404")
     func refusals() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
