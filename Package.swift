@@ -165,7 +165,9 @@ let package = Package(
             name: "CaddieAPITests",
             dependencies: [
                 "CaddieAPI", "CaddieNode", "CaddieCore", "CaddieCodes", .product(name: "Logging", package: "swift-log"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             swiftSettings: strict
         ),

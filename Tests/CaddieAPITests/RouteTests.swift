@@ -3,26 +3,27 @@ import CaddieNode
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Testing
 
 @testable import CaddieAPI
 
-/// The API's routes, middleware and error mapping through Hummingbird's router test client: a real home on disk, the
-/// node's own router, no socket and no process. `APITests` (CaddieCLITests) and Deploy/api-check.sh drive the same
+/// The API's routes, middleware and error mapping through ``RouterClient``: a real home on disk, the node's own
+/// router, no socket and no process. `APITests` (CaddieCLITests) and Deploy/api-check.sh drive the same
 /// routes over real HTTP; these check what each route decides, in milliseconds.
 @Suite("The API's routes, without a socket", .timeLimit(.minutes(5)))
 struct RouteTests {
     /// The node's router over `round`'s home (the test client's requests name the host `localhost`), and the bearer
     /// header that admits a request.
-    static func application(_ round: EventHubTests.Round) throws -> (some ApplicationProtocol, HTTPFields) {
+    static func application(_ round: EventHubTests.Round) throws -> (RouterClient, HTTPFields) {
         let logger = Logger(label: "caddie-route-test")
         let node = try round.home.runtime(keys: round.keys, logger: logger)
         let token = try APIToken.load(home: round.home, rotate: false)
         let api = NodeAPI(
             home: round.home, keys: round.keys, node: node, hub: EventHub(home: round.home, logger: logger), token: token)
-        return (Application(router: api.router(boundHost: "localhost")), [.authorization: "Bearer \(token.text)"])
+        return (
+            RouterClient(router: api.router(boundHost: "localhost"), logger: logger), [.authorization: "Bearer \(token.text)"]
+        )
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
@@ -36,8 +37,8 @@ struct RouteTests {
     @Test("a request needs the node's token: none and a wrong one are 401 with their own codes; with it the spaces list")
     func token() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (app, auth) = try Self.application(round)
-        try await app.test(.router) { client in
+        let (client, auth) = try Self.application(round)
+        do {
             try await client.execute(uri: "/v1/spaces", method: .get) { response in
                 #expect(response.status == .unauthorized)
                 let codeField = try Self.json(response.body)["code"] as? String
@@ -65,10 +66,10 @@ struct RouteTests {
     )
     func scores() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (app, auth) = try Self.application(round)
+        let (client, auth) = try Self.application(round)
         let game = round.games[0].hex
         let scores = "/v1/spaces/\(round.space.hex)/games/\(game)/scores"
-        try await app.test(.router) { client in
+        do {
             // `seen`: the values the entry replaces as the phone saw them (none): sent again, it is a replay.
             let entry = try Self.body(["player": "Ann", "hole": 3, "strokes": 4, "seen": [String]()])
             try await client.execute(uri: scores, method: .post, headers: auth, body: entry) { response in
@@ -110,9 +111,9 @@ struct RouteTests {
     )
     func pickUp() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (app, auth) = try Self.application(round)
+        let (client, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/games/\(round.games[0].hex)"
-        try await app.test(.router) { client in
+        do {
             for (body, words) in [
                 (["player": "Ann", "hole": 2, "pickUp": true, "strokes": 5] as [String: Any], "cannot be given with a pick-up"),
                 (["player": "Ann", "hole": 2, "pickUp": true, "putts": 1], "cannot be given with a pick-up"),
@@ -177,9 +178,9 @@ struct RouteTests {
             try round.score(game: 0, player: 0, hole: hole, strokes: hole == 4 ? 5 : 4)
             try round.score(game: 0, player: 1, hole: hole, strokes: 4)
         }
-        let (app, auth) = try Self.application(round)
+        let (client, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/competitions"
-        try await app.test(.router) { client in
+        do {
             try await client.execute(uri: base, method: .get, headers: auth) { response in
                 #expect(response.status == .ok)
                 let list = try #require(
@@ -205,9 +206,9 @@ struct RouteTests {
     @Test("bad input is 400 naming the field; an unknown method on a known path is 405 with Allow; an unknown path 404")
     func refusals() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (app, auth) = try Self.application(round)
+        let (client, auth) = try Self.application(round)
         let scores = "/v1/spaces/\(round.space.hex)/games/\(round.games[0].hex)/scores"
-        try await app.test(.router) { client in
+        do {
             try await client.execute(
                 uri: scores, method: .post, headers: auth, body: try Self.body(["player": "Ann", "hole": 3, "strokes": "four"])
             ) { response in
