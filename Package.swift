@@ -22,15 +22,13 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CaddieCore", swiftSettings: strict),
         .target(name: "CaddieCrypto", dependencies: ["CSodium", "CaddieCore"], swiftSettings: strict),
         .target(
@@ -67,16 +65,11 @@ let package = Package(
             resources: [.copy("Resources/SampleCourses")],
             swiftSettings: strict
         ),
-        // The home's certificate authority and the node's server certificates (swift-certificates, swift-crypto),
-        // and TLS for them (swift-nio-ssl): the only target that imports these.
+        // The home's certificate authority and the node's server certificates (Debian's libcrypto), and TLS for
+        // them (swift-nio-ssl): the only target that imports these.
         .target(
             name: "CaddieTLS",
-            dependencies: [
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
+            dependencies: ["COpenSSL", .product(name: "NIOSSL", package: "swift-nio-ssl")],
             swiftSettings: strict
         ),
         .target(
@@ -139,14 +132,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "CaddieCoreTests", dependencies: ["CaddieCore"], swiftSettings: strict),
-        .testTarget(
-            name: "CaddieTLSTests",
-            dependencies: [
-                "CaddieTLS", .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
-            swiftSettings: strict
-        ),
+        .testTarget(name: "CaddieTLSTests", dependencies: ["CaddieTLS"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(
             name: "CaddieOSMTests", dependencies: ["CaddieOSM", "CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),

@@ -40,8 +40,7 @@ only CSodium CaddieCrypto
 only CAvahi CaddieDiscovery
 only NIOPosix CaddieSync
 only NIOSSL CaddieTLS
-only X509 CaddieTLS
-only Crypto CaddieTLS
+only COpenSSL CaddieTLS
 
 # The CLI and the API neither reach a home's store (`home.store...`) nor open one (`OpStore(...)`). The node's error
 # enum has a case `.store(...)`, which the API's error mapping names: its text is removed before the search, so it

@@ -6,7 +6,7 @@
 # namespaces they create, never in the machine's own namespace.
 set -euo pipefail
 
-packages=(libsodium-dev libsqlite3-dev libavahi-client-dev libqrencode-dev zlib1g-dev avahi-daemon dbus iproute2 procps util-linux python3
+packages=(libsodium-dev libssl-dev libsqlite3-dev libavahi-client-dev libqrencode-dev zlib1g-dev avahi-daemon dbus iproute2 procps util-linux python3
           python3-venv chromium chromium-driver nodejs systemd libnss3-tools openssl)
 
 missing=()

@@ -1,7 +1,5 @@
-import Crypto
+import COpenSSL
 import Foundation
-import SwiftASN1
-import X509
 
 /// A home's own certificate authority: a P-256 key and a self-signed certificate, made once. A phone trusts it
 /// once (docs/web.md, "HTTPS on the course"), and from then on every certificate the node issues itself for the
@@ -11,6 +9,8 @@ import X509
 /// Constraints extension permits the private, link-local and loopback IPv4 ranges and names under suffixes no
 /// public website has, and excludes every IPv6 address, e-mail address and URI. A phone that trusts it can be shown
 /// no other site's certificate, whoever holds the key.
+///
+/// The certificates are made with Debian's libcrypto (OpenSSL 3, `COpenSSL`); TLS itself is NIOSSL's.
 public struct NodeAuthority: Sendable {
     /// How long the authority is valid: a phone trusts it by hand, so a couple of seasons, not a decade.
     static let lifetime: TimeInterval = 825 * 24 * 3600
@@ -19,67 +19,55 @@ public struct NodeAuthority: Sendable {
     /// How long a server certificate is valid: within what browsers accept of any certificate (398 days).
     static let serverLifetime: TimeInterval = 397 * 24 * 3600
 
-    let key: P256.Signing.PrivateKey
-    let certificate: Certificate
+    let key: P256Key
+    let certificate: X509Certificate
     /// The authority's certificate, DER.
     public let certificateDER: [UInt8]
 
-    /// Makes a new authority for the home of `name`.
+    /// Makes a new authority for the home of `name` (`constrained: false` only for tests of an authority made
+    /// before the Name Constraints).
     public static func make(name: String, now: Date = Date()) throws(TLSError) -> NodeAuthority {
-        let key = P256.Signing.PrivateKey()
-        let signer = Certificate.PrivateKey(key)
-        do {
-            let subject = try DistinguishedName {
-                OrganizationName("Caddie")
-                CommonName("Caddie node of \(String(name.prefix(40)))")
-            }
-            let certificate = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: signer.publicKey,
-                notValidBefore: now.addingTimeInterval(-3600), notValidAfter: now.addingTimeInterval(lifetime),
-                issuer: subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                    Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-                    Critical(LocalNames.constraints)
-                    try ExtendedKeyUsage([.serverAuth])
-                    SubjectKeyIdentifier(hash: signer.publicKey)
-                },
-                issuerPrivateKey: signer)
-            return try NodeAuthority(key: key, certificate: certificate)
-        } catch let error as TLSError {
-            throw error
-        } catch {
-            throw .failed("cannot make the home's certificate authority: \(error)")
-        }
+        try make(name: name, now: now, constrained: true)
+    }
+
+    static func make(name: String, now: Date, constrained: Bool) throws(TLSError) -> NodeAuthority {
+        let key = try P256Key()
+        var extensions: [(Int32, String)] = [
+            (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"), (NID_key_usage, "critical,keyCertSign,cRLSign"),
+        ]
+        if constrained { extensions.append((NID_name_constraints, LocalNames.constraints)) }
+        extensions += [(NID_ext_key_usage, "serverAuth"), (NID_subject_key_identifier, "hash")]
+        let certificate = try X509Certificate(
+            key: key, commonName: "Caddie node of \(String(name.prefix(40)))", notBefore: now.addingTimeInterval(-3600),
+            notAfter: now.addingTimeInterval(lifetime), issuer: nil, extensions: extensions,
+            failure: "cannot make the home's certificate authority")
+        return try NodeAuthority(key: key, certificate: certificate)
     }
 
     /// The authority a home keeps: its certificate (DER) and its key (the 32 raw bytes of the P-256 scalar).
     public init(certificateDER: [UInt8], keyBytes: [UInt8]) throws(TLSError) {
-        do {
-            let key = try P256.Signing.PrivateKey(rawRepresentation: keyBytes)
-            let certificate = try Certificate(derEncoded: certificateDER)
-            guard certificate.publicKey == Certificate.PrivateKey(key).publicKey else {
-                throw TLSError.damaged("the home's authority certificate does not match its key")
-            }
-            try self.init(key: key, certificate: certificate)
-        } catch let error as TLSError {
-            throw error
-        } catch {
-            throw .damaged(
-                "the home's certificate authority is damaged (\(error)): delete authority.der in the home to make a new one")
+        let damaged =
+            "the home's certificate authority is damaged: delete authority.der in the home to make a new one"
+        guard keyBytes.count == 32, let key = try? P256Key(scalar: keyBytes) else {
+            throw .damaged(damaged + " (its key does not read)")
         }
+        guard let certificate = X509Certificate(der: certificateDER) else {
+            throw .damaged(damaged + " (its certificate does not read)")
+        }
+        guard caddie_certifies(certificate.pointer, key.pointer) == 1 else {
+            throw .damaged("the home's authority certificate does not match its key")
+        }
+        try self.init(key: key, certificate: certificate)
     }
 
-    init(key: P256.Signing.PrivateKey, certificate: Certificate) throws(TLSError) {
+    init(key: P256Key, certificate: X509Certificate) throws(TLSError) {
         self.key = key
         self.certificate = certificate
-        var serializer = DER.Serializer()
-        do { try serializer.serialize(certificate) } catch { throw .failed("cannot encode a certificate: \(error)") }
-        certificateDER = serializer.serializedBytes
+        certificateDER = try certificate.der()
     }
 
     /// The key's 32 raw bytes, to be kept sealed with the home's other secrets.
-    public var keyBytes: [UInt8] { Array(key.rawRepresentation) }
+    public var keyBytes: [UInt8] { key.scalar }
 
     /// The certificate as PEM, for a `.crt` file.
     public var certificatePEM: String { Self.pem(certificateDER) }
@@ -92,31 +80,42 @@ public struct NodeAuthority: Sendable {
 
     /// A certificate's SHA-256 fingerprint, colon-separated hex.
     public static func fingerprint(_ der: [UInt8]) -> String {
-        SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined(separator: ":")
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = caddie_sha256(der, der.count, &digest)
+        return digest.map { String(format: "%02X", $0) }.joined(separator: ":")
     }
 
     /// When the authority stops being valid.
-    public var validUntil: Date { certificate.notValidAfter }
+    public var validUntil: Date { certificate.notAfter ?? .distantPast }
 
     /// Whether a node should keep using this authority at `now`: it carries the Name Constraints that keep it to
     /// local names (an authority made before them could vouch for any website) and has more than `renewal` left.
     public func isCurrent(now: Date = Date()) -> Bool {
-        let constrained = (try? certificate.extensions.nameConstraints).flatMap { $0 } == LocalNames.constraints
-        return constrained && certificate.notValidAfter.timeIntervalSince(now) > Self.renewal
+        Self.constrained(certificate) && validUntil.timeIntervalSince(now) > Self.renewal
+    }
+
+    /// Whether a certificate carries the critical Name Constraints of `LocalNames`, whatever the order of its
+    /// subtrees.
+    static func constrained(_ certificate: X509Certificate) -> Bool {
+        guard let constraints = certificate.nameConstraints, constraints.critical,
+            let expected = LocalNames.expectedSubtrees
+        else { return false }
+        return DER.subtrees(of: constraints.value) == expected
     }
 
     /// When the authority in `der` stops being valid, nil if it does not read.
-    public static func validUntil(_ der: [UInt8]) -> Date? { (try? Certificate(derEncoded: der))?.notValidAfter }
+    public static func validUntil(_ der: [UInt8]) -> Date? { X509Certificate(der: der)?.notAfter }
 
     /// The subject alternative names of a server certificate for these addresses and names, each checked: a dotted
-    /// IPv4 address or a host name, and one the authority may vouch for (`LocalNames`). A node checks what it was
-    /// given with it before it makes or changes anything.
-    public static func alternatives(addresses: [String], names: [String]) throws(TLSError) -> [GeneralName] {
-        var alternatives: [GeneralName] = []
+    /// IPv4 address or a host name, and one the authority may vouch for (`LocalNames`); in OpenSSL's syntax
+    /// (`IP:192.168.1.20`, `DNS:caddie.test`). A node checks what it was given with it before it makes or changes
+    /// anything.
+    static func alternatives(addresses: [String], names: [String]) throws(TLSError) -> [String] {
+        var alternatives: [String] = []
         for address in addresses {
             guard let bytes = IPv4.bytes(address) else { throw .notIPv4(address) }
             guard LocalNames.permits(address: bytes) else { throw .notLocalAddress(address) }
-            alternatives.append(.ipAddress(ASN1OctetString(contentBytes: bytes[...])))
+            alternatives.append("IP:" + bytes.map(String.init).joined(separator: "."))
         }
         let label = "[A-Za-z0-9][A-Za-z0-9-]{0,62}"
         for name in names {
@@ -124,7 +123,7 @@ public struct NodeAuthority: Sendable {
                 throw .notHostName(name)
             }
             guard LocalNames.permits(name: name) else { throw .notLocalName(name) }
-            alternatives.append(.dnsName(name.lowercased()))
+            alternatives.append("DNS:" + name.lowercased())
         }
         return alternatives
     }
@@ -139,37 +138,27 @@ public struct NodeAuthority: Sendable {
     public func issue(addresses: [String], names: [String], now: Date = Date()) throws(TLSError) -> ServerCertificate {
         let alternatives = try Self.alternatives(addresses: addresses, names: names)
         guard !alternatives.isEmpty else { throw .nothingToName }
-        let serverKey = P256.Signing.PrivateKey()
-        let signer = Certificate.PrivateKey(key)
-        do {
-            let subject = try DistinguishedName {
-                OrganizationName("Caddie")
-                CommonName(names.first ?? addresses[0])
-            }
-            let leaf = try Certificate(
-                version: .v3, serialNumber: Certificate.SerialNumber(),
-                publicKey: Certificate.PrivateKey(serverKey).publicKey,
-                notValidBefore: now.addingTimeInterval(-3600),
-                notValidAfter: min(now.addingTimeInterval(Self.serverLifetime), certificate.notValidAfter),
-                issuer: certificate.subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-                extensions: try Certificate.Extensions {
-                    Critical(BasicConstraints.notCertificateAuthority)
-                    Critical(KeyUsage(digitalSignature: true))
-                    try ExtendedKeyUsage([.serverAuth])
-                    SubjectAlternativeNames(alternatives)
-                    AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: signer.publicKey).keyIdentifier)
-                },
-                issuerPrivateKey: signer)
-            var serializer = DER.Serializer()
-            try serializer.serialize(leaf)
-            return ServerCertificate(
-                chain: [serializer.serializedBytes, certificateDER], keyPEM: serverKey.pemRepresentation,
-                addresses: addresses, names: names.map { $0.lowercased() })
-        } catch let error as TLSError {
-            throw error
-        } catch {
-            throw .failed("cannot issue the node's certificate: \(error)")
-        }
+        let (der, keyPEM) = try sign(
+            commonName: names.first ?? addresses[0], alternatives: alternatives, now: now,
+            notAfter: min(now.addingTimeInterval(Self.serverLifetime), validUntil))
+        return ServerCertificate(
+            chain: [der, certificateDER], keyPEM: keyPEM, addresses: addresses, names: names.map { $0.lowercased() })
+    }
+
+    /// A server certificate for these subject alternative names (OpenSSL's syntax, unchecked) signed with the
+    /// authority's key, as DER, with its new key's PEM: what `issue` makes once it has checked the names, and what a
+    /// test makes to forge a certificate the constraints must refuse.
+    func sign(commonName: String, alternatives: [String], now: Date, notAfter: Date) throws(TLSError) -> ([UInt8], String) {
+        let serverKey = try P256Key()
+        let leaf = try X509Certificate(
+            key: serverKey, commonName: commonName, notBefore: now.addingTimeInterval(-3600), notAfter: notAfter,
+            issuer: (certificate, key),
+            extensions: [
+                (NID_basic_constraints, "critical,CA:FALSE"), (NID_key_usage, "critical,digitalSignature"),
+                (NID_ext_key_usage, "serverAuth"), (NID_subject_alt_name, alternatives.joined(separator: ",")),
+                (NID_authority_key_identifier, "keyid:always"),
+            ], failure: "cannot issue the node's certificate")
+        return (try leaf.der(), try serverKey.pem())
     }
 }
 
@@ -255,15 +244,30 @@ public enum LocalNames {
         return suffixes.contains { name == $0 || name.hasSuffix("." + $0) }
     }
 
-    /// The authority's critical Name Constraints: the permitted ranges and suffixes; every IPv6 address, and
-    /// every e-mail address and URI, excluded.
-    static var constraints: NameConstraints {
-        NameConstraints(
-            permittedDNSDomains: suffixes,
-            permittedIPRanges: ranges.map { ASN1OctetString(contentBytes: ($0.network + mask($0.prefix))[...]) },
-            excludedIPRanges: [ASN1OctetString(contentBytes: [UInt8](repeating: 0, count: 32)[...])],
-            permittedEmailAddresses: ["invalid"], permittedURIDomains: ["invalid"])
+    /// The authority's critical Name Constraints in OpenSSL's syntax: the permitted ranges and suffixes; every
+    /// IPv6 address, and every e-mail address and URI, excluded (permitted only under `invalid`, which nothing is).
+    static var constraints: String {
+        var parts = ["critical"]
+        parts += suffixes.map { "permitted;DNS:\($0)" }
+        parts += ranges.map { range in
+            "permitted;IP:" + range.network.map(String.init).joined(separator: ".") + "/"
+                + mask(range.prefix).map(String.init).joined(separator: ".")
+        }
+        parts += ["permitted;email:invalid", "permitted;URI:invalid", "excluded;IP:::/::"]
+        return parts.joined(separator: ",")
     }
+
+    /// The subtrees of `constraints`, as an authority made now carries them: what `isCurrent` compares an
+    /// authority's own with, in any order. Nil if OpenSSL cannot make them (never, for these values).
+    static let expectedSubtrees: DER.Subtrees? = {
+        guard let key = try? P256Key(),
+            let certificate = try? X509Certificate(
+                key: key, commonName: "constraints", notBefore: Date(), notAfter: Date().addingTimeInterval(60),
+                issuer: nil, extensions: [(NID_name_constraints, constraints)], failure: ""),
+            let value = certificate.nameConstraints?.value
+        else { return nil }
+        return DER.subtrees(of: value)
+    }()
 }
 
 /// PEM text: base64 of DER between labelled lines.

@@ -1,8 +1,5 @@
-import Crypto
 import Foundation
-import SwiftASN1
 import Testing
-import X509
 
 @testable import CaddieTLS
 
@@ -13,19 +10,24 @@ struct NodeAuthorityTests {
         let authority = try NodeAuthority.make(name: "Ana")
         let server = try authority.issue(addresses: ["192.168.1.20", "127.0.0.1"], names: ["caddie.test"])
         #expect(server.chain.count == 2 && server.chain[1] == authority.certificateDER)
-        let leaf = try Certificate(derEncoded: server.chain[0])
-        let root = try Certificate(derEncoded: authority.certificateDER)
-        #expect(leaf.issuer == root.subject)
-        #expect(root.publicKey.isValidSignature(leaf.signature, for: leaf), "signed by the authority's key")
-        let names = try #require(try leaf.extensions.subjectAlternativeNames)
-        #expect(names.contains(.dnsName("caddie.test")))
-        #expect(names.contains(.ipAddress(.init(contentBytes: [192, 168, 1, 20]))))
-        #expect(names.contains(.ipAddress(.init(contentBytes: [127, 0, 0, 1]))))
-        #expect(try leaf.extensions.basicConstraints == .notCertificateAuthority)
-        #expect(try root.extensions.basicConstraints == .isCertificateAuthority(maxPathLength: 0))
-        #expect(try leaf.extensions.extendedKeyUsage?.contains(.serverAuth) == true)
+        // Read back by OpenSSL's own command, not by the code that wrote them.
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ca = try Self.write(authority.certificatePEM, "authority.pem", in: directory)
+        let leafPEM = try Self.write(NodeAuthority.pem(server.chain[0]), "leaf.pem", in: directory)
+        let verified = try Self.run("/usr/bin/openssl", ["verify", "-CAfile", ca.path, leafPEM.path])
+        #expect(verified.status == 0 && verified.output.contains("OK"), "signed by the authority: \(verified.output)")
+        let leaf = try Self.run("/usr/bin/openssl", ["x509", "-noout", "-text", "-in", leafPEM.path]).output
+        let root = try Self.run("/usr/bin/openssl", ["x509", "-noout", "-text", "-in", ca.path]).output
+        #expect(leaf.contains("DNS:caddie.test") && leaf.contains("IP Address:192.168.1.20"), "\(leaf)")
+        #expect(leaf.contains("IP Address:127.0.0.1"))
+        #expect(leaf.contains("CA:FALSE") && leaf.contains("TLS Web Server Authentication"), "\(leaf)")
+        #expect(leaf.contains("Issuer: O = Caddie, CN = Caddie node of Ana"), "\(leaf)")
+        #expect(root.contains("CA:TRUE, pathlen:0") && root.contains("Certificate Sign, CRL Sign"), "\(root)")
         // Within what browsers accept of any server certificate (398 days).
-        #expect(leaf.notValidAfter.timeIntervalSince(leaf.notValidBefore) <= 398 * 24 * 3600)
+        let certificate = try #require(X509Certificate(der: server.chain[0]))
+        let lifetime = try #require(certificate.notAfter).timeIntervalSince(try #require(certificate.notBefore))
+        #expect(lifetime <= 398 * 24 * 3600 && lifetime > 390 * 24 * 3600)
         #expect(server.keyPEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         _ = try server.serverConfiguration()
     }
@@ -85,12 +87,13 @@ struct NodeAuthorityTests {
     @Test("the authority's critical Name Constraints make any other site's certificate fail in OpenSSL and Python's ssl")
     func nameConstraintsHold() throws {
         let authority = try NodeAuthority.make(name: "Ana")
-        let root = try Certificate(derEncoded: authority.certificateDER)
-        let constraints = try #require(try root.extensions.nameConstraints)
-        #expect(root.extensions[oid: .X509ExtensionID.nameConstraints]?.critical == true)
-        #expect(constraints.permittedDNSDomains.contains("local") && constraints.permittedDNSDomains.contains("test"))
-        #expect(constraints.permittedIPRanges.count == 5 && constraints.excludedIPRanges.count == 1)
-        #expect(root.notValidAfter.timeIntervalSince(root.notValidBefore) < 3 * 365 * 24 * 3600, "not a decade")
+        let constraints = try #require(authority.certificate.nameConstraints)
+        #expect(constraints.critical)
+        let subtrees = try #require(DER.subtrees(of: constraints.value))
+        #expect(subtrees.permitted.count == 5 + 5 + 2 && subtrees.excluded.count == 1, "\(subtrees)")
+        let lifetime = try #require(authority.certificate.notAfter).timeIntervalSince(
+            try #require(authority.certificate.notBefore))
+        #expect(lifetime < 3 * 365 * 24 * 3600, "not a decade")
         #expect(authority.isCurrent())
         // Whoever holds the authority's key signs a certificate for a website, bypassing `issue`'s own check: the
         // constraints still make every client that trusts the authority refuse it.
@@ -126,41 +129,50 @@ struct NodeAuthorityTests {
         let old = try NodeAuthority.make(name: "Ana", now: Date().addingTimeInterval(-800 * 24 * 3600))
         #expect(!old.isCurrent(), "25 days left is within the renewal")
         #expect(old.isCurrent(now: Date().addingTimeInterval(-700 * 24 * 3600)))
-        let key = P256.Signing.PrivateKey()
-        let signer = Certificate.PrivateKey(key)
-        let subject = try DistinguishedName { CommonName("Caddie node of Ana") }
-        let unconstrained = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: signer.publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(3650 * 24 * 3600),
-            issuer: subject, subject: subject, signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
-                Critical(KeyUsage(keyCertSign: true, cRLSign: true))
-            }, issuerPrivateKey: signer)
-        #expect(!(try NodeAuthority(key: key, certificate: unconstrained)).isCurrent(), "an authority with no constraints")
+        let unconstrained = try NodeAuthority.make(name: "Ana", now: Date(), constrained: false)
+        #expect(unconstrained.certificate.nameConstraints == nil)
+        #expect(!unconstrained.isCurrent(), "an authority with no constraints")
         // A server certificate never outlives its authority.
         let server = try old.issue(addresses: ["127.0.0.1"], names: [])
-        #expect(try Certificate(derEncoded: server.chain[0]).notValidAfter <= old.validUntil)
+        #expect(try #require(X509Certificate(der: server.chain[0])?.notAfter) <= old.validUntil)
     }
 
-    /// A server certificate for `name` and `address` signed with the authority's key directly, as its PEM and its
-    /// key's PEM.
+    @Test("an authority an earlier version made (its subtrees in another order) is still current: phones keep it")
+    func earlierAuthorityStaysCurrent() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/authority-1.der")
+        let certificate = try #require(X509Certificate(der: [UInt8](try Data(contentsOf: fixture))))
+        #expect(NodeAuthority.constrained(certificate))
+        // The same subtrees, made now: equal as sets, whatever the order.
+        let made = try NodeAuthority.make(name: "Ana")
+        #expect(
+            DER.subtrees(of: try #require(certificate.nameConstraints).value)
+                == DER.subtrees(of: try #require(made.certificate.nameConstraints).value))
+        // One byte of a subtree changed (the excluded IPv6 range): not the same constraints.
+        var value = try #require(certificate.nameConstraints).value
+        value[value.count - 1] ^= 0xFF
+        #expect(DER.subtrees(of: value) != DER.subtrees(of: try #require(made.certificate.nameConstraints).value))
+    }
+
+    /// A server certificate for `name` and `address` signed with the authority's key directly (bypassing `issue`'s
+    /// own check), as its PEM and its key's PEM.
     static func forged(authority: NodeAuthority, name: String, address: [UInt8]) throws -> (String, String) {
-        let serverKey = P256.Signing.PrivateKey()
-        let leaf = try Certificate(
-            version: .v3, serialNumber: Certificate.SerialNumber(), publicKey: Certificate.PrivateKey(serverKey).publicKey,
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(30 * 24 * 3600),
-            issuer: authority.certificate.subject, subject: try DistinguishedName { CommonName(name) },
-            signatureAlgorithm: .ecdsaWithSHA256,
-            extensions: try Certificate.Extensions {
-                Critical(BasicConstraints.notCertificateAuthority)
-                Critical(KeyUsage(digitalSignature: true))
-                try ExtendedKeyUsage([.serverAuth])
-                SubjectAlternativeNames([.dnsName(name), .ipAddress(ASN1OctetString(contentBytes: address[...]))])
-            }, issuerPrivateKey: Certificate.PrivateKey(authority.key))
-        var serializer = DER.Serializer()
-        try serializer.serialize(leaf)
-        return (NodeAuthority.pem(serializer.serializedBytes), serverKey.pemRepresentation)
+        let (der, key) = try authority.sign(
+            commonName: name, alternatives: ["DNS:\(name)", "IP:" + address.map(String.init).joined(separator: ".")],
+            now: Date(), notAfter: Date().addingTimeInterval(30 * 24 * 3600))
+        return (NodeAuthority.pem(der), key)
+    }
+
+    static func directory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    static func write(_ text: String, _ name: String, in directory: URL) throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
     }
 
     /// A TLS server with the certificate and a client trusting only the authority, in one Python process.
