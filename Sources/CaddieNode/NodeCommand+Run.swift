@@ -50,6 +50,14 @@ extension Home {
         case .setCompetitionGroups(let space, let competition, let games, let add):
             return .op(
                 try competitions.setGroups(space: space, keys: keys, competition: competition, games: games, add: add))
+        case .importEntries(let space, let competition, let list):
+            return .op(try competitions.importEntries(space: space, keys: keys, competition: competition, list: list).op)
+        case .draw(let space, let competition, let course, let size, let start, let shuffled):
+            return .op(
+                try competitions.draw(
+                    space: space, keys: keys, competition: competition, course: course, size: size, start: start,
+                    shuffled: shuffled
+                ).op)
         case .setCompetitionStatus(let space, let competition, let player, let status):
             return .op(
                 try competitions.setStatus(

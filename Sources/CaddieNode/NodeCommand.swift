@@ -41,6 +41,10 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     case newCompetition(space: SpaceID, name: String, settings: Competition.Settings)
     /// Games made groups of a competition (`add`), or taken out of it.
     case setCompetitionGroups(space: SpaceID, competition: CompetitionID, games: [GameID], add: Bool)
+    /// A competition's entry list (read from a CSV file by the command's process), imported.
+    case importEntries(space: SpaceID, competition: CompetitionID, list: EntryList)
+    /// A competition's draw made: its groups as games on `course`.
+    case draw(space: SpaceID, competition: CompetitionID, course: CourseID, size: Int, start: Draw.Start, shuffled: Bool)
     /// The committee's mark of a player in a competition (NR, DQ), or nil to clear it.
     case setCompetitionStatus(space: SpaceID, competition: CompetitionID, player: PlayerID, status: Competition.Status?)
     /// Who marks a player in a game.

@@ -70,4 +70,67 @@ struct CompetitionCLITests {
         }
         #expect(try homes[0].stateHash() == homes[1].stateHash())
     }
+
+    @Test("an entry list from CSV (a bad row refused whole), the draw from two tees, the index frozen, named divisions")
+    func entriesAndDraw() throws {
+        let home = try CLI(name: "Sec")
+        defer { home.remove() }
+        try home.ok(["login", "--name", "Sec"])
+        _ = try home.createSpace("Club")
+        let course = try home.ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        try home.ok(["player", "add", "Ann", "--index", "20"])
+        try home.ok(["competition", "new", "Medal", "--scoring", "net"])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-entries-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let url = folder.appendingPathComponent(name)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            return url.path
+        }
+        let bad = try file("bad.csv", "name,index,tee\nBob,14.2,1\nCat,twenty,2\n")
+        try home.fails(["competition", "entries", "Medal", bad], saying: "line 3: Cat's index 'twenty' is not a Handicap Index")
+        let players = try #require(try home.ok(["player", "list", "--json"]).json() as? [[String: Any]])
+        #expect(players.map { $0["name"] as? String } == ["Ann"], "nothing was imported: Bob is not a player")
+        let list = try file(
+            "entries.csv", "Name,Index,Tee,Division\nann,8.4,1,Men\n\"Brown, Bob\",14.2,1,Men\nCat,22,2,Ladies\nDan,+1.2,1,Men\n")
+        try home.ok(["competition", "entries", "Medal", list])
+        #expect(try #require(try home.ok(["player", "list", "--json"]).json() as? [[String: Any]]).count == 4, "Ann matched")
+        // A tee the course does not have stops the draw, naming the player.
+        try home.ok(["competition", "new", "Other"])
+        try home.ok(["competition", "entries", "Other", try file("blue.csv", "name,index,tee\nEve,10,Blue\n")])
+        try home.fails(["competition", "draw", "Other", "--course", course], saying: "Eve's tee 'Blue' is not a tee of")
+        try home.fails(
+            ["competition", "draw", "Medal", "--course", course, "--first", "9am"], saying: "'9am' is not a time")
+        let sheet = try #require(
+            try home.ok([
+                "competition", "draw", "Medal", "--course", course, "--size", "2", "--two-tees", "--order", "entry",
+                "--first", "09:00", "--json",
+            ]).json() as? [String: Any])
+        let groups = try #require(sheet["groups"] as? [[String: Any]])
+        #expect(groups.map { $0["teeTime"] as? String } == ["09:00", "09:00"])
+        #expect(groups.map { $0["startHole"] as? Int } == [1, 10])
+        let first = try #require(groups.first?["players"] as? [[String: Any]])
+        #expect(first.map { $0["name"] as? String } == ["Ann", "Brown, Bob"])
+        #expect(first.map { $0["marker"] as? String } == ["Brown, Bob", "Ann"])
+        #expect(first.map { $0["index"] as? Double } == [8.4, 14.2], "the list's index, not Ann's own 20")
+        try home.fails(["competition", "draw", "Medal", "--course", course], saying: "is made already (2 groups)")
+        try home.fails(["competition", "entries", "Medal", list], saying: "can no longer change")
+        // The board plays Ann off the list's 8.4 even after her own index changes; her game's standings follow the
+        // new one.
+        func annOnBoard() throws -> [String: Any] {
+            let board = try #require(try home.ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])
+            let divisions = try #require(board["divisions"] as? [[String: Any]])
+            #expect(divisions.map { $0["name"] as? String } == ["Men", "Ladies"])
+            let lines = divisions.flatMap { ($0["lines"] as? [[String: Any]]) ?? [] }
+            return try #require(lines.first { $0["name"] as? String == "Ann" })
+        }
+        let before = try #require(try annOnBoard()["playingHandicap"] as? Int)
+        try home.ok(["player", "edit", "Ann", "--index", "30"])
+        #expect(try annOnBoard()["playingHandicap"] as? Int == before)
+        let game = try #require(groups.first?["game"] as? String)
+        let standings = try #require(try home.ok(["standings", game, "--json"]).json() as? [String: Any])
+        let ann = try #require((standings["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Ann" })
+        #expect(try #require(ann["playingHandicap"] as? Int) > before + 15, "the game itself uses her index of 30")
+    }
 }

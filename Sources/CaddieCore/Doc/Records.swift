@@ -215,6 +215,45 @@ public struct CompetitionRecord: Hashable, Sendable {
     public let twosByDivision: Bool
     /// What the committee marked of a player: "NR" or "DQ" (`status.<player id>` fields; an empty text clears it).
     public let statuses: [PlayerID: String]
+    /// The entry list as imported (`entry.<player id>` fields; an empty text clears one).
+    public let entries: [PlayerID: Entry]
+
+    /// One entrant of the list: their place in it, the Handicap Index frozen at the import, their tee, the
+    /// division and club id the list gave. Stored as one text field, tab-separated, so an entrant changes whole.
+    public struct Entry: Hashable, Sendable {
+        public let order: Int
+        public let index: Double
+        public let tee: String
+        public let division: String?
+        public let club: String?
+
+        public init(order: Int, index: Double, tee: String, division: String?, club: String?) {
+            self.order = order
+            self.index = index
+            self.tee = tee
+            self.division = division
+            self.club = club
+        }
+
+        /// The field's text.
+        public var text: String {
+            [String(order), String(index), tee, division ?? "", club ?? ""].joined(separator: "\t")
+        }
+
+        /// An entry from its field's text; nil for anything else.
+        public init?(text: String) {
+            let parts = text.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 5, let order = Int(parts[0]), let index = Double(parts[1]), index.isFinite,
+                !parts[2].isEmpty
+            else { return nil }
+            self.init(
+                order: order, index: index, tee: parts[2], division: parts[3].isEmpty ? nil : parts[3],
+                club: parts[4].isEmpty ? nil : parts[4])
+        }
+    }
+
+    /// The field that holds a player's entry.
+    public static func entryField(_ player: PlayerID) -> String { "entry." + player.hex }
 
     /// The field that holds a player's status.
     public static func statusField(_ player: PlayerID) -> String { "status." + player.hex }
@@ -230,13 +269,17 @@ public struct CompetitionRecord: Hashable, Sendable {
         divisions = (fields["divisions"]?.text ?? "").split(separator: ",").compactMap { Int($0) }.sorted()
         twosByDivision = fields["twos"]?.text == "division"
         var statuses: [PlayerID: String] = [:]
-        for (name, value) in fields where name.hasPrefix("status.") {
-            guard let player = Hex.decode(String(name.dropFirst("status.".count))).flatMap(PlayerID.init(bytes:)),
-                let text = value.text, !text.isEmpty
-            else { continue }
-            statuses[player] = text
+        var entries: [PlayerID: Entry] = [:]
+        for (name, value) in fields {
+            for prefix in ["status.", "entry."] where name.hasPrefix(prefix) {
+                guard let player = Hex.decode(String(name.dropFirst(prefix.count))).flatMap(PlayerID.init(bytes:)),
+                    let text = value.text, !text.isEmpty
+                else { continue }
+                if prefix == "status." { statuses[player] = text } else { entries[player] = Entry(text: text) }
+            }
         }
         self.statuses = statuses
+        self.entries = entries
     }
 
     /// The fields that create a competition.

@@ -21,6 +21,34 @@ public struct BoardEntrant: Sendable, Equatable {
     public let startHole: Int
 }
 
+/// A competition's draw, group by group.
+public struct DrawSheet: Sendable {
+    /// One player of a group.
+    public struct Player: Sendable {
+        public let player: PlayerRecord
+        public let tee: String
+        /// The index they play off: the entry list's, else their own entered one.
+        public let index: Double?
+        /// Their marker's name, from the draw.
+        public let marker: String?
+    }
+
+    /// One group.
+    public struct Group: Sendable {
+        public let game: GameID
+        public let label: String
+        public let startHole: Int
+        public let teeTime: String?
+        public let players: [Player]
+    }
+
+    public let competition: CompetitionRecord
+    /// Entrants on the list.
+    public let entries: Int
+    /// The groups, by tee time, then start hole.
+    public let groups: [Group]
+}
+
 /// A competition's board as the node computes it from the merged state.
 public struct CompetitionBoard: Sendable {
     /// The competition.
@@ -168,6 +196,184 @@ extension CompetitionService {
         ).id
     }
 
+    /// What importing an entry list did.
+    public struct Imported: Sendable, Equatable {
+        /// Entrants on the list.
+        public let entries: Int
+        /// Players new to the space (the others were matched by name).
+        public let newPlayers: Int
+        /// The op.
+        public let op: OpID
+    }
+
+    /// Imports the entry list: each entrant matched to the space's player of that name (any case) or added as a
+    /// new player, and their index, tee, division and club id kept in the competition; entrants of an earlier list
+    /// not on this one are taken off. One op; refused once the draw is made.
+    public func importEntries(
+        space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, list: EntryList
+    ) throws(NodeError) -> Imported {
+        let record = try self.competition(space, competition)
+        let groups = try rounds.games(space).filter { $0.competition == competition }
+        guard groups.isEmpty else {
+            throw .conflict(
+                "the draw of \(record.name) is made (\(groups.count) groups): the entry list can no longer change; "
+                    + "take the groups out first (`caddie competition remove`)")
+        }
+        let players = try rounds.players(space)
+        var changes: [Change] = []
+        var fields: [String: FieldValue] = [:]
+        var newPlayers = 0
+        var entered: Set<PlayerID> = []
+        for (order, entry) in list.entries.enumerated() {
+            let same = players.filter { $0.name.caseInsensitiveCompare(entry.name) == .orderedSame }
+            guard same.count <= 1 else {
+                throw .conflict(
+                    "the space has \(same.count) players named \(entry.name): rename one (`caddie player edit`) so "
+                        + "the list names one player")
+            }
+            let id: PlayerID
+            if let player = same.first {
+                id = player.id
+            } else {
+                id = PlayerID(SecureRandom.entityID())
+                changes.append(.set(id, fields: PlayerRecord.fields(name: entry.name, user: nil, handicapIndex: entry.index)))
+                newPlayers += 1
+            }
+            entered.insert(id)
+            fields[CompetitionRecord.entryField(id)] = .text(
+                CompetitionRecord.Entry(
+                    order: order + 1, index: entry.index, tee: entry.tee, division: entry.division, club: entry.club
+                ).text)
+        }
+        for earlier in record.entries.keys where !entered.contains(earlier) {
+            fields[CompetitionRecord.entryField(earlier)] = .text("")
+        }
+        changes.append(.set(competition, fields: fields))
+        try Self.fitsOneOp(changes, what: "the entry list")
+        let op = try append(space: space, keys: keys, changes: changes).id
+        return Imported(entries: list.entries.count, newPlayers: newPlayers, op: op)
+    }
+
+    /// The draw made: its groups, each a new game of the competition, with its start and tee time.
+    public struct Drawn: Sendable, Equatable {
+        /// The group's game, label, start hole and tee time ("08:10", nil in a shotgun), and its players in order.
+        public struct Group: Sendable, Equatable {
+            public let game: GameID
+            public let label: String
+            public let startHole: Int
+            public let teeTime: String?
+            public let players: [PlayerID]
+        }
+        public let groups: [Group]
+        public let op: OpID
+    }
+
+    /// Makes the draw: the entrants (in the list's order, or shuffled) in groups of at most `size`, each a game on
+    /// `course` from each entrant's tee, started as `start` says, each player marked by the next in the group. One
+    /// op for the whole draw; refused when there is no entry list, when a group exists already, or when an
+    /// entrant's tee is not one of the course's.
+    public func draw(
+        space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, course courseID: CourseID, size: Int,
+        start: Draw.Start, shuffled: Bool
+    ) throws(NodeError) -> Drawn {
+        let record = try self.competition(space, competition)
+        guard (2...4).contains(size) else {
+            throw .badInput(.init(option: "--size", field: "size"), "is \(size): groups are of 2, 3 or 4 players")
+        }
+        if case .teeTimes(let first, let interval, _) = start {
+            guard (0..<24 * 60).contains(first), (1...60).contains(interval) else {
+                throw .badInput(
+                    .init(option: "--interval", field: "interval"),
+                    "is \(interval) minutes: give 1 to 60 minutes between groups")
+            }
+        }
+        guard !record.entries.isEmpty else {
+            throw .conflict(
+                "\(record.name) has no entry list yet: import one first (`caddie competition entries \(record.name) FILE.csv`)")
+        }
+        let existing = try rounds.games(space).filter { $0.competition == competition }
+        guard existing.isEmpty else {
+            throw .conflict(
+                "the draw of \(record.name) is made already (\(existing.count) groups): take them out first to draw again "
+                    + "(`caddie competition remove`)")
+        }
+        let course = try courses.course(space, courseID)
+        var field = record.entries.sorted { ($0.value.order, $0.key) < ($1.value.order, $1.key) }
+        for (player, entry) in field where course.tee(named: entry.tee) == nil {
+            let name = (try? rounds.player(space, player).name) ?? player.short
+            throw .conflict(
+                "\(name)'s tee '\(entry.tee)' is not a tee of \(course.name): its tees are "
+                    + course.tees.map(\.name).joined(separator: ", ") + "; correct the entry list and import it again")
+        }
+        if shuffled { field.shuffle() }
+        if case .shotgun = start, field.count > course.holes.count * 3 * size {
+            throw .conflict("a shotgun on \(course.holes.count) holes takes at most three groups a hole")
+        }
+        var changes: [Change] = []
+        var groups: [Drawn.Group] = []
+        for group in Draw.groups(count: field.count, size: size, start: start, holes: course.holes.count) {
+            let members = group.members.map { field[$0] }
+            let tee = members[0].value.tee
+            var setup = GameSetup<PlayerID>()
+            setup.start = group.startHole
+            setup.playerTees = members.filter { $0.value.tee != tee }.map { (player: $0.key, tee: $0.value.tee) }
+            let (id, made) = try rounds.newGameChanges(
+                space: space, course: courseID, tee: tee, players: members.map(\.key),
+                markers: group.markers.map { (player: field[$0.player].key, marker: field[$0.marker].key) }, setup: setup)
+            var extra: [String: FieldValue] = ["competition": .bytes(competition.bytes), "group": .text(group.label)]
+            if let time = group.teeTime { extra["teeTime"] = .text(Draw.clock(time)) }
+            changes += made + [.set(id, fields: extra)]
+            groups.append(
+                Drawn.Group(
+                    game: id, label: group.label, startHole: group.startHole, teeTime: group.teeTime.map(Draw.clock),
+                    players: members.map(\.key)))
+        }
+        try Self.fitsOneOp(changes, what: "the draw")
+        return Drawn(groups: groups, op: try append(space: space, keys: keys, changes: changes).id)
+    }
+
+    /// The draw as a sheet shows it: each group in order of start, with its players and who marks whom.
+    public func sheet(space: SpaceID, competition id: CompetitionID) throws(NodeError) -> DrawSheet {
+        let record = try competition(space, id)
+        var groups: [DrawSheet.Group] = []
+        for game in try rounds.games(space).filter({ $0.competition == id }) {
+            let fields = try run { try store.record(space, game.id) } ?? [:]
+            let roster = try run { try store.roster(space, game: game.id) }
+            var players: [DrawSheet.Player] = []
+            for player in roster {
+                let person = try rounds.player(space, player)
+                players.append(
+                    DrawSheet.Player(
+                        player: person, tee: game.tee(of: player),
+                        index: record.entries[player]?.index ?? person.handicapIndex,
+                        marker: try game.markers[player].map { marker throws(NodeError) in try rounds.player(space, marker).name }
+                    ))
+            }
+            // In the draw's order (the entry list's place), which is also the markers' rotation.
+            players.sort {
+                (record.entries[$0.player.id]?.order ?? Int.max, $0.player.name) < (
+                    record.entries[$1.player.id]?.order ?? Int.max, $1.player.name
+                )
+            }
+            groups.append(
+                DrawSheet.Group(
+                    game: game.id, label: fields["group"]?.text ?? game.id.short, startHole: game.startHole,
+                    teeTime: fields["teeTime"]?.text, players: players))
+        }
+        groups.sort { ($0.teeTime ?? "", $0.startHole, $0.label) < ($1.teeTime ?? "", $1.startHole, $1.label) }
+        return DrawSheet(competition: record, entries: record.entries.count, groups: groups)
+    }
+
+    /// Refuses changes that one op cannot carry (its payload is at most 64 KiB), before anything is signed.
+    static func fitsOneOp(_ changes: [Change], what: String) throws(NodeError) {
+        let bytes = Payload.encode(changes).count
+        guard bytes <= SignedOp.maxPayloadBytes else {
+            throw .conflict(
+                "\(what) takes \(bytes) bytes, more than one op carries (\(SignedOp.maxPayloadBytes)): split the field "
+                    + "into two competitions")
+        }
+    }
+
     /// The board: every group's cards, ranked by the competition's scoring per division, ties counted back.
     public func board(space: SpaceID, competition id: CompetitionID) throws(NodeError) -> CompetitionBoard {
         let record = try competition(space, id)
@@ -182,7 +388,9 @@ extension CompetitionService {
         for game in groups {
             let standings: GameStandings
             do {
-                standings = try handicaps.standings(space: space, game: game.id)
+                // The index each entrant plays off is the one the entry list gave (frozen), else their own.
+                standings = try handicaps.standings(
+                    space: space, game: game.id, frozen: record.entries.mapValues(\.index))
             } catch {
                 notes.append("group \(game.id.short) is left off the board: \(error.description)")
                 continue
@@ -205,7 +413,9 @@ extension CompetitionService {
                 lines.append(
                     (
                         BoardEntrant(player: player, game: game.id, startHole: game.startHole),
-                        Competition.Entrant(card: standings.cards[index], holes: standings.holes, status: status)
+                        Competition.Entrant(
+                            card: standings.cards[index], holes: standings.holes, status: status,
+                            division: record.entries[player.id]?.division)
                     ))
                 for hole in standings.holes {
                     guard let shown = standings.card.cell(player.id, hole)?.winner else { continue }

@@ -158,8 +158,9 @@ extension HandicapService {
         return (0..<min(count ?? all.count, all.count)).map { all[(first + $0) % all.count] }
     }
 
-    /// A game's standings: every format it plays, the disputes and what they decide, the settlement.
-    public func standings(space: SpaceID, game: GameID) throws(NodeError) -> GameStandings {
+    /// A game's standings: every format it plays, the disputes and what they decide, the settlement. `frozen`
+    /// gives players a Handicap Index to play off instead of their own (a competition's, frozen at its entry list).
+    public func standings(space: SpaceID, game: GameID, frozen: [PlayerID: Double] = [:]) throws(NodeError) -> GameStandings {
         let card = try rounds.card(space: space, game: game)
         guard let course = card.course else {
             throw .notFound(
@@ -201,8 +202,8 @@ extension HandicapService {
             var courseHandicap: Double?
             if indexes.allSatisfy({ $0 > 0 }), let ranks = try? Handicap.rankedStrokeIndexes(indexes) {
                 ranked = ranks
-                if records == nil { records = try handicapRecords(for: card.players, in: space) }
-                if let (index, _) = Self.indexForGame(player, game: card.game, records: records ?? [:]) {
+                if frozen[player.id] == nil, records == nil { records = try handicapRecords(for: card.players, in: space) }
+                if let index = frozen[player.id] ?? Self.indexForGame(player, game: card.game, records: records ?? [:])?.index {
                     courseHandicap = Self.courseHandicap(
                         index: index, tee: tee, courseHoles: course.holes.count, holes: holes, pars: pars)
                 }

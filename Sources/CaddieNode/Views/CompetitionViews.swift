@@ -35,6 +35,7 @@ extension Views {
                     board.board.divisions.map { division in
                         .object([
                             ("number", .int(division.number)), ("range", .optional(division.range)),
+                            ("name", .optional(division.name)),
                             ("lines", .array(division.lines.map(line))),
                         ])
                     })
@@ -51,6 +52,36 @@ extension Views {
                     })
             ),
             ("notes", .array(board.notes.map { .string($0) })),
+        ])
+    }
+}
+
+extension Views {
+    /// A competition's draw: each group's game, label, start, tee time and players with their index and marker.
+    public static func sheet(_ sheet: DrawSheet) -> JSON {
+        .object([
+            ("competition", competition(sheet.competition)), ("entries", .int(sheet.entries)),
+            (
+                "groups",
+                .array(
+                    sheet.groups.map { group in
+                        .object([
+                            ("game", .string(group.game.hex)), ("group", .string(group.label)),
+                            ("startHole", .int(group.startHole)), ("teeTime", .optional(group.teeTime)),
+                            (
+                                "players",
+                                .array(
+                                    group.players.map { player in
+                                        .object([
+                                            ("player", .string(player.player.id.hex)), ("name", .string(player.player.name)),
+                                            ("tee", .string(player.tee)), ("index", .optional(player.index)),
+                                            ("marker", .optional(player.marker)),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 }

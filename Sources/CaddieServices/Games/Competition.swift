@@ -88,12 +88,16 @@ public enum Competition {
         public let holes: [Int]
         /// What the committee marked, if anything.
         public let status: Status?
+        /// The division the entry list names, if any: when any entrant has one, the board's divisions are these
+        /// names (in the order first met), not the handicap bands.
+        public let division: String?
 
         /// An entrant.
-        public init(card: Games.PlayerCard, holes: [Int], status: Status? = nil) {
+        public init(card: Games.PlayerCard, holes: [Int], status: Status? = nil, division: String? = nil) {
             self.card = card
             self.holes = holes
             self.status = status
+            self.division = division
         }
     }
 
@@ -125,10 +129,13 @@ public enum Competition {
 
     /// One division's lines, in board order.
     public struct Division: Sendable, Equatable {
-        /// 1 for the lowest handicaps.
+        /// 1 for the lowest handicaps, or the first named.
         public let number: Int
-        /// The Playing Handicaps it takes, e.g. "0-12", "13-20", "21+"; nil when the field is one division.
+        /// The Playing Handicaps it takes, e.g. "up to 12", "13-20", "21+"; nil when the field is one division or
+        /// the divisions are named.
         public let range: String?
+        /// The division's name from the entry list, nil for handicap bands.
+        public let name: String?
         /// The lines.
         public let lines: [Line]
     }
@@ -155,21 +162,30 @@ public enum Competition {
     public static func board(_ entrants: [Entrant], settings: Settings) -> Board {
         let scored = entrants.enumerated().map { Scored(index: $0.offset, entrant: $0.element, settings: settings) }
         let bounds = settings.divisions.sorted()
+        // Named divisions (the entry list's) win over handicap bands; an entrant without a name joins the last.
+        var names: [String] = []
+        for entrant in entrants { if let name = entrant.division, !names.contains(name) { names.append(name) } }
         func division(_ line: Scored) -> Int {
+            if !names.isEmpty {
+                return line.entrant.division.flatMap { names.firstIndex(of: $0) }.map { $0 + 1 } ?? names.count
+            }
             let handicap = line.playingHandicap ?? 0
             return (bounds.firstIndex { handicap <= $0 } ?? bounds.count) + 1
         }
         var divisions: [Division] = []
-        for number in 1...(bounds.count + 1) {
+        for number in 1...(names.isEmpty ? bounds.count + 1 : names.count) {
             let members = scored.filter { division($0) == number }
             let range: String? =
-                bounds.isEmpty
+                bounds.isEmpty || !names.isEmpty
                 ? nil
                 : number == 1
                     ? "up to \(bounds[0])"
                     : number == bounds.count + 1
                         ? "\(bounds[number - 2] + 1)+" : "\(bounds[number - 2] + 1)-\(bounds[number - 1])"
-            divisions.append(Division(number: number, range: range, lines: rank(members, settings: settings)))
+            divisions.append(
+                Division(
+                    number: number, range: range, name: names.isEmpty ? nil : names[number - 1],
+                    lines: rank(members, settings: settings)))
         }
         var twos: [Two] = []
         for line in scored where line.status != .disqualified {

@@ -10,7 +10,9 @@ struct CompetitionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "competition",
         abstract: "Run a club competition: create it, make games its groups, mark NR or DQ, print the board.",
-        subcommands: [New.self, List.self, Add.self, Remove.self, Mark.self, Board.self])
+        subcommands: [
+            New.self, List.self, Entries.self, DrawCommand.self, Show.self, Add.self, Remove.self, Mark.self, Board.self,
+        ])
 
     struct New: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -80,6 +82,103 @@ struct CompetitionCommand: ParsableCommand {
         }
     }
 
+    struct Entries: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "entries",
+            abstract: "Import the entry list from a CSV file: name,index,tee and optionally division,club.",
+            discussion: "A bad row refuses the whole file, naming its line; nothing is imported. Each name is matched to "
+                + "the space's player of that name, or added as a new player. The index is the one the board uses.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The competition.") var competition: String
+        @Argument(help: "The CSV file.") var file: String
+
+        func run() async throws {
+            let list = try guardedValue { () throws(NodeError) -> EntryList in
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw .file("cannot read \(file): check the path")
+                }
+                guard let text = String(data: data, encoding: .utf8) else {
+                    throw .file("\(file) is not UTF-8 text: save it from the spreadsheet as CSV UTF-8")
+                }
+                do {
+                    return try EntryList(csv: text)
+                } catch {
+                    throw .file("\(file) \(error); nothing was imported")
+                }
+            }
+            try await options.read { home, space in
+                let record = try home.competitions.resolveCompetition(space, competition)
+                let before = try home.rounds.players(space).count
+                _ = try await home.run(
+                    .importEntries(space: space, competition: record.id, list: list), unlock: Passphrase.unlock(home))
+                let added = try home.rounds.players(space).count - before
+                Console.print(
+                    "Imported \(list.entries.count) entrants into \(record.name) (\(added) new player"
+                        + "\(added == 1 ? "" : "s")); next: caddie competition draw \(record.id.short) --course COURSE")
+            }
+        }
+    }
+
+    struct DrawCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "draw",
+            abstract: "Make the draw: groups of 2-4 as games, with tee times from the 1st (and 10th) or a shotgun.",
+            discussion: "Each player is marked by the next in their group. The whole draw is one op; it is refused "
+                + "once made (take the groups out with `competition remove` to draw again).")
+        @OptionGroup var options: Reporting<SpaceOptions>
+        @Argument(help: "The competition.") var competition: String
+        @Option(help: "The course (id, id prefix or name).") var course: String
+        @Option(help: "Players a group, 2 to 4.") var size = 4
+        @Option(help: "The first tee time, HH:MM.") var first = "08:00"
+        @Option(help: "Minutes between groups.") var interval = 10
+        @Flag(help: "Start groups from the 1st and the 10th.") var twoTees = false
+        @Flag(help: "A shotgun: every group at once, each from its own hole.") var shotgun = false
+        @Option(help: "random (the default) or entry (the list's order).") var order = "random"
+
+        func run() async throws {
+            let start = try guardedValue { () throws(NodeError) -> Draw.Start in
+                guard ["random", "entry"].contains(order) else {
+                    throw .badInput(.init(option: "--order", field: "order"), "'\(order)' is not an order: give random or entry")
+                }
+                if shotgun {
+                    guard !twoTees else {
+                        throw .badInput(.init(option: "--two-tees", field: "twoTees"), "cannot go with --shotgun: choose one")
+                    }
+                    return .shotgun
+                }
+                guard let minutes = Draw.minutes(first) else {
+                    throw .badInput(.init(option: "--first", field: "first"), "'\(first)' is not a time: write it like 08:10")
+                }
+                return .teeTimes(first: minutes, interval: interval, twoTees: twoTees)
+            }
+            try await options.read { home, space in
+                let record = try home.competitions.resolveCompetition(space, competition)
+                let courseID = try home.courses.resolveCourse(space, course).id
+                _ = try await home.run(
+                    .draw(
+                        space: space, competition: record.id, course: courseID, size: size, start: start,
+                        shuffled: order == "random"),
+                    unlock: Passphrase.unlock(home))
+                let sheet = try home.competitions.sheet(space: space, competition: record.id)
+                options.show(Views.sheet(sheet), text: BoardText.sheet(sheet))
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "The draw: each group's start, tee time, players, indexes and markers.")
+        @OptionGroup var options: Reporting<SpaceOptions>
+        @Argument(help: "The competition.") var competition: String
+
+        func run() async throws {
+            try await CompetitionCommand.show(options, competition) { home, space, id in
+                let sheet = try home.competitions.sheet(space: space, competition: id)
+                return (Views.sheet(sheet), BoardText.sheet(sheet))
+            }
+        }
+    }
+
     /// What `add` and `remove` take: the competition and its games.
     struct Groups: ParsableArguments {
         @OptionGroup var options: SpaceOptions
@@ -142,11 +241,21 @@ struct CompetitionCommand: ParsableCommand {
         @Argument(help: "The competition.") var competition: String
 
         func run() async throws {
-            try await options.read { home, space in
-                let id = try home.competitions.resolveCompetition(space, competition).id
+            try await CompetitionCommand.show(options, competition) { home, space, id in
                 let board = try home.competitions.board(space: space, competition: id)
-                options.show(Views.board(board), text: BoardText.render(board))
+                return (Views.board(board), BoardText.render(board))
             }
+        }
+    }
+
+    /// A read of one competition, printed as JSON or text.
+    static func show(
+        _ options: Reporting<SpaceOptions>, _ competition: String,
+        _ make: (Home, SpaceID, CompetitionID) throws -> (JSON, String)
+    ) async throws {
+        try await options.read { home, space in
+            let (json, text) = try make(home, space, try home.competitions.resolveCompetition(space, competition).id)
+            options.show(json, text: text)
         }
     }
 

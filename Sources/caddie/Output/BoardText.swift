@@ -27,7 +27,11 @@ enum BoardText {
             }
         for division in board.board.divisions {
             lines.append("")
-            if let range = division.range { lines.append("Division \(division.number) (Playing Handicap \(range))") }
+            if let name = division.name {
+                lines.append("Division \(name)")
+            } else if let range = division.range {
+                lines.append("Division \(division.number) (Playing Handicap \(range))")
+            }
             lines.append(
                 "Pos  " + "Player".padding(toLength: width, withPad: " ", startingAt: 0) + pad("PH", 4) + pad("Thru", 5)
                     + figures.map { pad($0, 7) }.joined())
@@ -69,6 +73,33 @@ enum BoardText {
         if !board.notes.isEmpty {
             lines.append("")
             lines += board.notes.map { "Note: \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension BoardText {
+    /// The draw as the starter reads it: a block per group, its start and time, each player with their index, tee
+    /// and marker.
+    static func sheet(_ sheet: DrawSheet) -> String {
+        var lines = ["\(sheet.competition.name): \(sheet.entries) entrants, \(sheet.groups.count) groups"]
+        if sheet.groups.isEmpty {
+            lines.append("No draw yet: caddie competition draw \(sheet.competition.id.short) --course COURSE")
+        }
+        for group in sheet.groups {
+            lines.append("")
+            lines.append(
+                "Group \(group.label): "
+                    + (group.teeTime.map { "\($0) from the \(Dispute.ordinal(group.startHole))" }
+                        ?? "shotgun, the \(Dispute.ordinal(group.startHole))") + "  (game \(group.game.short))")
+            let width = max(6, group.players.map(\.player.name.count).max() ?? 6) + 2
+            for player in group.players {
+                lines.append(
+                    "  " + player.player.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                        + "index " + (player.index.map { $0 < 0 ? "+" + String(-$0) : String($0) } ?? "-")
+                        + ", tee \(player.tee)"
+                        + (player.marker.map { ", marked by \($0)" } ?? ""))
+            }
         }
         return lines.joined(separator: "\n")
     }
