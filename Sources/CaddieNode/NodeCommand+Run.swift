@@ -58,6 +58,8 @@ extension Home {
                     space: space, keys: keys, competition: competition, course: course, size: size, start: start,
                     shuffled: shuffled
                 ).op)
+        case .setCompetitionClosed(let space, let competition, let closed):
+            return .op(try competitions.setClosed(space: space, keys: keys, competition: competition, closed: closed))
         case .setCompetitionStatus(let space, let competition, let player, let status):
             return .op(
                 try competitions.setStatus(

@@ -45,6 +45,8 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     case importEntries(space: SpaceID, competition: CompetitionID, list: EntryList)
     /// A competition's draw made: its groups as games on `course`.
     case draw(space: SpaceID, competition: CompetitionID, course: CourseID, size: Int, start: Draw.Start, shuffled: Bool)
+    /// A competition closed (its groups' games finished) or reopened.
+    case setCompetitionClosed(space: SpaceID, competition: CompetitionID, closed: Bool)
     /// The committee's mark of a player in a competition (NR, DQ), or nil to clear it.
     case setCompetitionStatus(space: SpaceID, competition: CompetitionID, player: PlayerID, status: Competition.Status?)
     /// Who marks a player in a game.

@@ -69,6 +69,24 @@ struct CompetitionCLITests {
             #expect((after["twos"] as? [[String: Any]])?.isEmpty == true)
         }
         #expect(try homes[0].stateHash() == homes[1].stateHash())
+        // The results as CSV and as a page; then the committee closes the competition: both groups finished.
+        let csv = try homes[0].ok(["competition", "results", "Medal"]).stdout.split(separator: "\r\n")
+        #expect(csv.first?.hasPrefix("division,position,player,group,") == true)
+        #expect(csv.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false)[1] } == ["1", "NR", "DQ"])
+        #expect(csv.dropFirst().first?.contains(",Ana,") == true && csv.dropFirst().first?.contains(",36,") == true)
+        try homes[0].fails(["competition", "results", "Medal", "--format", "pdf"], saying: "give csv or html")
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-results-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        try homes[0].ok(["competition", "results", "Medal", "--format", "html", "--out", page.path])
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("<h1>Medal</h1>") && html.contains("<td class=\"name\">Ana</td>") && !html.contains("<script"))
+        try homes[0].ok(["competition", "close", "Medal"])
+        let games = try #require(try homes[0].ok(["game", "list", "--json"]).json() as? [[String: Any]])
+        #expect(
+            games.filter { [first, second].contains($0["game"] as? String) }.map { $0["finished"] as? Bool } == [true, true])
+        try homes[0].fails(["competition", "close", "Medal"], saying: "is closed already")
+        try homes[0].fails(["competition", "remove", "Medal", first], saying: "is closed: reopen it first")
+        try homes[0].ok(["competition", "close", "Medal", "--reopen"])
     }
 
     @Test("an entry list from CSV (a bad row refused whole), the draw from two tees, the index frozen, named divisions")

@@ -213,6 +213,8 @@ public struct CompetitionRecord: Hashable, Sendable {
     public let divisions: [Int]
     /// Whether the twos are shared per division.
     public let twosByDivision: Bool
+    /// Whether the committee closed it (`closed` 1): its groups' games were finished with it.
+    public let closed: Bool
     /// What the committee marked of a player: "NR" or "DQ" (`status.<player id>` fields; an empty text clears it).
     public let statuses: [PlayerID: String]
     /// The entry list as imported (`entry.<player id>` fields; an empty text clears one).
@@ -268,6 +270,7 @@ public struct CompetitionRecord: Hashable, Sendable {
         allowance = Int(clamping: min(100, max(1, fields["allowance"]?.integer ?? 95)))
         divisions = (fields["divisions"]?.text ?? "").split(separator: ",").compactMap { Int($0) }.sorted()
         twosByDivision = fields["twos"]?.text == "division"
+        closed = (fields["closed"]?.integer ?? 0) != 0
         var statuses: [PlayerID: String] = [:]
         var entries: [PlayerID: Entry] = [:]
         for (name, value) in fields {

@@ -148,6 +148,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, games: [GameID], add: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
+        try refuseIfClosed(record)
         guard !games.isEmpty else {
             throw .badInput(.init(option: "the games", field: "games"), "are missing: name at least one game")
         }
@@ -170,6 +171,35 @@ extension CompetitionService {
             }
         }
         return try append(space: space, keys: keys, changes: changes).id
+    }
+
+    /// The committee closes the competition: every group's game finished (so each card enters its player's
+    /// handicap record, as any finished game does) and the competition marked closed, in one op; or reopens it
+    /// (the games stay finished: `caddie game reopen` reopens one to correct it).
+    public func setClosed(
+        space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, closed: Bool
+    ) throws(NodeError) -> OpID {
+        let record = try self.competition(space, competition)
+        guard record.closed != closed else {
+            throw .conflict("\(record.name) is \(closed ? "closed" : "open") already")
+        }
+        var changes: [Change] = [.set(competition, fields: ["closed": .integer(closed ? 1 : 0)])]
+        if closed {
+            let groups = try rounds.games(space).filter { $0.competition == competition }
+            guard !groups.isEmpty else {
+                throw .conflict("\(record.name) has no groups: there is nothing to close")
+            }
+            for game in groups where !game.finished { changes.append(.set(game.id, fields: ["finished": .integer(1)])) }
+        }
+        return try append(space: space, keys: keys, changes: changes).id
+    }
+
+    /// Refuses a change to the field or the draw of a closed competition.
+    func refuseIfClosed(_ record: CompetitionRecord) throws(NodeError) {
+        guard !record.closed else {
+            throw .conflict(
+                "\(record.name) is closed: reopen it first (`caddie competition close \(record.id.short) --reopen`)")
+        }
     }
 
     /// The committee marks a player of the competition no return or disqualified, or clears the mark (nil).
@@ -213,6 +243,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, list: EntryList
     ) throws(NodeError) -> Imported {
         let record = try self.competition(space, competition)
+        try refuseIfClosed(record)
         let groups = try rounds.games(space).filter { $0.competition == competition }
         guard groups.isEmpty else {
             throw .conflict(
@@ -277,6 +308,7 @@ extension CompetitionService {
         start: Draw.Start, shuffled: Bool
     ) throws(NodeError) -> Drawn {
         let record = try self.competition(space, competition)
+        try refuseIfClosed(record)
         guard (2...4).contains(size) else {
             throw .badInput(.init(option: "--size", field: "size"), "is \(size): groups are of 2, 3 or 4 players")
         }

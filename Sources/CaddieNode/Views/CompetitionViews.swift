@@ -8,7 +8,7 @@ extension Views {
             ("competition", .string(record.id.hex)), ("name", .string(record.name)), ("scoring", .string(record.scoring)),
             ("countback", .string(record.countback)), ("allowance", .int(record.allowance)),
             ("divisions", .array(record.divisions.map { .int($0) })), ("twosByDivision", .bool(record.twosByDivision)),
-            ("created", .string(time(milliseconds: record.createdAt))),
+            ("created", .string(time(milliseconds: record.createdAt))), ("closed", .bool(record.closed)),
         ])
     }
 

@@ -12,6 +12,7 @@ struct CompetitionCommand: ParsableCommand {
         abstract: "Run a club competition: create it, make games its groups, mark NR or DQ, print the board.",
         subcommands: [
             New.self, List.self, Entries.self, DrawCommand.self, Show.self, Add.self, Remove.self, Mark.self, Board.self,
+            Results.self, Close.self,
         ])
 
     struct New: AsyncParsableCommand {
@@ -37,7 +38,8 @@ struct CompetitionCommand: ParsableCommand {
                     .object([("competition", .string(id.hex))]),
                     text: "Created competition \(name): \(id.hex)\n"
                         + "  \(chosen.scoring.title), \(chosen.allowance)% allowance, ties by \(chosen.countback.title)\n"
-                        + "  make each group's game part of it: caddie competition add \(id.short) GAME...")
+                        + "  next: caddie competition entries \(id.short) FILE.csv, then caddie competition draw "
+                        + "\(id.short) --course COURSE (or add games made by hand: caddie competition add \(id.short) GAME...)")
             }
         }
 
@@ -244,6 +246,53 @@ struct CompetitionCommand: ParsableCommand {
             try await CompetitionCommand.show(options, competition) { home, space, id in
                 let board = try home.competitions.board(space: space, competition: id)
                 return (Views.board(board), BoardText.render(board))
+            }
+        }
+    }
+
+    struct Results: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "results", abstract: "The results to print or publish: CSV or a one-page HTML, per division.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The competition.") var competition: String
+        @Option(help: "csv or html.") var format = "csv"
+        @Option(help: "Write to this file (else standard output).") var out: String?
+
+        func run() async throws {
+            let html = try guardedValue { () throws(NodeError) -> Bool in
+                guard ["csv", "html"].contains(format) else {
+                    throw .badInput(.init(option: "--format", field: "format"), "'\(format)' is not a format: give csv or html")
+                }
+                return format == "html"
+            }
+            try await options.read { home, space in
+                let id = try home.competitions.resolveCompetition(space, competition).id
+                let board = try home.competitions.board(space: space, competition: id)
+                let text = html ? board.html : board.csv
+                guard let out else { return FileHandle.standardOutput.write(Data(text.utf8)) }
+                try Console.write(Data(text.utf8), to: out)
+                Console.print("Wrote the results of \(board.competition.name) to \(out)")
+            }
+        }
+    }
+
+    struct Close: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "close",
+            abstract: "Close the competition: every group's game finished, so each card enters its handicap record.",
+            discussion: "Closing refuses further entries, draws and groups; --reopen opens it again (the games stay "
+                + "finished: `caddie game reopen GAME` to correct one).")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The competition.") var competition: String
+        @Flag(help: "Open a closed competition again.") var reopen = false
+
+        func run() async throws {
+            try await options.read { home, space in
+                let record = try home.competitions.resolveCompetition(space, competition)
+                _ = try await home.run(
+                    .setCompetitionClosed(space: space, competition: record.id, closed: !reopen),
+                    unlock: Passphrase.unlock(home))
+                Console.print(reopen ? "Reopened \(record.name)" : "Closed \(record.name): its groups' games are finished")
             }
         }
     }
