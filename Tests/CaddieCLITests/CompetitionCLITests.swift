@@ -133,6 +133,19 @@ struct CompetitionCLITests {
         #expect(first.map { $0["marker"] as? String } == ["Brown, Bob", "Ann"])
         #expect(first.map { $0["index"] as? Double } == [8.4, 14.2], "the list's index, not Ann's own 20")
         try home.fails(["competition", "draw", "Medal", "--course", course], saying: "is made already (2 groups)")
+        // The starter's sheet: a block per group with a QR code of the group's card at the web app's address.
+        let sheetFile = folder.appendingPathComponent("sheet.html").path
+        try home.ok([
+            "competition", "show", "Medal", "--format", "html", "--url", "https://caddie.test:7443", "--out", sheetFile,
+        ])
+        let page = try String(contentsOfFile: sheetFile, encoding: .utf8)
+        let games = groups.compactMap { $0["game"] as? String }
+        #expect(games.allSatisfy { page.contains("https://caddie.test:7443/#/game/\($0)") })
+        #expect(page.components(separatedBy: "<svg").count == 3 && !page.contains("<script"))
+        #expect(page.contains("<b>Brown, Bob</b>") && page.contains("marked by Ann"))
+        try home.fails(
+            ["competition", "show", "Medal", "--format", "html", "--url", "http://caddie.test"],
+            saying: "is not the web app's HTTPS address")
         try home.fails(["competition", "entries", "Medal", list], saying: "can no longer change")
         // The board plays Ann off the list's 8.4 even after her own index changes; her game's standings follow the
         // new one.

@@ -169,14 +169,48 @@ struct CompetitionCommand: ParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "The draw: each group's start, tee time, players, indexes and markers.")
+            commandName: "show", abstract: "The draw: each group's start, tee time, players, indexes and markers.",
+            discussion: "--format html makes the starter's sheet to print: a block per group with a QR code that opens "
+                + "the group's card on a phone (at --url, else at the HTTPS address of the node running on this home).")
         @OptionGroup var options: Reporting<SpaceOptions>
         @Argument(help: "The competition.") var competition: String
+        @Option(help: "text (default) or html: the sheet to print, with a QR code per group.") var format = "text"
+        @Option(help: "Write the sheet to this file (else standard output).") var out: String?
+        @Option(help: "The web app's address for the QR codes, e.g. https://clubhouse.local:7443.") var url: String?
 
         func run() async throws {
-            try await CompetitionCommand.show(options, competition) { home, space, id in
-                let sheet = try home.competitions.sheet(space: space, competition: id)
-                return (Views.sheet(sheet), BoardText.sheet(sheet))
+            guard format == "html" else {
+                try await guarded {
+                    guard format == "text" else {
+                        throw NodeError.badInput(
+                            .init(option: "--format", field: "format"), "'\(format)' is not a format: give text or html")
+                    }
+                }
+                return try await CompetitionCommand.show(options, competition) { home, space, id in
+                    let sheet = try home.competitions.sheet(space: space, competition: id)
+                    return (Views.sheet(sheet), BoardText.sheet(sheet))
+                }
+            }
+            try await options.read { home, space in
+                let sheet = try home.competitions.sheet(
+                    space: space, competition: try home.competitions.resolveCompetition(space, competition).id)
+                var base = url
+                if base == nil, let endpoint = try HTTPEndpoint.read(home), endpoint.scheme == "https" {
+                    base = "https://\(try Web.Link.address(endpoint: endpoint, given: nil)):\(endpoint.port)"
+                }
+                if let given = base {
+                    guard given.hasPrefix("https://"), URL(string: given)?.host != nil else {
+                        throw NodeError.badInput(
+                            .init(option: "--url", field: "url"),
+                            "'\(given)' is not the web app's HTTPS address: give it like https://clubhouse.local:7443")
+                    }
+                }
+                let page = BoardText.sheetHTML(sheet, base: base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+                guard let out else { return FileHandle.standardOutput.write(Data(page.utf8)) }
+                try Console.write(Data(page.utf8), to: out)
+                Console.print(
+                    "Wrote the draw sheet of \(sheet.competition.name) to \(out)"
+                        + (base == nil ? " (no QR codes: give --url, or run `caddie serve --https`)" : ""))
             }
         }
     }

@@ -1,3 +1,4 @@
+import CaddieAPI
 import CaddieCore
 import CaddieNode
 import CaddieServices
@@ -102,5 +103,62 @@ extension BoardText {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension BoardText {
+    /// The starter's sheet: one self-contained page (no script, no external file) with a block per group, its start,
+    /// its players with their index, tee and marker, and a QR code that opens the group's card at `base`.
+    static func sheetHTML(_ sheet: DrawSheet, base: String?) -> String {
+        func esc(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        let name = esc(sheet.competition.name)
+        let scan =
+            base == nil
+            ? "" : " Scan your group's code with a phone that trusts this node (caddie web authority) to open its card."
+        var out = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <title>Draw: \(name)</title>
+            <style>
+            @page { size: A4 portrait; margin: 10mm; }
+            body { font: 10pt/1.3 "DejaVu Sans", Helvetica, Arial, sans-serif; color: #111; margin: 0; }
+            h1 { font-size: 16pt; margin: 0 0 1mm; }
+            .meta { color: #333; margin: 0 0 3mm; }
+            .groups { display: grid; grid-template-columns: 1fr 1fr; gap: 3mm; }
+            .group { border: 0.4mm solid #888; border-radius: 2mm; padding: 2mm; display: flex; gap: 2mm;
+              break-inside: avoid; }
+            .group h2 { font-size: 11pt; margin: 0 0 1mm; }
+            .group table { border-collapse: collapse; font-size: 8.5pt; }
+            .group td { padding: 0.4mm 1.5mm 0.4mm 0; vertical-align: top; white-space: nowrap; }
+            .qr { width: 28mm; flex: none; text-align: center; font-size: 6pt; word-break: break-all; color: #444; }
+            .qr svg { width: 28mm; height: 28mm; display: block; }
+            </style></head><body>
+            <h1>\(name)</h1>
+            <p class="meta">\(sheet.entries) entrants, \(sheet.groups.count) groups. Each player is marked by the one \
+            named beside them.\(scan)</p>
+            <div class="groups">
+
+            """
+        for group in sheet.groups {
+            let start =
+                group.teeTime.map { "\($0) from the \(Dispute.ordinal(group.startHole))" }
+                ?? "shotgun, the \(Dispute.ordinal(group.startHole))"
+            out += "<section class=\"group\"><div><h2>Group \(esc(group.label)) · \(esc(start))</h2><table>\n"
+            for player in group.players {
+                let index = player.index.map { $0 < 0 ? "+" + String(-$0) : String($0) } ?? "-"
+                out += "<tr><td><b>\(esc(player.player.name))</b></td><td>\(esc(index))</td><td>tee \(esc(player.tee))</td>"
+                out += "<td>\(player.marker.map { "marked by " + esc($0) } ?? "")</td></tr>\n"
+            }
+            out += "</table></div>"
+            if let base {
+                let link = "\(base)/#/game/\(group.game.hex)"
+                out += "<div class=\"qr\">\(QRCode.svg(link) ?? "")\(esc(link))</div>"
+            }
+            out += "</section>\n"
+        }
+        return out + "</div></body></html>\n"
     }
 }
