@@ -7,6 +7,7 @@
 #
 #   bash Deploy/demo.sh          static peers on loopback, anywhere
 #   bash Deploy/demo.sh --lab    as root: four hosts in the network lab find each other over mDNS
+#   bash Deploy/demo.sh --club   a club's Stableford on one clubhouse home: entries, draw, board, results
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"

@@ -43,6 +43,26 @@ struct DemoTests {
         #expect(message.contains("--formats names an unknown format 'golf': choose from stroke,"), "\(message)")
     }
 
+    @Test("the club demo: a bad entry list refused, 48 entrants drawn, the board with its countback, a DQ, the close")
+    func clubDemoRuns() throws {
+        let (status, text, errors) = try Self.demo(["--club"])
+        #expect(status == 0, "\(errors)")
+        #expect(text.contains("refused: entries.csv line 3: Ben Moreau's index 'twelve' is not a Handicap Index"))
+        #expect(text.contains("48 entrants, 48 new players"))
+        #expect(text.contains("12 groups, 48 players"))
+        #expect(text.contains("864 entries"))
+        #expect(text.range(of: #"\(last (9|6|3): \d+ v \d+"#, options: .regularExpression) != nil, "a tie counted back")
+        #expect(text.contains("Division Low") && text.contains("Division High"))
+        #expect(text.contains("   DQ   "), "the disqualified player is listed as DQ")
+        #expect(text.contains("has 1 open dispute"))
+        #expect(text.contains("closed: every group's game finished"))
+        // The scratch home is removed at the end.
+        let folder = text.range(of: #"/[^ )]*caddie-club-demo-[A-F0-9-]{36}"#, options: .regularExpression).map {
+            String(text[$0])
+        }
+        #expect(folder.map { !FileManager.default.fileExists(atPath: $0) } == true, "\(folder ?? "no folder printed")")
+    }
+
     /// Runs `caddie demo` with these arguments to its end (or the command deadline): its status, output and errors.
     static func demo(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()

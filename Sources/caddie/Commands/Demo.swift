@@ -31,6 +31,11 @@ struct Demo: AsyncParsableCommand {
             discussion: "Net skins and a Nassau by default. Sides are Ana & Cleo v Ben & Dev; the Wolf's partners and "
                 + "Bingo Bango Bongo's points are entered for every hole."))
     var formats: String?
+    @Flag(
+        help: ArgumentHelp(
+            "A club's Stableford instead: 48 entrants from a CSV, a shotgun draw, every card scored, the board with "
+                + "its countback, the results and the close, on one clubhouse home (docs/competitions.md)."))
+    var club = false
 
     static let names = ["Ana", "Ben", "Cleo", "Dev"]
     static let indexes = [12.4, 18.0, 7.6, 26.3]
@@ -44,6 +49,13 @@ struct Demo: AsyncParsableCommand {
     static let passphrase = "demo passphrase"
 
     func run() async throws {
+        if club {
+            return try await guarded {
+                let demo = try ClubDemo()
+                defer { demo.finish(keep: keep) }
+                try await demo.play()
+            }
+        }
         try await guarded {
             var chosen = ["stroke", "stableford", "skins", "nassau"]
             if let formats {

@@ -1,0 +1,136 @@
+import CaddieCodes
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+
+/// `caddie demo --club`: a club's Stableford on one clubhouse home, compressed: 48 entrants from a CSV, a shotgun
+/// draw of 12 groups, every card scored (a pick-up and a dispute among them), a tie decided by the countback, a
+/// disqualification, the board, the results and the close. In this process, on a home in a scratch folder.
+final class ClubDemo {
+    let folder: URL
+    let home: Home
+    let started = Date()
+    static let size = 48
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-club-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        home = try Home(path: folder.appendingPathComponent("clubhouse").path)
+    }
+
+    func say(_ text: String) { Console.print(text) }
+
+    /// The entry list: 48 players, indexes from 2 to 35, two divisions by name.
+    static func entriesCSV() -> String {
+        let first = ["Ana", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"]
+        let last = ["Moreau", "Novak", "Okafor", "Park"]
+        var rows = ["name,index,tee,division,club"]
+        for number in 0..<size {
+            let index = 2.0 + Double((number * 37) % 331) / 10
+            let division = index <= 18 ? "Low" : "High"
+            rows.append("\(first[number % 12]) \(last[number / 12]),\(index),Yellow,\(division),C\(1000 + number)")
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+
+    /// A player's strokes on a hole, the same on every run: par, plus a share of the handicap's strokes, plus a
+    /// little scatter.
+    static func strokes(player: Int, hole: Int, par: Int, index: Double) -> Int {
+        let scatter = (player * 31 + hole * 17 + player * hole) % 7
+        let extra = index > 20 ? (scatter < 3 ? 2 : 1) : index > 10 ? (scatter < 4 ? 1 : 0) : (scatter < 2 ? 1 : 0)
+        return max(2, par + extra - (scatter == 6 && (player + hole) % 3 == 0 ? 1 : 0))
+    }
+
+    func play() async throws {
+        say("== The committee's clubhouse home (under \(folder.path))")
+        _ = try home.login(name: "Committee", passphrase: Demo.passphrase)
+        let space = try home.spaces.createSpace(name: "Club", passphrase: Demo.passphrase).space
+        let keys = try home.unlock(passphrase: Demo.passphrase)
+        let course = try home.courses.importCourses(space: space, keys: keys, data: Data(DemoRun.demoCourse.utf8))[0].id
+        let record = try home.courses.course(space, course)
+        let competition = try home.competitions.newCompetition(
+            space: space, keys: keys, name: "Saturday Stableford",
+            settings: .init(scoring: .stableford, countback: .randa, allowance: 95))
+        say("   competition Saturday Stableford: Stableford, 95% allowance, ties by the R&A's countback")
+
+        say("== The entry list from the club's spreadsheet: a bad row first, then the real one")
+        let bad = "name,index,tee\nAna Moreau,12.4,Yellow\nBen Moreau,twelve,Yellow\n"
+        do {
+            _ = try EntryList(csv: bad)
+        } catch {
+            say("   refused: entries.csv \(error); nothing was imported")
+        }
+        let list = try EntryList(csv: Self.entriesCSV())
+        let imported = try home.competitions.importEntries(space: space, keys: keys, competition: competition, list: list)
+        say("   \(imported.entries) entrants, \(imported.newPlayers) new players, two divisions (Low, High)")
+
+        say("== The draw: a shotgun, 12 groups of four on holes 1-12, each player marked by the next in the group")
+        let drawn = try home.competitions.draw(
+            space: space, keys: keys, competition: competition, course: course, size: 4, start: .shotgun, shuffled: false)
+        let sheet = try home.competitions.sheet(space: space, competition: competition)
+        for group in sheet.groups.prefix(2) {
+            say(
+                "   group \(group.label): "
+                    + group.players.map { "\($0.player.name) (\($0.index.map { String($0) } ?? "-"))" }.joined(separator: ", "))
+        }
+        say("   ... and \(drawn.groups.count - 2) more")
+
+        say("== The day, compressed: every card scored, hole by hole")
+        let entries = try home.competitions.competition(space, competition).entries
+        let order = entries.sorted { $0.value.order < $1.value.order }.map(\.key)
+        var entered = 0
+        let scoring = Date()
+        for group in drawn.groups {
+            let holes = HandicapService.holesPlayed(try home.rounds.game(space, group.game), course: record)
+            for hole in holes {
+                let par = record.hole(hole)?.par(tee: "Yellow") ?? 4
+                for player in group.players {
+                    let number = order.firstIndex(of: player) ?? 0
+                    // The 8th entrant picks up on the 5th: 0 points there, still on the board (Stableford).
+                    let entry: ScoreEntry =
+                        number == 7 && hole == 5
+                        ? .pickUp
+                        : try ScoreEntry(
+                            strokes: Self.strokes(player: number, hole: hole, par: par, index: entries[player]?.index ?? 18))
+                    _ = try home.rounds.score(
+                        space: space, keys: keys, game: group.game, player: player, hole: hole, entry: entry)
+                    entered += 1
+                }
+            }
+        }
+        say(String(format: "   %d entries in %.1f s", entered, Date().timeIntervalSince(scoring)))
+        // Two markers disagree on a cell: a value entered without having seen the first stands beside it.
+        let disputed = drawn.groups[2]
+        _ = try home.rounds.score(
+            space: space, keys: keys, game: disputed.game, player: disputed.players[1], hole: 7,
+            entry: try ScoreEntry(strokes: 9), seen: [])
+        say("   a dispute in group \(disputed.label): two values of one cell, both kept until the group settles it")
+        let ruledOut = drawn.groups[5].players[0]
+        _ = try home.competitions.setStatus(
+            space: space, keys: keys, competition: competition, player: ruledOut, status: .disqualified)
+        say("   the committee disqualifies \(try home.rounds.player(space, ruledOut).name)")
+
+        say("== The board")
+        let board = try home.competitions.board(space: space, competition: competition)
+        say(BoardText.render(board).split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
+        let decided = board.board.divisions.flatMap(\.lines).filter { $0.decidedBy != nil }.count
+        say("   \(decided) lines decided or left equal by the countback")
+
+        say("== Results and the close")
+        let results = folder.appendingPathComponent("results.html")
+        try Console.write(Data(board.html.utf8), to: results.path)
+        _ = try home.competitions.setClosed(space: space, keys: keys, competition: competition, closed: true)
+        say("   results page: \(results.path)")
+        say("   closed: every group's game finished, each card now counts for its player's handicap record")
+        say(String(format: "== Done in %.1f s", Date().timeIntervalSince(started)))
+    }
+
+    func finish(keep: Bool) {
+        if keep {
+            say("   kept: \(folder.path)")
+        } else {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+}
