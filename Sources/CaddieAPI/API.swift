@@ -194,6 +194,15 @@ public struct NodeAPI: Sendable {
                     try await read { try home.handicaps.standings(space: id, game: try home.rounds.resolveGame(id, game).id) }))
         }
         listRoute(space, "competitions", { try home.competitions.competitions($0) }, as: Views.competition)
+        space.on("competitions/:competition/draw", method: .get) { _, context in
+            let (id, competition) = try await spaceParameters(context, "competition")
+            return Response.json(
+                Views.sheet(
+                    try await read {
+                        try home.competitions.sheet(
+                            space: id, competition: try home.competitions.resolveCompetition(id, competition).id)
+                    }))
+        }
         space.on("competitions/:competition/board", method: .get) { _, context in
             let (id, competition) = try await spaceParameters(context, "competition")
             return Response.json(

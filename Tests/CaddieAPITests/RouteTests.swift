@@ -200,6 +200,12 @@ struct RouteTests {
             try await client.execute(uri: base + "/Stableford/board", method: .get, headers: auth) { response in
                 #expect(response.status == .notFound)
             }
+            try await client.execute(uri: base + "/Medal/draw", method: .get, headers: auth) { response in
+                #expect(response.status == .ok)
+                let groups = try #require(try Self.json(response.body)["groups"] as? [[String: Any]])
+                #expect(groups.map { $0["game"] as? String } == [round.games[0].hex])
+                #expect((groups.first?["players"] as? [[String: Any]])?.isEmpty == false)
+            }
         }
     }
 
