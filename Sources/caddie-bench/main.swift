@@ -27,6 +27,8 @@ struct Options {
     var convergeOnly = false
     var cardGames = 40
     var cardOnly = false
+    var boardOnly = false
+    var boardEntrants = 160
     var cardHome: String?
     var pycrdtSeconds: Double?
     var loroSeconds: Double?
@@ -58,6 +60,8 @@ struct Options {
             case "--converge-only": convergeOnly = true
             case "--card-games": cardGames = try number()
             case "--card-only": cardOnly = true
+            case "--board-only": boardOnly = true
+            case "--board-entrants": boardEntrants = try number()
             case "--card-home":
                 guard let path = iterator.next(), !FileManager.default.fileExists(atPath: path) else {
                     throw BenchError("--card-home needs a path that does not exist yet (the home is left there)")
@@ -75,7 +79,7 @@ struct Options {
                 loroSeconds = value
             case "-h", "--help":
                 print(
-                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--pycrdt-seconds S] [--loro-seconds S]"
+                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--board-only] [--board-entrants N] [--pycrdt-seconds S] [--loro-seconds S]"
                 )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
@@ -143,6 +147,11 @@ func run() async throws {
             if let fastest = peers.map(\.1).min() { figures.append(("convergeRatioToFaster", caddie / fastest, "x")) }
         }
         report(figures, options: options, directory: directory)
+        return
+    }
+    if options.boardOnly {
+        report(
+            try BoardBench(directory: directory, entrants: options.boardEntrants).run(), options: options, directory: directory)
         return
     }
     if options.cardOnly {

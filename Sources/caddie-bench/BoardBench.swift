@@ -1,0 +1,77 @@
+import CaddieCore
+import CaddieCrypto
+import CaddieNode
+import CaddieServices
+import CaddieStore
+import Foundation
+
+/// A club's competition at the size of a field (docs/competitions.md): 160 entrants from a CSV, a shotgun draw of
+/// 40 groups on a sample course, every card scored, then the board computed from the merged state. Times the entry
+/// list's import and the draw (one op each), and the board (median of several runs), and says how many bytes the
+/// whole board is as JSON: what a board event would carry today if it sent the whole board, not what changed.
+struct BoardBench {
+    let directory: URL
+    let entrants: Int
+    let runs = 9
+
+    func run() throws -> [(String, Double, String)] {
+        let passphrase = "bench passphrase"
+        let home = try Home(path: directory.appendingPathComponent("board-home").path)
+        _ = try home.login(name: "Committee", passphrase: passphrase)
+        let space = try home.spaces.createSpace(name: "Club", passphrase: passphrase).space
+        let keys = try home.unlock(passphrase: passphrase)
+        guard let file = try CourseService.sampleCourseFiles().first(where: { $0.name == "haagsche.json" }) else {
+            throw BenchError("the sample course haagsche.json is missing")
+        }
+        let course = try home.courses.course(
+            space, try home.courses.importCourses(space: space, keys: keys, data: file.data)[0].id)
+        guard let tee = course.tees.first(where: { $0.rating != nil && $0.slope != nil && $0.par != nil }) else {
+            throw BenchError("the sample course has no rated tee")
+        }
+        let competition = try home.competitions.newCompetition(
+            space: space, keys: keys, name: "Bench Stableford", settings: .init(scoring: .stableford, divisions: [12, 24]))
+        var csv = "name,index,tee\n"
+        for number in 0..<entrants { csv += "Player \(number + 1),\(Double((number * 37) % 360) / 10),\(tee.name)\n" }
+        let list = try EntryList(csv: csv)
+        var drawn: CompetitionService.Drawn?
+        let importTime = try seconds {
+            _ = try home.competitions.importEntries(space: space, keys: keys, competition: competition, list: list)
+        }
+        let drawTime = try seconds {
+            drawn = try home.competitions.draw(
+                space: space, keys: keys, competition: competition, course: course.id, size: 4, start: .shotgun,
+                shuffled: true)
+        }
+        guard let drawn else { throw BenchError("no draw") }
+        for (number, group) in drawn.groups.enumerated() {
+            var edits: [(changes: [Change], pred: [OpID])] = []
+            for (index, player) in group.players.enumerated() {
+                for hole in 1...18 {
+                    let strokes = 3 + (hole * 7 + index * 3 + number) % 4
+                    let entry = try ScoreEntry(strokes: strokes)
+                    edits.append(([Change.score(game: group.game, player: player, hole: hole, entry: entry)], []))
+                }
+            }
+            _ = try home.store.appendBatch(space: space, signer: keys.device, edits: edits, now: Home.now())
+        }
+        var times: [Double] = []
+        var bytes = 0
+        var lines = 0
+        for _ in 0..<runs {
+            var board: CompetitionBoard?
+            times.append(try seconds { board = try home.competitions.board(space: space, competition: competition) } * 1000)
+            guard let board else { throw BenchError("no board") }
+            bytes = Views.board(board).text.utf8.count
+            lines = board.board.divisions.reduce(0) { $0 + $1.lines.count }
+        }
+        guard lines == entrants else { throw BenchError("the board has \(lines) lines for \(entrants) entrants") }
+        return [
+            ("boardEntrants", Double(entrants), "players"),
+            ("boardGroups", Double(drawn.groups.count), "groups"),
+            ("boardImportEntriesMs", importTime * 1000, "ms"),
+            ("boardDrawMs", drawTime * 1000, "ms"),
+            ("boardComputeMedianMs", times.sorted()[runs / 2], "ms"),
+            ("boardJSONBytes", Double(bytes), "bytes"),
+        ]
+    }
+}
