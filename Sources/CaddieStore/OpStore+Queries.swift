@@ -79,6 +79,19 @@ extension OpStore {
         }
     }
 
+    /// The user whose device wrote a record's field as it stands; nil when the record has no such field.
+    public func fieldWriter(_ space: SpaceID, kind: EntityKind, id: EntityID, field: String) throws(StoreError) -> PublicKey? {
+        try read { db in
+            try Data.fetchOne(
+                db,
+                sql: """
+                    SELECT m.user FROM lww l JOIN member m ON m.space = l.space AND m.device = l.device
+                    WHERE l.space = ? AND l.kind = ? AND l.id = ? AND l.field = ?
+                    """, arguments: [space, Int64(kind.rawValue), id, field]
+            ).flatMap { PublicKey(bytes: [UInt8]($0)) }
+        }
+    }
+
     /// The games, players or courses of a space by their typed ids, with their fields.
     public func records<Kind>(
         _ space: SpaceID, _ kind: Kind.Type

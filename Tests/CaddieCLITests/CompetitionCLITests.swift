@@ -6,7 +6,7 @@ import Testing
 /// homes; bad input refused with nothing written.
 @Suite("competitions: groups, board, countback, NR and DQ across two homes")
 struct CompetitionCLITests {
-    @Test("two groups of a 9-hole medal: a tie counted back, a pick-up NR, a DQ from the other home, the twos")
+    @Test("two groups of a 9-hole medal: a tie counted back, a pick-up NR, a DQ by the committee only, the twos")
     func boardAcrossTwoHomes() throws {
         let homes = try ["Ana", "Ben"].map { try CLI(name: $0) }
         defer { homes.forEach { $0.remove() } }
@@ -56,9 +56,12 @@ struct CompetitionCLITests {
         let text = try homes[0].ok(["competition", "board", "Medal"]).stdout
         #expect(text.contains("(last 6: 24 v 26)"), "\(text)")
         #expect(text.contains("Twos: 1, a share each: Cal (1st)"), "\(text)")
-        // The committee (here on Ben's home) disqualifies Cal: Ana's home shows it after a merge, and Cal's two
-        // leaves the pool.
-        try homes[1].ok(["competition", "mark", "Medal", "Cal", "dq"])
+        // Only the competition's creator runs its committee's commands: Ben's home is refused, and nothing is
+        // written; Ana disqualifies Cal, and Ben's home shows it after a merge, Cal's two out of the pool.
+        let before = try homes[1].stateHash()
+        try homes[1].fails(["competition", "mark", "Medal", "Cal", "dq"], saying: "only Ana, who created Medal")
+        #expect(try homes[1].stateHash() == before)
+        try homes[0].ok(["competition", "mark", "Medal", "Cal", "dq"])
         try RoundTests.merge(homes)
         for home in homes {
             let after = try #require(try home.ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])

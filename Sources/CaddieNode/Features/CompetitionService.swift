@@ -148,6 +148,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, games: [GameID], add: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
         try refuseIfClosed(record)
         guard !games.isEmpty else {
             throw .badInput(.init(option: "the games", field: "games"), "are missing: name at least one game")
@@ -180,6 +181,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, closed: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
         guard record.closed != closed else {
             throw .conflict("\(record.name) is \(closed ? "closed" : "open") already")
         }
@@ -192,6 +194,18 @@ extension CompetitionService {
             for game in groups where !game.finished { changes.append(.set(game.id, fields: ["finished": .integer(1)])) }
         }
         return try append(space: space, keys: keys, changes: changes).id
+    }
+
+    /// Refuses a committee's command (the list, the draw, the groups, a mark, the close) from anyone but the user
+    /// who created the competition. This is this node's check of its own commands, as for a finished game: a node
+    /// does not refuse such a change from a peer, and the audit names whoever made one.
+    func requireCommittee(_ record: CompetitionRecord, space: SpaceID) throws(NodeError) {
+        let creator = try run { try store.fieldWriter(space, kind: .competition, id: record.id.entity, field: "created") }
+        guard let creator, creator != (try identity().userKey) else { return }
+        let name = (try? run { try store.members(space) })?.first { $0.user == creator }?.displayName ?? "the user who created it"
+        throw .refused(
+            "only \(name), who created \(record.name), runs its committee's commands (the entry list, the draw, the "
+                + "groups, NR and DQ, the close): ask them, or run it on their device")
     }
 
     /// Refuses a change to the field or the draw of a closed competition.
@@ -207,6 +221,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, player: PlayerID, status: Competition.Status?
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
         let groups = try rounds.games(space).filter { $0.competition == competition }
         var entered = false
         for game in groups {
@@ -243,6 +258,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, list: EntryList
     ) throws(NodeError) -> Imported {
         let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
         try refuseIfClosed(record)
         let groups = try rounds.games(space).filter { $0.competition == competition }
         guard groups.isEmpty else {
@@ -308,6 +324,7 @@ extension CompetitionService {
         start: Draw.Start, shuffled: Bool
     ) throws(NodeError) -> Drawn {
         let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
         try refuseIfClosed(record)
         guard (2...4).contains(size) else {
             throw .badInput(.init(option: "--size", field: "size"), "is \(size): groups are of 2, 3 or 4 players")

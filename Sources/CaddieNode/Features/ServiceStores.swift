@@ -53,6 +53,8 @@ protocol CourseStore: RecordStore {}
 /// `CompetitionService`: competitions and games (records), and the rosters of its groups.
 protocol CompetitionStore: RecordStore {
     func roster(_ space: SpaceID, game: GameID) throws(StoreError) -> [PlayerID]
+    func fieldWriter(_ space: SpaceID, kind: EntityKind, id: EntityID, field: String) throws(StoreError) -> PublicKey?
+    func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord]
 }
 
 /// `HandicapService`: rosters and cells of finished games.
