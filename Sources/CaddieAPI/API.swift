@@ -194,23 +194,26 @@ public struct NodeAPI: Sendable {
                     try await read { try home.handicaps.standings(space: id, game: try home.rounds.resolveGame(id, game).id) }))
         }
         listRoute(space, "competitions", { try home.competitions.competitions($0) }, as: Views.competition)
-        space.on("competitions/:competition/draw", method: .get) { _, context in
-            let (id, competition) = try await spaceParameters(context, "competition")
-            return Response.json(
-                Views.sheet(
-                    try await read {
-                        try home.competitions.sheet(
-                            space: id, competition: try home.competitions.resolveCompetition(id, competition).id)
-                    }))
-        }
-        space.on("competitions/:competition/board", method: .get) { _, context in
-            let (id, competition) = try await spaceParameters(context, "competition")
-            return Response.json(
-                Views.board(
-                    try await read {
-                        try home.competitions.board(
-                            space: id, competition: try home.competitions.resolveCompetition(id, competition).id)
-                    }))
+        // A competition's draw and board: read as the CLI reads them, the competition named as typed.
+        for (path, view) in [
+            (
+                "draw",
+                { @Sendable (home: Home, space: SpaceID, id: CompetitionID) throws -> JSON in
+                    Views.sheet(try home.competitions.sheet(space: space, competition: id))
+                }
+            ),
+            (
+                "board",
+                { @Sendable (home: Home, space: SpaceID, id: CompetitionID) throws -> JSON in
+                    Views.board(try home.competitions.board(space: space, competition: id))
+                }
+            ),
+        ] {
+            space.on("competitions/:competition/\(path)", method: .get) { _, context in
+                let (id, competition) = try await spaceParameters(context, "competition")
+                return Response.json(
+                    try await read { try view(home, id, try home.competitions.resolveCompetition(id, competition).id) })
+            }
         }
         space.on("games/:game/card.csv", method: .get) { _, context in try await printable(context, html: false) }
         space.on("games/:game/card.html", method: .get) { _, context in try await printable(context, html: true) }
