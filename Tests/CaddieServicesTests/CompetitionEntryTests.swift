@@ -63,6 +63,8 @@ struct CompetitionEntryTests {
         let two = Draw.groups(count: 16, size: 4, start: .teeTimes(first: 480, interval: 8, twoTees: true), holes: 18)
         #expect(two.map(\.startHole) == [1, 10, 1, 10])
         #expect(two.map { $0.teeTime.map(Draw.clock) } == ["08:00", "08:00", "08:08", "08:08"])
+        let nine = Draw.groups(count: 8, size: 4, start: .teeTimes(first: 480, interval: 8, twoTees: true), holes: 9)
+        #expect(nine.map(\.startHole) == [1, 1] && nine.map(\.teeTime) == [480, 488], "a 9-hole course has no 10th")
         let shotgun = Draw.groups(count: 80, size: 4, start: .shotgun, holes: 18)
         #expect(shotgun.count == 20 && shotgun.allSatisfy { $0.teeTime == nil })
         #expect(shotgun.map(\.label).prefix(3) == ["1A", "2A", "3A"])

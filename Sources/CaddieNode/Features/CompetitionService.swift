@@ -347,6 +347,11 @@ extension CompetitionService {
                     + "(`caddie competition remove`)")
         }
         let course = try courses.course(space, courseID)
+        if case .teeTimes(_, _, true) = start, course.holes.count < 18 {
+            throw .badInput(
+                .init(option: "--two-tees", field: "twoTees"),
+                "cannot start groups from the 10th: \(course.name) has \(course.holes.count) holes")
+        }
         var field = record.entries.sorted { ($0.value.order, $0.key) < ($1.value.order, $1.key) }
         for (player, entry) in field where course.tee(named: entry.tee) == nil {
             let name = (try? rounds.player(space, player).name) ?? player.short

@@ -220,8 +220,10 @@ public enum Draw {
             next += members
             switch start {
             case .teeTimes(let first, let interval, let twoTees):
-                let tenth = twoTees && number % 2 == 1 && holes >= 18
-                let slot = twoTees ? number / 2 : number
+                // From the 10th too only on a course that has one.
+                let both = twoTees && holes >= 18
+                let tenth = both && number % 2 == 1
+                let slot = both ? number / 2 : number
                 groups.append(
                     Group(
                         members: range, startHole: tenth ? 10 : 1, teeTime: first + slot * interval,
