@@ -41,14 +41,18 @@ struct FrameExchangeTests {
             #expect(refused.frame == nil)
             #expect(refused.problem?.contains("not a frame") == true)
 
-            // Half a frame, then a close: a failed arrival that says so.
-            let closing = try await TCPClient(port: listener.port)
+            // Half a frame, then a close: a failed arrival that says so. On a listener of its own with a long read
+            // timeout, so that a loaded machine (the whole suite beside it) cannot let the 2 s timeout above fire
+            // before the close is read.
+            let patient = try await FrameListener.listen(host: "127.0.0.1", port: 0, readTimeout: 30)
+            let closing = try await TCPClient(port: patient.port)
             closing.send([0, 0, 0, 9, 1, 2])
             try await Task.sleep(for: .milliseconds(100))
             try await closing.channel.close()
-            let cut = try #require(await listener.next(timeout: 30))
+            let cut = try #require(await patient.next(timeout: 30))
             #expect(cut.frame == nil)
             #expect(cut.problem == "it closed the connection before its request was whole")
+            await patient.close()
 
             // A caller waiting when the listener closes gets nil at once, not after its timeout.
             let started = ContinuousClock.now
