@@ -151,6 +151,10 @@ caddie_ben score "$GAME" Ana 6 7 --putts 3 >/dev/null
 caddie_ana score "$GAME" Ana 6 5 --putts 2 >/dev/null
 caddie_ben export --out "$WORK/ben.bundle" >/dev/null
 caddie_ana import "$WORK/ben.bundle" >/dev/null
+# A competition whose group is the game in progress, its board public with each card's last three holes hidden.
+MEDAL=$(caddie_ana competition new Medal --scoring gross --json | field competition)
+caddie_ana competition add Medal "$GAME" >/dev/null
+caddie_ana competition public Medal on --hide-last 3 >/dev/null
 
 # --- 3. Serve it ------------------------------------------------------------------------------------
 free_port() { "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
@@ -208,7 +212,7 @@ EOF
 # --- 4. Schemathesis ---------------------------------------------------------------------------------
 # The document with its example ids replaced by this home's, for the examples phase.
 sed -e "s/8783144dd60826ba9f0a36b55d1408c1/$SPACE/g" -e "s/bca9b0baec6ed85e/$PLAYER_ANA/g" \
-    -e "s/3060ae495de80d4f/$HAAGSCHE/g" -e "s/039122d7840c523e/$GAME/g" "$SPEC" >"$WORK/openapi.yaml"
+    -e "s/3060ae495de80d4f/$HAAGSCHE/g" -e "s/039122d7840c523e/$GAME/g" -e "s/51b7c68e0172f54c/$MEDAL/g" "$SPEC" >"$WORK/openapi.yaml"
 
 # CPython 3.11 and early 3.12 can raise "SystemError: AST constructor recursion depth mismatch" when
 # Hypothesis parses a big source file to describe a lambda (python/cpython#106905); the description is
@@ -241,6 +245,8 @@ values = ["$PLAYER_ANA", "$PLAYER_BEN", "$PLAYER_CLEO", "Ana", "Ben", "Cleo", "D
 values = ["$HAAGSCHE", "$PEBBLE", "$ZOUTE", "Haagsche", "Pebble Beach Golf Links", "Old Course", "Zoute"]
 [dictionaries.games]
 values = ["$GAME", "$GAME", "$PEBBLE_GAME", "$FINISHED", "${GAME:0:6}", "current"]
+[dictionaries.competitions]
+values = ["$MEDAL", "$MEDAL", "Medal", "${MEDAL:0:6}"]
 [dictionaries.tees]
 values = ["1", "2", "Blue", "Championship", "White"]
 [dictionaries.searches]
@@ -255,6 +261,7 @@ values = [1, 2, 7, 9, 10, 18]
 "path.player" = { dictionary = "players", probability = 0.7 }
 "path.course" = { dictionary = "courses", probability = 0.7 }
 "path.game" = { dictionary = "games", probability = 0.7 }
+"path.competition" = { dictionary = "competitions", probability = 0.7 }
 "query.player" = { dictionary = "players", probability = 0.7 }
 "query.game" = { dictionary = "games", probability = 0.5 }
 "query.tee" = { dictionary = "tees", probability = 0.5 }
@@ -276,6 +283,7 @@ args=(--config-file "$WORK/schemathesis.toml" run "$WORK/openapi.yaml"
       --url "$API"
       --header "Authorization: Bearer $TOKEN"
       --exclude-path /v1/events
+      --exclude-path '/board/{space}/{competition}/events'
       --checks "$CHECKS"
       --phases examples,coverage,fuzzing,stateful
       --max-examples "$EXAMPLES"

@@ -90,6 +90,7 @@ public struct NodeAPI: Sendable {
         router.add(middleware: ErrorMiddleware(routes: routes))
         router.add(middleware: WebGuard(hosts: HostRule(boundHost: boundHost, names: names)))
         WebApp(web: web, secure: secure).add(to: router, table: routes)
+        addPublicBoards(to: router, table: routes)
         // The home's certificate authority, for a phone to trust once: public, like any certificate.
         router.on("/authority.crt", method: .get) { _, _ in
             guard let der = home.authorityCertificate() else {
@@ -435,12 +436,21 @@ public struct NodeAPI: Sendable {
 
     /// A server-sent events stream of live changes, with a keep-alive comment when nothing happens.
     func events(watch: EventWatch? = nil) -> Response {
+        let hub = hub
+        return eventStream(watch: watch) { hub.subscribe() }
+    }
+
+    /// A server-sent events stream of what `subscribe` gives (the hub's events, or one public board's), with a
+    /// keep-alive comment when nothing happens; it ends with the subscription, or when `watch`'s session ends.
+    func eventStream(
+        watch: EventWatch? = nil, _ subscribe: @escaping @Sendable () -> (Int, AsyncStream<LiveEvent>)
+    ) -> Response {
         let (hub, keepAlive) = (hub, keepAliveSeconds)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: ResponseBody { writer in
-                let (id, stream) = hub.subscribe()
+                let (id, stream) = subscribe()
                 defer { hub.unsubscribe(id) }
                 // A browser that lost the stream tries again a second after each failure (its default is
                 // about three): a phone back in reach sends what it kept within a second or two.

@@ -39,10 +39,32 @@ public final class EventHub: Sendable {
         var gamesRead = 0
     }
 
+    /// A competition's public board, as streams watch it.
+    struct BoardKey: Hashable, Sendable {
+        let space: SpaceID
+        let competition: CompetitionID
+    }
+
+    /// What the streams of one public board were last sent: the head's text and each line's, by player.
+    private struct BoardMemory {
+        var head: String?
+        var lines: [String: String] = [:]
+    }
+
+    /// A stream of one public board: it hears that board's events only.
+    private struct BoardWatcher {
+        let key: BoardKey
+        let continuation: AsyncStream<LiveEvent>.Continuation
+        /// Not sent the board whole yet: the next look sends it, after any change it publishes.
+        var welcomed = false
+    }
+
     private struct State {
         var nextEvent = 0
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
+        var boardWatchers: [Int: BoardWatcher] = [:]
+        var boards: [BoardKey: BoardMemory] = [:]
         var memory: Memory? = nil
         /// What the store reported since the last look.
         var pending = StoreChange()
@@ -90,10 +112,42 @@ public final class EventHub: Sendable {
         return (id, stream)
     }
 
+    /// A stream of one competition's public board (`board` events, ``Views/boardEvent(space:competition:head:lines:removed:whole:)``):
+    /// the board whole first, then what changed at each commit that touched it; a `board-closed` event, and the end,
+    /// when the committee makes it private. Boards are computed only while a stream watches them.
+    public func watchBoard(space: SpaceID, competition: CompetitionID) -> (Int, AsyncStream<LiveEvent>) {
+        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let id = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
+            state.nextSubscriber += 1
+            state.boardWatchers[state.nextSubscriber] = BoardWatcher(
+                key: BoardKey(space: space, competition: competition), continuation: continuation)
+            return state.nextSubscriber
+        }
+        guard let id else {
+            continuation.finish()
+            return (0, stream)
+        }
+        // The hub's own task sends the board whole, in order with the changes it publishes.
+        wake.yield()
+        return (id, stream)
+    }
+
     /// Ends one subscription.
     public func unsubscribe(_ id: Int) {
-        state.withLock { $0.subscribers.removeValue(forKey: id) }?.finish()
+        let (plain, board) = state.withLock { state in
+            let board = state.boardWatchers.removeValue(forKey: id)
+            if let key = board?.key, !state.boardWatchers.values.contains(where: { $0.key == key }) {
+                state.boards[key] = nil
+            }
+            return (state.subscribers.removeValue(forKey: id), board)
+        }
+        plain?.finish()
+        board?.continuation.finish()
     }
+
+    /// How many public board streams are open.
+    public var boardWatcherCount: Int { state.withLock { $0.boardWatchers.count } }
 
     /// How many clients are listening.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
@@ -106,7 +160,8 @@ public final class EventHub: Sendable {
                 state.subscribers = [:]
                 state.observation = nil
             }
-            return (Array(state.subscribers.values), state.observation)
+            defer { state.boardWatchers = [:] }
+            return (Array(state.subscribers.values) + state.boardWatchers.values.map(\.continuation), state.observation)
         }
         observation.map(home.stopObserving)
         continuations.forEach { $0.finish() }
@@ -174,6 +229,8 @@ public final class EventHub: Sendable {
         var next = memory ?? Memory()
         var events: [(String, JSON)] = []
         var changedGames: [(SpaceID, GameID)] = []
+        // The competitions whose public board may have changed: their record, or a group's cards or setup.
+        var boardsTouched = Set<BoardKey>()
         var stats = LookStats()
         do {
             for space in try home.spaces.list() {
@@ -186,6 +243,11 @@ public final class EventHub: Sendable {
                     continue  // nothing changed in this space
                 }
                 if narrowed == nil { stats.wholeSpaces += 1 }
+                if let narrowed {
+                    boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space.id, competition: $0) })
+                } else {
+                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
+                }
                 let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) }
                 if let touched, touched.isEmpty { continue }
                 var players: [PlayerID: String]?
@@ -265,6 +327,9 @@ public final class EventHub: Sendable {
                                 ))
                         }
                         changedGames.append((space.id, game.id))
+                        for competition in [game.competition, memory?.games[gameKey]?.competition].compactMap({ $0 }) {
+                            boardsTouched.insert(BoardKey(space: space.id, competition: competition))
+                        }
                     }
                 }
             }
@@ -289,6 +354,88 @@ public final class EventHub: Sendable {
                 case .object(let fields) = Views.standings(standings)
             else { continue }
             publish("standings", .object([("space", .string(space.hex))] + fields))
+        }
+        lookAtBoards(boardsTouched)
+    }
+
+    /// The public boards some stream watches.
+    private func watchedBoards() -> Set<BoardKey> { state.withLock { Set($0.boardWatchers.values.map(\.key)) } }
+
+    /// Sends each watched public board's changes, among those touched, to its streams (only the head if it changed,
+    /// and the lines that changed), then the board whole to each stream that has not had it yet.
+    private func lookAtBoards(_ touched: Set<BoardKey>) {
+        let (watched, unwelcomed) = state.withLock { state in
+            (
+                Set(state.boardWatchers.values.map(\.key)),
+                Set(state.boardWatchers.values.filter { !$0.welcomed }.map(\.key))
+            )
+        }
+        for key in watched where touched.contains(key) || unwelcomed.contains(key) {
+            let board: CompetitionBoard
+            do {
+                board = try home.competitions.board(space: key.space, competition: key.competition, publicView: true)
+            } catch {
+                // No longer public (or gone): its streams hear so and end.
+                let ended = state.withLock { state in
+                    state.boards[key] = nil
+                    let ids = state.boardWatchers.filter { $0.value.key == key }.map(\.key)
+                    return ids.compactMap { state.boardWatchers.removeValue(forKey: $0)?.continuation }
+                }
+                let event = nextEvent(
+                    "board-closed",
+                    .object([("space", .string(key.space.hex)), ("competition", .string(key.competition.hex))]))
+                for continuation in ended {
+                    continuation.yield(event)
+                    continuation.finish()
+                }
+                continue
+            }
+            let (head, lines) = Views.publicBoard(board)
+            let headText = head.text
+            let lineTexts = lines.mapValues(\.text)
+            let (changed, told, welcome) = state.withLock {
+                state -> (LiveEvent?, [AsyncStream<LiveEvent>.Continuation], [AsyncStream<LiveEvent>.Continuation]) in
+                let before = state.boards[key] ?? BoardMemory()
+                state.boards[key] = BoardMemory(head: headText, lines: lineTexts)
+                var changed: LiveEvent?
+                let changedLines = lines.filter { before.lines[$0.key] != lineTexts[$0.key] }.map { ($0.key, $0.value) }
+                let removed = before.lines.keys.filter { lines[$0] == nil }
+                if before.head != nil, before.head != headText || !changedLines.isEmpty || !removed.isEmpty {
+                    state.nextEvent += 1
+                    changed = LiveEvent(
+                        id: state.nextEvent, type: "board",
+                        data: Views.boardEvent(
+                            space: key.space, competition: key.competition, head: before.head == headText ? nil : head,
+                            lines: changedLines, removed: Array(removed), whole: false))
+                }
+                var told: [AsyncStream<LiveEvent>.Continuation] = []
+                var welcome: [AsyncStream<LiveEvent>.Continuation] = []
+                for (id, watcher) in state.boardWatchers where watcher.key == key {
+                    if watcher.welcomed {
+                        told.append(watcher.continuation)
+                    } else {
+                        welcome.append(watcher.continuation)
+                        state.boardWatchers[id]?.welcomed = true
+                    }
+                }
+                return (changed, told, welcome)
+            }
+            if let changed { told.forEach { $0.yield(changed) } }
+            guard !welcome.isEmpty else { continue }
+            let whole = nextEvent(
+                "board",
+                Views.boardEvent(
+                    space: key.space, competition: key.competition, head: head, lines: lines.map { ($0.key, $0.value) },
+                    removed: [], whole: true))
+            welcome.forEach { $0.yield(whole) }
+        }
+    }
+
+    /// An event with the next number.
+    private func nextEvent(_ type: String, _ data: JSON) -> LiveEvent {
+        state.withLock { state in
+            state.nextEvent += 1
+            return LiveEvent(id: state.nextEvent, type: type, data: data)
         }
     }
 

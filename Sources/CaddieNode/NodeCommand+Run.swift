@@ -60,6 +60,10 @@ extension Home {
                 ).op)
         case .setCompetitionClosed(let space, let competition, let closed):
             return .op(try competitions.setClosed(space: space, keys: keys, competition: competition, closed: closed))
+        case .setBoardAccess(let space, let competition, let isPublic, let hiddenHoles):
+            return .op(
+                try competitions.setBoardAccess(
+                    space: space, keys: keys, competition: competition, isPublic: isPublic, hiddenHoles: hiddenHoles))
         case .setCompetitionStatus(let space, let competition, let player, let status):
             return .op(
                 try competitions.setStatus(

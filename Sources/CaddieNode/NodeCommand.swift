@@ -47,6 +47,9 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     case draw(space: SpaceID, competition: CompetitionID, course: CourseID, size: Int, start: Draw.Start, shuffled: Bool)
     /// A competition closed (its groups' games finished) or reopened.
     case setCompetitionClosed(space: SpaceID, competition: CompetitionID, closed: Bool)
+    /// A competition's board opened to anyone who reaches the node (its last `hiddenHoles` holes left out there),
+    /// or closed again.
+    case setBoardAccess(space: SpaceID, competition: CompetitionID, isPublic: Bool, hiddenHoles: Int)
     /// The committee's mark of a player in a competition (NR, DQ), or nil to clear it.
     case setCompetitionStatus(space: SpaceID, competition: CompetitionID, player: PlayerID, status: Competition.Status?)
     /// Who marks a player in a game.

@@ -22,7 +22,7 @@ struct Materializer {
         self.recorder = recorder
     }
 
-    /// Notes what one op's changes touch: its cells and games, or the whole space when it changes who counts.
+    /// Notes what one op's changes touch: its cells, games and competitions, or the whole space when it changes who counts.
     func note(_ op: SignedOp, changes: [Change]) {
         recorder?.record(spaceID) { space in
             space.ops.append(op.id)
@@ -30,6 +30,7 @@ struct Materializer {
                 switch change {
                 case .join, .revoke, .remove, .rotate: space.whole = true
                 case .set(.game, let id, _): space.games.insert(GameID(id))
+                case .set(.competition, let id, _): space.competitions.insert(CompetitionID(id))
                 case .set: continue
                 case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _): space.games.insert(game)
                 case .score(let game, let player, let hole, _):

@@ -40,6 +40,15 @@ struct EventHubTests {
             (self.home, self.keys, self.invite, self.space, self.players) = (home, keys, invite, space, players)
         }
 
+        /// A gross medal named `name` whose groups are these games.
+        func medal(_ name: String = "Medal", games: [GameID]) throws -> CompetitionID {
+            let medal = try home.execute(
+                .newCompetition(space: space, name: name, settings: .init(scoring: .gross)), keys: keys
+            ).createdCompetition()
+            _ = try home.execute(.setCompetitionGroups(space: space, competition: medal, games: games, add: true), keys: keys)
+            return medal
+        }
+
         func score(game: Int, player: Int, hole: Int, strokes: Int) throws {
             try home.rounds.score(
                 space: space, keys: keys, game: games[game], player: players[player], hole: hole,
@@ -208,5 +217,71 @@ struct EventHubTests {
         #expect(score != nil, "\(events.map(\.type))")
         #expect(score.flatMap { Self.field($0, "strokes") } == "6")
         #expect(score.flatMap { Self.field($0, "origin") } == "\"peer\"")
+    }
+
+    @Test("a public board's stream: the board whole first, then only the lines that changed; closing it ends the stream")
+    func publicBoardStream() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let round = try Round(at: directory.appendingPathComponent("home"))
+        let home = round.home
+        let medal = try round.medal(games: round.games)
+        _ = try home.execute(
+            .setBoardAccess(space: round.space, competition: medal, isPublic: true, hiddenHoles: 0), keys: round.keys)
+        // Everyone has played the 1st: Ann 4, Bob 5, Cat 6, Dan 7.
+        for (player, strokes) in [(0, 4), (1, 5), (2, 6), (3, 7)] {
+            try round.score(game: player / 2, player: player, hole: 1, strokes: strokes)
+        }
+        let hub = EventHub(home: home, logger: Logger(label: "test"))
+        hub.start()
+        hub.look()
+        let (id, stream) = hub.watchBoard(space: round.space, competition: medal)
+        var events = stream.makeAsyncIterator()
+        hub.look()
+        func lines(_ event: LiveEvent?) throws -> [[String: Any]] {
+            let text = try #require(event.flatMap { Self.field($0, "lines") })
+            return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
+        }
+        let whole = await events.next()
+        #expect(whole?.type == "board")
+        #expect(whole.flatMap { Self.field($0, "whole") } == "true")
+        #expect(try lines(whole).count == 4)
+
+        // Dan's 9 on the 2nd leaves him last: his line alone changes (and the head: the time of the last entry).
+        try round.score(game: 1, player: 3, hole: 2, strokes: 9)
+        hub.look()
+        let changed = await events.next()
+        #expect(changed?.type == "board")
+        #expect(changed.flatMap { Self.field($0, "whole") } == "false")
+        let sent = try lines(changed)
+        #expect(sent.map { $0["name"] as? String } == ["Dan"])
+        #expect(sent.first?["thru"] as? Int == 2)
+        #expect(sent.first?["gross"] as? Int == 16)
+        #expect(changed.flatMap { Self.field($0, "head") } != "null", "the last entry's time changed")
+
+        // A committee's mark changes the competition's record only: Bob's line goes to DQ, Cat and Dan move up.
+        _ = try home.execute(
+            .setCompetitionStatus(space: round.space, competition: medal, player: round.players[1], status: .disqualified),
+            keys: round.keys)
+        hub.look()
+        let marked = try lines(await events.next())
+        #expect(Set(marked.compactMap { $0["name"] as? String }) == ["Bob", "Cat", "Dan"])
+        #expect(marked.first { $0["name"] as? String == "Bob" }?["status"] as? String == "DQ")
+
+        // A second stream arriving now gets the board whole; the first gets nothing for it.
+        let (second, secondStream) = hub.watchBoard(space: round.space, competition: medal)
+        hub.look()
+        var secondEvents = secondStream.makeAsyncIterator()
+        #expect(try lines(await secondEvents.next()).count == 4)
+        hub.unsubscribe(second)
+
+        // The committee closes the board: its stream hears so and ends.
+        _ = try home.execute(
+            .setBoardAccess(space: round.space, competition: medal, isPublic: false, hiddenHoles: 0), keys: round.keys)
+        hub.look()
+        #expect(await events.next()?.type == "board-closed")
+        #expect(await events.next() == nil)
+        #expect(hub.boardWatcherCount == 0)
+        hub.unsubscribe(id)
     }
 }

@@ -166,13 +166,7 @@ struct RouteTests {
     @Test("a competition's board: positions and the countback step as JSON; an unknown competition is 404")
     func competitionBoard() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let home = round.home
-        let medal = try home.execute(
-            .newCompetition(space: round.space, name: "Medal", settings: .init(scoring: .gross)), keys: round.keys
-        ).createdCompetition()
-        _ = try home.execute(
-            .setCompetitionGroups(space: round.space, competition: medal, games: [round.games[0]], add: true),
-            keys: round.keys)
+        _ = try round.medal(games: [round.games[0]])
         // Ann and Bob both 4 on the first three holes, then Ann 5 and Bob 4 on the 4th: Bob leads by one.
         for hole in 1...4 {
             try round.score(game: 0, player: 0, hole: hole, strokes: hole == 4 ? 5 : 4)
@@ -205,6 +199,77 @@ struct RouteTests {
                 let groups = try #require(try Self.json(response.body)["groups"] as? [[String: Any]])
                 #expect(groups.map { $0["game"] as? String } == [round.games[0].hex])
                 #expect((groups.first?["players"] as? [[String: Any]])?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test("a public board: no sign-in, the last holes hidden; a private, unknown or malformed one is the same 404")
+    func publicBoard() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let home = round.home
+        let medal = try round.medal(games: [round.games[0]])
+        // Both 4 on the first four holes; Ann a 3 on the 18th, the hole the public board hides.
+        for hole in 1...4 {
+            try round.score(game: 0, player: 0, hole: hole, strokes: 4)
+            try round.score(game: 0, player: 1, hole: hole, strokes: 4)
+        }
+        try round.score(game: 0, player: 0, hole: 18, strokes: 3)
+        let (client, auth) = try Self.application(round)
+        let page = "/board/\(round.space.hex)/\(medal.hex)"
+        func line(_ lines: [[String: Any]], _ name: String) -> [String: Any]? { lines.first { $0["name"] as? String == name } }
+        do {
+            // Not public yet: the page (with a 404, so its script shows why), the JSON and the stream are refused.
+            for path in [page, page + "/board.json", page + "/events"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .notFound, "\(path)")
+                }
+            }
+            try await client.execute(uri: page + "/board.json", method: .get) { response in
+                let message = try #require(try Self.json(response.body)["message"] as? String)
+                #expect(message.contains("caddie competition public"), "says how: \(message)")
+            }
+            _ = try home.execute(
+                .setBoardAccess(space: round.space, competition: medal, isPublic: true, hiddenHoles: 1), keys: round.keys)
+            try await client.execute(uri: page, method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+            try await client.execute(uri: page + "/board.json", method: .get) { response in
+                #expect(response.status == .ok)
+                let board = try Self.json(response.body)
+                #expect(board["whole"] as? Bool == true)
+                let head = try #require(board["head"] as? [String: Any])
+                #expect(head["name"] as? String == "Medal")
+                #expect(head["hiddenHoles"] as? Int == 1)
+                #expect(head["notes"] == nil, "the committee's notes stay off the public board")
+                let lines = try #require(board["lines"] as? [[String: Any]])
+                // The 18th is hidden: Ann is thru 4 with 16, level with Bob, not thru 5 with 19.
+                #expect(line(lines, "Ann")?["thru"] as? Int == 4)
+                #expect(line(lines, "Ann")?["gross"] as? Int == 16)
+                #expect(line(lines, "Bob")?["thru"] as? Int == 4)
+                #expect(line(lines, "Ann")?["division"] as? Int == 1)
+            }
+            // The members' board hides nothing.
+            try await client.execute(
+                uri: "/v1/spaces/\(round.space.hex)/competitions/Medal/board", method: .get, headers: auth
+            ) { response in
+                let board = try Self.json(response.body)
+                let lines = try #require((board["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])
+                #expect(line(lines, "Ann")?["thru"] as? Int == 5)
+            }
+            // Only exact ids of a public board: a name, a short id or garbage is the same 404 as a private board.
+            for path in [
+                "/board/\(round.space.hex)/Medal/board.json", "/board/\(round.space.short)/\(medal.hex)/board.json",
+                "/board/zz/\(medal.hex)/board.json", "/board/\(round.space.hex)/\(round.games[0].hex)/board.json",
+            ] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .notFound, "\(path)")
+                }
+            }
+            _ = try home.execute(
+                .setBoardAccess(space: round.space, competition: medal, isPublic: false, hiddenHoles: 0), keys: round.keys)
+            try await client.execute(uri: page + "/board.json", method: .get) { response in
+                #expect(response.status == .notFound)
             }
         }
     }

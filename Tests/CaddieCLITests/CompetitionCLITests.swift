@@ -72,6 +72,21 @@ struct CompetitionCLITests {
             #expect((after["twos"] as? [[String: Any]])?.isEmpty == true)
         }
         #expect(try homes[0].stateHash() == homes[1].stateHash())
+        // The public board: bad words and numbers refused with nothing written; only the committee opens it.
+        let closed = try homes[0].stateHash()
+        try homes[0].fails(["competition", "public", "Medal", "maybe"], saying: "give on or off")
+        try homes[0].fails(["competition", "public", "Medal", "on", "--hide-last", "12"], saying: "give 0 to 9")
+        try homes[0].fails(["competition", "public", "Medal", "off"], saying: "is not public already")
+        try homes[1].fails(["competition", "public", "Medal", "on"], saying: "only Ana, who created Medal")
+        #expect(try homes[0].stateHash() == closed)
+        let opened = try homes[0].ok(["competition", "public", "Medal", "on", "--hide-last", "3"]).stdout
+        #expect(opened.contains("/board/"), "\(opened)")
+        #expect(opened.contains("last 3 holes left off"), "\(opened)")
+        try homes[0].fails(["competition", "public", "Medal", "on", "--hide-last", "3"], saying: "is public already")
+        // The public view hides the last three holes each player played; the members' board still shows all nine.
+        let members = try #require(try homes[0].ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])
+        let shown = try #require((members["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])
+        #expect(shown.first?["thru"] as? Int == 9)
         // The results as CSV and as a page; then the committee closes the competition: both groups finished.
         let csv = try homes[0].ok(["competition", "results", "Medal"]).stdout.split(separator: "\r\n")
         #expect(csv.first?.hasPrefix("division,position,player,group,") == true)

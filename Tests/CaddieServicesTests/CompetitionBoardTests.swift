@@ -182,4 +182,34 @@ struct CompetitionBoardTests {
         #expect(Competition.roundedQuotient(-3, 2) == -1)
         #expect(Competition.roundedQuotient(13 * 6, 18) == 4)
     }
+
+    /// A public board hides each card's last holes as the player plays them. Gross medal: Ann (from the 1st) 4s
+    /// with a 2 on the 18th; Ben (shotgun from the 10th) 4s with a 7 on the 9th, his last hole. Hiding three: Ann is
+    /// shown thru 15, holes 16-18 gone (and her two with them); Ben thru 15, holes 7-9 gone (the 7 too). Neither
+    /// card is finished, so no countback runs; the pick-up on Ann's 17th, hidden, makes no NR.
+    @Test func publicBoardHidesTheHolesPlayedLast() {
+        var annScores = Dictionary(uniqueKeysWithValues: (1...18).map { ($0, 4) })
+        annScores[18] = 2
+        annScores[17] = nil
+        var benScores = Dictionary(uniqueKeysWithValues: (1...18).map { ($0, 4) })
+        benScores[9] = 7
+        let ann = entrant(annScores, handicap: nil, pickUps: [17])
+        let ben = entrant(benScores, handicap: nil, start: 10)
+        let settings = Competition.Settings(scoring: .gross)
+        let full = Competition.board([ann, ben], settings: settings)
+        #expect(lines(full).map(\.status) == [nil, .noReturn])
+        #expect(full.twos.map(\.hole) == [18])
+
+        let hidden = Competition.board([ann.hidingLast(3), ben.hidingLast(3)], settings: settings)
+        let shown = lines(hidden)
+        #expect(shown.map(\.entrant) == [0, 1])
+        #expect(shown.map(\.thru) == [15, 15])
+        #expect(shown.map(\.gross) == [60, 60])
+        #expect(shown.map(\.complete) == [false, false])
+        #expect(shown.map(\.status) == [nil, nil])
+        #expect(shown.map(\.tied) == [true, true], "equal, and no countback before the cards are finished")
+        #expect(hidden.twos.isEmpty)
+        #expect(ann.hidingLast(0) == ann)
+        #expect(ann.hidingLast(30).card.gross.allSatisfy { $0 == nil })
+    }
 }

@@ -52,6 +52,13 @@ struct StoreChangeTests {
         try ann.edit([.set(player, fields: ["name": .text("Annie")])])
         #expect(seen.all.first?.spaces[space.id]?.games.isEmpty == true)
         #expect(seen.all.first?.spaces[space.id]?.whole == false)
+
+        // A competition's record (the committee's marks, the board's access) is named as such.
+        seen.clear()
+        let competition: CompetitionID = entity(3)
+        try ann.edit([.set(competition, fields: ["public": .integer(1)])])
+        #expect(seen.all.first?.spaces[space.id]?.competitions == [competition])
+        #expect(seen.all.first?.spaces[space.id]?.games.isEmpty == true)
     }
 
     @Test("ops pulled from a peer are published with their cells, and a new member's join makes the change whole")

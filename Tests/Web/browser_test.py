@@ -274,6 +274,90 @@ def trust_page(work, stranger, fingerprint, https_port, trust_port):
               "plain HTTP gives %s no answer but a redirect to HTTPS (%s, %s)" % (path, status, location))
 
 
+def trusting_browser(work, name, authority, width, height, rules):
+    """A chromium with a profile of its own that trusts the home's authority (as a phone or TV does once)."""
+    profile = os.path.join(work, name)
+    nssdb = os.path.join(profile, ".pki", "nssdb")
+    os.makedirs(nssdb)
+    subprocess.run(["certutil", "-d", "sql:" + nssdb, "-N", "--empty-password"], check=True)
+    subprocess.run(["certutil", "-d", "sql:" + nssdb, "-A", "-t", "C,,", "-n", "caddie-test", "-i", authority], check=True)
+    return browser(width, height, home=profile, extra=rules)
+
+
+def board_thru(driver, name):
+    """The Thru of a player's line on a public board, or None while the line is not shown."""
+    return driver.execute_script(
+        "const row = [...document.querySelectorAll('#board tr[data-player]')]"
+        ".find((r) => r.querySelector('td.name').firstChild.textContent === arguments[0]);"
+        "return row ? row.querySelector('td.thru').textContent : null;", name)
+
+
+def public_board(work, home, origin, authority, rules, drivers, figures):
+    """The clubhouse TV at 1920 x 1080 and a spectator's phone at 390 x 844 open a competition's public board over
+    HTTPS with no sign-in, and both follow a score live; the holes the committee hides stay off it."""
+    print("A competition's public board: the clubhouse TV and a spectator's phone, live, no sign-in")
+    space = caddie_json(home, "space", "list")[0]["space"]
+    course = next(c["course"] for c in caddie_json(home, "course", "list") if c["name"] == "Browser Test Nine")
+    players = [caddie_json(home, "player", "add", name)["player"] for name in ("Ivo", "Jun")]
+    game = caddie_json(home, "game", "new", "--course", course, "--tee", "Yellow", "--players", ",".join(players))["game"]
+    medal = caddie_json(home, "competition", "new", "Club Medal", "--scoring", "gross")["competition"]
+    caddie(home, "competition", "add", medal, game)
+    url = "%s/board/%s/%s" % (origin, space, medal)
+    tv = trusting_browser(work, "tv-home", authority, 1920, 1080, rules)
+    drivers.append(tv)
+    # The TV's whole screen is the page (a browser window's own bars would take some of it).
+    tv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                       {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+    spectator = trusting_browser(work, "spectator-home", authority, 390, 844, rules)
+    drivers.append(spectator)
+    # Before the committee opens it, the page says why there is nothing to see.
+    spectator.get(url)
+    wait(spectator, lambda d: "caddie competition public" in text(d), "a board not yet public says how it is opened")
+    opened = caddie(home, "competition", "public", medal, "on", "--hide-last", "1").stdout
+    check("/board/%s/%s" % (space, medal) in opened, "`caddie competition public` names the board's address: %s"
+          % opened.strip())
+    for hole in range(1, 8):
+        caddie(home, "score", game, "Ivo", str(hole), "4")
+        caddie(home, "score", game, "Jun", str(hole), "5" if hole != 3 else "2")
+    # Jun's 9th, the hole hidden: never on the public board.
+    caddie(home, "score", game, "Jun", "9", "3")
+    for driver in (tv, spectator):
+        driver.get(url)
+        wait(driver, lambda d: board_thru(d, "Ivo") == "7" and board_thru(d, "Jun") == "7",
+             "the board shows both players thru 7 (%s), Jun's hidden 9th left off" % driver.get_window_size()["width"])
+        check(driver.execute_script("return document.cookie") == "", "the board needs no sign-in (no cookie)")
+    facts = tv.find_element(By.ID, "facts").text
+    check("Medal (gross)" in facts and "last hole hidden" in facts, "the TV says the scoring and the hidden hole: %s"
+          % facts)
+    size = tv.execute_script("return parseFloat(getComputedStyle(document.querySelector('#board td.name')).fontSize)")
+    check(size >= 28, "the TV's names are large enough to read from five metres: %s px" % size)
+    check(spectator.execute_script("return document.documentElement.scrollWidth") <= 390,
+          "the spectator's page fits the phone's width")
+    check("Twos: Jun (3)" in text(tv), "the twos are on the TV: %s" % tv.find_element(By.ID, "twos").text)
+    # A score on the 8th reaches both pages by itself; the TV's time to show it is a figure.
+    started = time.time()
+    caddie(home, "score", game, "Ivo", "8", "3")
+    wait(tv, lambda d: board_thru(d, "Ivo") == "8", "the TV shows Ivo's 8th without a reload", timeout=15)
+    figures["publicBoardUpdateMs"] = round((time.time() - started) * 1000)
+    wait(spectator, lambda d: board_thru(d, "Ivo") == "8", "the spectator's phone shows it too", timeout=15)
+    check(board_thru(tv, "Jun") == "7", "Jun's 9th stays hidden after the update")
+    order = tv.execute_script("return [...document.querySelectorAll('#board td.name')].map((c) => c.firstChild.textContent)")
+    check(order == ["Ivo", "Jun"], "Ivo, level par, leads Jun, 4 over with his two: %s" % order)
+    shot(tv, "competition-board-tv-1920")
+    shot(spectator, "competition-board-spectator-390")
+    axe(tv, "the TV board")
+    axe(spectator, "the spectator board")
+    console_errors(tv, "the TV board")
+    # The committee closes it: the pages say so, by themselves.
+    caddie(home, "competition", "public", medal, "off")
+    for driver in (tv, spectator):
+        wait(driver, lambda d: "closed this board" in text(d), "a closed board says so on the page it was open on")
+    tv.quit()
+    spectator.quit()
+    drivers.remove(tv)
+    drivers.remove(spectator)
+
+
 def https_phone(work, drivers, figures):
     """A phone on the course's Wi-Fi: the node serves HTTPS with a certificate from its home's own authority, the
     phone trusts that authority once (certutil into the browser's own NSS database) and opens the node at a name
@@ -494,6 +578,7 @@ def https_phone(work, drivers, figures):
         https_code_and_game(phone, partner, origin, mine, lambda: api_log(home, http, space))
         partner.quit()
         drivers.remove(partner)
+        public_board(work, home, origin, authority, rules, drivers, figures)
     finally:
         stop(process)
         log.close()

@@ -215,6 +215,12 @@ public struct CompetitionRecord: Hashable, Sendable {
     public let twosByDivision: Bool
     /// Whether the committee closed it (`closed` 1): its groups' games were finished with it.
     public let closed: Bool
+    /// Whether the committee lets anyone who reaches a node of the space see the board, with no sign-in (`public`
+    /// 1): the clubhouse TV and spectators' phones.
+    public let publicBoard: Bool
+    /// How many of each card's last holes (in the order the player plays them) a public board leaves out (`hide`,
+    /// 0-9), so that the finish stays a surprise.
+    public let hiddenHoles: Int
     /// What the committee marked of a player: "NR" or "DQ" (`status.<player id>` fields; an empty text clears it).
     public let statuses: [PlayerID: String]
     /// The entry list as imported (`entry.<player id>` fields; an empty text clears one).
@@ -254,6 +260,9 @@ public struct CompetitionRecord: Hashable, Sendable {
         }
     }
 
+    /// The most holes a public board hides.
+    public static let maxHiddenHoles = 9
+
     /// The field that holds a player's entry.
     public static func entryField(_ player: PlayerID) -> String { "entry." + player.hex }
 
@@ -271,6 +280,8 @@ public struct CompetitionRecord: Hashable, Sendable {
         divisions = (fields["divisions"]?.text ?? "").split(separator: ",").compactMap { Int($0) }.sorted()
         twosByDivision = fields["twos"]?.text == "division"
         closed = (fields["closed"]?.integer ?? 0) != 0
+        publicBoard = (fields["public"]?.integer ?? 0) != 0
+        hiddenHoles = Int(clamping: min(Int64(Self.maxHiddenHoles), max(0, fields["hide"]?.integer ?? 0)))
         var statuses: [PlayerID: String] = [:]
         var entries: [PlayerID: Entry] = [:]
         for (name, value) in fields {

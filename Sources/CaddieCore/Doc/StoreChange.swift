@@ -26,6 +26,8 @@ public struct StoreChange: Sendable, Equatable {
         public var cells: Set<Cell> = []
         /// Games whose record, roster or attestations changed (their cells are in ``cells``).
         public var games: Set<GameID> = []
+        /// Competitions whose record changed (the committee's settings, marks, entry list or board's access).
+        public var competitions: Set<CompetitionID> = []
         /// True when the change cannot be narrowed to cells and games: who counts changed (a join, a revocation,
         /// a removal, a new key) or the space's state was rebuilt (a log cut back or split by a fork).
         public var whole = false
@@ -36,6 +38,7 @@ public struct StoreChange: Sendable, Equatable {
             ops += other.ops
             cells.formUnion(other.cells)
             games.formUnion(other.games)
+            competitions.formUnion(other.competitions)
             whole = whole || other.whole
         }
     }

@@ -208,6 +208,32 @@ extension CompetitionService {
                 + "groups, NR and DQ, the close): ask them, or run it on their device")
     }
 
+    /// What a public board's reader hears of a competition that is not public, or not there: the same words, so
+    /// that a stranger learns nothing of which competitions exist.
+    public static let notPublic = NodeError.notFound(
+        "no public board here: the committee makes a competition's board public with "
+            + "`caddie competition public COMPETITION on`")
+
+    /// The committee opens the board to anyone who reaches a node of the space (the clubhouse TV, spectators'
+    /// phones), hiding each card's last `hiddenHoles` holes there, or closes it again.
+    public func setBoardAccess(
+        space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, isPublic: Bool, hiddenHoles: Int
+    ) throws(NodeError) -> OpID {
+        let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
+        guard (0...CompetitionRecord.maxHiddenHoles).contains(hiddenHoles) else {
+            throw .badInput(
+                .init(option: "--hide-last", field: "hideLast"),
+                "\(hiddenHoles) is not a number of holes to hide: give 0 to \(CompetitionRecord.maxHiddenHoles)")
+        }
+        guard record.publicBoard != isPublic || (isPublic && record.hiddenHoles != hiddenHoles) else {
+            throw .conflict("the board of \(record.name) is \(isPublic ? "public" : "not public") already")
+        }
+        var fields: [String: FieldValue] = ["public": .integer(isPublic ? 1 : 0)]
+        if isPublic { fields["hide"] = .integer(Int64(hiddenHoles)) }
+        return try append(space: space, keys: keys, changes: [.set(competition, fields: fields)]).id
+    }
+
     /// Refuses a change to the field or the draw of a closed competition.
     func refuseIfClosed(_ record: CompetitionRecord) throws(NodeError) {
         guard !record.closed else {
@@ -428,9 +454,17 @@ extension CompetitionService {
         }
     }
 
-    /// The board: every group's cards, ranked by the competition's scoring per division, ties counted back.
-    public func board(space: SpaceID, competition id: CompetitionID) throws(NodeError) -> CompetitionBoard {
+    /// The board: every group's cards, ranked by the competition's scoring per division, ties counted back. The
+    /// public board (`publicView`) leaves out each card's last holes as the committee chose, and is refused while the
+    /// committee has not made the board public.
+    public func board(
+        space: SpaceID, competition id: CompetitionID, publicView: Bool = false
+    ) throws(NodeError)
+        -> CompetitionBoard
+    {
         let record = try competition(space, id)
+        if publicView, !record.publicBoard { throw Self.notPublic }
+        let hidden = publicView ? record.hiddenHoles : 0
         let settings = try Self.settings(of: record)
         let groups = try rounds.games(space).filter { $0.competition == id }.sorted {
             ($0.startHole, $0.id) < ($1.startHole, $1.id)
@@ -469,9 +503,10 @@ extension CompetitionService {
                         BoardEntrant(player: player, game: game.id, startHole: game.startHole),
                         Competition.Entrant(
                             card: standings.cards[index], holes: standings.holes, status: status,
-                            division: record.entries[player.id]?.division)
+                            division: record.entries[player.id]?.division
+                        ).hidingLast(hidden)
                     ))
-                for hole in standings.holes {
+                for hole in standings.holes.dropLast(hidden) {
                     guard let shown = standings.card.cell(player.id, hole)?.winner else { continue }
                     lastEntry = max(lastEntry ?? 0, shown.hlc.milliseconds)
                 }

@@ -14,9 +14,26 @@ extension Views {
 
     /// A competition's board: its settings, each division's lines in board order, the twos and the notes.
     public static func board(_ board: CompetitionBoard) -> JSON {
-        func line(_ line: Competition.Line) -> JSON {
-            let entrant = board.entrants[line.entrant]
-            return .object([
+        .object([
+            ("competition", competition(board.competition)), ("groups", .int(board.groups)),
+            ("lastEntry", board.lastEntry.map { .string(time(milliseconds: $0)) } ?? .null),
+            (
+                "divisions",
+                .array(
+                    board.board.divisions.map { division in
+                        .object(
+                            divisionFields(division) + [("lines", .array(division.lines.map { boardLine(board, $0) }))])
+                    })
+            ),
+            ("twos", twos(board)), ("notes", .array(board.notes.map { .string($0) })),
+        ])
+    }
+
+    /// One line of a board, as `GET .../board` and the public board give it.
+    static func boardLine(_ board: CompetitionBoard, _ line: Competition.Line, extra: [(String, JSON)] = []) -> JSON {
+        let entrant = board.entrants[line.entrant]
+        return .object(
+            [
                 ("player", .string(entrant.player.id.hex)), ("name", .string(entrant.player.name)),
                 ("game", .string(entrant.game.hex)), ("startHole", .int(entrant.startHole)),
                 ("position", .optional(line.position)), ("tied", .bool(line.tied)), ("thru", .int(line.thru)),
@@ -24,34 +41,57 @@ extension Views {
                 ("gross", .int(line.gross)), ("grossToPar", .int(line.grossToPar)), ("net", .int(line.net)),
                 ("netToPar", .int(line.netToPar)), ("points", .int(line.points)),
                 ("status", .optional(line.status?.rawValue)), ("decidedBy", .optional(line.decidedBy)),
-            ])
-        }
-        return .object([
-            ("competition", competition(board.competition)), ("groups", .int(board.groups)),
+            ] + extra)
+    }
+
+    static func divisionFields(_ division: Competition.Division) -> [(String, JSON)] {
+        [("number", .int(division.number)), ("range", .optional(division.range)), ("name", .optional(division.name))]
+    }
+
+    static func twos(_ board: CompetitionBoard) -> JSON {
+        .array(
+            board.board.twos.map { two in
+                .object([
+                    ("player", .string(board.entrants[two.entrant].player.id.hex)),
+                    ("name", .string(board.entrants[two.entrant].player.name)), ("hole", .int(two.hole)),
+                    ("division", .optional(two.division)),
+                ])
+            })
+    }
+
+    /// The public board in two parts, so that a live stream sends what changed: its head (the competition, the
+    /// divisions, the twos, the time of the last entry shown) and each entrant's line by player id, with its
+    /// division and its place in the division's order. The committee's notes (which name games and commands)
+    /// stay off it.
+    public static func publicBoard(_ board: CompetitionBoard) -> (head: JSON, lines: [String: JSON]) {
+        let record = board.competition
+        let head = JSON.object([
+            ("name", .string(record.name)), ("scoring", .string(record.scoring)),
+            ("countback", .string(record.countback)), ("hiddenHoles", .int(record.hiddenHoles)),
+            ("closed", .bool(record.closed)), ("groups", .int(board.groups)),
             ("lastEntry", board.lastEntry.map { .string(time(milliseconds: $0)) } ?? .null),
-            (
-                "divisions",
-                .array(
-                    board.board.divisions.map { division in
-                        .object([
-                            ("number", .int(division.number)), ("range", .optional(division.range)),
-                            ("name", .optional(division.name)),
-                            ("lines", .array(division.lines.map(line))),
-                        ])
-                    })
-            ),
-            (
-                "twos",
-                .array(
-                    board.board.twos.map { two in
-                        .object([
-                            ("player", .string(board.entrants[two.entrant].player.id.hex)),
-                            ("name", .string(board.entrants[two.entrant].player.name)), ("hole", .int(two.hole)),
-                            ("division", .optional(two.division)),
-                        ])
-                    })
-            ),
-            ("notes", .array(board.notes.map { .string($0) })),
+            ("divisions", .array(board.board.divisions.map { .object(divisionFields($0)) })), ("twos", twos(board)),
+        ])
+        var lines: [String: JSON] = [:]
+        for division in board.board.divisions {
+            for (order, line) in division.lines.enumerated() {
+                let key = board.entrants[line.entrant].player.id.hex
+                lines[key] = boardLine(board, line, extra: [("division", .int(division.number)), ("order", .int(order))])
+            }
+        }
+        return (head, lines)
+    }
+
+    /// A public board event: the head when it changed, the lines that changed and the players no longer on it;
+    /// `whole` when it is the board entire (a stream's first event, or the board as `GET /board/.../board.json`
+    /// gives it).
+    public static func boardEvent(
+        space: SpaceID, competition: CompetitionID, head: JSON?, lines: [(String, JSON)], removed: [String], whole: Bool
+    ) -> JSON {
+        .object([
+            ("space", .string(space.hex)), ("competition", .string(competition.hex)), ("whole", .bool(whole)),
+            ("head", head ?? .null), ("lines", .array(lines.sorted { $0.0 < $1.0 }.map(\.1))),
+            ("removed", .array(removed.sorted().map { .string($0) })),
         ])
     }
 }

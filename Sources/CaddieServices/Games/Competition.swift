@@ -99,6 +99,18 @@ public enum Competition {
             self.status = status
             self.division = division
         }
+
+        /// The entrant as a public board shows them: the card's last `holes` places (the holes they play last, from
+        /// their own start) left out, scores and pick-ups alike, so a board in the clubhouse does not give the
+        /// finish away.
+        public func hidingLast(_ holes: Int) -> Entrant {
+            guard holes > 0 else { return self }
+            let kept = max(0, card.gross.count - holes)
+            let shown = Games.PlayerCard(
+                pars: card.pars, strokeIndexes: card.strokeIndexes, courseHandicap: card.courseHandicap,
+                gross: card.gross.indices.map { $0 < kept ? card.gross[$0] : nil }, pickUps: card.pickUps.filter { $0 < kept })
+            return Entrant(card: shown, holes: self.holes, status: status, division: division)
+        }
     }
 
     /// One entrant's line on the board.

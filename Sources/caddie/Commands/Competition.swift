@@ -12,7 +12,7 @@ struct CompetitionCommand: ParsableCommand {
         abstract: "Run a club competition: create it, make games its groups, mark NR or DQ, print the board.",
         subcommands: [
             New.self, List.self, Entries.self, DrawCommand.self, Show.self, Add.self, Remove.self, Mark.self, Board.self,
-            Results.self, Close.self,
+            Public.self, Results.self, Close.self,
         ])
 
     struct New: AsyncParsableCommand {
@@ -195,9 +195,7 @@ struct CompetitionCommand: ParsableCommand {
                 let sheet = try home.competitions.sheet(
                     space: space, competition: try home.competitions.resolveCompetition(space, competition).id)
                 var base = url
-                if base == nil, let endpoint = try HTTPEndpoint.read(home), endpoint.scheme == "https" {
-                    base = "https://\(try Web.Link.address(endpoint: endpoint, given: nil)):\(endpoint.port)"
-                }
+                if base == nil { base = try CompetitionCommand.httpsAddress(home) }
                 if let given = base {
                     guard given.hasPrefix("https://"), URL(string: given)?.host != nil else {
                         throw NodeError.badInput(
@@ -205,7 +203,8 @@ struct CompetitionCommand: ParsableCommand {
                             "'\(given)' is not the web app's HTTPS address: give it like https://clubhouse.local:7443")
                     }
                 }
-                let page = BoardText.sheetHTML(sheet, base: base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+                let page = BoardText.sheetHTML(
+                    sheet, base: base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, space: space)
                 guard let out else { return FileHandle.standardOutput.write(Data(page.utf8)) }
                 try Console.write(Data(page.utf8), to: out)
                 Console.print(
@@ -284,6 +283,50 @@ struct CompetitionCommand: ParsableCommand {
         }
     }
 
+    struct Public: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "public",
+            abstract: "Open the board to anyone who reaches this node (the clubhouse TV, spectators' phones), or close it.",
+            discussion: "The public board is a page at /board/SPACE/COMPETITION on `caddie serve`, with no sign-in: "
+                + "a TV shows it in large type and pages through the divisions; a phone scrolls it. It updates as "
+                + "scores arrive. --hide-last N leaves each card's last N holes off it, so the finish stays a surprise.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The competition.") var competition: String
+        @Argument(help: "on or off.") var access: String
+        @Option(help: "Leave each card's last N holes (as the player plays them) off the public board: 0 to 9.")
+        var hideLast = 0
+
+        func run() async throws {
+            let isPublic = try guardedValue { () throws(NodeError) -> Bool in
+                switch access.lowercased() {
+                case "on": return true
+                case "off": return false
+                default:
+                    throw .badInput(
+                        .init(option: "the access", field: "public"), "'\(access)' is not on or off: give on or off")
+                }
+            }
+            try await options.read { home, space in
+                let record = try home.competitions.resolveCompetition(space, competition)
+                _ = try await home.run(
+                    .setBoardAccess(space: space, competition: record.id, isPublic: isPublic, hiddenHoles: hideLast),
+                    unlock: Passphrase.unlock(home))
+                guard isPublic else { return Console.print("The board of \(record.name) is no longer public") }
+                let path = "/board/\(space.hex)/\(record.id.hex)"
+                let hidden = hideLast == 0 ? "" : ", each card's last \(hideLast) hole\(hideLast == 1 ? "" : "s") left off"
+                guard let base = try CompetitionCommand.httpsAddress(home) else {
+                    return Console.print(
+                        "The board of \(record.name) is public at \(path) on the node's HTTPS address (`caddie serve "
+                            + "--https`)\(hidden)")
+                }
+                Console.print(
+                    "The board of \(record.name) is public at \(base)\(path)\(hidden)\n"
+                        + "  for the wall: `caddie competition show \(record.id.short) --format html` prints its QR code "
+                        + "under the draw")
+            }
+        }
+    }
+
     struct Results: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "results", abstract: "The results to print or publish: CSV or a one-page HTML, per division.")
@@ -329,6 +372,12 @@ struct CompetitionCommand: ParsableCommand {
                 Console.print(reopen ? "Reopened \(record.name)" : "Closed \(record.name): its groups' games are finished")
             }
         }
+    }
+
+    /// The web app's HTTPS address while `caddie serve --https` runs on this home (`https://HOST:PORT`), else nil.
+    static func httpsAddress(_ home: Home) throws -> String? {
+        guard let endpoint = try HTTPEndpoint.read(home), endpoint.scheme == "https" else { return nil }
+        return "https://\(try Web.Link.address(endpoint: endpoint, given: nil)):\(endpoint.port)"
     }
 
     /// A read of one competition, printed as JSON or text.

@@ -109,7 +109,7 @@ extension BoardText {
 extension BoardText {
     /// The starter's sheet: one self-contained page (no script, no external file) with a block per group, its start,
     /// its players with their index, tee and marker, and a QR code that opens the group's card at `base`.
-    static func sheetHTML(_ sheet: DrawSheet, base: String?) -> String {
+    static func sheetHTML(_ sheet: DrawSheet, base: String?, space: SpaceID) -> String {
         func esc(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -135,6 +135,7 @@ extension BoardText {
             .group td { padding: 0.4mm 1.5mm 0.4mm 0; vertical-align: top; white-space: nowrap; }
             .qr { width: 28mm; flex: none; text-align: center; font-size: 6pt; word-break: break-all; color: #444; }
             .qr svg { width: 28mm; height: 28mm; display: block; }
+            .wall { margin-top: 4mm; width: 50%; }
             </style></head><body>
             <h1>\(name)</h1>
             <p class="meta">\(sheet.entries) entrants, \(sheet.groups.count) groups. Each player is marked by the one \
@@ -159,6 +160,13 @@ extension BoardText {
             }
             out += "</section>\n"
         }
-        return out + "</div></body></html>\n"
+        out += "</div>"
+        // A public board's code, for the clubhouse wall: spectators' phones open the board with no sign-in.
+        if let base, sheet.competition.publicBoard {
+            let link = "\(base)/board/\(space.hex)/\(sheet.competition.id.hex)"
+            out += "<section class=\"group wall\"><div class=\"qr\">\(QRCode.svg(link) ?? "")\(esc(link))</div>"
+            out += "<div><h2>The board, live</h2><p>Scan to follow the day on your phone: no sign-in.</p></div></section>"
+        }
+        return out + "</body></html>\n"
     }
 }
