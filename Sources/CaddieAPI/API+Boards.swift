@@ -23,11 +23,8 @@ extension NodeAPI {
             let board = try await read {
                 try home.competitions.board(space: key.space, competition: key.competition, publicView: true)
             }
-            let (head, lines) = Views.publicBoard(board)
-            return Response.json(
-                Views.boardEvent(
-                    space: key.space, competition: key.competition, head: head, lines: lines.map { ($0.key, $0.value) },
-                    removed: [], whole: true))
+            var fresh = Views.PublicBoardSent()
+            return Response.json(fresh.take(board, space: key.space).whole)
         }
         table.add(page + "/board.json", .get)
         router.on(RouterPath(page + "/events"), method: .get) { _, context in

@@ -45,12 +45,6 @@ public final class EventHub: Sendable {
         let competition: CompetitionID
     }
 
-    /// What the streams of one public board were last sent: the head's text and each line's, by player.
-    private struct BoardMemory {
-        var head: String?
-        var lines: [String: String] = [:]
-    }
-
     /// A stream of one public board: it hears that board's events only.
     private struct BoardWatcher {
         let key: BoardKey
@@ -64,7 +58,8 @@ public final class EventHub: Sendable {
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
         var boardWatchers: [Int: BoardWatcher] = [:]
-        var boards: [BoardKey: BoardMemory] = [:]
+        /// What each watched public board's streams were last sent.
+        var boards: [BoardKey: Views.PublicBoardSent] = [:]
         var memory: Memory? = nil
         /// What the store reported since the last look.
         var pending = StoreChange()
@@ -390,24 +385,12 @@ public final class EventHub: Sendable {
                 }
                 continue
             }
-            let (head, lines) = Views.publicBoard(board)
-            let headText = head.text
-            let lineTexts = lines.mapValues(\.text)
-            let (changed, told, welcome) = state.withLock {
-                state -> (LiveEvent?, [AsyncStream<LiveEvent>.Continuation], [AsyncStream<LiveEvent>.Continuation]) in
-                let before = state.boards[key] ?? BoardMemory()
-                state.boards[key] = BoardMemory(head: headText, lines: lineTexts)
-                var changed: LiveEvent?
-                let changedLines = lines.filter { before.lines[$0.key] != lineTexts[$0.key] }.map { ($0.key, $0.value) }
-                let removed = before.lines.keys.filter { lines[$0] == nil }
-                if before.head != nil, before.head != headText || !changedLines.isEmpty || !removed.isEmpty {
-                    state.nextEvent += 1
-                    changed = LiveEvent(
-                        id: state.nextEvent, type: "board",
-                        data: Views.boardEvent(
-                            space: key.space, competition: key.competition, head: before.head == headText ? nil : head,
-                            lines: changedLines, removed: Array(removed), whole: false))
-                }
+            // Only this task changes what was sent (``unsubscribe`` may drop it meanwhile: then it starts afresh).
+            var sent = state.withLock { $0.boards[key] } ?? Views.PublicBoardSent()
+            let (change, whole) = sent.take(board, space: key.space)
+            let (told, welcome) = state.withLock {
+                state -> ([AsyncStream<LiveEvent>.Continuation], [AsyncStream<LiveEvent>.Continuation]) in
+                if state.boardWatchers.values.contains(where: { $0.key == key }) { state.boards[key] = sent }
                 var told: [AsyncStream<LiveEvent>.Continuation] = []
                 var welcome: [AsyncStream<LiveEvent>.Continuation] = []
                 for (id, watcher) in state.boardWatchers where watcher.key == key {
@@ -418,16 +401,15 @@ public final class EventHub: Sendable {
                         state.boardWatchers[id]?.welcomed = true
                     }
                 }
-                return (changed, told, welcome)
+                return (told, welcome)
             }
-            if let changed { told.forEach { $0.yield(changed) } }
+            if let change {
+                let event = nextEvent("board", change)
+                told.forEach { $0.yield(event) }
+            }
             guard !welcome.isEmpty else { continue }
-            let whole = nextEvent(
-                "board",
-                Views.boardEvent(
-                    space: key.space, competition: key.competition, head: head, lines: lines.map { ($0.key, $0.value) },
-                    removed: [], whole: true))
-            welcome.forEach { $0.yield(whole) }
+            let wholeEvent = nextEvent("board", whole)
+            welcome.forEach { $0.yield(wholeEvent) }
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 /// A club's competition at the size of a field (docs/competitions.md): 160 entrants from a CSV, a shotgun draw of
 /// 40 groups on a sample course, every card scored, then the board computed from the merged state. Times the entry
 /// list's import and the draw (one op each), and the board (median of several runs), and says how many bytes the
-/// whole board is as JSON: what a board event would carry today if it sent the whole board, not what changed.
+/// whole board is as JSON; then, the board made public, how many bytes and lines a public board's stream is sent per
+/// corrected score (only what changed) against the board whole.
 struct BoardBench {
     let directory: URL
     let entrants: Int
@@ -65,6 +66,38 @@ struct BoardBench {
             lines = board.board.divisions.reduce(0) { $0 + $1.lines.count }
         }
         guard lines == entrants else { throw BenchError("the board has \(lines) lines for \(entrants) entrants") }
+        // What a public board's stream is sent per change: one score corrected at a time (a stroke more, on a
+        // different player's card each time), the event with only the lines that changed, against the board whole.
+        _ = try home.competitions.setBoardAccess(
+            space: space, keys: keys, competition: competition, isPublic: true, hiddenHoles: 0)
+        var sent = Views.PublicBoardSent()
+        let whole = sent.take(
+            try home.competitions.board(space: space, competition: competition, publicView: true), space: space
+        ).whole.text.utf8.count
+        var changeBytes: [Int] = []
+        var changedLines: [Int] = []
+        for change in 0..<runs {
+            let group = drawn.groups[(change * 7) % drawn.groups.count]
+            let player = group.players[change % group.players.count]
+            let hole = 1 + (change * 5) % 18
+            let cell = try home.cells(space, game: group.game).first { $0.player == player && $0.hole == hole }
+            guard let shown = cell?.winner else { throw BenchError("no score to correct") }
+            let strokes = (shown.entry.holed ?? 4) + 1
+            _ = try home.store.appendBatch(
+                space: space, signer: keys.device,
+                edits: [
+                    (
+                        [Change.score(game: group.game, player: player, hole: hole, entry: try ScoreEntry(strokes: strokes))],
+                        [shown.op]
+                    )
+                ], now: Home.now())
+            let board = try home.competitions.board(space: space, competition: competition, publicView: true)
+            guard let event = sent.take(board, space: space).change else { throw BenchError("a correction changed nothing") }
+            changeBytes.append(event.text.utf8.count)
+            if case .object(let fields) = event, case .array(let sentLines)? = fields.first(where: { $0.0 == "lines" })?.1 {
+                changedLines.append(sentLines.count)
+            }
+        }
         return [
             ("boardEntrants", Double(entrants), "players"),
             ("boardGroups", Double(drawn.groups.count), "groups"),
@@ -72,6 +105,10 @@ struct BoardBench {
             ("boardDrawMs", drawTime * 1000, "ms"),
             ("boardComputeMedianMs", times.sorted()[runs / 2], "ms"),
             ("boardJSONBytes", Double(bytes), "bytes"),
+            ("boardEventWholeBytes", Double(whole), "bytes"),
+            ("boardEventPerChangeMedianBytes", Double(changeBytes.sorted()[runs / 2]), "bytes"),
+            ("boardEventPerChangeMaxBytes", Double(changeBytes.max() ?? 0), "bytes"),
+            ("boardEventLinesPerChangeMedian", Double(changedLines.sorted()[changedLines.count / 2]), "lines"),
         ]
     }
 }

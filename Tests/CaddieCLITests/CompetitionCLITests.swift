@@ -11,7 +11,8 @@ struct CompetitionCLITests {
         let homes = try ["Ana", "Ben"].map { try CLI(name: $0) }
         defer { homes.forEach { $0.remove() } }
         for (home, name) in zip(homes, ["Ana", "Ben"]) { try home.ok(["login", "--name", name]) }
-        let invite = try homes[0].createSpace("Club").field("invite")
+        let created = try homes[0].createSpace("Club")
+        let (invite, space) = (try created.field("invite"), try created.field("space"))
         try homes[1].ok(["space", "join", invite])
         for name in ["Ana", "Ben", "Cal"] { try homes[0].ok(["player", "add", name]) }
         let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")
@@ -83,6 +84,12 @@ struct CompetitionCLITests {
         #expect(opened.contains("/board/"), "\(opened)")
         #expect(opened.contains("last 3 holes left off"), "\(opened)")
         try homes[0].fails(["competition", "public", "Medal", "on", "--hide-last", "3"], saying: "is public already")
+        // The printed draw sheet carries the public board's QR code for the clubhouse wall.
+        let sheet = try homes[0].ok([
+            "competition", "show", "Medal", "--format", "html", "--url", "https://clubhouse.local:7443",
+        ]).stdout
+        #expect(sheet.contains("https://clubhouse.local:7443/board/\(space)/\(medal)"), "the board's link on the sheet")
+        #expect(sheet.contains("The board, live"))
         // The public view hides the last three holes each player played; the members' board still shows all nine.
         let members = try #require(try homes[0].ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])
         let shown = try #require((members["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])

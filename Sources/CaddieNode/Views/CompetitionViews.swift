@@ -82,6 +82,38 @@ extension Views {
         return (head, lines)
     }
 
+    /// What a public board's streams were last sent (the head's text and each line's, by player), and so what the next
+    /// board changes: the event that brings a stream from one board to the next carries only that.
+    public struct PublicBoardSent: Sendable {
+        var head: String?
+        var lines: [String: String] = [:]
+
+        public init() {}
+
+        /// Takes the board as it is now. Returns the event a stream that had the last board needs (nil when nothing
+        /// changed, or when there was no last board) and the board whole, for a stream that has nothing yet.
+        public mutating func take(_ board: CompetitionBoard, space: SpaceID) -> (change: JSON?, whole: JSON) {
+            let (head, lines) = Views.publicBoard(board)
+            let headText = head.text
+            let lineTexts = lines.mapValues(\.text)
+            let competition = board.competition.id
+            defer { (self.head, self.lines) = (headText, lineTexts) }
+            let whole = Views.boardEvent(
+                space: space, competition: competition, head: head, lines: lines.map { ($0.key, $0.value) }, removed: [],
+                whole: true)
+            guard self.head != nil else { return (nil, whole) }
+            let changed = lines.filter { self.lines[$0.key] != lineTexts[$0.key] }.map { ($0.key, $0.value) }
+            let removed = self.lines.keys.filter { lines[$0] == nil }
+            guard self.head != headText || !changed.isEmpty || !removed.isEmpty else { return (nil, whole) }
+            return (
+                Views.boardEvent(
+                    space: space, competition: competition, head: self.head == headText ? nil : head, lines: changed,
+                    removed: Array(removed), whole: false),
+                whole
+            )
+        }
+    }
+
     /// A public board event: the head when it changed, the lines that changed and the players no longer on it;
     /// `whole` when it is the board entire (a stream's first event, or the board as `GET /board/.../board.json`
     /// gives it).
