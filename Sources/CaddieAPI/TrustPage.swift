@@ -101,11 +101,6 @@ public struct TrustPage: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
     /// The page: the fingerprint to compare, the two downloads, the steps for each platform, and the way on.
     static func page(fingerprint: String, validUntil: Date?, https: String) -> String {
         let until =
@@ -131,9 +126,9 @@ public struct TrustPage: Sendable {
                   position.</p>
                 <p>Compare this fingerprint with the one the node's owner sees (<code>caddie web authority</code>) or
                   with the one your phone shows while installing:</p>
-                <p><code id="fingerprint" class="fingerprint">\(escaped(fingerprint))</code></p>
+                <p><code id="fingerprint" class="fingerprint">\(Views.escapedHTML(fingerprint))</code></p>
                 <p id="scope">The authority can vouch only for addresses of a local network (10.x, 172.16-31.x, 192.168.x,
-                  169.254.x, 127.x) and names ending in \(escaped(suffixes)), never for a website.\(escaped(until))</p>
+                  169.254.x, 127.x) and names ending in \(Views.escapedHTML(suffixes)), never for a website.\(Views.escapedHTML(until))</p>
                 <h3>iPhone or iPad</h3>
                 <ol>
                   <li><a id="profile" href="/caddie.mobileconfig">Download the profile</a> and allow it.</li>
@@ -153,7 +148,7 @@ public struct TrustPage: Sendable {
                 <p id="next">Once the authority is trusted, scan the <strong>sign-in code</strong> the node's owner shows
                   you (the second code): it opens the node over HTTPS and signs this phone in. If that page says the
                   connection is not private, the authority is not trusted yet.</p>
-                <p><a id="continue" class="button" href="\(escaped(https))">Open the node over HTTPS</a></p>
+                <p><a id="continue" class="button" href="\(Views.escapedHTML(https))">Open the node over HTTPS</a></p>
                 <p class="hint">This page is plain HTTP: it carries no sign-in and no scores, and a sign-in code is never
                   sent through it.</p>
               </main>

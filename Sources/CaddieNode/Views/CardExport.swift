@@ -52,13 +52,7 @@ public struct CardExport: Sendable {
 
     /// RFC 4180 CSV: a header row, then one row per player with each hole's strokes and the totals.
     public var csv: String {
-        func field(_ text: String) -> String {
-            // Quote every field that needs it; a leading = + - @ is prefixed so a spreadsheet never runs it.
-            var value = text
-            if let first = value.first, "=+-@".contains(first), Int(value) == nil { value = "'" + value }
-            return value.contains(where: { ",\"\n\r".contains($0) })
-                ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
-        }
+        let field = Views.csvField
         var header = ["player", "tee", "course handicap", "playing handicap"]
         header += standings.holes.map { "hole \($0)" }
         header += ["out", "in", "total", "to par", "net", "net to par", "points", "skins", "units", "attested by"]
@@ -103,10 +97,7 @@ public struct CardExport: Sendable {
 
     /// One self-contained page (no script, no external file) that prints on one A4 sheet, landscape.
     public var html: String {
-        func esc(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let esc = Views.escapedHTML
         let course = card.course?.name ?? "course not yet received"
         let date = Views.time(milliseconds: card.game.createdAt)
         var out = """

@@ -18,10 +18,7 @@ extension CompetitionBoard {
 
     /// The results as CSV (RFC 4180): one row per player, division by division in board order.
     public var csv: String {
-        func field(_ value: String) -> String {
-            value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
-                ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
-        }
+        let field = Views.csvField
         var rows = [
             [
                 "division", "position", "player", "group", "playing handicap", "thru", "gross", "gross to par", "net",
@@ -46,10 +43,7 @@ extension CompetitionBoard {
     /// The results as one self-contained page (no script, no external file) to print or pin up: a table per
     /// division, the countback beside each tie, the twos and the notes.
     public var html: String {
-        func esc(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let esc = Views.escapedHTML
         let name = esc(competition.name)
         let figures: [String] =
             switch settings.scoring {

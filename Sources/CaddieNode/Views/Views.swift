@@ -28,6 +28,24 @@ public enum Views {
         return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 
+    /// Text made safe inside HTML, in an element or a quoted attribute: `&`, `<`, `>`, `"` and `'` as entities. The
+    /// one escaping of every page the node writes (the printable card, the results, the draw sheet, the trust page).
+    public static func escapedHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+
+    /// One field of a CSV file (RFC 4180): quoted when it holds a comma, a quote or a line break; a text that starts
+    /// with `=`, `+`, `-` or `@` and is not a whole number gets a leading `'`, so that a spreadsheet never runs it as
+    /// a formula. The one quoting of every CSV the node writes (the card, the results).
+    public static func csvField(_ text: String) -> String {
+        var value = text
+        if let first = value.first, "=+-@".contains(first), Int(value) == nil { value = "'" + value }
+        return value.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline })
+            ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
+    }
+
     /// A calendar day, `YYYY-MM-DD`.
     public static func day(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

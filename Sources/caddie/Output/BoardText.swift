@@ -110,10 +110,7 @@ extension BoardText {
     /// The starter's sheet: one self-contained page (no script, no external file) with a block per group, its start,
     /// its players with their index, tee and marker, and a QR code that opens the group's card at `base`.
     static func sheetHTML(_ sheet: DrawSheet, base: String?, space: SpaceID) -> String {
-        func esc(_ text: String) -> String {
-            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        let esc = Views.escapedHTML
         let name = esc(sheet.competition.name)
         let scan =
             base == nil
