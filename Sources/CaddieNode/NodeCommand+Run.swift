@@ -64,6 +64,11 @@ extension Home {
             return .op(
                 try competitions.setBoardAccess(
                     space: space, keys: keys, competition: competition, isPublic: isPublic, hiddenHoles: hiddenHoles))
+        case .correctScore(let space, let competition, let player, let hole, let entry, let reason):
+            return .op(
+                try competitions.correct(
+                    space: space, keys: keys, competition: competition, player: player, hole: hole, entry: entry,
+                    reason: reason))
         case .setCompetitionStatus(let space, let competition, let player, let status):
             return .op(
                 try competitions.setStatus(

@@ -50,6 +50,9 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     /// A competition's board opened to anyone who reaches the node (its last `hiddenHoles` holes left out there),
     /// or closed again.
     case setBoardAccess(space: SpaceID, competition: CompetitionID, isPublic: Bool, hiddenHoles: Int)
+    /// The committee's correction of a player's score on a hole, with its reason.
+    case correctScore(
+        space: SpaceID, competition: CompetitionID, player: PlayerID, hole: Int, entry: ScoreEntry, reason: String)
     /// The committee's mark of a player in a competition (NR, DQ), or nil to clear it.
     case setCompetitionStatus(space: SpaceID, competition: CompetitionID, player: PlayerID, status: Competition.Status?)
     /// Who marks a player in a game.

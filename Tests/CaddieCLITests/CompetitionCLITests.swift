@@ -111,6 +111,31 @@ struct CompetitionCLITests {
             games.filter { [first, second].contains($0["game"] as? String) }.map { $0["finished"] as? Bool } == [true, true])
         try homes[0].fails(["competition", "close", "Medal"], saying: "is closed already")
         try homes[0].fails(["competition", "remove", "Medal", first], saying: "is closed: reopen it first")
+        // The committee's correction says why, even on a closed competition's finished card; refused without a reason,
+        // from Ben's home, for a hole the group does not play: nothing written. Ana's 3rd becomes a 5 (37), and the
+        // audit and the board name the reason.
+        let unchanged = try homes[0].stateHash()
+        try homes[0].fails(["competition", "correct", "Medal", "Ana", "3", "5"], saying: "a committee's correction says why")
+        try homes[0].fails(
+            ["competition", "correct", "Medal", "Ana", "12", "5", "--reason", "card"], saying: "hole 12 is not one of them")
+        try homes[0].fails(["competition", "correct", "Medal", "Ana", "3", "five", "--reason", "card"], saying: "five")
+        #expect(try homes[0].stateHash() == unchanged)
+        try RoundTests.merge(homes)
+        try homes[1].fails(
+            ["competition", "correct", "Medal", "Ana", "3", "5", "--reason", "card"], saying: "only Ana, who created Medal")
+        try homes[0].ok(["competition", "correct", "Medal", "Ana", "3", "5", "--reason", "marker's card: 5, not 4"])
+        let corrected = try #require(try homes[0].ok(["competition", "board", "Medal", "--json"]).json() as? [String: Any])
+        let ana = try #require(
+            ((corrected["divisions"] as? [[String: Any]])?.first?["lines"] as? [[String: Any]])?.first {
+                $0["name"] as? String == "Ana"
+            })
+        #expect(ana["gross"] as? Int == 37)
+        #expect(
+            (corrected["notes"] as? [String])?.contains("the committee corrected Ana's 3rd: marker's card: 5, not 4") == true,
+            "\(corrected["notes"] ?? "")")
+        let audit = try homes[0].ok(["log"]).stdout
+        #expect(audit.contains("committee's correction in competition"), "\(audit)")
+        #expect(audit.contains("Ana's 3rd, \"marker's card: 5, not 4\""), "\(audit)")
         try homes[0].ok(["competition", "close", "Medal", "--reopen"])
     }
 

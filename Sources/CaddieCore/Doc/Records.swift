@@ -225,6 +225,22 @@ public struct CompetitionRecord: Hashable, Sendable {
     public let statuses: [PlayerID: String]
     /// The entry list as imported (`entry.<player id>` fields; an empty text clears one).
     public let entries: [PlayerID: Entry]
+    /// The committee's corrections, each with its reason (`correction.<game id>.<player id>.<hole>` fields, written in
+    /// the op that carries the corrected score), by game, player and hole.
+    public let corrections: [Correction]
+
+    /// A score the committee corrected, and why.
+    public struct Correction: Hashable, Sendable {
+        public let game: GameID
+        public let player: PlayerID
+        public let hole: Int
+        public let reason: String
+    }
+
+    /// The field that holds the reason of a correction.
+    public static func correctionField(game: GameID, player: PlayerID, hole: Int) -> String {
+        "correction.\(game.hex).\(player.hex).\(hole)"
+    }
 
     /// One entrant of the list: their place in it, the Handicap Index frozen at the import, their tee, the
     /// division and club id the list gave. Stored as one text field, tab-separated, so an entrant changes whole.
@@ -294,6 +310,15 @@ public struct CompetitionRecord: Hashable, Sendable {
         }
         self.statuses = statuses
         self.entries = entries
+        corrections = fields.compactMap { name, value -> Correction? in
+            let parts = name.split(separator: ".")
+            guard parts.count == 4, parts[0] == "correction",
+                let game = Hex.decode(String(parts[1])).flatMap(GameID.init(bytes:)),
+                let player = Hex.decode(String(parts[2])).flatMap(PlayerID.init(bytes:)), let hole = Int(parts[3]),
+                let reason = value.text, !reason.isEmpty
+            else { return nil }
+            return Correction(game: game, player: player, hole: hole, reason: reason)
+        }.sorted { ($0.game, $0.player, $0.hole) < ($1.game, $1.player, $1.hole) }
     }
 
     /// The fields that create a competition.

@@ -168,6 +168,15 @@ extension AuditService {
                     + (fields["expires"]?.integer.map { SpaceService.dateText(UInt64(max(0, $0))) } ?? "?")
             }
             if kind == .course { return "course \(fields["name"]?.text ?? id.short) (\(id.short)): \(fields.count) fields" }
+            if kind == .competition {
+                let record = CompetitionRecord(id: CompetitionID(id), fields: fields)
+                if !record.corrections.isEmpty, record.corrections.count == fields.count {
+                    return record.corrections.map {
+                        "committee's correction in competition \(id.short): \(player($0.player))'s \(Dispute.ordinal($0.hole)), "
+                            + "\"\($0.reason)\""
+                    }.joined(separator: "; ")
+                }
+            }
             if kind == .game { return Self.gameChange(id, fields, player: player) }
             return "\(kind) \(id.short): "
                 + fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

@@ -267,6 +267,58 @@ extension CompetitionService {
         ).id
     }
 
+    /// The longest reason a correction takes.
+    public static let maxReason = 200
+
+    /// The committee corrects a player's score on a hole, with its reason: the score, superseding every value the
+    /// cell shows (a dispute is settled by it), and the reason on the competition's record, in two ops committed
+    /// together, the audit showing both. The committee may correct a card of a closed competition or a finished game: verifying
+    /// cards after the round is its work.
+    public func correct(
+        space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, player: PlayerID, hole: Int, entry: ScoreEntry,
+        reason: String
+    ) throws(NodeError) -> OpID {
+        let record = try self.competition(space, competition)
+        try requireCommittee(record, space: space)
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty, reason.count <= Self.maxReason, !reason.contains(where: \.isNewline) else {
+            throw .badInput(
+                .init(option: "--reason", field: "reason"),
+                reason.isEmpty
+                    ? "is missing: a committee's correction says why, e.g. --reason \"marker's card: 5, not 4\""
+                    : "must be one line of at most \(Self.maxReason) characters")
+        }
+        let named = try rounds.player(space, player)
+        var group: GameRecord?
+        for game in try rounds.games(space) where game.competition == competition {
+            if try run({ try store.roster(space, game: game.id) }).contains(player) { group = game }
+        }
+        guard let group else {
+            throw .conflict(
+                "\(named.name) plays in none of the groups of competition \(record.name): add their game "
+                    + "(`caddie competition add`)")
+        }
+        try rounds.checkHole(hole, of: group, space: space)
+        let shown = try rounds.shownValues(space: space, game: group.id, player: player, hole: hole)
+        // A score travels alone in its op (Protocol/op-format.md): the score, then the reason, two ops of this device
+        // committed together, so no peer holds the one without the other.
+        let ops = try home.appendEdits(
+            space: space, keys: keys,
+            edits: [
+                .init(changes: [.score(game: group.id, player: player, hole: hole, entry: entry)], pred: shown),
+                .init(
+                    changes: [
+                        .set(
+                            competition,
+                            fields: [
+                                CompetitionRecord.correctionField(game: group.id, player: player, hole: hole): .text(reason)
+                            ])
+                    ], pred: []),
+            ])
+        guard let score = ops.first else { throw .conflict("the correction wrote no op; nothing was changed") }
+        return score.id
+    }
+
     /// What importing an entry list did.
     public struct Imported: Sendable, Equatable {
         /// Entrants on the list.
@@ -510,6 +562,14 @@ extension CompetitionService {
                     guard let shown = standings.card.cell(player.id, hole)?.winner else { continue }
                     lastEntry = max(lastEntry ?? 0, shown.hlc.milliseconds)
                 }
+            }
+        }
+        if !publicView {
+            let names = Dictionary(lines.map { ($0.entrant.player.id, $0.entrant.player.name) }, uniquingKeysWith: { a, _ in a })
+            for correction in record.corrections {
+                notes.append(
+                    "the committee corrected \(names[correction.player] ?? correction.player.short)'s "
+                        + "\(Dispute.ordinal(correction.hole)): \(correction.reason)")
             }
         }
         lines.sort {

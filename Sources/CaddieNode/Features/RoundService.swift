@@ -300,6 +300,20 @@ extension RoundService {
                     command: "add them with `caddie game add-player \(game.id.short) \(player.id.short)`",
                     request: "add them to the game first"))
         }
+        try checkHole(hole, of: game, space: space)
+        home.afterChecks.withLock { $0 }?()
+        var standing = seen.map { Array(Set($0)).sorted() } ?? []
+        if seen == nil { standing = try shownValues(space: space, game: game.id, player: player.id, hole: hole) }
+        let op = try append(
+            space: space, keys: keys,
+            changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
+            pred: standing
+        ).id
+        return (op, false)
+    }
+
+    /// Refuses a hole the game's course lacks, or one the game does not play (a 9-hole game, a start on the 10th).
+    func checkHole(_ hole: Int, of game: GameRecord, space: SpaceID) throws(NodeError) {
         let course = try courses.course(of: game, in: space)
         let holes = course?.holes.count ?? 18
         guard (1...holes).contains(hole) else {
@@ -311,19 +325,12 @@ extension RoundService {
                 throw .conflict("game \(game.id.short) plays holes \(Self.describe(played)): hole \(hole) is not one of them")
             }
         }
-        home.afterChecks.withLock { $0 }?()
-        var standing = seen.map { Array(Set($0)).sorted() } ?? []
-        if seen == nil {
-            standing =
-                try run { try store.cells(space, game: game.id) }
-                .first { $0.player == player.id && $0.hole == hole }?.values.map(\.op) ?? []
-        }
-        let op = try append(
-            space: space, keys: keys,
-            changes: [.score(game: game.id, player: player.id, hole: hole, entry: entry)],
-            pred: standing
-        ).id
-        return (op, false)
+    }
+
+    /// Every value a cell shows now (one, or a dispute's several): what a new entry that saw them all supersedes.
+    func shownValues(space: SpaceID, game: GameID, player: PlayerID, hole: Int) throws(NodeError) -> [OpID] {
+        try run { try store.cells(space, game: game) }.first { $0.player == player && $0.hole == hole }?.values.map(\.op)
+            ?? []
     }
 
     /// Holes in order of play as a person reads them: "1-9", "10-18", "7-18, 1-6".

@@ -11,8 +11,8 @@ struct CompetitionCommand: ParsableCommand {
         commandName: "competition",
         abstract: "Run a club competition: create it, make games its groups, mark NR or DQ, print the board.",
         subcommands: [
-            New.self, List.self, Entries.self, DrawCommand.self, Show.self, Add.self, Remove.self, Mark.self, Board.self,
-            Public.self, Results.self, Close.self,
+            New.self, List.self, Entries.self, DrawCommand.self, Show.self, Add.self, Remove.self, Mark.self,
+            Correct.self, Board.self, Public.self, Results.self, Close.self,
         ])
 
     struct New: AsyncParsableCommand {
@@ -265,6 +265,44 @@ struct CompetitionCommand: ParsableCommand {
                 Console.print(
                     status.map { "Marked \(player.name) \($0.rawValue) in \(record.name)" }
                         ?? "Cleared \(player.name)'s mark in \(record.name)")
+            }
+        }
+    }
+
+    struct Correct: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "correct",
+            abstract: "The committee corrects a player's score on a hole, saying why (the audit shows the reason).",
+            discussion: "The correction replaces every value the hole shows (it settles a dispute), in the player's group "
+                + "of the competition, even once the game is finished or the competition closed. Only the committee "
+                + "(the competition's creator) corrects.")
+        @OptionGroup var options: SpaceOptions
+        @Argument(help: "The competition.") var competition: String
+        @Argument(help: "The player.") var player: String
+        @Argument(help: "The hole number.") var hole: Int
+        @Argument(help: "Strokes, 1...30, or pickup (P).") var strokes: String
+        @Option(help: "Why, in one line: e.g. \"marker's card: 5, not 4\".") var reason = ""
+
+        func run() async throws {
+            let entry = try guardedValue { () throws(NodeError) -> ScoreEntry in
+                let pickUp = ["pickup", "pick-up", "p"].contains(strokes.lowercased())
+                guard pickUp || Int(strokes) != nil else {
+                    throw .badInput(
+                        .strokes, "must be a number of strokes (1...30) or pickup (P), got '\(strokes.prefix(20))'")
+                }
+                return try ScoreEntry.reading(
+                    strokes: Int(strokes), putts: nil, penalties: nil, fairway: nil, greenInRegulation: nil, pickUp: pickUp)
+            }
+            try await options.read { home, space in
+                let record = try home.competitions.resolveCompetition(space, competition)
+                let player = try home.rounds.resolvePlayer(space, player)
+                _ = try await home.run(
+                    .correctScore(
+                        space: space, competition: record.id, player: player.id, hole: hole, entry: entry, reason: reason),
+                    unlock: Passphrase.unlock(home))
+                Console.print(
+                    "Corrected \(player.name)'s \(Dispute.ordinal(hole)) in \(record.name) to "
+                        + "\(entry.pickedUp ? "a pick-up" : String(entry.holed ?? 0)): \(reason)")
             }
         }
     }
