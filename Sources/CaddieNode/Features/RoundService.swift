@@ -439,6 +439,20 @@ extension ScoreEntry {
     /// A score entry as a person typed it (`caddie score`) or a page sent it (`POST .../scores`): the one reading of
     /// its fields for every edge, each refusal naming the field (`--fairway` on the command line, `'fairway'` in a
     /// request). A pick-up (`pickUp`) takes no strokes, putts, penalties or statistics.
+    /// An entry from the strokes as a person types them on the command line: a number, or `pickup` (`pick-up`, `P`).
+    public static func typed(
+        _ strokes: String, putts: Int? = nil, penalties: Int? = nil, fairway: String? = nil, greenInRegulation: Bool? = nil
+    ) throws(NodeError) -> ScoreEntry {
+        let pickUp = ["pickup", "pick-up", "p"].contains(strokes.lowercased())
+        guard pickUp || Int(strokes) != nil else {
+            throw .badInput(
+                .strokes, "must be a number of strokes (1...30) or pickup (P) for a pick-up, got '\(strokes.prefix(20))'")
+        }
+        return try reading(
+            strokes: Int(strokes), putts: putts, penalties: penalties, fairway: fairway,
+            greenInRegulation: greenInRegulation, pickUp: pickUp)
+    }
+
     public static func reading(
         strokes: Int?, putts: Int?, penalties: Int?, fairway: String?, greenInRegulation: Bool?, pickUp: Bool = false
     ) throws(NodeError) -> ScoreEntry {

@@ -284,15 +284,7 @@ struct CompetitionCommand: ParsableCommand {
         @Option(help: "Why, in one line: e.g. \"marker's card: 5, not 4\".") var reason = ""
 
         func run() async throws {
-            let entry = try guardedValue { () throws(NodeError) -> ScoreEntry in
-                let pickUp = ["pickup", "pick-up", "p"].contains(strokes.lowercased())
-                guard pickUp || Int(strokes) != nil else {
-                    throw .badInput(
-                        .strokes, "must be a number of strokes (1...30) or pickup (P), got '\(strokes.prefix(20))'")
-                }
-                return try ScoreEntry.reading(
-                    strokes: Int(strokes), putts: nil, penalties: nil, fairway: nil, greenInRegulation: nil, pickUp: pickUp)
-            }
+            let entry = try guardedValue { () throws(NodeError) -> ScoreEntry in try ScoreEntry.typed(strokes) }
             try await options.read { home, space in
                 let record = try home.competitions.resolveCompetition(space, competition)
                 let player = try home.rounds.resolvePlayer(space, player)

@@ -369,14 +369,8 @@ struct ScoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let pickUp = ["pickup", "pick-up", "p"].contains(strokes.lowercased())
-            guard pickUp || Int(strokes) != nil else {
-                throw NodeError.badInput(
-                    .strokes, "must be a number of strokes (1...30) or pickup (P) for a pick-up, got '\(strokes.prefix(20))'")
-            }
-            let entry = try ScoreEntry.reading(
-                strokes: Int(strokes), putts: putts, penalties: penalties, fairway: fairway,
-                greenInRegulation: greenInRegulation, pickUp: pickUp)
+            let entry = try ScoreEntry.typed(
+                strokes, putts: putts, penalties: penalties, fairway: fairway, greenInRegulation: greenInRegulation)
             let (home, space, game, player) = try target.open()
             // A running node runs it with its own keys: no passphrase, no Argon2id here.
             let done = try await home.run(.score(space: space, game: game, player: player, hole: hole, entry: entry)) {
