@@ -110,12 +110,41 @@ final class ClubDemo {
         _ = try home.competitions.setStatus(
             space: space, keys: keys, competition: competition, player: ruledOut, status: .disqualified)
         say("   the committee disqualifies \(try home.rounds.player(space, ruledOut).name)")
+        // The committee checks a card against the marker's and corrects a score, saying why (never without a reason).
+        let checked = drawn.groups[3]
+        let corrected = checked.players[1]
+        let was =
+            try home.cells(space, game: checked.game).first { $0.player == corrected && $0.hole == 5 }?.winner?.entry.holed
+            ?? 4
+        do {
+            _ = try home.competitions.correct(
+                space: space, keys: keys, competition: competition, player: corrected, hole: 5,
+                entry: try ScoreEntry(strokes: was + 1), reason: "")
+        } catch {
+            say("   refused, a correction without a reason: \((error as? NodeError)?.description ?? "\(error)")")
+        }
+        let reason = "marker's card: \(was + 1), not \(was)"
+        _ = try home.competitions.correct(
+            space: space, keys: keys, competition: competition, player: corrected, hole: 5,
+            entry: try ScoreEntry(strokes: was + 1), reason: reason)
+        say("   the committee corrects \(try home.rounds.player(space, corrected).name)'s 5th: \"\(reason)\" (in the audit)")
 
         say("== The board")
         let board = try home.competitions.board(space: space, competition: competition)
         say(BoardText.render(board).split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
         let decided = board.board.divisions.flatMap(\.lines).filter { $0.decidedBy != nil }.count
         say("   \(decided) lines decided or left equal by the countback")
+        // The clubhouse TV and spectators' phones: the same board, each card's last three holes hidden.
+        _ = try home.competitions.setBoardAccess(
+            space: space, keys: keys, competition: competition, isPublic: true, hiddenHoles: 3)
+        let shown = try home.competitions.board(space: space, competition: competition, publicView: true)
+        let leaders = shown.board.divisions.compactMap { division in
+            division.lines.first.map { "\(division.name ?? String(division.number)): \(shown.entrants[$0.entrant].player.name)" }
+        }
+        say(
+            "   public board at /board/\(space.hex)/\(competition.hex) on `caddie serve --https`, the last 3 holes "
+                + "hidden (thru \(shown.board.divisions.flatMap(\.lines).map(\.thru).max() ?? 0)): leads "
+                + leaders.joined(separator: ", "))
 
         say("== Results and the close")
         let results = folder.appendingPathComponent("results.html")
