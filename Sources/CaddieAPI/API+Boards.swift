@@ -24,7 +24,8 @@ extension NodeAPI {
                 try home.competitions.board(space: key.space, competition: key.competition, publicView: true)
             }
             var fresh = Views.PublicBoardSent()
-            return Response.json(fresh.take(board, space: key.space).whole)
+            _ = fresh.take(board, space: key.space)
+            return Response.json(fresh.whole(space: key.space) ?? .null)
         }
         table.add(page + "/board.json", .get)
         router.on(RouterPath(page + "/events"), method: .get) { _, context in

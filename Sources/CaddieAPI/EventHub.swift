@@ -10,9 +10,16 @@ public struct LiveEvent: Sendable {
     public let id: Int
     public let type: String
     public let data: JSON
+    /// The event as a server-sent events record: written once, however many streams send it (a public board's
+    /// event goes to every TV and phone that watches it).
+    public let sse: String
 
-    /// The event as a server-sent events record.
-    public var sse: String { "id: \(id)\nevent: \(type)\ndata: \(data.text)\n\n" }
+    init(id: Int, type: String, data: JSON) {
+        self.id = id
+        self.type = type
+        self.data = data
+        sse = "id: \(id)\nevent: \(type)\ndata: \(data.text)\n\n"
+    }
 }
 
 /// Fans changes of the merged state out to live subscribers. The store says what each commit changed, whoever
@@ -45,6 +52,13 @@ public final class EventHub: Sendable {
         let competition: CompetitionID
     }
 
+    /// A watched public board: what its streams were last sent, and what each group gave it (a group is read again
+    /// only when its game changed).
+    private struct BoardMemory {
+        var sent = Views.PublicBoardSent()
+        var groups = BoardGroups()
+    }
+
     /// A stream of one public board: it hears that board's events only.
     private struct BoardWatcher {
         let key: BoardKey
@@ -58,8 +72,8 @@ public final class EventHub: Sendable {
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
         var boardWatchers: [Int: BoardWatcher] = [:]
-        /// What each watched public board's streams were last sent.
-        var boards: [BoardKey: Views.PublicBoardSent] = [:]
+        /// What each watched public board's streams were last sent, and the groups it was read from.
+        var boards: [BoardKey: BoardMemory] = [:]
         var memory: Memory? = nil
         /// What the store reported since the last look.
         var pending = StoreChange()
@@ -164,10 +178,12 @@ public final class EventHub: Sendable {
     }
 
     func publish(_ type: String, _ data: JSON) {
-        let (event, continuations) = state.withLock { state in
+        let (id, continuations) = state.withLock { state in
             state.nextEvent += 1
-            return (LiveEvent(id: state.nextEvent, type: type, data: data), Array(state.subscribers.values))
+            return (state.nextEvent, Array(state.subscribers.values))
         }
+        // Written out of the lock: a board's event is tens of kilobytes.
+        let event = LiveEvent(id: id, type: type, data: data)
         continuations.forEach { $0.yield(event) }
     }
 
@@ -224,8 +240,10 @@ public final class EventHub: Sendable {
         var next = memory ?? Memory()
         var events: [(String, JSON)] = []
         var changedGames: [(SpaceID, GameID)] = []
-        // The competitions whose public board may have changed: their record, or a group's cards or setup.
+        // The competitions whose public board may have changed (their record, or a group's cards or setup), and the
+        // games each space's boards read again (nil: all of them).
         var boardsTouched = Set<BoardKey>()
+        var gamesChanged: [SpaceID: Set<GameID>?] = [:]
         var stats = LookStats()
         do {
             for space in try home.spaces.list() {
@@ -238,22 +256,22 @@ public final class EventHub: Sendable {
                     continue  // nothing changed in this space
                 }
                 if narrowed == nil { stats.wholeSpaces += 1 }
-                if let narrowed {
-                    boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space.id, competition: $0) })
-                } else {
-                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
-                }
                 let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) }
+                if let narrowed, !narrowed.records, let touched {
+                    boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space.id, competition: $0) })
+                    gamesChanged[space.id] = touched
+                } else {
+                    // Read whole, or a player's record changed (a name, an index): every board of the space again.
+                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
+                    gamesChanged[space.id] = .some(nil)
+                }
                 if let touched, touched.isEmpty { continue }
                 var players: [PlayerID: String]?
                 for game in try home.rounds.games(space.id) where touched?.contains(game.id) ?? true {
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
                     next.games[gameKey] = game
                     stats.gamesRead += 1
-                    if players == nil {
-                        players = Dictionary(
-                            try home.rounds.players(space.id).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-                    }
+                    if players == nil { players = try home.rounds.playerNames(space.id) }
                     let eventsBefore = events.count
                     // Read whole, the game's cells are compared all and kept afresh (a cut log can take a cell
                     // away); so are those of a game the hub did not know or whose record changed (its scores may
@@ -350,7 +368,7 @@ public final class EventHub: Sendable {
             else { continue }
             publish("standings", .object([("space", .string(space.hex))] + fields))
         }
-        lookAtBoards(boardsTouched)
+        lookAtBoards(boardsTouched, gamesChanged: gamesChanged)
     }
 
     /// The public boards some stream watches.
@@ -358,7 +376,7 @@ public final class EventHub: Sendable {
 
     /// Sends each watched public board's changes, among those touched, to its streams (only the head if it changed,
     /// and the lines that changed), then the board whole to each stream that has not had it yet.
-    private func lookAtBoards(_ touched: Set<BoardKey>) {
+    private func lookAtBoards(_ touched: Set<BoardKey>, gamesChanged: [SpaceID: Set<GameID>?] = [:]) {
         let (watched, unwelcomed) = state.withLock { state in
             (
                 Set(state.boardWatchers.values.map(\.key)),
@@ -366,9 +384,17 @@ public final class EventHub: Sendable {
             )
         }
         for key in watched where touched.contains(key) || unwelcomed.contains(key) {
+            // Only this task changes a board's memory (``unsubscribe`` may drop it meanwhile: then it starts afresh).
+            var memory = state.withLock { $0.boards[key] } ?? BoardMemory()
+            switch gamesChanged[key.space] {
+            case .some(.some(let games)): memory.groups.forget(games)
+            case .some(.none): memory.groups.forgetAll()
+            case .none: break
+            }
             let board: CompetitionBoard
             do {
-                board = try home.competitions.board(space: key.space, competition: key.competition, publicView: true)
+                board = try home.competitions.board(
+                    space: key.space, competition: key.competition, publicView: true, kept: &memory.groups)
             } catch {
                 // No longer public (or gone): its streams hear so and end.
                 let ended = state.withLock { state in
@@ -385,12 +411,10 @@ public final class EventHub: Sendable {
                 }
                 continue
             }
-            // Only this task changes what was sent (``unsubscribe`` may drop it meanwhile: then it starts afresh).
-            var sent = state.withLock { $0.boards[key] } ?? Views.PublicBoardSent()
-            let (change, whole) = sent.take(board, space: key.space)
+            let change = memory.sent.take(board, space: key.space)
             let (told, welcome) = state.withLock {
                 state -> ([AsyncStream<LiveEvent>.Continuation], [AsyncStream<LiveEvent>.Continuation]) in
-                if state.boardWatchers.values.contains(where: { $0.key == key }) { state.boards[key] = sent }
+                if state.boardWatchers.values.contains(where: { $0.key == key }) { state.boards[key] = memory }
                 var told: [AsyncStream<LiveEvent>.Continuation] = []
                 var welcome: [AsyncStream<LiveEvent>.Continuation] = []
                 for (id, watcher) in state.boardWatchers where watcher.key == key {
@@ -407,7 +431,7 @@ public final class EventHub: Sendable {
                 let event = nextEvent("board", change)
                 told.forEach { $0.yield(event) }
             }
-            guard !welcome.isEmpty else { continue }
+            guard !welcome.isEmpty, let whole = memory.sent.whole(space: key.space) else { continue }
             let wholeEvent = nextEvent("board", whole)
             welcome.forEach { $0.yield(wholeEvent) }
         }
@@ -415,10 +439,11 @@ public final class EventHub: Sendable {
 
     /// An event with the next number.
     private func nextEvent(_ type: String, _ data: JSON) -> LiveEvent {
-        state.withLock { state in
+        let id = state.withLock { state in
             state.nextEvent += 1
-            return LiveEvent(id: state.nextEvent, type: type, data: data)
+            return state.nextEvent
         }
+        return LiveEvent(id: id, type: type, data: data)
     }
 
     /// What the last look read: spaces read whole and games whose cards were read (for tests and the log).

@@ -31,7 +31,7 @@ struct Materializer {
                 case .join, .revoke, .remove, .rotate: space.whole = true
                 case .set(.game, let id, _): space.games.insert(GameID(id))
                 case .set(.competition, let id, _): space.competitions.insert(CompetitionID(id))
-                case .set: continue
+                case .set: space.records = true
                 case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _): space.games.insert(game)
                 case .score(let game, let player, let hole, _):
                     space.cells.insert(StoreChange.Cell(game: game, player: player, hole: hole))

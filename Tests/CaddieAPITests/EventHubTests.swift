@@ -268,6 +268,13 @@ struct EventHubTests {
         #expect(Set(marked.compactMap { $0["name"] as? String }) == ["Bob", "Cat", "Dan"])
         #expect(marked.first { $0["name"] as? String == "Bob" }?["status"] as? String == "DQ")
 
+        // A player's record changes no game, yet the board names them anew (each group's part is kept between
+        // looks, and a player's record makes the hub read them all again).
+        _ = try home.execute(.editPlayer(space: round.space, player: round.players[3], name: "Daniel"), keys: round.keys)
+        hub.look()
+        let renamed = try lines(await events.next())
+        #expect(renamed.map { $0["name"] as? String } == ["Daniel"])
+
         // A second stream arriving now gets the board whole; the first gets nothing for it.
         let (second, secondStream) = hub.watchBoard(space: round.space, competition: medal)
         hub.look()

@@ -28,6 +28,9 @@ public struct StoreChange: Sendable, Equatable {
         public var games: Set<GameID> = []
         /// Competitions whose record changed (the committee's settings, marks, entry list or board's access).
         public var competitions: Set<CompetitionID> = []
+        /// True when a player's, a course's or the space's own record changed (a name, an index): what is computed
+        /// from them (a competition's board) is read again.
+        public var records = false
         /// True when the change cannot be narrowed to cells and games: who counts changed (a join, a revocation,
         /// a removal, a new key) or the space's state was rebuilt (a log cut back or split by a fork).
         public var whole = false
@@ -39,6 +42,7 @@ public struct StoreChange: Sendable, Equatable {
             cells.formUnion(other.cells)
             games.formUnion(other.games)
             competitions.formUnion(other.competitions)
+            records = records || other.records
             whole = whole || other.whole
         }
     }

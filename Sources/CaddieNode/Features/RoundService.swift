@@ -63,7 +63,17 @@ extension RoundService {
 
     /// The player meant by `text`: an id, a unique id prefix, or a unique name (any case).
     public func resolvePlayer(_ space: SpaceID, _ text: String) throws(NodeError) -> PlayerRecord {
-        try resolve(text, in: try players(space), what: "player", list: "caddie player list", id: \.id, name: \.name)
+        // A whole id (what a phone or a program sends) is one read, not the space's every player.
+        if let id = PlayerID(hex: text) {
+            let found: PlayerRecord? = try run { try store.one(space, id) }
+            if let found { return found }
+        }
+        return try resolve(text, in: try players(space), what: "player", list: "caddie player list", id: \.id, name: \.name)
+    }
+
+    /// Each player's name, by id (unsorted: for a reader that only names players).
+    public func playerNames(_ space: SpaceID) throws(NodeError) -> [PlayerID: String] {
+        Dictionary(try run { try store.all(space, PlayerRecord.self) }.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: Courses
@@ -345,8 +355,10 @@ extension RoundService {
     /// The card of a game.
     public func card(space: SpaceID, game: GameID) throws(NodeError) -> Scorecard {
         let game = try self.game(space, game)
-        let everyone = Dictionary(uniqueKeysWithValues: try players(space).map { ($0.id, $0) })
         let roster = try run { try store.roster(space, game: game.id) }
+        // The roster's players only, not every player of the space (a club's has 160).
+        var everyone: [PlayerID: PlayerRecord] = [:]
+        for player in roster { everyone[player] = try run { try store.one(space, player) } }
         var cells: [PlayerID: [Int: ScoreCell]] = [:]
         for cell in try run({ try store.cells(space, game: game.id) }) where roster.contains(cell.player) {
             cells[cell.player, default: [:]][cell.hole] = cell

@@ -59,58 +59,69 @@ extension Views {
             })
     }
 
-    /// The public board in two parts, so that a live stream sends what changed: its head (the competition, the
-    /// divisions, the twos, the time of the last entry shown) and each entrant's line by player id, with its
-    /// division and its place in the division's order. The committee's notes (which name games and commands)
-    /// stay off it.
-    public static func publicBoard(_ board: CompetitionBoard) -> (head: JSON, lines: [String: JSON]) {
+    /// The public board's head: the competition, the divisions, the twos, the time of the last entry shown. The
+    /// committee's notes (which name games and commands) stay off the public board.
+    static func publicHead(_ board: CompetitionBoard) -> JSON {
         let record = board.competition
-        let head = JSON.object([
+        return .object([
             ("name", .string(record.name)), ("scoring", .string(record.scoring)),
             ("countback", .string(record.countback)), ("hiddenHoles", .int(record.hiddenHoles)),
             ("closed", .bool(record.closed)), ("groups", .int(board.groups)),
             ("lastEntry", board.lastEntry.map { .string(time(milliseconds: $0)) } ?? .null),
             ("divisions", .array(board.board.divisions.map { .object(divisionFields($0)) })), ("twos", twos(board)),
         ])
-        var lines: [String: JSON] = [:]
-        for division in board.board.divisions {
-            for (order, line) in division.lines.enumerated() {
-                let key = board.entrants[line.entrant].player.id.hex
-                lines[key] = boardLine(board, line, extra: [("division", .int(division.number)), ("order", .int(order))])
-            }
-        }
-        return (head, lines)
     }
 
-    /// What a public board's streams were last sent (the head's text and each line's, by player), and so what the next
-    /// board changes: the event that brings a stream from one board to the next carries only that.
+    /// What a public board's streams were last sent (the head's text, and each entrant's line as values, by player),
+    /// and so what the next board changes: the event that brings a stream from one board to the next carries the
+    /// head only if it changed and only the lines that changed, each with its division and its place in the
+    /// division's order. Lines are compared as values and written as JSON only when sent.
     public struct PublicBoardSent: Sendable {
+        struct Shown: Equatable, Sendable {
+            let entrant: BoardEntrant
+            let line: Competition.Line
+            let division: Int
+            let order: Int
+        }
+
+        var board: CompetitionBoard?
         var head: String?
-        var lines: [String: String] = [:]
+        var lines: [String: Shown] = [:]
 
         public init() {}
 
-        /// Takes the board as it is now. Returns the event a stream that had the last board needs (nil when nothing
-        /// changed, or when there was no last board) and the board whole, for a stream that has nothing yet.
-        public mutating func take(_ board: CompetitionBoard, space: SpaceID) -> (change: JSON?, whole: JSON) {
-            let (head, lines) = Views.publicBoard(board)
+        /// Takes the board as it is now, and returns the event a stream that had the last board needs: nil when
+        /// nothing changed, or when there was no last board.
+        public mutating func take(_ board: CompetitionBoard, space: SpaceID) -> JSON? {
+            let head = Views.publicHead(board)
             let headText = head.text
-            let lineTexts = lines.mapValues(\.text)
-            let competition = board.competition.id
-            defer { (self.head, self.lines) = (headText, lineTexts) }
-            let whole = Views.boardEvent(
-                space: space, competition: competition, head: head, lines: lines.map { ($0.key, $0.value) }, removed: [],
-                whole: true)
-            guard self.head != nil else { return (nil, whole) }
-            let changed = lines.filter { self.lines[$0.key] != lineTexts[$0.key] }.map { ($0.key, $0.value) }
-            let removed = self.lines.keys.filter { lines[$0] == nil }
-            guard self.head != headText || !changed.isEmpty || !removed.isEmpty else { return (nil, whole) }
-            return (
-                Views.boardEvent(
-                    space: space, competition: competition, head: self.head == headText ? nil : head, lines: changed,
-                    removed: Array(removed), whole: false),
-                whole
-            )
+            var shown: [String: Shown] = [:]
+            for division in board.board.divisions {
+                for (order, line) in division.lines.enumerated() {
+                    let entrant = board.entrants[line.entrant]
+                    shown[entrant.player.id.hex] = Shown(entrant: entrant, line: line, division: division.number, order: order)
+                }
+            }
+            defer { (self.board, self.head, self.lines) = (board, headText, shown) }
+            guard self.head != nil else { return nil }
+            let changed = shown.filter { self.lines[$0.key] != $0.value }
+            let removed = self.lines.keys.filter { shown[$0] == nil }
+            guard self.head != headText || !changed.isEmpty || !removed.isEmpty else { return nil }
+            return Views.boardEvent(
+                space: space, competition: board.competition.id, head: self.head == headText ? nil : head,
+                lines: changed.map { ($0.key, Self.json(board, $0.value)) }, removed: Array(removed), whole: false)
+        }
+
+        /// The last board taken, whole: what a stream that has nothing yet is sent first.
+        public func whole(space: SpaceID) -> JSON? {
+            guard let board else { return nil }
+            return Views.boardEvent(
+                space: space, competition: board.competition.id, head: Views.publicHead(board),
+                lines: lines.map { ($0.key, Self.json(board, $0.value)) }, removed: [], whole: true)
+        }
+
+        static func json(_ board: CompetitionBoard, _ shown: Shown) -> JSON {
+            Views.boardLine(board, shown.line, extra: [("division", .int(shown.division)), ("order", .int(shown.order))])
         }
     }
 
