@@ -12,7 +12,8 @@ hub computing the public board only while streams watch it, the streams receivin
 
 Prints each figure and a JSON line:
 - entryToBoardP50Ms / P95 / P99: from the answer (201) to a score to the first board event on a stream that shows it
-  (the player's thru reaching that hole's count), over every stream;
+  (the player's thru reaching that hole's count), over every stream, timed by this one Python process (its own
+  queueing is in the figure); scoreStreamPairsNeverShown counts those never seen (a stream that was reconnecting);
 - deadZoneLastShownSeconds: the dead-zone players send six holes each at once; from the last answer to the last of
   those entries on the board;
 - hubCpuPercentOfOneCore, hubPeakRssMiB: the hub's processes over the day (before and after the kill);
@@ -256,6 +257,8 @@ def main():
                 index = len(players)
                 players.append(Player(port, token, space, group["game"], player["player"], group["startHole"], 18,
                                       arguments.hole_seconds, index in dead, random.Random(index)))
+        # The hub's CPU over the day only: what it used before (setup, the first whole boards) is taken off.
+        before_day, _ = hub.sample()
         started = time.time()
         for player in players:
             player.start()
@@ -270,6 +273,7 @@ def main():
         for player in players:
             player.join()
         day = time.time() - started
+        hub.cpu_seconds -= before_day
         failed = [p.error for p in players if p.error]
         if failed:
             raise RuntimeError("%d players could not enter their scores: %s" % (len(failed), failed[0]))
@@ -284,11 +288,14 @@ def main():
         thru = {line["player"]: line["thru"] for line in board["lines"]}
         missing = sum(max(0, len(p.answered) - thru.get(p.player, 0)) for p in players)
         latencies = []
+        never_shown = 0
         for player in players:
             for count, answered in player.answered:
                 for stream in streams:
                     shown = stream.shown(player.player, count)
-                    if shown is not None:
+                    if shown is None:
+                        never_shown += 1
+                    else:
                         latencies.append(max(0.0, shown - answered))
         latencies.sort()
 
@@ -314,6 +321,7 @@ def main():
             "hubPeakRssMiB": round(hub.peak_kib / 1024, 1),
             "answeredButMissingAfterKill": missing if killed_at else None,
             "answeredButMissing": missing,
+            "scoreStreamPairsNeverShown": never_shown,
             "boardEventBytesMedian": statistics.median(changes) if changes else None,
             "boardEventWholeBytes": max(wholes) if wholes else None,
             "caddie": os.path.relpath(binary, repo),

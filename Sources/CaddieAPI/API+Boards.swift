@@ -31,7 +31,21 @@ extension NodeAPI {
         router.on(RouterPath(page + "/events"), method: .get) { _, context in
             let key = try await publicBoardKey(context)
             let hub = hub
-            return eventStream { hub.watchBoard(space: key.space, competition: key.competition) }
+            // Refused before the stream starts when the node holds as many board streams as it takes (one that
+            // arrives meanwhile is ended at once).
+            guard hub.boardWatcherCount < EventHub.maxBoardWatchers else {
+                throw APIError(
+                    status: .serviceUnavailable, code: "busy",
+                    message: "this node shows the board to \(EventHub.maxBoardWatchers) screens already: try again later")
+            }
+            return eventStream {
+                hub.watchBoard(space: key.space, competition: key.competition)
+                    ?? { () -> (Int, AsyncStream<LiveEvent>) in
+                        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream()
+                        continuation.finish()
+                        return (0, stream)
+                    }()
+            }
         }
         table.add(page + "/events", .get)
     }

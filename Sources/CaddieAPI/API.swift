@@ -458,7 +458,11 @@ public struct NodeAPI: Sendable {
                 let (merged, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(1024))
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for await event in stream where watch?.carries(event) ?? true { continuation.yield(event.sse) }
+                        for await event in stream where watch?.carries(event) ?? true {
+                            // A client so slow that an event was dropped would miss a change: its stream ends, and the
+                            // client, reconnecting, reads afresh.
+                            if case .dropped = continuation.yield(event.sse) { break }
+                        }
                         continuation.finish()
                     }
                     group.addTask {

@@ -124,18 +124,20 @@ public final class EventHub: Sendable {
     /// A stream of one competition's public board (`board` events, ``Views/boardEvent(space:competition:head:lines:removed:whole:)``):
     /// the board whole first, then what changed at each commit that touched it; a `board-closed` event, and the end,
     /// when the committee makes it private. Boards are computed only while a stream watches them.
-    public func watchBoard(space: SpaceID, competition: CompetitionID) -> (Int, AsyncStream<LiveEvent>) {
+    public func watchBoard(space: SpaceID, competition: CompetitionID) -> (Int, AsyncStream<LiveEvent>)? {
         let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = state.withLock { state -> Int? in
+            // Streams anyone may open without signing in hold a connection each: there are only so many.
+            guard state.boardWatchers.count < Self.maxBoardWatchers else { return -1 }
             guard !state.closed else { return nil }
             state.nextSubscriber += 1
             state.boardWatchers[state.nextSubscriber] = BoardWatcher(
                 key: BoardKey(space: space, competition: competition), continuation: continuation)
             return state.nextSubscriber
         }
-        guard let id else {
+        guard let id, id >= 0 else {
             continuation.finish()
-            return (0, stream)
+            return id == nil ? (0, stream) : nil
         }
         // The hub's own task sends the board whole, in order with the changes it publishes.
         wake.yield()
@@ -157,6 +159,9 @@ public final class EventHub: Sendable {
 
     /// How many public board streams are open.
     public var boardWatcherCount: Int { state.withLock { $0.boardWatchers.count } }
+
+    /// The most public board streams open at once (a clubhouse's TVs and spectators; each holds a connection).
+    public static let maxBoardWatchers = 160
 
     /// How many clients are listening.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
@@ -259,7 +264,10 @@ public final class EventHub: Sendable {
                 let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) }
                 if let narrowed, !narrowed.records, let touched {
                     boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space.id, competition: $0) })
-                    gamesChanged[space.id] = touched
+                    // Only cells changed: those games' groups are read again. A game's record, roster or attestations
+                    // changed (a round finished changes its players' Handicap Index, so other groups' handicaps):
+                    // every group.
+                    gamesChanged[space.id] = narrowed.games.isEmpty ? touched : .some(nil)
                 } else {
                     // Read whole, or a player's record changed (a name, an index): every board of the space again.
                     boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
@@ -267,7 +275,9 @@ public final class EventHub: Sendable {
                 }
                 if let touched, touched.isEmpty { continue }
                 var players: [PlayerID: String]?
+                var seen = Set<GameID>()
                 for game in try home.rounds.games(space.id) where touched?.contains(game.id) ?? true {
+                    seen.insert(game.id)
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
                     next.games[gameKey] = game
                     stats.gamesRead += 1
@@ -345,6 +355,10 @@ public final class EventHub: Sendable {
                         }
                     }
                 }
+                // A game named but not listed was deleted: a group may have left a board.
+                if let touched, !touched.isSubset(of: seen) {
+                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
+                }
             }
         } catch {
             logger.warning("live events: cannot read the store", metadata: ["error": "\(error)"])
@@ -396,6 +410,12 @@ public final class EventHub: Sendable {
                 board = try home.competitions.board(
                     space: key.space, competition: key.competition, publicView: true, kept: &memory.groups)
             } catch {
+                // Another failure (the store busy, a record this version cannot read) keeps the streams: the next
+                // change tries again.
+                guard case .notFound = error else {
+                    logger.warning("public board: cannot read it", metadata: ["error": "\(error)"])
+                    continue
+                }
                 // No longer public (or gone): its streams hear so and end.
                 let ended = state.withLock { state in
                     state.boards[key] = nil
@@ -429,7 +449,9 @@ public final class EventHub: Sendable {
             }
             if let change {
                 let event = nextEvent("board", change)
-                told.forEach { $0.yield(event) }
+                // A stream that fell so far behind that its oldest event was dropped would show a wrong board: it
+                // ends, and its page, reconnecting, is sent the board whole.
+                for continuation in told { if case .dropped = continuation.yield(event) { continuation.finish() } }
             }
             guard !welcome.isEmpty, let whole = memory.sent.whole(space: key.space) else { continue }
             let wholeEvent = nextEvent("board", whole)

@@ -235,7 +235,7 @@ struct EventHubTests {
         let hub = EventHub(home: home, logger: Logger(label: "test"))
         hub.start()
         hub.look()
-        let (id, stream) = hub.watchBoard(space: round.space, competition: medal)
+        let (id, stream) = try #require(hub.watchBoard(space: round.space, competition: medal))
         var events = stream.makeAsyncIterator()
         hub.look()
         func lines(_ event: LiveEvent?) throws -> [[String: Any]] {
@@ -276,11 +276,19 @@ struct EventHubTests {
         #expect(renamed.map { $0["name"] as? String } == ["Daniel"])
 
         // A second stream arriving now gets the board whole; the first gets nothing for it.
-        let (second, secondStream) = hub.watchBoard(space: round.space, competition: medal)
+        let (second, secondStream) = try #require(hub.watchBoard(space: round.space, competition: medal))
         hub.look()
         var secondEvents = secondStream.makeAsyncIterator()
         #expect(try lines(await secondEvents.next()).count == 4)
         hub.unsubscribe(second)
+
+        // A group's game deleted: it is no longer listed, yet its players leave the board at once.
+        _ = try home.execute(
+            .setDeleted(space: round.space, game: round.games[1], deleted: true, force: true), keys: round.keys)
+        hub.look()
+        let left = try #require(await events.next())
+        let removed = Self.field(left, "removed") ?? ""
+        #expect(removed.contains(round.players[2].hex) && removed.contains(round.players[3].hex), "\(removed)")
 
         // The committee closes the board: its stream hears so and ends.
         _ = try home.execute(
