@@ -38,14 +38,7 @@ extension NodeAPI {
                     status: .serviceUnavailable, code: "busy",
                     message: "this node shows the board to \(EventHub.maxBoardWatchers) screens already: try again later")
             }
-            return eventStream {
-                hub.watchBoard(space: key.space, competition: key.competition)
-                    ?? { () -> (Int, AsyncStream<LiveEvent>) in
-                        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream()
-                        continuation.finish()
-                        return (0, stream)
-                    }()
-            }
+            return eventStream { hub.watchBoard(space: key.space, competition: key.competition) }
         }
         table.add(page + "/events", .get)
     }

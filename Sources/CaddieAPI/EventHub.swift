@@ -124,20 +124,20 @@ public final class EventHub: Sendable {
     /// A stream of one competition's public board (`board` events, ``Views/boardEvent(space:competition:head:lines:removed:whole:)``):
     /// the board whole first, then what changed at each commit that touched it; a `board-closed` event, and the end,
     /// when the committee makes it private. Boards are computed only while a stream watches them.
-    public func watchBoard(space: SpaceID, competition: CompetitionID) -> (Int, AsyncStream<LiveEvent>)? {
+    /// A hub that is closed, or holds ``maxBoardWatchers`` streams already, gives a stream that has ended.
+    public func watchBoard(space: SpaceID, competition: CompetitionID) -> (Int, AsyncStream<LiveEvent>) {
         let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = state.withLock { state -> Int? in
             // Streams anyone may open without signing in hold a connection each: there are only so many.
-            guard state.boardWatchers.count < Self.maxBoardWatchers else { return -1 }
-            guard !state.closed else { return nil }
+            guard !state.closed, state.boardWatchers.count < Self.maxBoardWatchers else { return nil }
             state.nextSubscriber += 1
             state.boardWatchers[state.nextSubscriber] = BoardWatcher(
                 key: BoardKey(space: space, competition: competition), continuation: continuation)
             return state.nextSubscriber
         }
-        guard let id, id >= 0 else {
+        guard let id else {
             continuation.finish()
-            return id == nil ? (0, stream) : nil
+            return (0, stream)
         }
         // The hub's own task sends the board whole, in order with the changes it publishes.
         wake.yield()
