@@ -134,6 +134,31 @@ def browser(width, height, home=None, extra=()):
     return driver
 
 
+def browser_connections(driver, port):
+    """The TCP connections to 127.0.0.1:`port` held by this driver's chromium (its processes, found from the
+    chromedriver's own), as the machine's socket table shows them."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    family = {driver.service.process.pid}
+    grown = True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grown = True
+    lines = subprocess.run(["ss", "-Htnp", "state", "established", "( dport = :%d )" % port],
+                           capture_output=True, text=True, check=True).stdout.strip().splitlines()
+    return [line.split()[2] for line in lines
+            if any(int(pid) in family for pid in re.findall(r"pid=(\d+)", line))]
+
+
 def wait(driver, predicate, what, timeout=10):
     try:
         # The app re-renders on live events, so an element found a moment ago may be gone: look again.
@@ -465,10 +490,15 @@ def https_phone(work, drivers, figures):
             "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))"
             ".map(e => e.nextHopProtocol).filter(p => p)"))
         check(protocols == {"h2"}, "over HTTPS the phone speaks HTTP/2 to the node: %s" % sorted(protocols))
-        established = subprocess.run(["ss", "-Htn", "state", "established", "( sport = :%d )" % port],
-                                     capture_output=True, text=True, check=True).stdout.strip().splitlines()
-        figures["httpsConnectionsPerPhone"] = len(established)
-        check(1 <= len(established) <= 2, "the phone holds %d connection(s) to the node (target at most 2)" % len(established))
+        # Only this phone's sockets count (the untrusted browser above is still open), and a connection the phone
+        # has given up is let close for a few seconds before the count is taken as held.
+        held = browser_connections(phone, port)
+        deadline = time.time() + 8
+        while len(held) > 2 and time.time() < deadline:
+            time.sleep(0.25)
+            held = browser_connections(phone, port)
+        figures["httpsConnectionsPerPhone"] = len(held)
+        check(1 <= len(held) <= 2, "the phone holds %d connection(s) to the node (target at most 2): %s" % (len(held), held))
         online_targets = phone.find_element(By.ID, "targets").text
         online_callout = phone.find_element(By.ID, "callout").text
 
