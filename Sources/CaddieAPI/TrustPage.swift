@@ -116,6 +116,7 @@ public struct TrustPage: Sendable {
               <meta name="viewport" content="width=device-width, initial-scale=1">
               <title>Trust this Caddie node</title>
               <link rel="stylesheet" href="/app.css">
+              <link rel="icon" href="data:,">
             </head>
             <body>
               <header class="bar"><h1>Caddie</h1></header>

@@ -13,6 +13,28 @@ public struct Scorecard: Sendable {
     public let cells: [PlayerID: [Int: ScoreCell]]
     /// Attestations of players' cards.
     public let attestations: [AttestationRecord]
+    /// The cards their player and marker have both signed, in a competition's group (``CardLock``).
+    public var locks: [CardLock] = []
+
+    public init(
+        game: GameRecord, course: CourseRecord?, players: [PlayerRecord], cells: [PlayerID: [Int: ScoreCell]],
+        attestations: [AttestationRecord], locks: [CardLock] = []
+    ) {
+        self.game = game
+        self.course = course
+        self.players = players
+        self.cells = cells
+        self.attestations = attestations
+        self.locks = locks
+    }
+
+    /// The lock of a player's card, if it is locked.
+    public func lock(_ player: PlayerID) -> CardLock? { locks.first { $0.player == player } }
+
+    /// Who signed a locked card, by the names their attestations show.
+    public func signers(_ lock: CardLock) -> [String] {
+        attestations.filter { lock.signatures.contains($0.op) }.map(\.marker)
+    }
 
     /// How many holes the card has.
     public var holeCount: Int { course?.holes.count ?? max(18, cells.values.flatMap(\.keys).max() ?? 18) }

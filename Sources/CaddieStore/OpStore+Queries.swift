@@ -149,7 +149,7 @@ extension OpStore {
         }
     }
 
-    private static let scoreColumns = """
+    static let scoreColumns = """
         s.device, s.seq, s.hlc, s.player, s.hole, s.strokes, s.putts, s.penalties, s.fairway, s.gir,
         \(OpStore.authorName("s")) AS author
         """
@@ -169,8 +169,14 @@ extension OpStore {
                 let key = row.player.bytes + [UInt8(clamping: row.hole)]
                 grouped[key, default: (row.player, row.hole, [])].values.append(try row.value())
             }
-            return grouped.values.map { ScoreCell(player: $0.player, hole: $0.hole, values: $0.values) }
-                .sorted { ($0.player, $0.hole) < ($1.player, $1.hole) }
+            var cells = grouped.values.map { ScoreCell(player: $0.player, hole: $0.hole, values: $0.values) }
+            // A locked card shows the entries up to its signatures and the committee's after them (CardLock).
+            let locks = try locks(db, space: space, game: game)
+            if !locks.isEmpty {
+                let locked = Set(locks.map(\.lock.player))
+                cells = cells.filter { !locked.contains($0.player) } + locks.flatMap(\.cells)
+            }
+            return cells.sorted { ($0.player, $0.hole) < ($1.player, $1.hole) }
         }
     }
 
@@ -214,19 +220,22 @@ extension OpStore {
 
     /// The attestations of a game.
     public func attestations(_ space: SpaceID, game: GameID) throws(StoreError) -> [AttestationRecord] {
-        try read { db in
-            try AttestationRow.fetchAll(
-                db,
-                sql: """
-                    SELECT a.device, a.seq, a.player, a.card_hash, a.user,
-                        coalesce(
-                            (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq),
-                            (SELECT b.hlc FROM branch_op b WHERE b.space = a.space AND b.hash = a.device)) AS hlc,
-                        \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
-                    FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
-                    """, arguments: [space, game]
-            ).map(\.attestation)
-        }
+        try read { db in try attestationRows(db, space: space, game: game) }
+    }
+
+    /// The attestations of a game's cards, in a read or write already open.
+    func attestationRows(_ db: Database, space: SpaceID, game: GameID) throws -> [AttestationRecord] {
+        try AttestationRow.fetchAll(
+            db,
+            sql: """
+                SELECT a.device, a.seq, a.player, a.card_hash, a.user,
+                    coalesce(
+                        (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq),
+                        (SELECT b.hlc FROM branch_op b WHERE b.space = a.space AND b.hash = a.device)) AS hlc,
+                    \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
+                FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
+                """, arguments: [space, game]
+        ).map(\.attestation)
     }
 
     /// Raw stored ops of a space with their hashes, oldest clock first (for the audit log and verify).

@@ -139,6 +139,80 @@ struct CompetitionCLITests {
         try homes[0].ok(["competition", "close", "Medal", "--reopen"])
     }
 
+    @Test(
+        "a card its player and marker signed is locked on every home, whatever order the ops came in; the committee corrects it")
+    func lockedCard() throws {
+        let homes = try ["Ana", "Ben", "Cal"].map { try CLI(name: $0) }
+        defer { homes.forEach { $0.remove() } }
+        for (home, name) in zip(homes, ["Ana", "Ben", "Cal"]) { try home.ok(["login", "--name", name]) }
+        let invite = try homes[0].createSpace("Club").field("invite")
+        for home in homes.dropFirst() { try home.ok(["space", "join", invite]) }
+        for name in ["Ben", "Cal"] { try homes[0].ok(["player", "add", name]) }
+        let course = try homes[0].ok(["course", "import", RoundTests.course, "--json"]).field("course")
+        let game = try homes[0].ok([
+            "game", "new", "--course", course, "--tee", "1", "--players", "Ben,Cal", "--holes", "9", "--json",
+        ]).field("game")
+        let casual = try homes[0].ok([
+            "game", "new", "--course", course, "--tee", "1", "--players", "Ben,Cal", "--holes", "9", "--json",
+        ]).field("game")
+        try homes[0].ok(["competition", "new", "Medal", "--scoring", "gross"])
+        try homes[0].ok(["competition", "add", "Medal", game])
+        try RoundTests.merge(homes)
+        for hole in 1...9 {
+            for played in [game, casual] { try homes[1].ok(["score", played, "Cal", "\(hole)", "4"]) }
+        }
+        try RoundTests.merge(homes)
+        func calsCard(_ home: CLI, _ game: String) throws -> (holes: [Int], locked: [String: Any]?) {
+            let card = try #require(try home.ok(["card", game, "--json"]).json() as? [String: Any])
+            let cal = try #require((card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Cal" })
+            let cells = try #require(cal["cells"] as? [[String: Any]])
+            let strokes = cells.sorted { ($0["hole"] as? Int ?? 0) < ($1["hole"] as? Int ?? 0) }.map {
+                ($0["winner"] as? [String: Any])?["strokes"] as? Int ?? 0
+            }
+            return (strokes, cal["locked"] as? [String: Any])
+        }
+        // Ben (the marker) and Cal (the player) sign Cal's card of both games on their own homes, offline. Ben, not yet
+        // knowing of Cal's signature, then enters a 5 on the 3rd of each: his home takes it (one signature is no lock).
+        for played in [game, casual] {
+            try homes[1].ok(["attest", played, "Cal"])
+            try homes[2].ok(["attest", played, "Cal"])
+        }
+        for played in [game, casual] { try homes[1].ok(["score", played, "Cal", "3", "5"]) }
+        #expect(try calsCard(homes[1], game).holes[2] == 5)
+        // One merge: Ana's home reads Ben's bundle (his signature and the late 5) before Cal's (the second signature);
+        // Cal's home has its signature before Ben's bundle comes. Every home shows the card as signed, the 5 refused.
+        try RoundTests.merge(homes)
+        for home in homes {
+            let (holes, locked) = try calsCard(home, game)
+            #expect(holes == Array(repeating: 4, count: 9), "the late 5 is refused on the signed card")
+            let lock = try #require(locked, "Cal's card is locked")
+            #expect(Set(lock["signedBy"] as? [String] ?? []).count == 2)
+            let refused = try #require(lock["refused"] as? [[String: Any]])
+            #expect(refused.map { $0["hole"] as? Int } == [3] && refused.first?["strokes"] as? Int == 5)
+            // A friendly game has no committee and no lock: the late 5 stands, and the signatures no longer match.
+            let friendly = try calsCard(home, casual)
+            #expect(friendly.holes[2] == 5 && friendly.locked == nil)
+        }
+        #expect(try Set(homes.map { try $0.stateHash() }).count == 1)
+        let text = try homes[2].ok(["card", game]).stdout
+        #expect(text.contains("Locked: Cal's card, signed by"), "\(text)")
+        #expect(text.contains("refused after the lock: hole 3, 5 by Ben"), "\(text)")
+        // Now each home refuses an entry for it by name, the committee's own `caddie score` too; nothing is written.
+        let before = try homes.map { try $0.stateHash() }
+        try homes[1].fails(["score", game, "Cal", "6", "5"], saying: "Cal's card is locked")
+        try homes[2].fails(["score", game, "Cal", "6", "5"], saying: "only the committee changes it now, with a reason")
+        try homes[0].fails(["score", game, "Cal", "6", "5"], saying: "caddie competition correct")
+        #expect(try homes.map { try $0.stateHash() } == before)
+        // The committee corrects it with a reason: every home shows the correction, the lock kept, Ben's 5 still refused.
+        try homes[0].ok(["competition", "correct", "Medal", "Cal", "6", "5", "--reason", "Cal's own card: 5"])
+        try RoundTests.merge(homes)
+        for home in homes {
+            let (holes, locked) = try calsCard(home, game)
+            #expect(holes == [4, 4, 4, 4, 4, 5, 4, 4, 4])
+            #expect((locked?["refused"] as? [[String: Any]])?.count == 1)
+        }
+    }
+
     @Test("an entry list from CSV (a bad row refused whole), the draw from two tees, the index frozen, named divisions")
     func entriesAndDraw() throws {
         let home = try CLI(name: "Sec")

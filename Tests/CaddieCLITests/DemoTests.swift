@@ -58,6 +58,8 @@ struct DemoTests {
         #expect(text.contains("refused, a correction without a reason"))
         #expect(text.contains("the committee corrected") && text.contains("5th: marker's card:"), "in the board's notes")
         #expect(text.contains("the last 3 holes hidden (thru 15)"))
+        #expect(text.contains("signs it on the clubhouse home: locked"))
+        #expect(text.contains("refused, a late entry for it:") && text.contains("'s card is locked:"), "a locked card")
         #expect(text.contains("closed: every group's game finished"))
         // The scratch home is removed at the end.
         let folder = text.range(of: #"/[^ )]*caddie-club-demo-[A-F0-9-]{36}"#, options: .regularExpression).map {

@@ -381,6 +381,34 @@ def public_board(work, home, origin, authority, rules, drivers, figures):
     spectator.quit()
     drivers.remove(tv)
     drivers.remove(spectator)
+    return game
+
+
+def locked_card(phone, origin, home, game):
+    """A competition card signed by two people is locked: Hana signs Ivo's card at the CLI, Ida's phone (a device of
+    its own) signs it too, and the phone's card then shows Ivo's row signed, with no controls; the node refuses an
+    entry for it by name, the committee's own `caddie score` too."""
+    print("A competition card signed by two people is locked")
+    phone.get_log("browser")  # what the phone logged earlier (its dead zones' refused connections) is checked there
+    caddie(home, "attest", game, "Ivo")
+    phone.get(origin + "/#/game/" + game)
+    attest = "//button[normalize-space()=\"Attest Ivo's card\"]"
+    wait(phone, lambda d: d.find_elements(By.ID, "hole-title") and d.find_elements(By.XPATH, attest),
+         "Ida's phone offers to sign Ivo's card", timeout=20)
+    check(not phone.find_elements(By.CSS_SELECTOR, "li.player.locked"), "one signature does not lock the card")
+    retry(lambda: tap(phone, phone.find_element(By.XPATH, attest)))
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "li.player.locked"),
+         "once the phone's signature reaches the node, Ivo's row shows the card signed", timeout=20)
+    row = phone.find_element(By.CSS_SELECTOR, "li.player.locked").text
+    check("Ivo" in row and "Hana" in row and "Ida" in row and "only the committee" in row,
+          "the row names who signed and who may change it: %s" % row.replace("\n", " / "))
+    check(not phone.find_elements(By.CSS_SELECTOR, "li.player.locked .stepper"), "the signed card has no stroke buttons")
+    check(phone.find_elements(By.CSS_SELECTOR, "li.player:not(.locked) .stepper"), "Jun's card, not signed, still has them")
+    refused = caddie(home, "score", game, "Ivo", "9", "4", check_ok=False)
+    check(refused.returncode != 0 and "Ivo's card is locked" in refused.stderr,
+          "the node refuses an entry for the signed card, the committee's own: %s" % refused.stderr.strip())
+    shot(phone, "competition-locked-card-390")
+    console_errors(phone, "the locked card")
 
 
 def https_phone(work, drivers, figures):
@@ -608,7 +636,8 @@ def https_phone(work, drivers, figures):
         https_code_and_game(phone, partner, origin, mine, lambda: api_log(home, http, space))
         partner.quit()
         drivers.remove(partner)
-        public_board(work, home, origin, authority, rules, drivers, figures)
+        board_game = public_board(work, home, origin, authority, rules, drivers, figures)
+        locked_card(phone, origin, home, board_game)
     finally:
         stop(process)
         log.close()

@@ -516,6 +516,7 @@ function holeView(disputed) {
   const rows = c.players.map((player) => {
     const key = `${player.player}:${hole}`;
     const saved = card.cell(player, hole);
+    if (player.locked) return lockedRow(player, hole, saved);
     const draft = state.draft.get(`${hole}:${player.player}`);
     const waiting = kept.get(key);
     // What the cell shows: the draft being typed, else the entry this phone keeps, else the node's value.
@@ -641,6 +642,23 @@ function holeView(disputed) {
   return section;
 }
 
+/** A competition card its player and marker have both signed: no controls, who signed it, and the entries it
+ * refused after (the committee alone corrects it, with a reason). */
+function lockedRow(player, hole, saved) {
+  const c = state.card;
+  const total = card.total(player, 1, c.holes);
+  const shown = saved?.pickUp ? 'picked up' : saved?.strokes ? `${saved.strokes} strokes` : 'no score';
+  const refused = player.locked.refused;
+  return h('li', { class: 'player locked', id: `locked-${player.player}` },
+    h('div', { class: 'who' }, h('strong', {}, player.name),
+      h('span', { class: 'running' }, total === null ? '' : total === 'NR' ? ' NR' : ` ${total} (${card.toPar(c, player) ?? '–'})`),
+      h('span', { class: 'tag done' }, 'Card signed')),
+    h('p', { class: 'hint' }, `Hole ${hole}: ${shown}. Signed by ${player.locked.signedBy.join(' and ')}, so only the `
+      + 'committee can change this card now.'),
+    refused.length ? h('p', { class: 'tag refused' }, 'Not counted, entered after the signatures: '
+      + refused.map((r) => `hole ${r.hole}, ${r.pickedUp ? 'a pick-up' : r.strokes} by ${r.author}`).join('; ')) : null);
+}
+
 /** The choices the game's formats ask for on a hole (the Wolf's partner, Bingo Bango Bongo's points): the kinds,
  * the hole's Wolf, what each is now (this phone's unsent choice over the node's) and `choose`, which makes one; null
  * when no format asks for any, or the game does not play the hole. */
@@ -736,6 +754,9 @@ function holeChoices(hole, choices) {
 /** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
  * "on this phone"), then sends them to the node when one answers. Each entry names the cell's values as this
  * phone saw them, so a value another device entered meanwhile ends in a dispute, never under a late entry. */
+/** Whether a player's card is signed and locked (a draft typed before is not sent). */
+function lockedPlayer(id) { return Boolean(state.card.players.find((p) => p.player === id)?.locked); }
+
 async function saveHole() {
   const tapped = performance.now();
   const hole = state.hole;
@@ -750,6 +771,7 @@ async function saveHole() {
   for (const [draftKey, entry] of state.draft) {
     if (!draftKey.startsWith(`${hole}:`)) continue;
     const player = draftKey.slice(String(hole).length + 1);
+    if (lockedPlayer(player)) continue;
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
     if (card.meanwhile(entry, saved, mine).length) disputes += 1;
     entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: card.draftPred(entry, saved, mine) }, now);
@@ -846,6 +868,7 @@ async function saveSigned(hole, space, game, tapped, message) {
   for (const [draftKey, entry] of state.draft) {
     if (!draftKey.startsWith(`${hole}:`)) continue;
     const player = draftKey.slice(String(hole).length + 1);
+    if (lockedPlayer(player)) continue;
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
     if (card.meanwhile(entry, saved, mine).length) disputes += 1;
     entries.push({ player, hole, entry, seen: card.draftPred(entry, saved, mine) });
@@ -1047,7 +1070,10 @@ function roundActions() {
   // With markers set, this user attests the cards they mark; without, any other player's.
   const mine = marks.size && me ? c.players.filter((p) => marks.get(p.player) === me.player)
     : c.players.filter((p) => p !== me);
-  const attested = new Set(c.attestations.filter((a) => a.current).map((a) => a.player));
+  // A phone that is a device of its own asks whether its own user signed (a competition's card takes the player's and
+  // the marker's signatures); a browser the node signs for, whether anyone did.
+  const signer = state.device?.spaces[space] ? state.device.user : null;
+  const attested = new Set(c.attestations.filter((a) => a.current && (signer === null || a.user === signer)).map((a) => a.player));
   const waiting = outbox.attestedOf(state.pending, space, c.game);
   const disputed = new Set(c.conflicts.map((x) => x.player));
   return h('section', { class: 'actions', 'aria-label': 'Attest and finish' },

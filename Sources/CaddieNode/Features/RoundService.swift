@@ -311,6 +311,7 @@ extension RoundService {
                     request: "add them to the game first"))
         }
         try checkHole(hole, of: game, space: space)
+        try refuseIfLocked(space: space, game: game, player: player, hole: hole)
         home.afterChecks.withLock { $0 }?()
         var standing = seen.map { Array(Set($0)).sorted() } ?? []
         if seen == nil { standing = try shownValues(space: space, game: game.id, player: player.id, hole: hole) }
@@ -320,6 +321,23 @@ extension RoundService {
             pred: standing
         ).id
         return (op, false)
+    }
+
+    /// Refuses an entry for a competition card that its player and marker have both signed (``CardLock``): only the
+    /// committee changes it then, with a reason (`caddie competition correct`).
+    func refuseIfLocked(space: SpaceID, game: GameRecord, player: PlayerRecord, hole: Int) throws(NodeError) {
+        guard let competition = game.competition,
+            let lock = try run({ try store.cardLocks(space, game: game.id) }).first(where: { $0.player == player.id })
+        else { return }
+        let signers = try run { try store.attestations(space, game: game.id) }.filter { lock.signatures.contains($0.op) }
+            .map(\.marker)
+        throw .conflict(
+            "\(player.name)'s card is locked: \(signers.joined(separator: " and ")) signed it, so only the committee "
+                + "changes it now, with a reason",
+            .init(
+                command: "ask the committee: `caddie competition correct \(competition.short) \(player.id.short) \(hole) "
+                    + "STROKES --reason \"...\"`",
+                request: "ask the committee to correct it"))
     }
 
     /// Refuses a hole the game's course lacks, or one the game does not play (a 9-hole game, a start on the 10th).
@@ -366,23 +384,14 @@ extension RoundService {
         return Scorecard(
             game: game, course: try courses.course(of: game, in: space),
             players: roster.map { everyone[$0] ?? PlayerRecord(id: $0, fields: [:]) }.sortedByName(),
-            cells: cells, attestations: try run { try store.attestations(space, game: game.id) })
+            cells: cells, attestations: try run { try store.attestations(space, game: game.id) },
+            locks: game.competition == nil ? [] : try run { try store.cardLocks(space, game: game.id) })
     }
 
-    /// The hash a marker signs: the player's shown values, hole by hole.
+    /// The hash a marker signs: the player's shown values, hole by hole (``CardLock/cardHash(game:player:cells:holes:)``).
     public static func cardHash(_ card: Scorecard, player: PlayerID) -> Digest32 {
-        var writer = ByteWriter()
-        writer.raw(Array("caddie-card-v1".utf8))
-        writer.raw(card.game.id.bytes)
-        writer.raw(player.bytes)
-        for hole in 1...card.holeCount {
-            guard let entry = card.cell(player, hole)?.winner?.entry else { continue }
-            writer.u8(UInt8(hole))
-            writer.u8(UInt8(entry.strokes))
-            writer.u8(entry.putts.map(UInt8.init) ?? 0xFF)
-            writer.u8(entry.penalties.map(UInt8.init) ?? 0xFF)
-        }
-        return Blake2b.hash(writer.bytes)
+        CardLock.cardHash(
+            game: card.game.id, player: player, cells: Array((card.cells[player] ?? [:]).values), holes: card.holeCount)
     }
 
     /// The marker (this user) attests a player's card as it stands.

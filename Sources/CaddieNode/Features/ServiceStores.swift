@@ -40,6 +40,7 @@ protocol RoundStore: RecordStore, CardStore {
     func stateHash(_ space: SpaceID) throws(StoreError) -> Digest32
     func rosterTags(_ space: SpaceID, game: GameID, player: PlayerID) throws(StoreError) -> [OpID]
     func attestations(_ space: SpaceID, game: GameID) throws(StoreError) -> [AttestationRecord]
+    func cardLocks(_ space: SpaceID, game: GameID) throws(StoreError) -> [CardLock]
     func isRemoved(_ space: SpaceID, user: PublicKey) throws(StoreError) -> Bool
     func ops(space: SpaceID, notIn since: VersionVector) throws(StoreError) -> [[UInt8]]
     func receive(

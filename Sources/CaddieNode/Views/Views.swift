@@ -199,6 +199,7 @@ public enum Views {
                 ("noReturn", .bool(card.pickedUp(player.id, holes: 1...card.holeCount))),
                 ("handicap", net[player.id].map(Self.net) ?? .null),
                 ("cells", .array(cells)),
+                ("locked", card.lock(player.id).map { lock in lockJSON(lock, card: card) } ?? .null),
             ])
         }
         return .object([
@@ -223,8 +224,26 @@ public enum Views {
                     card.attestations.map {
                         .object([
                             ("player", .string($0.player.hex)), ("marker", .string($0.marker)),
-                            ("cardHash", .string($0.cardHash.hex)),
+                            ("user", .optional($0.user?.hex)), ("cardHash", .string($0.cardHash.hex)),
                             ("current", .bool(RoundService.cardHash(card, player: $0.player) == $0.cardHash)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    /// A locked card (``CardLock``): who signed it, when, and the entries it refused after.
+    static func lockJSON(_ lock: CardLock, card: Scorecard) -> JSON {
+        .object([
+            ("signedBy", .array(card.signers(lock).map { .string($0) })), ("at", .string(time(lock.at))),
+            (
+                "refused",
+                .array(
+                    lock.refused.map { refused in
+                        .object([
+                            ("hole", .int(refused.hole)), ("op", .string(opName(refused.value.op))),
+                            ("author", .string(refused.value.author)), ("time", .string(time(refused.value.hlc))),
+                            ("strokes", .int(refused.value.entry.strokes)), ("pickedUp", .bool(refused.value.entry.pickedUp)),
                         ])
                     })
             ),

@@ -6,7 +6,7 @@ import Foundation
 
 /// `caddie demo --club`: a club's Stableford on one clubhouse home, compressed: 48 entrants from a CSV, a shotgun
 /// draw of 12 groups, every card scored (a pick-up and a dispute among them), a tie decided by the countback, a
-/// disqualification, the board, the results and the close. In this process, on a home in a scratch folder.
+/// disqualification, a correction, a card signed twice and locked, the board, the results and the close. In this process, on a home in a scratch folder.
 final class ClubDemo {
     let folder: URL
     let home: Home
@@ -128,6 +128,7 @@ final class ClubDemo {
             space: space, keys: keys, competition: competition, player: corrected, hole: 5,
             entry: try ScoreEntry(strokes: was + 1), reason: reason)
         say("   the committee corrects \(try home.rounds.player(space, corrected).name)'s 5th: \"\(reason)\" (in the audit)")
+        try lockACard(space: space, keys: keys, group: drawn.groups[4])
 
         say("== The board")
         let board = try home.competitions.board(space: space, competition: competition)
@@ -153,6 +154,30 @@ final class ClubDemo {
         say("   results page: \(results.path)")
         say("   closed: every group's game finished, each card now counts for its player's handicap record")
         say(String(format: "== Done in %.1f s", Date().timeIntervalSince(started)))
+    }
+
+    /// A card signed twice is locked: the player signs on a device of their own (a second home here, joined with the
+    /// space's code, the two merged by bundle), the scorer's hut signs on the clubhouse home, and the clubhouse then
+    /// refuses an entry for it, by name.
+    func lockACard(space: SpaceID, keys: UnlockedKeys, group: CompetitionService.Drawn.Group) throws {
+        let player = try home.rounds.player(space, group.players[0])
+        let phone = try Home(path: folder.appendingPathComponent("phone").path)
+        _ = try phone.login(name: player.name, passphrase: Demo.passphrase)
+        let code = try home.spaces.sharedKeyInvite(space: space, keys: keys)
+        _ = try phone.spaces.joinSpace(invite: code.text, passphrase: Demo.passphrase)
+        let phoneKeys = try phone.unlock(passphrase: Demo.passphrase)
+        _ = try phone.rounds.importBundle(keys: phoneKeys, bytes: try home.rounds.export(space: space, since: .init()).bundle)
+        _ = try phone.rounds.attest(space: space, keys: phoneKeys, game: group.game, player: player.id)
+        _ = try home.rounds.attest(space: space, keys: keys, game: group.game, player: player.id)
+        _ = try home.rounds.importBundle(keys: keys, bytes: try phone.rounds.export(space: space, since: .init()).bundle)
+        say("   \(player.name) signs the card on their own device, the scorer's hut signs it on the clubhouse home: locked")
+        do {
+            try home.rounds.score(
+                space: space, keys: keys, game: group.game, player: player.id, hole: 1, entry: try ScoreEntry(strokes: 3))
+            say("   (the locked card took an entry: this is a fault)")
+        } catch {
+            say("   refused, a late entry for it: \((error as? NodeError)?.description ?? "\(error)")")
+        }
     }
 
     func finish(keep: Bool) {

@@ -85,6 +85,16 @@ enum CardText {
                     "Attested: \(card.name(attestation.player))'s card by \(attestation.marker)"
                         + (current ? "" : " (the card has changed since)"))
             }
+            for lock in card.locks {
+                lines.append(
+                    "Locked: \(card.name(lock.player))'s card, signed by \(card.signers(lock).joined(separator: " and ")) "
+                        + "(\(Views.time(lock.at))): only the committee changes it now")
+                for refused in lock.refused {
+                    lines.append(
+                        "  refused after the lock: hole \(refused.hole), \(refused.value.entry.words) by "
+                            + "\(refused.value.author) (\(Views.time(refused.value.hlc)))")
+                }
+            }
         }
         return lines.joined(separator: "\n")
     }
