@@ -98,6 +98,8 @@ extension OpStore {
         guard let competition, case .bytes(let bytes) = try FieldValue(encoded: [UInt8](competition)),
             let competitionID = EntityID(bytes: bytes)
         else { return [] }
+        // A scan of the space's attestations (its key leads with the space): two a card, a few hundred on a club's
+        // day, read only for a competition's group.
         let signed = try PlayerID.fetchAll(
             db,
             sql: """

@@ -203,10 +203,6 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
-        migrator.registerMigration("v12: attestations by game") { db in
-            // Every read of a game's cells asks whether two users signed one of its cards (OpStore+Locks.swift).
-            try db.execute(sql: "CREATE INDEX attestation_by_game ON attestation (space, game, player)")
-        }
         return migrator
     }
 
