@@ -30,6 +30,29 @@ extension NodeAPI {
     func addDraftRoutes(_ space: RecordingGroup) {
         space.on("player-drafts", method: .post) { request, context in try await draftPlayer(request, context) }
         space.on("game-drafts", method: .post) { request, context in try await draftGame(request, context) }
+        space.on("player-claims", method: .post) { request, context in try await claimPlayer(request, context) }
+    }
+
+    struct PlayerClaim: Decodable {
+        /// The player the phone's user is (16 hex digits).
+        let player: String
+        /// The phone's user (64 hex digits).
+        let user: String
+    }
+
+    /// POST /v1/spaces/{space}/player-claims: `{player, payload}`, the change that links the player to the phone's
+    /// user (a check-in), or a null payload when the player is that user's already.
+    func claimPlayer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let id = try await spaceID(context)
+        let body = try await decode(request, as: PlayerClaim.self)
+        guard let user = PublicKey(hex: body.user) else {
+            throw APIError.badRequest("'user' must be 64 hex digits (the user key of the phone checking in)")
+        }
+        guard let player = try Self.chosenID(body.player, "player") else { throw APIError.badRequest("give 'player'") }
+        let home = home
+        let changes = try await read { try home.rounds.claimChanges(space: id, player: PlayerID(player), user: user) }
+        guard !changes.isEmpty else { return Response.json(.object([("player", .string(body.player)), ("payload", .null)])) }
+        return Self.draft("player", player.hex, changes)
     }
 
     /// POST /v1/spaces/{space}/player-drafts: `{player, payload}` for a new player.

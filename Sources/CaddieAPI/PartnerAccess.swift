@@ -58,8 +58,11 @@ struct PartnerAccess {
             return try await approval(request, context: context, next: next)
         }
         // Drafts sign nothing: a phone that is a device of its own signs the new player or game itself.
-        if request.method == .post, inSpace, parts.count == 4, parts[3] == "player-drafts" || parts[3] == "game-drafts" {
-            return try await draft(request, context: context, next: next)
+        if request.method == .post, inSpace, parts.count == 4,
+            ["player-drafts", "game-drafts", "player-claims"].contains(parts[3])
+        {
+            let doing = parts[3] == "player-claims" ? "it checks in for its player" : "it adds players or games"
+            return try await draft(request, context: context, doing: doing, next: next)
         }
         throw APIError(
             status: .forbidden, code: "partner_phone",
@@ -111,9 +114,9 @@ struct PartnerAccess {
 
     /// A draft, for a phone that is a device already; a player it links to a user is its own user's.
     func draft<Context: RequestContext>(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request, context: Context, doing: String, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let person = try device(before: "it adds players or games")
+        let person = try device(before: doing)
         let buffer = try await body(request)
         if let asked = try? JSONDecoder().decode(DraftUser.self, from: Data(buffer.readableBytesView)), let user = asked.user,
             user.lowercased() != person.user.hex

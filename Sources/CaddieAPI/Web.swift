@@ -1,3 +1,4 @@
+import CaddieCore
 import CaddieNode
 import Foundation
 import HTTPTypes
@@ -167,13 +168,15 @@ struct WebApp: Sendable {
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
     /// What a browser that arrived from another site sees for a moment after signing in.
-    static let signedInPage = """
+    static func signedInPage(_ opening: String) -> String {
+        """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="refresh" content="0; url=/#/game/current"><title>Caddie: signed in</title>
+        <meta http-equiv="refresh" content="0; url=\(opening)"><title>Caddie: signed in</title>
         <link rel="stylesheet" href="/app.css"></head>
-        <body><main id="main"><p>Signed in. <a href="/#/game/current">Open the app</a>.</p></main></body></html>
+        <body><main id="main"><p>Signed in. <a href="\(opening)">Open the app</a>.</p></main></body></html>
         """
+    }
 
     func signedIn(_ request: Request) -> Bool {
         guard let cookie = WebCookie.value(in: request) else { return false }
@@ -200,7 +203,7 @@ struct WebApp: Sendable {
             let agent = request.headers[.userAgent] ?? "unknown browser"
             let web = web
             let redeemed = try await offload { try web.redeem(secret, agent: agent) }
-            guard case .session(_, let cookie) = redeemed else {
+            guard case .session(_, let cookie, let game) = redeemed else {
                 var response = Self.serve("/signin.html", status: .unauthorized, cache: "no-store")
                 response.headers[.init("Caddie-Sign-In")!] = "refused"
                 return response
@@ -208,6 +211,8 @@ struct WebApp: Sendable {
             // Arrived from another site (the plain-HTTP trust page is one: http and https differ), a redirect
             // would carry that site's context on, and the browser would not send the SameSite=Strict cookie just
             // set: the page continues by itself instead, from this origin.
+            // A group's check-in code opens the group, where the phone says which player it is.
+            let opening = game.flatMap(GameID.init(hex:)).map { "/#/checkin/\($0.hex)" } ?? "/#/game/current"
             if request.headers[Self.fetchSite] == "cross-site" {
                 return Response(
                     status: .ok,
@@ -215,13 +220,13 @@ struct WebApp: Sendable {
                         .contentType: "text/html; charset=utf-8", .setCookie: WebCookie.set(cookie, secure: secure),
                         .cacheControl: "no-store",
                     ],
-                    body: ResponseBody(byteBuffer: ByteBuffer(string: Self.signedInPage)))
+                    body: ResponseBody(byteBuffer: ByteBuffer(string: Self.signedInPage(opening))))
             }
             // 303 to the app: the link leaves the address bar and the history at once.
             return Response(
                 status: .seeOther,
                 headers: [
-                    .location: "/#/game/current", .setCookie: WebCookie.set(cookie, secure: secure),
+                    .location: opening, .setCookie: WebCookie.set(cookie, secure: secure),
                     .cacheControl: "no-store",
                 ])
         }

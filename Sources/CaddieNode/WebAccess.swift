@@ -20,12 +20,17 @@ public struct WebAccess: Sendable {
     public static let linkLifetime: TimeInterval = 10 * 60
     /// How long a browser session lasts without being used.
     public static let sessionIdleLifetime: TimeInterval = 30 * 24 * 3600
-    /// Most sessions kept; the least recently used go first.
-    public static let maxSessions = 32
+    /// Most sessions kept; the least recently used go first. A club's day signs in a phone for each of its 160
+    /// players (check-in), with room to spare.
+    public static let maxSessions = 400
     /// How long a partner's session may read before its phone becomes a device of its own.
     public static let guestLifetime: TimeInterval = 3600
     /// Most sign-in links waiting at once: a new one beyond it replaces the oldest.
     public static let maxLinks = 16
+    /// How long a group's check-in code works: the competition's day.
+    public static let checkInLifetime: TimeInterval = 18 * 3600
+    /// Most check-in codes waiting at once (a field of 40 groups, printed more than once).
+    public static let maxCheckIns = 200
 
     let home: Home
     var url: URL { home.directory.appendingPathComponent("web-access.json") }
@@ -52,6 +57,8 @@ public struct WebAccess: Sendable {
         public var device: String?
         /// The space a partner's session was signed in for (hex): it reads and writes that space only.
         public var space: String?
+        /// The game a group's check-in code opened (hex): the app asks which of its players this phone is.
+        public var game: String?
 
         /// Whether it is the node's owner's own browser.
         public var isOwner: Bool { kind == Kind.owner.rawValue }
@@ -86,6 +93,9 @@ public struct WebAccess: Sendable {
         var kind: String?
         /// The space a partner's link is for (hex).
         var space: String?
+        /// A group's check-in code: its game (hex), and how many phones may still open it (one per player).
+        var game: String?
+        var uses: Int?
     }
 
     struct State: Codable {
@@ -95,8 +105,8 @@ public struct WebAccess: Sendable {
 
     /// What opening a link gave.
     public enum Redeemed: Sendable, Equatable {
-        /// A new session; `cookie` is the value to set.
-        case session(id: String, cookie: String)
+        /// A new session; `cookie` is the value to set; `game`, the group a check-in code opened.
+        case session(id: String, cookie: String, game: String?)
         /// The link is unknown, already used or expired.
         case refused
     }
@@ -121,7 +131,28 @@ public struct WebAccess: Sendable {
         return secret
     }
 
-    /// Exchanges a link secret for a session. The link is gone afterwards, whatever the outcome.
+    /// A group's check-in code (`caddie competition show --format html` prints one per group): a partner's sign-in
+    /// link for `space` that each of the group's `uses` phones may open once during the day, and that opens the
+    /// group's `game`, where each phone says which player it is and becomes that player's device. The printed sheet
+    /// is the key: whoever holds it may sign a phone in as a guest of the group, who reads, and writes only once
+    /// the phone is a device of a player nobody has claimed yet (docs/competitions.md, "Check-in").
+    public func newCheckIn(space: SpaceID, game: GameID, uses: Int, now: Date = Date()) throws(NodeError) -> String {
+        guard (1...8).contains(uses) else { throw .badInput(.players, "a group checks in 1 to 8 phones, got \(uses)") }
+        let secret = Base32.encode(SecureRandom.bytes(20)).lowercased()
+        try change { state in
+            state.links.removeAll { $0.expires < now.timeIntervalSince1970 }
+            state.links.append(
+                Link(
+                    hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.checkInLifetime,
+                    kind: Kind.partner.rawValue, space: space.hex, game: game.hex, uses: uses))
+            let checkIns = state.links.filter { $0.game != nil }.suffix(Self.maxCheckIns)
+            state.links = Array(state.links.filter { $0.game == nil }.suffix(Self.maxLinks)) + checkIns
+        }
+        return secret
+    }
+
+    /// Exchanges a link secret for a session. A one-time link is gone afterwards, whatever the outcome; a check-in
+    /// code has one use fewer.
     public func redeem(_ secret: String, agent: String, now: Date = Date()) throws(NodeError) -> Redeemed {
         let hash = Self.digest(secret)
         // A wrong link is refused from a read: only a live link is worth a write (and its two fsyncs).
@@ -134,7 +165,12 @@ public struct WebAccess: Sendable {
         try change { state in
             let live = state.links.filter { $0.expires >= now.timeIntervalSince1970 }
             let found = live.first { MessageAuthentication.constantTimeEqual(Array($0.hash.utf8), Array(hash.utf8)) }
-            state.links = live.filter { $0.hash != hash }
+            state.links = live.compactMap { link in
+                guard link.hash == hash else { return link }
+                var left = link
+                left.uses = (link.uses ?? 1) - 1
+                return left.uses ?? 0 > 0 ? left : nil
+            }
             guard let found else { return }
             let id = Hex.encode(SecureRandom.bytes(4))
             let cookieSecret = Hex.encode(SecureRandom.bytes(32))
@@ -142,11 +178,11 @@ public struct WebAccess: Sendable {
                 Session(
                     id: id, secretHash: Self.digest(cookieSecret), created: now.timeIntervalSince1970,
                     lastSeen: now.timeIntervalSince1970, agent: String(agent.prefix(120)),
-                    kind: found.kind ?? Kind.owner.rawValue, space: found.space))
+                    kind: found.kind ?? Kind.owner.rawValue, space: found.space, game: found.game))
             if state.sessions.count > Self.maxSessions {
                 state.sessions = Array(state.sessions.sorted { $0.lastSeen > $1.lastSeen }.prefix(Self.maxSessions))
             }
-            result = .session(id: id, cookie: "\(id).\(cookieSecret)")
+            result = .session(id: id, cookie: "\(id).\(cookieSecret)", game: found.game)
         }
         return result
     }

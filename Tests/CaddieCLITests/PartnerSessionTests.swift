@@ -168,6 +168,95 @@ struct PartnerSessionTests {
         #expect(try owner.send("GET", "/v1/whoami").status == 200, "the owner's own browser stays signed in")
     }
 
+    @Test("a group's check-in code: a use per player, opens the group; a phone claims one player nobody has, once")
+    func checkInByGroupCode() throws {
+        let served = try APITests.Served()
+        defer { served.close() }
+        let (ana, game, api, spaceHex) = (served.homes[0], served.game, served.api, served.space)
+        let space = try #require(SpaceID(hex: spaceHex))
+        let base = "/v1/spaces/\(spaceHex)"
+        let port = served.node.httpPort
+        try ana.ok(["competition", "new", "Medal"])
+        try ana.ok(["competition", "add", "Medal", game])
+        try ana.fails(["competition", "show", "Medal", "--check-in"], saying: "give --format html too")
+        let sheet = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-sheet-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: sheet) }
+        try ana.ok([
+            "competition", "show", "Medal", "--format", "html", "--url", "https://clubhouse.local:7443", "--check-in",
+            "--out", sheet.path,
+        ])
+        let page = try String(contentsOf: sheet, encoding: .utf8)
+        #expect(page.contains("check in, 4 phones") && page.contains("keep it with the starter"))
+        let found = try #require(page.range(of: #"/signin\?t=[a-z0-9]+"#, options: .regularExpression), "\(page)")
+        let path = String(page[found])
+        // Each of the group's four phones signs in with it and is sent to the group; a fifth is refused.
+        var cookies: [String] = []
+        for _ in 0..<4 {
+            let redeemed = try HTTPClient(port: port, token: nil).get(path)
+            #expect(redeemed.status == 303 && redeemed.headers["location"] == "/#/checkin/\(game)", "\(redeemed.headers)")
+            cookies.append(try #require(redeemed.headers["set-cookie"]?.split(separator: ";").first.map(String.init)))
+        }
+        #expect(try HTTPClient(port: port, token: nil).get(path).status == 401, "a use per player of the group")
+        func send(_ cookie: String, _ method: String, _ path: String, _ body: String? = nil) throws -> HTTPClient.Reply {
+            try HTTPClient(port: port, token: nil).request(
+                method, path, body: body, extra: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)"])
+        }
+        let card = try api.get("\(base)/games/\(game)/card").object()
+        func player(_ name: String) throws -> String {
+            try #require((card["players"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["player"] as? String)
+        }
+        let (cleo, dev) = (try player("Cleo"), try player("Dev"))
+        // A guest claims nothing: the phone becomes a device of its own first.
+        var phone = PhoneDeviceTests.Phone()
+        let guest = try send(
+            cookies[0], "POST", "\(base)/player-claims", #"{"player":"\#(dev)","user":"\#(phone.user.publicKey.hex)"}"#)
+        #expect(guest.status == 403 && guest.text.contains("before it checks in for its player"), "\(guest.text)")
+        // Dev's phone: admitted through its session, joined, then it claims Dev and signs the claim itself.
+        func admit(_ phone: inout PhoneDeviceTests.Phone, _ cookie: String, name: String) throws {
+            let session = try #require(try send(cookie, "GET", "/v1/whoami").object()["session"] as? String)
+            let message =
+                Array("caddie-web-session-v1".utf8) + Array(session.utf8) + phone.user.publicKey.bytes
+                + phone.device.publicKey.bytes
+            let admitted = try send(
+                cookie, "POST", "\(base)/admissions",
+                #"{"user":"\#(phone.user.publicKey.hex)","device":"\#(phone.device.publicKey.hex)","certifiedAt":\#(phone.certifiedAt),"certificate":"\#(Hex.encode(phone.certificate))","sessionProof":"\#(Hex.encode(phone.device.sign(message)))"}"#
+            )
+            #expect(admitted.status == 201, "\(admitted.text)")
+            let proof = try #require(Hex.decode(try admitted.object()["proof"] as? String ?? ""))
+            let join = phone.join(space, name: name, proof: proof)
+            #expect(try send(cookie, "POST", "\(base)/ops", #"{"ops":["\#(Hex.encode(join))"]}"#).status == 201)
+        }
+        try admit(&phone, cookies[0], name: "Dev")
+        let claim = try send(
+            cookies[0], "POST", "\(base)/player-claims", #"{"player":"\#(dev)","user":"\#(phone.user.publicKey.hex)"}"#)
+        #expect(claim.status == 200, "\(claim.text)")
+        let payload = try #require(Hex.decode(try claim.object()["payload"] as? String ?? ""))
+        let claimed = phone.op(space, try Payload.decode(payload))
+        #expect(try send(cookies[0], "POST", "\(base)/ops", #"{"ops":["\#(Hex.encode(claimed))"]}"#).status == 201)
+        let after = try api.get("\(base)/games/\(game)/card").object()
+        let devRow = (after["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }
+        #expect(devRow?["user"] as? String == phone.user.publicKey.hex, "Dev is the phone's user now")
+        // Claimed again by the same phone: nothing to sign. Another player by the same phone, or Dev by another
+        // phone: refused, with nothing written.
+        let again = try send(
+            cookies[0], "POST", "\(base)/player-claims", #"{"player":"\#(dev)","user":"\#(phone.user.publicKey.hex)"}"#)
+        let nothing = try again.object()["payload"]
+        #expect(again.status == 200 && nothing is NSNull, "\(again.text)")
+        var other = PhoneDeviceTests.Phone()
+        try admit(&other, cookies[1], name: "Eve")
+        let before = try ana.ok(["state-hash", "--space", spaceHex, "--json"]).field("stateHash")
+        let second = try send(
+            cookies[0], "POST", "\(base)/player-claims", #"{"player":"\#(cleo)","user":"\#(phone.user.publicKey.hex)"}"#)
+        #expect(second.status == 403 && second.text.contains("this phone is Dev's already"), "\(second.text)")
+        let taken = try send(
+            cookies[1], "POST", "\(base)/player-claims", #"{"player":"\#(dev)","user":"\#(other.user.publicKey.hex)"}"#)
+        #expect(taken.status == 403 && taken.text.contains("Dev has checked in already"), "\(taken.text)")
+        let forOther = try send(
+            cookies[1], "POST", "\(base)/player-claims", #"{"player":"\#(cleo)","user":"\#(phone.user.publicKey.hex)"}"#)
+        #expect(forOther.status == 403 && forOther.text.contains("its own user"), "\(forOther.text)")
+        #expect(try ana.ok(["state-hash", "--space", spaceHex, "--json"]).field("stateHash") == before)
+    }
+
     @Test("the third review's L5: an invite revoked through another space's address is not found there and stays as it is")
     func inviteRevokedOnlyInItsSpace() throws {
         let served = try APITests.Served()

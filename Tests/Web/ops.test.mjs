@@ -247,6 +247,18 @@ test('a player draft is signed only when it is the player asked for', () => {
   assert.throws(() => ops.checkPlayerDraft(textIndex, asked), /index is not what was asked/);
 });
 
+test('a check-in draft is signed only when it links the player asked for to this phone\'s user, and nothing else', () => {
+  const asked = { player: 'b0b1b2b3b4b5b6b7', user: '11'.repeat(32) };
+  const claim = ops.setPayload('player', asked.player, [['user', { bytes: asked.user }]]);
+  assert.equal(ops.checkPlayerClaim(claim, asked).length, 1);
+  assert.throws(() => ops.checkPlayerClaim(claim, { ...asked, user: '22'.repeat(32) }), /user is not what was asked/);
+  assert.throws(() => ops.checkPlayerClaim(claim, { ...asked, player: 'c0c1c2c3c4c5c6c7' }), /not one change of the player/);
+  const renamed = ops.setPayload('player', asked.player, [['user', { bytes: asked.user }], ['name', { text: 'Eve' }]]);
+  assert.throws(() => ops.checkPlayerClaim(renamed, asked), /not asked for: name/);
+  const game = ops.setPayload('game', asked.player, [['user', { bytes: asked.user }]]);
+  assert.throws(() => ops.checkPlayerClaim(game, asked), /not one change of the player/);
+});
+
 test('a game draft is signed only with the course, tee, players and setup chosen, and nothing else', () => {
   const game = 'a0a1a2a3a4a5a6a7';
   const [ana, ben, cy] = ['b0b1b2b3b4b5b6b7', 'b1b1b2b3b4b5b6b7', 'b2b1b2b3b4b5b6b7'];

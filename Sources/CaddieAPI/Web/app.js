@@ -104,6 +104,7 @@ async function route() {
       if (parts[2] === 'standings') return await showStandings(parts[1]);
       return await showCard(parts[1]);
     }
+    if (parts[0] === 'checkin' && parts[1]) return await showCheckIn(parts[1]);
     if (parts[0] === 'sync') return await showSync();
     if (parts[0] === 'invite') return await showInvite();
     if (parts[0] === 'player' && parts[1]) return await showStats(parts[1]);
@@ -642,8 +643,7 @@ function holeView(disputed) {
   return section;
 }
 
-/** A competition card its player and marker have both signed: no controls, who signed it, and the entries it
- * refused after (the committee alone corrects it, with a reason). */
+/** A competition card signed by player and marker: no controls, who signed, what it refused after. */
 function lockedRow(player, hole, saved) {
   const c = state.card;
   const total = card.total(player, 1, c.holes);
@@ -754,7 +754,7 @@ function holeChoices(hole, choices) {
 /** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
  * "on this phone"), then sends them to the node when one answers. Each entry names the cell's values as this
  * phone saw them, so a value another device entered meanwhile ends in a dispute, never under a late entry. */
-/** Whether a player's card is signed and locked (a draft typed before is not sent). */
+/** Whether a player's card is locked (a draft for it is not sent). */
 function lockedPlayer(id) { return Boolean(state.card.players.find((p) => p.player === id)?.locked); }
 
 async function saveHole() {
@@ -1070,8 +1070,7 @@ function roundActions() {
   // With markers set, this user attests the cards they mark; without, any other player's.
   const mine = marks.size && me ? c.players.filter((p) => marks.get(p.player) === me.player)
     : c.players.filter((p) => p !== me);
-  // A phone that is a device of its own asks whether its own user signed (a competition's card takes the player's and
-  // the marker's signatures); a browser the node signs for, whether anyone did.
+  // A phone of its own asks whether its own user signed (a competition card takes two); a browser, whether anyone did.
   const signer = state.device?.spaces[space] ? state.device.user : null;
   const attested = new Set(c.attestations.filter((a) => a.current && (signer === null || a.user === signer)).map((a) => a.player));
   const waiting = outbox.attestedOf(state.pending, space, c.game);
@@ -1659,6 +1658,58 @@ async function makeDevice(name, message, warnAt, anyway = false) {
         'I have written them down')));
     document.getElementById('words-title').focus();
     await joinSpace(message);
+  } catch (error) {
+    mount(message, problem(error));
+  }
+}
+
+/** A group's check-in code (docs/competitions.md): the phone says which player it is, becomes their device and
+ * links the player to its user, signed here; a player checked in already is not offered. */
+async function showCheckIn(game) {
+  const space = state.space.space;
+  const c = await get(`${base()}/games/${enc(game)}/card`);
+  const joined = state.device?.spaces[space];
+  const mine = joined ? c.players.find((p) => p.user === state.device.user) : null;
+  if (mine || state.pending.some((e) => e.kind === 'claim' && e.game === game && !e.refused)) {
+    window.location.hash = `#/game/${game}`;
+    return;
+  }
+  const message = h('div', { id: 'checkin-message', 'aria-live': 'assertive' });
+  mount(main, nav('card'),
+    h('h2', {}, 'Check in'),
+    h('p', {}, `${c.courseName ?? 'The course'}, tee ${c.tee}. Which of you is this phone? It becomes your device: it `
+      + 'signs what you enter and keeps it through dead zones.'),
+    h('ul', { class: 'list stack', 'aria-label': 'The group' }, c.players.map((p) => h('li', {},
+      p.user ? h('span', { class: 'tag done' }, `${p.name}: checked in`)
+        : h('button', { type: 'button', class: 'primary', id: `checkin-${p.player}`, onclick: () => checkIn(game, p, message) },
+          `I am ${p.name}`)))),
+    joined ? h('p', { class: 'hint' }, `This phone is ${state.device.name}'s device already: it checks in for that player only.`) : null,
+    h('div', { id: 'phone-same' }),
+    h('div', { id: 'phone-words' }),
+    message);
+}
+
+async function checkIn(game, player, message) {
+  const space = state.space.space;
+  try {
+    if (!state.device?.spaces[space]) {
+      await makeDevice(player.name, message, document.getElementById('phone-same'));
+      if (!state.device?.spaces[space]) return;  // a question was asked, or the phone could not join: said above
+      await send();
+    }
+    const draft = await post(`${base()}/player-claims`, { player: player.player, user: state.device.user });
+    if (draft.payload) {
+      ops.checkPlayerClaim(ops.unhex(draft.payload), { player: player.player, user: state.device.user });
+      await signOne(ops.unhex(draft.payload), { kind: 'claim', game, player: player.player });
+      await send();
+    }
+    say(`This phone is ${player.name}'s device: checked in.`);
+    if (document.getElementById('recovery-words')) {
+      document.getElementById('words-done')?.addEventListener('click', () => { window.location.hash = `#/game/${game}`; });
+      mount(message, h('p', { class: 'tag done', id: 'checked-in' }, `Checked in as ${player.name}. Write the words down, then the card opens.`));
+      return;
+    }
+    window.location.hash = `#/game/${game}`;
   } catch (error) {
     mount(message, problem(error));
   }

@@ -368,6 +368,17 @@ export function checkPlayerDraft(payload, { player, name, user = null, index = n
   return changes;
 }
 
+/** Checks a node's check-in draft before the phone signs it: one set of the player `player` whose only field is the
+ * phone's own `user` (the player claimed, nothing else changed). */
+export function checkPlayerClaim(payload, { player, user }) {
+  const changes = readDraft(payload);
+  if (changes.length !== 1 || changes[0].kind !== 'player' || changes[0].entity !== player) {
+    throw new RangeError('the check-in draft is not one change of the player asked for');
+  }
+  onlyFields(changes[0].fields, { user: isBytes(user) });
+  return changes;
+}
+
 /** Checks a node's draft of a new game before the phone signs it: one set of the game `game` (an id the phone chose)
  * on `course` from `tee`, open, with the markers, formats, skins, sides and stake asked for and no other field, and a
  * roster add of that game for each of `players`, no others. `formats`, `skins`, `teams` ([side A ids, side B ids])

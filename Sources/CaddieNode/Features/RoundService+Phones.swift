@@ -59,6 +59,27 @@ extension RoundService {
         return kept.sorted { ($0.name, $0.user.hex) < ($1.name, $1.user.hex) }
     }
 
+    /// The change that makes `user` the player `player` is (a phone checking in for its player): refused when the
+    /// player is someone else's already, or `user` is another player's, or not a member of the space. A phone never
+    /// becomes a device of someone else: it claims a player nobody has claimed. Signs nothing: the phone signs it.
+    public func claimChanges(space: SpaceID, player: PlayerID, user: PublicKey) throws(NodeError) -> [Change] {
+        let claimed = try self.player(space, player)
+        guard try memberName(space: space, user: user) != nil else {
+            throw .badInput(.user, "\(user.short) is not a member of this space: the phone joins it first, then checks in")
+        }
+        if let owner = claimed.user, owner != user {
+            throw .refused(
+                "\(claimed.name) has checked in already, on another phone: a phone checks in for a player nobody has "
+                    + "claimed. If you are \(claimed.name), make this phone another device of yours (your recovery words, "
+                    + "or your other phone's code)")
+        }
+        if let mine = try players(space).first(where: { $0.user == user && $0.id != claimed.id }) {
+            throw .refused(
+                "this phone is \(mine.name)'s already: it checks in for its own player only, never as someone else")
+        }
+        return claimed.user == user ? [] : [.set(claimed.id, fields: ["user": .bytes(user.bytes)])]
+    }
+
     /// Takes ops that a browser's device signed, in the order given, checked as a bundle from a peer is: every op
     /// is verified first, and one that fails any check (or leaves a gap in its device's log) refuses them all,
     /// with the check's own words. Ops this home already holds count as duplicates.

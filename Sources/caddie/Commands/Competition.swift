@@ -177,8 +177,19 @@ struct CompetitionCommand: ParsableCommand {
         @Option(help: "text (default) or html: the sheet to print, with a QR code per group.") var format = "text"
         @Option(help: "Write the sheet to this file (else standard output).") var out: String?
         @Option(help: "The web app's address for the QR codes, e.g. https://clubhouse.local:7443.") var url: String?
+        @Flag(
+            help: ArgumentHelp(
+                "Each group's code checks its players' phones in for the day (a sign-in for the group's phones, each "
+                    + "becoming its player's device), instead of opening the card: the printed sheet then signs phones in."))
+        var checkIn = false
 
         func run() async throws {
+            guard format == "html" || !checkIn else {
+                return try await guarded {
+                    throw NodeError.badInput(
+                        .init(option: "--check-in", field: "checkIn"), "prints codes on the sheet: give --format html too")
+                }
+            }
             guard format == "html" else {
                 try await guarded {
                     guard format == "text" else {
@@ -203,8 +214,21 @@ struct CompetitionCommand: ParsableCommand {
                             "'\(given)' is not the web app's HTTPS address: give it like https://clubhouse.local:7443")
                     }
                 }
+                var checkIns: [GameID: String] = [:]
+                if checkIn {
+                    guard base != nil else {
+                        throw NodeError.badInput(
+                            .init(option: "--url", field: "url"),
+                            "is needed for check-in codes: give the web app's HTTPS address, or run `caddie serve --https`")
+                    }
+                    for group in sheet.groups {
+                        checkIns[group.game] = try WebAccess(home: home).newCheckIn(
+                            space: space, game: group.game, uses: group.players.count)
+                    }
+                }
                 let page = BoardText.sheetHTML(
-                    sheet, base: base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, space: space)
+                    sheet, base: base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, space: space,
+                    checkIns: checkIns)
                 guard let out else { return FileHandle.standardOutput.write(Data(page.utf8)) }
                 try Console.write(Data(page.utf8), to: out)
                 Console.print(

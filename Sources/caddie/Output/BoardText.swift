@@ -108,13 +108,20 @@ extension BoardText {
 
 extension BoardText {
     /// The starter's sheet: one self-contained page (no script, no external file) with a block per group, its start,
-    /// its players with their index, tee and marker, and a QR code that opens the group's card at `base`.
-    static func sheetHTML(_ sheet: DrawSheet, base: String?, space: SpaceID) -> String {
+    /// its players with their index, tee and marker, and a QR code at `base`: the group's check-in code where
+    /// `checkIns` has one (each player's phone signs in with it and becomes that player's device), else the group's
+    /// card.
+    static func sheetHTML(_ sheet: DrawSheet, base: String?, space: SpaceID, checkIns: [GameID: String] = [:]) -> String {
         let esc = Views.escapedHTML
         let name = esc(sheet.competition.name)
         let scan =
             base == nil
-            ? "" : " Scan your group's code with a phone that trusts this node (caddie web authority) to open its card."
+            ? ""
+            : checkIns.isEmpty
+                ? " Scan your group's code with a phone that trusts this node (caddie web authority) to open its card."
+                : " Each player scans their group's code once, with their own phone (one that trusts this node: caddie "
+                    + "web authority), says which player they are, and the phone becomes their device for the day's card. "
+                    + "This sheet signs phones in: keep it with the starter."
         var out = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8">
@@ -151,7 +158,10 @@ extension BoardText {
                 out += "<td>\(player.marker.map { "marked by " + esc($0) } ?? "")</td></tr>\n"
             }
             out += "</table></div>"
-            if let base {
+            if let base, let secret = checkIns[group.game] {
+                let link = "\(base)/signin?t=\(secret)"
+                out += "<div class=\"qr\">\(QRCode.svg(link) ?? "")check in, \(group.players.count) phones: \(esc(link))</div>"
+            } else if let base {
                 let link = "\(base)/#/game/\(group.game.hex)"
                 out += "<div class=\"qr\">\(QRCode.svg(link) ?? "")\(esc(link))</div>"
             }
