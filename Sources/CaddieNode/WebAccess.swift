@@ -119,16 +119,11 @@ public struct WebAccess: Sendable {
         guard kind == .owner || space != nil else {
             throw .badInput(.space, "names the space a partner's sign-in link is for: give it")
         }
-        let secret = Base32.encode(SecureRandom.bytes(20)).lowercased()
-        try change { state in
-            state.links.removeAll { $0.expires < now.timeIntervalSince1970 }
-            state.links.append(
-                Link(
-                    hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.linkLifetime,
-                    kind: kind == .partner ? kind.rawValue : nil, space: kind == .partner ? space?.hex : nil))
-            state.links = Array(state.links.suffix(Self.maxLinks))
+        return try add(now: now) { hash in
+            Link(
+                hash: hash, expires: now.timeIntervalSince1970 + Self.linkLifetime,
+                kind: kind == .partner ? kind.rawValue : nil, space: kind == .partner ? space?.hex : nil)
         }
-        return secret
     }
 
     /// A group's check-in code (`caddie competition show --format html` prints one per group): a partner's sign-in
@@ -138,13 +133,20 @@ public struct WebAccess: Sendable {
     /// the phone is a device of a player nobody has claimed yet (docs/competitions.md, "Check-in").
     public func newCheckIn(space: SpaceID, game: GameID, uses: Int, now: Date = Date()) throws(NodeError) -> String {
         guard (1...8).contains(uses) else { throw .badInput(.players, "a group checks in 1 to 8 phones, got \(uses)") }
+        return try add(now: now) { hash in
+            Link(
+                hash: hash, expires: now.timeIntervalSince1970 + Self.checkInLifetime, kind: Kind.partner.rawValue,
+                space: space.hex, game: game.hex, uses: uses)
+        }
+    }
+
+    /// Keeps a new link and answers its secret: expired links go, and the oldest beyond the caps, sign-in links and
+    /// check-in codes counted apart (a sheet of 40 codes does not push out the link just made, nor the other way).
+    func add(now: Date, _ link: (String) -> Link) throws(NodeError) -> String {
         let secret = Base32.encode(SecureRandom.bytes(20)).lowercased()
         try change { state in
             state.links.removeAll { $0.expires < now.timeIntervalSince1970 }
-            state.links.append(
-                Link(
-                    hash: Self.digest(secret), expires: now.timeIntervalSince1970 + Self.checkInLifetime,
-                    kind: Kind.partner.rawValue, space: space.hex, game: game.hex, uses: uses))
+            state.links.append(link(Self.digest(secret)))
             let checkIns = state.links.filter { $0.game != nil }.suffix(Self.maxCheckIns)
             state.links = Array(state.links.filter { $0.game == nil }.suffix(Self.maxLinks)) + checkIns
         }

@@ -197,6 +197,16 @@ struct PartnerSessionTests {
             cookies.append(try #require(redeemed.headers["set-cookie"]?.split(separator: ";").first.map(String.init)))
         }
         #expect(try HTTPClient(port: port, token: nil).get(path).status == 401, "a use per player of the group")
+        // A sheet's codes and the sign-in links are kept apart: 20 links made after it push out none of its codes.
+        for _ in 0..<20 { try ana.ok(["web", "link"]) }
+        try ana.ok([
+            "competition", "show", "Medal", "--format", "html", "--url", "https://clubhouse.local:7443", "--check-in",
+            "--out", sheet.path,
+        ])
+        let reprinted = try String(contentsOf: sheet, encoding: .utf8)
+        let code = try #require(reprinted.range(of: #"/signin\?t=[a-z0-9]+"#, options: .regularExpression))
+        for _ in 0..<20 { try ana.ok(["web", "link"]) }
+        #expect(try HTTPClient(port: port, token: nil).get(String(reprinted[code])).status == 303, "the code still signs in")
         func send(_ cookie: String, _ method: String, _ path: String, _ body: String? = nil) throws -> HTTPClient.Reply {
             try HTTPClient(port: port, token: nil).request(
                 method, path, body: body, extra: ["Cookie": cookie, "Origin": "http://127.0.0.1:\(port)"])
