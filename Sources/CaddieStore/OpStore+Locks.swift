@@ -58,14 +58,17 @@ extension CardLock {
 
     /// The lock of one player's card, if its signatures lock it: the earliest pair of two users' attestations of
     /// one hash that the entries up to the later of them make.
+    /// `signers`: the users who must be among the two, the player's and the marker's where each is linked to one.
     static func lock(
         game: GameID, player: PlayerID, attestations: [AttestationRecord], entries: [Entry],
-        superseded: [(op: OpID, by: OpID)]
+        superseded: [(op: OpID, by: OpID)], signers: Set<PublicKey> = []
     ) -> (lock: CardLock, cells: [ScoreCell])? {
         var candidates: [(at: HLC, pair: [AttestationRecord])] = []
         for (index, first) in attestations.enumerated() {
             for second in attestations[(index + 1)...]
-            where first.user != nil && second.user != nil && first.user != second.user && first.cardHash == second.cardHash {
+            where first.user != nil && second.user != nil && first.user != second.user && first.cardHash == second.cardHash
+                && signers.isSubset(of: [first.user, second.user].compactMap { $0 })
+            {
                 candidates.append((max(first.hlc, second.hlc), [first, second]))
             }
         }
@@ -119,6 +122,17 @@ extension OpStore {
         var locks: [(lock: CardLock, cells: [ScoreCell])] = []
         for player in signed {
             let arguments: StatementArguments = [space, game, player]
+            // Who must sign: the player and their marker, each where linked to a user (a phone checked in for them).
+            var signers: Set<PublicKey> = []
+            if let user = try linkedUser(db, space: space, player: player) { signers.insert(user) }
+            if let field = try Data.fetchOne(
+                db, sql: "SELECT value FROM lww WHERE space = ? AND kind = ? AND id = ? AND field = ?",
+                arguments: [space, Int64(EntityKind.game.rawValue), game, GameRecord.markerField(player)]),
+                case .bytes(let marker) = try FieldValue(encoded: [UInt8](field)), let markerID = PlayerID(bytes: marker),
+                let user = try linkedUser(db, space: space, player: markerID)
+            {
+                signers.insert(user)
+            }
             let entries = try ScoreRow.fetchAll(
                 db,
                 sql: """
@@ -138,12 +152,23 @@ extension OpStore {
             ).map { (op: $0.op, by: $0.by) }
             if let locked = CardLock.lock(
                 game: game, player: player, attestations: attestations[player] ?? [], entries: entries,
-                superseded: superseded)
+                superseded: superseded, signers: signers)
             {
                 locks.append(locked)
             }
         }
         return locks
+    }
+
+    /// The user a player is linked to, if any (the player record's `user`).
+    func linkedUser(_ db: Database, space: SpaceID, player: PlayerID) throws -> PublicKey? {
+        guard
+            let field = try Data.fetchOne(
+                db, sql: "SELECT value FROM lww WHERE space = ? AND kind = ? AND id = ? AND field = 'user'",
+                arguments: [space, Int64(EntityKind.player.rawValue), player]),
+            case .bytes(let bytes) = try FieldValue(encoded: [UInt8](field))
+        else { return nil }
+        return PublicKey(bytes: bytes)
     }
 
     /// The locked cards of a game (``CardLock``).

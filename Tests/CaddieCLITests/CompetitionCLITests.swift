@@ -211,6 +211,27 @@ struct CompetitionCLITests {
             #expect(holes == [4, 4, 4, 4, 4, 5, 4, 4, 4])
             #expect((locked?["refused"] as? [[String: Any]])?.count == 1)
         }
+        // Players linked to users (their phones checked in): Ben is Bea, Cal is Cy, and Bea marks Cy. Only those two
+        // sign Cy's card: Ana's home is refused, by name, with nothing written; their two signatures lock it.
+        let users = try homes.map { try $0.ok(["whoami", "--json"]).field("user") }
+        try homes[0].ok(["player", "add", "Bea", "--user", users[1]])
+        try homes[0].ok(["player", "add", "Cy", "--user", users[2]])
+        let linked = try homes[0].ok([
+            "game", "new", "--course", course, "--tee", "1", "--players", "Bea,Cy", "--markers", "Cy:Bea", "--holes", "9",
+            "--json",
+        ]).field("game")
+        try homes[0].ok(["competition", "add", "Medal", linked])
+        for hole in 1...9 { try homes[0].ok(["score", linked, "Cy", "\(hole)", "5"]) }
+        try RoundTests.merge(homes)
+        let unsigned = try homes[0].stateHash()
+        try homes[0].fails(["attest", linked, "Cy"], saying: "only Cy and their marker Bea sign Cy's card")
+        #expect(try homes[0].stateHash() == unsigned)
+        try homes[1].ok(["attest", linked, "Cy"])
+        try homes[2].ok(["attest", linked, "Cy"])
+        try RoundTests.merge(homes)
+        let card = try #require(try homes[0].ok(["card", linked, "--json"]).json() as? [String: Any])
+        let cy = (card["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Cy" }
+        #expect(cy?["locked"] is [String: Any], "signed by Cy and Bea: locked")
     }
 
     @Test("an entry list from CSV (a bad row refused whole), the draw from two tees, the index frozen, named divisions")

@@ -124,6 +124,34 @@ struct CardLockTests {
         #expect(try first.store.stateHash(marker.space.id) == last.store.stateHash(marker.space.id))
     }
 
+    @Test("with the player and the marker linked to users, their two signatures lock the card and no one else's do")
+    func playerAndMarkerSign() throws {
+        var (committee, marker, player, late) = try setUp()
+        let ben: PlayerID = entity(2)
+        try committee.pull(from: late)
+        committee.clock += 10
+        try committee.edit([
+            .set(ana, fields: ["name": .text("Ana"), "user": .bytes(player.user.publicKey.bytes)]),
+            .set(ben, fields: ["name": .text("Ben"), "user": .bytes(marker.user.publicKey.bytes)]),
+            .set(game, fields: [GameRecord.markerField(ana): .bytes(ben.bytes)]),
+        ])
+        for author in [marker, player, late] { try author.pull(from: committee) }
+        let hash = CardLock.cardHash(game: game, player: ana, cells: try marker.store.cells(marker.space.id, game: game))
+        // Ana and Cal, who is not her marker: no lock.
+        for author in [player, late] {
+            var signer = author
+            signer.clock += 1_000
+            try signer.edit([.attest(game: game, player: ana, cardHash: hash)])
+            try marker.pull(from: signer)
+        }
+        #expect(try marker.store.cardLocks(marker.space.id, game: game).isEmpty, "Cal does not mark Ana")
+        // Her marker signs too: locked.
+        marker.clock += 1_000
+        try marker.edit([.attest(game: game, player: ana, cardHash: hash)])
+        let lock = try #require(try marker.store.cardLocks(marker.space.id, game: game).first)
+        #expect(lock.player == ana && lock.signatures.count == 2)
+    }
+
     @Test("a game outside a competition, or one signed twice by one user, is never locked")
     func noLock() throws {
         var (committee, marker, player, _) = try setUp()

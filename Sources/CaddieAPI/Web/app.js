@@ -1068,7 +1068,7 @@ function roundActions() {
   const marks = new Map((c.markers ?? []).map((m) => [m.player, m.marker]));
   const nameOf = (id) => c.players.find((p) => p.player === id)?.name ?? 'someone';
   // With markers set, this user attests the cards they mark; without, any other player's.
-  const mine = marks.size && me ? c.players.filter((p) => marks.get(p.player) === me.player)
+  const mine = marks.size && me ? c.players.filter((p) => marks.get(p.player) === me.player || (c.competition && p === me))
     : c.players.filter((p) => p !== me);
   // A phone of its own asks whether its own user signed (a competition card takes two); a browser, whether anyone did.
   const signer = state.device?.spaces[space] ? state.device.user : null;

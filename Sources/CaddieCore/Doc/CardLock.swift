@@ -2,7 +2,8 @@
 ///
 /// The rule is worked out from the ops a node holds, never from the order they came in, so every node shows the
 /// same card: in a game that is a group of a competition, a player's card is locked once two different users
-/// have attested the same card hash and that hash is the card made of the entries whose clock is not after the
+/// have attested the same card hash (the player's and the marker's users among them, where each player is linked to
+/// one: a phone checked in for them) and that hash is the card made of the entries whose clock is not after the
 /// later of the two signatures. From then on, an entry whose clock is after that signature shows only if it
 /// comes from the competition's committee (the user who created it): any other is kept in the log, for the
 /// audit, and refused on the card. An entry made before the lock that reaches a node after it changes the card

@@ -420,9 +420,23 @@ extension RoundService {
                 "\(player.name)'s card has conflicting values on hole(s) " + conflicts.map(String.init).joined(separator: ", "),
                 .init(command: "settle them with `caddie score` first", request: "settle the disputes first"))
         }
+        try refuseIfNotSigner(space: space, game: card.game, player: player)
         let hash = Self.cardHash(card, player: player.id)
         let op = try append(space: space, keys: keys, changes: [.attest(game: card.game.id, player: player.id, cardHash: hash)])
         return (op.id, hash)
+    }
+
+    /// In a competition's group the player and their marker sign the player's card: once both are linked to users
+    /// (their phones checked in), anyone else is refused. While one of them is not, whoever signs in their place
+    /// (the scorer's hut for a player without a phone) may.
+    func refuseIfNotSigner(space: SpaceID, game: GameRecord, player: PlayerRecord) throws(NodeError) {
+        guard game.competition != nil, let own = player.user, let markerID = game.markers[player.id],
+            let marker = try? self.player(space, markerID), let markers = marker.user
+        else { return }
+        guard let me = try identity().userKey, me != own, me != markers else { return }
+        throw .refused(
+            "only \(player.name) and their marker \(marker.name) sign \(player.name)'s card in this competition: it is "
+                + "theirs to sign, each on their own phone")
     }
 
     // MARK: Merge by file

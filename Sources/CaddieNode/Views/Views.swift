@@ -206,6 +206,7 @@ public enum Views {
             ("game", .string(card.game.id.hex)), ("course", .optional(card.course?.id.hex)),
             ("courseName", .optional(card.course?.name)), ("tee", .string(card.game.tee)),
             ("finished", .bool(card.game.finished)), ("holes", .int(card.holeCount)), ("markers", markers(card.game)),
+            ("competition", .optional(card.game.competition?.hex)),
             ("par", .array((1...card.holeCount).map { .optional(card.course?.hole($0)?.par(tee: card.game.tee)) })),
             ("players", .array(players)),
             (
