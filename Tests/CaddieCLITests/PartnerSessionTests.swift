@@ -246,6 +246,14 @@ struct PartnerSessionTests {
         let after = try api.get("\(base)/games/\(game)/card").object()
         let devRow = (after["players"] as? [[String: Any]])?.first { $0["name"] as? String == "Dev" }
         #expect(devRow?["user"] as? String == phone.user.publicKey.hex, "Dev is the phone's user now")
+        // The committee sees who has checked in.
+        let shown = try #require(try ana.ok(["competition", "show", "Medal", "--json"]).json() as? [String: Any])
+        let group = try #require((shown["groups"] as? [[String: Any]])?.first?["players"] as? [[String: Any]])
+        #expect(group.filter { $0["checkedIn"] as? Bool == true }.map { $0["name"] as? String } == ["Dev"])
+        let starter = try ana.ok(["competition", "show", "Medal"]).stdout
+        let lines = starter.split(separator: "\n")
+        #expect(starter.contains("1 of 4 checked in"), "\(starter)")
+        #expect(lines.filter { $0.hasSuffix(", checked in") }.map { $0.contains("Dev") } == [true], "\(starter)")
         // Claimed again by the same phone: nothing to sign. Another player by the same phone, or Dev by another
         // phone: refused, with nothing written.
         let again = try send(

@@ -401,6 +401,9 @@ def check_in(work, home, origin, authority, rules, drivers):
         page = handle.read()
     link = re.search(r"https://caddie\.test:\d+/signin\?t=[a-z0-9]+", page).group(0)
     check("check in, 2 phones" in page, "the sheet's code checks in the group's two phones")
+    trust = re.search(r"http://caddie\.test:\d+/", page)
+    check("First, once per phone" in page and trust is not None,
+          "the sheet has the trust page's code for a phone new to the node: %s" % (trust.group(0) if trust else None))
     kim = trusting_browser(work, "kim-home", authority, 390, 844, rules)
     drivers.append(kim)
     kim.get(link)

@@ -159,6 +159,7 @@ extension Views {
                                             ("player", .string(player.player.id.hex)), ("name", .string(player.player.name)),
                                             ("tee", .string(player.tee)), ("index", .optional(player.index)),
                                             ("marker", .optional(player.marker)),
+                                            ("checkedIn", .bool(player.player.user != nil)),
                                         ])
                                     })
                             ),

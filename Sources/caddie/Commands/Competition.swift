@@ -226,9 +226,17 @@ struct CompetitionCommand: ParsableCommand {
                             space: space, game: group.game, uses: group.players.count)
                     }
                 }
+                // A phone new to the node trusts its authority first: the node's plain-HTTP trust page, at the
+                // sheet's host, has a code of its own on the sheet.
+                let trust =
+                    try checkIns.isEmpty
+                    ? nil
+                    : HTTPEndpoint.read(home)?.trustPort.flatMap { port in
+                        base.flatMap { URL(string: $0)?.host }.map { "http://\($0):\(port)/" }
+                    }
                 let page = BoardText.sheetHTML(
                     sheet, base: base.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }, space: space,
-                    checkIns: checkIns)
+                    checkIns: checkIns, trust: trust)
                 guard let out else { return FileHandle.standardOutput.write(Data(page.utf8)) }
                 try Console.write(Data(page.utf8), to: out)
                 Console.print(

@@ -81,9 +81,14 @@ enum BoardText {
 
 extension BoardText {
     /// The draw as the starter reads it: a block per group, its start and time, each player with their index, tee
-    /// and marker.
+    /// and marker, and whether a phone has checked in for them.
     static func sheet(_ sheet: DrawSheet) -> String {
-        var lines = ["\(sheet.competition.name): \(sheet.entries) entrants, \(sheet.groups.count) groups"]
+        let players = sheet.groups.flatMap(\.players)
+        let checkedIn = players.filter { $0.player.user != nil }.count
+        var lines = [
+            "\(sheet.competition.name): \(sheet.entries) entrants, \(sheet.groups.count) groups"
+                + (players.isEmpty ? "" : ", \(checkedIn) of \(players.count) checked in")
+        ]
         if sheet.groups.isEmpty {
             lines.append("No draw yet: caddie competition draw \(sheet.competition.id.short) --course COURSE")
         }
@@ -99,7 +104,8 @@ extension BoardText {
                     "  " + player.player.name.padding(toLength: width, withPad: " ", startingAt: 0)
                         + "index " + (player.index.map { $0 < 0 ? "+" + String(-$0) : String($0) } ?? "-")
                         + ", tee \(player.tee)"
-                        + (player.marker.map { ", marked by \($0)" } ?? ""))
+                        + (player.marker.map { ", marked by \($0)" } ?? "")
+                        + (player.player.user != nil ? ", checked in" : ""))
             }
         }
         return lines.joined(separator: "\n")
@@ -111,7 +117,10 @@ extension BoardText {
     /// its players with their index, tee and marker, and a QR code at `base`: the group's check-in code where
     /// `checkIns` has one (each player's phone signs in with it and becomes that player's device), else the group's
     /// card.
-    static func sheetHTML(_ sheet: DrawSheet, base: String?, space: SpaceID, checkIns: [GameID: String] = [:]) -> String {
+    /// `trust`: the node's trust page, whose code a phone new to the node scans first.
+    static func sheetHTML(
+        _ sheet: DrawSheet, base: String?, space: SpaceID, checkIns: [GameID: String] = [:], trust: String? = nil
+    ) -> String {
         let esc = Views.escapedHTML
         let name = esc(sheet.competition.name)
         let scan =
@@ -144,6 +153,10 @@ extension BoardText {
             <h1>\(name)</h1>
             <p class="meta">\(sheet.entries) entrants, \(sheet.groups.count) groups. Each player is marked by the one \
             named beside them.\(scan)</p>
+            \(trust.map { link in
+                "<section class=\"group wall\"><div class=\"qr\">\(QRCode.svg(link) ?? "")\(esc(link))</div><div><h2>First, "
+                    + "once per phone</h2><p>Scan this to trust the clubhouse node, then your group's code.</p></div></section>"
+            } ?? "")
             <div class="groups">
 
             """
