@@ -64,6 +64,8 @@ extension Home {
             return .op(
                 try competitions.setBoardAccess(
                     space: space, keys: keys, competition: competition, isPublic: isPublic, hiddenHoles: hiddenHoles))
+        case .setCommittee(let space, let competition, let user, let on):
+            return .op(try competitions.setCommittee(space: space, keys: keys, competition: competition, user: user, on: on))
         case .correctScore(let space, let competition, let player, let hole, let entry, let reason):
             return .op(
                 try competitions.correct(

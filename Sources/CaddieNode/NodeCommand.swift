@@ -50,6 +50,8 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     /// A competition's board opened to anyone who reaches the node (its last `hiddenHoles` holes left out there),
     /// or closed again.
     case setBoardAccess(space: SpaceID, competition: CompetitionID, isPublic: Bool, hiddenHoles: Int)
+    /// The creator names a member to the competition's committee, or takes them off.
+    case setCommittee(space: SpaceID, competition: CompetitionID, user: PublicKey, on: Bool)
     /// The committee's correction of a player's score on a hole, with its reason.
     case correctScore(
         space: SpaceID, competition: CompetitionID, player: PlayerID, hole: Int, entry: ScoreEntry, reason: String)

@@ -110,15 +110,35 @@ extension OpStore {
                 """, arguments: [space, game])
         guard !signed.isEmpty else { return [] }
         let attestations = Dictionary(grouping: try attestationRows(db, space: space, game: game), by: \.player)
-        // The committee: every device of the user who created the competition.
-        let committeeDevices = Set(
-            try PublicKey.fetchAll(
-                db,
-                sql: """
-                    SELECT c.device FROM lww l JOIN member m ON m.space = l.space AND m.device = l.device
-                    JOIN member c ON c.space = m.space AND c.user = m.user
-                    WHERE l.space = ? AND l.kind = ? AND l.id = ? AND l.field = 'created'
-                    """, arguments: [space, Int64(EntityKind.competition.rawValue), Data(competitionID.bytes)]))
+        // The committee: every device of the user who created the competition, and of each member they named to it,
+        // with the clock from which their entries are the committee's (a member's from their naming on).
+        var committeeSince: [PublicKey: HLC] = [:]
+        for device in try PublicKey.fetchAll(
+            db,
+            sql: """
+                SELECT c.device FROM lww l JOIN member m ON m.space = l.space AND m.device = l.device
+                JOIN member c ON c.space = m.space AND c.user = m.user
+                WHERE l.space = ? AND l.kind = ? AND l.id = ? AND l.field = 'created'
+                """, arguments: [space, Int64(EntityKind.competition.rawValue), Data(competitionID.bytes)])
+        {
+            committeeSince[device] = HLC(rawValue: 0)
+        }
+        for row in try Row.fetchAll(
+            db,
+            sql: "SELECT field, value, hlc FROM lww WHERE space = ? AND kind = ? AND id = ? AND field LIKE 'committee.%'",
+            arguments: [space, Int64(EntityKind.competition.rawValue), Data(competitionID.bytes)])
+        {
+            let field: String = row["field"]
+            guard case .bytes(let bytes) = try FieldValue(encoded: [UInt8](row["value"] as Data)),
+                let user = PublicKey(bytes: bytes), CompetitionRecord.committeeField(user) == field
+            else { continue }
+            let named = HLC(rawValue: UInt64(bitPattern: row["hlc"] as Int64))
+            for device in try PublicKey.fetchAll(
+                db, sql: "SELECT device FROM member WHERE space = ? AND user = ?", arguments: [space, Data(user.bytes)])
+            {
+                committeeSince[device] = min(committeeSince[device] ?? named, named)
+            }
+        }
         var locks: [(lock: CardLock, cells: [ScoreCell])] = []
         for player in signed {
             let arguments: StatementArguments = [space, game, player]
@@ -143,7 +163,8 @@ extension OpStore {
             ).map { row in
                 CardLock.Entry(
                     value: try row.value(), player: row.player, hole: row.hole, slot: row.device, forked: row.forked,
-                    committee: committeeDevices.contains(row.forked ?? row.device))
+                    committee: committeeSince[row.forked ?? row.device].map { HLC(rawValue: UInt64(bitPattern: row.hlc)) > $0 }
+                        ?? false)
             }
             let superseded = try SupersededRow.fetchAll(
                 db,

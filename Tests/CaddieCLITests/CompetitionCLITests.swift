@@ -211,6 +211,24 @@ struct CompetitionCLITests {
             #expect(holes == [4, 4, 4, 4, 4, 5, 4, 4, 4])
             #expect((locked?["refused"] as? [[String: Any]])?.count == 1)
         }
+        // Ana names Ben to the committee: his correction then counts on the locked card on every home. Only Ana names
+        // it; a bad word or an unknown member is refused; nothing is written by any of these.
+        let named = try homes.map { try $0.stateHash() }
+        try homes[1].fails(
+            ["competition", "correct", "Medal", "Cal", "7", "6", "--reason", "seen it"], saying: "and the members they name")
+        try homes[2].fails(["competition", "committee", "Medal", "add", "Cal"], saying: "only Ana, who created Medal, names")
+        try homes[0].fails(["competition", "committee", "Medal", "invite", "Ben"], saying: "give one")
+        try homes[0].fails(["competition", "committee", "Medal", "add", "Zed"], saying: "no member of this space is called")
+        #expect(try homes.map { try $0.stateHash() } == named)
+        try homes[0].ok(["competition", "committee", "Medal", "add", "Ben"])
+        try homes[0].fails(["competition", "committee", "Medal", "add", "Ben"], saying: "on the committee of Medal already")
+        try RoundTests.merge(homes)
+        try homes[1].ok(["competition", "correct", "Medal", "Cal", "7", "6", "--reason", "the marker's card: 6"])
+        try RoundTests.merge(homes)
+        for home in homes {
+            let shown = try calsCard(home, game)
+            #expect(shown.holes == [4, 4, 4, 4, 4, 5, 6, 4, 4], "\(shown)")
+        }
         // Players linked to users (their phones checked in): Ben is Bea, Cal is Cy, and Bea marks Cy. Only those two
         // sign Cy's card: Ana's home is refused, by name, with nothing written; their two signatures lock it.
         let users = try homes.map { try $0.ok(["whoami", "--json"]).field("user") }

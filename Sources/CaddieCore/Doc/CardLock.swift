@@ -5,8 +5,8 @@
 /// have attested the same card hash (the player's and the marker's users among them, where each player is linked to
 /// one: a phone checked in for them) and that hash is the card made of the entries whose clock is not after the
 /// later of the two signatures. From then on, an entry whose clock is after that signature shows only if it
-/// comes from the competition's committee (the user who created it): any other is kept in the log, for the
-/// audit, and refused on the card. An entry made before the lock that reaches a node after it changes the card
+/// comes from the competition's committee (the user who created it, or a member they named to it, for entries made
+/// after their naming): any other is kept in the log, for the audit, and refused on the card. An entry made before the lock that reaches a node after it changes the card
 /// the two signed, so their signatures no longer match and the card is not locked: nothing is hidden that the
 /// two did not see. The store works it out (CaddieStore's OpStore+Locks.swift).
 public struct CardLock: Hashable, Sendable {

@@ -285,6 +285,13 @@ public struct CompetitionRecord: Hashable, Sendable {
     /// The field that holds a player's status.
     public static func statusField(_ player: PlayerID) -> String { "status." + player.hex }
 
+    /// The users the creator named to the committee beside themselves: `committee.<the user key's first 8 bytes, hex>`
+    /// fields holding the whole key while named, empty bytes once taken off (a field name has at most 64 bytes).
+    public let committee: Set<PublicKey>
+
+    /// The field that names a user to the committee.
+    public static func committeeField(_ user: PublicKey) -> String { "committee." + Hex.encode(Array(user.bytes.prefix(8))) }
+
     /// Reads a competition from its fields.
     public init(id: CompetitionID, fields: [String: FieldValue]) {
         self.id = id
@@ -310,6 +317,12 @@ public struct CompetitionRecord: Hashable, Sendable {
         }
         self.statuses = statuses
         self.entries = entries
+        committee = Set(
+            fields.compactMap { name, value in
+                guard case .bytes(let bytes) = value, let user = PublicKey(bytes: bytes), Self.committeeField(user) == name
+                else { return nil }
+                return user
+            })
         corrections = fields.compactMap { name, value -> Correction? in
             let parts = name.split(separator: ".")
             guard parts.count == 4, parts[0] == "correction",
