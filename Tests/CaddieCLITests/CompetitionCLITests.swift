@@ -221,6 +221,7 @@ struct CompetitionCLITests {
         try homes[0].fails(["competition", "committee", "Medal", "add", "Zed"], saying: "no member of this space is called")
         #expect(try homes.map { try $0.stateHash() } == named)
         try homes[0].ok(["competition", "committee", "Medal", "add", "Ben"])
+        #expect(try homes[0].ok(["competition", "show", "Medal"]).stdout.contains("Committee: Ana, Ben"))
         try homes[0].fails(["competition", "committee", "Medal", "add", "Ben"], saying: "on the committee of Medal already")
         try RoundTests.merge(homes)
         try homes[1].ok(["competition", "correct", "Medal", "Cal", "7", "6", "--reason", "the marker's card: 6"])

@@ -45,6 +45,8 @@ public struct DrawSheet: Sendable {
     public let competition: CompetitionRecord
     /// Entrants on the list.
     public let entries: Int
+    /// The committee by name: its creator, then the members they named.
+    public var committee: [String] = []
     /// The groups, by tee time, then start hole.
     public let groups: [Group]
 }
@@ -497,7 +499,12 @@ extension CompetitionService {
                     teeTime: fields["teeTime"]?.text, players: players))
         }
         groups.sort { ($0.teeTime ?? "", $0.startHole, $0.label) < ($1.teeTime ?? "", $1.startHole, $1.label) }
-        return DrawSheet(competition: record, entries: record.entries.count, groups: groups)
+        let members = try rounds.members(space: space)
+        let creator = try run { try store.fieldWriter(space, kind: .competition, id: record.id.entity, field: "created") }
+        let named = members.filter { record.committee.contains($0.user) && $0.user != creator }.map(\.shown).sorted()
+        return DrawSheet(
+            competition: record, entries: record.entries.count,
+            committee: (members.first { $0.user == creator }.map { [$0.shown] } ?? []) + named, groups: groups)
     }
 
     /// Refuses changes that one op cannot carry (its payload is at most 64 KiB), before anything is signed.

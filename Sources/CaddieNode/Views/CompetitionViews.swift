@@ -144,6 +144,7 @@ extension Views {
     public static func sheet(_ sheet: DrawSheet) -> JSON {
         .object([
             ("competition", competition(sheet.competition)), ("entries", .int(sheet.entries)),
+            ("committee", .array(sheet.committee.map { .string($0) })),
             (
                 "groups",
                 .array(

@@ -89,6 +89,7 @@ extension BoardText {
             "\(sheet.competition.name): \(sheet.entries) entrants, \(sheet.groups.count) groups"
                 + (players.isEmpty ? "" : ", \(checkedIn) of \(players.count) checked in")
         ]
+        if !sheet.committee.isEmpty { lines.append("Committee: " + sheet.committee.joined(separator: ", ")) }
         if sheet.groups.isEmpty {
             lines.append("No draw yet: caddie competition draw \(sheet.competition.id.short) --course COURSE")
         }
