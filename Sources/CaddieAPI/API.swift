@@ -263,6 +263,7 @@ public struct NodeAPI: Sendable {
         addInviteRoutes(space)
         addDeviceRequestRoutes(space)
         addDraftRoutes(space)
+        addCompetitionRoutes(space)
         return router
     }
 

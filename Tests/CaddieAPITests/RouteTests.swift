@@ -203,6 +203,60 @@ struct RouteTests {
         }
     }
 
+    @Test(
+        "the committee's writes over HTTP: a mark, a correction with its reason, the board's access, the close; bad ones 400/404")
+    func committeeWrites() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        _ = try round.medal(games: [round.games[0]])
+        for hole in 1...3 { try round.score(game: 0, player: 0, hole: hole, strokes: 4) }
+        let (client, auth) = try Self.application(round)
+        let base = "/v1/spaces/\(round.space.hex)/competitions/Medal"
+        func post(
+            _ path: String, _ body: [String: Any], _ check: @escaping @Sendable (HTTPResponse.Status, [String: Any]) -> Void
+        )
+            async throws
+        {
+            try await client.execute(uri: base + path, method: .post, headers: auth, body: try Self.body(body)) { response in
+                check(response.status, try Self.json(response.body))
+            }
+        }
+        do {
+            let before = try round.home.store.stateHash(round.space)
+            try await post("/marks", ["player": "Ann", "mark": "out"]) { status, body in
+                #expect(status == .badRequest && (body["message"] as? String)?.contains("give nr, dq or clear") == true)
+            }
+            try await post("/corrections", ["player": "Ann", "hole": 2, "strokes": 5, "reason": ""]) { status, body in
+                #expect(status == .badRequest && (body["message"] as? String)?.contains("says why") == true, "\(body)")
+            }
+            try await post("/corrections", ["player": "Ann", "hole": 2, "reason": "card"]) { status, _ in
+                #expect(status == .badRequest, "neither strokes nor a pick-up")
+            }
+            try await post("/committee", ["member": "Zed", "on": true]) { status, _ in #expect(status == .notFound) }
+            #expect(try round.home.store.stateHash(round.space) == before, "nothing written by the refused ones")
+            try await post("/marks", ["player": "Bob", "mark": "dq"]) { status, body in
+                #expect(status == .ok && body["groups"] != nil, "the draw as it now stands")
+            }
+            #expect(
+                try round.home.competitions.competition(
+                    round.space, try round.home.competitions.resolveCompetition(round.space, "Medal").id
+                ).statuses.values.map { $0 } == ["DQ"])
+            try await post("/corrections", ["player": "Ann", "hole": 2, "strokes": 5, "reason": "marker's card: 5"]) {
+                status, _ in
+                #expect(status == .created)
+            }
+            let card = try round.home.rounds.card(space: round.space, game: round.games[0])
+            #expect(card.cell(round.players[0], 2)?.winner?.entry.strokes == 5)
+            try await post("/access", ["public": true, "hideLast": 2]) { status, body in
+                #expect(status == .ok && (body["competition"] as? [String: Any]) != nil)
+            }
+            try await post("/close", [:]) { status, _ in #expect(status == .ok) }
+            try await post("/close", [:]) { status, body in
+                #expect(status == .conflict && (body["message"] as? String)?.contains("closed already") == true, "\(body)")
+            }
+            try await post("/close", ["reopen": true]) { status, _ in #expect(status == .ok) }
+        }
+    }
+
     @Test("a public board: no sign-in, the last holes hidden; a private, unknown or malformed one is the same 404")
     func publicBoard() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())

@@ -1,0 +1,110 @@
+import CaddieCore
+import CaddieNode
+import CaddieServices
+import Foundation
+import Hummingbird
+
+/// The committee's writes on the day, as the CLI's `caddie competition mark/correct/public/close/committee` make
+/// them: each the same `NodeCommand`, checked by the node as its own (only the committee runs them), answered with the
+/// competition's draw as it then stands. The entry list and the draw stay the CLI's (a file and a course to choose).
+extension NodeAPI {
+    struct CompetitionMark: Decodable {
+        let player: String
+        /// `nr`, `dq` or `clear`.
+        let mark: String
+    }
+
+    struct CompetitionCorrection: Decodable {
+        let player: String
+        let hole: Int
+        let strokes: Int?
+        let pickUp: Bool?
+        let reason: String
+    }
+
+    struct CompetitionAccess: Decodable {
+        let `public`: Bool
+        let hideLast: Int?
+    }
+
+    struct CompetitionCommittee: Decodable {
+        /// The member: a name, or the start of their user key.
+        let member: String
+        let on: Bool
+    }
+
+    struct CompetitionClose: Decodable {
+        let reopen: Bool?
+    }
+
+    func addCompetitionRoutes(_ space: RecordingGroup) {
+        space.on("competitions/:competition/marks", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionMark.self)
+            let status: Competition.Status?
+            switch body.mark.lowercased() {
+            case "nr": status = .noReturn
+            case "dq": status = .disqualified
+            case "clear": status = nil
+            default: throw APIError.badRequest("'mark' is '\(body.mark)': give nr, dq or clear")
+            }
+            return try await competitionWrite(context) { home, id, competition in
+                .setCompetitionStatus(
+                    space: id, competition: competition, player: try home.rounds.resolvePlayer(id, body.player).id,
+                    status: status)
+            }
+        }
+        space.on("competitions/:competition/corrections", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionCorrection.self)
+            let entry: ScoreEntry
+            switch (body.strokes, body.pickUp ?? false) {
+            case (nil, true): entry = .pickUp
+            case (let strokes?, false):
+                do { entry = try ScoreEntry(strokes: strokes) } catch {
+                    throw APIError.badRequest("'strokes' is \(strokes): give 1 to 30, or 'pickUp': true")
+                }
+            default: throw APIError.badRequest("give either 'strokes' (1 to 30) or 'pickUp': true")
+            }
+            return try await competitionWrite(context, status: .created) { home, id, competition in
+                .correctScore(
+                    space: id, competition: competition, player: try home.rounds.resolvePlayer(id, body.player).id,
+                    hole: body.hole, entry: entry, reason: body.reason)
+            }
+        }
+        space.on("competitions/:competition/access", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionAccess.self)
+            return try await competitionWrite(context) { _, id, competition in
+                .setBoardAccess(space: id, competition: competition, isPublic: body.public, hiddenHoles: body.hideLast ?? 0)
+            }
+        }
+        space.on("competitions/:competition/close", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionClose.self)
+            return try await competitionWrite(context) { _, id, competition in
+                .setCompetitionClosed(space: id, competition: competition, closed: !(body.reopen ?? false))
+            }
+        }
+        space.on("competitions/:competition/committee", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionCommittee.self)
+            return try await competitionWrite(context) { home, id, competition in
+                .setCommittee(
+                    space: id, competition: competition, user: try home.competitions.resolveMember(id, body.member).user,
+                    on: body.on)
+            }
+        }
+    }
+
+    /// Runs the committee's command `make` builds for the competition the path names, as one write, and answers with
+    /// the competition's draw after it (its committee, groups and who has checked in).
+    func competitionWrite(
+        _ context: BasicRequestContext, status: HTTPResponse.Status = .ok,
+        _ make: @escaping @Sendable (Home, SpaceID, CompetitionID) throws -> NodeCommand
+    ) async throws -> Response {
+        let (id, competition) = try await spaceParameters(context, "competition")
+        let (home, keys) = (home, keys)
+        let sheet = try await write {
+            let record = try home.competitions.resolveCompetition(id, competition)
+            _ = try home.execute(try make(home, id, record.id), keys: keys)
+            return try home.competitions.sheet(space: id, competition: record.id)
+        }
+        return Response.json(Views.sheet(sheet), status: status)
+    }
+}
