@@ -751,12 +751,12 @@ function holeChoices(hole, choices) {
     h('div', { id: 'choice-message', class: 'wide-row', 'aria-live': 'assertive' }));
 }
 
-/** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
- * "on this phone"), then sends them to the node when one answers. Each entry names the cell's values as this
- * phone saw them, so a value another device entered meanwhile ends in a dispute, never under a late entry. */
 /** Whether a player's card is locked (a draft for it is not sent). */
 function lockedPlayer(id) { return Boolean(state.card.players.find((p) => p.player === id)?.locked); }
 
+/** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
+ * "on this phone"), then sends them to the node when one answers. Each entry names the cell's values as this
+ * phone saw them, so a value another device entered meanwhile ends in a dispute, never under a late entry. */
 async function saveHole() {
   const tapped = performance.now();
   const hole = state.hole;
