@@ -1,33 +1,43 @@
 #!/usr/bin/env python3
-"""A club's competition day on one clubhouse node, measured: the hub is its own `caddie serve` process, a field of
-players enters its scores hole by hole through the HTTP API, streams watch the public board, some players come back
-from a dead zone at once, and the hub is killed with SIGKILL in the middle of the day and restarted.
+"""A club's competition day on one clubhouse node, measured: the hub is its own `caddie serve --https` process, each
+player's phone checks in from its group's code on the starter's sheet and becomes that player's device (keys of its
+own), signs its scores as ops and posts them over HTTPS, streams watch the public board, some phones come back from
+a dead zone at once, and the hub is killed with SIGKILL in the middle of the day and restarted.
 
     python3 Deploy/bench-club.py [--caddie PATH] [--players 160] [--streams 40] [--hole-seconds 3] [--dead-zone 30]
+                                 [--token]
 
-What it is and is not (docs/performance.md says the same): scores are entered with the node's API token, one POST a
-score, over plain HTTP on loopback; not by 160 phones each signing its own ops over HTTPS (that is what
-`caddie-bench --club` in issue 49 asks for, not built). Everything else is real: the hub's SQLite file, its event
-hub computing the public board only while streams watch it, the streams receiving only the lines that changed.
+What it is (docs/performance.md says the same): each phone is a thread of this Python process with its own Ed25519
+user and device keys (PyNaCl), its own source address on loopback (127.0.1.N, so the node's places per address
+count each phone apart, as on a course's Wi-Fi), and its own HTTPS connection trusting the home's authority; it
+signs in with its group's check-in code, is admitted, signs its join and its player's claim, then one op a hole
+(Protocol/op-format.md, encoded by Deploy/tools/check-vectors.py, the independent checker), and keeps an op until
+the hub answers it, as the web app's outbox does. `--token` plays the day the older way instead: one POST a score
+with the node's API token over plain HTTP, the node signing. Everything is real: the hub's SQLite file, TLS, its
+checks of each phone's signatures and chains, its event hub computing the public board only while streams watch it.
 
 Prints each figure and a JSON line:
-- entryToBoardP50Ms / P95 / P99: from the answer (201) to a score to the first board event on a stream that shows it
+- entryToBoardP50Ms / P95 / P99: from the answer (200/201) to a score to the first board event on a stream that shows it
   (the player's thru reaching that hole's count), over every stream, timed by this one Python process (its own
   queueing is in the figure); scoreStreamPairsNeverShown counts those never seen (a stream that was reconnecting);
-- deadZoneLastShownSeconds: the dead-zone players send six holes each at once; from the last answer to the last of
-  those entries on the board;
+- deadZoneLastShownSeconds: the dead-zone phones send six holes each at once (one request each); from the last
+  answer to the last of those entries on the board;
+- checkInSeconds: from the first phone's sign-in to the last phone's claim answered;
 - hubCpuPercentOfOneCore, hubPeakRssMiB: the hub's processes over the day (before and after the kill);
-- answeredButMissingAfterKill: scores answered 201 whose card is short of them on the board at the end;
+- answeredButMissingAfterKill: scores answered 200/201 whose card is short of them on the board at the end;
 - boardEventBytesMedian / boardEventWholeBytes: what a stream receives per change, and the board whole.
 """
 import argparse
 import http.client
+import importlib.util
 import json
 import os
 import random
 import shutil
 import signal
+import re
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -36,6 +46,21 @@ import threading
 import time
 
 PASSPHRASE = "club bench passphrase"
+HERE = os.path.dirname(os.path.abspath(__file__))
+# PyNaCl, as Deploy/vector-check.sh installs it.
+VECTOR_VENV = os.environ.get("CADDIE_VECTOR_VENV", "/tmp/caddie-vector-venv")
+
+
+def checker():
+    """The op encoder of Deploy/tools/check-vectors.py (the independent checker of Protocol/), as a module."""
+    spec = importlib.util.spec_from_file_location("check_vectors", os.path.join(HERE, "tools", "check-vectors.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def say(text):
+    print("bench-club: " + text, file=sys.stderr, flush=True)
 
 
 def caddie(binary, home, *args):
@@ -59,8 +84,8 @@ def free_port():
 class Hub:
     """`caddie serve` on the clubhouse home, with its CPU time and peak memory read from /proc before it ends."""
 
-    def __init__(self, binary, home, port):
-        self.binary, self.home, self.port = binary, home, port
+    def __init__(self, binary, home, port, https):
+        self.binary, self.home, self.port, self.https = binary, home, port, https
         self.process = None
         self.cpu_seconds = 0.0
         self.peak_kib = 0
@@ -70,7 +95,7 @@ class Hub:
         log = open(os.path.join(self.home, "serve.log"), "a")
         self.process = subprocess.Popen(
             [self.binary, "serve", "--home", self.home, "--listen", "127.0.0.1:0", "--no-mdns",
-             "--http", "127.0.0.1:%d" % self.port], stdout=log, stderr=log, env=env)
+             "--https" if self.https else "--http", "127.0.0.1:%d" % self.port], stdout=log, stderr=log, env=env)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
@@ -98,13 +123,27 @@ class Hub:
         self.process.wait(30)
 
 
+class Link:
+    """How one client reaches the hub: HTTPS trusting the home's authority (or plain HTTP), from its own loopback
+    address, so that the node counts its connections apart from every other client's."""
+
+    def __init__(self, port, tls, source):
+        self.port, self.tls, self.source = port, tls, source
+
+    def connect(self, timeout):
+        if self.tls:
+            return http.client.HTTPSConnection("127.0.0.1", self.port, timeout=timeout, context=self.tls,
+                                               source_address=(self.source, 0))
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(self.source, 0))
+
+
 class Stream(threading.Thread):
     """One viewer of the public board (a TV or a phone): reads its server-sent events, reconnecting when the hub goes,
     and notes for each player the time their thru first reached each count."""
 
-    def __init__(self, port, path, stop):
+    def __init__(self, link, path, stop):
         super().__init__(daemon=True)
-        self.port, self.path, self.stop = port, path, stop
+        self.link, self.path, self.stop = link, path, stop
         self.reached = {}  # player -> {thru: first time seen}
         self.change_bytes = []
         self.whole_bytes = []
@@ -117,7 +156,7 @@ class Stream(threading.Thread):
                 time.sleep(0.2)
 
     def read(self):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        connection = self.link.connect(60)
         connection.request("GET", self.path, headers={"Accept": "text/event-stream"})
         response = connection.getresponse()
         if response.status != 200:
@@ -149,9 +188,140 @@ class Stream(threading.Thread):
         return min(times) if times else None
 
 
+class Phone(threading.Thread):
+    """One entrant's phone: checks in from its group's code as its player's device, then signs one op a hole from the
+    group's start and posts it; in a dead zone it keeps six holes' ops and posts them in one request when it is back.
+    An op is posted again until the hub answers it (the hub may be down), as the web app's outbox does."""
+
+    def __init__(self, cv, link, space, game, player, name, code, start, holes, pace, dead_zone, rng):
+        super().__init__(daemon=True)
+        self.cv, self.link, self.space, self.game, self.player, self.name = cv, link, space, game, player, name
+        self.code = code
+        self.order = [(start - 1 + k) % holes + 1 for k in range(holes)]
+        self.pace, self.dead_zone, self.rng = pace, dead_zone, rng
+        self.user_seed, self.device_seed = os.urandom(32), os.urandom(32)
+        self.user, self.device = cv.ed25519_public(self.user_seed), cv.ed25519_public(self.device_seed)
+        self.signer = cv.nacl.signing.SigningKey(self.device_seed)
+        self.seq, self.prev, self.clock = 0, cv.ZERO32, 0
+        self.connection, self.cookie = None, None
+        self.answered = []  # (count of holes entered, time of the answer)
+        self.dead_zone_sent = None
+        self.checked_in = threading.Event()
+        self.go = threading.Event()
+        self.error = None
+
+    def request(self, method, path, body=None, expect=(200, 201)):
+        """Sends until the hub answers with a status other than 502/503 (it may be down or full), on a kept
+        connection; returns the status, the headers and the body."""
+        headers = {"Origin": "https://127.0.0.1:%d" % self.link.port}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            body = json.dumps(body)
+        while True:
+            try:
+                if self.connection is None:
+                    self.connection = self.link.connect(30)
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                if response.status in (502, 503):
+                    raise OSError("the hub has no room just now")
+                if response.status not in expect:
+                    raise RuntimeError("%s %s was answered %d: %s" % (method, path, response.status, data[:300]))
+                return response.status, response.headers, data
+            except (OSError, http.client.HTTPException) as error:
+                if os.environ.get("CADDIE_BENCH_DEBUG"):
+                    say("%s %s: %r" % (method, path, error))
+                if self.connection is not None:
+                    self.connection.close()
+                self.connection = None
+                time.sleep(0.1)
+
+    def next_clock(self):
+        """The hybrid logical clock as the phone keeps it (Web/ops.js nextClock): milliseconds << 16, a counter."""
+        now = int(time.time() * 1000)
+        ms, counter = self.clock >> 16, self.clock & 0xFFFF
+        if now > ms:
+            self.clock = now << 16
+        elif counter == 0xFFFF:
+            self.clock = (ms + 1) << 16
+        else:
+            self.clock += 1
+        return self.clock
+
+    def sign(self, payload):
+        """The next op of this phone's log: seq, the previous op's hash, the clock, signed by the device key."""
+        self.seq += 1
+        unsigned = self.cv.encode_op_unsigned({
+            "version": 1, "space": bytes.fromhex(self.space), "device": self.device, "seq": self.seq,
+            "prev": self.prev, "hlc": self.next_clock(), "pred": [], "payload": payload})
+        op = unsigned + self.signer.sign(self.cv.OP_CONTEXT + unsigned).signature
+        self.prev = self.cv.blake2b256(op)
+        return op
+
+    def post_ops(self, ops):
+        self.request("POST", "/v1/spaces/%s/ops" % self.space, {"ops": [op.hex() for op in ops]})
+        return time.time()
+
+    def check_in(self):
+        """The group's code signs the phone in; its own keys are admitted; it joins, claims its player and signs it."""
+        status, headers, _ = self.request("GET", self.code, expect=(303,))
+        self.cookie = headers["Set-Cookie"].split(";")[0]
+        _, _, whoami = self.request("GET", "/v1/whoami")
+        session = json.loads(whoami)["session"]
+        certified_at = int(time.time() * 1000)
+        certificate = self.cv.ed25519_sign(
+            self.user_seed, self.cv.certificate_message(self.user, self.device, certified_at))
+        proof = self.signer.sign(b"caddie-web-session-v1" + session.encode() + self.user + self.device).signature
+        _, _, admitted = self.request("POST", "/v1/spaces/%s/admissions" % self.space, {
+            "user": self.user.hex(), "device": self.device.hex(), "certifiedAt": certified_at,
+            "certificate": certificate.hex(), "sessionProof": proof.hex()})
+        join = self.cv.encode_payload([("join", {
+            "user": self.user, "certifiedAt": certified_at, "certificate": certificate,
+            "proof": bytes.fromhex(json.loads(admitted)["proof"]), "name": self.name})])
+        self.post_ops([self.sign(join)])
+        _, _, draft = self.request(
+            "POST", "/v1/spaces/%s/player-claims" % self.space, {"player": self.player, "user": self.user.hex()})
+        self.post_ops([self.sign(bytes.fromhex(json.loads(draft)["payload"]))])
+
+    def score(self, hole):
+        return self.sign(self.cv.encode_payload([("score", {
+            "game": bytes.fromhex(self.game), "player": bytes.fromhex(self.player), "hole": hole,
+            "strokes": 3 + self.rng.randrange(4), "putts": None, "penalties": None})]))
+
+    def run(self):
+        try:
+            self.check_in()
+            self.checked_in.set()
+            self.go.wait()
+            self.play()
+        except Exception as error:  # a refused request ends this phone; main() reports it
+            self.error = error
+            self.checked_in.set()
+
+    def play(self):
+        time.sleep(self.rng.random() * self.pace)
+        kept = []
+        for count, hole in enumerate(self.order, start=1):
+            if self.dead_zone and 7 <= count <= 12:
+                kept.append((count, self.score(hole)))
+                if count < 12:
+                    time.sleep(self.pace)
+                    continue
+                sent = self.post_ops([op for _, op in kept])
+                self.answered.extend((kept_count, sent) for kept_count, _ in kept)
+                self.dead_zone_sent = sent
+            else:
+                self.answered.append((count, self.post_ops([self.score(hole)])))
+            time.sleep(self.pace)
+
+
 class Player(threading.Thread):
-    """One entrant's scores, hole by hole from their group's start, through the API; a dead-zone player keeps six holes
-    and sends them at once. Each score is tried again until answered (the hub may be down)."""
+    """`--token`: one entrant's scores, hole by hole from their group's start, through the API with the node's token
+    (the node signs); a dead-zone player keeps six holes and sends them at once. Each score is tried again until
+    answered (the hub may be down)."""
 
     def __init__(self, port, token, space, game, player, start, holes, pace, dead_zone, rng):
         super().__init__(daemon=True)
@@ -216,12 +386,25 @@ def main():
     parser.add_argument("--hole-seconds", type=float, default=3.0, help="a hole every N seconds, each player")
     parser.add_argument("--dead-zone", type=int, default=30, help="players who keep six holes and send them at once")
     parser.add_argument("--no-kill", action="store_true", help="no SIGKILL of the hub in the middle of the day")
+    parser.add_argument("--token", action="store_true",
+                        help="scores posted with the node's API token over plain HTTP, the node signing (not phones)")
     arguments = parser.parse_args()
     if arguments.players < 8 or arguments.streams < 0 or arguments.dead_zone > arguments.players:
         sys.exit("bench-club: give at least 8 players, no negative streams, and no more dead-zone players than players")
     binary = os.path.abspath(arguments.caddie)
     if not os.access(binary, os.X_OK):
         sys.exit("bench-club: no caddie binary at %s: build it (swift build -c release) or pass --caddie" % binary)
+    phones = not arguments.token
+    cv = None
+    if phones:
+        try:
+            cv = checker()
+        except SystemExit:
+            venv_python = os.path.join(VECTOR_VENV, "bin", "python")
+            if os.path.exists(venv_python) and os.path.realpath(sys.prefix) != os.path.realpath(VECTOR_VENV):
+                os.execv(venv_python, [venv_python, os.path.abspath(__file__), *sys.argv[1:]])
+            sys.exit("bench-club: the phones sign with PyNaCl, which is missing: run `bash Deploy/vector-check.sh` "
+                     "once (it installs PyNaCl in %s), or pass --token" % VECTOR_VENV)
     work = tempfile.mkdtemp(prefix="caddie-bench-club-")
     home = os.path.join(work, "clubhouse")
     try:
@@ -240,34 +423,74 @@ def main():
         caddie(binary, home, "competition", "public", medal, "on")
         groups = caddie_json(binary, home, "competition", "show", medal)["groups"]
         port = free_port()
-        hub = Hub(binary, home, port)
+        hub = Hub(binary, home, port, https=phones)
         hub.start()
+        tls = None
+        codes = []
+        if phones:
+            authority = os.path.join(work, "authority.crt")
+            caddie(binary, home, "web", "authority", "--out", authority)
+            tls = ssl.create_default_context(cafile=authority)
+            sheet = os.path.join(work, "sheet.html")
+            caddie(binary, home, "competition", "show", medal, "--format", "html", "--check-in",
+                   "--url", "https://127.0.0.1:%d" % port, "--out", sheet)
+            with open(sheet) as handle:
+                codes = re.findall(r"check in, \d+ phones: https://[^/]+(/signin\?t=[a-z0-9]+)", handle.read())
+            if len(codes) != len(groups):
+                raise RuntimeError("the check-in sheet holds %d codes for %d groups" % (len(codes), len(groups)))
         with open(os.path.join(home, "api-token")) as handle:
             token = handle.read().strip()
         stop = threading.Event()
-        streams = [Stream(port, "/board/%s/%s/events" % (space, medal), stop) for _ in range(arguments.streams)]
+        streams = [Stream(Link(port, tls, "127.0.2.%d" % (1 + n)), "/board/%s/%s/events" % (space, medal), stop)
+                   for n in range(arguments.streams)]
         for stream in streams:
             stream.start()
         time.sleep(1.0)
         rng = random.Random(49)
         players = []
         dead = set(rng.sample(range(arguments.players), arguments.dead_zone))
-        for group in groups:
+        for number, group in enumerate(groups):
             for player in group["players"]:
                 index = len(players)
-                players.append(Player(port, token, space, group["game"], player["player"], group["startHole"], 18,
-                                      arguments.hole_seconds, index in dead, random.Random(index)))
-        # The hub's CPU over the day only: what it used before (setup, the first whole boards) is taken off.
+                if phones:
+                    link = Link(port, tls, "127.0.1.%d" % (1 + index) if index < 254 else "127.0.3.%d" % (index - 253))
+                    players.append(Phone(cv, link, space, group["game"], player["player"], player["name"], codes[number],
+                                         group["startHole"], 18, arguments.hole_seconds, index in dead,
+                                         random.Random(index)))
+                else:
+                    players.append(Player(port, token, space, group["game"], player["player"], group["startHole"], 18,
+                                          arguments.hole_seconds, index in dead, random.Random(index)))
+        say("the hub serves %s on port %d; %d %s, %d board streams" % (
+            "HTTPS" if phones else "HTTP", port, len(players), "phones" if phones else "players", len(streams)))
+        check_in_seconds = None
+        if phones:
+            # Every phone checks in at the 1st tee (a shotgun: all before the start), then the day begins.
+            began = time.time()
+            for player in players:
+                player.start()
+            for player in players:
+                player.checked_in.wait()
+            check_in_seconds = time.time() - began
+            failed = [p.error for p in players if p.error]
+            if failed:
+                raise RuntimeError("%d phones could not check in: %s" % (len(failed), failed[0]))
+            say("%d phones checked in, each its player's device, in %.1f s" % (len(players), check_in_seconds))
+            time.sleep(1.0)
+        # The hub's CPU over the day only: what it used before (setup, check-in, the first whole boards) is taken off.
         before_day, _ = hub.sample()
         started = time.time()
         for player in players:
-            player.start()
+            if phones:
+                player.go.set()
+            else:
+                player.start()
         killed_at = None
         if not arguments.no_kill:
             # In the middle of the day: SIGKILL, a moment with no hub, then the same home served again.
             time.sleep(arguments.hole_seconds * 9)
             hub.end(signal.SIGKILL)
             killed_at = time.time()
+            say("the hub killed (SIGKILL) %.0f s into the day; restarting it" % (killed_at - started))
             time.sleep(1.0)
             hub.start()
         for player in players:
@@ -279,7 +502,7 @@ def main():
             raise RuntimeError("%d players could not enter their scores: %s" % (len(failed), failed[0]))
         # Let the last events arrive, then read the board whole.
         time.sleep(3.0)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection = Link(port, tls, "127.0.0.1").connect(30)
         connection.request("GET", "/board/%s/%s/board.json" % (space, medal))
         board = json.loads(connection.getresponse().read())
         hub.end(signal.SIGTERM)
@@ -311,7 +534,9 @@ def main():
         changes = [b for s in streams for b in s.change_bytes]
         wholes = [b for s in streams for b in s.whole_bytes]
         figures = {
+            "clients": "phones signing over HTTPS" if phones else "the API token over HTTP",
             "players": arguments.players, "streams": arguments.streams, "holeSeconds": arguments.hole_seconds,
+            "checkInSeconds": round(check_in_seconds, 1) if check_in_seconds is not None else None,
             "daySeconds": round(day, 1), "scoresAnswered": sum(len(p.answered) for p in players),
             "entryToBoardP50Ms": round(percentile(0.50), 1) if latencies else None,
             "entryToBoardP95Ms": round(percentile(0.95), 1) if latencies else None,

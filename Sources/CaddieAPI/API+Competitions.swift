@@ -4,10 +4,34 @@ import CaddieServices
 import Foundation
 import Hummingbird
 
-/// The committee's writes on the day, as the CLI's `caddie competition mark/correct/public/close/committee` make
-/// them: each the same `NodeCommand`, checked by the node as its own (only the committee runs them), answered with the
-/// competition's draw as it then stands. The entry list and the draw stay the CLI's (a file and a course to choose).
+/// The committee's writes, before the day and on it, as the CLI's `caddie competition new/entries/draw/mark/correct/
+/// public/close/committee` make them: each the same `NodeCommand`, checked by the node as its own (only the committee
+/// runs them), answered with the competition's draw as it then stands (a new competition with its record).
 extension NodeAPI {
+    struct NewCompetition: Decodable {
+        let name: String
+        let scoring: String?
+        let countback: String?
+        let allowance: Int?
+        let divisions: [Int]?
+        let twosByDivision: Bool?
+    }
+
+    struct CompetitionEntries: Decodable {
+        /// The entry list as the text of a CSV file: name,index,tee and optionally division,club.
+        let csv: String
+    }
+
+    struct CompetitionDraw: Decodable {
+        let course: String
+        let size: Int?
+        let first: String?
+        let interval: Int?
+        let twoTees: Bool?
+        let shotgun: Bool?
+        let order: String?
+    }
+
     struct CompetitionMark: Decodable {
         let player: String
         /// `nr`, `dq` or `clear`.
@@ -38,6 +62,40 @@ extension NodeAPI {
     }
 
     func addCompetitionRoutes(_ space: RecordingGroup) {
+        space.on("competitions", method: .post) { request, context in
+            let id = try await spaceID(context)
+            let body = try await decode(request, as: NewCompetition.self)
+            let settings = try CompetitionService.settings(
+                scoring: body.scoring ?? "stableford", countback: body.countback ?? "r-and-a",
+                allowance: body.allowance ?? 95, divisions: body.divisions ?? [], twosByDivision: body.twosByDivision ?? false)
+            let (home, keys) = (home, keys)
+            let record = try await write {
+                let made = try home.execute(.newCompetition(space: id, name: body.name, settings: settings), keys: keys)
+                return try home.competitions.competition(id, try made.createdCompetition())
+            }
+            return Response.json(Views.competition(record), status: .created)
+        }
+        space.on("competitions/:competition/entries", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionEntries.self)
+            let list: EntryList
+            do { list = try EntryList(csv: body.csv) } catch {
+                throw APIError.badRequest("the entry list ('csv') \(error); nothing was imported")
+            }
+            return try await competitionWrite(context) { _, id, competition in
+                .importEntries(space: id, competition: competition, list: list)
+            }
+        }
+        space.on("competitions/:competition/draw", method: .post) { request, context in
+            let body = try await decode(request, as: CompetitionDraw.self)
+            let (start, shuffled) = try CompetitionService.drawStart(
+                first: body.first ?? "08:00", interval: body.interval ?? 10, twoTees: body.twoTees ?? false,
+                shotgun: body.shotgun ?? false, order: body.order ?? "random")
+            return try await competitionWrite(context, status: .created) { home, id, competition in
+                .draw(
+                    space: id, competition: competition, course: try home.courses.resolveCourse(id, body.course).id,
+                    size: body.size ?? 4, start: start, shuffled: shuffled)
+            }
+        }
         space.on("competitions/:competition/marks", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionMark.self)
             let status: Competition.Status?

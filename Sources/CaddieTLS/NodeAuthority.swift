@@ -138,8 +138,11 @@ public struct NodeAuthority: Sendable {
     public func issue(addresses: [String], names: [String], now: Date = Date()) throws(TLSError) -> ServerCertificate {
         let alternatives = try Self.alternatives(addresses: addresses, names: names)
         guard !alternatives.isEmpty else { throw .nothingToName }
+        // The subject names the node in words, never by its address: where a certificate names no host, OpenSSL
+        // checks a host-like common name against the authority's permitted names, and an address is under none of
+        // them (every OpenSSL client refused a node reached by its address alone).
         let (der, keyPEM) = try sign(
-            commonName: names.first ?? addresses[0], alternatives: alternatives, now: now,
+            commonName: names.first ?? "Caddie node", alternatives: alternatives, now: now,
             notAfter: min(now.addingTimeInterval(Self.serverLifetime), validUntil))
         return ServerCertificate(
             chain: [der, certificateDER], keyPEM: keyPEM, addresses: addresses, names: names.map { $0.lowercased() })

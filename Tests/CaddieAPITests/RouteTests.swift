@@ -257,6 +257,84 @@ struct RouteTests {
         }
     }
 
+    @Test(
+        "a competition made over HTTP: created, its entry list (a bad row refused whole), its draw; bad words 400, nothing written"
+    )
+    func competitionMadeOverHTTP() async throws {
+        let round = try EventHubTests.Round(at: try EventHubTests.directory())
+        let course = try #require(try round.home.courses.list(round.space).first)
+        let tee = try #require(course.tees.first).name
+        let (client, auth) = try Self.application(round)
+        let base = "/v1/spaces/\(round.space.hex)/competitions"
+        func post(
+            _ path: String, _ body: [String: Any],
+            _ check: @escaping @Sendable (HTTPResponse.Status, [String: Any]) -> Void
+        ) async throws {
+            try await client.execute(uri: base + path, method: .post, headers: auth, body: try Self.body(body)) { response in
+                check(response.status, try Self.json(response.body))
+            }
+        }
+        do {
+            let before = try round.home.store.stateHash(round.space)
+            try await post("", ["name": "Medal", "scoring": "bogey"]) { status, body in
+                #expect(status == .badRequest && (body["message"] as? String)?.contains("give net, gross or stableford") == true)
+            }
+            try await post("", ["name": "Medal", "countback": "coin"]) { status, body in
+                #expect(status == .badRequest && (body["message"] as? String)?.contains("r-and-a") == true, "\(body)")
+            }
+            try await post("", ["name": "  "]) { status, _ in #expect(status == .badRequest) }
+            #expect(try round.home.store.stateHash(round.space) == before, "nothing written by the refused ones")
+            try await post("", ["name": "Medal", "scoring": "net", "allowance": 90, "divisions": [18]]) { status, body in
+                #expect(status == .created, "\(body)")
+                #expect(body["name"] as? String == "Medal" && body["scoring"] as? String == "net")
+                #expect(body["allowance"] as? Int == 90 && body["divisions"] as? [Int] == [18])
+            }
+            let medal = try round.home.competitions.resolveCompetition(round.space, "Medal")
+            #expect(medal.countback == "r-and-a" && !medal.twosByDivision)
+
+            let listed = try round.home.store.stateHash(round.space)
+            let bad = "name,index,tee\nAnn,12.4,\(tee)\nBob,twenty,\(tee)\n"
+            try await post("/Medal/entries", ["csv": bad]) { status, body in
+                let message = body["message"] as? String ?? ""
+                #expect(
+                    status == .badRequest && message.contains("line 3") && message.contains("nothing was imported"), "\(body)")
+            }
+            try await post("/Medal/draw", ["course": course.id.hex]) { status, body in
+                #expect(status == .conflict, "no entry list yet: \(body)")
+            }
+            #expect(try round.home.store.stateHash(round.space) == listed, "a bad list imports no one")
+            let list =
+                "name,index,tee\n"
+                + ["Ann", "Bob", "Cat", "Dan", "Eve"].enumerated()
+                .map { "\($1),\(10 + $0).2,\(tee)" }.joined(separator: "\n")
+            try await post("/Medal/entries", ["csv": list]) { status, body in
+                #expect(status == .ok && body["entries"] as? Int == 5, "\(body)")
+            }
+            #expect(try round.home.rounds.players(round.space).map(\.name).contains("Eve"), "a name not yet a player is added")
+            try await post("/Medal/draw", ["course": course.id.hex, "first": "8 o'clock"]) { status, body in
+                #expect(status == .badRequest && (body["message"] as? String)?.contains("08:10") == true, "\(body)")
+            }
+            try await post("/Medal/draw", ["course": course.id.hex, "shotgun": true, "twoTees": true]) { status, _ in
+                #expect(status == .badRequest)
+            }
+            try await post(
+                "/Medal/draw", ["course": course.id.hex, "size": 3, "first": "09:00", "interval": 8, "order": "entry"]
+            ) {
+                status, body in
+                #expect(status == .created, "\(body)")
+                let groups = body["groups"] as? [[String: Any]] ?? []
+                // Five in threes: a group of three and one of two, from 09:00 and 09:08, in the list's order.
+                #expect(groups.map { ($0["players"] as? [Any])?.count } == [3, 2])
+                #expect(groups.map { $0["teeTime"] as? String } == ["09:00", "09:08"])
+                let first = (groups.first?["players"] as? [[String: Any]])?.map { $0["name"] as? String }
+                #expect(first == ["Ann", "Bob", "Cat"])
+            }
+            try await post("/Medal/draw", ["course": course.id.hex]) { status, _ in
+                #expect(status == .conflict, "drawn already")
+            }
+        }
+    }
+
     @Test("a public board: no sign-in, the last holes hidden; a private, unknown or malformed one is the same 404")
     func publicBoard() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())

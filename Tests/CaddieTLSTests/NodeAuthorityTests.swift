@@ -124,6 +124,23 @@ struct NodeAuthorityTests {
         }
     }
 
+    @Test("a certificate for addresses alone (a node reached by its IP, no name) verifies in OpenSSL and Python's ssl")
+    func addressesAloneVerify() throws {
+        let authority = try NodeAuthority.make(name: "Ana")
+        let server = try authority.issue(addresses: ["127.0.0.1", "192.168.1.20"], names: [])
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ca = try Self.write(authority.certificatePEM, "authority.pem", in: directory)
+        let leaf = try Self.write(NodeAuthority.pem(server.chain[0]), "leaf.pem", in: directory)
+        let key = try Self.write(server.keyPEM, "leaf.key", in: directory)
+        // OpenSSL checks a subject's common name as a host name where the certificate names no host: an address
+        // there is under none of the permitted names, and every OpenSSL client refused the node by its address.
+        let openssl = try Self.run("/usr/bin/openssl", ["verify", "-CAfile", ca.path, "-verify_ip", "127.0.0.1", leaf.path])
+        #expect(openssl.status == 0, "\(openssl.output)")
+        let python = try Self.run("/usr/bin/env", ["python3", "-c", Self.handshake, ca.path, leaf.path, key.path, "127.0.0.1"])
+        #expect(python.output.contains("verified"), "\(python.output)")
+    }
+
     @Test("an authority made before the Name Constraints, or near its end, is not current: the node makes a new one")
     func renewal() throws {
         let old = try NodeAuthority.make(name: "Ana", now: Date().addingTimeInterval(-800 * 24 * 3600))

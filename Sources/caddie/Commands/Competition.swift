@@ -44,17 +44,6 @@ struct CompetitionCommand: ParsableCommand {
         }
 
         func settings() throws(NodeError) -> Competition.Settings {
-            guard let scoring = Competition.Scoring(rawValue: scoring.lowercased()) else {
-                throw .badInput(
-                    .init(option: "--scoring", field: "scoring"),
-                    "'\(scoring)' is not a scoring: give net, gross or stableford")
-            }
-            guard let countback = Competition.Countback(rawValue: countback.lowercased()) else {
-                throw .badInput(
-                    .init(option: "--countback", field: "countback"),
-                    "'\(countback)' is not a countback policy: give "
-                        + Competition.Countback.allCases.map(\.rawValue).joined(separator: ", "))
-            }
             var bands: [Int] = []
             for part in (divisions ?? "").split(separator: ",", omittingEmptySubsequences: false) where divisions != nil {
                 guard let value = Int(part.trimmingCharacters(in: .whitespaces)) else {
@@ -64,7 +53,7 @@ struct CompetitionCommand: ParsableCommand {
                 }
                 bands.append(value)
             }
-            return Competition.Settings(
+            return try CompetitionService.settings(
                 scoring: scoring, countback: countback, allowance: allowance, divisions: bands,
                 twosByDivision: twosByDivision)
         }
@@ -138,20 +127,9 @@ struct CompetitionCommand: ParsableCommand {
         @Option(help: "random (the default) or entry (the list's order).") var order = "random"
 
         func run() async throws {
-            let start = try guardedValue { () throws(NodeError) -> Draw.Start in
-                guard ["random", "entry"].contains(order) else {
-                    throw .badInput(.init(option: "--order", field: "order"), "'\(order)' is not an order: give random or entry")
-                }
-                if shotgun {
-                    guard !twoTees else {
-                        throw .badInput(.init(option: "--two-tees", field: "twoTees"), "cannot go with --shotgun: choose one")
-                    }
-                    return .shotgun
-                }
-                guard let minutes = Draw.minutes(first) else {
-                    throw .badInput(.init(option: "--first", field: "first"), "'\(first)' is not a time: write it like 08:10")
-                }
-                return .teeTimes(first: minutes, interval: interval, twoTees: twoTees)
+            let (start, shuffled) = try guardedValue {
+                try CompetitionService.drawStart(
+                    first: first, interval: interval, twoTees: twoTees, shotgun: shotgun, order: order)
             }
             try await options.read { home, space in
                 let record = try home.competitions.resolveCompetition(space, competition)
@@ -159,7 +137,7 @@ struct CompetitionCommand: ParsableCommand {
                 _ = try await home.run(
                     .draw(
                         space: space, competition: record.id, course: courseID, size: size, start: start,
-                        shuffled: order == "random"),
+                        shuffled: shuffled),
                     unlock: Passphrase.unlock(home))
                 let sheet = try home.competitions.sheet(space: space, competition: record.id)
                 options.show(Views.sheet(sheet), text: BoardText.sheet(sheet))
