@@ -250,8 +250,11 @@ public final class EventHub: Sendable {
         var boardsTouched = Set<BoardKey>()
         var gamesChanged: [SpaceID: Set<GameID>?] = [:]
         var stats = LookStats()
+        // With no live-event stream open (a clubhouse whose phones only post, its TV watching the public board), no
+        // card or standings is worked out for anyone: the cells are still compared, so the memory stays right.
+        let listening = subscriberCount > 0
         do {
-            for space in try home.spaces.list() {
+            for space in try home.spaces.named() {
                 let narrowed: StoreChange.Space?
                 if memory == nil || change.external {
                     narrowed = nil
@@ -334,7 +337,7 @@ public final class EventHub: Sendable {
                     // its standings once every card is out.
                     let setupChanged = memory?.games[gameKey] != game || narrowed?.games.contains(game.id) == true
                     if memory != nil, events.count > eventsBefore || setupChanged {
-                        if let card = try? home.rounds.card(space: space.id, game: game.id),
+                        if listening, let card = try? home.rounds.card(space: space.id, game: game.id),
                             let net = try? home.handicaps.playingHandicap(card: card, space: space.id, allowancePercent: 95)
                         {
                             events.append(
@@ -376,7 +379,7 @@ public final class EventHub: Sendable {
             $0.lastLook = stats
         }
         for (type, data) in events { publish(type, data) }
-        for (space, game) in changedGames {
+        for (space, game) in changedGames where listening {
             guard let standings = try? home.handicaps.standings(space: space, game: game),
                 case .object(let fields) = Views.standings(standings)
             else { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a name looks like to a person, as text that two names share when they could be mistaken for each other:
 /// "Ana", "ANA", "Аna" (its first letter Cyrillic), "Ána" and "A\u{200B}na" (a zero-width space inside) all give
@@ -9,6 +10,20 @@ public enum NameKey {
     /// direction characters dropped, case folded, letters of other scripts that look like Latin ones read as those,
     /// and runs of spaces as one.
     public static func of(_ name: String) -> String {
+        // Names repeat (a space's few hundred members, read for every row that names an author): each is worked
+        // out once. The cache is emptied when it fills, so a stream of distinct names cannot grow it.
+        if let known = cache.withLock({ $0[name] }) { return known }
+        let key = worked(name)
+        cache.withLock { cache in
+            if cache.count >= 4_096 { cache.removeAll(keepingCapacity: true) }
+            cache[name] = key
+        }
+        return key
+    }
+
+    private static let cache = Mutex<[String: String]>([:])
+
+    static func worked(_ name: String) -> String {
         let folded = name.precomposedStringWithCompatibilityMapping.decomposedStringWithCanonicalMapping
         var key = ""
         var space = false

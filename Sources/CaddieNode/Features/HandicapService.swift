@@ -97,7 +97,7 @@ extension HandicapService {
     ) throws(NodeError) -> [PlayerID: Result<HandicapRecord, NodeError>] {
         var entries: [PlayerID: [(round: Handicap.Round, game: HandicapRecord.RecordedGame)]] = [:]
         var skipped: [PlayerID: [HandicapRecord.SkippedGame]] = [:]
-        for summary in try spaces.list().sorted(by: { $0.id < $1.id }) {
+        for summary in try spaces.named().sorted(by: { $0.id < $1.id }) {
             // Who each player is in this space: the players with their user key, or themselves in their own space.
             let users = Set(players.compactMap(\.user))
             let sameUser = users.isEmpty ? [] : try rounds.players(summary.id).filter { $0.user.map(users.contains) ?? false }
@@ -260,7 +260,7 @@ extension HandicapService {
 
     /// A finished game as a round of a player's scoring record, or why it cannot be one.
     private func assessForHandicap(
-        _ game: GameRecord, player: PlayerID, space: SpaceSummary, course: CourseRecord?, cells: [ScoreCell]
+        _ game: GameRecord, player: PlayerID, space: (id: SpaceID, name: String), course: CourseRecord?, cells: [ScoreCell]
     )
         throws(NodeError) -> HandicapAssessment
     {

@@ -111,9 +111,21 @@ extension SpaceService {
         }
     }
 
+    /// The spaces by id and name only: what naming a space or walking the spaces needs, without `list`'s counts of
+    /// members and ops (which read every member of a space: a clubhouse's hundreds, on every request of a phone).
+    public func named() throws(NodeError) -> [(id: SpaceID, name: String)] {
+        do {
+            return try store.spaces().map { space throws(StoreError) in
+                (space.id, try store.record(space.id, kind: .space, id: .spaceRecord)?["name"]?.text ?? space.name)
+            }
+        } catch {
+            throw .store(error)
+        }
+    }
+
     /// The space a command means: the one named by `option` (id, id prefix or name), or the only one.
     public func resolveSpace(_ option: String?) throws(NodeError) -> SpaceID {
-        let all = try list()
+        let all = try named()
         guard !all.isEmpty else { throw .noSpace }
         guard let option, !option.isEmpty else {
             if all.count == 1 { return all[0].id }
