@@ -71,6 +71,13 @@ public enum Membership {
         SpaceID(unchecked: Array(Blake2b.keyed(salt, [Array("caddie-space-owner-v1".utf8), owner.bytes]).prefix(16)))
     }
 
+    /// The id of a competition created by `owner` (8 bytes, as every record's): the first 8 bytes of BLAKE2b-256
+    /// keyed with the salt over `caddie-competition-owner-v1 ‖ owner`. Its record's `owner` and `ownerSalt` prove
+    /// who created it on every node; another user key with the same id means a 64-bit second preimage.
+    public static func ownedCompetitionID(owner: PublicKey, salt: [UInt8]) -> EntityID {
+        EntityID(unchecked: Array(Blake2b.keyed(salt, [Array("caddie-competition-owner-v1".utf8), owner.bytes]).prefix(8)))
+    }
+
     /// The public check of an epoch's key (8 bytes): names the epoch a key belongs to without revealing it.
     public static func keyCheck(_ key: [UInt8]) -> [UInt8] {
         Array(Blake2b.keyed(key, [Array("caddie-epoch-check".utf8)]).prefix(8))

@@ -117,21 +117,12 @@ struct Materializer {
                         Data(entry.box), device, seq,
                     ])
                 }
+            case .set(.competition, let id, let fields):
+                try applyCompetition(id, fields: fields, author: user, hlc: hlc, device: device, seq: seq)
             case .set(let kind, let id, let fields):
-                let statement = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO lww (space, kind, id, field, value, hlc, device, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (space, kind, id, field) DO UPDATE SET
-                            value = excluded.value, hlc = excluded.hlc, device = excluded.device, seq = excluded.seq
-                        WHERE (excluded.hlc, excluded.device, excluded.seq) > (lww.hlc, lww.device, lww.seq)
-                        """)
-                let entity = Data(id.bytes)
-                for (field, value) in counted(fields, kind: kind, id: id, author: user) {
-                    try statement.execute(arguments: [
-                        space, Int64(kind.rawValue), entity, field, Data(value.encoded),
-                        hlc, device, seq,
-                    ])
-                }
+                try upsert(
+                    kind: kind, id: id, fields: counted(fields, kind: kind, id: id, author: user), hlc: hlc, device: device,
+                    seq: seq)
             case .rosterAdd(let game, let player):
                 try db.cachedStatement(
                     sql: """

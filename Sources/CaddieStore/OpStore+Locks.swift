@@ -112,15 +112,23 @@ extension OpStore {
         let attestations = Dictionary(grouping: try attestationRows(db, space: space, game: game), by: \.player)
         // The committee: every device of the user who created the competition, and of each member they named to it,
         // with the clock from which their entries are the committee's (a member's from their naming on).
+        // The creator is the user the competition's id names (its `owner`), or for one an earlier version made, the
+        // writer of its `created` field.
         var committeeSince: [PublicKey: HLC] = [:]
-        for device in try PublicKey.fetchAll(
-            db,
-            sql: """
-                SELECT c.device FROM lww l JOIN member m ON m.space = l.space AND m.device = l.device
-                JOIN member c ON c.space = m.space AND c.user = m.user
-                WHERE l.space = ? AND l.kind = ? AND l.id = ? AND l.field = 'created'
-                """, arguments: [space, Int64(EntityKind.competition.rawValue), Data(competitionID.bytes)])
-        {
+        let creatorDevices: [PublicKey]
+        if let owner = try Materializer(db: db, space: space, recorder: nil).competitionCreator(competitionID) {
+            creatorDevices = try PublicKey.fetchAll(
+                db, sql: "SELECT device FROM member WHERE space = ? AND user = ?", arguments: [space, Data(owner.bytes)])
+        } else {
+            creatorDevices = try PublicKey.fetchAll(
+                db,
+                sql: """
+                    SELECT c.device FROM lww l JOIN member m ON m.space = l.space AND m.device = l.device
+                    JOIN member c ON c.space = m.space AND c.user = m.user
+                    WHERE l.space = ? AND l.kind = ? AND l.id = ? AND l.field = 'created'
+                    """, arguments: [space, Int64(EntityKind.competition.rawValue), Data(competitionID.bytes)])
+        }
+        for device in creatorDevices {
             committeeSince[device] = HLC(rawValue: 0)
         }
         for row in try Row.fetchAll(

@@ -289,6 +289,10 @@ public struct CompetitionRecord: Hashable, Sendable {
     /// fields holding the whole key while named, empty bytes once taken off (a field name has at most 64 bytes).
     public let committee: Set<PublicKey>
 
+    /// The user who created it, where its id proves it (`owner`, with `ownerSalt`: a competition this version made);
+    /// nil for one an earlier version made, whose creator is the writer of its `created` field.
+    public let owner: PublicKey?
+
     /// The field that names a user to the committee.
     public static func committeeField(_ user: PublicKey) -> String { "committee." + Hex.encode(Array(user.bytes.prefix(8))) }
 
@@ -317,6 +321,7 @@ public struct CompetitionRecord: Hashable, Sendable {
         }
         self.statuses = statuses
         self.entries = entries
+        if case .bytes(let bytes)? = fields["owner"] { owner = PublicKey(bytes: bytes) } else { owner = nil }
         committee = Set(
             fields.compactMap { name, value in
                 guard case .bytes(let bytes) = value, let user = PublicKey(bytes: bytes), Self.committeeField(user) == name
@@ -334,12 +339,14 @@ public struct CompetitionRecord: Hashable, Sendable {
         }.sorted { ($0.game, $0.player, $0.hole) < ($1.game, $1.player, $1.hole) }
     }
 
-    /// The fields that create a competition.
+    /// The fields that create a competition: `owner` and `ownerSalt` are its creator's user key and the salt that
+    /// hashes it to the competition's id (Membership.ownedCompetitionID).
     public static func fields(
-        name: String, createdAt: UInt64, scoring: String, countback: String, allowance: Int, divisions: [Int],
-        twosByDivision: Bool
+        owner: PublicKey, ownerSalt: [UInt8], name: String, createdAt: UInt64, scoring: String, countback: String,
+        allowance: Int, divisions: [Int], twosByDivision: Bool
     ) -> [String: FieldValue] {
         [
+            "owner": .bytes(owner.bytes), "ownerSalt": .bytes(ownerSalt),
             "name": .text(name), "created": .integer(Int64(clamping: createdAt)), "scoring": .text(scoring),
             "countback": .text(countback), "allowance": .integer(Int64(allowance)),
             "divisions": .text(divisions.map(String.init).joined(separator: ",")),

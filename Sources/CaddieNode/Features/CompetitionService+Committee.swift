@@ -8,7 +8,7 @@ extension CompetitionService {
     /// who created the competition and the members they named to its committee. This is this node's check of its own commands, as for a finished game: a node
     /// does not refuse such a change from a peer, and the audit names whoever made one.
     func requireCommittee(_ record: CompetitionRecord, space: SpaceID) throws(NodeError) {
-        let creator = try run { try store.fieldWriter(space, kind: .competition, id: record.id.entity, field: "created") }
+        let creator = try self.creator(of: record, space: space)
         let me = try identity().userKey
         guard let creator, creator != me, !(me.map(record.committee.contains) ?? false) else { return }
         let name = (try? run { try store.members(space) })?.first { $0.user == creator }?.displayName ?? "the user who created it"
@@ -16,6 +16,13 @@ extension CompetitionService {
             "only \(name), who created \(record.name), and the members they name to its committee run its committee's "
                 + "commands (the entry list, the draw, the groups, NR and DQ, corrections, the close): ask them, or run it "
                 + "on their device")
+    }
+
+    /// The user who created a competition: the one its id names, or for a competition an earlier version made, the
+    /// writer of its `created` field.
+    func creator(of record: CompetitionRecord, space: SpaceID) throws(NodeError) -> PublicKey? {
+        if let owner = record.owner { return owner }
+        return try run { try store.fieldWriter(space, kind: .competition, id: record.id.entity, field: "created") }
     }
 
     /// The member `text` names: their name (any case) or the start of their user key (4 hex digits or more).
@@ -42,7 +49,7 @@ extension CompetitionService {
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, user: PublicKey, on: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
-        let creator = try run { try store.fieldWriter(space, kind: .competition, id: record.id.entity, field: "created") }
+        let creator = try self.creator(of: record, space: space)
         let members = try rounds.members(space: space)
         let name = members.first { $0.user == user }?.shown ?? user.short
         guard let creator, creator == (try identity().userKey) else {

@@ -118,9 +118,17 @@ extension CompetitionService {
                 "must be up to 8 Playing Handicaps from -10 to 54, ascending, each the highest of its division "
                     + "(12,20 makes up to 12, 13-20 and 21+)")
         }
-        let id = CompetitionID(SecureRandom.entityID())
+        // The id names the creator (as a space's names its owner): every node then counts the record's writes of
+        // the creator and the members they name only (Materializer+Committee.swift).
+        guard let creator = keys.user?.publicKey else {
+            throw .refused(
+                "this device does not hold your user key, which a competition's id is made from: create it on the "
+                    + "device you made your user on")
+        }
+        let salt = SecureRandom.bytes(16)
+        let id = CompetitionID(Membership.ownedCompetitionID(owner: creator, salt: salt))
         let fields = CompetitionRecord.fields(
-            name: trimmed, createdAt: Home.now(), scoring: settings.scoring.rawValue,
+            owner: creator, ownerSalt: salt, name: trimmed, createdAt: Home.now(), scoring: settings.scoring.rawValue,
             countback: settings.countback.rawValue, allowance: settings.allowance, divisions: divisions,
             twosByDivision: settings.twosByDivision)
         try append(space: space, keys: keys, changes: [.set(id, fields: fields)])
@@ -440,7 +448,7 @@ extension CompetitionService {
         }
         groups.sort { ($0.teeTime ?? "", $0.startHole, $0.label) < ($1.teeTime ?? "", $1.startHole, $1.label) }
         let members = try rounds.members(space: space)
-        let creator = try run { try store.fieldWriter(space, kind: .competition, id: record.id.entity, field: "created") }
+        let creator = try self.creator(of: record, space: space)
         let named = members.filter { record.committee.contains($0.user) && $0.user != creator }.map(\.shown).sorted()
         return DrawSheet(
             competition: record, entries: record.entries.count,
