@@ -164,9 +164,10 @@ extension OpStore {
             let entries = try ScoreRow.fetchAll(
                 db,
                 sql: """
+                    \(Self.authorNames)
                     SELECT \(Self.scoreColumns),
                         (SELECT b.device FROM branch_op b WHERE b.space = s.space AND b.hash = s.device) AS forked
-                    FROM score s WHERE s.space = ? AND s.game = ? AND s.player = ?
+                    FROM score s WHERE s.space = ?1 AND s.game = ? AND s.player = ?
                     """, arguments: arguments
             ).map { row in
                 CardLock.Entry(

@@ -27,25 +27,18 @@ extension OpStore {
             + "(SELECT b.device FROM branch_op b WHERE b.space = \(value).space AND b.hash = \(value).device))"
     }
 
-    /// SQL for the name of the user behind `alias.device` in `alias.space`, as people see it: the name, and
-    /// ` (fingerprint)` (the first 4 bytes of the user key in hex) when another user of the space has a name that
-    /// could be taken for it (the same ``NameKey``: "Аna" with a Cyrillic А beside "Ana"), or always when
-    /// `alwaysFingerprint`.
-    static func authorName(_ alias: String, alwaysFingerprint: Bool = false) -> String {
-        let fingerprint = "' (' || lower(hex(substr(m.user, 1, 4))) || ')'"
-        let suffix =
-            alwaysFingerprint
-            ? fingerprint
-            : """
-            CASE WHEN EXISTS (SELECT 1 FROM member o WHERE o.space = m.space AND o.user != m.user
-                              AND caddie_name_key(o.user_name) = caddie_name_key(m.user_name)) THEN \(fingerprint) ELSE '' END
-            """
-        // An op of a fork branch is in the state under its own slot: its device's user, marked forked.
-        let branch =
-            "(SELECT b.user_name || ' (' || lower(hex(substr(b.user, 1, 4))) || ', forked)' FROM branch_op b "
+    /// SQL for the name of the user behind `alias.device` in `alias.space` with its fingerprint (the first 4 bytes
+    /// of the user key in hex), as an attestation names its signer. Score authors are named by `authorNames`, with
+    /// the fingerprint only where another user's name could be taken for theirs.
+    static func signerName(_ alias: String) -> String {
+        "coalesce((SELECT m.user_name || ' (' || lower(hex(substr(m.user, 1, 4))) || ')' FROM member m "
+            + "WHERE m.space = \(alias).space AND m.device = \(alias).device), \(forkedAuthor(alias)), '?')"
+    }
+
+    /// SQL: an op of a fork branch is in the state under its own slot: its device's user, marked forked.
+    static func forkedAuthor(_ alias: String) -> String {
+        "(SELECT b.user_name || ' (' || lower(hex(substr(b.user, 1, 4))) || ', forked)' FROM branch_op b "
             + "WHERE b.space = \(alias).space AND b.hash = \(alias).device)"
-        return "coalesce((SELECT m.user_name || \(suffix) FROM member m WHERE m.space = \(alias).space "
-            + "AND m.device = \(alias).device), \(branch), '?')"
     }
 }
 
@@ -149,9 +142,23 @@ extension OpStore {
         }
     }
 
+    /// SQL: the `WITH` clause a query of `scoreColumns` starts with. It names each member device of the space `?1`
+    /// as people see its user (`shown`): the name, with the fingerprint where another user's name shares its
+    /// ``NameKey``. Each name's key is worked out once a query, not once for every member on every row.
+    static let authorNames = """
+        WITH keyed AS MATERIALIZED (
+            SELECT device, user, user_name, caddie_name_key(user_name) AS k FROM member WHERE space = ?1),
+        alike AS MATERIALIZED (SELECT k FROM keyed GROUP BY k HAVING count(DISTINCT user) > 1),
+        shown AS MATERIALIZED (
+            SELECT device, user_name || CASE WHEN k IN (SELECT k FROM alike)
+                THEN ' (' || lower(hex(substr(user, 1, 4))) || ')' ELSE '' END AS name
+            FROM keyed)
+        """
+
+    /// The score columns of `ScoreRow`, for a query of `score s` that begins with `authorNames` (its space `?1`).
     static let scoreColumns = """
         s.device, s.seq, s.hlc, s.player, s.hole, s.strokes, s.putts, s.penalties, s.fairway, s.gir,
-        \(OpStore.authorName("s")) AS author
+        coalesce((SELECT name FROM shown WHERE shown.device = s.device), \(OpStore.forkedAuthor("s")), '?') AS author
         """
 
     /// The standing values of every score cell of a game.
@@ -161,7 +168,8 @@ extension OpStore {
             for row in try ScoreRow.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ? AND s.game = ? AND NOT EXISTS (
+                    \(Self.authorNames)
+                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ?1 AND s.game = ? AND NOT EXISTS (
                         SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
                         AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
                     """, arguments: [space, game])
@@ -191,9 +199,10 @@ extension OpStore {
             let rows = try ScoreRow.fetchAll(
                 db,
                 sql: """
+                    \(Self.authorNames)
                     SELECT \(Self.scoreColumns),
                         (SELECT b.device FROM branch_op b WHERE b.space = s.space AND b.hash = s.device) AS forked
-                    FROM score s WHERE s.space = ? AND s.game = ? AND s.player = ? AND s.hole = ?
+                    FROM score s WHERE s.space = ?1 AND s.game = ? AND s.player = ? AND s.hole = ?
                     ORDER BY s.hlc, s.device, s.seq
                     """, arguments: args)
             var supersedes: [OpID: [OpID]] = [:]
@@ -232,7 +241,7 @@ extension OpStore {
                     coalesce(
                         (SELECT o.hlc FROM op o WHERE o.space = a.space AND o.device = a.device AND o.seq = a.seq),
                         (SELECT b.hlc FROM branch_op b WHERE b.space = a.space AND b.hash = a.device)) AS hlc,
-                    \(OpStore.authorName("a", alwaysFingerprint: true)) AS marker
+                    \(OpStore.signerName("a")) AS marker
                 FROM attestation a WHERE a.space = ? AND a.game = ? ORDER BY a.player, a.device, a.seq
                 """, arguments: [space, game]
         ).map(\.attestation)
