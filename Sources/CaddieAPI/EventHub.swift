@@ -279,7 +279,20 @@ public final class EventHub: Sendable {
                 if let touched, touched.isEmpty { continue }
                 var players: [PlayerID: String]?
                 var seen = Set<GameID>()
-                for game in try home.rounds.games(space.id) where touched?.contains(game.id) ?? true {
+                // The games the change names, each read by its id (a clubhouse's 40 groups are not all read again for
+                // one score); a game not found or deleted is not listed. Read whole: every game.
+                let games: [GameRecord]
+                if let touched {
+                    games = try touched.compactMap { id -> GameRecord? in
+                        do { return try home.rounds.game(space.id, id) } catch let error as NodeError {
+                            if case .notFound = error { return nil }
+                            throw error
+                        }
+                    }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+                } else {
+                    games = try home.rounds.games(space.id)
+                }
+                for game in games {
                     seen.insert(game.id)
                     let gameKey = "\(space.id.hex)/\(game.id.hex)"
                     next.games[gameKey] = game

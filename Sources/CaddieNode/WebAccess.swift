@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Foundation
+import Synchronization
 
 /// Who may use the web app of a home's node: one-time sign-in links and the browser sessions they turn into.
 ///
@@ -86,7 +87,7 @@ public struct WebAccess: Sendable {
         case partner
     }
 
-    struct Link: Codable {
+    struct Link: Codable, Sendable {
         let hash: String
         let expires: Double
         /// "partner" for a partner's link; absent for the owner's.
@@ -98,7 +99,7 @@ public struct WebAccess: Sendable {
         var uses: Int?
     }
 
-    struct State: Codable {
+    struct State: Codable, Sendable {
         var links: [Link] = []
         var sessions: [Session] = []
     }
@@ -305,11 +306,27 @@ public struct WebAccess: Sendable {
 
     static func digest(_ secret: String) -> String { Blake2b.hash(Array("caddie-web|\(secret)".utf8)).hex }
 
+    /// The file as last read, by its path, with the stamp it had (inode, size, modification time): every request
+    /// of a signed-in browser reads the sessions, and a clubhouse's 160 phones' are tens of kilobytes of JSON. A
+    /// write by this process or another (`caddie web link`) replaces the file, so its stamp changes and it is read
+    /// again.
+    private static let parsed = Mutex<[String: (stamp: [Int], state: State)]>([:])
+
     func read() throws(NodeError) -> State {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return State() }
-        do { return try JSONDecoder().decode(State.self, from: data) } catch {
-            throw .file("\(url.path) is damaged: delete it to end every browser session, then make a new link")
+        let path = url.path
+        var info = stat()
+        guard stat(path, &info) == 0 else { return State() }
+        let stamp = [
+            Int(info.st_ino), Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec),
+        ]
+        if let kept = Self.parsed.withLock({ $0[path] }), kept.stamp == stamp { return kept.state }
+        guard let data = FileManager.default.contents(atPath: path) else { return State() }
+        let state: State
+        do { state = try JSONDecoder().decode(State.self, from: data) } catch {
+            throw .file("\(path) is damaged: delete it to end every browser session, then make a new link")
         }
+        Self.parsed.withLock { $0[path] = (stamp, state) }
+        return state
     }
 
     /// Reads, changes and writes the file under the lock, so the node and a `caddie web` command never lose
