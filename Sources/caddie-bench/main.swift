@@ -79,7 +79,7 @@ struct Options {
                 loroSeconds = value
             case "-h", "--help":
                 print(
-                    "usage: caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--board-only] [--board-entrants N] [--pycrdt-seconds S] [--loro-seconds S]"
+                    "usage: caddie-bench --club [bench-club.py's options] | caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--board-only] [--board-entrants N] [--pycrdt-seconds S] [--loro-seconds S]"
                 )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
@@ -118,7 +118,32 @@ func scoreEdit(_ index: Int, game: GameID, players: [PlayerID]) throws -> [Chang
     ]
 }
 
+/// `caddie-bench --club [OPTIONS]`: a club's competition day, 160 phones checking in and signing their entries over
+/// HTTPS against a `caddie serve --https` hub (docs/performance.md), played by `Deploy/bench-club.py` with the
+/// `caddie` built beside this benchmark; the options after `--club` are the script's (`--hole-seconds 12`, ...).
+func club(_ arguments: [String]) throws -> Never {
+    let built = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let candidates = [
+        // .build/release/ is a link to .build/<triple>/release/: the repository is two or three folders up.
+        built.appendingPathComponent("../../Deploy/bench-club.py").standardized,
+        built.appendingPathComponent("../../../Deploy/bench-club.py").standardized,
+        URL(fileURLWithPath: "Deploy/bench-club.py"),
+    ]
+    guard let script = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+        throw BenchError(
+            "--club plays the day with Deploy/bench-club.py, which is not beside this build or in ./Deploy: run "
+                + "caddie-bench from the repository")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script.path, "--caddie", built.appendingPathComponent("caddie").path] + arguments
+    try process.run()
+    process.waitUntilExit()
+    exit(process.terminationStatus)
+}
+
 func run() async throws {
+    if CommandLine.arguments.dropFirst().first == "--club" { try club(Array(CommandLine.arguments.dropFirst(2))) }
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -202,6 +202,9 @@ struct CompetitionCLITests {
         try homes[1].fails(["score", game, "Cal", "6", "5"], saying: "Cal's card is locked")
         try homes[2].fails(["score", game, "Cal", "6", "5"], saying: "only the committee changes it now, with a reason")
         try homes[0].fails(["score", game, "Cal", "6", "5"], saying: "caddie competition correct")
+        // Nor may a player of the group name another marker (whose signature would then lock the card): the draw's
+        // markers are the committee's.
+        try homes[2].fails(["game", "marker", game, "Cal", "Ben"], saying: "the groups and their markers")
         #expect(try homes.map { try $0.stateHash() } == before)
         // The committee corrects it with a reason: every home shows the correction, the lock kept, Ben's 5 still refused.
         try homes[0].ok(["competition", "correct", "Medal", "Cal", "6", "5", "--reason", "Cal's own card: 5"])

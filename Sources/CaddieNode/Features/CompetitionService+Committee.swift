@@ -14,7 +14,7 @@ extension CompetitionService {
         let name = (try? run { try store.members(space) })?.first { $0.user == creator }?.displayName ?? "the user who created it"
         throw .refused(
             "only \(name), who created \(record.name), and the members they name to its committee run its committee's "
-                + "commands (the entry list, the draw, the groups, NR and DQ, corrections, the close): ask them, or run it "
+                + "commands (the entry list, the draw, the groups and their markers, NR and DQ, corrections, the close): ask them, or run it "
                 + "on their device")
     }
 

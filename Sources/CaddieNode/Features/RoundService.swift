@@ -196,6 +196,11 @@ extension RoundService {
         throws(NodeError) -> OpID
     {
         let card = try card(space: space, game: game)
+        // In a competition's group the draw says who marks whom, and only its committee changes it.
+        if let competition = card.game.competition {
+            try home.competitions.requireCommittee(
+                try home.competitions.competition(space, competition), space: space)
+        }
         let markers = try checkMarkers(space, [(player, marker)], roster: card.players.map(\.id))
         let fields = Dictionary(
             uniqueKeysWithValues: markers.map { (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes)) })
