@@ -351,7 +351,7 @@ def public_board(work, home, origin, authority, rules, drivers, figures):
         wait(driver, lambda d: board_thru(d, "Ivo") == "7" and board_thru(d, "Jun") == "7",
              "the board shows both players thru 7 (%s), Jun's hidden 9th left off" % driver.get_window_size()["width"])
         check(driver.execute_script("return document.cookie") == "", "the board needs no sign-in (no cookie)")
-    facts = tv.find_element(By.ID, "facts").text
+    facts = retry(lambda: tv.find_element(By.ID, "facts").text)
     check("Medal (gross)" in facts and "last hole hidden" in facts, "the TV says the scoring and the hidden hole: %s"
           % facts)
     size = tv.execute_script("return parseFloat(getComputedStyle(document.querySelector('#board td.name')).fontSize)")
@@ -459,7 +459,8 @@ def locked_card(phone, origin, home, game):
     retry(lambda: tap(phone, phone.find_element(By.XPATH, attest)))
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "li.player.locked"),
          "once the phone's signature reaches the node, Ivo's row shows the card signed", timeout=20)
-    row = phone.find_element(By.CSS_SELECTOR, "li.player.locked").text
+    # The live card may draw itself again (a later event) between finding the row and reading it.
+    row = retry(lambda: phone.find_element(By.CSS_SELECTOR, "li.player.locked").text)
     check("Ivo" in row and "Hana" in row and "Ida" in row and "only the committee" in row,
           "the row names who signed and who may change it: %s" % row.replace("\n", " / "))
     check(not phone.find_elements(By.CSS_SELECTOR, "li.player.locked .stepper"), "the signed card has no stroke buttons")
