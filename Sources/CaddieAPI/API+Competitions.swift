@@ -98,13 +98,7 @@ extension NodeAPI {
         }
         space.on("competitions/:competition/marks", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionMark.self)
-            let status: Competition.Status?
-            switch body.mark.lowercased() {
-            case "nr": status = .noReturn
-            case "dq": status = .disqualified
-            case "clear": status = nil
-            default: throw APIError.badRequest("'mark' is '\(body.mark)': give nr, dq or clear")
-            }
+            let status = try CompetitionService.mark(body.mark)
             return try await competitionWrite(context) { home, id, competition in
                 .setCompetitionStatus(
                     space: id, competition: competition, player: try home.rounds.resolvePlayer(id, body.player).id,

@@ -76,10 +76,10 @@ extension Materializer {
             try namedToCommittee($0, competition: id, at: $1)
         }
         try upsert(kind: .competition, id: id, fields: counted, hlc: hlc, device: device, seq: seq)
+        // A proof counts only from the creator, so a counted `owner` with no creator held yet makes the author it.
         let provesCreator = creator == nil && counted.keys.contains("owner")
         let names =
-            author != nil && author == (creator ?? Self.provenCreator(fields, id: id, author: author))
-            && counted.keys.contains { $0.hasPrefix("committee.") }
+            author != nil && author == (provesCreator ? author : creator) && counted.keys.contains { $0.hasPrefix("committee.") }
         if provesCreator || names { try rederiveCompetition(id) }
     }
 

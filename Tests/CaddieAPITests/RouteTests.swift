@@ -34,6 +34,16 @@ struct RouteTests {
         ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))
     }
 
+    /// POSTs `object` as JSON to `uri` with `auth`, and hands `check` the status and the JSON answer.
+    static func post(
+        _ client: RouterClient, _ auth: HTTPFields, _ uri: String, _ object: [String: Any],
+        _ check: (HTTPResponse.Status, [String: Any]) -> Void
+    ) async throws {
+        try await client.execute(uri: uri, method: .post, headers: auth, body: try body(object)) { response in
+            check(response.status, try json(response.body))
+        }
+    }
+
     @Test("a request needs the node's token: none and a wrong one are 401 with their own codes; with it the spaces list")
     func token() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
@@ -211,14 +221,8 @@ struct RouteTests {
         for hole in 1...3 { try round.score(game: 0, player: 0, hole: hole, strokes: 4) }
         let (client, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/competitions/Medal"
-        func post(
-            _ path: String, _ body: [String: Any], _ check: @escaping @Sendable (HTTPResponse.Status, [String: Any]) -> Void
-        )
-            async throws
-        {
-            try await client.execute(uri: base + path, method: .post, headers: auth, body: try Self.body(body)) { response in
-                check(response.status, try Self.json(response.body))
-            }
+        func post(_ path: String, _ object: [String: Any], _ check: (HTTPResponse.Status, [String: Any]) -> Void) async throws {
+            try await Self.post(client, auth, base + path, object, check)
         }
         do {
             let before = try round.home.store.stateHash(round.space)
@@ -266,13 +270,8 @@ struct RouteTests {
         let tee = try #require(course.tees.first).name
         let (client, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/competitions"
-        func post(
-            _ path: String, _ body: [String: Any],
-            _ check: @escaping @Sendable (HTTPResponse.Status, [String: Any]) -> Void
-        ) async throws {
-            try await client.execute(uri: base + path, method: .post, headers: auth, body: try Self.body(body)) { response in
-                check(response.status, try Self.json(response.body))
-            }
+        func post(_ path: String, _ object: [String: Any], _ check: (HTTPResponse.Status, [String: Any]) -> Void) async throws {
+            try await Self.post(client, auth, base + path, object, check)
         }
         do {
             let before = try round.home.store.stateHash(round.space)

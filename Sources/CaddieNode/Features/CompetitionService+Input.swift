@@ -2,7 +2,7 @@ import CaddieServices
 import Foundation
 
 /// The committee's choices as a person types them, read in one place for the CLI (`caddie competition new`,
-/// `draw`) and the HTTP API (`POST .../competitions`, `.../draw`): each refusal names the
+/// `draw`, `mark`) and the HTTP API (`POST .../competitions`, `.../draw`, `.../marks`): each refusal names the
 /// option or field that was wrong and what to give instead.
 extension CompetitionService {
     /// A competition's settings from their typed words.
@@ -22,6 +22,17 @@ extension CompetitionService {
         return Competition.Settings(
             scoring: chosenScoring, countback: chosenCountback, allowance: allowance, divisions: divisions,
             twosByDivision: twosByDivision)
+    }
+
+    /// The committee's mark from its word: `nr`, `dq`, or `clear` (nil).
+    public static func mark(_ word: String) throws(NodeError) -> Competition.Status? {
+        switch word.lowercased() {
+        case "nr": return .noReturn
+        case "dq": return .disqualified
+        case "clear": return nil
+        default:
+            throw .badInput(.init(option: "the mark", field: "mark"), "'\(word)' is not a mark: give nr, dq or clear")
+        }
     }
 
     /// How a draw starts, and whether its groups are shuffled, from the typed words: tee times from `first`

@@ -256,16 +256,7 @@ struct CompetitionCommand: ParsableCommand {
         @Argument(help: "nr, dq or clear.") var status: String
 
         func run() async throws {
-            let status: Competition.Status? = try guardedValue { () throws(NodeError) -> Competition.Status? in
-                switch self.status.lowercased() {
-                case "nr": .noReturn
-                case "dq": .disqualified
-                case "clear": nil
-                default:
-                    throw .badInput(
-                        .init(option: "the mark", field: "status"), "'\(self.status)' is not a mark: give nr, dq or clear")
-                }
-            }
+            let status = try guardedValue { try CompetitionService.mark(self.status) }
             try await options.read { home, space in
                 let record = try home.competitions.resolveCompetition(space, competition)
                 let player = try home.rounds.resolvePlayer(space, player)
