@@ -67,10 +67,13 @@ extension Materializer {
     }
 
     /// Applies one op's write on a competition: the fields that count, then, where the write changes who is on the
-    /// committee (it proves the creator, or the creator names or takes off a member), the whole record again.
+    /// committee (it proves the creator, or the creator names or takes off a member), the whole record again, and
+    /// the groups whose binding the committee decides. A rebuild (`settleLater`) takes every write as it comes and
+    /// works the records out once at its end.
     func applyCompetition(
         _ id: EntityID, fields: [String: FieldValue], author: PublicKey?, hlc: Int64, device: Data, seq: Int64
     ) throws {
+        if settleLater { return try upsert(kind: .competition, id: id, fields: fields, hlc: hlc, device: device, seq: seq) }
         let creator = try competitionCreator(id)
         let counted = try Self.countedCompetition(fields, id: id, author: author, hlc: hlc, creator: creator) {
             try namedToCommittee($0, competition: id, at: $1)
@@ -80,27 +83,49 @@ extension Materializer {
         let provesCreator = creator == nil && counted.keys.contains("owner")
         let names =
             author != nil && author == (provesCreator ? author : creator) && counted.keys.contains { $0.hasPrefix("committee.") }
-        if provesCreator || names { try rederiveCompetition(id) }
+        if provesCreator || names { try settle(competitions: [id], games: []) }
     }
 
-    /// Works a competition's record out again from every op this node holds that wrote it (the log's and the fork
-    /// branches'): the creator from the writes that prove it, the committee from the creator's writes, then every
-    /// write's counted fields, last writer wins.
-    func rederiveCompetition(_ id: EntityID) throws {
-        recorder?.record(spaceID) { $0.competitions.insert(CompetitionID(id)) }
-        struct Write {
-            let fields: [String: FieldValue]
-            let author: PublicKey?
-            let order: (hlc: Int64, device: Data, seq: Int64)
+    /// One `set` this node holds, where the record orders it.
+    struct Write {
+        let kind: EntityKind
+        let id: EntityID
+        let fields: [String: FieldValue]
+        let author: PublicKey?
+        let order: WriteOrder
+    }
+
+    /// The record's order of writes: by clock, then device (a fork branch's hash for a branch op), then seq, as
+    /// SQLite compares the rows' values; then the change's place in its op.
+    struct WriteOrder: Comparable {
+        let hlc: Int64
+        let device: Data
+        let seq: Int64
+        let index: Int
+
+        static func < (a: WriteOrder, b: WriteOrder) -> Bool {
+            if a.hlc != b.hlc { return a.hlc < b.hlc }
+            if a.device != b.device { return a.device.lexicographicallyPrecedes(b.device) }
+            if a.seq != b.seq { return a.seq < b.seq }
+            return a.index < b.index
         }
+
+        /// Whether both are changes of one op.
+        func sameOp(as other: WriteOrder) -> Bool { hlc == other.hlc && device == other.device && seq == other.seq }
+    }
+
+    /// Every `set` this node holds in the space (the log's and the fork branches') that `take` picks.
+    func writes(_ take: (EntityKind, EntityID, [String: FieldValue]) -> Bool) throws -> [Write] {
         var writes: [Write] = []
         func collect(_ bytes: Data, slot: Data, author: PublicKey?) throws {
             let op = try SignedOp(bytes: [UInt8](bytes))
-            for case .set(.competition, id, let fields) in try Payload.decode(op.payload) {
+            for (index, change) in try Payload.decode(op.payload).enumerated() {
+                guard case .set(let kind, let id, let fields) = change, take(kind, id, fields) else { continue }
                 writes.append(
                     Write(
-                        fields: fields, author: author,
-                        order: (Int64(bitPattern: op.hlc.rawValue), slot, Int64(bitPattern: op.seq))))
+                        kind: kind, id: id, fields: fields, author: author,
+                        order: WriteOrder(
+                            hlc: Int64(bitPattern: op.hlc.rawValue), device: slot, seq: Int64(bitPattern: op.seq), index: index)))
             }
         }
         let rows = try Row.fetchCursor(
@@ -118,12 +143,40 @@ extension Materializer {
         while let row = try branches.next() {
             try collect(row["bytes"], slot: row["hash"], author: PublicKey(bytes: [UInt8](row["user"] as Data)))
         }
+        return writes.sorted { $0.order < $1.order }
+    }
+
+    /// Works competitions' records out again from every op this node holds that wrote them, then the groups: the
+    /// games in `games` and every game a write ever bound to one of the competitions.
+    func settle(competitions: Set<EntityID>, games: Set<EntityID>) throws {
+        var bound = games
+        let held = try writes { kind, id, fields in
+            switch kind {
+            case .competition: return competitions.contains(id)
+            case .game:
+                guard case .bytes(let bytes)? = fields["competition"], let named = EntityID(bytes: bytes) else { return false }
+                return competitions.contains(named)
+            default: return false
+            }
+        }
+        for id in competitions {
+            try rederiveCompetition(id, writes: held.filter { $0.kind == .competition && $0.id == id })
+        }
+        bound.formUnion(held.lazy.filter { $0.kind == .game }.map(\.id))
+        try rederiveGroups(bound)
+    }
+
+    /// Works a competition's record out again from its writes: the creator from the writes that prove it, the
+    /// committee from the creator's writes, then every write's counted fields, last writer wins.
+    func rederiveCompetition(_ id: EntityID, writes: [Write]) throws {
+        recorder?.record(spaceID) { $0.competitions.insert(CompetitionID(id)) }
         let creator = writes.lazy.compactMap { Self.provenCreator($0.fields, id: id, author: $0.author) }.first
-        // The creator's last word on each member (last writer wins, as the record keeps it).
-        var naming: [String: (value: FieldValue, order: (hlc: Int64, device: Data, seq: Int64))] = [:]
+        // The creator's last word on each member (last writer wins, as the record keeps it; the writes are in order).
+        // Two changes of one op that write one field: the first stands, as the record's upsert keeps it.
+        var naming: [String: (value: FieldValue, order: WriteOrder)] = [:]
         for write in writes where creator != nil && write.author == creator {
             for (field, value) in write.fields where field.hasPrefix("committee.") {
-                if let held = naming[field], !Self.later(write.order, than: held.order) { continue }
+                if let held = naming[field], held.order.sameOp(as: write.order) { continue }
                 naming[field] = (value, write.order)
             }
         }
@@ -141,14 +194,6 @@ extension Materializer {
                     write.fields, id: id, author: write.author, hlc: write.order.hlc, creator: creator, named: named),
                 hlc: write.order.hlc, device: write.order.device, seq: write.order.seq)
         }
-    }
-
-    /// Whether a write comes after another as the record orders writes: by clock, then device, then seq (as SQLite
-    /// compares the rows' values).
-    static func later(_ a: (hlc: Int64, device: Data, seq: Int64), than b: (hlc: Int64, device: Data, seq: Int64)) -> Bool {
-        if a.hlc != b.hlc { return a.hlc > b.hlc }
-        if a.device != b.device { return b.device.lexicographicallyPrecedes(a.device) }
-        return a.seq > b.seq
     }
 
     /// Last-writer-wins upserts of one op's fields.

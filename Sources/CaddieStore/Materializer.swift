@@ -14,12 +14,16 @@ struct Materializer {
     let spaceID: SpaceID
     /// Where what this changes is noted, for the store's observers (nil for the rebuild of a migration).
     let recorder: ChangeRecorder?
+    /// Whether the committee's rule waits for the end (a rebuild): writes on competitions and games are taken as
+    /// they come, and ``settle(competitions:games:)`` works them all out once every op is applied.
+    let settleLater: Bool
 
-    init(db: Database, space: SpaceID, recorder: ChangeRecorder?) {
+    init(db: Database, space: SpaceID, recorder: ChangeRecorder?, settleLater: Bool = false) {
         self.db = db
         self.space = Data(space.bytes)
         spaceID = space
         self.recorder = recorder
+        self.settleLater = settleLater
     }
 
     /// Notes what one op's changes touch: its cells, games and competitions, or the whole space when it changes who counts.
@@ -64,6 +68,8 @@ struct Materializer {
         let device = Data((slot?.bytes ?? op.device.bytes))
         let seq = Int64(op.seq)
         let hlc = Int64(bitPattern: op.hlc.rawValue)
+        // Games of competitions' groups, worked out again once the op is applied (Materializer+Groups.swift).
+        var unsettled: Set<EntityID> = []
         for change in changes {
             switch change {
             case .join(let join):
@@ -119,6 +125,8 @@ struct Materializer {
                 }
             case .set(.competition, let id, let fields):
                 try applyCompetition(id, fields: fields, author: user, hlc: hlc, device: device, seq: seq)
+            case .set(.game, let id, let fields):
+                if try applyGame(id, fields: fields, hlc: hlc, device: device, seq: seq) { unsettled.insert(id) }
             case .set(let kind, let id, let fields):
                 try upsert(
                     kind: kind, id: id, fields: counted(fields, kind: kind, id: id, author: user), hlc: hlc, device: device,
@@ -180,6 +188,7 @@ struct Materializer {
                 ])
             }
         }
+        try rederiveGroups(unsettled)
     }
 
     /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order, then
@@ -190,7 +199,7 @@ struct Materializer {
             try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
         }
         // Re-applied ops are not news: the space is noted whole once, above.
-        let quiet = Materializer(db: db, space: spaceID, recorder: nil)
+        let quiet = Materializer(db: db, space: spaceID, recorder: nil, settleLater: true)
         var users: [PublicKey: PublicKey] = [:]
         let rows = try Row.fetchCursor(
             db, sql: "SELECT bytes FROM op WHERE space = ? ORDER BY device, seq",
@@ -210,5 +219,16 @@ struct Materializer {
                 op, changes: try Payload.decode(op.payload), author: PublicKey(unchecked: [UInt8](row["user"] as Data)),
                 slot: Digest32(unchecked: [UInt8](row["hash"] as Data)))
         }
+        // The committee's rule, once every op is here: every competition, then every game ever bound to one.
+        let kinds = [EntityKind.competition, .game].map { Int64($0.rawValue) }
+        let ids = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT kind, id FROM lww WHERE space = ? AND (kind = ? OR (kind = ? AND field = 'competition'))
+                """, arguments: [space, kinds[0], kinds[1]]
+        ).compactMap { row in EntityID(bytes: [UInt8](row["id"] as Data)).map { (kind: row["kind"] as Int64, id: $0) } }
+        try settle(
+            competitions: Set(ids.filter { $0.kind == kinds[0] }.map(\.id)),
+            games: Set(ids.filter { $0.kind == kinds[1] }.map(\.id)))
     }
 }

@@ -61,6 +61,11 @@ struct CompetitionCLITests {
         // written; Ana disqualifies Cal, and Ben's home shows it after a merge, Cal's two out of the pool.
         let before = try homes[1].stateHash()
         try homes[1].fails(["competition", "mark", "Medal", "Cal", "dq"], saying: "only Ana, who created Medal")
+        // A group's game is the committee's too: Ben's home neither finishes, deletes, nor changes a group's roster
+        // (every node would take such a write from the committee only).
+        try homes[1].fails(["game", "finish", second], saying: "only Ana, who created Medal")
+        try homes[1].fails(["game", "delete", second, "--force"], saying: "only Ana, who created Medal")
+        try homes[1].fails(["game", "remove-player", second, "Cal"], saying: "only Ana, who created Medal")
         #expect(try homes[1].stateHash() == before)
         try homes[0].ok(["competition", "mark", "Medal", "Cal", "dq"])
         try RoundTests.merge(homes)

@@ -1,5 +1,6 @@
 import CaddieCore
 import CaddieCrypto
+import GRDB
 import Testing
 
 @testable import CaddieStore
@@ -60,6 +61,25 @@ struct CommitteeRuleTests {
     /// An author's own ops (its store holds no one else's).
     func own(_ author: Author) throws -> [[UInt8]] { try author.store.ops(space: author.space.id) }
 
+    /// Fresh replicas fed the three authors' ops in each of the six orders, each checked by `check`: the state hash
+    /// each ends in.
+    func inEveryOrder(
+        _ sources: [[[UInt8]]], _ day: Day, check: (OpStore, [Int]) throws -> Void
+    ) throws -> Set<Digest32> {
+        var hashes: Set<Digest32> = []
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let store = try replica(day.creator.space)
+            for source in order {
+                try store.receive(
+                    space: day.creator.space.id, spaceKey: day.creator.space.key, ops: sources[source], mode: .tolerant,
+                    now: receiverNow)
+            }
+            try check(store, order)
+            hashes.insert(try store.stateHash(day.creator.space.id))
+        }
+        return hashes
+    }
+
     func record(_ store: OpStore, _ day: Day) throws -> CompetitionRecord {
         CompetitionRecord(
             id: day.medal,
@@ -70,21 +90,13 @@ struct CommitteeRuleTests {
     func onlyTheCommitteeCounts() throws {
         let day = try day()
         let sources = [try own(day.creator), try own(day.member), try own(day.forger)]
-        var hashes: Set<Digest32> = []
-        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
-            let store = try replica(day.creator.space)
-            for source in order {
-                try store.receive(
-                    space: day.creator.space.id, spaceKey: day.creator.space.key, ops: sources[source], mode: .tolerant,
-                    now: receiverNow)
-            }
+        let hashes = try inEveryOrder(sources, day) { store, order in
             let medal = try record(store, day)
             #expect(medal.name == "Medal", "the forger's name does not count (order \(order))")
             #expect(medal.owner == day.creator.user.publicKey, "the creator the id names (order \(order))")
             #expect(medal.statuses == [pat: "DQ"], "Pat's DQ stands; Mia's NR before her naming does not (order \(order))")
             #expect(medal.committee == [day.member.user.publicKey], "Pat did not name himself (order \(order))")
             #expect(medal.hiddenHoles == 3, "Mia's write after her naming counts (order \(order))")
-            hashes.insert(try store.stateHash(day.creator.space.id))
         }
         #expect(hashes.count == 1, "every order ends in the same state")
         // Every op is kept for the audit, the forger's too.
@@ -125,5 +137,78 @@ struct CommitteeRuleTests {
         try ana.pull(from: ben)
         let fields = try #require(try ana.store.record(space.id, kind: .competition, id: old.entity))
         #expect(CompetitionRecord(id: old, fields: fields).statuses == [pat: "NR"])
+    }
+    /// A game's record as a store holds it.
+    func game(_ store: OpStore, _ day: Day, _ id: GameID) throws -> [String: FieldValue] {
+        try store.record(day.creator.space.id, kind: .game, id: id.entity) ?? [:]
+    }
+
+    @Test(
+        "a competition's group takes writes of its game from the committee only, in every order the ops arrive and after a rebuild"
+    )
+    func groupsAreTheCommittees() throws {
+        var day = try day()
+        let course: CourseID = entity(0xC0)
+        let group: GameID = entity(0x61)
+        let friendly: GameID = entity(0x62)
+        let own: GameID = entity(0x63)
+        let medal = day.medal.bytes
+        // Pat makes a friendly game, later bound to the competition: what he wrote before the binding counts.
+        day.forger.clock += 10
+        try day.forger.edit([.set(friendly, fields: GameRecord.fields(course: course, tee: "Yellow", createdAt: 1))])
+        // The draw: a group bound to the competition, Kim marking Pat.
+        day.creator.clock += 3_000
+        try day.creator.edit([
+            .set(
+                group,
+                fields: GameRecord.fields(course: course, tee: "White", createdAt: 2).merging([
+                    "competition": .bytes(medal), "group": .text("1"), GameRecord.markerField(pat): .bytes(kim.bytes),
+                ]) { $1 }),
+            .set(friendly, fields: ["competition": .bytes(medal)]),
+        ])
+        // Pat, on no committee: takes his group out, marks himself by his friend, finishes and deletes it, moves to
+        // the yellow tee, binds a game of his own to the competition; and leaves a track mark, which is his to leave.
+        day.forger.clock += 5_000
+        let track = "track/\(pat.hex)/01"
+        try day.forger.edit([
+            .set(
+                group,
+                fields: [
+                    "competition": .null, GameRecord.markerField(pat): .bytes((entity(9) as PlayerID).bytes),
+                    "finished": .integer(1),
+                    "deleted": .integer(1), "tee": .text("Yellow"), track: .bytes([1, 2, 3]),
+                ]),
+            .set(friendly, fields: ["finished": .integer(1)]),
+            .set(
+                own,
+                fields: GameRecord.fields(course: course, tee: "Red", createdAt: 3).merging(["competition": .bytes(medal)]) { $1 }
+            ),
+        ])
+        // Mia, named to the committee, changes Pat's marker.
+        day.member.clock += 6_000
+        try day.member.edit([.set(group, fields: [GameRecord.markerField(pat): .bytes((entity(7) as PlayerID).bytes)])])
+        let sources = [try self.own(day.creator), try self.own(day.member), try self.own(day.forger)]
+        let hashes = try inEveryOrder(sources, day) { store, order in
+            let held = GameRecord(id: group, fields: try game(store, day, group))
+            #expect(held.competition == day.medal, "the group stays in the competition (order \(order))")
+            #expect(held.markers[pat] == (entity(7) as PlayerID), "the committee's marker, not Pat's choice (order \(order))")
+            #expect(
+                !held.finished && !held.deleted && held.tee == "White",
+                "Pat's finish, deletion and tee do not count (order \(order))")
+            #expect(try game(store, day, group)[track] == .bytes([1, 2, 3]), "Pat's track mark counts (order \(order))")
+            let bound = GameRecord(id: friendly, fields: try game(store, day, friendly))
+            #expect(bound.competition == day.medal && bound.tee == "Yellow", "Pat's game, bound (order \(order))")
+            #expect(!bound.finished, "Pat's finish after the binding does not count (order \(order))")
+            let mine = GameRecord(id: own, fields: try game(store, day, own))
+            #expect(mine.competition == nil && mine.tee == "Red", "Pat cannot bind his game to the competition (order \(order))")
+        }
+        #expect(hashes.count == 1, "every order ends in the same state")
+        // A rebuild (as a revocation or a fork makes) works the same state out from the log.
+        let store = try replica(day.creator.space)
+        try store.receive(
+            space: day.creator.space.id, spaceKey: day.creator.space.key, ops: sources.flatMap { $0 }, mode: .tolerant,
+            now: receiverNow)
+        try store.db.write { db in try Materializer(db: db, space: day.creator.space.id, recorder: nil).rebuild() }
+        #expect(try store.stateHash(day.creator.space.id) == hashes.first)
     }
 }

@@ -465,6 +465,8 @@ def locked_card(phone, origin, home, game):
           "the row names who signed and who may change it: %s" % row.replace("\n", " / "))
     check(not phone.find_elements(By.CSS_SELECTOR, "li.player.locked .stepper"), "the signed card has no stroke buttons")
     check(phone.find_elements(By.CSS_SELECTOR, "li.player:not(.locked) .stepper"), "Jun's card, not signed, still has them")
+    check("finishes the groups at the close" in text(phone) and not phone.find_elements(By.ID, "finish"),
+          "a group's phone offers no Finish: the committee finishes the groups when it closes the competition")
     refused = caddie(home, "score", game, "Ivo", "9", "4", check_ok=False)
     check(refused.returncode != 0 and "Ivo's card is locked" in refused.stderr,
           "the node refuses an entry for the signed card, the committee's own: %s" % refused.stderr.strip())

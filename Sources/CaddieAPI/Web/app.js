@@ -1085,10 +1085,10 @@ function roundActions() {
       : waiting.has(p.player) ? h('span', { class: 'tag pending' }, `✓ ${p.name} attested, on this phone`)
         : h('button', { type: 'button', disabled: disputed.has(p.player), title: disputed.has(p.player)
           ? 'settle the disputes on this card first' : null, onclick: () => attest(p) }, `Attest ${p.name}'s card`)))),
-    h('p', { class: 'hint' }, c.finished
+    h('p', { class: 'hint' }, c.competition ? 'The committee finishes the groups at the close.' : c.finished
       ? 'Reopen: allow scores again; the game leaves the handicap record until it is finished again.'
       : 'Finish: close the round; its scores count for everyone\'s Handicap Index.'),
-    state.pending.some((e) => e.kind === 'finish' && e.game === c.game && !e.refused)
+    c.competition ? null : state.pending.some((e) => e.kind === 'finish' && e.game === c.game && !e.refused)
       ? h('p', { class: 'tag pending', id: 'finish-waiting' }, 'The finish or reopening is on this phone, not yet sent')
       : h('button', { type: 'button', id: 'finish', onclick: finishOrReopen }, c.finished ? 'Reopen the game' : 'Finish the game'),
     h('div', { id: 'action-message', 'aria-live': 'assertive' }));

@@ -328,6 +328,7 @@ extension RoundService {
             throw .badInput(.setupChange, "is needed to say what to change")
         }
         let game = try self.game(space, game)
+        try requireGroupCommittee(space, game)
         guard !game.finished else {
             throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: "first"))
         }
@@ -347,6 +348,7 @@ extension RoundService {
         throws(NodeError) -> OpID
     {
         let game = try self.game(space, game, includeDeleted: true)
+        try requireGroupCommittee(space, game)
         if restore {
             guard game.deleted else { throw .conflict("game \(game.id.short) is not deleted") }
         } else {

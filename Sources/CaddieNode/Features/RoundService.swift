@@ -197,14 +197,19 @@ extension RoundService {
     {
         let card = try card(space: space, game: game)
         // In a competition's group the draw says who marks whom, and only its committee changes it.
-        if let competition = card.game.competition {
-            try home.competitions.requireCommittee(
-                try home.competitions.competition(space, competition), space: space)
-        }
+        try requireGroupCommittee(space, card.game)
         let markers = try checkMarkers(space, [(player, marker)], roster: card.players.map(\.id))
         let fields = Dictionary(
             uniqueKeysWithValues: markers.map { (GameRecord.markerField($0.player), FieldValue.bytes($0.marker.bytes)) })
         return try append(space: space, keys: keys, changes: [.set(card.game.id, fields: fields)]).id
+    }
+
+    /// Refuses this node's change of a competition's group (its markers, roster, setup, finish, deletion) to anyone
+    /// but the competition's committee: every node takes such a write from the committee only
+    /// (CaddieStore/Materializer+Groups.swift), so it is refused here by name rather than signed to no effect.
+    func requireGroupCommittee(_ space: SpaceID, _ game: GameRecord) throws(NodeError) {
+        guard let competition = game.competition else { return }
+        try home.competitions.requireCommittee(try home.competitions.competition(space, competition), space: space)
     }
 
     /// Player and marker pairs checked against a game's roster: both must play, and nobody marks themselves.
@@ -240,6 +245,7 @@ extension RoundService {
     @discardableResult
     public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
+        try requireGroupCommittee(space, game)
         let player = try self.player(space, player)
         return try append(space: space, keys: keys, changes: [.rosterAdd(game: game.id, player: player.id)]).id
     }
@@ -252,6 +258,7 @@ extension RoundService {
         -> OpID?
     {
         let game = try self.game(space, game)
+        try requireGroupCommittee(space, game)
         let player = try self.player(space, player)
         let tags = try run { try store.rosterTags(space, game: game.id, player: player.id) }
         guard !tags.isEmpty else { throw .conflict("\(player.name) is not on the roster of game \(game.id.short)") }
@@ -264,6 +271,7 @@ extension RoundService {
     @discardableResult
     public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
+        try requireGroupCommittee(space, game)
         guard game.finished != finished else { return nil }
         return try append(
             space: space, keys: keys, changes: [.set(game.id, fields: ["finished": .integer(finished ? 1 : 0)])]
