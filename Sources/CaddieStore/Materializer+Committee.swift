@@ -86,13 +86,27 @@ extension Materializer {
         if provesCreator || names { try settle(competitions: [id], games: []) }
     }
 
-    /// One `set` this node holds, where the record orders it.
+    /// One change this node holds that the committee's rule reads (a `set`, a roster change), where the record
+    /// orders it.
     struct Write {
-        let kind: EntityKind
-        let id: EntityID
-        let fields: [String: FieldValue]
+        let change: Change
         let author: PublicKey?
         let order: WriteOrder
+
+        /// The fields of a `set` (none for a roster change).
+        var fields: [String: FieldValue] {
+            if case .set(_, _, let fields) = change { return fields }
+            return [:]
+        }
+
+        /// The entity a `set` writes, or the game of a roster change.
+        var entity: (kind: EntityKind, id: EntityID)? {
+            switch change {
+            case .set(let kind, let id, _): (kind, id)
+            case .rosterAdd(let game, _), .rosterRemove(let game, _, _): (.game, game.entity)
+            default: nil
+            }
+        }
     }
 
     /// The record's order of writes: by clock, then device (a fork branch's hash for a branch op), then seq, as
@@ -114,16 +128,16 @@ extension Materializer {
         func sameOp(as other: WriteOrder) -> Bool { hlc == other.hlc && device == other.device && seq == other.seq }
     }
 
-    /// Every `set` this node holds in the space (the log's and the fork branches') that `take` picks.
-    func writes(_ take: (EntityKind, EntityID, [String: FieldValue]) -> Bool) throws -> [Write] {
+    /// Every change this node holds in the space (the log's and the fork branches') that `take` picks, in the
+    /// record's order.
+    func writes(_ take: (Change) -> Bool) throws -> [Write] {
         var writes: [Write] = []
         func collect(_ bytes: Data, slot: Data, author: PublicKey?) throws {
             let op = try SignedOp(bytes: [UInt8](bytes))
-            for (index, change) in try Payload.decode(op.payload).enumerated() {
-                guard case .set(let kind, let id, let fields) = change, take(kind, id, fields) else { continue }
+            for (index, change) in try Payload.decode(op.payload).enumerated() where take(change) {
                 writes.append(
                     Write(
-                        kind: kind, id: id, fields: fields, author: author,
+                        change: change, author: author,
                         order: WriteOrder(
                             hlc: Int64(bitPattern: op.hlc.rawValue), device: slot, seq: Int64(bitPattern: op.seq), index: index)))
             }
@@ -150,19 +164,19 @@ extension Materializer {
     /// games in `games` and every game a write ever bound to one of the competitions.
     func settle(competitions: Set<EntityID>, games: Set<EntityID>) throws {
         var bound = games
-        let held = try writes { kind, id, fields in
-            switch kind {
-            case .competition: return competitions.contains(id)
-            case .game:
+        let held = try writes { change in
+            switch change {
+            case .set(.competition, let id, _): return competitions.contains(id)
+            case .set(.game, _, let fields):
                 guard case .bytes(let bytes)? = fields["competition"], let named = EntityID(bytes: bytes) else { return false }
                 return competitions.contains(named)
             default: return false
             }
         }
         for id in competitions {
-            try rederiveCompetition(id, writes: held.filter { $0.kind == .competition && $0.id == id })
+            try rederiveCompetition(id, writes: held.filter { $0.entity?.kind == .competition && $0.entity?.id == id })
         }
-        bound.formUnion(held.lazy.filter { $0.kind == .game }.map(\.id))
+        bound.formUnion(held.lazy.compactMap { $0.entity?.kind == .game ? $0.entity?.id : nil })
         try rederiveGroups(bound)
     }
 

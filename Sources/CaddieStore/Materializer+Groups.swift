@@ -65,24 +65,49 @@ extension Materializer {
         return counted
     }
 
-    /// Works games' records out again from every write this node holds of them, in the record's order, each write
-    /// counted as the competition the game is a group of by then allows.
+    /// Whether a roster change of a game is to be worked out again once the op is applied (the game was ever bound
+    /// to a competition) rather than applied as it comes.
+    func rosterUnsettled(_ game: GameID) throws -> Bool {
+        try !settleLater && everBound(game.entity)
+    }
+
+    /// Works games' records and rosters out again from every write this node holds of them, in the record's order,
+    /// each counted as the competition the game is a group of by then allows.
     func rederiveGroups(_ games: Set<EntityID>) throws {
         guard !games.isEmpty else { return }
-        let held = Dictionary(grouping: try writes { kind, id, _ in kind == .game && games.contains(id) }, by: \.id)
+        let held = Dictionary(
+            grouping: try writes { change in
+                switch change {
+                case .set(.game, let id, _): games.contains(id)
+                case .rosterAdd(let game, _), .rosterRemove(let game, _, _): games.contains(game.entity)
+                default: false
+                }
+            }, by: { $0.entity?.id })
         for id in games {
             recorder?.record(spaceID) { $0.games.insert(GameID(id)) }
             try db.execute(
                 sql: "DELETE FROM lww WHERE space = ? AND kind = ? AND id = ?",
                 arguments: [space, Int64(EntityKind.game.rawValue), Data(id.bytes)])
+            for table in ["roster_add", "roster_cancel"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE space = ? AND game = ?", arguments: [space, Data(id.bytes)])
+            }
             var bound: EntityID?
             for write in held[id] ?? [] {
-                let counted = try countedGroup(write.fields, author: write.author, hlc: write.order.hlc, bound: bound)
-                try upsert(
-                    kind: .game, id: id, fields: counted, hlc: write.order.hlc, device: write.order.device,
-                    seq: write.order.seq)
-                if let value = counted["competition"] {
-                    if case .bytes(let bytes) = value { bound = EntityID(bytes: bytes) } else { bound = nil }
+                let (hlc, device, seq) = (write.order.hlc, write.order.device, write.order.seq)
+                switch write.change {
+                case .set(_, _, let fields):
+                    let counted = try countedGroup(fields, author: write.author, hlc: hlc, bound: bound)
+                    try upsert(kind: .game, id: id, fields: counted, hlc: hlc, device: device, seq: seq)
+                    if let value = counted["competition"] {
+                        if case .bytes(let bytes) = value { bound = EntityID(bytes: bytes) } else { bound = nil }
+                    }
+                case .rosterAdd(let game, let player):
+                    if let bound, try !onCommittee(write.author, of: bound, at: hlc) { continue }
+                    try addToRoster(game: game, player: player, device: device, seq: seq)
+                case .rosterRemove(let game, let player, let observed):
+                    if let bound, try !onCommittee(write.author, of: bound, at: hlc) { continue }
+                    try cancelInRoster(game: game, player: player, observed: observed)
+                default: continue
                 }
             }
         }

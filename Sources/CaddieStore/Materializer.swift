@@ -132,21 +132,16 @@ struct Materializer {
                     kind: kind, id: id, fields: counted(fields, kind: kind, id: id, author: user), hlc: hlc, device: device,
                     seq: seq)
             case .rosterAdd(let game, let player):
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
+                if try rosterUnsettled(game) {
+                    unsettled.insert(game.entity)
+                } else {
+                    try addToRoster(game: game, player: player, device: device, seq: seq)
+                }
             case .rosterRemove(let game, let player, let observed):
-                let statement = try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO roster_cancel (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
-                        """)
-                for tag in observed {
-                    try statement.execute(arguments: [
-                        space, Data(game.bytes), Data(player.bytes),
-                        Data(tag.device.bytes), Int64(bitPattern: tag.seq),
-                    ])
+                if try rosterUnsettled(game) {
+                    unsettled.insert(game.entity)
+                } else {
+                    try cancelInRoster(game: game, player: player, observed: observed)
                 }
             case .score(let game, let player, let hole, let entry):
                 try db.cachedStatement(
@@ -189,6 +184,28 @@ struct Materializer {
             }
         }
         try rederiveGroups(unsettled)
+    }
+
+    /// A roster add, tagged with its op (`device`: its slot).
+    func addToRoster(game: GameID, player: PlayerID, device: Data, seq: Int64) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO roster_add (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [space, Data(game.bytes), Data(player.bytes), device, seq])
+    }
+
+    /// A roster remove: the adds it observed cancelled.
+    func cancelInRoster(game: GameID, player: PlayerID, observed: [OpID]) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT OR IGNORE INTO roster_cancel (space, game, player, device, seq) VALUES (?, ?, ?, ?, ?)
+                """)
+        for tag in observed {
+            try statement.execute(arguments: [
+                space, Data(game.bytes), Data(player.bytes), Data(tag.device.bytes), Int64(bitPattern: tag.seq),
+            ])
+        }
     }
 
     /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order, then

@@ -158,13 +158,14 @@ struct CommitteeRuleTests {
         try day.forger.edit([.set(friendly, fields: GameRecord.fields(course: course, tee: "Yellow", createdAt: 1))])
         // The draw: a group bound to the competition, Kim marking Pat.
         day.creator.clock += 3_000
-        try day.creator.edit([
+        let draw = try day.creator.edit([
             .set(
                 group,
                 fields: GameRecord.fields(course: course, tee: "White", createdAt: 2).merging([
                     "competition": .bytes(medal), "group": .text("1"), GameRecord.markerField(pat): .bytes(kim.bytes),
                 ]) { $1 }),
             .set(friendly, fields: ["competition": .bytes(medal)]),
+            .rosterAdd(game: group, player: pat), .rosterAdd(game: group, player: kim),
         ])
         // Pat, on no committee: takes his group out, marks himself by his friend, finishes and deletes it, moves to
         // the yellow tee, binds a game of his own to the competition; and leaves a track mark, which is his to leave.
@@ -179,6 +180,7 @@ struct CommitteeRuleTests {
                     "deleted": .integer(1), "tee": .text("Yellow"), track: .bytes([1, 2, 3]),
                 ]),
             .set(friendly, fields: ["finished": .integer(1)]),
+            .rosterRemove(game: group, player: kim, observed: [draw.id]), .rosterAdd(game: group, player: entity(9)),
             .set(
                 own,
                 fields: GameRecord.fields(course: course, tee: "Red", createdAt: 3).merging(["competition": .bytes(medal)]) { $1 }
@@ -186,7 +188,10 @@ struct CommitteeRuleTests {
         ])
         // Mia, named to the committee, changes Pat's marker.
         day.member.clock += 6_000
-        try day.member.edit([.set(group, fields: [GameRecord.markerField(pat): .bytes((entity(7) as PlayerID).bytes)])])
+        try day.member.edit([
+            .set(group, fields: [GameRecord.markerField(pat): .bytes((entity(7) as PlayerID).bytes)]),
+            .rosterAdd(game: group, player: entity(7)),
+        ])
         let sources = [try self.own(day.creator), try self.own(day.member), try self.own(day.forger)]
         let hashes = try inEveryOrder(sources, day) { store, order in
             let held = GameRecord(id: group, fields: try game(store, day, group))
@@ -196,6 +201,9 @@ struct CommitteeRuleTests {
                 !held.finished && !held.deleted && held.tee == "White",
                 "Pat's finish, deletion and tee do not count (order \(order))")
             #expect(try game(store, day, group)[track] == .bytes([1, 2, 3]), "Pat's track mark counts (order \(order))")
+            #expect(
+                try Set(store.roster(day.creator.space.id, game: group)) == [pat, kim, entity(7)],
+                "Kim stays in the group, Pat's friend is not added, Mia's player is (order \(order))")
             let bound = GameRecord(id: friendly, fields: try game(store, day, friendly))
             #expect(bound.competition == day.medal && bound.tee == "Yellow", "Pat's game, bound (order \(order))")
             #expect(!bound.finished, "Pat's finish after the binding does not count (order \(order))")
