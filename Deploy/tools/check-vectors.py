@@ -528,6 +528,12 @@ def decode_message(data):
         m["name"] = r.string8(0, 255, "space name")
         m["earlierKeys"] = [r.take(32) for _ in range(r.u8())]
         name = "welcome"
+    elif kind == 0x08:
+        # Version 2: one op of the sender's own device, its compact form less the device (the session's peer).
+        m["body"] = r.take(len(data) - 1)
+        if len(m["body"]) < 9:
+            raise Refused("a live op shorter than its version and seq")
+        name = "live"
     else:
         raise Refused(f"unknown message type 0x{kind:02x}")
     r.end()
@@ -553,12 +559,26 @@ def encode_message(name, m):
         return u8(0x06) + m["digest"]
     if name == "welcome":
         return u8(0x07) + m["spaceKey"] + string8(m["name"]) + u8(len(m["earlierKeys"])) + b"".join(m["earlierKeys"])
+    if name == "live":
+        return u8(0x08) + m["body"]
     raise ValueError(name)
+
+
+def live_body(op):
+    """A live message's op: the compact form less the device."""
+    c = compact(op)
+    return c[0:1] + c[33:]
+
+
+def from_live(body, device):
+    """The compact op a live message carries, its device the session's peer's."""
+    return body[0:1] + device + body[1:]
 
 
 # --- Handshake (wire, "Handshake") -------------------------------------------------------------------
 
-VERSION = 1
+VERSION = 1  # what the handshake vectors' message 1 offers
+VERSIONS = (1, 2)  # what a responder of this version answers
 
 
 def handshake_key(space_key, space):
@@ -581,7 +601,7 @@ def responder_reads_message1(frame, hk):
     """The responder's steps on a first frame, for one handshake key: returns e_i or refuses."""
     if len(frame) < 4 or frame[:3] != b"CDY":
         raise Refused("not a caddie handshake")
-    if frame[3] != VERSION:
+    if frame[3] not in VERSIONS:
         raise Refused(f"version refusal: the peer speaks version {frame[3]}")
     if len(frame) != 68:
         raise Refused("message 1 length")
@@ -1367,7 +1387,7 @@ def wire_examples():
 
 
 MESSAGE_FIELDS = {"vector": ["entries", "flags"], "ops": ["batch", "flags", "ops", "restores"], "ack": ["applied", "batch"],
-                  "done": [], "close": ["reason", "text"], "digest": ["of"]}
+                  "done": [], "close": ["reason", "text"], "digest": ["of"], "live": ["body", "restores"]}
 
 
 def check_messages_file(f, run):
@@ -1385,9 +1405,13 @@ def check_messages_file(f, run):
             name, decoded = decode_message(data)
             v.same(name, kind, "message type")
             v.rebuilt(encode_message(name, decoded), data, "message re-encoded from its decoded fields")
-            v.refuses(decode_message, data + b"\x00", "the message with a trailing byte")
-            if len(data) > 1:
-                v.refuses(decode_message, data[:-1], "the message cut short by one byte")
+            if kind == "live":
+                # The op runs to the frame's end: no trailing byte to refuse, but a body too short to hold a seq.
+                v.refuses(decode_message, data[:9], "a live op of 8 bytes")
+            else:
+                v.refuses(decode_message, data + b"\x00", "the message with a trailing byte")
+                if len(data) > 1:
+                    v.refuses(decode_message, data[:-1], "the message cut short by one byte")
             if kind == "vector":
                 want = [(bytes.fromhex(e["device"]), e["seq"], bytes.fromhex(e["head"])) for e in fields["entries"]]
                 v.same((decoded["flags"], decoded["entries"]), (fields["flags"], want), "flags and entries")
@@ -1417,6 +1441,16 @@ def check_messages_file(f, run):
                     v.check(op_signature_verifies(restored), f"restored op {seq} verifies")
                     prev = blake2b256(restored)
                 v.refuses(decode_message, data[:5] + b"\x02" + data[6:], "an ops message with flags 2")
+            elif kind == "live":
+                # wire.md, "0x08 live": the op of op-v1.json it names, with the device, space and prev restored.
+                seq = fields["restores"]
+                v.same(decoded["body"], bytes.fromhex(fields["body"]), "the live op")
+                v.same(decoded["body"], live_body(ops[seq][0]), f"op {seq} less its space, device and prev")
+                device = ed25519_public(b"\x22" * 32)
+                restored = restore(from_live(decoded["body"], device), space, ops[seq - 1][1] if seq > 1 else ZERO32)
+                v.rebuilt(ops[seq][0], restored, f"op {seq} restored from the session's peer, space and prev")
+                v.check(op_signature_verifies(restored), f"restored op {seq} verifies")
+                v.check(len(data) + 4 + 16 <= 132, f"a live score edit takes {len(data) + 20} bytes on the wire")
             elif kind == "ack":
                 v.same((decoded["batch"], decoded["applied"]), (fields["batch"], fields["applied"]), "batch and applied")
             elif kind == "close":
@@ -1435,7 +1469,7 @@ def check_messages_file(f, run):
         v.check(len(rows) >= 7 and len(blocks) >= 3, f"wire.md's Examples: {len(rows)} rows, {len(blocks)} blocks")
         for name, data in rows.items():
             if name.startswith("version refusal"):
-                v.same(data, b"CDY\xff\x01", "the version refusal")
+                v.same(data, b"CDY\xff\x02", "the version refusal: the newest version the responder speaks")
                 continue
             v.check(data in have, f"the example {name!r} is a vector")
         for data in blocks:

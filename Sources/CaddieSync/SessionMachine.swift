@@ -110,6 +110,9 @@ struct SessionMachine {
     var hosted: Set<PublicKey> = []
     /// The devices whose ops this node is the origin of: its own and the phones it hosts.
     var origin: Set<PublicKey> { hosted.union([ownDevice]) }
+    /// Whether a live push of one of this device's own ops goes as a `live` message: the session agreed on protocol
+    /// version 2 or later (set by the session after the handshake; a one-shot session never does).
+    var liveMessages = false
 
     /// What this side knows the peer holds.
     private(set) var peerKnown = VersionVector()
@@ -285,6 +288,10 @@ struct SessionMachine {
             return [.finish]
         case .welcome:
             throw WireError.unexpected("a welcome on a member's session")
+        case .live(let bytes):
+            // The op of the peer's own device, as a batch of one that asks no ack.
+            guard let peer else { throw WireError.unexpected("a live op before the session began") }
+            return try received(.ops(batch: 0, ack: false, [WireOp.fromLive(bytes, device: peer)]), now: now)
         }
     }
 
@@ -460,10 +467,13 @@ struct SessionMachine {
         for op in ops where peerKnown[op.id.device] < op.id.seq { peerKnown.entries[op.id.device] = op.id.seq }
         sent += ops.count
         lastOpsActivity = now
-        return [
-            .pace(.moving), .send(.ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) })),
-            .fetchOps(after: peerKnown, onlyDevices: onlyDevices),
-        ]
+        let message: WireMessage =
+            if liveMessages, !oneShot, ops.count == 1, ops[0].id.device == ownDevice, let live = WireOp.live(ops[0].bytes) {
+                .live(live)
+            } else {
+                .ops(batch: nextBatch(), ack: oneShot, ops.map { .compacting($0.bytes) })
+            }
+        return [.pace(.moving), .send(message), .fetchOps(after: peerKnown, onlyDevices: onlyDevices)]
     }
 
     /// A received batch was applied; `applied` are the ops that were new here, and `fresh` the devices among

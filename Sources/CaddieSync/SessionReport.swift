@@ -29,6 +29,8 @@ public struct SessionReport: Sendable {
     public var notRecognised = false
     /// The reason given, when one side refused the other.
     public var refusal: String?
+    /// The version the peer speaks, when it refused the one this side offered (a dialler then offers that one).
+    public var peerVersion: UInt8?
 }
 
 /// The inviting device's answer to a redeemed invite.

@@ -155,14 +155,16 @@ public final class SyncNode: Sendable {
     }
 
     /// The TXT strings this node advertises: protocol version, node id, and per space a hint that only
-    /// holders of that space's key can recognise (no person and no space in the clear).
+    /// holders of that space's key can recognise (no person and no space in the clear). The version is the oldest
+    /// this node answers (1), so that nodes of every version since see each other; a dialler offers its newest and
+    /// learns in the handshake whether the other speaks it.
     public func advertTXT() -> [String] {
         var hints = allSpaceKeys().map { Self.hint(space: $0.0, key: $0.1, node: nodeID) }
         // Padded with decoys to a multiple of four (at least four), so the advert does not tell a stranger how
         // many spaces this device holds. Decoys are random per node id and look like any other keyed hint.
         let padded = max(4, (hints.count + 3) / 4 * 4)
         hints += decoyHints.prefix(padded - hints.count)
-        return ["v=\(Handshake.version)", "id=\(Hex.encode(nodeID))"]
+        return ["v=\(Handshake.oldest)", "id=\(Hex.encode(nodeID))"]
             + hints.sorted { Hex.encode($0) < Hex.encode($1) }.enumerated().map { "h\($0.offset)=\(Hex.encode($0.element))" }
     }
 
@@ -176,7 +178,8 @@ public final class SyncNode: Sendable {
 
     /// The spaces a sighted node shares with this one, by its TXT hints.
     func sharedSpaces(_ sighting: PeerSighting) -> [SpaceID] {
-        guard sighting.txt["v"] == "\(Handshake.version)", let id = sighting.txt["id"].flatMap(Hex.decode), id.count == 8,
+        guard let version = sighting.txt["v"].flatMap(UInt8.init), (Handshake.oldest...Handshake.version).contains(version),
+            let id = sighting.txt["id"].flatMap(Hex.decode), id.count == 8,
             id != nodeID
         else { return [] }
         let hints = Set(sighting.txt.filter { $0.key.hasPrefix("h") }.compactMap { Hex.decode($0.value) })
@@ -367,6 +370,9 @@ public final class SyncNode: Sendable {
         // A peer that has not yet heard of a new key answers only an older one: after a handshake it could not
         // open, the next dial tries the next older key.
         var keyIndex = 0
+        // A live session offers the newest protocol version; a peer that refuses it (an older node) is offered the
+        // version it names at once, and from then on.
+        var offer = SyncSession.newestVersion
         while !Task.isCancelled, stillWanted() {
             var failure: String?
             var refused = false
@@ -379,8 +385,15 @@ public final class SyncNode: Sendable {
                 guard !keys.isEmpty else { throw SyncError.refused("no key for space \(space.short)") }
                 var session = SyncSession(
                     node: self, role: .initiator(space: space, spaceKey: keys[keyIndex % keys.count]),
-                    address: "\(host):\(port)", foundBy: foundBy, oneShot: false, logger: logger)
+                    address: "\(host):\(port)", foundBy: foundBy, oneShot: false, offer: offer, logger: logger)
                 let report = await session.run(channel)
+                if let older = report.peerVersion, older < offer, older >= Handshake.oldest {
+                    logger.info(
+                        "the peer speaks an older protocol version: dialling again with it",
+                        metadata: ["peer.address": "\(host):\(port)", "version": "\(older)"])
+                    offer = older
+                    continue
+                }
                 handshook = report.peer != nil
                 failure = report.failure ?? report.ending
                 keyIndex = report.notRecognised ? keyIndex + 1 : 0

@@ -35,6 +35,8 @@ struct SyncSession {
     let address: String
     let foundBy: String
     let oneShot: Bool
+    /// The protocol version this side offers when it dials (``Handshake/oldest`` unless the dialler says otherwise).
+    let offer: UInt8
     var logger: Logger
 
     var session: EstablishedSession?
@@ -56,12 +58,16 @@ struct SyncSession {
     /// this moves).
     private(set) var branchesSeen = 0
 
-    init(node: SyncNode, role: Role, address: String, foundBy: String, oneShot: Bool, logger: Logger) {
+    init(
+        node: SyncNode, role: Role, address: String, foundBy: String, oneShot: Bool, offer: UInt8 = Handshake.oldest,
+        logger: Logger
+    ) {
         self.node = node
         self.role = role
         self.address = address
         self.foundBy = foundBy
         self.oneShot = oneShot
+        self.offer = offer
         self.logger = logger
         self.logger[metadataKey: "peer.address"] = "\(address)"
         machine = SessionMachine(
@@ -100,6 +106,7 @@ struct SyncSession {
                     let established = try await handshake(&iterator, budget, outbound)
                     timeout.cancel()
                     session = established
+                    machine.liveMessages = !oneShot && established.version >= 2
                     if case .initiator(_, let spaceKey) = role {
                         keyCheck = Membership.keyCheck(spaceKey)
                     } else {
@@ -124,7 +131,7 @@ struct SyncSession {
                         try await send(.close(.revoked, refusal), outbound)
                         throw SyncError.refused(refusal)
                     }
-                    logger.info("session established")
+                    logger.info("session established", metadata: ["protocol": "\(established.version)"])
                     await node.keySeen(established.peer, in: established.space, keyCheck: keyCheck)
                     if let incomingID { node.proven(incomingID) }
                     let dialled = if case .initiator = role { !oneShot } else { false }
@@ -159,6 +166,7 @@ struct SyncSession {
             report.refused = Self.isRefusal(error)
             report.notRecognised = (error as? WireError) == .notAMember
             if case SyncError.refused(let text) = error { report.refusal = text }
+            if case WireError.version(let peer) = error { report.peerVersion = peer }
         }
         if report.failure == nil { report = currentReport }
         if !Task.isCancelled, report.peer != nil || report.failure != nil {
@@ -241,7 +249,7 @@ struct SyncSession {
         switch role {
         case .initiator(let space, let spaceKey):
             return try await initiate(
-                HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials),
+                HandshakeInitiator(space: space, spaceKey: spaceKey, credentials: node.credentials, version: offer),
                 &events, budget, outbound)
         case .redeemer(let space, let secret, _):
             return try await initiate(
@@ -250,7 +258,7 @@ struct SyncSession {
         case .responder:
             var machine = HandshakeResponder(
                 spaces: node.allSpaceKeys(), invites: node.openInvites(),
-                credentials: node.credentials)
+                credentials: node.credentials, newest: Self.newestVersion)
             while true {
                 guard let frame = try await nextFrame(&events, budget) else { throw SyncError.closedDuringHandshake }
                 switch machine.receive(frame) {
@@ -439,6 +447,14 @@ struct SyncSession {
             ProcessInfo.processInfo.environment["CADDIE_SILENCE_SECONDS"].flatMap(UInt64.init)
             ?? SessionMachine.silenceLimitSeconds
         return max(SessionMachine.silenceLimitSeconds, min(value, 3600))
+    }()
+
+    /// The newest protocol version this node speaks: ``Handshake/version``, or `CADDIE_PROTOCOL_VERSION` (1...2), which
+    /// makes a node answer and offer that version at most, as a node of that version would (the test of mixed
+    /// versions runs one so).
+    static let newestVersion: UInt8 = {
+        let value = ProcessInfo.processInfo.environment["CADDIE_PROTOCOL_VERSION"].flatMap(UInt8.init) ?? Handshake.version
+        return max(Handshake.oldest, min(value, Handshake.version))
     }()
 
     static let sendTimeoutSeconds: Int64 = {

@@ -3,8 +3,13 @@ import CaddieCrypto
 
 /// Constants and key schedule of the sync handshake (Protocol/wire.md, "Handshake").
 public enum Handshake {
-    /// The protocol version this build speaks.
-    public static let version: UInt8 = 1
+    /// The newest protocol version this build speaks, the one it offers when it dials for a live session. Version 2
+    /// adds the `live` message (one of the sender's own ops, pushed as it is made, in 131 bytes on the wire instead
+    /// of 173); everything else is version 1's.
+    public static let version: UInt8 = 2
+    /// The oldest version this build speaks: it answers a node that offers it, and offers it itself to a node that
+    /// refused the newer one, and for a one-shot session (which sends no live message).
+    public static let oldest: UInt8 = 1
     /// The magic that opens message 1.
     public static let magic: [UInt8] = Array("CDY".utf8)
     /// Length of message 1: magic, version, ephemeral key, tag.
@@ -157,4 +162,6 @@ public struct EstablishedSession: Sendable {
     public var invite: [UInt8]? = nil
     /// The check (Membership.keyCheck) of the space key the session was opened with (responder side).
     public var keyCheck: [UInt8]? = nil
+    /// The protocol version the two sides agreed on: the one the initiator offered (and the responder accepted).
+    public var version: UInt8 = Handshake.oldest
 }

@@ -18,13 +18,19 @@ public struct HandshakeInitiator: Sendable {
     private let hk: [UInt8]
     private let credentials: DeviceCredentials
     private let ephemeral: EphemeralKey
+    /// The protocol version this side offers (``Handshake/oldest`` ... ``Handshake/version``).
+    private let version: UInt8
     private var state = State.idle
 
-    /// Prepares a handshake for `space`.
-    public init(space: SpaceID, spaceKey: [UInt8], credentials: DeviceCredentials, ephemeral: EphemeralKey = .generate()) {
+    /// Prepares a handshake for `space`, offering `version`.
+    public init(
+        space: SpaceID, spaceKey: [UInt8], credentials: DeviceCredentials, version: UInt8 = Handshake.oldest,
+        ephemeral: EphemeralKey = .generate()
+    ) {
         self.space = space
         hk = Handshake.handshakeKey(space: space, spaceKey: spaceKey)
         self.credentials = credentials
+        self.version = version
         self.ephemeral = ephemeral
     }
 
@@ -36,14 +42,15 @@ public struct HandshakeInitiator: Sendable {
         self.space = space
         hk = Handshake.inviteKey(space: space, secret: inviteSecret)
         self.credentials = credentials
+        version = Handshake.oldest
         self.ephemeral = ephemeral
     }
 
     /// Message 1: magic, version, ephemeral key, and the tag under the space's handshake key.
     public mutating func start() -> [UInt8] {
         state = .awaitingMessage2
-        return Handshake.magic + [Handshake.version] + ephemeral.publicKey
-            + Handshake.tag1(hk, version: Handshake.version, ephemeral: ephemeral.publicKey)
+        return Handshake.magic + [version] + ephemeral.publicKey
+            + Handshake.tag1(hk, version: version, ephemeral: ephemeral.publicKey)
     }
 
     /// Handles the responder's reply.
@@ -84,7 +91,7 @@ public struct HandshakeInitiator: Sendable {
             send: message3,
             EstablishedSession(
                 space: space, peer: peer,
-                cipher: SessionCipher(send: keys.initiatorToResponder, receive: keys.responderToInitiator)))
+                cipher: SessionCipher(send: keys.initiatorToResponder, receive: keys.responderToInitiator), version: version))
     }
 }
 
@@ -102,13 +109,15 @@ public struct HandshakeResponder: Sendable {
         case fail(WireError)
     }
 
+    /// The newest version this side answers.
+    private let newest: UInt8
     private enum State {
         case awaitingMessage1
         /// Answered a message 1 made for no space held here; whatever comes next fails.
         case decoy
         case awaitingMessage3(
             space: SpaceID, invite: [UInt8]?, check: [UInt8]?, keys: Handshake.Keys, initiator: [UInt8],
-            responder: [UInt8])
+            responder: [UInt8], version: UInt8)
         case done
     }
 
@@ -137,10 +146,12 @@ public struct HandshakeResponder: Sendable {
     private var state = State.awaitingMessage1
 
     /// Prepares to answer for any of `spaces` (id and key), and for the redemption of any of `invites`.
+    /// `newest`: the newest version this side answers (a node of an older version answers only its own).
     public init(
         spaces: [(SpaceID, [UInt8])], invites: [OpenInvite] = [], credentials: DeviceCredentials,
-        ephemeral: EphemeralKey = .generate()
+        newest: UInt8 = Handshake.version, ephemeral: EphemeralKey = .generate()
     ) {
+        self.newest = newest
         self.spaces =
             spaces.map { ($0.0, Handshake.handshakeKey(space: $0.0, spaceKey: $0.1), nil, Membership.keyCheck($0.1)) }
             + invites.map { ($0.space, Handshake.inviteKey(space: $0.space, secret: $0.secret), $0.id, nil) }
@@ -156,8 +167,8 @@ public struct HandshakeResponder: Sendable {
             guard frame.count >= 4, Array(frame.prefix(3)) == Handshake.magic else {
                 return .fail(.malformedHandshake("not a caddie handshake"))
             }
-            guard frame[3] == Handshake.version else {
-                return .sendAndClose(Handshake.magic + [0xFF, Handshake.version], .version(peer: frame[3]))
+            guard (Handshake.oldest...newest).contains(frame[3]) else {
+                return .sendAndClose(Handshake.magic + [0xFF, newest], .version(peer: frame[3]))
             }
             guard frame.count == Handshake.message1Length else { return .fail(.malformedHandshake("message 1 length")) }
             let initiator = Array(frame[4..<36])
@@ -188,7 +199,7 @@ public struct HandshakeResponder: Sendable {
                     space: space, initiator: initiator, responder: ephemeral.publicKey))
             state = .awaitingMessage3(
                 space: space, invite: invite, check: check, keys: keys, initiator: initiator,
-                responder: ephemeral.publicKey)
+                responder: ephemeral.publicKey, version: frame[3])
             return .send(
                 ephemeral.publicKey
                     + AEAD.seal(
@@ -197,7 +208,7 @@ public struct HandshakeResponder: Sendable {
         case .decoy:
             state = .done
             return .fail(.notAMember)
-        case .awaitingMessage3(let space, let invite, let check, let keys, let initiator, let responder):
+        case .awaitingMessage3(let space, let invite, let check, let keys, let initiator, let responder, let version):
             state = .done
             guard let block = AEAD.open(frame, key: keys.message3, nonce: AEAD.nonce(0), associated: initiator + responder)
             else { return .fail(.badFrame) }
@@ -211,7 +222,7 @@ public struct HandshakeResponder: Sendable {
                     EstablishedSession(
                         space: space, peer: peer,
                         cipher: SessionCipher(send: keys.responderToInitiator, receive: keys.initiatorToResponder),
-                        invite: invite, keyCheck: check))
+                        invite: invite, keyCheck: check, version: version))
             } catch {
                 return .fail(error)
             }

@@ -23,7 +23,8 @@ public enum WireError: Error, Equatable, Sendable, CustomStringConvertible {
         case .frameSize(let length): "frame of \(length) bytes is outside 1...\(FrameDecoder.maxFrame)"
         case .malformedHandshake(let text): "malformed handshake: \(text)"
         case .version(let peer):
-            "the peer speaks protocol version \(peer); this caddie speaks version \(Handshake.version): upgrade the older one"
+            "the peer speaks protocol version \(peer); this caddie speaks versions \(Handshake.oldest) to \(Handshake.version): "
+                + "upgrade the older one"
         case .notAMember: "the peer does not hold this space's key (not a member, or not a caddie node)"
         case .badIdentity(let text): "the peer's identity does not verify: \(text)"
         case .badFrame: "a frame failed authentication (altered, replayed, reordered or truncated)"

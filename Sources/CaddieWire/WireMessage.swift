@@ -20,6 +20,9 @@ public enum WireMessage: Equatable, Sendable {
     /// The inviting device's answer to a redeemed invite: the space key and the space's name. Sent only on a
     /// session opened with an invite's key, as its one message; the session then ends.
     case welcome(spaceKey: [UInt8], name: String, earlierKeys: [[UInt8]] = [])
+    /// One op of the sender's own device, pushed live on a session of protocol version 2 (never sent on an older
+    /// one): its compact form less the device, which is the session's peer's (``WireOp/live(_:)``). It asks no ack.
+    case live([UInt8])
 
     /// Most ops in one batch.
     public static let maxBatchOps = 1000
@@ -97,6 +100,9 @@ public enum WireMessage: Equatable, Sendable {
             let sent = earlier.prefix(255).filter { $0.count == 32 }
             writer.u8(UInt8(sent.count))
             for key in sent { writer.raw(key) }
+        case .live(let bytes):
+            writer.u8(0x08)
+            writer.raw(bytes)
         }
         return writer.bytes
     }
@@ -144,6 +150,13 @@ public enum WireMessage: Equatable, Sendable {
                 var earlier: [[UInt8]] = []
                 for _ in 0..<Int(try reader.u8("earlier key count")) { earlier.append(try reader.raw(32, "earlier key")) }
                 self = .welcome(spaceKey: key, name: name, earlierKeys: earlier)
+            case 0x08:
+                // The rest of the message is the op: its form's version, seq and more (Protocol/wire.md, "live").
+                let bytes = try reader.raw(bytes.count - 1, "live op")
+                guard bytes.count >= WireOp.liveMinimum else {
+                    throw WireError.malformedMessage("a live op of \(bytes.count) bytes")
+                }
+                self = .live(bytes)
             case let type:
                 throw WireError.malformedMessage("unknown message type 0x\(String(type, radix: 16))")
             }
@@ -169,6 +182,21 @@ public enum WireOp: Equatable, Sendable {
         guard bytes.count > 89, bytes.count - 48 <= Int(UInt16.max) else { return .full(bytes) }
         return .compact([bytes[0]] + bytes[17..<57] + bytes[89...])
     }
+
+    /// The bytes of a live message's op: the compact form less the device (offset 1, 32 bytes), which the receiver
+    /// restores from the session's peer; nil for an op too short to have a compact form.
+    public static func live(_ bytes: [UInt8]) -> [UInt8]? {
+        guard case .compact(let compact) = compacting(bytes) else { return nil }
+        return [compact[0]] + compact[33...]
+    }
+
+    /// The compact op a live message carries, its device the session's peer.
+    public static func fromLive(_ bytes: [UInt8], device: PublicKey) -> WireOp {
+        .compact([bytes[0]] + device.bytes + bytes[1...])
+    }
+
+    /// The fewest bytes a live message's op has: the form's version and the seq.
+    public static let liveMinimum = 9
 
     /// The device and seq a compact op names (at its offsets 1 and 33).
     public var id: OpID? {

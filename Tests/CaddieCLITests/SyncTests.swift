@@ -31,6 +31,40 @@ struct SyncTests {
         #expect(peers.count >= 3)
     }
 
+    @Test(
+        "a node of protocol version 1 and nodes of version 2 sync live: a dialler refused version 2 offers 1 at once; two version-2 nodes agree on 2"
+    )
+    func mixedVersions() throws {
+        let (homes, game, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let logs = homes.prefix(3).map { $0.home.appendingPathComponent("serve.log") }
+        // Ana's node answers and offers version 1 only, as a node of that version does.
+        let older = try NodeProcess(homes[0], environment: ["CADDIE_PROTOCOL_VERSION": "1", "CADDIE_LOG": "info"], log: logs[0])
+        defer { older.stop() }
+        let ben = try NodeProcess(homes[1], peers: [older.port], environment: ["CADDIE_LOG": "info"], log: logs[1])
+        defer { ben.stop() }
+        let cal = try NodeProcess(
+            homes[2], peers: [older.port, ben.port], environment: ["CADDIE_LOG": "info"], log: logs[2])
+        defer { cal.stop() }
+        // An edit on each home reaches the other two, while they run.
+        for (index, hole) in [(0, "1"), (1, "2"), (2, "3")] {
+            try homes[index].ok(["score", game, "Ben", hole, "5"])
+            let target = try homes[index].stateHash()
+            #expect(
+                try eventually(within: 60) { try homes.prefix(3).allSatisfy { try $0.stateHash() == target } },
+                "hole \(hole) from home \(index) did not reach the others")
+        }
+        let text = logs.map { (try? String(contentsOf: $0, encoding: .utf8)) ?? "" }
+        #expect(
+            text[1].contains("the peer speaks an older protocol version: dialling again with it"),
+            "Ben's node fell back to version 1 for Ana's: \(text[1].suffix(2000))")
+        #expect(!text[0].contains("protocol=2"), "Ana's node never speaks version 2")
+        #expect(text[0].contains("protocol=1"), "Ana's node's sessions are of version 1: \(text[0].suffix(2000))")
+        #expect(
+            text[1].contains("protocol=2") && text[2].contains("protocol=2"),
+            "Ben's and Cal's nodes agree on version 2 between them: \(text[2].suffix(2000))")
+    }
+
     @Test("two phones that reach each other only through a hub see each other's edits (the hub relays at once)")
     func hubRelaysAtOnce() throws {
         let (homes, game, _) = try RoundTests.foursome()

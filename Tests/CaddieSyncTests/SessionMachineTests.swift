@@ -332,6 +332,39 @@ struct SessionMachineTests {
         #expect(machine.received == 3)
     }
 
+    @Test(
+        "on a version-2 session one op of this device's own goes as a live message without its device; the peer's is applied as a batch of one"
+    )
+    func liveMessages() throws {
+        var node = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = node.start(peer: Self.peer)
+        let mine = Self.ops(Self.own, 4...4)
+        // Version 1 (an older peer): the batch, as before.
+        let before = node.fetched(mine, onlyDevices: [Self.own], now: 1)
+        #expect(
+            before.contains { if case .send(.ops(_, false, [WireOp.compacting(mine[0].bytes)])) = $0 { true } else { false } })
+        node.liveMessages = true
+        let live = try #require(WireOp.live(Self.op(Self.own, 5)))
+        #expect(node.fetched(Self.ops(Self.own, 5...5), onlyDevices: [Self.own], now: 2).contains(.send(.live(live))))
+        #expect(live.count == Self.op(Self.own, 5).count - 16 - 32 - 32, "no space, no prev, no device")
+        // Two ops, or another device's (a hosted phone's), go as a batch.
+        #expect(
+            !node.fetched(Self.ops(Self.own, 6...7), onlyDevices: nil, now: 3).contains {
+                if case .send(.live) = $0 { true } else { false }
+            })
+        #expect(
+            !node.fetched(Self.ops(Self.third, 1...1), onlyDevices: nil, now: 4).contains {
+                if case .send(.live) = $0 { true } else { false }
+            })
+        // The peer's live op: its device restored from the session's peer.
+        let theirs = try #require(WireOp.live(Self.op(Self.peer, 9)))
+        let applied = try node.received(.live(theirs), now: 5)
+        #expect(applied.contains(.apply(batch: 0, wantsAck: false, [WireOp.compacting(Self.op(Self.peer, 9))])))
+        // Before the session began (no peer), a live op is a protocol error.
+        var fresh = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        #expect(throws: WireError.self) { try fresh.received(.live(theirs), now: 0) }
+    }
+
     @Test("a peer whose vector set wantAll (no other session) gets every device's ops relayed at once; others only this device's")
     func relaysToALonePeer() throws {
         var hub = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)

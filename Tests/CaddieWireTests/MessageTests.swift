@@ -45,6 +45,7 @@ struct MessageTests {
             .close(.inviteRefused, "this invite was already used"),
             .welcome(spaceKey: [UInt8](repeating: 5, count: 32), name: "Saturday foursome"),
             .welcome(spaceKey: [UInt8](repeating: 5, count: 32), name: "Club", earlierKeys: [[UInt8](repeating: 6, count: 32)]),
+            .live([1, 0, 0, 0, 0, 0, 0, 0, 9, 5, 5]),
         ]
         for message in messages { #expect(try WireMessage(decoding: message.encoded) == message) }
     }
@@ -55,7 +56,7 @@ struct MessageTests {
             [UInt8]([]), [0x09], [0x01, 0x00], [0x01, 0x02, 0x00, 0x00], [0x06, 1, 2], [0x02, 0, 0, 0, 1, 0, 1, 7], [0x03, 0, 0],
             [0x04, 0], [0x05, 2, 0, 5, 65],
             [0x07] + [UInt8](repeating: 5, count: 31), [0x07] + [UInt8](repeating: 5, count: 32) + [3, 65],
-            [0x07] + [UInt8](repeating: 5, count: 32) + [1, 65, 1],
+            [0x07] + [UInt8](repeating: 5, count: 32) + [1, 65, 1], [0x08], [0x08] + [UInt8](repeating: 1, count: 8),
         ])
     func malformed(bytes: [UInt8]) {
         #expect(throws: WireError.self) { try WireMessage(decoding: bytes) }
@@ -81,7 +82,7 @@ struct MessageTests {
         #expect(compact.restore(space: space, prev: .zero) != bytes)
     }
 
-    @Test("a score edit costs under 200 bytes on the wire, signature included")
+    @Test("a score edit costs under 200 bytes on the wire, signature included; 131 as a version-2 live message")
     func wireBudget() throws {
         let key = SigningKey.generate()
         let space = SpaceID(unchecked: [UInt8](repeating: 1, count: 16))
@@ -98,6 +99,13 @@ struct MessageTests {
             batch: 1, ack: false, [.compacting(unsigned + key.sign(unsigned, context: SignedOp.signingContext))])
         let onWire = 4 + message.encoded.count + AEAD.overhead
         #expect(onWire < 200, "\(onWire) bytes")
+        let bytes = unsigned + key.sign(unsigned, context: SignedOp.signingContext)
+        let live = try #require(WireOp.live(bytes))
+        let liveOnWire = 4 + WireMessage.live(live).encoded.count + AEAD.overhead
+        #expect(liveOnWire == onWire - 42 && liveOnWire <= 132, "\(liveOnWire) bytes")
+        #expect(WireOp.fromLive(live, device: key.publicKey).restore(space: space, prev: .zero) == bytes)
+        let stranger = SigningKey.generate().publicKey
+        #expect(WireOp.fromLive(live, device: stranger).restore(space: space, prev: .zero) != bytes)
     }
 
     @Test("random and mutated frames never crash the decoders or the responder")

@@ -55,6 +55,11 @@ struct MessageVectorTests {
                 "ops: batch 2, ack asked, op 1 of op-v1 in full", .ops(batch: 2, ack: true, [.full(try bytes(1))]),
                 ["batch": 2, "flags": 1, "restores": [1], "ops": [form(.full(try bytes(1)))]]
             ),
+            (
+                "live (version 2): op 4 of op-v1, its device the session's peer",
+                .live(try #require(WireOp.live(try bytes(4)))),
+                ["restores": 4, "body": Hex.encode(try #require(WireOp.live(try bytes(4))))]
+            ),
             ("ack of batch 7, 500 applied", .ack(batch: 7, applied: 500), ["batch": 7, "applied": 500]),
             ("done", .done, [:]),
             ("close: finished", .close(.finished, "sync complete"), ["reason": 0, "text": "sync complete"]),
@@ -87,6 +92,7 @@ struct MessageVectorTests {
                 case .close: "close"
                 case .digest: "digest"
                 case .welcome: "welcome"
+                case .live: "live"
                 }
             vectors.append(["name": name, "message": kind, "fields": fields, "bytes": Hex.encode(encoded)])
         }
