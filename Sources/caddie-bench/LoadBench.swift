@@ -170,11 +170,20 @@ struct LoadBench {
             }
             let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
             let cpu = Self.cpuSeconds(pid: process.processIdentifier) - cpuBefore
+            // Every op a peer holds that its own device did not make came to it through the hub (each peer dials the
+            // hub alone): the ops the hub delivered.
+            var delivered = 0
+            for (index, store) in stores.enumerated() {
+                let own = try store.heads(invite.space).first { $0.device == devices[index].publicKey }.map { Int($0.seq) } ?? 0
+                delivered += try held(store) - own
+            }
             figures += [
                 ("loadPeers", Double(peers), "peers"), ("loadOps", Double(total), "ops"),
                 ("loadConvergeAfterBurstSeconds", converged, "s"),
                 ("loadHubCPUPercent", cpu / wall * 100, "% of one core"),
                 ("loadHubPeakMiB", Double(Self.peakKilobytes(pid: process.processIdentifier)) / 1024, "MiB"),
+                ("loadOpsDeliveredToPeers", Double(delivered), "ops"),
+                ("loadHubCPUMicrosecondsPerOpDelivered", cpu / Double(max(delivered, 1)) * 1e6, "us"),
             ]
             group.cancelAll()
         }
