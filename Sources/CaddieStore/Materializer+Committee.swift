@@ -163,6 +163,7 @@ extension Materializer {
     /// Works competitions' records out again from every op this node holds that wrote them, then the groups: the
     /// games in `games` and every game a write ever bound to one of the competitions.
     func settle(competitions: Set<EntityID>, games: Set<EntityID>) throws {
+        guard !competitions.isEmpty || !games.isEmpty else { return }
         var bound = games
         let held = try writes { change in
             switch change {

@@ -92,14 +92,17 @@ extension Materializer {
                 try db.execute(sql: "DELETE FROM \(table) WHERE space = ? AND game = ?", arguments: [space, Data(id.bytes)])
             }
             var bound: EntityID?
+            // Two changes of one op that write the binding: the first stands, as the record's upsert keeps it.
+            var boundBy: WriteOrder?
             for write in held[id] ?? [] {
                 let (hlc, device, seq) = (write.order.hlc, write.order.device, write.order.seq)
                 switch write.change {
                 case .set(_, _, let fields):
                     let counted = try countedGroup(fields, author: write.author, hlc: hlc, bound: bound)
                     try upsert(kind: .game, id: id, fields: counted, hlc: hlc, device: device, seq: seq)
-                    if let value = counted["competition"] {
+                    if let value = counted["competition"], boundBy.map({ !$0.sameOp(as: write.order) }) ?? true {
                         if case .bytes(let bytes) = value { bound = EntityID(bytes: bytes) } else { bound = nil }
+                        boundBy = write.order
                     }
                 case .rosterAdd(let game, let player):
                     if let bound, try !onCommittee(write.author, of: bound, at: hlc) { continue }

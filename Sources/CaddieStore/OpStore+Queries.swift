@@ -128,6 +128,17 @@ extension OpStore {
         }
     }
 
+    /// One member device's user and the name it joined under (nil: no such member), read without the space's other
+    /// members: a sync session asks it of its peer at every admission check.
+    public func member(_ space: SpaceID, device: PublicKey) throws(StoreError) -> (user: PublicKey, userName: String)? {
+        try read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT user, user_name FROM member WHERE space = ? AND device = ?",
+                arguments: [Data(space.bytes), Data(device.bytes)]
+            ).map { (PublicKey(unchecked: [UInt8]($0["user"] as Data)), $0["user_name"] as String) }
+        }
+    }
+
     /// The members of a space, with their user names and revocations.
     public func members(_ space: SpaceID) throws(StoreError) -> [MemberRecord] {
         try read { db in

@@ -290,6 +290,8 @@ struct SessionMachine {
             throw WireError.unexpected("a welcome on a member's session")
         case .live(let bytes):
             // The op of the peer's own device, as a batch of one that asks no ack.
+            // Only a session that agreed on version 2 carries one (a version-1 node refuses the type).
+            guard liveMessages else { throw WireError.unexpected("a live op on a session of protocol version 1") }
             guard let peer else { throw WireError.unexpected("a live op before the session began") }
             return try received(.ops(batch: 0, ack: false, [WireOp.fromLive(bytes, device: peer)]), now: now)
         }

@@ -136,8 +136,7 @@ extension SyncNode {
         // address) would sync with itself for ever.
         if peer.device == credentials.device.publicKey { return "this is this node itself: it does not sync with itself" }
         let store = self.store
-        let members = try await blocking { try store.members(space) }
-        if let member = members.first(where: { $0.device == peer.device }), member.user != peer.user {
+        if let member = try await blocking({ try store.member(space, device: peer.device) }), member.user != peer.user {
             return "this device (\(peer.device.short)) belongs to another user in this space"
         }
         // A removal also revokes the devices it lists: say which it was.

@@ -117,7 +117,7 @@ public final class SyncNode: Sendable {
         let store = self.store
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
         _ = try? await blocking {
-            let name = try store.members(space).first { $0.device == peer.device }?.userName ?? "?"
+            let name = try store.member(space, device: peer.device)?.userName ?? "?"
             try store.recordPeer(
                 PeerRecord(
                     space: space, device: peer.device, address: address, foundBy: foundBy,

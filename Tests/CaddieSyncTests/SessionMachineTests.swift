@@ -360,8 +360,12 @@ struct SessionMachineTests {
         let theirs = try #require(WireOp.live(Self.op(Self.peer, 9)))
         let applied = try node.received(.live(theirs), now: 5)
         #expect(applied.contains(.apply(batch: 0, wantsAck: false, [WireOp.compacting(Self.op(Self.peer, 9))])))
-        // Before the session began (no peer), a live op is a protocol error.
+        // On a session of version 1, or before the session began (no peer), a live op is a protocol error.
+        var older = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        _ = older.start(peer: Self.peer)
+        #expect(throws: WireError.self) { try older.received(.live(theirs), now: 0) }
         var fresh = SessionMachine(oneShot: false, ownDevice: Self.own, now: 0)
+        fresh.liveMessages = true
         #expect(throws: WireError.self) { try fresh.received(.live(theirs), now: 0) }
     }
 

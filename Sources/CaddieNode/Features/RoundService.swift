@@ -208,8 +208,10 @@ extension RoundService {
     /// but the competition's committee: every node takes such a write from the committee only
     /// (CaddieStore/Materializer+Groups.swift), so it is refused here by name rather than signed to no effect.
     func requireGroupCommittee(_ space: SpaceID, _ game: GameRecord) throws(NodeError) {
-        guard let competition = game.competition else { return }
-        try home.competitions.requireCommittee(try home.competitions.competition(space, competition), space: space)
+        // A binding whose competition has not arrived yet counts from anyone, as every node takes it then.
+        guard let competition = game.competition, let record = try? home.competitions.competition(space, competition)
+        else { return }
+        try home.competitions.requireCommittee(record, space: space)
     }
 
     /// Player and marker pairs checked against a game's roster: both must play, and nobody marks themselves.
@@ -271,8 +273,8 @@ extension RoundService {
     @discardableResult
     public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
-        try requireGroupCommittee(space, game)
         guard game.finished != finished else { return nil }
+        try requireGroupCommittee(space, game)
         return try append(
             space: space, keys: keys, changes: [.set(game.id, fields: ["finished": .integer(finished ? 1 : 0)])]
         ).id
