@@ -34,8 +34,8 @@ except ImportError:
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # How many vectors each file holds, as the specifications describe them (see the checks below).
-EXPECTED = {"op-v1.json": 18, "handshake-v1.json": 6, "membership-v1.json": 6, "messages-v1.json": 16, "card-v1.json": 1,
-            "Protocol/op-format.md": 1}
+EXPECTED = {"op-v1.json": 18, "handshake-v1.json": 6, "membership-v1.json": 6, "messages-v1.json": 17, "card-v1.json": 1,
+            "committee-v1.json": 3, "Protocol/op-format.md": 1}
 
 MAX_SEQ = 2**63 - 1  # seqs and hlcs must fit a signed 64-bit integer (op-format, "The op")
 ZERO32 = bytes(32)
@@ -1558,12 +1558,169 @@ def check_coverage(folder, run):
     run("every change and value tag of op-format.md", coverage)
 
 
+# --- committee-v1.json (op-format, "A competition record" and "A competition's group") ---------------------
+
+
+def owned_competition_id(owner, salt):
+    return keyed(salt, b"caddie-competition-owner-v1", owner)[:8]
+
+
+def committee_state(ops, users, competition, game):
+    """What a node holds of the competition, its group's game and the game's roster once it holds `ops` (decoded,
+    each with its device's user), by the committee's rule, worked out from the ops alone: their order in the list
+    does not matter."""
+    writes = []
+    for op in ops:
+        for index, (name, change) in enumerate(decode_payload(op["payload"])):
+            writes.append(((op["hlc"], op["device"], op["seq"], index), users.get(op["device"]), name, change))
+    writes.sort(key=lambda w: w[0])
+
+    def is_set(w, kind, entity):
+        return w[2] == "set" and w[3]["kind"] == kind and w[3]["entity"] == entity
+
+    def proves(w):
+        f, author = dict(w[3]["fields"]), w[1]
+        salt = f.get("ownerSalt", ("", b""))
+        return (author is not None and f.get("owner") == ("bytes", author) and salt[0] == "bytes"
+                and 16 <= len(salt[1]) <= 64 and owned_competition_id(author, salt[1]) == competition)
+
+    record = [w for w in writes if is_set(w, "competition", competition)]
+    creator = next((w[1] for w in record if proves(w)), None)
+    naming = {}
+    for w in record:
+        if creator is None or w[1] != creator:
+            continue
+        for name, value in w[3]["fields"]:
+            if name.startswith("committee.") and not (name in naming and naming[name][1][:3] == w[0][:3]):
+                naming[name] = (value, w[0])
+
+    def named(user, hlc):
+        held = naming.get("committee." + user[:8].hex())
+        return held is not None and held[0] == ("bytes", user) and held[1][0] <= hlc
+
+    def on_committee(author, named_competition, hlc):
+        if named_competition != competition or creator is None:
+            return True  # a competition whose creator is not held takes everyone's writes
+        return author is not None and (author == creator or named(author, hlc))
+
+    def lww(entries):
+        out = {}
+        for order, fields in entries:
+            for name, value in fields.items():
+                if name not in out or order[:3] > out[name][0][:3]:
+                    out[name] = (order, value)
+        return sorted([name, encode_value(value).hex()] for name, (_, value) in out.items())
+
+    counted = []
+    for w in record:
+        f = dict(w[3]["fields"])
+        rest = f if proves(w) else {k: v for k, v in f.items() if k not in ("owner", "ownerSalt")}
+        who = w[1] if proves(w) else creator
+        if who is None:
+            counted.append((w[0], rest))
+        elif w[1] is None:
+            continue
+        elif w[1] == who:
+            counted.append((w[0], rest))
+        elif named(w[1], w[0][0]):
+            counted.append((w[0], {k: v for k, v in rest.items() if not k.startswith("committee.")}))
+    bound, bound_by, fields, adds, cancels = None, None, [], set(), set()
+    for w in writes:
+        if is_set(w, "game", game):
+            f = dict(w[3]["fields"])
+            kept = dict(f)
+            if bound is not None and not on_committee(w[1], bound, w[0][0]):
+                kept = {k: v for k, v in f.items() if k.startswith("track/")}
+            binding = kept.get("competition")
+            if (binding is not None and binding[0] == "bytes" and len(binding[1]) == 8 and binding[1] != bound
+                    and not on_committee(w[1], binding[1], w[0][0])):
+                del kept["competition"]
+            fields.append((w[0], kept))
+            if "competition" in kept and (bound_by is None or bound_by[:3] != w[0][:3]):
+                value = kept["competition"]
+                bound = value[1] if value[0] == "bytes" and len(value[1]) == 8 else None
+                bound_by = w[0]
+        elif w[2] in ("rosterAdd", "rosterRemove") and w[3]["game"] == game:
+            if bound is not None and not on_committee(w[1], bound, w[0][0]):
+                continue
+            if w[2] == "rosterAdd":
+                adds.add((w[3]["player"], w[0][1], w[0][2]))
+            else:
+                cancels |= {(w[3]["player"], device, seq) for device, seq in w[3]["observed"]}
+    roster = sorted({player.hex() for player, device, seq in adds if (player, device, seq) not in cancels})
+    return {"competition": lww(counted), "game": lww(fields), "roster": roster}
+
+
+def check_committee_file(f, run):
+    s = {}
+
+    def header(v):
+        v.same(f.raw("format"), "Caddie op format version 1, the committee's rule; see Protocol/op-format.md", "format")
+        space, key = f.hex("space"), f.hex("spaceKey")
+        members = f.raw("members")
+        v.same([m["name"] for m in members], ["Ana", "Mia", "Pat"], "the members")
+        keys = {m["name"]: (ed25519_public(bytes.fromhex(m["userSeed"])), ed25519_public(bytes.fromhex(m["deviceSeed"])))
+                for m in members}
+        salt = f.hex("creatorSalt")
+        competition = f.hex("competition")
+        v.same(competition, owned_competition_id(keys["Ana"][0], salt),
+               "the competition's id: BLAKE2b-256 keyed with the salt over the creator's user key, first 8 bytes")
+        v.rejects_tampering(lambda b: owned_competition_id(keys["Ana"][0], b) == competition, salt, range(16),
+                            "creator salt")
+        s.update(space=space, key=key, keys=keys, competition=competition, game=f.hex("game"))
+
+    run("keys and the competition's id", header)
+
+    def ops(v):
+        decoded, users, prevs = [], {}, {}
+        for entry in f.raw("ops"):
+            data = bytes.fromhex(entry["bytes"])
+            op = decode_op(data)
+            v.check(op_signature_verifies(data), f"{entry['name']}: the device's signature")
+            v.same((op["device"].hex(), op["seq"]), (entry["device"], entry["seq"]), f"{entry['name']}: device and seq")
+            v.same(op["space"], s["space"], f"{entry['name']}: space")
+            v.same(op["prev"], prevs.get(op["device"], ZERO32), f"{entry['name']}: prev, the hash of the device's op before")
+            prevs[op["device"]] = blake2b256(data)
+            if op["seq"] == 1:
+                v.check(join_accepted(data, s["space"], s["key"]), f"{entry['name']}: the join proves the space key")
+                users[op["device"]] = decode_payload(op["payload"])[0][1]["user"]
+            decoded.append(op)
+        v.same(sorted(users.values()), sorted(k[0] for k in s["keys"].values()), "each device joined under its user")
+        s.update(ops=decoded, users=users)
+
+    run("ops: signatures, chains, joins", ops)
+
+    def held(v):
+        state = committee_state(s["ops"], s["users"], s["competition"], s["game"])
+        want = f.raw("held")
+        v.same(state, want, "what a node holds, worked out from the ops by the committee's rule")
+        # The same ops in the reverse order of the list: the same state (the rule reads the ops, not their order).
+        v.same(committee_state(list(reversed(s["ops"])), s["users"], s["competition"], s["game"]), state,
+               "the ops in reverse order")
+        fields = dict(want["competition"])
+        status = "status." + ("b1" * 8)
+        v.check(fields.get("name") == encode_value(("text", "Medal")).hex(), "the creator's name stands, not Pat's")
+        v.check(status in fields and "hide" not in fields, "Mia's DQ after her naming counts, her hide before it does not")
+        v.check(not any(k.startswith("committee.") and bytes.fromhex(fields[k])[-32:] == s["keys"]["Pat"][0]
+                        for k in fields), "Pat did not name himself")
+        game = dict(want["game"])
+        v.check(game.get("competition") == encode_value(("bytes", s["competition"])).hex() and "finished" not in game,
+                "the group stays bound and unfinished")
+        v.same(want["roster"], ["b1" * 8, "b2" * 8], "P2 stays on the roster, P4 is not added")
+        # Without the creator's naming of Mia, her writes do not count: the rule decides, not the list.
+        naming = next(op for op in s["ops"] if op["device"] == s["keys"]["Ana"][1] and op["seq"] == 3)
+        without = committee_state([op for op in s["ops"] if op is not naming], s["users"], s["competition"], s["game"])
+        v.check(status not in dict(without["competition"]), "without Mia's naming her DQ does not count")
+
+    run("held: the record, the group, the roster", held)
+
+
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "Protocol", "vectors")
     passed = failed = found = 0
     checkers = {"op-v1.json": check_op_file, "handshake-v1.json": check_handshake_file,
                 "membership-v1.json": check_membership_file, "messages-v1.json": check_messages_file,
-                "card-v1.json": check_card_file}
+                "card-v1.json": check_card_file, "committee-v1.json": check_committee_file}
 
     def runner(filename):
         def run(name, check):
