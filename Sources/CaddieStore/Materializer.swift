@@ -26,10 +26,14 @@ struct Materializer {
         self.settleLater = settleLater
     }
 
-    /// Notes what one op's changes touch: its cells, games and competitions, or the whole space when it changes who counts.
-    func note(_ op: SignedOp, changes: [Change]) {
+    /// Notes what one op's changes touch: its cells, games and competitions, or the whole space when it changes who
+    /// counts; and, for an op of the log (`hash` given), its device's head.
+    func note(_ op: SignedOp, changes: [Change], hash: Digest32?) {
         recorder?.record(spaceID) { space in
             space.ops.append(op.id)
+            if let hash, op.seq > space.heads[op.device]?.seq ?? 0 {
+                space.heads[op.device] = StoreChange.Head(seq: op.seq, hash: hash)
+            }
             for change in changes {
                 switch change {
                 case .join, .revoke, .remove, .rotate: space.whole = true
@@ -63,8 +67,13 @@ struct Materializer {
 
     /// `slot`: for an op of a fork branch, its hash, under which its changes are in the state instead of its
     /// device (OpStore+Branches.swift); its join then makes no member row (the device's join before the fork does).
-    func apply(_ op: SignedOp, changes: [Change], author user: PublicKey?, slot: Digest32? = nil) throws {
-        note(op, changes: changes)
+    /// `hash`: the op's hash, for an op of the log (its device's new head, for the store's observers).
+    func apply(
+        _ op: SignedOp, changes: [Change], author user: PublicKey?, slot: Digest32? = nil, hash: Digest32? = nil
+    )
+        throws
+    {
+        note(op, changes: changes, hash: slot == nil ? hash : nil)
         let device = Data((slot?.bytes ?? op.device.bytes))
         let seq = Int64(op.seq)
         let hlc = Int64(bitPattern: op.hlc.rawValue)

@@ -133,7 +133,7 @@ extension OpStore {
             spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes),
             Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
         ])
-        try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author)
+        try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author, hash: hash)
         return op
     }
 

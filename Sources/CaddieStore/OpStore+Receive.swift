@@ -266,7 +266,7 @@ struct ReceiveSession {
                 Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
             ])
             try Materializer(db: db, space: space, recorder: recorder).apply(
-                op, changes: admitted.changes, author: admitted.author)
+                op, changes: admitted.changes, author: admitted.author, hash: hash)
             report.applied.append(op.id)
             applied += 1
             headSeq = op.seq

@@ -12,11 +12,21 @@ final class ChangeFeed: Sendable {
     private let changes = Atomic<Int>(0)
     private let store: OpStore
     private let observation = Mutex<Int?>(nil)
+    private let patch = Mutex<(@Sendable (StoreChange) -> Void)?>(nil)
+
+    /// Runs on each change before any session wakes for it (the node keeps its heads up to date with it).
+    var beforeWaking: (@Sendable (StoreChange) -> Void)? {
+        get { patch.withLock { $0 } }
+        set { patch.withLock { $0 = newValue } }
+    }
 
     /// How many changes the feed has announced: unchanged between two reads means no write it saw in between.
     var generation: Int { changes.load(ordering: .acquiring) }
 
     init(store: OpStore) { self.store = store }
+
+    /// Whether the feed takes the store's changes (a node that serves; a one-shot sync's does not).
+    var isObserving: Bool { observation.withLock { $0 != nil } }
 
     /// Starts taking the store's changes (once).
     func start() {
@@ -42,6 +52,7 @@ final class ChangeFeed: Sendable {
     }
 
     func notify(_ change: StoreChange) {
+        patch.withLock { $0 }?(change)
         changes.add(1, ordering: .releasing)
         let woken = subscribers.withLock { all in
             all.values.filter { change.external || change.spaces[$0.space] != nil }.map(\.wake)

@@ -157,20 +157,59 @@ struct LiveSessions {
 }
 
 extension SyncNode {
-    /// This node's heads of a space (its vector), read from the store once per change and shared by every
-    /// session: a hub with many sessions reads them once for all its digests and relays after a change, not once a
-    /// session. A write by this process moves the store's write count, and one by another process the change
-    /// feed's generation; either makes the next call read them again.
+    /// This node's heads of a space (its vector), shared by every session: read from the store once, then kept up
+    /// to date from each commit's change (``patchHeads(with:)``), so a hub with many sessions reads them neither once a
+    /// session nor once a commit. A change that cannot say its heads (a rebuild, a join, another process's commit)
+    /// drops them, and the next call reads them again.
     func heads(_ space: SpaceID) async throws -> [WireMessage.VectorEntry] {
-        let key = (writes: store.writes, changes: feed.generation)
-        if let cached = headsCache.withLock({ $0[space] }), cached.writes == key.writes, cached.changes == key.changes {
-            return cached.heads
-        }
         let store = self.store
-        let heads = try await blocking { try store.heads(space) }.map {
-            WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
+        // Without the feed no change would reach what is kept: read them each time.
+        guard feed.isObserving else {
+            return try await blocking { try store.heads(space) }.map {
+                WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
+            }
         }
-        headsCache.withLock { $0[space] = (key.writes, key.changes, heads) }
-        return heads
+        let (held, generation) = headsCache.withLock { ($0.spaces[space], $0.generation) }
+        if let held {
+            if let entries = held.entries { return entries }
+            // Sorted once after each change, for every session that asks.
+            let entries = Self.entries(held.heads)
+            headsCache.withLock { if $0.generation == generation { $0.spaces[space]?.entries = entries } }
+            return entries
+        }
+        let read = try await blocking { try store.heads(space) }
+        let heads = Dictionary(read.map { ($0.device, StoreChange.Head(seq: $0.seq, hash: $0.hash)) }) { $1 }
+        // A change committed while this read ran may be in it or not: keep the read only if none did.
+        let entries = Self.entries(heads)
+        headsCache.withLock { if $0.generation == generation { $0.spaces[space] = KeptHeads(heads: heads, entries: entries) } }
+        return entries
+    }
+
+    /// A space's kept heads, and their vector entries in device order once a session asked since the last change.
+    struct KeptHeads {
+        var heads: [PublicKey: StoreChange.Head]
+        var entries: [WireMessage.VectorEntry]?
+    }
+
+    static func entries(_ heads: [PublicKey: StoreChange.Head]) -> [WireMessage.VectorEntry] {
+        heads.sorted { $0.key < $1.key }.map { WireMessage.VectorEntry(device: $0.key, seq: $0.value.seq, head: $0.value.hash) }
+    }
+
+    /// Puts a commit's new heads into the kept ones; drops a space's where the change cannot say them.
+    func patchHeads(with change: StoreChange) {
+        headsCache.withLock { cache in
+            cache.generation += 1
+            if change.external { return cache.spaces = [:] }
+            for (space, changed) in change.spaces where cache.spaces[space] != nil {
+                if changed.whole {
+                    cache.spaces[space] = nil
+                    continue
+                }
+                for (device, head) in changed.heads where head.seq > cache.spaces[space]?.heads[device]?.seq ?? 0 {
+                    cache.spaces[space]?.heads[device] = head
+                    cache.spaces[space]?.entries = nil
+                }
+            }
+        }
     }
 }

@@ -58,8 +58,9 @@ public final class SyncNode: Sendable {
     let live = Mutex(LiveSessions())
     let inviteDesk = Mutex<InviteDesk?>(nil)
     let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
-    /// Each space's heads as last read, with the store's write count and the change feed's generation then.
-    let headsCache = Mutex<[SpaceID: (writes: Int, changes: Int, heads: [WireMessage.VectorEntry])]>([:])
+    /// Each space's heads (its vector), read once and then kept up to date from the store's changes
+    /// (``StoreChange/Space/heads``); `generation` counts the changes, so a read that a change overtook is not kept.
+    let headsCache = Mutex<(generation: Int, spaces: [SpaceID: KeptHeads])>((0, [:]))
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs. What
     /// its sessions apply reaches the store's observers (``OpStore/observe(_:)``), as every other write does.
@@ -78,6 +79,7 @@ public final class SyncNode: Sendable {
         spaceList = spaceKeys.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         feed = ChangeFeed(store: store)
         self.logger = logger
+        feed.beforeWaking = { [weak self] change in self?.patchHeads(with: change) }
     }
 
     /// Frame bytes this node has written since it started (length prefixes included).

@@ -18,10 +18,25 @@ public struct StoreChange: Sendable, Equatable {
         }
     }
 
+    /// A device's newest op in the log: its seq and hash (a vector entry).
+    public struct Head: Sendable, Equatable {
+        public let seq: UInt64
+        public let hash: Digest32
+
+        public init(seq: UInt64, hash: Digest32) {
+            self.seq = seq
+            self.hash = hash
+        }
+    }
+
     /// What changed in one space.
     public struct Space: Sendable, Equatable {
         /// The ops applied, in the order they were applied (a device's log or a fork branch).
         public var ops: [OpID] = []
+        /// Each device whose log grew: its newest op now (a fork branch's ops are not in it). With ``whole`` false,
+        /// the space's heads are those before the change with these put in, so a sync node keeps its vector
+        /// without reading it again.
+        public var heads: [PublicKey: Head] = [:]
         /// Score cells that gained a value (which may supersede others).
         public var cells: Set<Cell> = []
         /// Games whose record, roster or attestations changed (their cells are in ``cells``).
@@ -39,6 +54,7 @@ public struct StoreChange: Sendable, Equatable {
 
         mutating func merge(_ other: Space) {
             ops += other.ops
+            heads.merge(other.heads) { $0.seq >= $1.seq ? $0 : $1 }
             cells.formUnion(other.cells)
             games.formUnion(other.games)
             competitions.formUnion(other.competitions)
