@@ -39,8 +39,11 @@ final class FileWatch: Sendable {
         }
         wake = (pipeEnds[0], pipeEnds[1])
         let stopRead = pipeEnds[0]
+        // The version before anything else can happen: by the time the observer is registered, a commit by another
+        // process from then on moves it, and none falls between the watch's start and its first look.
+        let baseline = version() ?? 0
         let thread = Thread { [inotify] in
-            var last = version() ?? 0
+            var last = baseline
             var buffer = [UInt8](repeating: 0, count: 4096)
             var fds = [
                 pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0), pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),

@@ -71,9 +71,23 @@ struct HeadsTests {
         }
         let ops = try peer.ops(space: space)
         _ = try store.receive(space: space, spaceKey: key, ops: Array(ops.prefix(1)), mode: .strict, now: 2)
+        #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a join drops the kept heads")
         #expect(try await node.heads(space) == (try stored()), "after the peer's join")
         _ = try store.receive(space: space, spaceKey: key, ops: Array(ops.dropFirst()), mode: .strict, now: 2)
         let kept = try await node.heads(space)
         #expect(kept == (try stored()) && kept.count == 2, "after the peer's scores")
+        // The peer's user revokes that device after its op 2 from a phone of theirs: its log is cut back here, its
+        // head goes down, and the kept heads follow.
+        let phone = SigningKey.generate()
+        try peer.append(space: space, signer: phone, changes: [Self.join(space, key, user: other, device: phone)], now: 3)
+        let statement = Membership.revocationMessage(space: space, device: otherDevice.publicKey, lastValidSeq: 2)
+        try peer.append(
+            space: space, signer: phone,
+            changes: [.revoke(.init(device: otherDevice.publicKey, lastValidSeq: 2, userSignature: other.sign(statement)))],
+            now: 3)
+        _ = try store.receive(space: space, spaceKey: key, ops: try peer.ops(space: space), mode: .tolerant, now: 3)
+        let cut = try await node.heads(space)
+        #expect(cut == (try stored()), "after the revocation")
+        #expect(cut.first { $0.device == otherDevice.publicKey }?.seq == 2, "the revoked device's head went down to 2")
     }
 }
