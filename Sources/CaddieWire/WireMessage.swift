@@ -186,8 +186,8 @@ public enum WireOp: Equatable, Sendable {
     /// The bytes of a live message's op: the compact form less the device (offset 1, 32 bytes), which the receiver
     /// restores from the session's peer; nil for an op too short to have a compact form.
     public static func live(_ bytes: [UInt8]) -> [UInt8]? {
-        guard case .compact(let compact) = compacting(bytes) else { return nil }
-        return [compact[0]] + compact[33...]
+        guard bytes.count > 89 else { return nil }
+        return [bytes[0]] + bytes[49..<57] + bytes[89...]
     }
 
     /// The compact op a live message carries, its device the session's peer.

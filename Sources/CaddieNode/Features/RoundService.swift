@@ -208,9 +208,13 @@ extension RoundService {
     /// but the competition's committee: every node takes such a write from the committee only
     /// (CaddieStore/Materializer+Groups.swift), so it is refused here by name rather than signed to no effect.
     func requireGroupCommittee(_ space: SpaceID, _ game: GameRecord) throws(NodeError) {
-        // A binding whose competition has not arrived yet counts from anyone, as every node takes it then.
-        guard let competition = game.competition, let record = try? home.competitions.competition(space, competition)
-        else { return }
+        guard let competition = game.competition else { return }
+        let record: CompetitionRecord
+        do { record = try home.competitions.competition(space, competition) } catch {
+            // A binding whose competition has not arrived yet counts from anyone, as every node takes it then.
+            if case .notFound = error { return }
+            throw error
+        }
         try home.competitions.requireCommittee(record, space: space)
     }
 
