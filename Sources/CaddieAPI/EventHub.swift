@@ -225,11 +225,12 @@ public final class EventHub: Sendable {
     /// store reports. Nothing polls: an idle hub does not wake.
     public func run() async {
         start()
-        look()
+        // Each look reads SQLite: on the blocking pool, not on a thread the node's other tasks share.
+        _ = try? await offload { [self] in look() }
         for await _ in wakes {
             if state.withLock({ $0.closed }) { break }
             let started = ContinuousClock.now
-            look()
+            _ = try? await offload { [self] in look() }
             // Under a steady stream of commits (a clubhouse's phones), the changes that arrive during a look and
             // the rest of twice its time are read together at the next: looks take at most a third of a core, and
             // one look's work (the boards ranked, their changes sent) serves many commits. A quiet hub waits for

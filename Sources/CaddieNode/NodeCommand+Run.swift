@@ -8,9 +8,10 @@ import Logging
 extension Home {
     /// Runs a command here, with these keys: the feature's checks, then its append.
     public func execute(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
-        // One unit of work: the command's checks and its append commit together, with no other write of this
-        // process between them (a peer's batch, another command, a phone's ops).
-        try store.holdingWrites { () throws(NodeError) in try executeHeld(command, keys: keys) }
+        // One unit of work, one SQLite transaction: the command's checks and its append commit together or not at
+        // all, with no other write between them (a peer's batch, another command, a phone's ops, another process).
+        try store.transaction(
+            "command", { () throws(NodeError) in try executeHeld(command, keys: keys) }, failed: NodeError.store)
     }
 
     private func executeHeld(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
@@ -185,7 +186,7 @@ extension Home {
     /// Runs a command here: a sync on the network, any other as ``execute(_:keys:)`` does, off the caller's thread.
     public func executeAsync(_ command: NodeCommand, keys: UnlockedKeys, logger: Logger) async throws -> NodeCommandResult {
         guard case .sync(let space, let host, let port) = command else {
-            return try await Task.detached { try self.execute(command, keys: keys) }.value
+            return try await offload { try self.execute(command, keys: keys) }
         }
         return try await syncOnce(space: space, host: host, port: port, keys: keys, logger: logger)
     }

@@ -110,9 +110,12 @@ extension Home {
         }
     }
 
-    /// Runs `body` as one unit of work: no other write of this process commits between what it checks and what it
-    /// writes (``OpStore/holdingWrites(_:)``). Every command runs so (``execute(_:keys:)``), and the API's writes.
-    public func unitOfWork<T>(_ body: () throws -> T) throws -> T { try store.holdingWrites(body) }
+    /// Runs `body` as one unit of work, one SQLite transaction (``OpStore/transaction(_:_:failed:)``): what it checks
+    /// and what it writes commit together or not at all, and no other write commits between them. Every command runs
+    /// so (``execute(_:keys:)``), and the API's writes.
+    public func unitOfWork<T>(_ body: () throws -> T) throws -> T {
+        try store.transaction("request", body, failed: { NodeError.store($0) as any Error })
+    }
 
     /// Makes this home's node the one writer of its ops: from now on its own appends never go through the
     /// socket, and `serveControl` answers those of commands.
@@ -148,9 +151,9 @@ extension Home {
                         "the running node is device \(keys.device.publicKey.short), not "
                             + "\(request.device.short): this home's identity changed; restart `caddie serve`")
                 }
-                let ops = try await Task.detached {
+                let ops = try await offload {
                     try self.appendEdits(space: request.space, keys: keys, edits: request.edits)
-                }.value
+                }
                 logger.info(
                     "wrote for a command",
                     metadata: [

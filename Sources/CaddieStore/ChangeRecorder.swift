@@ -14,6 +14,12 @@ final class ChangeRecorder: TransactionObserver, Sendable {
         pending.withLock { update(&$0.spaces[space, default: StoreChange.Space()]) }
     }
 
+    /// What the open transaction has noted so far (taken before a savepoint, given back if it rolls back).
+    var pendingChange: StoreChange { pending.withLock { $0 } }
+
+    /// Forgets what was noted since `noted` was taken: the savepoint that noted it rolled back.
+    func restore(_ noted: StoreChange) { pending.withLock { $0 = noted } }
+
     func add(_ observer: @escaping @Sendable (StoreChange) -> Void) -> (id: Int, first: Bool) {
         observers.withLock { state in
             state.next += 1

@@ -10,8 +10,8 @@ import Synchronization
 public final class OpStore: Sendable {
     let db: any DatabaseWriter
     private let writeCount = Atomic<Int>(0)
-    /// Held by every write transaction of this process, and across a unit of work's checks and its writes
-    /// (``holdingWrites(_:)``): recursive, so the writes inside a unit of work take it again.
+    /// Held by every write transaction of this process (``transaction(_:_:failed:)`` included), so that a second
+    /// one waits here rather than in SQLite's busy loop.
     private let commitLock = NSRecursiveLock()
     /// What the transaction being written changed, published at its commit (``observe(_:)``).
     let recorder = ChangeRecorder()
@@ -113,6 +113,24 @@ public final class OpStore: Sendable {
 
     func write<T>(_ what: StaticString, _ body: (Database) throws -> T) throws(StoreError) -> T {
         defer { writeCount.add(1, ordering: .releasing) }
+        // Inside a unit of work: part of its transaction, in a savepoint, so that a write that fails takes back only
+        // its own rows and what it noted for the change, and the rest commits with the unit of work.
+        if let open = OpenTransaction.current(of: self) {
+            if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8)) }
+            let noted = recorder.pendingChange
+            do {
+                var result: T?
+                try open.db.inSavepoint {
+                    result = try body(open.db)
+                    return .commit
+                }
+                guard let result else { throw StoreError.database("a write inside a unit of work gave no result") }
+                return result
+            } catch {
+                recorder.restore(noted)
+                throw StoreError.from(error)
+            }
+        }
         commitLock.lock()
         defer { commitLock.unlock() }
         do {
@@ -128,14 +146,39 @@ public final class OpStore: Sendable {
         }
     }
 
-    /// Runs `body` as one unit of work: no other write transaction of this process commits while it runs, so what
-    /// its checks read is still so when its writes commit (a command that reads a game is open and then appends a
-    /// score; a peer's batch that finishes the game waits until the score is in). Reads inside it see the state as
-    /// committed, as any read does; another process's commit is not held (a running node is the home's one writer).
-    public func holdingWrites<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    /// Runs `body` as one unit of work, in one SQLite write transaction: what its checks read and what it writes
+    /// commit together or not at all. Every read of this store that `body` makes on its thread is a read of that
+    /// transaction (it sees the unit's own writes, and nothing another writer commits meanwhile: the transaction is
+    /// IMMEDIATE, so another write of this process waits for the lock, and another process's for SQLite's); every
+    /// write is a savepoint inside it. A command that reads a game is open and then appends a score cannot have a
+    /// peer's batch that finishes the game commit between the two. If `body` throws, nothing it wrote is kept, and its
+    /// error is thrown as it was; if the transaction itself fails (the disk full, the file locked past the busy
+    /// timeout), `failed` words that store error in the caller's type. A unit of work inside another is part of it.
+    /// `what` names the transaction for ``traceWrites``.
+    public func transaction<T, E: Error>(
+        _ what: StaticString, _ body: () throws(E) -> T, failed: (StoreError) -> E
+    ) throws(E) -> T {
+        if OpenTransaction.current(of: self) != nil { return try body() }
+        defer { writeCount.add(1, ordering: .releasing) }
         commitLock.lock()
         defer { commitLock.unlock() }
-        return try body()
+        var outcome: Result<T, E>?
+        do {
+            try db.write { db in
+                if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8)) }
+                let made = OpenTransaction(db: db, store: self).run(body)
+                outcome = made
+                // The body's error rolls the transaction back; it is thrown as it was, below.
+                if case .failure = made { throw OpenTransaction.RolledBack() }
+            }
+            if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: committed \(what)\n".utf8)) }
+        } catch is OpenTransaction.RolledBack {
+        } catch {
+            // SQLite failed to begin or to commit: nothing the body wrote is kept, whatever it returned.
+            throw failed(StoreError.from(error))
+        }
+        guard let outcome else { throw failed(.database("a unit of work ended without an outcome")) }
+        return try outcome.get()
     }
 
     /// How many write transactions this process has run on the store (committed or not): a value read before a
@@ -145,6 +188,8 @@ public final class OpStore: Sendable {
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
+            // Inside a unit of work on this thread: a read of its transaction.
+            if let open = OpenTransaction.current(of: self) { return try body(open.db) }
             return try db.read(body)
         } catch {
             throw StoreError.from(error)
@@ -176,5 +221,52 @@ extension StoreError {
                     + "or remove the row this describes: \(error)")
         }
         return .database("\(error)")
+    }
+}
+
+/// The write transaction of a unit of work (``OpStore/transaction(_:_:failed:)``), known to the thread that runs its
+/// body for as long as the body runs, so that the store's reads and writes on that thread go into it. Kept per thread,
+/// not per task: a task started inside the body, which may run after the commit and on another thread, reads and
+/// writes as any other would.
+final class OpenTransaction {
+    struct RolledBack: Error {}
+
+    let db: Database
+    let store: ObjectIdentifier
+    /// The unit of work of another store this thread was in, known again when this one ends.
+    private var outer: UnsafeMutableRawPointer?
+
+    init(db: Database, store: OpStore) {
+        self.db = db
+        self.store = ObjectIdentifier(store)
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// Runs `body` with this transaction known to the thread.
+    func run<T, E: Error>(_ body: () throws(E) -> T) -> Result<T, E> {
+        outer = pthread_getspecific(Self.key)
+        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
+        defer { pthread_setspecific(Self.key, outer) }
+        do throws(E) {
+            return .success(try body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The unit of work of `store` this thread is in, if any.
+    static func current(of store: OpStore) -> OpenTransaction? {
+        var pointer = pthread_getspecific(key)
+        while let here = pointer {
+            let open = Unmanaged<OpenTransaction>.fromOpaque(here).takeUnretainedValue()
+            if open.store == ObjectIdentifier(store) { return open }
+            pointer = open.outer
+        }
+        return nil
     }
 }

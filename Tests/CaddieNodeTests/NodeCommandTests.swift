@@ -236,19 +236,34 @@ struct NodeCommandTests {
         "a command's checks and its append are one unit of work: a commit that would land between them (the game finished) waits, so no score enters a finished game"
     )
     func checksAndAppendTogether() throws {
+        // Another writer of this process (a peer's batch, a phone, another command).
+        try Self.finishBetweenChecksAndAppend { home, _ in home }
+    }
+
+    @Test(
+        "a command is one SQLite transaction: another process's commit that would land between its checks and its append (the game finished) waits for it"
+    )
+    func checksAndAppendOneTransaction() throws {
+        // A second process on the same home (its own connections, its own locks: no lock of this process holds it), as
+        // a command that writes the file itself does.
+        try Self.finishBetweenChecksAndAppend { _, directory in try Home(path: directory.path) }
+    }
+
+    /// Scores hole 1 while, between the score's checks (the game is open) and its append, `finisher`'s home finishes
+    /// the game: it starts then and is given 300 ms to commit. The score must commit first, and count.
+    static func finishBetweenChecksAndAppend(_ finisher: (Home, URL) throws -> Home) throws {
         let (directory, home, space, keys) = try Self.home()
         defer { try? FileManager.default.removeItem(at: directory) }
         let ana = try home.rounds.addPlayer(space: space, keys: keys, name: "Ana", user: nil, handicapIndex: 12)
         let game = try home.rounds.newGame(
             space: space, keys: keys, course: try Self.nineHoles(home, space, keys), tee: "Yellow", players: [ana])
-        // Between the score's checks (the game is open) and its append, another writer of this process finishes the
-        // game (a peer's batch, a phone, another command): it starts then and is given 300 ms to commit.
+        let other = try finisher(home, directory)
         let finished = Mutex<OpID?>(nil)
         home.afterChecks.withLock {
             $0 = {
                 let done = DispatchSemaphore(value: 0)
                 Thread.detachNewThread {
-                    let op = try? home.rounds.setFinished(space: space, keys: keys, game: game, finished: true)
+                    let op = try? other.rounds.setFinished(space: space, keys: keys, game: game, finished: true)
                     finished.withLock { $0 = op ?? nil }
                     done.signal()
                 }
@@ -261,7 +276,7 @@ struct NodeCommandTests {
             ).op)
         home.afterChecks.withLock { $0 = nil }
         var finish: OpID?
-        for _ in 0..<100 where finish == nil {
+        for _ in 0..<200 where finish == nil {
             finish = finished.withLock { $0 }
             if finish == nil { Thread.sleep(forTimeInterval: 0.05) }
         }
@@ -272,6 +287,34 @@ struct NodeCommandTests {
             scored.seq < finishing.seq, "the score (seq \(scored.seq)) committed after the game finished (seq \(finishing.seq))")
         #expect(try home.rounds.game(space, game).finished)
         #expect(try home.rounds.card(space: space, game: game).cell(ana, 1)?.winner?.entry.strokes == 5)
+    }
+
+    @Test("a unit of work that fails keeps nothing it wrote, and publishes no change")
+    func unitOfWorkAllOrNothing() throws {
+        let (directory, home, space, keys) = try Self.home()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try home.vector(space)
+        let published = Published()
+        let observation = home.observe { change in published.changes.withLock { $0.append(change) } }
+        defer { home.stopObserving(observation) }
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try home.unitOfWork {
+                _ = try home.rounds.addPlayer(space: space, keys: keys, name: "Ana", user: nil, handicapIndex: 12)
+                // The player is there inside the unit of work: its reads see its own writes.
+                #expect(try home.rounds.players(space).map(\.name) == ["Ana"])
+                throw Refused()
+            }
+        }
+        #expect(try home.rounds.players(space).isEmpty)
+        #expect(try home.vector(space) == before)
+        #expect(published.take().isEmpty)
+        // The same write in a unit of work that succeeds commits, and is published once.
+        let ben = try home.unitOfWork {
+            try home.rounds.addPlayer(space: space, keys: keys, name: "Ben", user: nil, handicapIndex: 20)
+        }
+        #expect(try home.rounds.players(space).map(\.id) == [ben])
+        #expect(published.take().count == 1)
     }
 
     /// The changes a home's store published, in order.
