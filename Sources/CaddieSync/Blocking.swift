@@ -1,32 +1,13 @@
-import NIOPosix
+import Dispatch
 
-/// The threads every blocking call of a node runs on: SQLite reads and writes, a unit of work, the checks of a
-/// received batch. A fixed pool, started once and never stopped, so that a burst of phones or a hub's many sessions
-/// do not make threads without bound, and no blocking call holds a thread of the cooperative pool that every task of
-/// the node (sessions, HTTP handlers, the event hub) shares.
-enum BlockingPool {
-    /// Eight threads: SQLite gives at most five readers at once (GRDB's pool) and one writer, so more would only wait
-    /// there; fewer would keep a quick read waiting behind slow ones (a clubhouse's standings, a large batch).
-    static let threads = 8
-
-    static let shared: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: threads)
-        pool.start()
-        return pool
-    }()
-
-    struct Stopped: Error {}
-}
-
-/// Runs blocking work on the node's blocking pool (``BlockingPool``) and returns its result. The work runs even if the
-/// calling task is cancelled meanwhile (a session ending at shutdown still records what it synced).
+/// Runs blocking work (SQLite, a unit of work, the checks of a received batch) off the cooperative thread pool, so
+/// that a long batch does not stall other sessions' tasks; every blocking call of the node goes through here. The
+/// work runs even if the calling task is cancelled meanwhile (a session ending at shutdown still records what it
+/// synced). A fixed pool of eight threads (NIO's `NIOThreadPool`) was tried in its place: the 64-peer hub then spent
+/// 38-52 us of CPU per op delivered against 24-28 us with Dispatch's threads (docs/performance.md), so it was not kept.
 public func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        BlockingPool.shared.submit { state in
-            guard case .active = state else {
-                continuation.resume(throwing: BlockingPool.Stopped())
-                return
-            }
+        DispatchQueue.global().async {
             continuation.resume(with: Result { try body() })
         }
     }
