@@ -7,18 +7,30 @@ import Synchronization
 /// observers when the transaction commits (dropped when it rolls back). A GRDB transaction observer on the one
 /// writer connection, so every write of this process is seen, whichever feature made it.
 final class ChangeRecorder: TransactionObserver, Sendable {
-    private let pending = Mutex(StoreChange())
-    private let observers = Mutex<(next: Int, all: [Int: @Sendable (StoreChange) -> Void])>((0, [:]))
+    /// What the open transaction noted: the change, and its log ops for ``recent``.
+    struct Pending {
+        var change = StoreChange()
+        var ops = RecentOps.Noted()
+    }
 
-    func record(_ space: SpaceID, _ update: (inout StoreChange.Space) -> Void) {
-        pending.withLock { update(&$0.spaces[space, default: StoreChange.Space()]) }
+    private let pending = Mutex(Pending())
+    private let observers = Mutex<(next: Int, all: [Int: @Sendable (StoreChange) -> Void])>((0, [:]))
+    /// The newest ops of each log, taken from each commit before its change is published.
+    let recent = RecentOps()
+
+    /// Notes what an op changed in `space`, and the op itself when it joined its device's log (`logOp`).
+    func record(_ space: SpaceID, logOp: SignedOp? = nil, _ update: (inout StoreChange.Space) -> Void) {
+        pending.withLock { pending in
+            update(&pending.change.spaces[space, default: StoreChange.Space()])
+            if let logOp { pending.ops.add(space, logOp) }
+        }
     }
 
     /// What the open transaction has noted so far (taken before a savepoint, given back if it rolls back).
-    var pendingChange: StoreChange { pending.withLock { $0 } }
+    var noted: Pending { pending.withLock { $0 } }
 
     /// Forgets what was noted since `noted` was taken: the savepoint that noted it rolled back.
-    func restore(_ noted: StoreChange) { pending.withLock { $0 = noted } }
+    func restore(_ noted: Pending) { pending.withLock { $0 = noted } }
 
     func add(_ observer: @escaping @Sendable (StoreChange) -> Void) -> (id: Int, first: Bool) {
         observers.withLock { state in
@@ -40,14 +52,16 @@ final class ChangeRecorder: TransactionObserver, Sendable {
     func databaseDidChange(with event: DatabaseEvent) {}
 
     func databaseDidCommit(_ db: Database) {
-        publish(
-            pending.withLock { state in
-                defer { state = StoreChange() }
-                return state
-            })
+        let committed = pending.withLock { state in
+            defer { state = Pending() }
+            return state
+        }
+        // Kept before anyone hears of the change: a session woken by it finds its ops kept.
+        recent.commit(committed.ops, whole: Set(committed.change.spaces.filter { $0.value.whole }.keys))
+        publish(committed.change)
     }
 
-    func databaseDidRollback(_ db: Database) { pending.withLock { $0 = StoreChange() } }
+    func databaseDidRollback(_ db: Database) { pending.withLock { $0 = Pending() } }
 }
 
 extension OpStore {
@@ -72,6 +86,7 @@ extension OpStore {
             try? db.writeWithoutTransaction { try Int64.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
         }
         let watch = FileWatch(path: path, version: version) { [recorder] in
+            recorder.recent.forgetAll()
             recorder.publish(StoreChange(external: true))
         }
         fileWatch.withLock { $0 = watch }

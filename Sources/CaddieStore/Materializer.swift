@@ -29,7 +29,7 @@ struct Materializer {
     /// Notes what one op's changes touch: its cells, games and competitions, or the whole space when it changes who
     /// counts; and, for an op of the log (`hash` given), its device's head.
     func note(_ op: SignedOp, changes: [Change], hash: Digest32?) {
-        recorder?.record(spaceID) { space in
+        recorder?.record(spaceID, logOp: hash == nil ? nil : op) { space in
             space.ops.append(op.id)
             if let hash, op.seq > space.heads[op.device]?.seq ?? 0 {
                 space.heads[op.device] = StoreChange.Head(seq: op.seq, hash: hash)

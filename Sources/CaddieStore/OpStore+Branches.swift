@@ -172,7 +172,11 @@ extension OpStore {
     /// A number that moves when the space's fork branches or fork records change (ops that come, and ops a
     /// revocation moves to `rejected_op`): sessions and the live-event hub compare it instead of reading them.
     public func forkMark(_ space: SpaceID) throws(StoreError) -> Int {
-        try read { db in try Self.forkMark(db, space: Data(space.bytes)) }
+        if let kept = recorder.recent.forkMark(space) { return kept }
+        let generation = recorder.recent.generation
+        let mark = try read { db in try Self.forkMark(db, space: Data(space.bytes)) }
+        recorder.recent.keep(forkMark: mark, of: space, readAt: generation)
+        return mark
     }
 
     static func forkMark(_ db: Database, space: Data) throws -> Int {

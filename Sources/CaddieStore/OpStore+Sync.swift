@@ -61,6 +61,22 @@ extension OpStore {
         }
     }
 
+    /// What ``ops(space:after:limit:maxBytes:onlyDevices:heads:)`` gives, and the space's fork mark when that is
+    /// nothing, from what the store keeps in memory (``RecentOps``): no SQLite read, no blocking. Nil when some of it
+    /// is not kept; then read the store. `heads` in device order, as the node keeps them.
+    public func keptOps(
+        space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max, onlyDevices: Set<PublicKey>? = nil,
+        heads: [(device: PublicKey, seq: UInt64)]
+    ) -> (ops: [(id: OpID, bytes: [UInt8])], forkMark: Int?)? {
+        guard
+            let ops = recorder.recent.ops(
+                space: space, after: peer, limit: limit, maxBytes: maxBytes, onlyDevices: onlyDevices, heads: heads)
+        else { return nil }
+        guard ops.isEmpty else { return (ops, nil) }
+        guard let mark = recorder.recent.forkMark(space) else { return nil }
+        return ([], mark)
+    }
+
     /// The last valid seq of `device` by its user's revocations, if any (also for a device not yet seen).
     public func revokedAfter(_ space: SpaceID, device: PublicKey, user: PublicKey) throws(StoreError) -> UInt64? {
         try read { db in

@@ -117,7 +117,7 @@ public final class OpStore: Sendable {
         // its own rows and what it noted for the change, and the rest commits with the unit of work.
         if let open = OpenTransaction.current(of: self) {
             if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8)) }
-            let noted = recorder.pendingChange
+            let noted = recorder.noted
             do {
                 var result: T?
                 try open.db.inSavepoint {

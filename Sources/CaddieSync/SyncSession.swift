@@ -346,12 +346,20 @@ struct SyncSession {
                 let heads = try await node.heads(space).map { (device: $0.device, seq: $0.seq) }
                 // Once the log's ops are out, a forked device's branches follow (their first ops follow ops of the
                 // log, which the peer then holds): their number is read in the same trip to the store.
-                let (ops, branches) = try await blocking {
-                    let ops = try store.ops(
-                        space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
-                        onlyDevices: onlyDevices, heads: heads)
-                    return (ops, ops.isEmpty ? try store.forkMark(space) : nil)
-                }
+                // A new op of a live exchange, and the fork mark after it, are kept in memory: taken on this task.
+                // Anything older is read from SQLite, on a blocking thread.
+                let kept = store.keptOps(
+                    space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
+                    onlyDevices: onlyDevices, heads: heads)
+                let (ops, branches) =
+                    if let kept { kept } else {
+                        try await blocking {
+                            let ops = try store.ops(
+                                space: space, after: after, limit: SyncNode.batchOps, maxBytes: SyncNode.batchBytes,
+                                onlyDevices: onlyDevices, heads: heads)
+                            return (ops, ops.isEmpty ? try store.forkMark(space) : nil)
+                        }
+                    }
                 if onlyDevices != nil, ops.contains(where: { machine.hosted.contains($0.id.device) }) {
                     logger.debug("pushing at once the ops of a phone this node hosts")
                 }
