@@ -61,6 +61,7 @@ let package = Package(
             dependencies: [
                 "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieOSM", "CaddieWire", "CaddieSync",
                 "CaddieDiscovery", "CaddieCodes", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/SampleCourses")],
             swiftSettings: strict
