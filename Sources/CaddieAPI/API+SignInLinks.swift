@@ -36,7 +36,8 @@ extension NodeAPI {
             throw APIError.badRequest("the request's Host is not an address and port: open the app by the node's address")
         }
         let address = portText.map { "\(bracketed):\($0)" } ?? bracketed
-        let (secret, endpoint) = try await write { () throws -> (String, HTTPEndpoint?) in
+        // Files of the home only (the link, the endpoint): no write of the store, so no unit of work holding its lock.
+        let (secret, endpoint) = try await read { () throws -> (String, HTTPEndpoint?) in
             (try WebAccess(home: home).newLink(.partner, space: space), try HTTPEndpoint.read(home))
         }
         let url = "\(secure ? "https" : "http")://\(address)/signin?t=\(secret)"

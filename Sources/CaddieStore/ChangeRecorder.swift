@@ -61,7 +61,10 @@ final class ChangeRecorder: TransactionObserver, Sendable {
         publish(committed.change)
     }
 
-    func databaseDidRollback(_ db: Database) { pending.withLock { $0 = Pending() } }
+    func databaseDidRollback(_ db: Database) {
+        pending.withLock { $0 = Pending() }
+        recent.rolledBack()
+    }
 }
 
 extension OpStore {
@@ -78,6 +81,11 @@ extension OpStore {
 
     /// Ends one observation.
     public func stopObserving(_ id: Int) { recorder.remove(id) }
+
+    /// Whether another process's commit reaches this store's observers: a store on disk once something observes it
+    /// (the file watch runs), or a store in memory (no other process can write it). What is kept in memory from the
+    /// commits (``RecentOps``) is used only then.
+    var watchesOtherProcesses: Bool { path == nil || fileWatch.withLock { $0 != nil } }
 
     /// Starts watching the file for other processes' commits (once, for the store's lifetime).
     private func startWatch() {

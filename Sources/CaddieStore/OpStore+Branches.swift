@@ -172,10 +172,13 @@ extension OpStore {
     /// A number that moves when the space's fork branches or fork records change (ops that come, and ops a
     /// revocation moves to `rejected_op`): sessions and the live-event hub compare it instead of reading them.
     public func forkMark(_ space: SpaceID) throws(StoreError) -> Int {
-        if let kept = recorder.recent.forkMark(space) { return kept }
+        // Kept only where another process's commit would be heard of, and never from inside a unit of work (what it
+        // reads is not committed yet).
+        let keeps = watchesOtherProcesses && OpenTransaction.current(of: self) == nil
+        if keeps, let kept = recorder.recent.forkMark(space) { return kept }
         let generation = recorder.recent.generation
         let mark = try read { db in try Self.forkMark(db, space: Data(space.bytes)) }
-        recorder.recent.keep(forkMark: mark, of: space, readAt: generation)
+        if keeps { recorder.recent.keep(forkMark: mark, of: space, readAt: generation) }
         return mark
     }
 

@@ -168,6 +168,11 @@ public final class OpStore: Sendable {
                 if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8)) }
                 let made = OpenTransaction(db: db, store: self).run(body)
                 outcome = made
+                // SQLite itself rolled the transaction back (a full disk, an I/O error) inside a write the body then
+                // caught: what the body did after it was not part of the unit of work, so none of it counts.
+                if case .success = made, !db.isInsideTransaction {
+                    throw StoreError.database("SQLite ended the unit of work's transaction early; nothing of it was kept")
+                }
                 // The body's error rolls the transaction back; it is thrown as it was, below.
                 if case .failure = made { throw OpenTransaction.RolledBack() }
             }

@@ -85,6 +85,14 @@ public final class RecentOps: Sendable {
         }
     }
 
+    /// A transaction rolled back: a fork mark read inside it is not kept.
+    func rolledBack() {
+        state.withLock { state in
+            state.generation += 1
+            state.forkMarks = [:]
+        }
+    }
+
     /// Forgets everything (another process committed: what it changed is not known here).
     func forgetAll() {
         state.withLock { state in
@@ -112,6 +120,7 @@ public final class RecentOps: Sendable {
                 wanted = heads
             }
             var out: [(id: OpID, bytes: [UInt8])] = []
+            guard limit > 0 else { return out }
             var size = 0
             for head in wanted {
                 let from = peer[head.device]

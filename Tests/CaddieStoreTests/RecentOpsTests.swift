@@ -10,10 +10,14 @@ import Testing
 /// must be exactly what SQLite answers, and they must answer a live push (one op behind) without it.
 @Suite("the newest ops kept in memory for the sessions")
 struct RecentOpsTests {
-    static func onDisk() throws -> (URL, OpStore) {
+    /// A store on disk, observed as a running node's is (so another process's commit reaches it, and what it keeps
+    /// in memory is used).
+    static func onDisk(observed: Bool = true) throws -> (URL, OpStore) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-recent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return (folder, try OpStore(path: folder.appendingPathComponent("caddie.sqlite").path))
+        let store = try OpStore(path: folder.appendingPathComponent("caddie.sqlite").path)
+        if observed { _ = store.observe { _ in } }
+        return (folder, store)
     }
 
     static func heads(_ store: OpStore, _ space: SpaceID) throws -> [(device: PublicKey, seq: UInt64)] {
@@ -89,6 +93,24 @@ struct RecentOpsTests {
             store.keptOps(space: space.id, after: VersionVector(top), limit: 1000, heads: try Self.heads(store, space.id))?
                 .ops.count == 1)
         #expect(store.recorder.recent.forkMark(space.id) == nil, "a commit forgets the fork marks")
+    }
+
+    @Test("a store on disk that nobody observes (no file watch: another process's commit would go unheard) reads SQLite")
+    func unobservedReadsSQLite() throws {
+        let (folder, store) = try Self.onDisk(observed: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var ana = try Author("Ana", space: TestSpace(), store: store)
+        try ana.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
+        let heads = try Self.heads(store, ana.space.id)
+        // The score is kept (the join before it, a whole change of the space, is not), but not used.
+        let behind = VersionVector([ana.device.publicKey: 1])
+        #expect(store.recorder.recent.keptCount == 1)
+        #expect(store.keptOps(space: ana.space.id, after: behind, limit: 1000, heads: heads) == nil)
+        _ = try store.forkMark(ana.space.id)
+        #expect(store.recorder.recent.forkMark(ana.space.id) == nil)
+        // Observed, the same store answers from memory.
+        _ = store.observe { _ in }
+        #expect(store.keptOps(space: ana.space.id, after: behind, limit: 1000, heads: heads)?.ops.count == 1)
     }
 
     @Test("what leaves memory: a long log's oldest ops, a whole change, a rolled-back write, another process's commit")
