@@ -58,7 +58,7 @@ struct CardLockTests {
         var shown: [[Int: Int]] = []
         for source in sources {
             let ops = try source.store.ops(space: space.id, notIn: try store.vector(space.id))
-            try store.receive(space: space.id, spaceKey: space.key, ops: ops, mode: .tolerant, now: receiverNow)
+            _ = try store.receive(space: space.id, spaceKey: space.key, ops: ops, mode: .tolerant, now: receiverNow)
             shown.append(try strokes(store, space.id))
         }
         return (store, shown)

@@ -70,7 +70,7 @@ struct CommitteeRuleTests {
         for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
             let store = try replica(day.creator.space)
             for source in order {
-                try store.receive(
+                _ = try store.receive(
                     space: day.creator.space.id, spaceKey: day.creator.space.key, ops: sources[source], mode: .tolerant,
                     now: receiverNow)
             }
@@ -122,7 +122,7 @@ struct CommitteeRuleTests {
         // A replica fed the member's ops after the creator's: the same state.
         let store = try replica(day.creator.space)
         for source in [try own(day.member), try day.creator.store.ops(space: day.creator.space.id)] {
-            try store.receive(
+            _ = try store.receive(
                 space: day.creator.space.id, spaceKey: day.creator.space.key, ops: source, mode: .tolerant, now: receiverNow)
         }
         #expect(try store.stateHash(day.creator.space.id) == (try day.creator.hash()))
@@ -213,7 +213,7 @@ struct CommitteeRuleTests {
         #expect(hashes.count == 1, "every order ends in the same state")
         // A rebuild (as a revocation or a fork makes) works the same state out from the log.
         let store = try replica(day.creator.space)
-        try store.receive(
+        _ = try store.receive(
             space: day.creator.space.id, spaceKey: day.creator.space.key, ops: sources.flatMap { $0 }, mode: .tolerant,
             now: receiverNow)
         try store.db.write { db in try Materializer(db: db, space: day.creator.space.id, recorder: nil).rebuild() }
