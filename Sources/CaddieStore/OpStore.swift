@@ -119,6 +119,11 @@ public final class OpStore: Sendable {
             if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8)) }
             let noted = recorder.noted
             do {
+                // SQLite ended the transaction (a full disk, an I/O error in an earlier write the body caught): a
+                // savepoint now would begin and commit a transaction of its own, outside the unit of work.
+                guard open.db.isInsideTransaction else {
+                    throw StoreError.database("SQLite ended the unit of work's transaction early; nothing more is written")
+                }
                 var result: T?
                 try open.db.inSavepoint {
                     result = try body(open.db)
