@@ -41,7 +41,7 @@ extension OpStore {
                 sql: """
                     SELECT seq, bytes FROM op WHERE space = ? AND device = ? AND seq > ? ORDER BY seq LIMIT ?
                     """)
-            devices: for head in heads where head.seq > peer[head.device] && (onlyDevices?.contains(head.device) ?? true) {
+            devices: for head in RecentOps.wanted(heads, onlyDevices) where head.seq > peer[head.device] {
                 let rows = try Row.fetchCursor(
                     statement,
                     arguments: [

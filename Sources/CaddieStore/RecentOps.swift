@@ -109,20 +109,10 @@ public final class RecentOps: Sendable {
     ) -> [(id: OpID, bytes: [UInt8])]? {
         state.withLock { state -> [(id: OpID, bytes: [UInt8])]? in
             let runs = state.spaces[space] ?? [:]
-            // The devices to look at, with the head each must reach: those asked for only (found by their place in
-            // the sorted heads, not by a look at every head), or every head.
-            var wanted: [(device: PublicKey, seq: UInt64)] = []
-            if let onlyDevices {
-                for device in onlyDevices.sorted() {
-                    if let head = Self.find(device, in: heads) { wanted.append(head) }
-                }
-            } else {
-                wanted = heads
-            }
             var out: [(id: OpID, bytes: [UInt8])] = []
             guard limit > 0 else { return out }
             var size = 0
-            for head in wanted {
+            for head in Self.wanted(heads, onlyDevices) {
                 let from = peer[head.device]
                 guard head.seq > from else { continue }
                 guard let run = runs[head.device], run.first <= from + 1, run.last >= head.seq else { return nil }
@@ -136,6 +126,15 @@ public final class RecentOps: Sendable {
             }
             return out
         }
+    }
+
+    /// The heads a fetch looks at, in device order: those of `onlyDevices` (each found by its place in the sorted
+    /// heads, not by a look at every head), or every head. SQLite's read and this one look at the same.
+    static func wanted(
+        _ heads: [(device: PublicKey, seq: UInt64)], _ onlyDevices: Set<PublicKey>?
+    ) -> [(device: PublicKey, seq: UInt64)] {
+        guard let onlyDevices else { return heads }
+        return onlyDevices.sorted().compactMap { find($0, in: heads) }
     }
 
     /// `device`'s head in `heads` (sorted by device), if it has one.
