@@ -36,6 +36,8 @@ let package = Package(
             dependencies: [
                 "CaddieCore", "CaddieCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's own functions, for the rows the receive path binds directly (RowInsert.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
@@ -140,7 +142,9 @@ let package = Package(
         .testTarget(
             name: "CaddieOSMTests", dependencies: ["CaddieOSM", "CaddieCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "CaddieCryptoTests", dependencies: ["CaddieCrypto", "CaddieCore"], swiftSettings: strict),
-        .testTarget(name: "CaddieStoreTests", dependencies: ["CaddieStore", "CaddieNode"], swiftSettings: strict),
+        .testTarget(
+            name: "CaddieStoreTests",
+            dependencies: ["CaddieStore", "CaddieNode", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
         .testTarget(name: "CaddieWireTests", dependencies: ["CaddieWire", "CaddieCore", "CaddieCrypto"], swiftSettings: strict),
         .testTarget(name: "CaddieServicesTests", dependencies: ["CaddieServices"], swiftSettings: strict),
         .testTarget(

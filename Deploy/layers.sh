@@ -36,6 +36,7 @@ only() { # MODULE TARGET: only Sources/TARGET may import MODULE (in any form: at
     fi
 }
 only GRDB CaddieStore
+only GRDBSQLite CaddieStore
 only CSodium CaddieCrypto
 only CAvahi CaddieDiscovery
 only NIOPosix CaddieSync

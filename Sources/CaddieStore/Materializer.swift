@@ -153,31 +153,45 @@ struct Materializer {
                     try cancelInRoster(game: game, player: player, observed: observed)
                 }
             case .score(let game, let player, let hole, let entry):
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
-                                                     fairway, gir)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [
-                    space, device, seq, Data(game.bytes), Data(player.bytes), hole, hlc,
-                    entry.strokes, entry.putts, entry.penalties,
-                    entry.fairway.map { Int($0.rawValue) },
-                    entry.greenInRegulation.map { $0 ? 1 : 0 },
-                ])
+                // Bound directly (RowInsert.swift): a row per score op, the receive path's most frequent write.
+                try db.insertRow(
+                    """
+                    INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
+                                                 fairway, gir)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+                ) {
+                    $0.blob(1, space)
+                    $0.blob(2, device)
+                    $0.int(3, seq)
+                    $0.blob(4, game.bytes)
+                    $0.blob(5, player.bytes)
+                    $0.int(6, Int64(hole))
+                    $0.int(7, hlc)
+                    $0.int(8, entry.strokes)
+                    $0.int(9, entry.putts)
+                    $0.int(10, entry.penalties)
+                    $0.int(11, entry.fairway.map { Int($0.rawValue) })
+                    $0.int(12, entry.greenInRegulation.map { $0 ? 1 : 0 })
+                }
                 // The score row is also an add to the roster (view roster_tag): a player someone scored stays
                 // on the card even if another device removed them without having seen that score.
-                if op.pred.isEmpty { continue }
-                let statement = try db.cachedStatement(
-                    sql: """
+                for target in op.pred {
+                    try db.insertRow(
+                        """
                         INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """)
-                for target in op.pred {
-                    try statement.execute(arguments: [
-                        space, Data(target.device.bytes), Int64(bitPattern: target.seq),
-                        Data(game.bytes), Data(player.bytes), hole, device, seq,
-                    ])
+                        """
+                    ) {
+                        $0.blob(1, space)
+                        $0.blob(2, target.device.bytes)
+                        $0.int(3, Int64(bitPattern: target.seq))
+                        $0.blob(4, game.bytes)
+                        $0.blob(5, player.bytes)
+                        $0.int(6, Int64(hole))
+                        $0.blob(7, device)
+                        $0.int(8, seq)
+                    }
                 }
             case .attest(let game, let player, let cardHash):
                 guard let user else { continue }

@@ -125,14 +125,7 @@ extension OpStore {
             try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author, slot: hash)
             return op
         }
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes),
-            Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
-        ])
+        try db.insertLogOp(space: spaceData, op, hash: hash, now: now)
         try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author, hash: hash)
         return op
     }

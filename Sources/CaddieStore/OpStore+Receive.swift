@@ -254,19 +254,12 @@ struct ReceiveSession {
         var author = try user(of: device)
         var cutoff: UInt64?
         var applied = 0
+        let materializer = Materializer(db: db, space: space, recorder: recorder)
         for (op, hash) in run.prefix(covered) {
             guard let admitted = try admit(op, author: author, cutoff: &cutoff) else { break }
             author = admitted.author
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """
-            ).execute(arguments: [
-                spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes),
-                Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
-            ])
-            try Materializer(db: db, space: space, recorder: recorder).apply(
-                op, changes: admitted.changes, author: admitted.author, hash: hash)
+            try db.insertLogOp(space: spaceData, op, hash: hash, now: now)
+            try materializer.apply(op, changes: admitted.changes, author: admitted.author, hash: hash)
             report.applied.append(op.id)
             applied += 1
             headSeq = op.seq

@@ -25,6 +25,7 @@ struct Options {
     var idleOnly = false
     var idleSeconds = 30.0
     var convergeOnly = false
+    var importOnly = false
     var cardGames = 40
     var cardOnly = false
     var boardOnly = false
@@ -58,6 +59,7 @@ struct Options {
             case "--idle-only": idleOnly = true
             case "--idle-seconds": idleSeconds = Double(try number())
             case "--converge-only": convergeOnly = true
+            case "--import-only": importOnly = true
             case "--card-games": cardGames = try number()
             case "--card-only": cardOnly = true
             case "--board-only": boardOnly = true
@@ -79,7 +81,7 @@ struct Options {
                 loroSeconds = value
             case "-h", "--help":
                 print(
-                    "usage: caddie-bench --club [bench-club.py's options] | caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--card-games N] [--card-only] [--card-home DIR] [--board-only] [--board-entrants N] [--pycrdt-seconds S] [--loro-seconds S]"
+                    "usage: caddie-bench --club [bench-club.py's options] | caddie-bench [--json] [--appends N] [--devices D] [--ops-per-device N] [--sync-ops N] [--edits N] [--no-sync] [--start-ops N] [--load-peers N] [--load-seconds S] [--load-wait S] [--load-only] [--idle-seconds S] [--idle-only] [--converge-only] [--import-only] [--card-games N] [--card-only] [--card-home DIR] [--board-only] [--board-entrants N] [--pycrdt-seconds S] [--loro-seconds S]"
                 )
                 exit(0)
             default: throw BenchError("unknown argument \(argument); see --help")
@@ -174,6 +176,13 @@ func run() async throws {
         report(figures, options: options, directory: directory)
         return
     }
+    if options.importOnly {
+        report(
+            try bundleImport(
+                options: options, directory: directory, space: space, key: key, game: game, players: players, runs: 5
+            ).figures, options: options, directory: directory)
+        return
+    }
     if options.boardOnly {
         report(
             try BoardBench(directory: directory, entrants: options.boardEntrants).run(), options: options, directory: directory)
@@ -225,40 +234,12 @@ func run() async throws {
     figures.append(("opAppendBatched100PerSecond", Double(options.appends) / batchTime, "ops/s"))
 
     // (b) Bundle import: D devices' logs made elsewhere, verified, applied and persisted in one transaction.
-    var bundle: [[UInt8]] = []
-    for index in 0..<options.devices {
-        let author = try OpStore()
-        try author.addSpace(space, name: "bench", now: 0)
-        let user = SigningKey.generate()
-        let device = SigningKey.generate()
-        try author.append(
-            space: space, signer: device,
-            changes: [joinChange(space: space, key: key, user: user, device: device, name: "p\(index)")], now: 1)
-        for start in stride(from: 1, to: options.opsPerDevice, by: 500) {
-            let edits = try (start..<min(start + 500, options.opsPerDevice)).map {
-                (changes: try scoreEdit($0 + index, game: game, players: players), pred: [OpID]())
-            }
-            _ = try author.appendBatch(space: space, signer: device, edits: edits, now: 1_700_000_000_000)
-        }
-        bundle += try author.ops(space: space)
-    }
-    let encoded = OpBundle(space: space, ops: bundle).encoded
-    let importer = try OpStore(path: directory.appendingPathComponent("import.sqlite").path)
-    try importer.addSpace(space, name: "bench", now: 0)
-    var applied = 0
-    let importTime = try seconds {
-        let decoded = try OpBundle(decoding: encoded)
-        applied = try importer.receive(
-            space: space, spaceKey: key, ops: decoded.ops, mode: .strict, now: UInt64(Date().timeIntervalSince1970 * 1000)
-        ).applied.count
-    }
-    guard applied == bundle.count else { throw BenchError("import applied \(applied) of \(bundle.count) ops") }
-    figures.append(("bundleImportPerSecond", Double(bundle.count) / importTime, "ops/s"))
-    figures.append(("bundleImportSeconds", importTime, "s"))
-    figures.append(("bundleOps", Double(bundle.count), "ops"))
+    let (bundleFigures, importer, bundleCount, lastOp) = try bundleImport(
+        options: options, directory: directory, space: space, key: key, game: game, players: players, runs: 1)
+    figures += bundleFigures
     let verifyTime = try seconds { _ = try importer.verify(space, spaceKeys: [key]) }
-    figures.append(("verifyEveryOpPerSecond", Double(bundle.count) / verifyTime, "ops/s"))
-    let sample = try SignedOp(bytes: bundle[bundle.count - 1])
+    figures.append(("verifyEveryOpPerSecond", Double(bundleCount) / verifyTime, "ops/s"))
+    let sample = try SignedOp(bytes: lastOp)
     figures.append(("scoreOpBytes", Double(sample.bytes.count), "bytes"))
     figures += try CourseBench(courses: 10_000, queries: 200).run()
     figures += try CardBench(directory: directory, games: options.cardGames).run()

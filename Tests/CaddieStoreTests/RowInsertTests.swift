@@ -1,0 +1,93 @@
+import CaddieCore
+import CaddieCrypto
+import Foundation
+import GRDB
+import Testing
+
+@testable import CaddieStore
+
+/// The rows the receive path binds straight into SQLite (RowInsert.swift): on a real file, what a receiving home
+/// stores must be what the author signed, field by field, and a failed insert must throw and leave its statement
+/// ready for the next row.
+@Suite("rows bound directly by the receive path")
+struct RowInsertTests {
+    @Test("every field of a score, present or absent, and every op's bytes reach the receiving home's file as signed")
+    func fieldsRoundTrip() throws {
+        let space = TestSpace()
+        var author = try Author("ana", space: space)
+        let game: GameID = entity(1)
+        let player: PlayerID = entity(2)
+        let entries = [
+            try ScoreEntry(strokes: 4, putts: 2, penalties: 1, fairway: .left, greenInRegulation: false),
+            try ScoreEntry(strokes: 7),
+            try ScoreEntry(strokes: 3, putts: 0, penalties: 0, fairway: .hit, greenInRegulation: true),
+            try ScoreEntry(strokes: 5, putts: nil, penalties: nil, fairway: .right, greenInRegulation: nil),
+        ]
+        for (index, entry) in entries.enumerated() {
+            try author.edit([.score(game: game, player: player, hole: index + 1, entry: entry)])
+        }
+        // A correction: its superseded row must name the op it replaces, or both values would stand.
+        let first = try author.store.cells(space.id, game: game)[0].values[0].op
+        try author.edit([.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 5, putts: 3))], pred: [first])
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-rows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let home = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
+        try home.addSpace(space.id, name: "test", now: 0)
+        let report = try home.receive(
+            space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id), mode: .strict, now: receiverNow)
+        #expect(report.applied.count == 6)
+
+        let cells = try home.cells(space.id, game: game)
+        #expect(cells == (try author.store.cells(space.id, game: game)))
+        #expect(cells.map(\.hole) == [1, 2, 3, 4])
+        #expect(cells.map { $0.values.count } == [1, 1, 1, 1])
+        #expect(cells[0].values[0].entry == (try ScoreEntry(strokes: 5, putts: 3)))
+        for (cell, entry) in zip(cells.dropFirst(), entries.dropFirst()) { #expect(cell.values[0].entry == entry) }
+        let held = try home.storedOps(space.id)
+        let signed = try author.store.storedOps(space.id)
+        #expect(held.map(\.bytes) == signed.map(\.bytes))
+        #expect(held.map(\.hash) == held.map { Blake2b.hash($0.bytes) })
+        #expect(held.map(\.hlc) == signed.map(\.hlc))
+        #expect(try home.stateHash(space.id) == author.hash())
+    }
+
+    @Test("a row SQLite refuses throws its error, writes nothing, and the next row binds afresh")
+    func failureLeavesStatementReady() throws {
+        let store = try OpStore()
+        let space = Data(repeating: 7, count: 16)
+        let sql = "INSERT INTO key_seen (space, device, key_check, seen_at) VALUES (?, ?, ?, 1)"
+        try store.write("test") { db in
+            try db.insertRow(sql) {
+                $0.blob(1, space)
+                $0.blob(2, [UInt8](repeating: 1, count: 32))
+                $0.blob(3, [UInt8]())
+            }
+            // The same key again: the primary key refuses it.
+            #expect(throws: DatabaseError.self) {
+                try db.insertRow(sql) {
+                    $0.blob(1, space)
+                    $0.blob(2, [UInt8](repeating: 1, count: 32))
+                    $0.blob(3, [UInt8]())
+                }
+            }
+            // A NOT NULL column left unbound: refused too, and not given the previous row's value.
+            #expect(throws: DatabaseError.self) {
+                try db.insertRow(sql) {
+                    $0.blob(1, space)
+                    $0.blob(2, [UInt8](repeating: 2, count: 32))
+                }
+            }
+            try db.insertRow(sql) {
+                $0.blob(1, space)
+                $0.blob(2, [UInt8](repeating: 3, count: 32))
+                $0.blob(3, [9, 9])
+            }
+            let rows = try Row.fetchAll(db, sql: "SELECT device, key_check FROM key_seen ORDER BY device")
+            #expect(rows.map { [UInt8]($0["device"] as Data)[0] } == [1, 3])
+            // An empty blob is stored as an empty blob, not as NULL.
+            #expect(rows.map { [UInt8]($0["key_check"] as Data) } == [[], [9, 9]])
+        }
+    }
+}
