@@ -138,6 +138,29 @@ struct ReceiveSession {
             .map { Digest32(unchecked: [UInt8]($0)) }
     }
 
+    /// The hashes held in `device`'s log at `seqs` (those it holds): one range query when the seqs are about as many
+    /// as the range they span (a batch sent again), else a read each (a few seqs far apart must not read the log
+    /// between them).
+    func storedHashes(_ device: PublicKey, seqs: some Sequence<UInt64>) throws -> [UInt64: Digest32] {
+        let wanted = Array(seqs)
+        guard let low = wanted.min(), let high = wanted.max() else { return [:] }
+        guard high - low < UInt64(2 * wanted.count + 16) else {
+            var hashes: [UInt64: Digest32] = [:]
+            for seq in wanted { hashes[seq] = try storedHash(OpID(device: device, seq: seq)) }
+            return hashes
+        }
+        let statement = try db.cachedStatement(
+            sql: "SELECT seq, hash FROM op WHERE space = ? AND device = ? AND seq BETWEEN ? AND ?")
+        var hashes: [UInt64: Digest32] = [:]
+        let rows = try Row.fetchCursor(
+            statement,
+            arguments: [spaceData, Data(device.bytes), Int64(bitPattern: low), Int64(bitPattern: high)])
+        while let row = try rows.next() {
+            hashes[UInt64(row["seq"] as Int64)] = Digest32(unchecked: [UInt8](row["hash"] as Data))
+        }
+        return hashes
+    }
+
     func user(of device: PublicKey) throws -> PublicKey? {
         let statement = try db.cachedStatement(sql: "SELECT user FROM member WHERE space = ? AND device = ?")
         return try Data.fetchOne(statement, arguments: [spaceData, Data(device.bytes)]).map { PublicKey(unchecked: [UInt8]($0)) }
@@ -195,8 +218,13 @@ struct ReceiveSession {
                 }
                 index += 1
             }
-            let previous = unique.last.flatMap { $0.seq + 1 == seq ? Blake2b.hash($0.bytes) : nil }
-            let taken = copies.firstIndex { previous != nil && $0.prev == previous } ?? 0
+            // Only a choice between copies needs the hash of the op before (hashing every op here would hash the
+            // whole batch once more than its checks do).
+            var taken = 0
+            if copies.count > 1, let last = unique.last, last.seq + 1 == seq {
+                let previous = Blake2b.hash(last.bytes)
+                taken = copies.firstIndex { $0.prev == previous } ?? 0
+            }
             unique.append(copies.remove(at: taken))
             others += copies
         }
@@ -220,9 +248,11 @@ struct ReceiveSession {
         var run: [(op: SignedOp, hash: Digest32)] = []
         // Ops beyond a gap wait; they are held after the run before them applies (it may be the device's join).
         var beyondGap: [SignedOp] = []
+        // The hashes held at the seqs the batch carries again (a relayed batch may be all duplicates): one read.
+        let held = try storedHashes(device, seqs: ops.lazy.map(\.seq).filter { $0 <= headSeq })
         for (index, op) in ops.enumerated() {
             if op.seq <= headSeq {
-                if let stored = try storedHash(op.id), stored != Blake2b.hash(op.bytes) {
+                if let stored = held[op.seq], stored != Blake2b.hash(op.bytes) {
                     if try isFork(op) {
                         try recordFork(op, keptHash: stored)
                         return op.seq

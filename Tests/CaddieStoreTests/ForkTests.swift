@@ -245,4 +245,39 @@ struct ForkTests {
         #expect(try store.forks(forked.space.id).isEmpty)
         #expect(try store.stateHash(forked.space.id) == before)
     }
+
+    @Test("ops held already, sent again close together or far apart, count as duplicates; a fork among them is recorded")
+    func heldAgain() throws {
+        let space = TestSpace()
+        var ana = try Author("ana", space: space)
+        for number in 0..<40 {
+            try ana.score(game: entity(UInt8(1 + number / 18)), player: Self.player, hole: number % 18 + 1, strokes: 4)
+        }
+        let log = try ana.store.ops(space: space.id)  // seq 1 (the join) to 41
+        // Another copy of Ana's device, made after the join, signs a second seq 2.
+        let copy = try replica(space)
+        _ = try copy.receive(space: space.id, spaceKey: space.key, ops: [log[0]], mode: .strict, now: receiverNow)
+        try copy.append(
+            space: space.id, signer: ana.device,
+            changes: [.score(game: Self.game, player: Self.player, hole: 1, entry: try ScoreEntry(strokes: 9))],
+            now: 1_700_000_000_500)
+        let other = try copy.ops(space: space.id)[1]
+
+        var hashes: [Digest32] = []
+        // Close together (the held hashes read as one range) and far apart (read one by one).
+        for again in [Array(log[1...30]), [log[1], log[40]]] {
+            let store = try replica(space)
+            _ = try store.receive(space: space.id, spaceKey: space.key, ops: log, mode: .strict, now: receiverNow)
+            let report = try store.receive(space: space.id, spaceKey: space.key, ops: again, mode: .tolerant, now: receiverNow)
+            #expect(report.duplicates == again.count)
+            #expect(report.applied.isEmpty && report.forks.isEmpty && report.rejected.isEmpty)
+            let forking = try store.receive(
+                space: space.id, spaceKey: space.key, ops: again + [other], mode: .tolerant, now: receiverNow)
+            #expect(forking.forks == [OpID(device: ana.device.publicKey, seq: 2)])
+            #expect(forking.duplicates == again.count)
+            #expect(try store.forks(space.id) == [OpID(device: ana.device.publicKey, seq: 2)])
+            hashes.append(try store.stateHash(space.id))
+        }
+        #expect(hashes[0] == hashes[1])
+    }
 }
