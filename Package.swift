@@ -98,6 +98,7 @@ let package = Package(
                 .embedInCode("Web/board.js"),
                 .embedInCode("Web/device.js"),
                 .embedInCode("Web/guide.js"),
+                .embedInCode("Web/guide-screen.js"),
                 .embedInCode("Web/icon.svg"),
                 .embedInCode("Web/index.html"),
                 .embedInCode("Web/live.js"),

@@ -11,6 +11,7 @@ enum WebFiles {
         ("board.js", PackageResources.board_js),
         ("device.js", PackageResources.device_js),
         ("guide.js", PackageResources.guide_js),
+        ("guide-screen.js", PackageResources.guide_screen_js),
         ("icon.svg", PackageResources.icon_svg),
         ("index.html", PackageResources.index_html),
         ("live.js", PackageResources.live_js),

@@ -6,6 +6,9 @@ import Testing
 /// must be served, so a file added there but not embedded fails here.
 @Suite("the web app served by caddie serve --http", .serialized)
 struct WebAppTests {
+    /// The files the app loads only when a screen first needs them (the Guide screen): not part of the first load.
+    static let loadedLater: Set<String> = ["guide.js", "guide-screen.js"]
+
     @Test("every file of the app is served with its type and a strict CSP; / is the sign-in page without a session")
     func files() throws {
         let (homes, _, _) = try RoundTests.foursome()
@@ -32,8 +35,8 @@ struct WebAppTests {
         #expect(root.headers.keys.allSatisfy { !$0.hasPrefix("access-control") })
         #expect(total < 200 * 1024, "the app's files are \(total) bytes")
         // A browser that takes gzip gets each file gzipped (made once by the node), which python's gzip opens to
-        // the file's own bytes; over the air the app's first load is under 60 KB (guide.js comes when Guide first
-        // opens; the browser test measures the first load as a phone gets it).
+        // the file's own bytes; over the air the app's first load is under 60 KB (the Guide screen and guide.js come
+        // when Guide first opens; the browser test measures the first load as a phone gets it).
         var wire = 0
         var later = 0
         var board = 0
@@ -47,14 +50,16 @@ struct WebAppTests {
             }
             if name.hasPrefix("board.") {
                 board += reply.body.count
-            } else if name == "guide.js" {
+            } else if Self.loadedLater.contains(name) {
                 later += reply.body.count
             } else {
                 wire += reply.body.count
             }
         }
         #expect(wire < 60 * 1024, "the app's first-load files take \(wire) bytes gzipped")
-        #expect(later > 0 && wire + later < 64 * 1024, "guide.js, loaded when Guide opens, takes \(later) bytes more")
+        // Everything the app ever loads: 65 KB since the Guide screen left app.js (its code compressed alone costs about
+        // 1 KB more than inside app.js did, for 2.7 KB less on every first load).
+        #expect(later > 0 && wire + later < 65 * 1024, "the Guide screen's files, loaded when it opens, take \(later) bytes more than the first load's \(wire)")
         #expect(board > 0 && board < 8 * 1024, "the public board's page takes \(board) bytes gzipped")
         // Refused with q=0, or not asked for: the file as it is.
         let refused = try client.request("GET", "/app.js", extra: ["Accept-Encoding": "gzip;q=0, identity"])
