@@ -1451,6 +1451,8 @@ def main():
               and phone.find_element(By.ID, "s-" + players["Ana"]).text == "5",
               "ticking green in regulation keeps Ana's 5 strokes on the open hole")
         shot(phone, "card-hole-entry-390")
+        # The requests the saved hole makes, counted from the tap.
+        phone.execute_script("performance.setResourceTimingBufferSize(5000); performance.clearResourceTimings()")
         retry(lambda: tap(phone, phone.find_element(By.ID, "save-hole")))
         wait(phone, lambda d: "Hole 2" in d.find_element(By.ID, "hole-title").text, "after saving, the card moves to hole 2")
         # The hole is kept on the phone at the tap and sent at once: the node holds it a moment later.
@@ -1464,6 +1466,21 @@ def main():
         check(hole1 == {"Ana": 5, "Ben": 6, "Cleo": 4, "Dev": 7}, "the node holds hole 1 as entered: %s" % hole1)
         wait(phone, lambda d: "not yet sent" not in d.find_element(By.ID, "status").text,
              "with the node in reach, nothing waits on the phone")
+        # The node pushes the card after the commit: the sent hole stays drawn until that card shows it, and the
+        # phone reads nothing (past the 3 s after which it would read the card itself).
+        wait(phone, lambda d: "•" not in d.find_element(By.CSS_SELECTOR, ".leaderboard").text,
+             "the card the node pushed shows hole 1: no row is marked provisional")
+        time.sleep(3.5)
+        reads = phone.execute_script(
+            "return performance.getEntriesByType('resource').filter(e => e.initiatorType === 'fetch'"
+            " && /\\/games\\/[^/]+(\\/card)?$/.test(new URL(e.name).pathname)).map(e => new URL(e.name).pathname)")
+        posts = phone.execute_script(
+            "return performance.getEntriesByType('resource').filter(e => e.initiatorType === 'fetch'"
+            " && /\\/(ops|scores)$/.test(new URL(e.name).pathname)).length")
+        figures["readsAfterSavedHole"] = len(reads)
+        check(not reads and posts >= 1,
+              "a hole saved with the node live is sent and not read back: the card comes with the live event "
+              "(%d sends, reads %s)" % (posts, reads))
         ana_cell = next(c for p in card["players"] if p["name"] == "Ana" for c in p["cells"] if c["hole"] == 1)
         check(ana_cell["winner"]["putts"] == 2, "Ana's putts were saved")
         check(ana_cell["winner"]["fairway"] == "left" and ana_cell["winner"]["gir"] is True,

@@ -141,3 +141,18 @@ test('a pick-up is entered (P), makes the totals and to par NR, and puts its pla
   const { card: shown } = card.withWaiting(game([player('Cal', { 1: 4 })]), [{ player: 'Cal', hole: 1, pickUp: true }]);
   assert.equal(card.strokes(shown.players[0], 1), card.PICK_UP, 'a pick-up kept on the phone shows as one');
 });
+
+test('a card shows an op when some cell holds it among its values, whoever entered it; not when it was replaced', () => {
+  const withValues = {
+    holes: 2, par: [4, 3], conflicts: [],
+    players: [
+      { player: 'p1', name: 'Ana', cells: [{ hole: 1, strokes: 4, values: [{ op: 'aa:3', strokes: 4 }] }] },
+      { player: 'p2', name: 'Ben', cells: [{ hole: 1, strokes: 5, values: [{ op: 'bb:7', strokes: 5 }, { op: 'aa:4', strokes: 6 }] }, { hole: 2, strokes: 3 }] },
+    ],
+  };
+  assert.equal(card.showsOp(withValues, 'aa:3'), true);
+  assert.equal(card.showsOp(withValues, 'aa:4'), true, 'a value of a disputed cell counts');
+  assert.equal(card.showsOp(withValues, 'aa:2'), false, 'an op the card does not show (replaced, or not there yet)');
+  assert.equal(card.showsOp(withValues, 'aa:33'), false, 'names are compared whole');
+  assert.equal(card.showsOp({ holes: 1, par: [4], players: [], conflicts: [] }, 'aa:3'), false);
+});

@@ -38,7 +38,38 @@ const state = {
   signedOut: false,
   shownHash: null,   // the address of the screen last drawn: a different one opens at its top
   sentOps: new Set(), // the ops the node signed for entries this page sent (its own ops are its device's)
+  landed: [],        // score entries the node took whose ops the open card does not show yet (see land)
+  landedTimer: null,
 };
+
+/** The entries the card draws as this phone's: those waiting in the outbox, and those a node took whose ops the card
+ * does not show yet (so a value never blinks out between the send and the card the node pushes after it). */
+function shownEntries() {
+  return state.landed.length ? [...state.pending, ...state.landed] : state.pending;
+}
+
+/** The op names of the entries a node took for a cell that the card does not show yet: an entry made now replaces
+ * them as it replaces the values the card shows. */
+function landedOf(space, game, player, hole) {
+  return state.landed.filter((e) => e.space === space && e.game === game && e.player === player && e.hole === hole)
+    .map((e) => e.name);
+}
+
+/** After a send, with the live stream open: the node pushes the card after the commit, so the sent score entries
+ * stay drawn as they were until a card shows their ops, with no read. If none does within 3 s (the stream dropped,
+ * or another device replaced a value at once), the card is read. */
+function land(entries) {
+  const shown = (e) => state.card?.game === e.game && card.showsOp(state.card, e.name);
+  state.landed = [...state.landed, ...entries.filter((e) => !shown(e))];
+  window.clearTimeout(state.landedTimer);
+  if (!state.landed.length) return;
+  state.landedTimer = window.setTimeout(async () => {
+    state.landed = [];
+    if (!onCardScreen()) return;
+    try { await loadCard(state.game); } catch (error) { /* the card shows what the phone keeps */ }
+    renderCard();
+  }, 3000);
+}
 
 /** Whether an op is this phone's own entry: signed by its device, or signed by the node for an entry it sent. */
 function mine(op) {
@@ -370,6 +401,7 @@ async function loadCard(gameText) {
   // Nothing is awaited from here on: a newer load that overtook this one is seen, and wins, in one step.
   if (ticket !== loads || (pushed !== pushes && fetched.game === state.game)) return fetched;
   state.card = fetched;
+  state.landed = state.landed.filter((e) => e.game !== fetched.game || !card.showsOp(fetched, e.name));
   state.lastGame = fetched.game;
   if (state.game !== fetched.game) {
     state.game = fetched.game;
@@ -381,7 +413,7 @@ async function loadCard(gameText) {
 
 /** The first hole that some player has neither a score nor an entry on this phone for, else the last hole. */
 function firstOpenHole(c) {
-  const kept = outbox.ofGame(state.pending, state.space.space, c.game);
+  const kept = outbox.ofGame(shownEntries(), state.space.space, c.game);
   for (let hole = 1; hole <= c.holes; hole += 1) {
     if (c.players.some((p) => card.strokes(p, hole) === null && !kept.has(`${p.player}:${hole}`))) return hole;
   }
@@ -498,7 +530,7 @@ function entryWords(entry) {
 /** Who leads: position, name, to par and holes played, from the card as the phone shows it. */
 function leaderboard() {
   // Entries still on this phone count, marked provisional (•) until a node has them.
-  const waiting = [...outbox.ofGame(state.pending, state.space.space, state.card.game).values()].filter((e) => !e.refused);
+  const waiting = [...outbox.ofGame(shownEntries(), state.space.space, state.card.game).values()].filter((e) => !e.refused);
   const { card: shown, provisional } = card.withWaiting(state.card, waiting);
   const rows = card.leaderboard(shown);
   if (!rows.length) return null;
@@ -516,7 +548,7 @@ function holeView(disputed) {
   const c = state.card;
   const hole = state.hole;
   const par = parOf(hole);
-  const kept = outbox.ofGame(state.pending, state.space.space, c.game);
+  const kept = outbox.ofGame(shownEntries(), state.space.space, c.game);
   const choices = holeKinds(hole);
   const rows = c.players.map((player) => {
     const key = `${player.player}:${hole}`;
@@ -778,7 +810,8 @@ async function saveHole() {
     if (lockedPlayer(player)) continue;
     const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
     if (card.meanwhile(entry, saved, mine).length) disputes += 1;
-    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen: card.draftPred(entry, saved, mine) }, now);
+    const seen = [...card.draftPred(entry, saved, mine), ...landedOf(space, game, player, hole)];
+    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen }, now);
     keys.push(outbox.cellKey({ space, game, player, hole }));
   }
   const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
@@ -796,7 +829,7 @@ async function saveHole() {
 /** After a hole was kept on the phone: the figure, the next hole when this one is complete, and the sending. */
 function kept(hole, space, game, tapped, disputes = 0) {
   window.caddieSavedMs = performance.now() - tapped;
-  const onPhone = outbox.ofGame(state.pending, space, game);
+  const onPhone = outbox.ofGame(shownEntries(), space, game);
   const c = state.card;
   if (state.hole === hole && hole < c.holes
       && c.players.every((p) => card.strokes(p, hole) !== null || onPhone.has(`${p.player}:${hole}`))) {
@@ -823,7 +856,7 @@ function cardClocks() {
  * screen showed when the entry began) and this phone's own entries for the cell that no node has taken yet. */
 async function signScores(space, game, entries, left) {
   const items = entries.map(({ player, hole, entry, seen }) => ({
-    pred: [...seen, ...outbox.signedOf(state.pending, space, game, player, hole)],
+    pred: [...seen, ...outbox.signedOf(state.pending, space, game, player, hole), ...landedOf(space, game, player, hole)],
     payload: ops.scorePayload(entry.pickUp ? { game, player, hole, pickUp: true }
       : { game, player, hole, strokes: entry.strokes, putts: entry.putts ?? null, fairway: entry.fairway ?? null,
         gir: entry.gir ?? null }),
@@ -907,6 +940,7 @@ async function sendRound() {
   let took = 0;
   let choices = 0;
   let again = false;
+  const sentScores = [];
   try {
     // A partner's new session is claimed by this phone's device first (route's start): entries wait for it.
     if (state.starting) await state.starting.catch(() => {});
@@ -919,17 +953,20 @@ async function sendRound() {
       const batch = i < alone ? [waiting[i]] : outbox.run(waiting, i);
       try {
         const entry = batch[0];
+        let name = null;
         if (entry.op) {
           await post(`/v1/spaces/${enc(entry.space)}/ops`, { ops: batch.map((e) => e.op) }, { signIn: false });
         } else {
           const answer = await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry),
             { signIn: false });
           if (answer?.op) state.sentOps.add(answer.op);
+          name = answer?.op ?? null;
         }
         for (const sent of batch) {
           await local.sent(sent);
           took += 1;
           if (sent.kind === 'choice') choices += 1;
+          if (outbox.isScore(sent)) sentScores.push({ ...sent, name: sent.name ?? name });
         }
         state.signedOut = false;
         i += batch.length;
@@ -950,8 +987,11 @@ async function sendRound() {
       }
     }
     const left = outbox.ordered(await local.outbox());
-    // The card is read again before the entries leave the phone's view, so a value never blinks out between.
-    if (took && onCardScreen()) {
+    if (took && onCardScreen() && state.link === 'live' && !choices && sentScores.every((e) => e.name)) {
+      // The node pushes the card after the commit: the entries stay drawn until it shows them, with no read.
+      land(sentScores);
+    } else if (took && onCardScreen()) {
+      // The card is read again before the entries leave the phone's view, so a value never blinks out between.
       try { await loadCard(state.game); } catch (error) { /* the card shows what the phone keeps */ }
       // A choice leaves the outbox only once the game's fields the card draws it from hold it.
       if (choices) { try { await fetchSetup(state.game); } catch (error) { /* drawn from what the phone has */ } }
@@ -1018,7 +1058,7 @@ function tableView(disputed) {
   headCells.push(h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'To par'), h('th', { scope: 'col' }, 'Hcp'),
     h('th', { scope: 'col' }, 'Net'), h('th', { scope: 'col' }, 'Pts'));
   parCells.push(h('td', {}, parSum(holes)), h('td'), h('td'), h('td'), h('td'));
-  const kept = outbox.ofGame(state.pending, state.space.space, c.game);
+  const kept = outbox.ofGame(shownEntries(), state.space.space, c.game);
   const rows = c.players.map((player) => {
     const cells = [h('th', { scope: 'row' }, player.name)];
     const cellFor = (n) => {
@@ -1102,7 +1142,7 @@ async function attest(player) {
   const space = state.space.space;
   if (state.device?.spaces[space]) {
     // The card as this phone shows it must be the node's: entries still on the phone would change it.
-    if (outbox.ofGame(state.pending, space, state.game).size) {
+    if (outbox.ofGame(shownEntries(), space, state.game).size) {
       return mount(document.getElementById('action-message'),
         problem(new Error('entries on this phone are not sent yet: attest once the node has them')));
     }
@@ -1859,6 +1899,10 @@ function onEvent(type, data) {
     // A card request still on its way would be older than this: it is dropped (see loadCard).
     pushes += 1;
     state.card = data.card;
+    if (state.landed.length) {
+      state.landed = state.landed.filter((e) => e.game !== data.game || !card.showsOp(data.card, e.name));
+      if (!state.landed.length) window.clearTimeout(state.landedTimer);
+    }
     const parts = window.location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
     if (parts[0] === 'game' && parts.length === 2) {
       renderCard();

@@ -148,6 +148,11 @@ export function valueWords(values) {
   });
 }
 
+/** Whether some cell of the card shows the op named `name` ("device:seq") among its values. */
+export function showsOp(card, name) {
+  return card.players.some((player) => player.cells.some((c) => (c.values ?? []).some((v) => v.op === name)));
+}
+
 /** The card as the phone sees it with `waiting` (scores kept on this phone, not yet taken by a node: {player,
  * hole, strokes}) counted in: each replaces its cell's strokes or adds the cell. `provisional` holds the players
  * with such an entry: a leaderboard drawn from it marks their rows. */
