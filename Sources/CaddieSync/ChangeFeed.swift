@@ -10,6 +10,7 @@ import Synchronization
 final class ChangeFeed: Sendable {
     private let subscribers = Mutex<[UUID: (space: SpaceID, wake: AsyncStream<Void>.Continuation)]>([:])
     private let changes = Atomic<Int>(0)
+    private let membership = Atomic<Int>(0)
     private let store: OpStore
     private let observation = Mutex<Int?>(nil)
     private let patch = Mutex<(@Sendable (StoreChange) -> Void)?>(nil)
@@ -22,6 +23,12 @@ final class ChangeFeed: Sendable {
 
     /// How many changes the feed has announced: unchanged between two reads means no write it saw in between.
     var generation: Int { changes.load(ordering: .acquiring) }
+
+    /// How many of them could change who may sync (``StoreChange/Space/whole``: a join, a revocation, a removal, a
+    /// new space key, a rebuild; in any space, since a revocation counts in every space; or another process's
+    /// commit): unchanged between two reads means a peer admitted at the first is still admitted, so a live session
+    /// need not read its admission again after scores.
+    var membershipGeneration: Int { membership.load(ordering: .acquiring) }
 
     init(store: OpStore) { self.store = store }
 
@@ -53,6 +60,7 @@ final class ChangeFeed: Sendable {
 
     func notify(_ change: StoreChange) {
         patch.withLock { $0 }?(change)
+        if change.external || change.spaces.values.contains(where: \.whole) { membership.add(1, ordering: .releasing) }
         changes.add(1, ordering: .releasing)
         let woken = subscribers.withLock { all in
             all.values.filter { change.external || change.spaces[$0.space] != nil }.map(\.wake)

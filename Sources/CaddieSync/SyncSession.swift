@@ -40,6 +40,8 @@ struct SyncSession {
     var logger: Logger
 
     var session: EstablishedSession?
+    /// The change feed's ``ChangeFeed/membershipGeneration`` when the peer's admission was last read (nil: not yet).
+    var admittedAt: Int?
     /// The check of the space key the session was opened with (for the admission rule after a removal).
     private var keyCheck: [UInt8]?
     private var liveID: Int?
@@ -373,7 +375,11 @@ struct SyncSession {
                     try await branchesIfMoved(branches) + machine.applied(batch: batch, wantsAck: wantsAck, applied, fresh: fresh)
             case .checkAdmission:
                 guard let space = session?.space, let peer = session?.peer else { break }
+                // Only a change of who may sync can refuse a peer admitted before: after scores, nothing to read.
+                let generation = node.feed.membershipGeneration
+                guard generation != admittedAt else { break }
                 next = machine.admission(refusal: try await node.refusal(of: peer, in: space, keyCheck: keyCheck))
+                admittedAt = generation
             case .branchesDelivered(let hashes):
                 if let space = session?.space, let peer = session?.peer.device {
                     await node.branchLedger.record(space: space, peer: peer, hashes)

@@ -21,7 +21,9 @@ struct HeadsTests {
                     space: space, spaceKey: key, device: device.publicKey, user: user.publicKey)))
     }
 
-    @Test("after appends, received ops and a new member, the kept heads are the store's, with no read between")
+    @Test(
+        "after appends, received ops and a new member, the kept heads are the store's, with no read between; only a change of who may sync moves the membership generation"
+    )
     func keptHeadsFollowTheStore() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-heads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,6 +45,8 @@ struct HeadsTests {
             try store.heads(space).map { WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash) }
         }
         #expect(try await node.heads(space) == (try stored()))
+        // Scores leave a live session's admission as it was: nothing to read again.
+        let admitted = node.feed.membershipGeneration
         let game = GameID(unchecked: [UInt8](repeating: 1, count: 8))
         for hole in 1...5 {
             try store.append(
@@ -56,6 +60,7 @@ struct HeadsTests {
         #expect(
             node.headsCache.withLock { $0.spaces[space] } != nil,
             "the heads were kept through the appends (patched), not dropped and read again")
+        #expect(node.feed.membershipGeneration == admitted, "five scores changed nobody's admission")
         // Another device's log arriving as a peer's batch: a join (the kept heads are dropped and read again), then
         // its scores (patched in).
         let (other, otherDevice) = (SigningKey.generate(), SigningKey.generate())
@@ -72,10 +77,13 @@ struct HeadsTests {
         let ops = try peer.ops(space: space)
         _ = try store.receive(space: space, spaceKey: key, ops: Array(ops.prefix(1)), mode: .strict, now: 2)
         #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a join drops the kept heads")
+        let joined = node.feed.membershipGeneration
+        #expect(joined > admitted, "a join may change who may sync")
         #expect(try await node.heads(space) == (try stored()), "after the peer's join")
         _ = try store.receive(space: space, spaceKey: key, ops: Array(ops.dropFirst()), mode: .strict, now: 2)
         let kept = try await node.heads(space)
         #expect(kept == (try stored()) && kept.count == 2, "after the peer's scores")
+        #expect(node.feed.membershipGeneration == joined, "the peer's scores changed nobody's admission")
         // The peer's user revokes that device after its op 2 from a phone of theirs: its log is cut back here, its
         // head goes down, and the kept heads follow.
         let phone = SigningKey.generate()
@@ -89,5 +97,6 @@ struct HeadsTests {
         let cut = try await node.heads(space)
         #expect(cut == (try stored()), "after the revocation")
         #expect(cut.first { $0.device == otherDevice.publicKey }?.seq == 2, "the revoked device's head went down to 2")
+        #expect(node.feed.membershipGeneration > joined, "a revocation changes who may sync")
     }
 }
