@@ -61,7 +61,9 @@ struct WebAppTests {
         #expect(wire < 60 * 1024, "the app's first-load files take \(wire) bytes gzipped")
         // Everything the app ever loads: 65 KB since the Guide screen left app.js (its code compressed alone costs about
         // 1 KB more than inside app.js did, for 2.7 KB less on every first load).
-        #expect(later > 0 && wire + later < 65 * 1024, "the Guide screen's files, loaded when it opens, take \(later) bytes more than the first load's \(wire)")
+        #expect(
+            later > 0 && wire + later < 65 * 1024,
+            "the Guide screen's files, loaded when it opens, take \(later) bytes more than the first load's \(wire)")
         #expect(board > 0 && board < 8 * 1024, "the public board's page takes \(board) bytes gzipped")
         // Refused with q=0, or not asked for: the file as it is.
         let refused = try client.request("GET", "/app.js", extra: ["Accept-Encoding": "gzip;q=0, identity"])
