@@ -59,8 +59,9 @@ function landedOf(space, game, player, hole) {
  * stay drawn as they were until a card shows their ops, with no read. If none does within 3 s (the stream dropped,
  * or another device replaced a value at once), the card is read. */
 function land(entries) {
-  const shown = (e) => state.card?.game === e.game && card.showsOp(state.card, e.name);
-  state.landed = [...state.landed, ...entries.filter((e) => !shown(e))];
+  // Only the open card draws them: another game's entries are read with that game's card.
+  const waiting = (e) => state.card?.game === e.game && !card.showsOp(state.card, e.name);
+  state.landed = [...state.landed, ...entries.filter(waiting)];
   window.clearTimeout(state.landedTimer);
   if (!state.landed.length) return;
   state.landedTimer = window.setTimeout(async () => {
