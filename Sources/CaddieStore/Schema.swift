@@ -203,6 +203,31 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v12: score rows kept in cell order") { db in
+            // Every read of `score` names a cell or a game (a card, a cell's history, a roster's tags, a rebuild's
+            // delete by space); none names an op alone. Keyed by its cell, the table needs no index beside it: one
+            // B-tree written per score op received instead of two (docs/performance.md, "#50, twenty-second
+            // session"). A cell names each op once (an op scores one cell), so the key stays unique per op.
+            try db.execute(
+                sql: """
+                    CREATE TABLE score_v12 (
+                        space BLOB NOT NULL, device BLOB NOT NULL, seq INTEGER NOT NULL,
+                        game BLOB NOT NULL, player BLOB NOT NULL, hole INTEGER NOT NULL, hlc INTEGER NOT NULL,
+                        strokes INTEGER NOT NULL, putts INTEGER, penalties INTEGER, fairway INTEGER, gir INTEGER,
+                        PRIMARY KEY (space, game, player, hole, device, seq)
+                    ) WITHOUT ROWID;
+                    INSERT INTO score_v12 (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
+                                           fairway, gir)
+                        SELECT space, device, seq, game, player, hole, hlc, strokes, putts, penalties, fairway, gir
+                        FROM score;
+                    DROP VIEW roster_tag;
+                    DROP TABLE score;
+                    ALTER TABLE score_v12 RENAME TO score;
+                    CREATE VIEW roster_tag AS
+                        SELECT space, game, player, device, seq FROM roster_add
+                        UNION ALL SELECT space, game, player, device, seq FROM score;
+                    """)
+        }
         return migrator
     }
 

@@ -90,4 +90,30 @@ struct RowInsertTests {
             #expect(rows.map { [UInt8]($0["key_check"] as Data) } == [[], [9, 9]])
         }
     }
+
+    @Test("score rows are kept in cell order: one B-tree per score op, and a card or a cell is read along its key")
+    func scoreKeyedByCell() throws {
+        let store = try OpStore()
+        try store.read { db in
+            // The table's only B-tree is its key (a WITHOUT ROWID table's), whose columns start with the cell.
+            #expect(try String.fetchAll(db, sql: "SELECT origin FROM pragma_index_list('score')") == ["pk"])
+            let key = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT i.name FROM pragma_index_list('score') l, pragma_index_info(l.name) i
+                    WHERE l.origin = 'pk' ORDER BY i.seqno
+                    """)
+            #expect(key == ["space", "game", "player", "hole", "device", "seq"])
+            let blob = Data([1])
+            for (sql, arguments) in [
+                ("SELECT strokes FROM score WHERE space = ? AND game = ?", [blob, blob] as StatementArguments),
+                ("SELECT strokes FROM score WHERE space = ? AND game = ? AND player = ? AND hole = ?", [blob, blob, blob, 1]),
+            ] {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(sql)", arguments: arguments).map {
+                    String.fromDatabaseValue($0["detail"]) ?? ""
+                }
+                #expect(plan.contains { $0.contains("USING PRIMARY KEY") }, "\(sql): \(plan)")
+            }
+        }
+    }
 }
