@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // SQLite's process-wide settings, which need a C function of their own (SQLiteSettings.swift).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CaddieCore", swiftSettings: strict),
         .target(name: "CaddieCrypto", dependencies: ["CSodium", "CaddieCore"], swiftSettings: strict),
         .target(
@@ -38,6 +40,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's own functions, for the rows the receive path binds directly (RowInsert.swift).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLite",
             ],
             swiftSettings: strict
         ),

@@ -37,6 +37,7 @@ only() { # MODULE TARGET: only Sources/TARGET may import MODULE (in any form: at
 }
 only GRDB CaddieStore
 only GRDBSQLite CaddieStore
+only CSQLite CaddieStore
 only CSodium CaddieCrypto
 only CAvahi CaddieDiscovery
 only NIOPosix CaddieSync

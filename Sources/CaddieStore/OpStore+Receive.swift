@@ -13,6 +13,19 @@ public enum ReceiveMode: Sendable {
     case tolerant
 }
 
+/// How surely a committed batch is on disk when ``OpStore/receive(space:spaceKey:laterKeys:ops:mode:now:durability:)``
+/// returns (docs/architecture.md, "Storage and durability").
+public enum Durability: Sendable {
+    /// Synced at its commit (SQLite's `synchronous = FULL`): it survives the process killed and a power cut. What a
+    /// person entered arrives so, on this device or from a phone it hosts (whose outbox forgets an entry once the
+    /// node has answered), and so does an imported bundle (its file may be deleted next).
+    case synced
+    /// Written at its commit and synced with the next synced commit or checkpoint (`synchronous = NORMAL`): it
+    /// survives the process killed, but a power cut may take the batches received since the last sync. Only for ops
+    /// a peer sent over a sync session: that peer still holds them, and the next session fetches them again.
+    case heldByPeer
+}
+
 /// What a batch did.
 public struct ReceiveReport: Sendable, Equatable {
     /// Ops newly applied, in the order applied.
@@ -46,6 +59,16 @@ extension OpStore {
     public func receive(
         space: SpaceID, spaceKey: [UInt8], laterKeys: [[UInt8]] = [], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64
     ) throws(StoreError) -> ReceiveReport {
+        try receive(
+            space: space, spaceKey: spaceKey, laterKeys: laterKeys, ops: raw, mode: mode, now: now, durability: .synced)
+    }
+
+    /// Verifies and applies a batch as above, committed with `durability` (``Durability/heldByPeer`` for a batch a
+    /// sync session received).
+    public func receive(
+        space: SpaceID, spaceKey: [UInt8], laterKeys: [[UInt8]] = [], ops raw: [[UInt8]], mode: ReceiveMode, now: UInt64,
+        durability: Durability
+    ) throws(StoreError) -> ReceiveReport {
         var report = ReceiveReport()
         var decoded: [SignedOp] = []
         decoded.reserveCapacity(raw.count)
@@ -66,7 +89,7 @@ extension OpStore {
             decoded.append(op)
         }
         let batch = decoded
-        return try write("receive") { db in
+        return try write("receive", durability: durability) { db in
             var session = ReceiveSession(
                 db: db, space: space, spaceKeys: [spaceKey] + laterKeys, mode: mode, now: now, recorder: recorder)
             session.report = report

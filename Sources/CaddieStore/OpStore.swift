@@ -27,6 +27,7 @@ public final class OpStore: Sendable {
 
     /// Opens (creating if needed) the database file at `path` in WAL mode.
     public init(path: String) throws(StoreError) {
+        SQLiteSettings.applied
         var config = Configuration()
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
@@ -42,6 +43,10 @@ public final class OpStore: Sendable {
         }
         do {
             let pool = try DatabasePool(path: path, configuration: config)
+            // GRDB's pool turns WAL on after `prepareDatabase` and sets the writer to `synchronous = NORMAL` as it
+            // does: the writer syncs every commit only once set again here (docs/architecture.md, "Storage and
+            // durability"; `DurabilityTests`).
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
             // A database written by a newer caddie is refused rather than misread.
             if try pool.read({ try Schema.migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.database("\(path) was written by a newer version of caddie: upgrade caddie to open it")
@@ -58,6 +63,7 @@ public final class OpStore: Sendable {
 
     /// A store in memory: real SQLite with the same schema, for tests that need thousands of replicas.
     public init(inMemory: Void = ()) throws(StoreError) {
+        SQLiteSettings.applied
         do {
             var config = Configuration()
             config.prepareDatabase { db in db.add(function: OpStore.nameKey) }
@@ -118,7 +124,9 @@ public final class OpStore: Sendable {
     /// diagnostic for operators, and how the crash tests show that a kill landed inside a transaction, and which.
     static let traceWrites = ProcessInfo.processInfo.environment["CADDIE_TRACE_WRITES"] == "1"
 
-    func write<T>(_ what: StaticString, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    func write<T>(
+        _ what: StaticString, durability: Durability = .synced, _ body: (Database) throws -> T
+    ) throws(StoreError) -> T {
         defer { writeCount.add(1, ordering: .releasing) }
         // Inside a unit of work: part of its transaction, in a savepoint, so that a write that fails takes back only
         // its own rows and what it noted for the change, and the rest commits with the unit of work.
@@ -146,16 +154,40 @@ public final class OpStore: Sendable {
         commitLock.lock()
         defer { commitLock.unlock() }
         do {
-            guard Self.traceWrites else { return try db.write(body) }
-            let result = try db.write { db in
-                FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8))
-                return try body(db)
+            let result = try withoutActuallyEscaping(body) { body in
+                let traced: (Database) throws -> T = { db in
+                    if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: began \(what)\n".utf8)) }
+                    return try body(db)
+                }
+                switch durability {
+                case .synced: return try db.write(traced)
+                case .heldByPeer: return try db.writeWithoutTransaction { try Self.unsynced($0, traced) }
+                }
             }
-            FileHandle.standardError.write(Data("caddie-write: committed \(what)\n".utf8))
+            if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: committed \(what)\n".utf8)) }
             return result
         } catch {
             throw StoreError.from(error)
         }
+    }
+
+    /// Runs `body` in a transaction whose commit writes the WAL without syncing it (``Durability/heldByPeer``); the
+    /// writer connection is back to syncing every commit afterwards, whatever happened.
+    private static func unsynced<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        var result: T?
+        do {
+            try db.inTransaction {
+                result = try body(db)
+                return .commit
+            }
+        } catch {
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            throw error
+        }
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        guard let result else { throw StoreError.database("a write gave no result") }
+        return result
     }
 
     /// Runs `body` as one unit of work, in one SQLite write transaction: what its checks read and what it writes

@@ -7,17 +7,25 @@ import GRDBSQLite
 /// The values of one row, bound straight into a prepared INSERT: bytes from Swift's arrays and integers as they
 /// are, with no `StatementArguments`, `DatabaseValue` or `Data` made for each value. The receive path writes a row
 /// per op into `op` and `score` (and a `superseded` row per correction): this is the one place they are bound.
+///
+/// Blobs are copied into a buffer on the stack that outlives the statement's step, and bound without SQLite's own
+/// copy (`SQLITE_STATIC`): a copy by SQLite is a `malloc` and a `free` per value, each under SQLite's global memory
+/// lock, which the node's other connections (a session's reads, another store of the process) wait on.
 struct RowValues {
     fileprivate let statement: SQLiteStatement
+    /// Where blobs are copied for the row: valid until ``Database/insertRow(_:_:)`` has stepped and cleared the
+    /// statement.
+    fileprivate let arena: UnsafeMutableRawBufferPointer
+    fileprivate var used = 0
 
-    /// SQLite copies the value at once (`SQLITE_TRANSIENT`): the buffer need live only for the call.
+    /// SQLite copies the value at once (`SQLITE_TRANSIENT`): for a blob the arena has no room left for.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    func blob(_ index: Int32, _ bytes: [UInt8]) {
+    mutating func blob(_ index: Int32, _ bytes: [UInt8]) {
         bytes.withUnsafeBytes { bind(index, $0) }
     }
 
-    func blob(_ index: Int32, _ bytes: Data) {
+    mutating func blob(_ index: Int32, _ bytes: Data) {
         bytes.withUnsafeBytes { bind(index, $0) }
     }
 
@@ -29,32 +37,48 @@ struct RowValues {
         if let value { sqlite3_bind_int64(statement, index, Int64(value)) } else { sqlite3_bind_null(statement, index) }
     }
 
-    private func bind(_ index: Int32, _ buffer: UnsafeRawBufferPointer) {
+    private mutating func bind(_ index: Int32, _ buffer: UnsafeRawBufferPointer) {
         // An empty blob is a blob, not NULL (a nil address would bind NULL).
-        if let base = buffer.baseAddress, !buffer.isEmpty {
-            sqlite3_bind_blob(statement, index, base, Int32(buffer.count), Self.transient)
-        } else {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else {
             sqlite3_bind_zeroblob(statement, index, 0)
+            return
         }
+        guard used + buffer.count <= arena.count, let start = arena.baseAddress?.advanced(by: used) else {
+            sqlite3_bind_blob(statement, index, base, Int32(buffer.count), Self.transient)
+            return
+        }
+        start.copyMemory(from: base, byteCount: buffer.count)
+        used += buffer.count
+        // SQLITE_STATIC (a nil destructor): SQLite reads the arena in place when the statement steps.
+        sqlite3_bind_blob(statement, index, start, Int32(buffer.count), nil)
     }
 }
 
 extension Database {
+    /// Most bytes of blobs one row binds from the stack: an op's bytes, its ids and hash fit (a larger value is
+    /// copied by SQLite instead).
+    static let rowArenaBytes = 4096
+
     /// Runs the cached INSERT `sql` once with the values `bind` sets (every parameter: those it leaves are NULL).
     /// A failure throws GRDB's `DatabaseError`, as `Statement.execute` does, and leaves the statement ready for its
-    /// next use.
-    func insertRow(_ sql: String, _ bind: (RowValues) -> Void) throws {
+    /// next use, with no value bound (none of them points at the stack any more).
+    func insertRow(_ sql: String, _ bind: (inout RowValues) -> Void) throws {
         let handle = try cachedStatement(sql: sql).sqliteStatement
         sqlite3_clear_bindings(handle)
-        bind(RowValues(statement: handle))
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else {
-            let extended = sqlite3_extended_errcode(sqliteConnection)
-            let message = String(cString: sqlite3_errmsg(sqliteConnection))
-            sqlite3_reset(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: sql)
+        let failure = withUnsafeTemporaryAllocation(byteCount: Self.rowArenaBytes, alignment: 8) {
+            arena -> (code: Int32, message: String)? in
+            var values = RowValues(statement: handle, arena: arena)
+            bind(&values)
+            defer { sqlite3_reset(handle) }
+            guard sqlite3_step(handle) == SQLITE_DONE else {
+                return (sqlite3_extended_errcode(sqliteConnection), String(cString: sqlite3_errmsg(sqliteConnection)))
+            }
+            return nil
         }
-        sqlite3_reset(handle)
+        defer { sqlite3_clear_bindings(handle) }
+        if let failure {
+            throw DatabaseError(resultCode: ResultCode(rawValue: failure.code), message: failure.message, sql: sql)
+        }
     }
 }
 

@@ -43,7 +43,7 @@ extension SyncSession {
         var result = try await blocking {
             try store.receive(
                 space: space, spaceKey: key, laterKeys: Array(keys.dropFirst()), ops: restored,
-                mode: .tolerant, now: now)
+                mode: .tolerant, now: now, durability: .heldByPeer)
         }
         // A batch that brought a new space key (a removal) may also hold joins made with it, checked before the
         // key was known: offer the batch once more with every key now held (what applied is skipped as held).
@@ -51,7 +51,7 @@ extension SyncSession {
             let again = try await blocking {
                 try store.receive(
                     space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
-                    mode: .tolerant, now: now)
+                    mode: .tolerant, now: now, durability: .heldByPeer)
             }
             result.applied += again.applied
             result.rejected = again.rejected

@@ -84,7 +84,23 @@ struct RowInsertTests {
                 $0.blob(2, [UInt8](repeating: 3, count: 32))
                 $0.blob(3, [9, 9])
             }
-            let rows = try Row.fetchAll(db, sql: "SELECT device, key_check FROM key_seen ORDER BY device")
+            // Blobs beyond what a row binds from the stack (Database.rowArenaBytes): the first fills most of it, the
+            // second does not fit and is copied by SQLite, the third fits again; each is stored whole.
+            let large = (0..<(Database.rowArenaBytes - 40)).map { UInt8(truncatingIfNeeded: $0) }
+            let larger = (0..<(Database.rowArenaBytes + 100)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+            try db.insertRow(sql) {
+                $0.blob(1, larger)
+                $0.blob(2, large)
+                $0.blob(3, [UInt8](repeating: 5, count: 8))
+            }
+            #expect(
+                try Row.fetchOne(
+                    db, sql: "SELECT space, device, key_check FROM key_seen WHERE space = ?", arguments: [Data(larger)]
+                )
+                .map { [[UInt8]($0["space"] as Data), [UInt8]($0["device"] as Data), [UInt8]($0["key_check"] as Data)] }
+                    == [larger, large, [UInt8](repeating: 5, count: 8)])
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT device, key_check FROM key_seen WHERE space = ? ORDER BY device", arguments: [space])
             #expect(rows.map { [UInt8]($0["device"] as Data)[0] } == [1, 3])
             // An empty blob is stored as an empty blob, not as NULL.
             #expect(rows.map { [UInt8]($0["key_check"] as Data) } == [[], [9, 9]])
