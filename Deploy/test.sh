@@ -92,6 +92,20 @@ swift test 2>&1 | tee /tmp/caddie-swift-test.log | grep -E "✘|Test run with|Ex
 swift_status=${PIPESTATUS[0]}
 set -e
 bash Deploy/test-summary.sh /tmp/caddie-swift-test.log "$swift_status"
+step "sync sessions alone"
+# Two sync nodes in the test process, their sessions timed: they need the process to themselves
+# (Tests/CaddieSyncTests/SessionsAlone.swift), so they run here, skipped in the suite above.
+echo "test: the tests that time live sync sessions in-process, alone (LiveRevocationTests, SyncDurabilityTests)"
+set +e
+CADDIE_SESSIONS_ALONE=1 swift test --skip-build --filter 'LiveRevocationTests|SyncDurabilityTests' 2>&1 \
+    | tee /tmp/caddie-sessions-test.log | grep -E "✘|Test run with|seconds after the revocation"
+sessions_status=${PIPESTATUS[0]}
+set -e
+if [ "$sessions_status" -ne 0 ] || grep -q "✘" /tmp/caddie-sessions-test.log \
+    || ! grep -qE "Test run with 2 tests in 2 suites passed" /tmp/caddie-sessions-test.log; then
+    echo "test: the sync sessions' tests failed or did not run (full log: /tmp/caddie-sessions-test.log)" >&2
+    exit 1
+fi
 step "protocol vectors"
 echo "test: decoding Protocol/vectors with an independent checker written from the specifications (Deploy/vector-check.sh)"
 if ! bash Deploy/vector-check.sh; then

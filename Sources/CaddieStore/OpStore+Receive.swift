@@ -22,7 +22,8 @@ public enum Durability: Sendable {
     case synced
     /// Written at its commit and synced with the next synced commit or checkpoint (`synchronous = NORMAL`): it
     /// survives the process killed, but a power cut may take the batches received since the last sync. Only for ops
-    /// a peer sent over a sync session: that peer still holds them, and the next session fetches them again.
+    /// a peer sent over a sync session, none of them this device's own: that peer still holds them, and the next
+    /// session fetches them again.
     case heldByPeer
 }
 

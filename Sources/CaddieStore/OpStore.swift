@@ -10,6 +10,8 @@ import Synchronization
 public final class OpStore: Sendable {
     let db: any DatabaseWriter
     private let writeCount = Atomic<Int>(0)
+    /// How many write transactions this process began unsynced (``Durability/heldByPeer``), for tests.
+    let unsyncedCommits = Atomic<Int>(0)
     /// Held by every write transaction of this process (``transaction(_:_:failed:)`` included), so that a second
     /// one waits here rather than in SQLite's busy loop.
     private let commitLock = NSRecursiveLock()
@@ -161,7 +163,7 @@ public final class OpStore: Sendable {
                 }
                 switch durability {
                 case .synced: return try db.write(traced)
-                case .heldByPeer: return try db.writeWithoutTransaction { try Self.unsynced($0, traced) }
+                case .heldByPeer: return try db.writeWithoutTransaction { try self.unsynced($0, traced) }
                 }
             }
             if Self.traceWrites { FileHandle.standardError.write(Data("caddie-write: committed \(what)\n".utf8)) }
@@ -173,7 +175,8 @@ public final class OpStore: Sendable {
 
     /// Runs `body` in a transaction whose commit writes the WAL without syncing it (``Durability/heldByPeer``); the
     /// writer connection is back to syncing every commit afterwards, whatever happened.
-    private static func unsynced<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+    private func unsynced<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        unsyncedCommits.add(1, ordering: .relaxed)
         try db.execute(sql: "PRAGMA synchronous = NORMAL")
         var result: T?
         do {

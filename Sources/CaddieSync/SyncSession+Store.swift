@@ -36,14 +36,19 @@ extension SyncSession {
     func apply(_ wireOps: [WireOp]) async throws -> (applied: [OpID], fresh: Set<PublicKey>, branches: Int) {
         guard let space = session?.space else { return ([], [], branchesSeen) }
         let store = node.store
-        let restored = try await restore(wireOps, space: space)
+        let own = node.credentials.device.publicKey
+        let (restored, carriesOwn) = try await restore(wireOps, space: space, own: own)
         let keys = node.keyring(space).keys
         guard let key = keys.first else { throw SyncError.refused("no key for space \(space.short)") }
         let now = UInt64(Date().timeIntervalSince1970 * 1000)
+        // The peer holds what it sent: a power cut may take the batch, and the next session fetches it again. Not
+        // so this device's own ops coming back (a home restored from an older copy): lost, its log would go back,
+        // and its next edit would sign a seq its peers hold. Those are synced.
+        let durability: Durability = carriesOwn ? .synced : .heldByPeer
         var result = try await blocking {
             try store.receive(
                 space: space, spaceKey: key, laterKeys: Array(keys.dropFirst()), ops: restored,
-                mode: .tolerant, now: now, durability: .heldByPeer)
+                mode: .tolerant, now: now, durability: durability)
         }
         // A batch that brought a new space key (a removal) may also hold joins made with it, checked before the
         // key was known: offer the batch once more with every key now held (what applied is skipped as held).
@@ -51,7 +56,7 @@ extension SyncSession {
             let again = try await blocking {
                 try store.receive(
                     space: space, spaceKey: after[0], laterKeys: Array(after.dropFirst()), ops: restored,
-                    mode: .tolerant, now: now, durability: .heldByPeer)
+                    mode: .tolerant, now: now, durability: durability)
             }
             result.applied += again.applied
             result.rejected = again.rejected
@@ -69,13 +74,16 @@ extension SyncSession {
         return (result.applied, Self.fresh(restored, applied: result.applied, now: now), result.forkMark)
     }
 
-    /// Restores compact ops to their signed bytes, using the previous op of each device.
-    func restore(_ ops: [WireOp], space: SpaceID) async throws -> [[UInt8]] {
+    /// Restores compact ops to their signed bytes, using the previous op of each device; and whether any is an op
+    /// of `own` (this device).
+    func restore(_ ops: [WireOp], space: SpaceID, own: PublicKey) async throws -> (ops: [[UInt8]], carriesOwn: Bool) {
         let store = node.store
         var last: [PublicKey: (seq: UInt64, hash: Digest32)] = [:]
         var out: [[UInt8]] = []
+        var carriesOwn = false
         for op in ops {
             guard let id = op.id else { throw WireError.malformedMessage("an op too short to name its device") }
+            if id.device == own { carriesOwn = true }
             var prev = Digest32.zero
             if id.seq > 1 {
                 if let known = last[id.device], known.seq == id.seq - 1 {
@@ -90,6 +98,6 @@ extension SyncSession {
             last[id.device] = (id.seq, Blake2b.hash(bytes))
             out.append(bytes)
         }
-        return out
+        return (out, carriesOwn)
     }
 }

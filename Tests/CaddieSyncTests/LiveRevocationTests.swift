@@ -12,7 +12,7 @@ import Testing
 /// A live session whose peer is revoked while it runs: two nodes on loopback TCP, each with its own SQLite home.
 /// A session re-reads its peer's admission only after a change of who may sync (`ChangeFeed.membershipGeneration`):
 /// a revocation is such a change, and must end the session, not wait for the next one to be refused.
-@Suite("A live session ended by its peer's revocation")
+@Suite("A live session ended by its peer's revocation", .enabled(if: SessionsAlone.enabled, SessionsAlone.why))
 struct LiveRevocationTests {
     @Test("Ben's device is revoked by his phone while it syncs with Ana's node: the session ends, and none is admitted again")
     func revocationEndsLiveSession() async throws {
