@@ -16,24 +16,13 @@ import Testing
 struct LiveRevocationTests {
     @Test("Ben's device is revoked by his phone while it syncs with Ana's node: the session ends, and none is admitted again")
     func revocationEndsLiveSession() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let space = SecureRandom.spaceID()
-        let key = SecureRandom.bytes(32)
+        let live = try SessionSpace("live")
+        defer { live.remove() }
+        let (space, key) = (live.space, live.key)
         let (anaUser, anaDevice) = (SigningKey.generate(), SigningKey.generate())
         let (benUser, benDevice, benPhone) = (SigningKey.generate(), SigningKey.generate(), SigningKey.generate())
-        func home(_ name: String, user: SigningKey, device: SigningKey) throws -> OpStore {
-            let directory = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let store = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
-            try store.addSpace(space, name: "live", now: 0)
-            try store.append(
-                space: space, signer: device, changes: [HeadsTests.join(space, key, user: user, device: device)], now: 1)
-            return store
-        }
-        let ana = try home("ana", user: anaUser, device: anaDevice)
-        let ben = try home("ben", user: benUser, device: benDevice)
+        let ana = try live.home("ana", joining: (anaUser, anaDevice))
+        let ben = try live.home("ben", joining: (benUser, benDevice))
         let game = GameID(SecureRandom.entityID())
         func score(_ store: OpStore, _ device: SigningKey, hole: Int) throws {
             try store.append(
@@ -42,16 +31,8 @@ struct LiveRevocationTests {
                 now: UInt64(Date().timeIntervalSince1970 * 1000))
         }
         try score(ben, benDevice, hole: 1)
-        func node(_ store: OpStore, user: SigningKey, device: SigningKey) throws -> SyncNode {
-            try SyncNode(
-                store: store,
-                credentials: DeviceCredentials(
-                    device: device, user: user.publicKey, certifiedAt: 1,
-                    certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
-                spaceKeys: [space: key], logger: Logger(label: "live"))
-        }
         let (anaNode, benNode) = (
-            try node(ana, user: anaUser, device: anaDevice), try node(ben, user: benUser, device: benDevice)
+            try live.node(ana, user: anaUser, device: anaDevice), try live.node(ben, user: benUser, device: benDevice)
         )
         func held(_ store: OpStore, _ device: SigningKey) throws -> UInt64 {
             try store.heads(space).first { $0.device == device.publicKey }?.seq ?? 0
