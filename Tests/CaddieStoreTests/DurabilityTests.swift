@@ -19,7 +19,7 @@ struct DurabilityTests {
 
     private func synchronous(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
 
-    @Test("an edit, a unit of work and a bundle commit synced, as the home is opened")
+    @Test("a write, a unit of work, and a peer's batch inside a unit of work commit synced, as the home is opened")
     func editsAreSynced() throws {
         let (store, directory) = try home()
         defer { try? FileManager.default.removeItem(at: directory) }
