@@ -130,7 +130,9 @@ struct ReceiveSession {
     }
 
     mutating func run(_ ops: [SignedOp]) throws {
-        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM space WHERE id = ?", arguments: [spaceData]) == 1 else {
+        guard
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM space WHERE id = ?"), arguments: [spaceData]) == 1
+        else {
             throw StoreError.unknownSpace(space.hex)
         }
         try expirePending()
