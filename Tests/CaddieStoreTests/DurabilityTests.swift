@@ -53,11 +53,19 @@ struct DurabilityTests {
         var author = try Author("ana", space: space)
         try author.edit([.score(game: entity(1), player: entity(2), hole: 1, entry: try ScoreEntry(strokes: 4))])
         try store.addSpace(space.id, name: "test", now: 0)
+        let unsynced = store.unsyncedCommits.load(ordering: .relaxed)
+        let ops = try author.store.ops(space: space.id)
         let report = try store.receive(
-            space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id), mode: .tolerant,
-            now: receiverNow, durability: .heldByPeer)
-        #expect(report.applied.count == 2)
+            space: space.id, spaceKey: space.key, ops: Array(ops.prefix(1)), mode: .tolerant, now: receiverNow,
+            durability: .heldByPeer)
+        #expect(report.applied.count == 1)
+        #expect(store.unsyncedCommits.load(ordering: .relaxed) == unsynced + 1, "the peer's batch committed unsynced")
         #expect(try store.write("test") { try synchronous($0) } == 2)
+        // A batch received the other way (a bundle, a phone's ops) commits synced.
+        #expect(
+            try store.receive(space: space.id, spaceKey: space.key, ops: Array(ops.dropFirst()), mode: .strict, now: receiverNow)
+                .applied.count == 1)
+        #expect(store.unsyncedCommits.load(ordering: .relaxed) == unsynced + 1, "a bundle committed unsynced")
         #expect(try store.cells(space.id, game: entity(1)).count == 1)
     }
 }
