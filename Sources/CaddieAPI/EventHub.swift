@@ -24,26 +24,19 @@ public struct LiveEvent: Sendable {
 
 /// Fans changes of the merged state out to live subscribers. The store says what each commit changed, whoever
 /// made it (an API call, a command through the control socket, ops merged from a peer; ``Home/observe(_:)``): the
-/// hub reads the changed cells of the games concerned, compares them with what it last saw, and reports each new
-/// shown value, each conflict that appeared and each conflict that was settled; then each changed game's whole
-/// card (what an open page draws, so it need not ask for it) and, last, its standings.
+/// hub reads what those cells show now and maps it to events (each new shown value, each conflict that appeared and
+/// each conflict that was settled), keeping nothing of what it saw and comparing with nothing; then each changed
+/// game's whole card (what an open page draws, so it need not ask for it) and, last, its standings. What it keeps is
+/// for the public boards only (what each board's streams were last sent, so that a change sends the changed lines).
 public final class EventHub: Sendable {
-    private struct CellState: Equatable {
-        let winner: OpID?
-        let conflict: Bool
-    }
-
-    /// What the hub saw at its last look: per game ("space/game"), each cell ("player/hole") and the game's
-    /// record.
-    private struct Memory {
-        var cells: [String: [String: CellState]] = [:]
-        var games: [String: GameRecord] = [:]
-    }
-
     /// How much one look read.
     struct LookStats: Equatable {
+        /// Spaces whose every game's card was sent (their state worked out again, or another process wrote).
         var wholeSpaces = 0
+        /// Game records read.
         var gamesRead = 0
+        /// Score cells read, each by its key.
+        var cellsRead = 0
     }
 
     /// A competition's public board, as streams watch it.
@@ -74,7 +67,6 @@ public final class EventHub: Sendable {
         var boardWatchers: [Int: BoardWatcher] = [:]
         /// What each watched public board's streams were last sent, and the groups it was read from.
         var boards: [BoardKey: BoardMemory] = [:]
-        var memory: Memory? = nil
         /// What the store reported since the last look.
         var pending = StoreChange()
         var observation: Int? = nil
@@ -221,12 +213,10 @@ public final class EventHub: Sendable {
         state.withLock { $0.observation = id }
     }
 
-    /// Reports changes until the hub is closed: a first look at everything, then a look after each commit the
-    /// store reports. Nothing polls: an idle hub does not wake.
+    /// Reports changes until the hub is closed: a look after each commit the store reports (on the blocking pool:
+    /// a look reads SQLite). Nothing polls: an idle hub does not wake, and nothing is read before a change.
     public func run() async {
         start()
-        // Each look reads SQLite: on the blocking pool, not on a thread the node's other tasks share.
-        _ = try? await offload { [self] in look() }
         for await _ in wakes {
             if state.withLock({ $0.closed }) { break }
             let started = ContinuousClock.now
@@ -240,17 +230,20 @@ public final class EventHub: Sendable {
         }
     }
 
-    /// Publishes what changed since the last look. The first look reads every game and reports nothing. After it,
-    /// the hub reads only what the store said changed: in each space, the games whose cells, record, roster or
-    /// attestations changed, and of those games' cells it compares only the changed ones with what it last saw. A
-    /// space whose change cannot be narrowed so (a join, a revocation, a removal, a new key, a rebuilt state), and
-    /// every space after another process's commit, are read whole and every cell compared.
+    /// Publishes what changed since the last look, from what the store said each commit changed, with nothing kept
+    /// from an earlier look and nothing compared with it. Of each game a change names it reads the record and only
+    /// the cells the change names, each by its key, and maps them to events: a cell whose shown value is an op of the
+    /// change is `score`; one that is disputed with a value of the change standing, and was not disputed before it
+    /// (its history says, read only then), is `conflict`; one that an op of the change settled is
+    /// `conflict-resolved`. Then each such game's card (with its record) and standings. A space whose state was
+    /// worked out again (a log cut back or split), and every space after another process's commit, send every
+    /// game's card, since any cell may have changed. With no live-event stream open, nothing but the public boards
+    /// is read.
     func look() {
-        let (memory, change) = state.withLock { state in
+        let change = state.withLock { state in
             defer { state.pending = StoreChange() }
-            return (state.memory, state.pending)
+            return state.pending
         }
-        var next = memory ?? Memory()
         var events: [(String, JSON)] = []
         var changedGames: [(SpaceID, GameID)] = []
         // The competitions whose public board may have changed (their record, or a group's cards or setup), and the
@@ -258,155 +251,160 @@ public final class EventHub: Sendable {
         var boardsTouched = Set<BoardKey>()
         var gamesChanged: [SpaceID: Set<GameID>?] = [:]
         var stats = LookStats()
-        // With no live-event stream open (a clubhouse whose phones only post, its TV watching the public board), no
-        // card or standings is worked out for anyone: the cells are still compared, so the memory stays right.
         let listening = subscriberCount > 0
         do {
-            for space in try home.spaces.named() {
-                let narrowed: StoreChange.Space?
-                if memory == nil || change.external {
-                    narrowed = nil
-                } else if let spaceChange = change.spaces[space.id] {
-                    narrowed = spaceChange.whole ? nil : spaceChange
-                } else {
-                    continue  // nothing changed in this space
-                }
-                if narrowed == nil { stats.wholeSpaces += 1 }
-                let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) }
-                if let narrowed, !narrowed.records, let touched {
-                    boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space.id, competition: $0) })
+            let spaces =
+                change.external
+                ? try home.spaces.named().map(\.id)
+                : change.spaces.keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            for space in spaces {
+                // nil: another process wrote; nothing is known of what.
+                let narrowed = change.external ? nil : change.spaces[space]
+                let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) } ?? []
+                if let narrowed, !narrowed.records, !narrowed.whole {
+                    boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space, competition: $0) })
                     // Only cells changed: those games' groups are read again. A game's record, roster or attestations
                     // changed (a round finished changes its players' Handicap Index, so other groups' handicaps):
                     // every group.
-                    gamesChanged[space.id] = narrowed.games.isEmpty ? touched : .some(nil)
+                    gamesChanged[space] = narrowed.games.isEmpty ? touched : .some(nil)
                 } else {
-                    // Read whole, or a player's record changed (a name, an index): every board of the space again.
-                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
-                    gamesChanged[space.id] = .some(nil)
+                    // Who counts changed, a player's record changed (a name, an index), or not known: every board of
+                    // the space again.
+                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space })
+                    gamesChanged[space] = .some(nil)
                 }
-                if let touched, touched.isEmpty { continue }
-                var players: [PlayerID: String]?
-                var seen = Set<GameID>()
-                // The games the change names, each read by its id (a clubhouse's 40 groups are not all read again for
-                // one score); a game not found or deleted is not listed. Read whole: every game.
+                // Any cell may show another value now: every game's card goes out (and every board is read again).
+                let everyGame = narrowed?.rebuilt ?? true
+                // With no live-event stream open (a clubhouse whose phones only post, its TV watching the public
+                // board), the games are read only for the boards their groups are on.
+                let boardsHere = watchedBoards().contains { $0.space == space }
+                guard listening || (!everyGame && boardsHere) else { continue }
+                if everyGame { stats.wholeSpaces += 1 }
+                if !everyGame, touched.isEmpty { continue }
                 let games: [GameRecord]
-                if let touched {
+                if everyGame {
+                    games = try home.rounds.games(space)
+                } else {
+                    // The games the change names, each read by its id (a clubhouse's 40 groups are not all read again
+                    // for one score); a game not found or deleted is not listed.
                     games = try touched.compactMap { id -> GameRecord? in
-                        do { return try home.rounds.game(space.id, id) } catch let error as NodeError {
+                        do { return try home.rounds.game(space, id) } catch let error as NodeError {
                             if case .notFound = error { return nil }
                             throw error
                         }
                     }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-                } else {
-                    games = try home.rounds.games(space.id)
                 }
+                let landed = Set(narrowed?.ops ?? [])
+                let cellsByGame = Dictionary(grouping: narrowed?.cells ?? [], by: \.game)
+                var players: [PlayerID: String]?
                 for game in games {
-                    seen.insert(game.id)
-                    let gameKey = "\(space.id.hex)/\(game.id.hex)"
-                    next.games[gameKey] = game
                     stats.gamesRead += 1
-                    if players == nil { players = try home.rounds.playerNames(space.id) }
+                    if let competition = game.competition {
+                        boardsTouched.insert(BoardKey(space: space, competition: competition))
+                    }
+                    guard listening else { continue }
+                    let named = cellsByGame[game.id] ?? []
+                    stats.cellsRead += named.count
                     let eventsBefore = events.count
-                    // Read whole, the game's cells are compared all and kept afresh (a cut log can take a cell
-                    // away); so are those of a game the hub did not know or whose record changed (its scores may
-                    // have come before it, or while it was deleted). Otherwise only the changed cells are compared,
-                    // over what the hub kept.
-                    let readAll =
-                        narrowed == nil || memory?.games[gameKey] == nil || narrowed?.games.contains(game.id) == true
-                    var cells = readAll ? [:] : memory?.cells[gameKey] ?? [:]
-                    let before = memory.map { $0.cells[gameKey] ?? [:] }
-                    for cell in try home.cells(space.id, game: game.id) {
-                        if !readAll, let narrowed,
-                            !narrowed.cells.contains(StoreChange.Cell(game: game.id, player: cell.player, hole: cell.hole))
-                        {
-                            continue
-                        }
-                        let key = "\(cell.player.hex)/\(cell.hole)"
-                        let now = CellState(winner: cell.winner?.op, conflict: cell.isConflict)
-                        cells[key] = now
-                        guard let before, before[key] != now else { continue }
-                        let previous = before[key]
+                    for cell in named.isEmpty ? [] : try home.cells(space, game: game.id, only: named) {
+                        guard let winner = cell.winner else { continue }
+                        let key = StoreChange.Cell(game: game.id, player: cell.player, hole: cell.hole)
+                        let shownNew = landed.contains(winner.op)
+                        let joined = cell.values.contains { landed.contains($0.op) }
+                        let settling = !cell.isConflict && shownNew && narrowed?.resolving.contains(key) == true
+                        // Was the cell disputed before the change? Its history says (read only where it matters).
+                        let disputedBefore =
+                            (cell.isConflict && joined) || settling
+                            ? try Self.disputed(
+                                before: landed,
+                                history: home.audit.history(
+                                    space: space, game: game.id, player: cell.player, hole: cell.hole))
+                            : false
+                        if players == nil { players = try home.rounds.playerNames(space) }
                         let base: [(String, JSON)] = [
-                            ("space", .string(space.id.hex)), ("game", .string(game.id.hex)),
+                            ("space", .string(space.hex)), ("game", .string(game.id.hex)),
                             ("player", .string(cell.player.hex)), ("name", .string(players?[cell.player] ?? cell.player.short)),
                             ("hole", .int(cell.hole)),
                         ]
-                        if let winner = cell.winner, previous?.winner != winner.op {
-                            events.append(
-                                (
-                                    "score",
-                                    .object(
-                                        base + [
-                                            ("strokes", .optional(winner.entry.holed)),
-                                            ("pickUp", .bool(winner.entry.pickedUp)), ("putts", .optional(winner.entry.putts)),
-                                            ("penalties", .optional(winner.entry.penalties)), ("author", .string(winner.author)),
-                                            ("op", .string(Views.opName(winner.op))),
-                                            ("origin", .string(winner.op.device == device ? "local" : "peer")),
-                                            ("conflict", .bool(cell.isConflict)),
-                                        ])
-                                ))
+                        if shownNew {
+                            events.append(("score", .object(base + scoreFields(winner, space: space, conflict: cell.isConflict))))
                         }
-                        if now.conflict, previous?.conflict != true {
+                        if cell.isConflict, joined, !disputedBefore {
                             events.append(("conflict", .object(base + [("values", .array(cell.values.map(Views.scoreValue)))])))
-                        } else if !now.conflict, previous?.conflict == true, let winner = cell.winner {
+                        } else if settling, disputedBefore {
                             events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
                         }
                     }
-                    next.cells[gameKey] = cells
-                    // After its scores, record, roster or attestations changed (not on the first look): the game's
-                    // card, as `GET .../card` gives it, so that an open page redraws from the event without asking;
-                    // its standings once every card is out.
-                    let setupChanged = memory?.games[gameKey] != game || narrowed?.games.contains(game.id) == true
-                    if memory != nil, events.count > eventsBefore || setupChanged {
-                        if listening, let card = try? home.rounds.card(space: space.id, game: game.id),
-                            let net = try? home.handicaps.playingHandicap(card: card, space: space.id, allowancePercent: 95)
-                        {
-                            events.append(
-                                (
-                                    "card",
-                                    .object([
-                                        ("space", .string(space.id.hex)), ("game", .string(game.id.hex)),
-                                        ("card", Views.card(card, net: net)),
-                                        // The game's record as `GET .../games/{game}` gives it (formats, hole
-                                        // choices): the page draws the hole's choices from it, asking for nothing.
-                                        ("setup", Views.game(game)),
-                                    ])
-                                ))
-                        }
-                        changedGames.append((space.id, game.id))
-                        for competition in [game.competition, memory?.games[gameKey]?.competition].compactMap({ $0 }) {
-                            boardsTouched.insert(BoardKey(space: space.id, competition: competition))
-                        }
+                    // After its cells, record, roster or attestations changed: the game's card, as `GET .../card`
+                    // gives it, so that an open page redraws from the event without asking; its standings once every
+                    // card is out.
+                    guard everyGame || events.count > eventsBefore || narrowed?.games.contains(game.id) == true else {
+                        continue
                     }
+                    if let card = try? home.rounds.card(space: space, game: game.id),
+                        let net = try? home.handicaps.playingHandicap(card: card, space: space, allowancePercent: 95)
+                    {
+                        events.append(
+                            (
+                                "card",
+                                .object([
+                                    ("space", .string(space.hex)), ("game", .string(game.id.hex)),
+                                    ("card", Views.card(card, net: net)),
+                                    // The game's record as `GET .../games/{game}` gives it (formats, hole choices):
+                                    // the page draws the hole's choices from it, asking for nothing.
+                                    ("setup", Views.game(game)),
+                                ])
+                            ))
+                    }
+                    changedGames.append((space, game.id))
                 }
-                // A game named but not listed was deleted: a group may have left a board.
-                if let touched, !touched.isSubset(of: seen) {
-                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space.id })
+                // A game named but not listed was deleted (or left its competition): a group may have left a board.
+                if !everyGame, !touched.isSubset(of: Set(games.map(\.id))) || !(narrowed?.games.isEmpty ?? true) {
+                    boardsTouched.formUnion(watchedBoards().filter { $0.space == space })
                 }
             }
         } catch {
             logger.warning("live events: cannot read the store", metadata: ["error": "\(error)"])
-            // Read it all again at the next look, in a second if nothing else comes first, rather than lose what this
-            // one was to report.
-            state.withLock { $0.pending.merge(StoreChange(external: true)) }
+            // Taken again at the next look, in a second if nothing else comes first, rather than lose what this one
+            // was to report.
+            state.withLock { $0.pending.merge(change) }
             Task { [wake] in
                 try? await Task.sleep(for: .seconds(1))
                 wake.yield()
             }
             return
         }
-        state.withLock {
-            $0.memory = next
-            $0.lastLook = stats
-        }
+        state.withLock { $0.lastLook = stats }
         for (type, data) in events { publish(type, data) }
-        for (space, game) in changedGames where listening {
+        for (space, game) in changedGames {
             guard let standings = try? home.handicaps.standings(space: space, game: game),
                 case .object(let fields) = Views.standings(standings)
             else { continue }
             publish("standings", .object([("space", .string(space.hex))] + fields))
         }
         lookAtBoards(boardsTouched, gamesChanged: gamesChanged)
+    }
+
+    /// A `score` event's fields of the value a cell shows: the entry, who entered it, and where its op came from
+    /// (`local`: this node's device; `phone`: a phone this node hosts; `peer`: merged from another node).
+    private func scoreFields(_ winner: ScoreValue, space: SpaceID, conflict: Bool) -> [(String, JSON)] {
+        let origin =
+            winner.op.device == device ? "local" : home.hosts(winner.op.device, in: space) ? "phone" : "peer"
+        return [
+            ("strokes", .optional(winner.entry.holed)), ("pickUp", .bool(winner.entry.pickedUp)),
+            ("putts", .optional(winner.entry.putts)), ("penalties", .optional(winner.entry.penalties)),
+            ("author", .string(winner.author)), ("op", .string(Views.opName(winner.op))), ("origin", .string(origin)),
+            ("conflict", .bool(conflict)),
+        ]
+    }
+
+    /// Whether a cell was disputed before the ops `landed` came: its values then were those not of `landed` that
+    /// nothing but ops of `landed` supersedes, and they disagreed.
+    static func disputed(before landed: Set<OpID>, history: [ScoreHistoryEntry]) -> Bool {
+        let standing = history.filter { entry in
+            !landed.contains(entry.value.op) && entry.supersededBy.allSatisfy(landed.contains)
+        }
+        return Set(standing.map(\.value.entry)).count > 1
     }
 
     /// The public boards some stream watches.
@@ -491,6 +489,9 @@ public final class EventHub: Sendable {
         }
         return LiveEvent(id: id, type: type, data: data)
     }
+
+    /// Whether a change waits for the next look (for tests).
+    var changePending: Bool { state.withLock { !$0.pending.isEmpty } }
 
     /// What the last look read: spaces read whole and games whose cards were read (for tests and the log).
     var lastLook: LookStats { state.withLock { $0.lastLook } }

@@ -17,6 +17,15 @@ extension Home {
         try run { try store.cells(space, game: game) }
     }
 
+    /// The standing values of some cells of a game (those a change names), each read by its key: what live events
+    /// read after a commit instead of the whole game. A cell with no standing value is not listed.
+    public func cells(_ space: SpaceID, game: GameID, only: [StoreChange.Cell]) throws(NodeError) -> [ScoreCell] {
+        try run { try store.cells(space, game: game, only: only) }
+    }
+
+    /// Whether `device` is a phone this node hosts in `space`: its signed ops came over HTTP, not from a peer.
+    public func hosts(_ device: PublicKey, in space: SpaceID) -> Bool { hosted.devices(in: space).contains(device) }
+
     /// The hash of a space's merged state: equal on every home that holds the same ops.
     public func stateHash(_ space: SpaceID) throws(NodeError) -> Digest32 { try run { try store.stateHash(space) } }
 

@@ -42,7 +42,9 @@ struct Materializer {
                 case .set: space.records = true
                 case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _): space.games.insert(game)
                 case .score(let game, let player, let hole, _):
-                    space.cells.insert(StoreChange.Cell(game: game, player: player, hole: hole))
+                    let cell = StoreChange.Cell(game: game, player: player, hole: hole)
+                    space.cells.insert(cell)
+                    if op.pred.count > 1 { space.resolving.insert(cell) }
                 }
             }
         }
@@ -234,7 +236,10 @@ struct Materializer {
     /// Empties the space's materialised tables and re-applies every op it holds, in (device, seq) order, then
     /// the fork branches' ops. Used only when a revocation removes ops that were already applied or a log splits.
     func rebuild() throws {
-        recorder?.record(spaceID) { $0.whole = true }
+        recorder?.record(spaceID) {
+            $0.whole = true
+            $0.rebuilt = true
+        }
         for table in Schema.materialisedTables {
             try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
         }

@@ -199,6 +199,37 @@ extension OpStore {
         }
     }
 
+    /// The standing values of some cells of a game, each read alone by its key (a cell's rows are together in the
+    /// `score` table): what live events read of a commit's touched cells, instead of the whole game. A cell with no
+    /// standing value is not listed. A locked card's cells are as ``cells(_:game:)`` shows them.
+    public func cells(_ space: SpaceID, game: GameID, only: [StoreChange.Cell]) throws(StoreError) -> [ScoreCell] {
+        try read { db in
+            let wanted = only.filter { $0.game == game }
+            guard !wanted.isEmpty else { return [] }
+            let locks = try locks(db, space: space, game: game)
+            let locked = Dictionary(locks.map { ($0.lock.player, $0.cells) }, uniquingKeysWith: { first, _ in first })
+            let statement = try db.cachedStatement(
+                sql: """
+                    \(Self.authorNames)
+                    SELECT \(Self.scoreColumns) FROM score s
+                    WHERE s.space = ?1 AND s.game = ?2 AND s.player = ?3 AND s.hole = ?4 AND NOT EXISTS (
+                        SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
+                        AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+                    """)
+            var cells: [ScoreCell] = []
+            for cell in Set(wanted) {
+                if let lockCells = locked[cell.player] {
+                    cells += lockCells.filter { $0.hole == cell.hole }
+                    continue
+                }
+                let values = try ScoreRow.fetchAll(statement, arguments: [space, game, cell.player, cell.hole])
+                    .map { try $0.value() }
+                if !values.isEmpty { cells.append(ScoreCell(player: cell.player, hole: cell.hole, values: values)) }
+            }
+            return cells.sorted { ($0.player, $0.hole) < ($1.player, $1.hole) }
+        }
+    }
+
     /// Every value a cell has had, oldest first, with what each superseded and what superseded it.
     public func history(
         _ space: SpaceID, game: GameID, player: PlayerID, hole: Int

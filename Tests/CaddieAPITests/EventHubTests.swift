@@ -7,8 +7,8 @@ import Testing
 
 @testable import CaddieAPI
 
-/// The live-event hub over a real home (SQLite on disk): what it reports, and that after its first look it reads
-/// only the games that the store says the new ops touched.
+/// The live-event hub over a real home (SQLite on disk): what it reports, from what the store says each commit
+/// changed, reading only the cells the change names and keeping nothing between looks.
 @Suite("Live events from what changed", .timeLimit(.minutes(10)))
 struct EventHubTests {
     /// A home with one space, the sample courses, four players and two games of two players each.
@@ -94,7 +94,18 @@ struct EventHubTests {
         return fields.first { $0.0 == name }?.1.text
     }
 
-    @Test("a score reads only its own game's card, and is reported with its game's standings")
+    /// The events up to and including the next `standings` event (the last of a change's events for a game).
+    static func throughStandings(_ stream: AsyncStream<LiveEvent>) async -> [LiveEvent] {
+        var events: [LiveEvent] = []
+        var iterator = stream.makeAsyncIterator()
+        while let event = await iterator.next() {
+            events.append(event)
+            if event.type == "standings" { break }
+        }
+        return events
+    }
+
+    @Test("a score reads only its own cell and game, and is reported with its game's card and standings")
     func narrowLook() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -105,11 +116,13 @@ struct EventHubTests {
         let (_, stream) = hub.subscribe()
 
         hub.look()
-        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2), "the first look reads every game")
+        #expect(hub.lastLook == EventHub.LookStats(), "nothing is read before a change")
 
         try round.score(game: 0, player: 1, hole: 3, strokes: 4)
         hub.look()
-        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1), "a score in one game reads that game only")
+        #expect(
+            hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1, cellsRead: 1),
+            "a score in one game reads that game's record and the one cell")
         let events = await Self.drain(stream, count: 3)
         #expect(events.map(\.type) == ["score", "card", "standings"])
         #expect(Self.field(events[0], "game") == "\"\(round.games[0].hex)\"")
@@ -140,14 +153,14 @@ struct EventHubTests {
                 .set(round.players[0], fields: ["name": .text("Annie")])
             ])
         hub.look()
-        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1, cellsRead: 1))
         let more = await Self.drain(stream, count: 3)
         #expect(more.map(\.type) == ["score", "card", "standings"])
         #expect(Self.field(more[0], "game") == "\"\(round.games[1].hex)\"")
         #expect(Self.field(more[0], "strokes") == "6")
     }
 
-    @Test("ops merged from another home are reported, and a new member's join makes the hub read the space whole")
+    @Test("ops merged from another home are reported, a new member's join with them reading no more than their cells")
     func mergedOps() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -163,10 +176,11 @@ struct EventHubTests {
         let (_, stream) = hub.subscribe()
         hub.look()
 
-        // Bob's join and his score arrive together: a new member, so the space is read whole.
+        // Bob's join and his score arrive together: who counts changed, yet no cell but his score's shows another
+        // value (a join rebuilds nothing), so that cell alone is read.
         try Self.merge(from: other, into: round)
         hub.look()
-        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2))
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1, cellsRead: 1))
         let events = await Self.drain(stream, count: 3)
         #expect(events.map(\.type) == ["score", "card", "standings"])
         #expect(Self.field(events[0], "hole") == "7")
@@ -178,12 +192,12 @@ struct EventHubTests {
             hole: 8, entry: try ScoreEntry(strokes: 4))
         try Self.merge(from: other, into: round)
         hub.look()
-        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1))
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 0, gamesRead: 1, cellsRead: 1))
         let later = await Self.drain(stream, count: 1)
         #expect(Self.field(later[0], "hole") == "8")
     }
 
-    @Test("a game restored after scores came in while it was deleted reports those scores")
+    @Test("a game restored after scores came in while it was deleted sends its card with those scores")
     func restoredGame() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -195,7 +209,6 @@ struct EventHubTests {
         let hub = EventHub(home: round.home, logger: Logger(label: "test"))
         hub.start()
         let (_, stream) = hub.subscribe()
-        hub.look()
         // Ann deletes the second game; Bob, who has not seen that, scores on it.
         try round.home.rounds.deleteGame(space: round.space, keys: round.keys, game: round.games[1], force: true)
         hub.look()
@@ -204,7 +217,7 @@ struct EventHubTests {
             entry: try ScoreEntry(strokes: 6))
         try fromBob()
         hub.look()
-        // Restored, the game's cells are read again: Bob's score is reported, then the card and the standings.
+        // Restored, the game's card goes out with Bob's score in it, then its standings.
         try round.home.rounds.deleteGame(space: round.space, keys: round.keys, game: round.games[1], force: true, restore: true)
         hub.look()
         var events: [LiveEvent] = []
@@ -213,10 +226,85 @@ struct EventHubTests {
             events.append(event)
             if event.type == "standings" && Self.field(event, "game") == "\"\(round.games[1].hex)\"" { break }
         }
-        let score = events.first { $0.type == "score" && Self.field($0, "hole") == "5" }
-        #expect(score != nil, "\(events.map(\.type))")
-        #expect(score.flatMap { Self.field($0, "strokes") } == "6")
-        #expect(score.flatMap { Self.field($0, "origin") } == "\"peer\"")
+        // While the game was deleted, Bob's score told no page of it.
+        #expect(!events.contains { $0.type == "score" && Self.field($0, "hole") == "5" }, "\(events.map(\.type))")
+        let card = try #require(
+            events.last { $0.type == "card" && Self.field($0, "game") == "\"\(round.games[1].hex)\"" },
+            "\(events.map(\.type))")
+        let drawn = try #require(
+            try JSONSerialization.jsonObject(with: Data((Self.field(card, "card") ?? "").utf8)) as? [String: Any])
+        let cells = (drawn["players"] as? [[String: Any]] ?? []).flatMap { $0["cells"] as? [[String: Any]] ?? [] }
+        #expect(cells.contains { $0["hole"] as? Int == 5 && $0["strokes"] as? Int == 6 }, "\(cells)")
+    }
+
+    @Test("a dispute is reported when it appears, not again when another value joins it, and when it is settled")
+    func disputes() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let round = try Round(at: directory.appendingPathComponent("ann"))
+        let (other, otherKeys) = try Self.bob(joining: round, at: directory)
+        try Self.merge(from: other, into: round)  // Bob's join
+        let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        hub.start()
+        let (_, stream) = hub.subscribe()
+        func bobScores(_ strokes: Int) throws {
+            _ = try other.rounds.score(
+                space: round.space, keys: otherKeys, game: round.games[0], player: round.players[1], hole: 2,
+                entry: try ScoreEntry(strokes: strokes))
+        }
+        // Ann enters a 4 for Bob's 2nd; Bob, not having seen it, a 5.
+        try round.score(game: 0, player: 1, hole: 2, strokes: 4)
+        hub.look()
+        #expect(await Self.throughStandings(stream).map(\.type) == ["score", "card", "standings"])
+        try bobScores(5)
+        try Self.merge(from: other, into: round)
+        hub.look()
+        let appeared = await Self.throughStandings(stream).map(\.type)
+        #expect(appeared.filter { $0 == "conflict" }.count == 1, "\(appeared)")
+        #expect(!appeared.contains("conflict-resolved"), "\(appeared)")
+
+        // Bob corrects his own value to a 6: the cell stays disputed, and is not reported disputed again.
+        try bobScores(6)
+        try Self.merge(from: other, into: round)
+        hub.look()
+        let joined = await Self.throughStandings(stream).map(\.type)
+        #expect(!joined.contains("conflict") && !joined.contains("conflict-resolved"), "\(joined)")
+        #expect(try round.home.cells(round.space, game: round.games[0]).first { $0.hole == 2 }?.isConflict == true)
+
+        // Ann enters the hole again having seen both: her value supersedes them, and the dispute is settled.
+        try round.score(game: 0, player: 1, hole: 2, strokes: 5)
+        hub.look()
+        let settled = await Self.throughStandings(stream)
+        #expect(settled.map(\.type) == ["score", "conflict-resolved", "card", "standings"], "\(settled.map(\.type))")
+        #expect(Self.field(settled[1], "hole") == "2")
+
+        // A correction of a cell nobody disputes settles nothing.
+        try round.score(game: 0, player: 1, hole: 2, strokes: 3)
+        hub.look()
+        #expect(await Self.throughStandings(stream).map(\.type) == ["score", "card", "standings"])
+    }
+
+    @Test("after another process's commit, whose change is not known here, every game's card is sent")
+    func otherProcess() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let round = try Round(at: directory.appendingPathComponent("home"))
+        let hub = EventHub(home: round.home, logger: Logger(label: "test"))
+        hub.start()
+        let (_, stream) = hub.subscribe()
+        // A second opening of the same home, as a `caddie` command run beside the node would make.
+        let other = try Home(path: directory.appendingPathComponent("home").path)
+        let keys = try other.unlock(passphrase: "hub test passphrase")
+        try other.rounds.score(
+            space: round.space, keys: keys, game: round.games[1], player: round.players[2], hole: 4,
+            entry: try ScoreEntry(strokes: 5))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !hub.changePending, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        hub.look()
+        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2, cellsRead: 0))
+        let events = await Self.drain(stream, count: 4)
+        #expect(events.map(\.type) == ["card", "card", "standings", "standings"])
+        #expect(Set(events.compactMap { Self.field($0, "game") }) == Set(round.games.map { "\"\($0.hex)\"" }))
     }
 
     @Test("a public board's stream: the board whole first, then only the lines that changed; closing it ends the stream")

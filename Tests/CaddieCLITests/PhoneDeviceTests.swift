@@ -163,12 +163,17 @@ struct PhoneDeviceTests {
             ])
         // Ben's open page: his node's live events.
         let benEvents = try EventStream(port: benNode.httpPort, token: try APITests.token(ben))
+        // And a page open on Ana's node, which hosts the phone.
+        let anaEvents = try EventStream(port: anaNode.httpPort, token: try APITests.token(ana))
         let sent = Date()
         let taken = try api.post("\(base)/ops", #"{"ops":["\#(Hex.encode(join))","\#(Hex.encode(score))"]}"#)
         #expect(taken.status == 201)
         let shown = try benEvents.next(within: 30) { $0.type == "score" && $0.data["hole"] as? Int == 7 }
         #expect(shown != nil, "Ben's open page never heard of the phone's score")
         print("a hosted phone's score on another node's live events after \(Int(Date().timeIntervalSince(sent) * 1000)) ms")
+        #expect(shown?["origin"] as? String == "peer", "on Ben's node the phone's score came from a peer")
+        let hosted = try anaEvents.next(within: 30) { $0.type == "score" && $0.data["hole"] as? Int == 7 }
+        #expect(hosted?["origin"] as? String == "phone", "on Ana's node the score came from a phone it hosts")
         let target = try ana.stateHash()
         #expect(try eventually(within: 60) { try ben.stateHash() == target && cleo.stateHash() == target })
         let log = (try? String(contentsOf: anaLog, encoding: .utf8)) ?? ""

@@ -1884,7 +1884,8 @@ const deviceWaits = new Set();
 
 function onEvent(type, data) {
   if (type === 'device-request') [...deviceWaits].forEach((wake) => wake(data.device));
-  if (type === 'score' && data.origin === 'peer') say(`${data.name}: ${entryWords(data)} on hole ${data.hole}.`);
+  // Another device's entry (a peer's, or another phone's on this node) is said; this phone's own is not.
+  if (type === 'score' && data.origin !== 'local' && !mine(data.op)) say(`${data.name}: ${entryWords(data)} on hole ${data.hole}.`);
   if (type === 'conflict') say(`${data.name}'s hole ${data.hole} is disputed.`);
   if (type === 'standings' && data.space === state.space?.space && screensKept.has(data.game)) {
     // The copy a dead zone would show stays as fresh as the live one.

@@ -39,6 +39,9 @@ public struct StoreChange: Sendable, Equatable {
         public var heads: [PublicKey: Head] = [:]
         /// Score cells that gained a value (which may supersede others).
         public var cells: Set<Cell> = []
+        /// Cells where an op that supersedes two or more values landed (a dispute settled, or two agreeing values
+        /// replaced): live events look there for a dispute that ended.
+        public var resolving: Set<Cell> = []
         /// Games whose record, roster or attestations changed (their cells are in ``cells``).
         public var games: Set<GameID> = []
         /// Competitions whose record changed (the committee's settings, marks, entry list or board's access).
@@ -49,6 +52,10 @@ public struct StoreChange: Sendable, Equatable {
         /// True when the change cannot be narrowed to cells and games: who counts changed (a join, a revocation,
         /// a removal, a new key) or the space's state was rebuilt (a log cut back or split by a fork).
         public var whole = false
+        /// True when the space's materialised state was worked out again from its log (a log cut back by a
+        /// revocation or a removal, or split by a fork): any cell of any game may show another value now, and
+        /// ``cells`` does not list them. Implies ``whole``.
+        public var rebuilt = false
 
         public init() {}
 
@@ -56,10 +63,12 @@ public struct StoreChange: Sendable, Equatable {
             ops += other.ops
             heads.merge(other.heads) { $0.seq >= $1.seq ? $0 : $1 }
             cells.formUnion(other.cells)
+            resolving.formUnion(other.resolving)
             games.formUnion(other.games)
             competitions.formUnion(other.competitions)
             records = records || other.records
             whole = whole || other.whole
+            rebuilt = rebuilt || other.rebuilt
         }
     }
 
