@@ -33,20 +33,20 @@ extension OpStore {
         let device = signer.publicKey
         let deviceData = Data(device.bytes)
         // One query for what the new op depends on: the device's head, its user, its revocation,
-        // and the clock: the latest op held, ignoring any stamped more than a day ahead of this device's wall clock.
+        // and the home's clock (`home_clock`: the newest clock of any op held; every op was taken at most a day ahead
+        // of the clock that took it, and the drag limit below keeps what is signed within an hour of this one's).
         let state = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
                     SELECT o.seq, o.hash, o.hlc, m.user,
                         (SELECT min(r.last_valid_seq) FROM revocation r
                          WHERE r.space = m.space AND r.device = m.device AND r.user = m.user) AS revoked,
-                        max(coalesce((SELECT max(hlc) FROM op WHERE hlc <= ?3), 0),
-                            coalesce((SELECT max(hlc) FROM branch_op WHERE hlc <= ?3), 0)) AS clock,
+                        (SELECT hlc FROM home_clock WHERE id = 1) AS clock,
                         (SELECT min(seq) FROM fork WHERE space = ?1 AND device = ?2) AS forked
                     FROM (SELECT 1) LEFT JOIN op o ON o.space = ?1 AND o.device = ?2
                         AND o.seq = (SELECT max(seq) FROM op WHERE space = ?1 AND device = ?2)
                     LEFT JOIN member m ON m.space = ?1 AND m.device = ?2
-                    """), arguments: [spaceData, deviceData, Int64(bitPattern: HLC.ceiling(now: now).rawValue)])
+                    """), arguments: [spaceData, deviceData])
         var seq = (state?["seq"] as Int64?).map { UInt64($0) + 1 } ?? 1
         var prev = (state?["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? .zero
         var author = (state?["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
@@ -122,10 +122,12 @@ extension OpStore {
                     spaceData, deviceData, Int64(bitPattern: seq), Data(hash.bytes), tip["user"] as Data,
                     tip["user_name"] as String, Int64(bitPattern: hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
                 ])
+            try db.advanceClock(to: hlc)
             try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author, slot: hash)
             return op
         }
         try db.insertLogOp(space: spaceData, op, hash: hash, now: now)
+        try db.advanceClock(to: hlc)
         try Materializer(db: db, space: space, recorder: recorder).apply(op, changes: changes, author: author, hash: hash)
         return op
     }

@@ -95,6 +95,7 @@ extension ReceiveSession {
                 spaceData, Data(device.bytes), Int64(bitPattern: op.seq), Data(hash.bytes), Data(user.bytes), name ?? "?",
                 Int64(bitPattern: op.hlc.rawValue), Data(op.bytes), Int64(bitPattern: now),
             ])
+            newestClock = max(newestClock, op.hlc)
             try Materializer(db: db, space: space, recorder: recorder).apply(
                 op, changes: admitted.changes, author: user, slot: hash)
             report.applied.append(op.id)

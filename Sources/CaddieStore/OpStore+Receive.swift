@@ -118,6 +118,8 @@ struct ReceiveSession {
     var knownUnsigned = Set<Digest32>()
     /// Where the materializer notes what the batch changed.
     let recorder: ChangeRecorder
+    /// The newest clock of an op the batch added to a log or a branch.
+    var newestClock = HLC(rawValue: 0)
 
     init(db: Database, space: SpaceID, spaceKeys: [[UInt8]], mode: ReceiveMode, now: UInt64, recorder: ChangeRecorder) {
         self.db = db
@@ -144,6 +146,8 @@ struct ReceiveSession {
         if mode == .tolerant { try drainPending(devices: Set(byDevice.keys)) }
         if cutoffsChanged || needsRebuild { try enforceCutoffs() }
         report.forkMark = try OpStore.forkMark(db, space: spaceData)
+        // The home's clock moves once a batch, to the newest op it took (an op is refused more than a day ahead).
+        if newestClock.rawValue > 0 { try db.advanceClock(to: newestClock) }
     }
 
     /// Fails (strict) or records (tolerant) a problem. Returns normally only in tolerant mode.
@@ -248,6 +252,7 @@ struct ReceiveSession {
             guard let admitted = try admit(op, author: author, cutoff: &cutoff) else { break }
             author = admitted.author
             try db.insertLogOp(space: spaceData, op, hash: hash, now: now)
+            newestClock = max(newestClock, op.hlc)
             try materializer.apply(op, changes: admitted.changes, author: admitted.author, hash: hash)
             report.applied.append(op.id)
             applied += 1

@@ -140,6 +140,7 @@ extension OpStore {
             "fork": "a forked device's other branch as this device first saw it",
             "branch_op": "the ops of a fork's other branch, kept for the audit",
             "branch_ack": "which peers acknowledged a fork's branch: this device's bookkeeping",
+            "home_clock": "the newest clock of the ops this home holds, which its next op is stamped after",
             "peer": "the peers this device knows and its syncs with them",
             "invite": "the invites this device issued and their uses",
             "key_seen": "which space keys this device saw in use, and when",

@@ -83,6 +83,13 @@ extension Database {
 }
 
 extension Database {
+    /// Moves the home's clock (`home_clock`: the newest clock of any op held, which the next local op is stamped
+    /// after) forward to `hlc`, if it is behind it.
+    func advanceClock(to hlc: HLC) throws {
+        try cachedStatement(sql: "UPDATE home_clock SET hlc = ?1 WHERE id = 1 AND hlc < ?1")
+            .execute(arguments: [Int64(bitPattern: hlc.rawValue)])
+    }
+
     /// Adds `op` to its device's log (the `op` table), under `hash`, received (or made) at `now`.
     func insertLogOp(space: Data, _ op: SignedOp, hash: Digest32, now: UInt64) throws {
         try insertRow("INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)") {

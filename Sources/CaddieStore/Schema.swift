@@ -228,6 +228,22 @@ enum Schema {
                         UNION ALL SELECT space, game, player, device, seq FROM score;
                     """)
         }
+        migrator.registerMigration("v13: the home's clock in a row of its own") { db in
+            // The next local op is stamped after the newest clock held. It was read as max(hlc) through an index of
+            // every op by its clock, written at every op received and read only by a local append: the newest clock
+            // is now one row, moved forward once a receive transaction (docs/performance.md, "#50, twenty-third
+            // session"). Every op held was taken at most a day ahead of the clock it was taken by (newer ones are
+            // refused), which is what the read ignored beyond.
+            let ceiling = Int64(bitPattern: HLC.ceiling(now: UInt64(Date().timeIntervalSince1970 * 1000)).rawValue)
+            try db.execute(
+                sql: """
+                    CREATE TABLE home_clock (id INTEGER PRIMARY KEY CHECK (id = 1), hlc INTEGER NOT NULL);
+                    INSERT INTO home_clock (id, hlc) SELECT 1, coalesce(max(hlc), 0) FROM (
+                        SELECT max(hlc) AS hlc FROM op WHERE hlc <= ?1
+                        UNION ALL SELECT max(hlc) FROM branch_op WHERE hlc <= ?1);
+                    DROP INDEX op_by_hlc;
+                    """, arguments: [ceiling])
+        }
         return migrator
     }
 

@@ -77,6 +77,12 @@ struct UpgradeTests {
             }
             // The migrations ran: every one a new home has, and the home takes a new entry and still verifies.
             #expect(try Self.migrations(of: home.home) == (try Self.freshMigrations()))
+            // v13: the home's clock is the newest clock of the ops it held.
+            #expect(
+                try Self.column(
+                    of: home.home,
+                    "SELECT (SELECT hlc FROM home_clock) = (SELECT max(hlc) FROM (SELECT hlc FROM op UNION ALL SELECT hlc FROM branch_op))"
+                ) == ["1"], "\(name) \(member): the home's clock")
             let ops = Int(verified.prefix { $0.isNumber }) ?? -1
             try home.ok(["score", game, "Dev", "2", "5"])
             #expect(try home.ok(["verify"]).stdout.contains("\(ops + 1) ops checked, 0 failures"))
@@ -152,18 +158,25 @@ struct UpgradeTests {
 
     /// The migrations a home's database has had, by their version (v1, v2, ...).
     static func migrations(of home: URL) throws -> [String] {
+        try column(of: home, "SELECT identifier FROM grdb_migrations ORDER BY rowid").map {
+            String($0.split(separator: ":").first ?? "")
+        }
+    }
+
+    /// The first column of a query's rows, as text, read by Python's sqlite3 (not by the SQLite Caddie links).
+    static func column(of home: URL, _ query: String) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c",
-            "import sqlite3, sys; print(' '.join(r[0].split(':')[0] for r in sqlite3.connect(sys.argv[1]).execute('SELECT identifier FROM grdb_migrations ORDER BY rowid')))",
-            home.appendingPathComponent("caddie.sqlite").path,
+            "import sqlite3, sys; print('\\n'.join(str(r[0]) for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2])))",
+            home.appendingPathComponent("caddie.sqlite").path, query,
         ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()
         process.waitUntilExit()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }
