@@ -306,34 +306,10 @@ public final class EventHub: Sendable {
                     let named = cellsByGame[game.id] ?? []
                     stats.cellsRead += named.count
                     let eventsBefore = events.count
-                    for cell in named.isEmpty ? [] : try home.cells(space, game: game.id, only: named) {
-                        guard let winner = cell.winner else { continue }
-                        let key = StoreChange.Cell(game: game.id, player: cell.player, hole: cell.hole)
-                        let shownNew = landed.contains(winner.op)
-                        let joined = cell.values.contains { landed.contains($0.op) }
-                        let settling = !cell.isConflict && shownNew && narrowed?.resolving.contains(key) == true
-                        // Was the cell disputed before the change? Its history says (read only where it matters).
-                        let disputedBefore =
-                            (cell.isConflict && joined) || settling
-                            ? try Self.disputed(
-                                before: landed,
-                                history: home.audit.history(
-                                    space: space, game: game.id, player: cell.player, hole: cell.hole))
-                            : false
-                        if players == nil { players = try home.rounds.playerNames(space) }
-                        let base: [(String, JSON)] = [
-                            ("space", .string(space.hex)), ("game", .string(game.id.hex)),
-                            ("player", .string(cell.player.hex)), ("name", .string(players?[cell.player] ?? cell.player.short)),
-                            ("hole", .int(cell.hole)),
-                        ]
-                        if shownNew {
-                            events.append(("score", .object(base + scoreFields(winner, space: space, conflict: cell.isConflict))))
-                        }
-                        if cell.isConflict, joined, !disputedBefore {
-                            events.append(("conflict", .object(base + [("values", .array(cell.values.map(Views.scoreValue)))])))
-                        } else if settling, disputedBefore {
-                            events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
-                        }
+                    if !named.isEmpty {
+                        events += try cellEvents(
+                            space: space, game: game.id, cells: named, landed: landed,
+                            resolving: narrowed?.resolving ?? [], players: &players)
                     }
                     // After its cells, record, roster or attestations changed: the game's card, as `GET .../card`
                     // gives it, so that an open page redraws from the event without asking; its standings once every
@@ -341,21 +317,7 @@ public final class EventHub: Sendable {
                     guard everyGame || events.count > eventsBefore || narrowed?.games.contains(game.id) == true else {
                         continue
                     }
-                    if let card = try? home.rounds.card(space: space, game: game.id),
-                        let net = try? home.handicaps.playingHandicap(card: card, space: space, allowancePercent: 95)
-                    {
-                        events.append(
-                            (
-                                "card",
-                                .object([
-                                    ("space", .string(space.hex)), ("game", .string(game.id.hex)),
-                                    ("card", Views.card(card, net: net)),
-                                    // The game's record as `GET .../games/{game}` gives it (formats, hole choices):
-                                    // the page draws the hole's choices from it, asking for nothing.
-                                    ("setup", Views.game(game)),
-                                ])
-                            ))
-                    }
+                    if let card = cardEvent(space: space, game: game) { events.append(card) }
                     changedGames.append((space, game.id))
                 }
                 // A game named but not listed was deleted (or left its competition): a group may have left a board.
@@ -383,6 +345,60 @@ public final class EventHub: Sendable {
             publish("standings", .object([("space", .string(space.hex))] + fields))
         }
         lookAtBoards(boardsTouched, gamesChanged: gamesChanged)
+    }
+
+    /// The events of a game's cells that a change named (`cells`, with the ops it brought, `landed`): what each
+    /// shows now, read by its key, mapped to `score`, `conflict` and `conflict-resolved` (as ``look()`` says).
+    /// `players` is the space's player names, read at the first event.
+    private func cellEvents(
+        space: SpaceID, game: GameID, cells: [StoreChange.Cell], landed: Set<OpID>, resolving: Set<StoreChange.Cell>,
+        players: inout [PlayerID: String]?
+    ) throws -> [(String, JSON)] {
+        var events: [(String, JSON)] = []
+        for cell in try home.cells(space, game: game, only: cells) {
+            guard let winner = cell.winner else { continue }
+            let shownNew = landed.contains(winner.op)
+            let joined = cell.values.contains { landed.contains($0.op) }
+            let settling =
+                !cell.isConflict && shownNew
+                && resolving.contains(StoreChange.Cell(game: game, player: cell.player, hole: cell.hole))
+            // Was the cell disputed before the change? Its history says (read only where it matters).
+            let disputedBefore =
+                (cell.isConflict && joined) || settling
+                ? try Self.disputed(
+                    before: landed,
+                    history: home.audit.history(space: space, game: game, player: cell.player, hole: cell.hole))
+                : false
+            if players == nil { players = try home.rounds.playerNames(space) }
+            let base: [(String, JSON)] = [
+                ("space", .string(space.hex)), ("game", .string(game.hex)), ("player", .string(cell.player.hex)),
+                ("name", .string(players?[cell.player] ?? cell.player.short)), ("hole", .int(cell.hole)),
+            ]
+            if shownNew {
+                events.append(("score", .object(base + scoreFields(winner, space: space, conflict: cell.isConflict))))
+            }
+            if cell.isConflict, joined, !disputedBefore {
+                events.append(("conflict", .object(base + [("values", .array(cell.values.map(Views.scoreValue)))])))
+            } else if settling, disputedBefore {
+                events.append(("conflict-resolved", .object(base + [("value", Views.scoreValue(winner))])))
+            }
+        }
+        return events
+    }
+
+    /// A game's `card` event: its card as `GET .../card` gives it, and its record as `GET .../games/{game}` gives it
+    /// (formats, hole choices), so that an open page draws the card and the hole's choices asking for nothing.
+    private func cardEvent(space: SpaceID, game: GameRecord) -> (String, JSON)? {
+        guard let card = try? home.rounds.card(space: space, game: game.id),
+            let net = try? home.handicaps.playingHandicap(card: card, space: space, allowancePercent: 95)
+        else { return nil }
+        return (
+            "card",
+            .object([
+                ("space", .string(space.hex)), ("game", .string(game.id.hex)), ("card", Views.card(card, net: net)),
+                ("setup", Views.game(game)),
+            ])
+        )
     }
 
     /// A `score` event's fields of the value a cell shows: the entry, who entered it, and where its op came from

@@ -10,6 +10,7 @@ enum WebFiles {
         ("board.html", PackageResources.board_html),
         ("board.js", PackageResources.board_js),
         ("device.js", PackageResources.device_js),
+        ("devices-screen.js", PackageResources.devices_screen_js),
         ("guide.js", PackageResources.guide_js),
         ("guide-screen.js", PackageResources.guide_screen_js),
         ("icon.svg", PackageResources.icon_svg),
