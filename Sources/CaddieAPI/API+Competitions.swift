@@ -62,6 +62,28 @@ extension NodeAPI {
     }
 
     func addCompetitionRoutes(_ space: RecordingGroup) {
+        listRoute(space, "competitions", { try home.competitions.competitions($0) }, as: Views.competition)
+        // A competition's draw and board: read as the CLI reads them, the competition named as typed.
+        for (path, view) in [
+            (
+                "draw",
+                { @Sendable (home: Home, space: SpaceID, id: CompetitionID) throws -> JSON in
+                    Views.sheet(try home.competitions.sheet(space: space, competition: id))
+                }
+            ),
+            (
+                "board",
+                { @Sendable (home: Home, space: SpaceID, id: CompetitionID) throws -> JSON in
+                    Views.board(try home.competitions.board(space: space, competition: id))
+                }
+            ),
+        ] {
+            space.on("competitions/:competition/\(path)", method: .get) { _, context in
+                let (id, competition) = try await spaceParameters(context, "competition")
+                return Response.json(
+                    try await read { try view(home, id, try home.competitions.resolveCompetition(id, competition).id) })
+            }
+        }
         space.on("competitions", method: .post) { request, context in
             let id = try await spaceID(context)
             let body = try await decode(request, as: NewCompetition.self)

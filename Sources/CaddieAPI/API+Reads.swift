@@ -87,7 +87,7 @@ extension NodeAPI {
     func guidance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let id = try await spaceID(context)
         let body = try await decode(request, as: GuidanceRequest.self)
-        let (position, input) = try Self.guidanceInput(body)
+        let (_, input) = try Self.guidanceInput(body)
         let settings = Self.guidanceSettings(body)
         if let to = body.to {
             let point: GeoPoint
