@@ -305,7 +305,6 @@ public final class EventHub: Sendable {
                     guard listening else { continue }
                     let named = cellsByGame[game.id] ?? []
                     stats.cellsRead += named.count
-                    let eventsBefore = events.count
                     if !named.isEmpty {
                         events += try cellEvents(
                             space: space, game: game.id, cells: named, landed: landed,
@@ -313,10 +312,10 @@ public final class EventHub: Sendable {
                     }
                     // After its cells, record, roster or attestations changed: the game's card, as `GET .../card`
                     // gives it, so that an open page redraws from the event without asking; its standings once every
-                    // card is out.
-                    guard everyGame || events.count > eventsBefore || narrowed?.games.contains(game.id) == true else {
-                        continue
-                    }
+                    // card is out. Sent whenever the change named a cell, even one whose shown value did not move to
+                    // an op of the change: a value a forked device signs is kept under its branch's slot, not its
+                    // device, so no `score` event names it, and the card is what shows it.
+                    guard everyGame || !named.isEmpty || narrowed?.games.contains(game.id) == true else { continue }
                     if let card = cardEvent(space: space, game: game) { events.append(card) }
                     changedGames.append((space, game.id))
                 }
@@ -509,6 +508,6 @@ public final class EventHub: Sendable {
     /// Whether a change waits for the next look (for tests).
     var changePending: Bool { state.withLock { !$0.pending.isEmpty } }
 
-    /// What the last look read: spaces read whole and games whose cards were read (for tests and the log).
+    /// What the last look read: spaces whose every card was sent, game records and cells read (for tests and the log).
     var lastLook: LookStats { state.withLock { $0.lastLook } }
 }
