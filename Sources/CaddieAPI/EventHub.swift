@@ -47,20 +47,20 @@ public final class EventHub: Sendable {
 
     /// A watched public board: what its streams were last sent, and what each group gave it (a group is read again
     /// only when its game changed).
-    private struct BoardMemory {
+    struct BoardMemory {
         var sent = Views.PublicBoardSent()
         var groups = BoardGroups()
     }
 
     /// A stream of one public board: it hears that board's events only.
-    private struct BoardWatcher {
+    struct BoardWatcher {
         let key: BoardKey
         let continuation: AsyncStream<LiveEvent>.Continuation
         /// Not sent the board whole yet: the next look sends it, after any change it publishes.
         var welcomed = false
     }
 
-    private struct State {
+    struct State {
         var nextEvent = 0
         var nextSubscriber = 0
         var subscribers: [Int: AsyncStream<LiveEvent>.Continuation] = [:]
@@ -74,11 +74,11 @@ public final class EventHub: Sendable {
         var closed = false
     }
 
-    private let home: Home
+    let home: Home
     private let device: PublicKey?
-    private let logger: Logger
-    private let state = Mutex(State())
-    private let wake: AsyncStream<Void>.Continuation
+    let logger: Logger
+    let state = Mutex(State())
+    let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
 
     /// A hub over a home, whose own device's ops are reported as `local`.
@@ -113,29 +113,6 @@ public final class EventHub: Sendable {
         return (id, stream)
     }
 
-    /// A stream of one competition's public board (`board` events, ``Views/boardEvent(space:competition:head:lines:removed:whole:)``):
-    /// the board whole first, then what changed at each commit that touched it; a `board-closed` event, and the end,
-    /// when the committee makes it private. Boards are computed only while a stream watches them.
-    /// A hub that is closed, or holds ``maxBoardWatchers`` streams already, gives a stream that has ended.
-    public func watchBoard(space: SpaceID, competition: CompetitionID) -> (Int, AsyncStream<LiveEvent>) {
-        let (stream, continuation) = AsyncStream<LiveEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = state.withLock { state -> Int? in
-            // Streams anyone may open without signing in hold a connection each: there are only so many.
-            guard !state.closed, state.boardWatchers.count < Self.maxBoardWatchers else { return nil }
-            state.nextSubscriber += 1
-            state.boardWatchers[state.nextSubscriber] = BoardWatcher(
-                key: BoardKey(space: space, competition: competition), continuation: continuation)
-            return state.nextSubscriber
-        }
-        guard let id else {
-            continuation.finish()
-            return (0, stream)
-        }
-        // The hub's own task sends the board whole, in order with the changes it publishes.
-        wake.yield()
-        return (id, stream)
-    }
-
     /// Ends one subscription.
     public func unsubscribe(_ id: Int) {
         let (plain, board) = state.withLock { state in
@@ -148,12 +125,6 @@ public final class EventHub: Sendable {
         plain?.finish()
         board?.continuation.finish()
     }
-
-    /// How many public board streams are open.
-    public var boardWatcherCount: Int { state.withLock { $0.boardWatchers.count } }
-
-    /// The most public board streams open at once (a clubhouse's TVs and spectators; each holds a connection).
-    public static let maxBoardWatchers = 160
 
     /// How many clients are listening.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
@@ -420,89 +391,6 @@ public final class EventHub: Sendable {
             !landed.contains(entry.value.op) && entry.supersededBy.allSatisfy(landed.contains)
         }
         return Set(standing.map(\.value.entry)).count > 1
-    }
-
-    /// The public boards some stream watches.
-    private func watchedBoards() -> Set<BoardKey> { state.withLock { Set($0.boardWatchers.values.map(\.key)) } }
-
-    /// Sends each watched public board's changes, among those touched, to its streams (only the head if it changed,
-    /// and the lines that changed), then the board whole to each stream that has not had it yet.
-    private func lookAtBoards(_ touched: Set<BoardKey>, gamesChanged: [SpaceID: Set<GameID>?] = [:]) {
-        let (watched, unwelcomed) = state.withLock { state in
-            (
-                Set(state.boardWatchers.values.map(\.key)),
-                Set(state.boardWatchers.values.filter { !$0.welcomed }.map(\.key))
-            )
-        }
-        for key in watched where touched.contains(key) || unwelcomed.contains(key) {
-            // Only this task changes a board's memory (``unsubscribe`` may drop it meanwhile: then it starts afresh).
-            var memory = state.withLock { $0.boards[key] } ?? BoardMemory()
-            switch gamesChanged[key.space] {
-            case .some(.some(let games)): memory.groups.forget(games)
-            case .some(.none): memory.groups.forgetAll()
-            case .none: break
-            }
-            let board: CompetitionBoard
-            do {
-                board = try home.competitions.board(
-                    space: key.space, competition: key.competition, publicView: true, kept: &memory.groups)
-            } catch {
-                // Another failure (the store busy, a record this version cannot read) keeps the streams: the next
-                // change tries again.
-                guard case .notFound = error else {
-                    logger.warning("public board: cannot read it", metadata: ["error": "\(error)"])
-                    continue
-                }
-                // No longer public (or gone): its streams hear so and end.
-                let ended = state.withLock { state in
-                    state.boards[key] = nil
-                    let ids = state.boardWatchers.filter { $0.value.key == key }.map(\.key)
-                    return ids.compactMap { state.boardWatchers.removeValue(forKey: $0)?.continuation }
-                }
-                let event = nextEvent(
-                    "board-closed",
-                    .object([("space", .string(key.space.hex)), ("competition", .string(key.competition.hex))]))
-                for continuation in ended {
-                    continuation.yield(event)
-                    continuation.finish()
-                }
-                continue
-            }
-            let change = memory.sent.take(board, space: key.space)
-            let (told, welcome) = state.withLock {
-                state -> ([AsyncStream<LiveEvent>.Continuation], [AsyncStream<LiveEvent>.Continuation]) in
-                if state.boardWatchers.values.contains(where: { $0.key == key }) { state.boards[key] = memory }
-                var told: [AsyncStream<LiveEvent>.Continuation] = []
-                var welcome: [AsyncStream<LiveEvent>.Continuation] = []
-                for (id, watcher) in state.boardWatchers where watcher.key == key {
-                    if watcher.welcomed {
-                        told.append(watcher.continuation)
-                    } else {
-                        welcome.append(watcher.continuation)
-                        state.boardWatchers[id]?.welcomed = true
-                    }
-                }
-                return (told, welcome)
-            }
-            if let change {
-                let event = nextEvent("board", change)
-                // A stream that fell so far behind that its oldest event was dropped would show a wrong board: it
-                // ends, and its page, reconnecting, is sent the board whole.
-                for continuation in told { if case .dropped = continuation.yield(event) { continuation.finish() } }
-            }
-            guard !welcome.isEmpty, let whole = memory.sent.whole(space: key.space) else { continue }
-            let wholeEvent = nextEvent("board", whole)
-            welcome.forEach { $0.yield(wholeEvent) }
-        }
-    }
-
-    /// An event with the next number.
-    private func nextEvent(_ type: String, _ data: JSON) -> LiveEvent {
-        let id = state.withLock { state in
-            state.nextEvent += 1
-            return state.nextEvent
-        }
-        return LiveEvent(id: id, type: type, data: data)
     }
 
     /// Whether a change waits for the next look (for tests).
