@@ -172,6 +172,14 @@ extension OpStore {
         coalesce((SELECT name FROM shown WHERE shown.device = s.device), \(OpStore.forkedAuthor("s")), '?') AS author
         """
 
+    /// SQL: true for a row `s` of `score` that no op supersedes (a value its cell still shows, or holds beside the
+    /// shown one), whether that op is in the log or a fork's branch.
+    static let standing = """
+        NOT EXISTS (
+            SELECT 1 FROM superseded x WHERE x.space = s.space AND \(names("x", "s"))
+            AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+        """
+
     /// The standing values of every score cell of a game.
     public func cells(_ space: SpaceID, game: GameID) throws(StoreError) -> [ScoreCell] {
         try read { db in
@@ -180,9 +188,7 @@ extension OpStore {
                 db,
                 sql: """
                     \(Self.authorNames)
-                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ?1 AND s.game = ? AND NOT EXISTS (
-                        SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
-                        AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+                    SELECT \(Self.scoreColumns) FROM score s WHERE s.space = ?1 AND s.game = ? AND \(Self.standing)
                     """, arguments: [space, game])
             {
                 let key = row.player.bytes + [UInt8(clamping: row.hole)]
@@ -212,9 +218,7 @@ extension OpStore {
                 sql: """
                     \(Self.authorNames)
                     SELECT \(Self.scoreColumns) FROM score s
-                    WHERE s.space = ?1 AND s.game = ?2 AND s.player = ?3 AND s.hole = ?4 AND NOT EXISTS (
-                        SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
-                        AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+                    WHERE s.space = ?1 AND s.game = ?2 AND s.player = ?3 AND s.hole = ?4 AND \(Self.standing)
                     """)
             var cells: [ScoreCell] = []
             for cell in Set(wanted) {

@@ -192,9 +192,7 @@ extension OpStore {
                 (
                     "standing score: \(scored)",
                     """
-                    SELECT \(scored) FROM score s WHERE s.space = ? AND NOT EXISTS (
-                        SELECT 1 FROM superseded x WHERE x.space = s.space AND \(Self.names("x", "s"))
-                        AND x.game = s.game AND x.player = s.player AND x.hole = s.hole)
+                    SELECT \(scored) FROM score s WHERE s.space = ? AND \(Self.standing)
                     ORDER BY s.game, s.player, s.hole, s.device, s.seq
                     """
                 ))
