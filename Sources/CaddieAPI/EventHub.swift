@@ -31,7 +31,7 @@ public struct LiveEvent: Sendable {
 public final class EventHub: Sendable {
     /// How much one look read.
     struct LookStats: Equatable {
-        /// Spaces whose every game's card was sent (their state worked out again, or another process wrote).
+        /// Spaces whose every game's card was sent (their state worked out again).
         var wholeSpaces = 0
         /// Game records read.
         var gamesRead = 0
@@ -207,9 +207,8 @@ public final class EventHub: Sendable {
     /// change is `score`; one that is disputed with a value of the change standing, and was not disputed before it
     /// (its history says, read only then), is `conflict`; one that an op of the change settled is
     /// `conflict-resolved`. Then each such game's card (with its record) and standings. A space whose state was
-    /// worked out again (a log cut back or split), and every space after another process's commit, send every
-    /// game's card, since any cell may have changed. With no live-event stream open, nothing but the public boards
-    /// is read.
+    /// worked out again (a log cut back or split) sends every game's card, since any cell may have changed. With no
+    /// live-event stream open, nothing but the public boards is read.
     func look() {
         let change = state.withLock { state in
             defer { state.pending = StoreChange() }
@@ -224,28 +223,23 @@ public final class EventHub: Sendable {
         var stats = LookStats()
         let listening = subscriberCount > 0
         do {
-            let spaces =
-                change.external
-                ? try home.spaces.named().map(\.id)
-                : change.spaces.keys.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-            for space in spaces {
-                // nil: another process wrote; nothing is known of what.
-                let narrowed = change.external ? nil : change.spaces[space]
-                let touched = narrowed.map { $0.games.union($0.cells.map(\.game)) } ?? []
-                if let narrowed, !narrowed.records, !narrowed.whole {
+            for space in change.spaces.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+                guard let narrowed = change.spaces[space] else { continue }
+                let touched = narrowed.games.union(narrowed.cells.map(\.game))
+                if !narrowed.records, !narrowed.whole {
                     boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space, competition: $0) })
                     // Only cells changed: those games' groups are read again. A game's record, roster or attestations
                     // changed (a round finished changes its players' Handicap Index, so other groups' handicaps):
                     // every group.
                     gamesChanged[space] = narrowed.games.isEmpty ? touched : .some(nil)
                 } else {
-                    // Who counts changed, a player's record changed (a name, an index), or not known: every board of
-                    // the space again.
+                    // Who counts changed, or a player's record changed (a name, an index): every board of the space
+                    // again.
                     boardsTouched.formUnion(watchedBoards().filter { $0.space == space })
                     gamesChanged[space] = .some(nil)
                 }
                 // Any cell may show another value now: every game's card goes out (and every board is read again).
-                let everyGame = narrowed?.rebuilt ?? true
+                let everyGame = narrowed.rebuilt
                 // With no live-event stream open (a clubhouse whose phones only post, its TV watching the public
                 // board), the games are read only for the boards their groups are on.
                 let boardsHere = watchedBoards().contains { $0.space == space }
@@ -265,8 +259,8 @@ public final class EventHub: Sendable {
                         }
                     }.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
                 }
-                let landed = Set(narrowed?.ops ?? [])
-                let cellsByGame = Dictionary(grouping: narrowed?.cells ?? [], by: \.game)
+                let landed = Set(narrowed.ops)
+                let cellsByGame = Dictionary(grouping: narrowed.cells, by: \.game)
                 var players: [PlayerID: String]?
                 for game in games {
                     stats.gamesRead += 1
@@ -279,19 +273,19 @@ public final class EventHub: Sendable {
                     if !named.isEmpty {
                         events += try cellEvents(
                             space: space, game: game.id, cells: named, landed: landed,
-                            resolving: narrowed?.resolving ?? [], players: &players)
+                            resolving: narrowed.resolving, players: &players)
                     }
                     // After its cells, record, roster or attestations changed: the game's card, as `GET .../card`
                     // gives it, so that an open page redraws from the event without asking; its standings once every
                     // card is out. Sent whenever the change named a cell, even one whose shown value did not move to
                     // an op of the change: a value a forked device signs is kept under its branch's slot, not its
                     // device, so no `score` event names it, and the card is what shows it.
-                    guard everyGame || !named.isEmpty || narrowed?.games.contains(game.id) == true else { continue }
+                    guard everyGame || !named.isEmpty || narrowed.games.contains(game.id) else { continue }
                     if let card = cardEvent(space: space, game: game) { events.append(card) }
                     changedGames.append((space, game.id))
                 }
                 // A game named but not listed was deleted (or left its competition): a group may have left a board.
-                if !everyGame, !touched.isSubset(of: Set(games.map(\.id))) || !(narrowed?.games.isEmpty ?? true) {
+                if !everyGame, !touched.isSubset(of: Set(games.map(\.id))) || !narrowed.games.isEmpty {
                     boardsTouched.formUnion(watchedBoards().filter { $0.space == space })
                 }
             }

@@ -50,16 +50,38 @@ public enum SealedBox {
     {
         Sodium.ensure()
         let salt = SecureRandom.bytes(Int(crypto_pwhash_SALTBYTES))
-        let nonce = SecureRandom.bytes(Int(crypto_secretbox_NONCEBYTES))
         let key = try deriveKey(passphrase, salt: salt, opsLimit: cost.opsLimit, memLimit: cost.memLimit)
+        return seal(plaintext, with: SealingKey(key: key, salt: salt, cost: cost))
+    }
+
+    /// The key a passphrase derived for one sealed file, with the file's salt and cost: it seals the file again
+    /// (``seal(_:with:)``, a fresh nonce each time) without the passphrase, and the passphrase still opens what it
+    /// seals. A running node keeps one in memory, so that a space joined while it runs is sealed into its key ring;
+    /// it prints as its cost only.
+    public struct SealingKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+        let key: [UInt8]
+        let salt: [UInt8]
+        /// The Argon2id cost the key was derived at.
+        public let cost: Cost
+
+        public var description: String { "SealingKey(opsLimit: \(cost.opsLimit), memLimit: \(cost.memLimit))" }
+        public var debugDescription: String { description }
+        public var customMirror: Mirror { Mirror(self, children: ["cost": description]) }
+    }
+
+    /// Seals `plaintext` again under a key kept from ``openKeeping(_:passphrase:)``: the same salt and cost, a fresh
+    /// nonce, no Argon2id run.
+    public static func seal(_ plaintext: [UInt8], with key: SealingKey) -> [UInt8] {
+        Sodium.ensure()
+        let nonce = SecureRandom.bytes(Int(crypto_secretbox_NONCEBYTES))
         var cipher = [UInt8](repeating: 0, count: plaintext.count + Int(crypto_secretbox_MACBYTES))
-        crypto_secretbox_easy(&cipher, plaintext, UInt64(plaintext.count), nonce, key)
+        crypto_secretbox_easy(&cipher, plaintext, UInt64(plaintext.count), nonce, key.key)
         var writer = ByteWriter(capacity: cipher.count + 80)
         writer.raw(magic)
         writer.u8(1)
-        writer.u64(cost.opsLimit)
-        writer.u64(cost.memLimit)
-        writer.raw(salt)
+        writer.u64(key.cost.opsLimit)
+        writer.u64(key.cost.memLimit)
+        writer.raw(key.salt)
         writer.raw(nonce)
         writer.raw(cipher)
         return writer.bytes
@@ -67,6 +89,13 @@ public enum SealedBox {
 
     /// Opens bytes sealed by ``seal(_:passphrase:)``.
     public static func open(_ sealed: [UInt8], passphrase: String) throws(CryptoError) -> [UInt8] {
+        try openKeeping(sealed, passphrase: passphrase).plain
+    }
+
+    /// Opens bytes sealed by ``seal(_:passphrase:)`` and returns, with them, the key that sealed them.
+    public static func openKeeping(
+        _ sealed: [UInt8], passphrase: String
+    ) throws(CryptoError) -> (plain: [UInt8], key: SealingKey) {
         Sodium.ensure()
         var reader = ByteReader(sealed)
         do {
@@ -77,7 +106,7 @@ public enum SealedBox {
             guard version == 1 else { throw CryptoError.corruptSealedData("format version \(version) is unknown") }
             let ops = try reader.u64("opslimit")
             let mem = try reader.u64("memlimit")
-            guard Cost(opsLimit: ops, memLimit: mem) != nil else {
+            guard let cost = Cost(opsLimit: ops, memLimit: mem) else {
                 throw CryptoError.corruptSealedData("key derivation limits are out of range")
             }
             let salt = try reader.raw(Int(crypto_pwhash_SALTBYTES), "salt")
@@ -89,7 +118,7 @@ public enum SealedBox {
             guard crypto_secretbox_open_easy(&plain, cipher, UInt64(cipher.count), nonce, key) == 0 else {
                 throw CryptoError.wrongPassphrase
             }
-            return plain
+            return (plain, SealingKey(key: key, salt: salt, cost: cost))
         } catch let error as CryptoError {
             throw error
         } catch {

@@ -13,8 +13,11 @@ public final class AvahiDiscovery: @unchecked Sendable {
     private var client: OpaquePointer?
     private var group: OpaquePointer?
     private var browser: OpaquePointer?
+    /// A resolver per service seen, kept until the service goes: it reports the service again when its TXT records
+    /// change (a node that took up a new space advertises its hint).
+    private var resolvers: [String: OpaquePointer] = [:]
     private var name: String
-    private let advert: ServiceAdvert?
+    private var advert: ServiceAdvert?
     private let onEvent: @Sendable (DiscoveryEvent) -> Void
     private var unavailableReported = false
 
@@ -42,6 +45,7 @@ public final class AvahiDiscovery: @unchecked Sendable {
         avahi_threaded_poll_stop(poll)
         if let client { avahi_client_free(client) }  // frees the group, browser and resolvers with it
         client = nil
+        resolvers = [:]
         group = nil
         browser = nil
         avahi_threaded_poll_free(poll)
@@ -108,6 +112,7 @@ public final class AvahiDiscovery: @unchecked Sendable {
             // The client is dead (the daemon went away): drop it and start a new one that waits for the daemon.
             group = nil
             browser = nil
+            resolvers = [:]
             avahi_client_free(client)
             self.client = nil
             createClient()
@@ -145,6 +150,24 @@ public final class AvahiDiscovery: @unchecked Sendable {
         avahi_entry_group_commit(group)
     }
 
+    /// Publishes new TXT records for the advert (a space added while the node runs): at once when the advert is
+    /// up, else with the next publication.
+    public func update(txt: [String]) {
+        guard let poll else { return }
+        avahi_threaded_poll_lock(poll)
+        defer { avahi_threaded_poll_unlock(poll) }
+        guard let old = advert else { return }
+        advert = ServiceAdvert(name: old.name, port: old.port, txt: txt)
+        guard let group, avahi_entry_group_is_empty(group) == 0 else { return }
+        var list: UnsafeMutablePointer<AvahiStringList>?
+        for entry in txt.reversed() { list = avahi_string_list_add(list, entry) }
+        defer { avahi_string_list_free(list) }
+        let result = avahi_entry_group_update_service_txt_strlst(
+            group, AvahiIfIndex(AVAHI_IF_UNSPEC), AvahiProtocol(AVAHI_PROTO_INET), AvahiPublishFlags(0), name,
+            ServiceAdvert.type, nil, list)
+        if result < 0 { onEvent(.unavailable("cannot update the service's TXT records: \(Self.text(result))")) }
+    }
+
     private func renameAfterCollision() {
         if let alternative = avahi_alternative_service_name(name) {
             name = String(cString: alternative)
@@ -177,15 +200,15 @@ public final class AvahiDiscovery: @unchecked Sendable {
         let service = String(cString: name)
         switch event {
         case AVAHI_BROWSER_NEW:
-            guard service != self.name else { return }  // ourselves
-            // The resolver frees itself in its callback.
-            _ = avahi_service_resolver_new(
+            guard service != self.name, resolvers[service] == nil else { return }  // ourselves, or followed already
+            // The resolver stays until the service goes, and reports it again when its records change.
+            resolvers[service] = avahi_service_resolver_new(
                 client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_INET), AvahiLookupFlags(0),
-                { resolver, _, _, event, name, _, _, _, address, port, txt, _, userdata in
+                { _, _, _, event, name, _, _, _, address, port, txt, _, userdata in
                     AvahiDiscovery.from(userdata)?.resolved(event, name, address, port, txt)
-                    if let resolver { avahi_service_resolver_free(resolver) }
                 }, userdata)
         case AVAHI_BROWSER_REMOVE:
+            if let resolver = resolvers.removeValue(forKey: service) { avahi_service_resolver_free(resolver) }
             onEvent(.lost(name: service))
         case AVAHI_BROWSER_FAILURE:
             reportUnavailable("browsing failed: \(Self.text(avahi_client_errno(client)))")

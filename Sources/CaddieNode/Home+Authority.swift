@@ -21,14 +21,10 @@ extension Home {
         return (certificate, key)
     }
 
-    /// Keeps a new authority: the key sealed with the passphrase into the home's keys, then the certificate.
-    public func keepAuthority(
-        certificate: [UInt8], key: [UInt8], keys: UnlockedKeys, passphrase: String
-    ) throws(NodeError) -> UnlockedKeys {
-        var ring = keys.ring
-        ring.authorityKey = Hex.encode(key)
-        try seal(ring, passphrase: passphrase)
+    /// Keeps a new authority: the key sealed into the home's keys (with the key the unlock kept), then the
+    /// certificate.
+    public func keepAuthority(certificate: [UInt8], key: [UInt8], keys: UnlockedKeys) throws(NodeError) {
+        try keys.change(in: self) { $0.authorityKey = Hex.encode(key) }
         try atomicWrite(Data(certificate), to: authorityURL, permissions: 0o644)
-        return try UnlockedKeys(ring: ring)
     }
 }

@@ -3,9 +3,9 @@ import CaddieStore
 
 extension Home {
     /// Calls `observer` after every commit that changed the home's merged state, with what changed (the cells,
-    /// games and spaces the materializer touched; ``StoreChange``), and after another process's commit to the
-    /// home's database (``StoreChange/external``). It runs on the writing thread and must return quickly. Returns a
-    /// number for ``stopObserving(_:)``.
+    /// games and spaces the materializer touched; ``StoreChange``). Another process's commit is not seen: while a
+    /// node runs it is the home's one writer (``takeWrites()``). It runs on the writing thread and must return
+    /// quickly. Returns a number for ``stopObserving(_:)``.
     public func observe(_ observer: @escaping @Sendable (StoreChange) -> Void) -> Int { store.observe(observer) }
 
     /// Ends one observation.

@@ -45,7 +45,7 @@ extension Home {
 }
 
 /// A `HOST:PORT` pair as typed on the command line.
-public struct HostPort: Sendable, Equatable, CustomStringConvertible {
+public struct HostPort: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Host name or address.
     public let host: String
     /// TCP port.

@@ -129,7 +129,7 @@ public final class Home: Sendable {
             name: trimmed, user: user.publicKey.hex, device: device.publicKey.hex,
             certifiedAt: now, certificate: Hex.encode(certificate), recoveredAt: recovered ? now : nil)
         let ring = KeyRing(userSeed: Hex.encode(user.seed), deviceSeed: Hex.encode(device.seed), spaces: [:])
-        try seal(ring, passphrase: passphrase, new: true)
+        try seal(ring, passphrase: passphrase)
         try write(identity)
         return identity
     }
@@ -140,14 +140,15 @@ public final class Home: Sendable {
         guard let sealed = FileManager.default.contents(atPath: keysURL.path) else {
             throw .file("\(keysURL.path) is missing: restore it from a backup, or log in again in a new home")
         }
-        let plain: [UInt8]
+        let opened: (plain: [UInt8], key: SealedBox.SealingKey)
         do {
-            plain = try SealedBox.open([UInt8](sealed), passphrase: passphrase)
+            opened = try SealedBox.openKeeping([UInt8](sealed), passphrase: passphrase)
         } catch {
             throw .crypto(error)
         }
         do {
-            return try UnlockedKeys(ring: JSONDecoder().decode(KeyRing.self, from: Data(plain)))
+            return try UnlockedKeys(
+                ring: JSONDecoder().decode(KeyRing.self, from: Data(opened.plain)), sealing: opened.key)
         } catch let error as NodeError {
             throw error
         } catch {
@@ -155,14 +156,12 @@ public final class Home: Sendable {
         }
     }
 
-    /// Seals the key ring. A new home's keys (`new`) are sealed at the interactive level; a home's keys sealed again
-    /// keep the cost they were sealed at.
-    func seal(_ ring: KeyRing, passphrase: String, new: Bool = false) throws(NodeError) {
+    /// Seals a new home's key ring with the passphrase, at the interactive level. Keys sealed again later keep
+    /// the salt and cost of this sealing (``seal(_:with:)``).
+    func seal(_ ring: KeyRing, passphrase: String) throws(NodeError) {
         do {
             let plain = try JSONEncoder().encode(ring)
-            let kept = new ? nil : FileManager.default.contents(atPath: keysURL.path)
-            let cost = kept.flatMap { SealedBox.cost(of: [UInt8]($0)) }
-            let sealed = try SealedBox.seal([UInt8](plain), passphrase: passphrase, cost: cost ?? .interactive)
+            let sealed = try SealedBox.seal([UInt8](plain), passphrase: passphrase, cost: .interactive)
             try atomicWrite(Data(sealed), to: keysURL, permissions: 0o600)
         } catch let error as NodeError {
             throw error
@@ -171,6 +170,13 @@ public final class Home: Sendable {
         } catch {
             throw .file("cannot encode keys: \(error)")
         }
+    }
+
+    /// Seals the key ring again with the key an unlock kept (the same salt and cost, no passphrase asked).
+    func seal(_ ring: KeyRing, with key: SealedBox.SealingKey) throws(NodeError) {
+        let plain: Data
+        do { plain = try JSONEncoder().encode(ring) } catch { throw .file("cannot encode keys: \(error)") }
+        try atomicWrite(Data(SealedBox.seal([UInt8](plain), with: key)), to: keysURL, permissions: 0o600)
     }
 
     func write(_ identity: Identity) throws(NodeError) {

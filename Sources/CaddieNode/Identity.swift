@@ -1,6 +1,7 @@
 import CaddieCore
 import CaddieCrypto
 import Foundation
+import Synchronization
 
 /// The public half of a home's identity, kept in `identity.json`.
 public struct Identity: Codable, Sendable, Equatable {
@@ -40,20 +41,21 @@ struct KeyRing: Codable, Sendable {
     var authorityKey: String?
 }
 
-/// The unlocked keys of a home, for one command's lifetime.
+/// The unlocked keys of a home, for one command's lifetime, or for a running node's.
+///
+/// The space keys are shared by every copy: a space created or joined while the node runs (``take(space:key:earlier:in:)``)
+/// reaches every part holding these keys (its sessions, its invites, its API) at once.
 public struct UnlockedKeys: Sendable {
     /// The user key, when this device holds it.
     public let user: SigningKey?
     /// This device's key.
     public let device: SigningKey
-    /// Space keys.
-    let spaceKeys: [SpaceID: [UInt8]]
-    /// Keys of earlier epochs that this device was given when it joined (see KeyRing.earlierSpaceKeys).
-    let earlierKeys: [SpaceID: [[UInt8]]]
-    fileprivate(set) var ring: KeyRing
+    /// The key the ring was sealed with, derived from the passphrase at unlock: it seals the ring again when a
+    /// space is added (nil for keys made in memory, which cannot be sealed again without a passphrase).
+    let sealing: SealedBox.SealingKey?
+    private let shared: SharedRing
 
-    init(ring: KeyRing) throws(NodeError) {
-        self.ring = ring
+    init(ring: KeyRing, sealing: SealedBox.SealingKey? = nil) throws(NodeError) {
         do {
             user = try ring.userSeed.map { seed throws(CryptoError) in
                 guard let bytes = Hex.decode(seed) else { throw CryptoError.invalidKey("user seed is not hex") }
@@ -66,17 +68,16 @@ public struct UnlockedKeys: Sendable {
         } catch {
             throw .malformed(what: "keys", "\(error)")
         }
-        var keys: [SpaceID: [UInt8]] = [:]
-        for (id, key) in ring.spaces {
-            if let id = SpaceID(hex: id), let key = Hex.decode(key), key.count == 32 { keys[id] = key }
-        }
-        spaceKeys = keys
-        var earlier: [SpaceID: [[UInt8]]] = [:]
-        for (id, list) in ring.earlierSpaceKeys ?? [:] {
-            if let id = SpaceID(hex: id) { earlier[id] = list.compactMap(Hex.decode).filter { $0.count == 32 } }
-        }
-        earlierKeys = earlier
+        self.sealing = sealing
+        shared = SharedRing(ring)
     }
+
+    /// The ring as it is now.
+    var ring: KeyRing { shared.state.withLock { $0.ring } }
+    /// Space keys.
+    var spaceKeys: [SpaceID: [UInt8]] { shared.state.withLock { $0.spaceKeys } }
+    /// Keys of earlier epochs that this device was given when it joined (see KeyRing.earlierSpaceKeys).
+    var earlierKeys: [SpaceID: [[UInt8]]] { shared.state.withLock { $0.earlierKeys } }
 
     /// The key of a space, or an error saying how to get it.
     public func key(for space: SpaceID) throws(NodeError) -> [UInt8] {
@@ -86,16 +87,55 @@ public struct UnlockedKeys: Sendable {
         return key
     }
 
-    func adding(space: SpaceID, key: [UInt8], earlier: [[UInt8]] = []) throws(NodeError) -> UnlockedKeys {
-        var ring = self.ring
-        ring.spaces[space.hex] = Hex.encode(key)
-        if !earlier.isEmpty {
-            var all = ring.earlierSpaceKeys ?? [:]
-            all[space.hex] = earlier.map(Hex.encode)
-            ring.earlierSpaceKeys = all
+    /// Adds a space's keys and seals the ring again in `home`, with the key kept from the unlock: every copy of these
+    /// keys holds the space from now on. On an error nothing changed, in memory or on disk.
+    func take(space: SpaceID, key: [UInt8], earlier: [[UInt8]] = [], in home: Home) throws(NodeError) {
+        try change(in: home) { ring in
+            ring.spaces[space.hex] = Hex.encode(key)
+            if !earlier.isEmpty {
+                var all = ring.earlierSpaceKeys ?? [:]
+                all[space.hex] = earlier.map(Hex.encode)
+                ring.earlierSpaceKeys = all
+            }
         }
-        return try UnlockedKeys(ring: ring)
     }
+
+    /// Changes the ring and seals it in `home` (the file first, then memory), under one lock so that two changes
+    /// never lose each other.
+    func change(in home: Home, _ body: (inout KeyRing) -> Void) throws(NodeError) {
+        guard let sealing else {
+            throw .conflict("these keys were not unlocked with the passphrase, so they cannot be sealed again")
+        }
+        try shared.state.withLock { state throws(NodeError) in
+            var ring = state.ring
+            body(&ring)
+            try home.seal(ring, with: sealing)
+            state = SharedRing.State(ring)
+        }
+    }
+}
+
+/// The ring of one unlock and what is read from it, behind a lock.
+private final class SharedRing: Sendable {
+    struct State {
+        var ring: KeyRing
+        var spaceKeys: [SpaceID: [UInt8]] = [:]
+        var earlierKeys: [SpaceID: [[UInt8]]] = [:]
+
+        init(_ ring: KeyRing) {
+            self.ring = ring
+            for (id, key) in ring.spaces {
+                if let id = SpaceID(hex: id), let key = Hex.decode(key), key.count == 32 { spaceKeys[id] = key }
+            }
+            for (id, list) in ring.earlierSpaceKeys ?? [:] {
+                if let id = SpaceID(hex: id) { earlierKeys[id] = list.compactMap(Hex.decode).filter { $0.count == 32 } }
+            }
+        }
+    }
+
+    let state: Mutex<State>
+
+    init(_ ring: KeyRing) { state = Mutex(State(ring)) }
 }
 
 /// Unlocked keys print, log and reflect as the device's public key only: no secret, seed or space key reaches a

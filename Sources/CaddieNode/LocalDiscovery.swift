@@ -13,11 +13,20 @@ public final class LocalDiscovery: Sendable {
     let sightings: AsyncStream<PeerSighting>
     private let continuation: AsyncStream<PeerSighting>.Continuation
 
-    /// Starts publishing and browsing for `node`, listening on `port`.
+    /// The last sighting of each service seen and not lost, to hand over again when the node's spaces change.
+    private let known: KnownSightings
+
+    /// Starts publishing and browsing for `node`, listening on `port`. When the node takes up a space (created or
+    /// joined while it runs), the advert gets the new hint and every node seen is looked at again for it.
     convenience init(node: SyncNode, port: Int, logger: Logger) throws {
         try self.init(
             advert: ServiceAdvert(name: "caddie-\(Hex.encode(node.nodeID))", port: port, txt: node.advertTXT()),
             logger: logger)
+        node.observeSpaces { [weak self, weak node] in
+            guard let self, let node else { return }
+            self.avahi.update(txt: node.advertTXT())
+            for sighting in self.known.map.withLock({ Array($0.values) }) { self.continuation.yield(sighting) }
+        }
     }
 
     /// Starts browsing only, publishing nothing (a device looking for the node that made its invite).
@@ -30,14 +39,17 @@ public final class LocalDiscovery: Sendable {
         self.sightings = sightings
         self.continuation = continuation
         let warned = Mutex(false)
+        let known = KnownSightings()
+        self.known = known
         avahi = AvahiDiscovery(advert: advert) { event in
             switch event {
             case .found(let service):
-                continuation.yield(
-                    PeerSighting(
-                        name: service.name, host: service.host, port: service.port,
-                        txt: service.txt, lost: false))
+                let sighting = PeerSighting(
+                    name: service.name, host: service.host, port: service.port, txt: service.txt, lost: false)
+                known.map.withLock { $0[service.name] = sighting }
+                continuation.yield(sighting)
             case .lost(let name):
+                known.map.withLock { $0[name] = nil }
                 continuation.yield(PeerSighting(name: name, host: "", port: 0, txt: [:], lost: true))
             case .unavailable(let reason):
                 let first = warned.withLock { already in
@@ -63,4 +75,9 @@ public final class LocalDiscovery: Sendable {
         avahi.stop()
         continuation.finish()
     }
+}
+
+/// The services discovery has seen and not lost, by name.
+private final class KnownSightings: Sendable {
+    let map = Mutex<[String: PeerSighting]>([:])
 }

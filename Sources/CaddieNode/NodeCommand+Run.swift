@@ -1,3 +1,4 @@
+import CaddieCodes
 import CaddieCore
 import CaddieCrypto
 import CaddieServices
@@ -114,8 +115,11 @@ extension Home {
             }
             let report = try rounds.importBundle(keys: keys, bytes: [UInt8](data))
             return .imported(applied: report.applied.count, duplicates: report.duplicates)
-        case .sync:
-            throw .refused("a sync runs asynchronously: `executeAsync` runs it")
+        case .sync, .joinSpace:
+            throw .refused("a sync or a join runs asynchronously: `executeAsync` runs it")
+        case .createSpace(let name):
+            let invite = try spaces.createSpace(name: name, keys: keys)
+            return .createdSpace(space: invite.space, name: invite.name)
         case .readDeviceRequest(let space, let code):
             return Self.shown(try deviceRequest(space: space, code: code))
         case .approveDeviceRequest(let space, let code):
@@ -142,6 +146,7 @@ extension Home {
     /// (the passphrase and Argon2id are paid only then).
     public func run(_ command: NodeCommand, unlock: () throws -> UnlockedKeys) async throws -> NodeCommandResult {
         if let answered = try await askNode(command) { return answered }
+        try takeWritesForCommand()
         return try execute(command, keys: try unlock())
     }
 
@@ -150,6 +155,7 @@ extension Home {
         _ command: NodeCommand, logger: Logger, unlock: () throws -> UnlockedKeys
     ) async throws -> NodeCommandResult {
         if let answered = try await askNode(command) { return answered }
+        try takeWritesForCommand()
         return try await executeAsync(command, keys: try unlock(), logger: logger)
     }
 
@@ -185,10 +191,27 @@ extension Home {
 
     /// Runs a command here: a sync on the network, any other as ``execute(_:keys:)`` does, off the caller's thread.
     public func executeAsync(_ command: NodeCommand, keys: UnlockedKeys, logger: Logger) async throws -> NodeCommandResult {
-        guard case .sync(let space, let host, let port) = command else {
+        switch command {
+        case .sync(let space, let host, let port):
+            return try await syncOnce(space: space, host: host, port: port, keys: keys, logger: logger)
+        case .joinSpace(let code, let peer, let wait):
+            switch try NodeError.reading({ () throws(CodeError) in try Invitation(parsing: code) }) {
+            case .sharedKey:
+                let invite = try await offload {
+                    try self.unitOfWork { try self.spaces.joinSpace(invite: code, keys: keys) }
+                }
+                return .joined(
+                    JoinOutcome(
+                        space: invite.space, name: invite.name, invitedBy: nil, inviter: nil, firstSyncReceived: nil,
+                        firstSyncFailure: nil))
+            case .ticket(let ticket):
+                guard (1...600).contains(wait) else { throw NodeError.badInput(.wait, "must be 1...600 seconds") }
+                return .joined(
+                    try await spaces.join(ticket: ticket, at: peer, searchSeconds: wait, keys: keys, logger: logger))
+            }
+        default:
             return try await offload { try self.execute(command, keys: keys) }
         }
-        return try await syncOnce(space: space, host: host, port: port, keys: keys, logger: logger)
     }
 
     /// Syncs one space with one peer once, both ways. A recovered user's devices from before the recovery are then

@@ -88,9 +88,22 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     /// carries it to that phone (`caddie device approve`): the phone then joins as this user's device.
     case approveDeviceRequest(space: SpaceID, code: String)
 
-    /// How long a command's process waits for the node's answer: a sync moves a whole history over the network.
+    /// A new space, with a fresh key (`caddie space create`): the node seals the key into the home's ring with the
+    /// key its unlock kept, and serves the space at once.
+    case createSpace(name: String)
+    /// A space joined with an invite code (`caddie space join`): a shared-key code (CADDIE1) at once, a ticket
+    /// (CADDIE2) redeemed at the inviting device (at `peer`, `HOST:PORT`, or found over mDNS within `wait` seconds)
+    /// and synced with once; run by ``Home/executeAsync(_:keys:logger:)``. A running node serves the space at once.
+    case joinSpace(code: String, peer: HostPort?, wait: Int)
+
+    /// How long a command's process waits for the node's answer: a sync moves a whole history over the network, and
+    /// a join looks for the inviting device first.
     var replyTimeoutSeconds: Int64 {
-        if case .sync = self { 900 } else { ControlSocket.replyTimeoutSeconds }
+        switch self {
+        case .sync: 900
+        case .joinSpace(_, _, let wait): 900 + Int64(wait)
+        default: ControlSocket.replyTimeoutSeconds
+        }
     }
 
     /// A player and their marker.

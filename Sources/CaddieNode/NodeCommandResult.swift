@@ -42,6 +42,10 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
     /// The device a phone's code names, when its code ends (ms since 1970), and the name of the user whose device
     /// answered it, once one has.
     case deviceRequest(device: PublicKey, expires: UInt64, approvedBy: String?)
+    /// A space created: its id and name.
+    case createdSpace(space: SpaceID, name: String)
+    /// A space joined.
+    case joined(JoinOutcome)
 
     /// A reply on the control socket.
     struct Reply: Codable {
@@ -56,7 +60,7 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
         case .attested(let op, _): op
         case .unchanged, .player, .game, .competition, .courses, .revoked, .marked, .invite, .inviteRevoked, .removed, .rotated,
             .imported,
-            .synced, .deviceRequest:
+            .synced, .deviceRequest, .createdSpace, .joined:
             nil
         }
     }

@@ -117,28 +117,53 @@ extension Home {
         try store.transaction("request", body, failed: { NodeError.store($0) as any Error })
     }
 
-    /// Makes this home's node the one writer of its ops: from now on its own appends never go through the
-    /// socket, and `serveControl` answers those of commands.
-    public func takeWrites() { servesWrites.withLock { $0 = true } }
+    /// Makes this process the home's one writer for its life (``OpStore/claimWrites()``): from now on its own appends
+    /// never go through the socket, `serveControl` answers those of commands, and no other process writes the
+    /// database. Throws a conflict when another process writes it now (a command still running).
+    public func takeWrites() throws(NodeError) {
+        do {
+            try store.claimWrites()
+        } catch .otherWriter {
+            throw .conflict(
+                "another caddie process is writing this home (a command that is still running): wait for it to end, "
+                    + "then start the node again")
+        } catch {
+            throw .store(error)
+        }
+        servesWrites.withLock { $0 = true }
+    }
 
-    /// Answers commands on the control socket until cancelled, and returns true then. Each commit reaches the node's
-    /// sessions and live events through the store's observers, as every write of this process does. Returns false at
-    /// once, having logged why, when the home's path is too long for a socket address: the node works on without
-    /// one, and commands write the database themselves, as with no node running.
-    @discardableResult
-    public func serveControl(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {}) async throws -> Bool {
+    /// Makes this process the home's writer for a command that runs here because no node answered: a node that
+    /// holds the home and did not answer (one starting, or stuck) is named, and nothing is written.
+    func takeWritesForCommand() throws(NodeError) {
+        do {
+            try store.claimWrites()
+        } catch .otherWriter {
+            throw .conflict(
+                "a `caddie serve` holds this home but its control socket did not answer (it may be starting): nothing "
+                    + "was changed; try again in a moment, or stop the node")
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Answers commands on the control socket until cancelled. Each commit reaches the node's sessions and live
+    /// events through the store's observers, as every write of this process does. A node has a socket whatever its
+    /// home's path (a long one is reached through the directory's descriptor); where even that fails, the node
+    /// stops with the reason, since commands could not reach it.
+    public func serveControl(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void = {}) async throws {
         do {
             try await serveControlSocket(keys: keys, logger: logger, ready: ready)
-            return true
         } catch ControlSocket.Failure.pathTooLong(let path) {
-            logger.warning(
-                "no control socket: the home's path is too long for one (\(path)); commands write the database themselves")
-            return false
+            throw NodeError.badInput(
+                .home,
+                "makes a path too long for the node's control socket (\(path)), and /proc cannot reach it: use a "
+                    + "shorter --home")
         }
     }
 
     private func serveControlSocket(keys: UnlockedKeys, logger: Logger, ready: @Sendable () -> Void) async throws {
-        takeWrites()
+        try takeWrites()
         try await ControlSocket.serve(path: controlSocketPath, logger: logger, ready: ready) { [self] bytes in
             if bytes.starts(with: NodeCommand.magic) {
                 return await runCommand(bytes, keys: keys, logger: logger)

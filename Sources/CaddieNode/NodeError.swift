@@ -160,6 +160,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         public static let host = Input(option: "--host", field: "host")
         public static let space = Input(option: "--space", field: "space")
         public static let wait = Input(option: "--wait", field: "wait")
+        public static let home = Input(option: "--home", field: "home")
         public static let user = Input(option: "--user", field: "user")
         public static let fairway = Input(option: "--fairway", field: "fairway")
         /// `--markers` as typed, `PLAYER:MARKER` pairs.

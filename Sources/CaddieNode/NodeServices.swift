@@ -49,11 +49,8 @@ public struct ControlService: Service {
     }
 
     public func run() async throws {
-        // Without a socket (the home's path is too long for one) the node still works: this service then waits for
-        // the group's shutdown like the others.
         let (home, keys, logger) = (home, keys, logger)
-        let served = try await untilShutdown { try await home.serveControl(keys: keys, logger: logger) }
-        if served == false { try? await gracefulShutdown() }
+        try await untilShutdown { try await home.serveControl(keys: keys, logger: logger) }
     }
 }
 

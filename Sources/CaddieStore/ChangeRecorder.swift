@@ -68,35 +68,40 @@ final class ChangeRecorder: TransactionObserver, Sendable {
 }
 
 extension OpStore {
-    /// Calls `observer` after every commit that changed the merged state, with what changed; and, for a store on
-    /// disk, after another process's commit (``StoreChange/external``: the kernel reports writes to the file, and
-    /// the writer connection's data_version tells them from this process's own). Nothing polls where the kernel can
-    /// watch the file, so an idle store wakes no one. `observer` runs on the writing thread (or the file watch's)
-    /// and must return quickly. Returns a number for ``stopObserving(_:)``.
+    /// Calls `observer` after every commit of this process that changed the merged state, with what changed. A
+    /// commit of another process is not seen: while one process writes the file it claims it (``claimWrites()``:
+    /// the running node), and every other process hands it its writes. `observer` runs on the writing thread and
+    /// must return quickly. Returns a number for ``stopObserving(_:)``.
     public func observe(_ observer: @escaping @Sendable (StoreChange) -> Void) -> Int {
-        let (id, first) = recorder.add(observer)
-        if first { startWatch() }
-        return id
+        recorder.add(observer).id
     }
 
     /// Ends one observation.
     public func stopObserving(_ id: Int) { recorder.remove(id) }
 
-    /// Whether another process's commit reaches this store's observers: a store on disk once something observes it
-    /// (the file watch runs), or a store in memory (no other process can write it). What is kept in memory from the
-    /// commits (``RecentOps``) is used only then.
-    var watchesOtherProcesses: Bool { path == nil || fileWatch.withLock { $0 != nil } }
-
-    /// Starts watching the file for other processes' commits (once, for the store's lifetime).
-    private func startWatch() {
+    /// Makes this process the database file's one writer for the store's lifetime: an exclusive lock on
+    /// `PATH.lock`, which every process that writes takes first (the running node for its life, a command that
+    /// writes itself for its own). Only then is what this process keeps in memory of its commits (``RecentOps``)
+    /// the whole truth, and used. Throws ``StoreError/otherWriter(_:)`` when another process holds it; a second claim
+    /// by this store does nothing. A store in memory needs none.
+    public func claimWrites() throws(StoreError) {
         guard let path else { return }
-        let version: @Sendable () -> Int64? = { [db] in
-            try? db.writeWithoutTransaction { try Int64.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
+        try writerLock.withLock { held throws(StoreError) in
+            guard held == nil else { return }
+            let lockPath = path + ".lock"
+            let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw .database("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                close(fd)
+                throw .otherWriter(
+                    "another caddie process is writing this home (a `caddie serve`, or a command that is still running); "
+                        + "nothing was changed")
+            }
+            held = fd
         }
-        let watch = FileWatch(path: path, version: version) { [recorder] in
-            recorder.recent.forgetAll()
-            recorder.publish(StoreChange(external: true))
-        }
-        fileWatch.withLock { $0 = watch }
     }
+
+    /// Whether this process is the file's one writer (a store in memory always is): what ``RecentOps`` keeps is
+    /// then used.
+    var keepsRecent: Bool { path == nil || writerLock.withLock { $0 != nil } }
 }

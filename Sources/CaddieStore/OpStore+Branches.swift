@@ -173,9 +173,9 @@ extension OpStore {
     /// A number that moves when the space's fork branches or fork records change (ops that come, and ops a
     /// revocation moves to `rejected_op`): sessions and the live-event hub compare it instead of reading them.
     public func forkMark(_ space: SpaceID) throws(StoreError) -> Int {
-        // Kept only where another process's commit would be heard of, and never from inside a unit of work (what it
-        // reads is not committed yet).
-        let keeps = watchesOtherProcesses && OpenTransaction.current(of: self) == nil
+        // Kept only in the file's one writer (no other process's commit can be missing), and never from inside a unit
+        // of work (what it reads is not committed yet).
+        let keeps = keepsRecent && OpenTransaction.current(of: self) == nil
         if keeps, let kept = recorder.recent.forkMark(space) { return kept }
         let generation = recorder.recent.generation
         let mark = try read { db in try Self.forkMark(db, space: Data(space.bytes)) }

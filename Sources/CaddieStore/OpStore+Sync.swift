@@ -68,9 +68,9 @@ extension OpStore {
         space: SpaceID, after peer: VersionVector, limit: Int, maxBytes: Int = .max, onlyDevices: Set<PublicKey>? = nil,
         heads: [(device: PublicKey, seq: UInt64)]
     ) -> (ops: [(id: OpID, bytes: [UInt8])], forkMark: Int?)? {
-        // Another process's commit (a cut log, a new fork) reaches what is kept only through the file watch: a store
-        // on disk that nobody observes has none, and reads SQLite each time.
-        guard watchesOtherProcesses else { return nil }
+        // Only in the file's one writer: there no other process's commit (a cut log, a new fork) can be missing from
+        // what is kept. Elsewhere SQLite is read each time.
+        guard keepsRecent else { return nil }
         guard
             let ops = recorder.recent.ops(
                 space: space, after: peer, limit: limit, maxBytes: maxBytes, onlyDevices: onlyDevices, heads: heads)

@@ -17,8 +17,8 @@ public final class OpStore: Sendable {
     private let commitLock = NSRecursiveLock()
     /// What the transaction being written changed, published at its commit (``observe(_:)``).
     let recorder = ChangeRecorder()
-    /// The watch for other processes' commits, started by the first observer.
-    let fileWatch = Mutex<FileWatch?>(nil)
+    /// The lock file this process holds while it is the database's one writer (``claimWrites()``), open.
+    let writerLock = Mutex<Int32?>(nil)
     /// The database file, nil in memory.
     public let path: String?
 
@@ -61,6 +61,11 @@ public final class OpStore: Sendable {
         } catch {
             throw StoreError.from(error)
         }
+    }
+
+    deinit {
+        // The claim ends with the store (and at the latest with the process).
+        if let fd = writerLock.withLock({ $0 }) { close(fd) }
     }
 
     /// A store in memory: real SQLite with the same schema, for tests that need thousands of replicas.
@@ -235,7 +240,7 @@ public final class OpStore: Sendable {
 
     /// How many write transactions this process has run on the store (committed or not): a value read before a
     /// query and unchanged after it means this process wrote nothing in between. Other processes' writes are not
-    /// counted (the file watch reports those to observers, ``observe(_:)``).
+    /// counted (a process that claimed the file, ``claimWrites()``, has none to count).
     public var writes: Int { writeCount.load(ordering: .acquiring) }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {

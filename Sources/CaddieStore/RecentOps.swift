@@ -9,8 +9,8 @@ import Synchronization
 /// here, both are answered on the session's own task. What is kept is always a tail of the device's log as committed:
 /// each commit's log ops are added when it commits (``ChangeRecorder``), the oldest are dropped past
 /// ``perDevice``; a space whose change is whole (a fork split, a revocation's cut, a rebuild: the only ways ops leave
-/// the log) is forgotten, and everything is forgotten at another process's commit. A question this cannot answer in
-/// full gives nil, and the caller reads SQLite as before.
+/// the log) is forgotten. It is used only in the process that claimed the file (``OpStore/claimWrites()``), which no
+/// other process writes. A question this cannot answer in full gives nil, and the caller reads SQLite as before.
 public final class RecentOps: Sendable {
     /// A run of one device's log: seqs `first ..< first + ops.count`, the newest last.
     struct Run {
@@ -90,13 +90,6 @@ public final class RecentOps: Sendable {
         state.withLock { state in
             state.generation += 1
             state.forkMarks = [:]
-        }
-    }
-
-    /// Forgets everything (another process committed: what it changed is not known here).
-    func forgetAll() {
-        state.withLock { state in
-            state = State(generation: state.generation + 1)
         }
     }
 

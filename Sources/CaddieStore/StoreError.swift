@@ -23,6 +23,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case diskFull(String)
     /// The database failed in another way.
     case database(String)
+    /// Another process is the database's one writer (``OpStore/claimWrites()``); the text says what to do.
+    case otherWriter(String)
 
     /// One line for a person: what is wrong and what to do.
     public var description: String {
@@ -46,6 +48,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .diskFull(let text):
             "disk full: \(text); free some space and try again (nothing was changed)"
         case .database(let text): "database error: \(text)"
+        case .otherWriter(let text): text
         }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import Synchronization
 
 /// Wakes the sessions of a space when the store's merged state of that space changed, whoever changed it: a
-/// command of this process, a session that applied a peer's batch, or (``StoreChange/external``) a `caddie`
-/// command in another process. The store publishes each commit's changes (``OpStore/observe(_:)``); nothing
+/// command this node ran, a phone's ops, or a session that applied a peer's batch (the node is the home's one
+/// writer: ``OpStore/claimWrites()``). The store publishes each commit's changes (``OpStore/observe(_:)``); nothing
 /// polls, so an idle node does not wake for it.
 final class ChangeFeed: Sendable {
     private let subscribers = Mutex<[UUID: (space: SpaceID, wake: AsyncStream<Void>.Continuation)]>([:])
@@ -25,8 +25,7 @@ final class ChangeFeed: Sendable {
     var generation: Int { changes.load(ordering: .acquiring) }
 
     /// How many of them could change who may sync (``StoreChange/Space/whole``: a join, a revocation, a removal, a
-    /// new space key, a rebuild; in any space, since a revocation counts in every space; or another process's
-    /// commit): unchanged between two reads means a peer admitted at the first is still admitted, so a live session
+    /// new space key, a rebuild; in any space, since a revocation counts in every space): unchanged between two reads means a peer admitted at the first is still admitted, so a live session
     /// need not read its admission again after scores.
     var membershipGeneration: Int { membership.load(ordering: .acquiring) }
 
@@ -60,10 +59,10 @@ final class ChangeFeed: Sendable {
 
     func notify(_ change: StoreChange) {
         patch.withLock { $0 }?(change)
-        if change.external || change.spaces.values.contains(where: \.whole) { membership.add(1, ordering: .releasing) }
+        if change.spaces.values.contains(where: \.whole) { membership.add(1, ordering: .releasing) }
         changes.add(1, ordering: .releasing)
         let woken = subscribers.withLock { all in
-            all.values.filter { change.external || change.spaces[$0.space] != nil }.map(\.wake)
+            all.values.filter { change.spaces[$0.space] != nil }.map(\.wake)
         }
         for continuation in woken { continuation.yield() }
     }

@@ -15,7 +15,8 @@ import Glibc
 public enum ControlSocket {
     /// The socket's file name in the home.
     public static let fileName = "control.sock"
-    /// The longest path a Unix domain socket address holds (sun_path, with its terminating zero).
+    /// The longest path a Unix domain socket address holds (sun_path, with its terminating zero). A longer one is
+    /// reached through the directory's descriptor (``address(of:_:)``).
     public static let maxPathBytes = 107
     /// Seconds a command waits for the node's answer.
     public static let replyTimeoutSeconds: Int64 = 30
@@ -23,7 +24,8 @@ public enum ControlSocket {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         /// Another process answers on the socket already: a second node on the same home.
         case inUse(String)
-        /// The home's path is too long for a socket address.
+        /// The home's path is too long for a socket address, and the directory could not be opened to reach it by
+        /// its descriptor.
         case pathTooLong(String)
         /// The node took the request but did not answer.
         case noAnswer(String)
@@ -49,12 +51,13 @@ public enum ControlSocket {
         path: String, logger: Logger, ready: @Sendable () -> Void = {},
         handle: @escaping @Sendable ([UInt8]) async -> [UInt8]
     ) async throws {
-        guard path.utf8.count <= maxPathBytes else { throw Failure.pathTooLong(path) }
         if await answers(path: path) { throw Failure.inUse(path) }
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.framedChannel(channel) }
-            }
+        let server = try await address(of: path) { address in
+            try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .bind(unixDomainSocketPath: address, cleanupExistingSocketFile: true) { channel in
+                    channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.framedChannel(channel) }
+                }
+        }
         defer { unlink(path) }
         chmod(path, 0o600)
         ready()
@@ -86,12 +89,33 @@ public enum ControlSocket {
 
     /// Whether a process serves the socket at `path` now (a node running on this home).
     public static func answers(path: String) async -> Bool {
-        guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path),
-            let other = try? await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(unixDomainSocketPath: path).get()
+        guard FileManager.default.fileExists(atPath: path),
+            let other = try? await address(
+                of: path,
+                { address in
+                    try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                        .connect(unixDomainSocketPath: address).get()
+                })
         else { return false }
         try? await other.close()
         return true
+    }
+
+    /// Runs `body` with an address for the socket at `path` that fits in a socket address: the path itself, or,
+    /// when it is longer, the socket's name under `/proc/self/fd/N`, where N is the directory opened for the
+    /// while (the kernel follows it to the directory, so a home at any depth has its socket).
+    static func address<T>(of path: String, _ body: (String) async throws -> T) async throws -> T {
+        guard path.utf8.count > maxPathBytes else { return try await body(path) }
+        let url = URL(fileURLWithPath: path)
+        let directory = open(url.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let short = "/proc/self/fd/\(directory)/\(url.lastPathComponent)"
+        guard directory >= 0, short.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: "/proc/self/fd")
+        else {
+            if directory >= 0 { close(directory) }
+            throw Failure.pathTooLong(path)
+        }
+        defer { close(directory) }
+        return try await body(short)
     }
 
     /// `struct ucred` of Linux (pid, uid, gid), which Glibc shows Swift only under _GNU_SOURCE.
@@ -122,14 +146,17 @@ public enum ControlSocket {
     public static func request(
         path: String, _ body: [UInt8], replyTimeout: Int64 = replyTimeoutSeconds
     ) async throws -> [UInt8]? {
-        guard path.utf8.count <= maxPathBytes, FileManager.default.fileExists(atPath: path) else { return nil }
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard body.count <= FrameDecoder.maxFrame else { throw Failure.tooLarge(body.count) }
         do {
-            return try await FrameExchange.request(
-                .unix(path: path), body, connectTimeout: 5, replyTimeout: replyTimeout)
-        } catch .unreachable {
+            return try await address(of: path) { address throws(FrameExchange.Failure) in
+                try await FrameExchange.request(.unix(path: address), body, connectTimeout: 5, replyTimeout: replyTimeout)
+            }
+        } catch Failure.pathTooLong {
             return nil
-        } catch .noReply(let why) {
+        } catch FrameExchange.Failure.unreachable {
+            return nil
+        } catch FrameExchange.Failure.noReply(let why) {
             // The node took the request but did not answer: whether it wrote is not known.
             throw Failure.noAnswer("\(why); check with `caddie card` before trying again")
         }

@@ -107,7 +107,7 @@ extension SyncNode {
     /// Every (space, key) pair a handshake may be made under: the current key of each space, and the older ones
     /// while some member may not have heard of it (``SpaceKeyring/answersOlderKeys``).
     func allSpaceKeys() -> [(SpaceID, [UInt8])] {
-        spaceList.flatMap { space, _ in
+        served.withLock { $0 }.flatMap { space in
             let ring = keyring(space)
             return (ring.answersOlderKeys ? ring.keys : Array(ring.keys.prefix(1))).map { (space, $0) }
         }

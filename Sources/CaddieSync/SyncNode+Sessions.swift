@@ -159,8 +159,8 @@ struct LiveSessions {
 extension SyncNode {
     /// This node's heads of a space (its vector), shared by every session: read from the store once, then kept up
     /// to date from each commit's change (``patchHeads(with:)``), so a hub with many sessions reads them neither once a
-    /// session nor once a commit. A change that cannot say its heads (a rebuild, a join, another process's commit)
-    /// drops them, and the next call reads them again.
+    /// session nor once a commit. A change that cannot say its heads (a rebuild, a join) drops them, and the next
+    /// call reads them again.
     func heads(_ space: SpaceID) async throws -> [WireMessage.VectorEntry] {
         let store = self.store
         // Without the feed no change would reach what is kept: read them each time.
@@ -199,7 +199,6 @@ extension SyncNode {
     func patchHeads(with change: StoreChange) {
         headsCache.withLock { cache in
             cache.generation += 1
-            if change.external { return cache.spaces = [:] }
             for (space, changed) in change.spaces where cache.spaces[space] != nil {
                 if changed.whole {
                     cache.spaces[space] = nil

@@ -38,8 +38,16 @@ public final class SyncNode: Sendable {
     /// The fork-branch ops each peer acknowledged, so they are not sent to it again.
     var branchLedger: BranchLedger { BranchLedger(store: store) }
     let credentials: DeviceCredentials
+    /// The keys the node was made with: a space's keys when no keyring source has them (``keyring(_:)``).
     let spaceKeys: [SpaceID: [UInt8]]
-    let spaceList: [(SpaceID, [UInt8])]
+    /// The spaces served, in order: those the node was made with, then each space whose first commit here came with
+    /// a key for it (a space created or joined while the node runs, ``noticeSpaces(in:)``).
+    let served: Mutex<[SpaceID]>
+    /// Spaces committed to that the node does not serve yet, to be looked at off the writing thread.
+    let unserved: (stream: AsyncStream<SpaceID>, continuation: AsyncStream<SpaceID>.Continuation) =
+        AsyncStream<SpaceID>.makeStream(bufferingPolicy: .unbounded)
+    /// Called after a space was added to the served ones (mDNS publishes the new advert).
+    let spacesObserver = Mutex<(@Sendable () -> Void)?>(nil)
     let feed: ChangeFeed
     /// The phones this node hosts, whose ops its live sessions push as its own.
     let hosted: HostedDevices
@@ -76,10 +84,13 @@ public final class SyncNode: Sendable {
         self.store = store
         self.credentials = credentials
         self.spaceKeys = spaceKeys
-        spaceList = spaceKeys.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        served = Mutex(spaceKeys.keys.sorted())
         feed = ChangeFeed(store: store)
         self.logger = logger
-        feed.beforeWaking = { [weak self] change in self?.patchHeads(with: change) }
+        feed.beforeWaking = { [weak self] change in
+            self?.patchHeads(with: change)
+            self?.noticeSpaces(in: change)
+        }
     }
 
     /// Frame bytes this node has written since it started (length prefixes included).
@@ -209,21 +220,53 @@ public final class SyncNode: Sendable {
             "listening",
             metadata: [
                 "address": "\(host):\(server.channel.localAddress?.port ?? port)",
-                "spaces": "\(spaceKeys.count)",
+                "spaces": "\(served.withLock { $0.count })",
             ])
         feed.start()
         try await withThrowingDiscardingTaskGroup { group in
-            for peer in peers {
-                for (space, _) in spaceList {
+            let dialStatic: @Sendable (inout ThrowingDiscardingTaskGroup<any Error>, SpaceID) -> Void = { group, space in
+                for peer in peers {
                     group.addTask {
                         await self.dialLoop(host: peer.host, port: peer.port, space: space, foundBy: "static", while: { true })
                     }
+                }
+            }
+            for space in served.withLock({ $0 }) { dialStatic(&group, space) }
+            // A space created or joined while the node runs is served from its first commit on: answered, advertised,
+            // and dialled at the static peers.
+            group.addTask {
+                try await withThrowingDiscardingTaskGroup { spaces in
+                    for await space in self.unserved.stream where self.startServing(space) { dialStatic(&spaces, space) }
                 }
             }
             group.addTask { try await self.accept(server) }
             if let sightings { await self.follow(sightings, in: &group) }
         }
     }
+
+    /// Hands the spaces a commit touched that the node does not serve to ``startServing(_:)`` (on the writing thread: no
+    /// read here).
+    func noticeSpaces(in change: StoreChange) {
+        let new = served.withLock { served in change.spaces.keys.filter { !served.contains($0) } }
+        for space in new { unserved.continuation.yield(space) }
+    }
+
+    /// Serves `space` from now on if this device holds a key for it and does not serve it yet; true if it was added.
+    func startServing(_ space: SpaceID) -> Bool {
+        guard !keyring(space).keys.isEmpty else { return false }
+        let added = served.withLock { served in
+            guard !served.contains(space) else { return false }
+            served.append(space)
+            return true
+        }
+        guard added else { return false }
+        logger.info("serving a space created or joined while the node runs", metadata: ["space": "\(space.short)"])
+        spacesObserver.withLock { $0 }?()
+        return true
+    }
+
+    /// Sets what to call after a space was added to those served (nil: nothing).
+    public func observeSpaces(_ observer: (@Sendable () -> Void)?) { spacesObserver.withLock { $0 = observer } }
 
     /// Dials nodes that discovery reports and that share a space; stops redialling those that leave. Of two
     /// nodes that see each other, only the one with the lower id dials, so a pair keeps one connection. What

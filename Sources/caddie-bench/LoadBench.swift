@@ -69,10 +69,11 @@ struct LoadBench {
         var devices: [SigningKey] = []
         var nodes: [SyncNode] = []
         for index in 0..<peers {
-            // Each peer in a directory of its own, as each phone's home is: a node watches its home directory for
-            // writes, and 64 stores in one directory would wake every watcher at every write of any of them.
+            // Each peer in a directory of its own, as each phone's home is, and each its file's one writer, as a
+            // node is.
             let store = try OpStore(
                 path: try ownDirectory(directory, "peer-\(index)").appendingPathComponent("caddie.sqlite").path)
+            try store.claimWrites()
             try store.addSpace(invite.space, name: "Club medal", now: 0)
             let user = SigningKey.generate()
             let device = SigningKey.generate()

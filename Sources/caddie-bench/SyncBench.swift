@@ -39,9 +39,10 @@ struct SyncBench {
         let game = GameID(SecureRandom.entityID())
         var members: [Member] = []
         for index in 0..<4 {
-            // Each node in a directory of its own, as each home is (a node watches its home directory for writes).
+            // Each node in a directory of its own, as each home is, and each its file's one writer, as a node is.
             let store = try OpStore(
                 path: try ownDirectory(directory, "node-\(index)").appendingPathComponent("caddie.sqlite").path)
+            try store.claimWrites()
             try store.addSpace(space, name: "bench", now: 0)
             let user = SigningKey.generate()
             let device = SigningKey.generate()

@@ -284,29 +284,6 @@ struct EventHubTests {
         #expect(await Self.throughStandings(stream).map(\.type) == ["score", "card", "standings"])
     }
 
-    @Test("after another process's commit, whose change is not known here, every game's card is sent")
-    func otherProcess() async throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let round = try Round(at: directory.appendingPathComponent("home"))
-        let hub = EventHub(home: round.home, logger: Logger(label: "test"))
-        hub.start()
-        let (_, stream) = hub.subscribe()
-        // A second opening of the same home, as a `caddie` command run beside the node would make.
-        let other = try Home(path: directory.appendingPathComponent("home").path)
-        let keys = try other.unlock(passphrase: "hub test passphrase")
-        try other.rounds.score(
-            space: round.space, keys: keys, game: round.games[1], player: round.players[2], hole: 4,
-            entry: try ScoreEntry(strokes: 5))
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !hub.changePending, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        hub.look()
-        #expect(hub.lastLook == EventHub.LookStats(wholeSpaces: 1, gamesRead: 2, cellsRead: 0))
-        let events = await Self.drain(stream, count: 4)
-        #expect(events.map(\.type) == ["card", "card", "standings", "standings"])
-        #expect(Set(events.compactMap { Self.field($0, "game") }) == Set(round.games.map { "\"\($0.hex)\"" }))
-    }
-
     @Test("a public board's stream: the board whole first, then only the lines that changed; closing it ends the stream")
     func publicBoardStream() async throws {
         let directory = try Self.directory()

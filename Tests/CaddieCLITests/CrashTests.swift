@@ -23,15 +23,20 @@ struct CrashTests {
         let (homes, game, players) = try RoundTests.foursome()
         defer { homes.forEach { $0.remove() } }
         // The writer edits with no node of its own (each `caddie score` writes itself); the receiver's node
-        // syncs from a source that gains 1,500 new ops a round, so that it is always mid-sync when killed.
+        // syncs from a source that gains 1,500 new ops a round, so that it is always mid-sync when killed. The ops
+        // are written while the source's node is stopped (a running node is its home's one writer), and it comes
+        // back on the same port.
         let (writer, receiver, sourceHome) = (homes[0], homes[1], homes[2])
-        let source = try NodeProcess(sourceHome)
+        var source = try NodeProcess(sourceHome)
+        let sourcePort = source.port
         defer { source.stop() }
         var acknowledged: [String] = []  // op ids a killed `caddie score` had printed as committed
         var editsInside = 0
         var syncsInside = 0
         for round in 0..<Self.kills {
+            source.stop()
             _ = try SyncTests.appendPlayers(sourceHome, count: 1500, from: 100_000 + round * 1500)
+            source = try NodeProcess(sourceHome, port: sourcePort)
             // One edit runs to its end: what it printed is acknowledged.
             let done = try writer.ok(["score", game, players[(round + 1) % 4], "\(round % 18 + 1)", "4", "--json"])
             acknowledged.append(try done.field("op"))

@@ -79,7 +79,7 @@ struct SingleWriterTests {
         #expect(try ana.stateHash() != written)
     }
 
-    @Test("a home whose path is too long for a socket still serves; its commands write the database themselves")
+    @Test("a home whose path is too long for a socket address has its control socket all the same: commands reach the node")
     func longHomePath() throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-test-long-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
@@ -90,17 +90,50 @@ struct SingleWriterTests {
         try cli.ok(["login", "--name", "Ana"])
         _ = try cli.createSpace("Saturday")
         let out = cli.home.appendingPathComponent("serve.out")
-        let process = try Self.start(cli, log: out)
+        let process = try Self.serve(cli, log: out)
         defer {
             process.terminate()
             process.waitUntilExit()
         }
-        #expect(try eventually(within: 60) { Self.log(out).contains("no control socket") }, "\(Self.log(out))")
-        #expect(process.isRunning, "the node serves on")
         let before = try cli.stateHash()
-        try cli.ok(["player", "add", "Ben"])
+        var noKeys = cli
+        noKeys.passphrase = nil  // only the node, with its own keys, can write it
+        try noKeys.ok(["player", "add", "Ben"])
         #expect(try cli.stateHash() != before)
-        #expect(!Self.log(out).contains("wrote for a command"))
+        #expect(try eventually(within: 30) { Self.log(out).contains("wrote for a command") }, "\(Self.log(out))")
+    }
+
+    @Test(
+        "a process that holds the home's writer lock but does not answer (a node starting or stuck): a command refuses, writes nothing"
+    )
+    func lockedWithoutAnswer() throws {
+        let (homes, game, _) = try RoundTests.foursome()
+        defer { homes.forEach { $0.remove() } }
+        let ana = homes[0]
+        let before = try ana.stateHash()
+        // A process holding the lock the node holds for its life, and no control socket.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import fcntl, sys\nf = open(sys.argv[1], 'a')\nfcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\nsys.stdin.read()",
+            ana.home.appendingPathComponent("caddie.sqlite.lock").path,
+        ]
+        let (out, input) = (Pipe(), Pipe())
+        holder.standardOutput = out
+        holder.standardInput = input  // it lets go when its input closes
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let said = readChunk(out.fileHandleForReading, until: Date().addingTimeInterval(30))
+        #expect(said.map { String(decoding: $0, as: UTF8.self) }?.hasPrefix("held") == true)
+        try ana.fails(
+            ["score", game, "Ana", "1", "4"], saying: "a `caddie serve` holds this home but its control socket did not answer")
+        try ana.fails(
+            ["serve", "--listen", "127.0.0.1:0", "--no-mdns"], saying: "another caddie process is writing this home")
+        #expect(try ana.stateHash() == before)
     }
 
     @Test("a damaged request on the control socket is refused with the reason, and nothing is written")

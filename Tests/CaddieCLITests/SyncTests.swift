@@ -309,6 +309,8 @@ struct SyncTests {
     /// batches, to keep the test fast); returns the device's highest seq.
     static func appendPlayers(_ cli: CLI, count: Int, from first: Int = 0) throws -> Int {
         let home = try Home(path: cli.home.path)
+        // The home's writer while it appends, as every writer is: it fails if a node runs on the home.
+        try home.takeWrites()
         let keys = try home.unlock(passphrase: cli.passphrase ?? "")
         let space = try home.spaces.resolveSpace(nil)
         for start in stride(from: first, to: first + count, by: 1000) {

@@ -10,13 +10,13 @@ import Testing
 /// must be exactly what SQLite answers, and they must answer a live push (one op behind) without it.
 @Suite("the newest ops kept in memory for the sessions")
 struct RecentOpsTests {
-    /// A store on disk, observed as a running node's is (so another process's commit reaches it, and what it keeps
-    /// in memory is used).
-    static func onDisk(observed: Bool = true) throws -> (URL, OpStore) {
+    /// A store on disk, claimed as a running node's is (no other process writes it, so what it keeps in memory is
+    /// used).
+    static func onDisk(claimed: Bool = true) throws -> (URL, OpStore) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-recent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let store = try OpStore(path: folder.appendingPathComponent("caddie.sqlite").path)
-        if observed { _ = store.observe { _ in } }
+        if claimed { try store.claimWrites() }
         return (folder, store)
     }
 
@@ -95,9 +95,9 @@ struct RecentOpsTests {
         #expect(store.recorder.recent.forkMark(space.id) == nil, "a commit forgets the fork marks")
     }
 
-    @Test("a store on disk that nobody observes (no file watch: another process's commit would go unheard) reads SQLite")
-    func unobservedReadsSQLite() throws {
-        let (folder, store) = try Self.onDisk(observed: false)
+    @Test("a store on disk that did not claim the file (another process may write it unheard) reads SQLite")
+    func unclaimedReadsSQLite() throws {
+        let (folder, store) = try Self.onDisk(claimed: false)
         defer { try? FileManager.default.removeItem(at: folder) }
         var ana = try Author("Ana", space: TestSpace(), store: store)
         try ana.score(game: entity(1), player: entity(2), hole: 1, strokes: 4)
@@ -108,12 +108,38 @@ struct RecentOpsTests {
         #expect(store.keptOps(space: ana.space.id, after: behind, limit: 1000, heads: heads) == nil)
         _ = try store.forkMark(ana.space.id)
         #expect(store.recorder.recent.forkMark(ana.space.id) == nil)
-        // Observed, the same store answers from memory.
-        _ = store.observe { _ in }
+        // Claimed, the same store answers from memory.
+        try store.claimWrites()
         #expect(store.keptOps(space: ana.space.id, after: behind, limit: 1000, heads: heads)?.ops.count == 1)
     }
 
-    @Test("what leaves memory: a long log's oldest ops, a whole change, a rolled-back write, another process's commit")
+    @Test(
+        "one writer a file: a second claim is refused while the first holds and taken once its store is gone; in memory none is needed"
+    )
+    func oneClaimAFile() throws {
+        let (folder, unclaimed) = try Self.onDisk(claimed: false)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("caddie.sqlite").path
+        var first: OpStore? = try OpStore(path: path)
+        try first?.claimWrites()
+        try first?.claimWrites()  // a second claim by the same store does nothing
+        #expect(first?.keepsRecent == true)
+        do {
+            try unclaimed.claimWrites()
+            Issue.record("a second claim on the file was taken")
+        } catch .otherWriter(let text) {
+            #expect(text.contains("another caddie process is writing this home"))
+        } catch {
+            Issue.record("\(error)")
+        }
+        #expect(!unclaimed.keepsRecent, "a refused claim keeps nothing in memory for the sessions")
+        first = nil
+        try unclaimed.claimWrites()
+        #expect(unclaimed.keepsRecent)
+        #expect(try OpStore(inMemory: ()).keepsRecent)
+    }
+
+    @Test("what leaves memory: a long log's oldest ops, a whole change, a rolled-back write")
     func whatIsForgotten() throws {
         let (folder, store) = try Self.onDisk()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -154,20 +180,6 @@ struct RecentOpsTests {
             space: space.id, spaceKey: space.key, ops: try cat.store.ops(space: space.id), mode: .strict, now: receiverNow)
         heads = try Self.heads(store, space.id)
         #expect(store.keptOps(space: space.id, after: VersionVector([a: top - 1]), limit: 1000, heads: heads) == nil)
-
-        // Another process's commit: everything is forgotten once the file watch reports it.
-        try ana.score(game: game, player: entity(2), hole: 2, strokes: 5)
-        #expect(store.recorder.recent.keptCount > 0)
-        let external = Mutex(false)
-        let watching = store.observe { change in if change.external { external.withLock { $0 = true } } }
-        defer { store.stopObserving(watching) }
-        let other = try OpStore(path: folder.appendingPathComponent("caddie.sqlite").path)
-        try other.append(
-            space: space.id, signer: ana.device,
-            changes: [.score(game: game, player: entity(2), hole: 3, entry: try ScoreEntry(strokes: 6))], now: 3)
-        for _ in 0..<100 where !external.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.02) }
-        #expect(external.withLock { $0 })
-        #expect(store.recorder.recent.keptCount == 0)
     }
 }
 

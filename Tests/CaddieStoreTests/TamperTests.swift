@@ -12,7 +12,7 @@ struct TamperTests {
     static func refusesTheOp(_ error: StoreError) -> Bool {
         switch error {
         case .malformedOp, .invalidOp, .wrongSpace, .missingOps, .revoked: true
-        case .unknownSpace, .cannotSign, .notFound, .diskFull, .database: false
+        case .unknownSpace, .cannotSign, .notFound, .diskFull, .database, .otherWriter: false
         }
     }
 

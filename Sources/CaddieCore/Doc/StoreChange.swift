@@ -74,20 +74,14 @@ public struct StoreChange: Sendable, Equatable {
 
     /// Per space, what changed.
     public var spaces: [SpaceID: Space] = [:]
-    /// True after a commit by another process (a `caddie` command that wrote the database itself): what it
-    /// changed is not known here, so a consumer reads again what it keeps.
-    public var external = false
-
-    public init(spaces: [SpaceID: Space] = [:], external: Bool = false) {
+    public init(spaces: [SpaceID: Space] = [:]) {
         self.spaces = spaces
-        self.external = external
     }
 
-    public var isEmpty: Bool { spaces.isEmpty && !external }
+    public var isEmpty: Bool { spaces.isEmpty }
 
     /// Both changes as one (a consumer that lags behind coalesces what it has not handled yet).
     public mutating func merge(_ other: StoreChange) {
         for (space, change) in other.spaces { spaces[space, default: Space()].merge(change) }
-        external = external || other.external
     }
 }

@@ -231,7 +231,7 @@ extension DeviceService {
         }
         var ring = KeyRing(userSeed: nil, deviceSeed: Hex.encode(device.seed), spaces: spaces)
         if !earlier.isEmpty { ring.earlierSpaceKeys = earlier }
-        try home.seal(ring, passphrase: passphrase, new: true)
+        try home.seal(ring, passphrase: passphrase)
         let identity = Identity(
             name: grant.name, user: grant.user, device: device.publicKey.hex,
             certifiedAt: grant.certifiedAt, certificate: grant.certificate)

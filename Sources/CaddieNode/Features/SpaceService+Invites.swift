@@ -40,15 +40,15 @@ public struct InviteSummary: Sendable, Equatable {
 }
 
 /// What `caddie space join` did.
-public struct JoinOutcome: Sendable {
+public struct JoinOutcome: Sendable, Equatable, Codable {
     /// The space joined.
     public let space: SpaceID
     /// Its name.
     public let name: String
     /// Who invited (the inviting member's name), for a ticket.
     public let invitedBy: String?
-    /// Where the inviting device answered.
-    public let inviter: HostPort
+    /// Where the inviting device answered, for a ticket (a shared-key code joins offline).
+    public let inviter: HostPort?
     /// Ops received in the first sync with the inviting device, when the join was a ticket's (nil when it failed:
     /// the next `caddie sync` or `caddie serve` brings the space's ops).
     public let firstSyncReceived: Int?
@@ -232,10 +232,9 @@ extension SpaceService {
     /// `searchSeconds` when no address is given), keeps the space key it sends, joins, and syncs once with that
     /// device. Nothing is written unless the inviting device admitted this one.
     public func join(
-        ticket: InviteTicket, at peer: HostPort?, searchSeconds: Int = 30, passphrase: String,
+        ticket: InviteTicket, at peer: HostPort?, searchSeconds: Int = 30, keys: UnlockedKeys,
         logger: Logger
     ) async throws -> JoinOutcome {
-        let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[ticket.space] != nil, try list().contains(where: { $0.id == ticket.space }) {
             throw NodeError.conflict("this home is already in space \(ticket.spaceName) (\(ticket.space.short))")
         }
@@ -264,11 +263,11 @@ extension SpaceService {
         }
         try enter(
             InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
-            passphrase: passphrase, earlier: welcome.earlierKeys)
+            earlier: welcome.earlierKeys)
         // The first sync brings the space's players, courses and games; if it fails the join stands (the space
         // key is held) and the next sync brings them.
         do {
-            let member = try home.syncNode(keys: try unlock(passphrase: passphrase), logger: logger)
+            let member = try home.syncNode(keys: keys, logger: logger)
             let report = try await member.syncOnce(host: address.host, port: address.port, space: ticket.space)
             return JoinOutcome(
                 space: ticket.space, name: welcome.name, invitedBy: ticket.inviterName, inviter: address,

@@ -27,13 +27,13 @@ public struct SpaceService: HomeService {
 }
 
 extension SpaceService {
-    /// Creates a space with a fresh random key, joins it, and returns its invite.
-    public func createSpace(name: String, passphrase: String) throws(NodeError) -> InviteCode {
+    /// Creates a space with a fresh random key, joins it, and returns its invite. The key goes into `keys` (sealed
+    /// into the home's ring with the key their unlock kept), so a running node serves the space at once.
+    public func createSpace(name: String, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else {
             throw .badInput(.spaceName, "must be 1...100 characters")
         }
-        let keys = try unlock(passphrase: passphrase)
         guard let owner = try identity().userKey else { throw .file("identity.json is damaged: restore it from a backup") }
         // The id binds the creating user as the space's owner (the one who may remove members): it is a hash of
         // the user key under a random salt, which the space record keeps for the owner's devices to show.
@@ -41,15 +41,20 @@ extension SpaceService {
         let invite = InviteCode(
             space: Membership.ownedSpaceID(owner: owner, salt: salt), key: SecureRandom.bytes(32),
             name: trimmed)
-        try enter(invite, keys: keys, passphrase: passphrase)
+        try enter(invite, keys: keys)
         try append(
-            space: invite.space, keys: try keys.adding(space: invite.space, key: invite.key),
+            space: invite.space, keys: keys,
             changes: [
                 .set(
                     kind: .space, id: .spaceRecord,
                     fields: ["name": .text(trimmed), "owner": .bytes(owner.bytes), "ownerSalt": .bytes(salt)])
             ])
         return invite
+    }
+
+    /// Creates a space in a home no node runs on, unlocking its keys with `passphrase` (demos, benches, tests).
+    public func createSpace(name: String, passphrase: String) throws(NodeError) -> InviteCode {
+        try createSpace(name: name, keys: try unlock(passphrase: passphrase))
     }
 
     /// The space's shared-key code (CADDIE1): it carries the space key itself.
@@ -66,27 +71,32 @@ extension SpaceService {
     }
 
     /// Joins a space from its shared-key code (CADDIE1).
-    public func joinSpace(invite text: String, passphrase: String) throws(NodeError) -> InviteCode {
+    public func joinSpace(invite text: String, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
         let invite = try NodeError.reading { () throws(CodeError) in try InviteCode(parsing: text) }
-        let keys = try unlock(passphrase: passphrase)
         if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
             try list().contains(where: { $0.id == invite.space })
         {
             throw .conflict("this home is already in space \(invite.name) (\(invite.space.short))")
         }
-        try enter(invite, keys: keys, passphrase: passphrase)
+        try enter(invite, keys: keys)
         return invite
     }
 
-    func enter(_ invite: InviteCode, keys: UnlockedKeys, passphrase: String, earlier: [[UInt8]] = []) throws(NodeError) {
-        let updated = try keys.adding(space: invite.space, key: invite.key, earlier: earlier)
-        try home.seal(updated.ring, passphrase: passphrase)
+    /// Joins a space from its shared-key code in a home no node runs on, unlocking its keys with `passphrase`.
+    public func joinSpace(invite text: String, passphrase: String) throws(NodeError) -> InviteCode {
+        try joinSpace(invite: text, keys: try unlock(passphrase: passphrase))
+    }
+
+    /// Takes a space's key into `keys` (and the home's sealed ring), records the space, and writes this device's
+    /// join op: the join's commit is what tells a running node's sessions that the space is there to serve.
+    func enter(_ invite: InviteCode, keys: UnlockedKeys, earlier: [[UInt8]] = []) throws(NodeError) {
+        try keys.take(space: invite.space, key: invite.key, earlier: earlier, in: home)
         do {
             try store.addSpace(invite.space, name: invite.name, now: Home.now())
         } catch {
             throw .store(error)
         }
-        try home.ensureJoined(invite.space, keys: updated)
+        try home.ensureJoined(invite.space, keys: keys)
     }
 
     /// The spaces this home holds.

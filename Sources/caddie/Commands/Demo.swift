@@ -259,7 +259,7 @@ final class DemoRun {
         for (home, name) in zip(homes, Demo.names).dropFirst() {
             let joined = try await home.spaces.join(
                 ticket: ticket, at: try HostPort(parsing: "127.0.0.1:\(port)"),
-                passphrase: Demo.passphrase, logger: logger)
+                keys: try home.unlock(passphrase: Demo.passphrase), logger: logger)
             say("   \(name) joined \(joined.name), invited by \(joined.invitedBy ?? "?")")
         }
         serving.cancel()

@@ -18,13 +18,17 @@ struct Space: ParsableCommand {
         @Argument(help: "The space's name, e.g. \"Saturday foursome\".") var name: String
 
         func run() async throws {
-            try await options.show {
-                try $0.spaces.createSpace(name: name, passphrase: try Passphrase.obtain())
-            } json: { invite in
-                .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))])
-            } text: { invite in
-                "Created space \(invite.name) (\(invite.space.hex))\n"
-                    + "Invite the group with `caddie space invite` (a code for one device, for 24 hours)."
+            try await options.read { home in
+                // A running node creates it with its own keys and serves it at once; with none, this process asks
+                // for the passphrase.
+                let (space, created) = try await home.run(.createSpace(name: name), unlock: Passphrase.unlock(home))
+                    .expect("the space it created") {
+                        if case .createdSpace(let space, let name) = $0 { (space, name) } else { nil }
+                    }
+                if options.json { return Console.json(.object([("space", .string(space.hex)), ("name", .string(created))])) }
+                Console.print(
+                    "Created space \(created) (\(space.hex))\n"
+                        + "Invite the group with `caddie space invite` (a code for one device, for 24 hours).")
             }
         }
     }
@@ -51,48 +55,44 @@ struct Space: ParsableCommand {
         @Option(help: "How long to look for the inviting device over mDNS, in seconds.") var wait = 30
 
         func run() async throws {
-            try await guarded {
-                let home = try options.open()
-                switch try NodeError.reading({ () throws(CodeError) in try Invitation(parsing: code) }) {
-                case .sharedKey:
-                    let invite = try home.spaces.joinSpace(invite: code, passphrase: try Passphrase.obtain())
-                    options.show(
-                        .object([("space", .string(invite.space.hex)), ("name", .string(invite.name))]),
-                        text: "Joined space \(invite.name) (\(invite.space.hex))")
-                case .ticket(let ticket):
-                    guard (1...600).contains(wait) else { throw NodeError.badInput(.wait, "must be 1...600 seconds") }
-                    let address = try peer.map { try HostPort(parsing: $0, input: .peer) }
-                    var logger = makeLogger("caddie.join")
-                    if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
-                    let passphrase = try Passphrase.obtain()
-                    if address == nil, !options.json {
-                        Console.print("Looking for \(ticket.inviterName)'s device on this network (up to \(wait) s)...")
-                    }
-                    let outcome = try await home.spaces.join(
-                        ticket: ticket, at: address, searchSeconds: wait,
-                        passphrase: passphrase, logger: logger)
-                    if options.json {
-                        Console.json(
-                            .object([
-                                ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
-                                ("invitedBy", .string(outcome.invitedBy ?? "")),
-                                ("inviter", .string(outcome.inviter.description)),
-                                ("received", .int(outcome.firstSyncReceived ?? 0)),
-                                ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
-                            ]))
-                    } else {
-                        Console.print(
-                            "Joined space \(outcome.name) (\(outcome.space.hex)), invited by \(outcome.invitedBy ?? "?")")
-                        if let failure = outcome.firstSyncFailure {
-                            Console.print(
-                                "The first sync did not finish (\(failure)); `caddie sync --peer \(outcome.inviter)` brings the space's games."
-                            )
-                        } else {
-                            Console.print("Synced with \(outcome.inviter): received \(outcome.firstSyncReceived ?? 0) ops")
-                        }
-                        if let note = home.spaces.nameNote(outcome.space) { Console.print(note) }
-                    }
+            try await options.read { home in
+                // The code and the options are checked before anything is asked or sent.
+                let invitation = try NodeError.reading({ () throws(CodeError) in try Invitation(parsing: code) })
+                guard (1...600).contains(wait) else { throw NodeError.badInput(.wait, "must be 1...600 seconds") }
+                let address = try peer.map { try HostPort(parsing: $0, input: .peer) }
+                var logger = makeLogger("caddie.join")
+                if ProcessInfo.processInfo.environment["CADDIE_LOG"] == nil { logger.logLevel = .warning }
+                if case .ticket(let ticket) = invitation, address == nil, !options.json {
+                    Console.print("Looking for \(ticket.inviterName)'s device on this network (up to \(wait) s)...")
                 }
+                // A running node joins with its own keys and serves the space at once; with none, this process asks
+                // for the passphrase and joins itself.
+                let outcome = try await home.runAsync(
+                    .joinSpace(code: code, peer: address, wait: wait), logger: logger, unlock: Passphrase.unlock(home)
+                ).expect("the space it joined") { if case .joined(let outcome) = $0 { outcome } else { nil } }
+                guard let inviter = outcome.inviter else {
+                    return options.show(
+                        .object([("space", .string(outcome.space.hex)), ("name", .string(outcome.name))]),
+                        text: "Joined space \(outcome.name) (\(outcome.space.hex))")
+                }
+                if options.json {
+                    return Console.json(
+                        .object([
+                            ("space", .string(outcome.space.hex)), ("name", .string(outcome.name)),
+                            ("invitedBy", .string(outcome.invitedBy ?? "")),
+                            ("inviter", .string(inviter.description)),
+                            ("received", .int(outcome.firstSyncReceived ?? 0)),
+                            ("firstSyncFailure", outcome.firstSyncFailure.map { .string($0) } ?? .null),
+                        ]))
+                }
+                Console.print("Joined space \(outcome.name) (\(outcome.space.hex)), invited by \(outcome.invitedBy ?? "?")")
+                if let failure = outcome.firstSyncFailure {
+                    Console.print(
+                        "The first sync did not finish (\(failure)); `caddie sync --peer \(inviter)` brings the space's games.")
+                } else {
+                    Console.print("Synced with \(inviter): received \(outcome.firstSyncReceived ?? 0) ops")
+                }
+                if let note = home.spaces.nameNote(outcome.space) { Console.print(note) }
             }
         }
     }

@@ -111,19 +111,12 @@ struct Serve: AsyncParsableCommand {
             }
             let home = try options.open()
             if await home.nodeAnswers() { throw home.nodeInUse }
-            let passphrase = try Passphrase.obtain()
-            let unlocked = try home.unlock(passphrase: passphrase)
-            let (keys, certificate): (UnlockedKeys, ServerCertificate?)
-            if let httpsAddress {
-                let made = try Self.serverCertificate(
-                    home: home, keys: unlocked, passphrase: passphrase, host: httpsAddress.host, names: httpsNames,
-                    logger: logger)
-                (keys, certificate) = (made.0, made.1)
-            } else {
-                (keys, certificate) = (unlocked, nil)
+            let keys = try home.unlock(passphrase: try Passphrase.obtain())
+            let certificate = try httpsAddress.map {
+                try Self.serverCertificate(home: home, keys: keys, host: $0.host, names: httpsNames, logger: logger)
             }
             // From here this process is the home's one writer of ops: commands hand theirs over the control socket.
-            home.takeWrites()
+            try home.takeWrites()
             let fixedID = try nodeId.map { text throws(NodeError) -> [UInt8] in
                 guard let bytes = Hex.decode(text), bytes.count == 8 else {
                     throw NodeError.badInput(.nodeID, "must be 16 hex digits, as `caddie mdns-service` printed")
@@ -232,12 +225,11 @@ struct Serve: AsyncParsableCommand {
     /// the addresses the node serves (every IPv4 address of this machine for 0.0.0.0) and the names given, with
     /// this machine's own name and `.local` name when it serves every address.
     static func serverCertificate(
-        home: Home, keys: UnlockedKeys, passphrase: String, host: String, names given: [String], logger: Logger
-    ) throws -> (UnlockedKeys, ServerCertificate) {
+        home: Home, keys: UnlockedKeys, host: String, names given: [String], logger: Logger
+    ) throws -> ServerCertificate {
         do {
             // What the node was given is checked before any authority is made or replaced.
             try NodeAuthority.check(addresses: host == "0.0.0.0" ? [] : [host], names: given)
-            var keys = keys
             let authority: NodeAuthority
             let stored = try home.storedAuthority(keys: keys).map {
                 try NodeAuthority(certificateDER: $0.certificate, keyBytes: $0.key)
@@ -246,8 +238,7 @@ struct Serve: AsyncParsableCommand {
                 authority = stored
             } else {
                 authority = try NodeAuthority.make(name: try home.identity().name)
-                keys = try home.keepAuthority(
-                    certificate: authority.certificateDER, key: authority.keyBytes, keys: keys, passphrase: passphrase)
+                try home.keepAuthority(certificate: authority.certificateDER, key: authority.keyBytes, keys: keys)
                 if let stored {
                     // An authority near its end, or one made before the Name Constraints (it could vouch for any
                     // website): phones that trusted it must trust the new one, and should remove the old one.
@@ -283,7 +274,7 @@ struct Serve: AsyncParsableCommand {
             }
             var seen = Set<String>()
             names = names.map { $0.lowercased() }.filter { seen.insert($0).inserted }
-            return (keys, try authority.issue(addresses: addresses, names: names))
+            return try authority.issue(addresses: addresses, names: names)
         } catch let error as TLSError {
             switch error {
             case .notIPv4: throw NodeError.badInput(.https, error.description)
