@@ -109,6 +109,49 @@ struct LabTests {
         #expect(try ben.stateHash() == (try ana.stateHash()))
     }
 
+    @Test(
+        "nodes that join a space while they run find its members over mDNS for it: a lower id dials after looking again, a higher id's new hint is heard",
+        .enabled(if: Lab.available, "the network lab needs root and avahi-daemon"), .timeLimit(.minutes(10)))
+    func joinWhileServing() throws {
+        let (ana, ben, cy) = (try CLI(name: "Ana"), try CLI(name: "Ben"), try CLI(name: "Cy"))
+        defer { [ana, ben, cy].forEach { $0.remove() } }
+        for (cli, name) in [(ana, "Ana"), (ben, "Ben"), (cy, "Cy")] { try cli.ok(["login", "--name", name]) }
+        try ana.ok(["space", "create", "Saturday"])
+        let code = try ana.ok(["space", "invite", "--uses", "2", "--json"]).field("invite")
+        let lab = try Lab(hosts: 3)
+        defer { lab.down() }
+        // Fixed ids, so that each way of learning of the space is taken: of two nodes that see each other only the
+        // lower id dials. Ben (lowest) must dial Ana once he serves the space (he looks at the nodes he has seen
+        // again); Cy (highest) is dialled by both, who must hear his advert change.
+        let nodes = [
+            try lab.serve(1, ana, ["--node-id", "5000000000000000"]),
+            try lab.serve(2, ben, ["--node-id", "1000000000000000"]),
+            try lab.serve(3, cy, ["--node-id", "9000000000000000"]),
+        ]
+        defer {
+            for node in nodes {
+                node.terminate()
+                node.waitUntilExit()
+            }
+        }
+        func log(_ cli: CLI) -> String {
+            (try? String(contentsOf: cli.home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
+        }
+        #expect(try eventually(within: 60) { [ana, ben, cy].allSatisfy { log($0).contains("listening") } })
+        for (host, cli) in [(2, ben), (3, cy)] {
+            let joined = try lab.caddie(host, cli, ["space", "join", code, "--wait", "60", "--json"])
+            #expect(joined.status == 0, "\(joined.output)")
+            #expect(log(cli).contains("serving a space created or joined while the node runs"), "\(log(cli))")
+        }
+        // Made after both joins: it reaches them only over the sessions their running nodes keep for the space.
+        let added = try lab.caddie(1, ana, ["player", "add", "Zed"])
+        #expect(added.status == 0, "\(added.output)")
+        let anaHash = try ana.stateHash()
+        #expect(
+            try eventually(within: 60) { try ben.stateHash() == anaHash && cy.stateHash() == anaHash },
+            "Ben: \(log(ben))\nCy: \(log(cy))")
+    }
+
     @Test("the tests that need root can run: the lab (namespaces, Avahi) and disk-full (a tmpfs)")
     func labAvailable() {
         if Lab.skipRootTests {
