@@ -13,9 +13,14 @@ public final class AvahiDiscovery: @unchecked Sendable {
     private var client: OpaquePointer?
     private var group: OpaquePointer?
     private var browser: OpaquePointer?
-    /// A resolver per service seen, kept until the service goes: it reports the service again when its TXT records
-    /// change (a node that took up a new space advertises its hint).
+    /// A resolver per service seen (by interface, protocol and name), kept until the service goes there: it reports
+    /// the service again when its TXT records change (a node that took up a new space advertises its hint). At most
+    /// ``maxKeptResolvers``; past that a sighting is resolved once, as every one was before.
     private var resolvers: [String: OpaquePointer] = [:]
+    /// Where each service name is seen (interface and protocol keys): it is lost when the last one goes.
+    private var instances: [String: Set<String>] = [:]
+    /// Most resolvers kept open at once (a flood of forged adverts pins no more).
+    static let maxKeptResolvers = 256
     private var name: String
     private var advert: ServiceAdvert?
     private let onEvent: @Sendable (DiscoveryEvent) -> Void
@@ -46,6 +51,7 @@ public final class AvahiDiscovery: @unchecked Sendable {
         if let client { avahi_client_free(client) }  // frees the group, browser and resolvers with it
         client = nil
         resolvers = [:]
+        instances = [:]
         group = nil
         browser = nil
         avahi_threaded_poll_free(poll)
@@ -113,6 +119,7 @@ public final class AvahiDiscovery: @unchecked Sendable {
             group = nil
             browser = nil
             resolvers = [:]
+            instances = [:]
             avahi_client_free(client)
             self.client = nil
             createClient()
@@ -200,21 +207,52 @@ public final class AvahiDiscovery: @unchecked Sendable {
         let service = String(cString: name)
         switch event {
         case AVAHI_BROWSER_NEW:
-            guard service != self.name, resolvers[service] == nil else { return }  // ourselves, or followed already
+            guard service != self.name else { return }  // ourselves
+            let key = "\(interface)/\(proto)/\(service)"
+            instances[service, default: []].insert(key)
+            guard resolvers[key] == nil else { return }  // followed already
+            guard resolvers.count < Self.maxKeptResolvers else {
+                // Resolved once: the resolver frees itself in its callback.
+                _ = avahi_service_resolver_new(
+                    client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_INET), AvahiLookupFlags(0),
+                    { resolver, _, _, event, name, _, _, _, address, port, txt, _, userdata in
+                        AvahiDiscovery.from(userdata)?.resolved(event, name, address, port, txt)
+                        if let resolver { avahi_service_resolver_free(resolver) }
+                    }, userdata)
+                return
+            }
             // The resolver stays until the service goes, and reports it again when its records change.
-            resolvers[service] = avahi_service_resolver_new(
+            resolvers[key] = avahi_service_resolver_new(
                 client, interface, proto, name, type, domain, AvahiProtocol(AVAHI_PROTO_INET), AvahiLookupFlags(0),
-                { _, _, _, event, name, _, _, _, address, port, txt, _, userdata in
-                    AvahiDiscovery.from(userdata)?.resolved(event, name, address, port, txt)
+                { resolver, _, _, event, name, _, _, _, address, port, txt, _, userdata in
+                    AvahiDiscovery.from(userdata)?.keptResolved(resolver, event, name, address, port, txt)
                 }, userdata)
         case AVAHI_BROWSER_REMOVE:
-            if let resolver = resolvers.removeValue(forKey: service) { avahi_service_resolver_free(resolver) }
+            let key = "\(interface)/\(proto)/\(service)"
+            if let resolver = resolvers.removeValue(forKey: key) { avahi_service_resolver_free(resolver) }
+            instances[service]?.remove(key)
+            // Lost when it is seen nowhere any more (not when it leaves one of two interfaces).
+            guard instances[service]?.isEmpty ?? true else { return }
+            instances[service] = nil
             onEvent(.lost(name: service))
         case AVAHI_BROWSER_FAILURE:
             reportUnavailable("browsing failed: \(Self.text(avahi_client_errno(client)))")
         default:
             break
         }
+    }
+
+    /// A kept resolver's report: a failed one is freed (a later sighting makes a new one), a found one handed on.
+    private func keptResolved(
+        _ resolver: OpaquePointer?, _ event: AvahiResolverEvent, _ name: UnsafePointer<CChar>?,
+        _ address: UnsafePointer<AvahiAddress>?, _ port: UInt16, _ txt: UnsafeMutablePointer<AvahiStringList>?
+    ) {
+        if event == AVAHI_RESOLVER_FAILURE, let resolver {
+            if let key = resolvers.first(where: { $0.value == resolver })?.key { resolvers[key] = nil }
+            avahi_service_resolver_free(resolver)
+            return
+        }
+        resolved(event, name, address, port, txt)
     }
 
     private func resolved(

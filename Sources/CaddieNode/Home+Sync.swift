@@ -7,12 +7,14 @@ import Foundation
 import Logging
 
 extension Home {
-    /// A sync node over this home: its device credentials and the keys of every space it holds.
+    /// A sync node over this home: its device credentials and the keys of every space it holds. It writes this
+    /// device's join into any space that lacks one, unless `joining` is false (a node that only says what it would
+    /// advertise, `caddie mdns-service`, writes nothing).
     func syncNode(
         keys: UnlockedKeys, logger: Logger,
         maxIncomingPerAddress: Int = SyncNode.defaultMaxIncomingPerAddress,
         maxIncoming: Int = SyncNode.defaultMaxIncoming,
-        nodeID: [UInt8]? = nil
+        nodeID: [UInt8]? = nil, joining: Bool = true
     ) throws(NodeError) -> SyncNode {
         let identity = try identity()
         guard let user = identity.userKey, let certificate = Hex.decode(identity.certificate) else {
@@ -21,7 +23,7 @@ extension Home {
         var spaceKeys: [SpaceID: [UInt8]] = [:]
         for space in try spaces.list() {
             spaceKeys[space.id] = try keys.key(for: space.id)
-            try ensureJoined(space.id, keys: keys)
+            if joining { try ensureJoined(space.id, keys: keys) }
         }
         let credentials = DeviceCredentials(
             device: keys.device, user: user, certifiedAt: identity.certifiedAt,

@@ -88,7 +88,9 @@ public struct UnlockedKeys: Sendable {
     }
 
     /// Adds a space's keys and seals the ring again in `home`, with the key kept from the unlock: every copy of these
-    /// keys holds the space from now on. On an error nothing changed, in memory or on disk.
+    /// keys holds the space from now on. On an error nothing changed, in memory or on disk. The key is sealed before
+    /// the space is recorded, so a recorded space never lacks its key; if the recording then fails, the ring keeps a
+    /// key for a space the home does not hold, which nothing uses (a later join of that space sets it again).
     func take(space: SpaceID, key: [UInt8], earlier: [[UInt8]] = [], in home: Home) throws(NodeError) {
         try change(in: home) { ring in
             ring.spaces[space.hex] = Hex.encode(key)

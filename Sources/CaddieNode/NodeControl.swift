@@ -140,8 +140,8 @@ extension Home {
             try store.claimWrites()
         } catch .otherWriter {
             throw .conflict(
-                "a `caddie serve` holds this home but its control socket did not answer (it may be starting): nothing "
-                    + "was changed; try again in a moment, or stop the node")
+                "another caddie process holds this home (a `caddie serve` whose control socket did not answer, it may be "
+                    + "starting, or a command still writing): nothing was changed; try again in a moment")
         } catch {
             throw .store(error)
         }

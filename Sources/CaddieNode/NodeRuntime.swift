@@ -64,6 +64,11 @@ extension Home {
                 nodeID: nodeID))
     }
 
+    /// The TXT records a node of this home would advertise under `nodeID`, with nothing written.
+    public func advertTXT(keys: UnlockedKeys, nodeID: [UInt8]) throws(NodeError) -> [String] {
+        try syncNode(keys: keys, logger: Logger(label: "caddie.mdns"), nodeID: nodeID, joining: false).advertTXT()
+    }
+
     /// Whether a node runs on this home now (its control socket answers).
     public func nodeAnswers() async -> Bool { await ControlSocket.answers(path: controlSocketPath) }
 

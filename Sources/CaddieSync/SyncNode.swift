@@ -43,9 +43,9 @@ public final class SyncNode: Sendable {
     /// The spaces served, in order: those the node was made with, then each space whose first commit here came with
     /// a key for it (a space created or joined while the node runs, ``noticeSpaces(in:)``).
     let served: Mutex<[SpaceID]>
-    /// Spaces committed to that the node does not serve yet, to be looked at off the writing thread.
-    let unserved: (stream: AsyncStream<SpaceID>, continuation: AsyncStream<SpaceID>.Continuation) =
-        AsyncStream<SpaceID>.makeStream(bufferingPolicy: .unbounded)
+    /// Where the spaces committed to that the node does not serve yet go, to be looked at off the writing thread:
+    /// the stream ``serve(host:port:peers:sightings:listening:)`` reads while it runs (nil: none runs).
+    let unserved = Mutex<AsyncStream<SpaceID>.Continuation?>(nil)
     /// Called after a space was added to the served ones (mDNS publishes the new advert).
     let spacesObserver = Mutex<(@Sendable () -> Void)?>(nil)
     let feed: ChangeFeed
@@ -167,42 +167,8 @@ public final class SyncNode: Sendable {
         return await session.run(channel)
     }
 
-    /// The TXT strings this node advertises: protocol version, node id, and per space a hint that only
-    /// holders of that space's key can recognise (no person and no space in the clear). The version is the oldest
-    /// this node answers (1), so that nodes of every version since see each other; a dialler offers its newest and
-    /// learns in the handshake whether the other speaks it.
-    public func advertTXT() -> [String] {
-        var hints = allSpaceKeys().map { Self.hint(space: $0.0, key: $0.1, node: nodeID) }
-        // Padded with decoys to a multiple of four (at least four), so the advert does not tell a stranger how
-        // many spaces this device holds. Decoys are random per node id and look like any other keyed hint.
-        let padded = max(4, (hints.count + 3) / 4 * 4)
-        hints += decoyHints.prefix(padded - hints.count)
-        return ["v=\(Handshake.oldest)", "id=\(Hex.encode(nodeID))"]
-            + hints.sorted { Hex.encode($0) < Hex.encode($1) }.enumerated().map { "h\($0.offset)=\(Hex.encode($0.element))" }
-    }
-
     /// Random hints to pad the advert with: padding never needs more than four.
-    private let decoyHints: [[UInt8]] = (0..<4).map { _ in SecureRandom.bytes(8) }
-
-    static func hint(space: SpaceID, key: [UInt8], node: [UInt8]) -> [UInt8] {
-        Array(
-            Blake2b.keyed(Handshake.handshakeKey(space: space, spaceKey: key), [Array("caddie-mdns-hint".utf8), node]).prefix(8))
-    }
-
-    /// The spaces a sighted node shares with this one, by its TXT hints.
-    func sharedSpaces(_ sighting: PeerSighting) -> [SpaceID] {
-        guard let version = sighting.txt["v"].flatMap(UInt8.init), (Handshake.oldest...Handshake.version).contains(version),
-            let id = sighting.txt["id"].flatMap(Hex.decode), id.count == 8,
-            id != nodeID
-        else { return [] }
-        let hints = Set(sighting.txt.filter { $0.key.hasPrefix("h") }.compactMap { Hex.decode($0.value) })
-        var shared: [SpaceID] = []
-        for (space, key) in allSpaceKeys()
-        where !shared.contains(space) && hints.contains(Self.hint(space: space, key: key, node: id)) {
-            shared.append(space)
-        }
-        return shared
-    }
+    let decoyHints: [[UInt8]] = (0..<4).map { _ in SecureRandom.bytes(8) }
 
     /// Listens and keeps sessions with static peers, and with peers that `sightings` reports (mDNS), until
     /// the task is cancelled. Calls `listening` with the port bound once the node accepts connections.
@@ -234,39 +200,21 @@ public final class SyncNode: Sendable {
             for space in served.withLock({ $0 }) { dialStatic(&group, space) }
             // A space created or joined while the node runs is served from its first commit on: answered, advertised,
             // and dialled at the static peers.
+            let (unserved, continuation) = AsyncStream<SpaceID>.makeStream(bufferingPolicy: .unbounded)
+            self.unserved.withLock { $0 = continuation }
             group.addTask {
+                defer { self.unserved.withLock { $0 = nil } }
                 try await withThrowingDiscardingTaskGroup { spaces in
-                    for await space in self.unserved.stream where self.startServing(space) { dialStatic(&spaces, space) }
+                    for await space in unserved {
+                        guard try await blocking({ self.startServing(space) }) else { continue }
+                        dialStatic(&spaces, space)
+                    }
                 }
             }
             group.addTask { try await self.accept(server) }
             if let sightings { await self.follow(sightings, in: &group) }
         }
     }
-
-    /// Hands the spaces a commit touched that the node does not serve to ``startServing(_:)`` (on the writing thread: no
-    /// read here).
-    func noticeSpaces(in change: StoreChange) {
-        let new = served.withLock { served in change.spaces.keys.filter { !served.contains($0) } }
-        for space in new { unserved.continuation.yield(space) }
-    }
-
-    /// Serves `space` from now on if this device holds a key for it and does not serve it yet; true if it was added.
-    func startServing(_ space: SpaceID) -> Bool {
-        guard !keyring(space).keys.isEmpty else { return false }
-        let added = served.withLock { served in
-            guard !served.contains(space) else { return false }
-            served.append(space)
-            return true
-        }
-        guard added else { return false }
-        logger.info("serving a space created or joined while the node runs", metadata: ["space": "\(space.short)"])
-        spacesObserver.withLock { $0 }?()
-        return true
-    }
-
-    /// Sets what to call after a space was added to those served (nil: nothing).
-    public func observeSpaces(_ observer: (@Sendable () -> Void)?) { spacesObserver.withLock { $0 = observer } }
 
     /// Dials nodes that discovery reports and that share a space; stops redialling those that leave. Of two
     /// nodes that see each other, only the one with the lower id dials, so a pair keeps one connection. What

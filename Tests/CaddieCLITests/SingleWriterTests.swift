@@ -130,7 +130,8 @@ struct SingleWriterTests {
         let said = readChunk(out.fileHandleForReading, until: Date().addingTimeInterval(30))
         #expect(said.map { String(decoding: $0, as: UTF8.self) }?.hasPrefix("held") == true)
         try ana.fails(
-            ["score", game, "Ana", "1", "4"], saying: "a `caddie serve` holds this home but its control socket did not answer")
+            ["score", game, "Ana", "1", "4"],
+            saying: "another caddie process holds this home (a `caddie serve` whose control socket did not answer")
         try ana.fails(
             ["serve", "--listen", "127.0.0.1:0", "--no-mdns"], saying: "another caddie process is writing this home")
         #expect(try ana.stateHash() == before)

@@ -261,9 +261,8 @@ extension SpaceService {
                 "cannot reach \(ticket.inviterName)'s device at \(text). It must be running `caddie serve` there, on "
                     + "a network this device shares")
         }
-        try enter(
-            InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name), keys: keys,
-            earlier: welcome.earlierKeys)
+        let invite = InviteCode(space: ticket.space, key: welcome.spaceKey, name: welcome.name)
+        try await offload { try self.enter(invite, keys: keys, earlier: welcome.earlierKeys) }
         // The first sync brings the space's players, courses and games; if it fails the join stands (the space
         // key is held) and the next sync brings them.
         do {

@@ -111,12 +111,14 @@ struct Serve: AsyncParsableCommand {
             }
             let home = try options.open()
             if await home.nodeAnswers() { throw home.nodeInUse }
+            // From here this process is the home's one writer (its database and its sealed keys): commands hand theirs
+            // over the control socket. Taken before the keys are read, so that a command still writing them (a join)
+            // is waited for, not overwritten by a new authority's sealing.
+            try home.takeWrites()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
             let certificate = try httpsAddress.map {
                 try Self.serverCertificate(home: home, keys: keys, host: $0.host, names: httpsNames, logger: logger)
             }
-            // From here this process is the home's one writer of ops: commands hand theirs over the control socket.
-            try home.takeWrites()
             let fixedID = try nodeId.map { text throws(NodeError) -> [UInt8] in
                 guard let bytes = Hex.decode(text), bytes.count == 8 else {
                     throw NodeError.badInput(.nodeID, "must be 16 hex digits, as `caddie mdns-service` printed")
@@ -363,8 +365,8 @@ struct MdnsService: AsyncParsableCommand {
                 } ?? SecureRandom.bytes(8)
             let home = try options.open()
             let keys = try home.unlock(passphrase: try Passphrase.obtain())
-            let node = try home.runtime(keys: keys, logger: makeLogger("caddie.mdns"), nodeID: id)
-            let records = node.advertTXT().map { "    <txt-record>\($0)</txt-record>" }.joined(separator: "\n")
+            let records = try home.advertTXT(keys: keys, nodeID: id).map { "    <txt-record>\($0)</txt-record>" }
+                .joined(separator: "\n")
             Console.print(
                 """
                 <?xml version="1.0" standalone='no'?>
