@@ -18,6 +18,7 @@ enum WebFiles {
         ("live.js", PackageResources.live_js),
         ("local.js", PackageResources.local_js),
         ("manifest.webmanifest", PackageResources.manifest_webmanifest),
+        ("new-game-screen.js", PackageResources.new_game_screen_js),
         ("ops.js", PackageResources.ops_js),
         ("outbox.js", PackageResources.outbox_js),
         ("render.js", PackageResources.render_js),
