@@ -6,26 +6,11 @@ import { h, mount } from './render.js';
 import { get, post, enc } from './api.js';
 import * as ops from './ops.js';
 
-// What app.js gives this screen (the first argument): its state, the page's main element, and the parts of the
-// card's flow it uses.
-let state = null;
-let main = null;
-let nav = null;
-let base = null;
-let problem = null;
-let say = null;
-let send = null;
-let signOne = null;
-let formats = null;
-
-function use(app) {
-  ({ state, main, nav, base, problem, say, send, signOne, formats } = app);
-}
-
 /** The new-game screen. `kept` ({chosen, tee, inputs}) is what was chosen already (the course, the tee, every other
  * field by its id) when it is drawn again after a player was added. */
 export async function showNewGame(app, kept = null) {
-  use(app);
+  // What app.js gives this screen: its state, the page's main element, and the parts of the card's flow it uses.
+  const { state, main, nav, base, problem, say, send, signOne, formats } = app;
   const [players, FORMATS] = await Promise.all([get(`${base()}/players`), formats()]);
   const results = h('ul', { class: 'list', id: 'course-results', 'aria-live': 'polite' });
   const tee = h('select', { id: 'tee', name: 'tee', required: true }, h('option', { value: '' }, 'Choose a course first'));
