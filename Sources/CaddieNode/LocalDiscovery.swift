@@ -25,7 +25,10 @@ public final class LocalDiscovery: Sendable {
         node.observeSpaces { [weak self, weak node] in
             guard let self, let node else { return }
             self.avahi.update(txt: node.advertTXT())
-            for sighting in self.known.map.withLock({ Array($0.values) }) { self.continuation.yield(sighting) }
+            // Under the lock the callbacks take too: a service lost meanwhile is not handed over again after its loss.
+            self.known.map.withLock { known in
+                for sighting in known.values { self.continuation.yield(sighting) }
+            }
         }
     }
 
@@ -46,11 +49,15 @@ public final class LocalDiscovery: Sendable {
             case .found(let service):
                 let sighting = PeerSighting(
                     name: service.name, host: service.host, port: service.port, txt: service.txt, lost: false)
-                known.map.withLock { $0[service.name] = sighting }
-                continuation.yield(sighting)
+                known.map.withLock {
+                    $0[service.name] = sighting
+                    continuation.yield(sighting)
+                }
             case .lost(let name):
-                known.map.withLock { $0[name] = nil }
-                continuation.yield(PeerSighting(name: name, host: "", port: 0, txt: [:], lost: true))
+                known.map.withLock {
+                    $0[name] = nil
+                    continuation.yield(PeerSighting(name: name, host: "", port: 0, txt: [:], lost: true))
+                }
             case .unavailable(let reason):
                 let first = warned.withLock { already in
                     defer { already = true }
