@@ -2018,6 +2018,26 @@ def main():
               "the one-ball hint names each side's card: %r" % hint)
         shot(phone, "card-scramble-390")
 
+        print("A space created while the node runs, and the app's space chooser")
+        # Made by the running node itself (the command hands it over; no restart), then offered on the phone's open
+        # Games screen, which reads the node's spaces again.
+        sunday = caddie_json(ana, "space", "create", "Sunday four")["space"]
+        phone.get(origin + "/#/games")
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#space-choice option[value='%s']" % sunday),
+             "the Games screen offers the space the node took up while the page was open")
+        options = [o.text for o in phone.find_elements(By.CSS_SELECTOR, "#space-choice option")]
+        check(sorted(options) == ["Saturday foursome", "Sunday four"], "the chooser names the node's two spaces: %s" % options)
+        Select(phone.find_element(By.ID, "space-choice")).select_by_value(sunday)
+        wait(phone, lambda d: "Games in Sunday four" in text(d) and "No game yet" in text(d),
+             "choosing Sunday four shows its games: none yet")
+        shot(phone, "space-chooser-390")
+        axe(phone, "the Games screen with its space chooser")
+        phone.refresh()
+        wait(phone, lambda d: "Games in Sunday four" in text(d), "a reload keeps the space chosen on this phone")
+        Select(phone.find_element(By.ID, "space-choice")).select_by_value(space)
+        wait(phone, lambda d: "Games in Saturday foursome" in text(d) and d.find_elements(By.CSS_SELECTOR, "a.row-link"),
+             "choosing the first space again shows its games")
+
         print("Refusals")
         status, headers, body = node_a.request("GET", "/signin?t=" + link.split("t=")[1], token=False)
         check(status == 401 and b"Sign in with a link" in body, "a used link is refused with the sign-in page")

@@ -17,6 +17,7 @@ const announcer = document.getElementById('announce');
 const state = {
   me: null,          // whoami
   space: null,       // the space shown
+  spaces: [],        // every space the node holds (a chooser on the Games screen when there are two or more)
   starting: null,    // the first answers (whoami, the spaces) while they are awaited
   game: null,        // the game id of the open card
   lastGame: null,    // the game last opened here: the Card, Standings and Log screens open it
@@ -117,7 +118,7 @@ async function route() {
       // Who is signed in and which space is shown, asked once however many routes start meanwhile: a route that
       // started while another waited for these answers must not run on half of them.
       state.starting ??= Promise.all([get('/v1/whoami'), get('/v1/spaces')])
-        .then(([me, spaces]) => { state.me = me; state.space = spaces[0] ?? null; })
+        .then(([me, spaces]) => { state.me = me; state.spaces = spaces; state.space = chosenSpace(spaces); })
         .then(claimSession)
         .finally(() => { state.starting = null; });
       await state.starting;
@@ -191,12 +192,45 @@ async function formats() {
 /** The formats whose standings have their own section or column (the rest are drawn from their results). */
 const OWN_SECTIONS = ['stroke', 'stableford', 'match', 'skins', 'nassau'];
 
+/** The space shown: the one last chosen on this phone (kept in its storage), else the node's first. */
+function chosenSpace(spaces) {
+  let kept = null;
+  try { kept = window.localStorage.getItem('caddie.space'); } catch { /* no storage: the first space */ }
+  return spaces.find((s) => s.space === kept) ?? spaces[0] ?? null;
+}
+
+/** Shows another space of the node: what was open of the one before is put away (its drafts stay kept on the
+ * phone, its unsent entries in the outbox, each with its space), and the new one's games are shown. */
+function chooseSpace(id) {
+  const space = state.spaces.find((s) => s.space === id);
+  if (!space || space.space === state.space?.space) return;
+  try { window.localStorage.setItem('caddie.space', id); } catch { /* chosen for this page only */ }
+  if (state.game) keepDrafts();
+  Object.assign(state, { space, game: null, lastGame: null, card: null, setup: null, hole: null, saved: null });
+  state.draft = new Map();
+  say(`${space.name}: its games.`);
+  if (window.location.hash === '#/games') route(); else window.location.hash = '#/games';
+}
+
+/** The chooser of the node's spaces, when it holds two or more (a club's and a foursome's, say). */
+function spaceChooser() {
+  if (state.spaces.length < 2) return null;
+  return h('div', { class: 'inline' },
+    h('label', { for: 'space-choice' }, 'Space'),
+    h('select', { id: 'space-choice', onchange: (event) => chooseSpace(event.target.value) },
+      state.spaces.map((s) => h('option', { value: s.space, selected: s.space === state.space.space }, s.name))));
+}
+
 async function showGames() {
   state.game = null;
-  const [games, courses] = await Promise.all([get(`${base()}/games`), get(`${base()}/courses`)]);
+  // Spaces created or joined since the page opened are offered too.
+  const [games, courses, spaces] = await Promise.all(
+    [get(`${base()}/games`), get(`${base()}/courses`), get('/v1/spaces').catch(() => state.spaces)]);
+  state.spaces = spaces;
   const names = new Map(courses.map((c) => [c.course, c.name]));
   mount(main,
     nav('games'),
+    spaceChooser(),
     h('div', { class: 'title-row' }, h('h2', {}, `Games in ${state.space.name}`),
       h('a', { href: '#/new', class: 'button', id: 'new-game' }, 'New game')),
     games.length === 0
