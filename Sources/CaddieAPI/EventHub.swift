@@ -223,8 +223,7 @@ public final class EventHub: Sendable {
         var stats = LookStats()
         let listening = subscriberCount > 0
         do {
-            for space in change.spaces.keys.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
-                guard let narrowed = change.spaces[space] else { continue }
+            for (space, narrowed) in change.spaces.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
                 let touched = narrowed.games.union(narrowed.cells.map(\.game))
                 if !narrowed.records, !narrowed.whole {
                     boardsTouched.formUnion(narrowed.competitions.map { BoardKey(space: space, competition: $0) })

@@ -121,27 +121,26 @@ extension Home {
     /// never go through the socket, `serveControl` answers those of commands, and no other process writes the
     /// database. Throws a conflict when another process writes it now (a command still running).
     public func takeWrites() throws(NodeError) {
-        do {
-            try store.claimWrites()
-        } catch .otherWriter {
-            throw .conflict(
-                "another caddie process is writing this home (a command that is still running): wait for it to end, "
-                    + "then start the node again")
-        } catch {
-            throw .store(error)
-        }
+        try claimWrites(
+            refused: "another caddie process is writing this home (a command that is still running): wait for it to "
+                + "end, then start the node again")
         servesWrites.withLock { $0 = true }
     }
 
     /// Makes this process the home's writer for a command that runs here because no node answered: a node that
     /// holds the home and did not answer (one starting, or stuck) is named, and nothing is written.
     func takeWritesForCommand() throws(NodeError) {
+        try claimWrites(
+            refused: "another caddie process holds this home (a `caddie serve` whose control socket did not answer, it "
+                + "may be starting, or a command still writing): nothing was changed; try again in a moment")
+    }
+
+    /// The store's claim (``OpStore/claimWrites()``), refused as a conflict with these words.
+    private func claimWrites(refused: String) throws(NodeError) {
         do {
             try store.claimWrites()
         } catch .otherWriter {
-            throw .conflict(
-                "another caddie process holds this home (a `caddie serve` whose control socket did not answer, it may be "
-                    + "starting, or a command still writing): nothing was changed; try again in a moment")
+            throw .conflict(refused)
         } catch {
             throw .store(error)
         }

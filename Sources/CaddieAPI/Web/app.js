@@ -206,8 +206,8 @@ function chooseSpace(id) {
   if (!space || space.space === state.space?.space) return;
   try { window.localStorage.setItem('caddie.space', id); } catch { /* chosen for this page only */ }
   if (state.game) keepDrafts();
-  Object.assign(state, { space, game: null, lastGame: null, card: null, setup: null, hole: null, saved: null });
-  state.draft = new Map();
+  Object.assign(state, { space, game: null, lastGame: null, card: null, setup: null, hole: null, saved: null,
+    draft: new Map() });
   say(`${space.name}: its games.`);
   if (window.location.hash === '#/games') route(); else window.location.hash = '#/games';
 }
