@@ -175,6 +175,7 @@ let package = Package(
             name: "CaddieNodeTests",
             dependencies: ["CaddieNode", "CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieServices", "CaddieCodes"],
             swiftSettings: strict),
+        .testTarget(name: "CaddieCommandTests", dependencies: ["caddie", "CaddieNode", "CaddieCore"], swiftSettings: strict),
         .testTarget(
             name: "CaddieCLITests",
             dependencies: ["CaddieCore", "CaddieCrypto", "CaddieStore", "CaddieWire", "CaddieNode", "CaddieCodes"],

@@ -17,36 +17,54 @@ struct APIError: Error, Sendable {
     /// The JSON body.
     var body: JSON { .object([("code", .string(code)), ("message", .string(message))]) }
 
-    /// How a Caddie error reaches a client: a named record that does not exist is 404, anything the client
-    /// sent that Caddie refuses is 400 or 409, a store that cannot write is 503 (507 when the disk is full), and
-    /// another device that could not be reached or did not answer in time is 502.
+    /// How a Caddie error reaches a client, by its kind: a named record that does not exist is 404, anything the
+    /// client sent that Caddie refuses is 400, 403 or 409, a store that cannot write is 503 (507 when the disk is
+    /// full), and another device that could not be reached or did not answer in time is 502. The message is the
+    /// error in the API's words (``RequestWords``): fields by their names, remedies as requests.
     init(_ error: NodeError) {
-        switch error {
-        case .notFound: self.init(status: .notFound, code: "not_found", message: error.requestDescription)
-        case .noSpace: self.init(status: .notFound, code: "no_space", message: error.description)
-        case .notLoggedIn: self.init(status: .conflict, code: "not_logged_in", message: error.description)
-        case .ambiguous(let text): self.init(status: .badRequest, code: "ambiguous", message: text)
-        case .spaceAmbiguous: self.init(status: .badRequest, code: "space_ambiguous", message: error.description)
-        case .store:
+        let message = error.worded(by: RequestWords())
+        let status: HTTPResponse.Status
+        switch error.kind {
+        case .invalid, .ambiguous: status = .badRequest
+        case .notFound: status = .notFound
+        case .conflict, .notLoggedIn: status = .conflict
+        case .refused: status = .forbidden
+        case .unreachable: status = .badGateway
+        case .storage:
             switch error.storeFailure {
-            case .diskFull:
-                self.init(
-                    status: .init(code: 507, reasonPhrase: "Insufficient Storage"), code: "disk_full", message: error.description)
-            case .opRefused:
-                // An op sent to the node (a phone's, a bundle) that fails a check: the sender's to fix, not the node's.
-                self.init(status: .badRequest, code: "op_refused", message: error.description)
-            case .cannotSign:
-                self.init(status: .conflict, code: "cannot_sign", message: error.description)
-            case .storage, nil:
-                self.init(status: .serviceUnavailable, code: "store", message: error.description)
+            case .diskFull: status = .init(code: 507, reasonPhrase: "Insufficient Storage")
+            // An op sent to the node (a phone's, a bundle) that fails a check: the sender's to fix, not the node's.
+            case .opRefused: status = .badRequest
+            case .cannotSign: status = .conflict
+            case .storage, nil: status = .serviceUnavailable
             }
-        case .file(let text): self.init(status: .serviceUnavailable, code: "file", message: text)
-        case .conflict: self.init(status: .conflict, code: "conflict", message: error.requestDescription)
-        case .refused: self.init(status: .forbidden, code: "refused", message: error.requestDescription)
-        case .badInput: self.init(status: .badRequest, code: "bad_request", message: error.requestDescription)
-        case .unreachable: self.init(status: .badGateway, code: "unreachable", message: error.requestDescription)
-        case .invalid, .malformed, .core, .crypto, .alreadyLoggedIn, .passphraseRequired:
-            self.init(status: .badRequest, code: "bad_request", message: error.description)
+        }
+        self.init(status: status, code: Self.code(error), message: message)
+    }
+
+    /// The error's code in the body: its kind, named more closely where a client acts on the difference.
+    static func code(_ error: NodeError) -> String {
+        switch error {
+        case .noSpace: "no_space"
+        case .notLoggedIn: "not_logged_in"
+        case .spaceAmbiguous: "space_ambiguous"
+        case .file: "file"
+        default:
+            switch error.storeFailure {
+            case .diskFull: "disk_full"
+            case .opRefused: "op_refused"
+            case .cannotSign: "cannot_sign"
+            case .storage: "store"
+            case nil:
+                switch error.kind {
+                case .notFound: "not_found"
+                case .ambiguous: "ambiguous"
+                case .conflict: "conflict"
+                case .refused: "refused"
+                case .unreachable: "unreachable"
+                case .invalid, .notLoggedIn, .storage: "bad_request"
+                }
+            }
         }
     }
 

@@ -53,6 +53,12 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
         var result: NodeCommandResult
     }
 
+    /// A refusal on the control socket: the error with its reason, input and remedy as values.
+    struct Refusal: Codable {
+        var v: Int
+        var error: NodeError.Carried
+    }
+
     /// The op signed, if any.
     public var op: OpID? {
         switch self {
@@ -106,27 +112,49 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
         .refused("the node answered \(answer), not \(wanted): run the node and its commands from the same version of Caddie")
     }
 
+    /// The reply's first byte: the result, or the refusal.
+    private enum ReplyTag: UInt8 {
+        case result = 0
+        /// An older node's refusal: its kind, then its one line worded for the CLI.
+        case worded = 1
+        case refusal = 2
+    }
+
     static func reply(_ result: Result<NodeCommandResult, NodeError>) -> [UInt8] {
         switch result {
         case .success(let value):
-            return [0] + [UInt8]((try? JSONEncoder().encode(Reply(v: NodeCommand.version, result: value))) ?? Data())
+            return [ReplyTag.result.rawValue]
+                + [UInt8]((try? JSONEncoder().encode(Reply(v: NodeCommand.version, result: value))) ?? Data())
         case .failure(let error):
-            return [1, error.kind.rawValue] + Array(error.description.utf8)
+            let refusal = Refusal(v: NodeCommand.version, error: error.carried)
+            if let json = try? JSONEncoder().encode(refusal) { return [ReplyTag.refusal.rawValue] + [UInt8](json) }
+            return [ReplyTag.worded.rawValue, error.kind.rawValue] + Array(error.description.utf8)
         }
     }
 
     static func result(fromReply bytes: [UInt8]) throws(NodeError) -> NodeCommandResult {
-        switch bytes.first {
-        case 0:
+        let doesNotRead = { (error: any Error) -> NodeError in
+            .malformed(
+                what: "reply",
+                "the running node's reply does not read (\(NodeCommand.words(error))): run the node and its commands "
+                    + "from the same version of Caddie, and check with `caddie card` before trying again")
+        }
+        switch bytes.first.flatMap(ReplyTag.init(rawValue:)) {
+        case .result:
             do {
                 return try JSONDecoder().decode(Reply.self, from: Data(bytes.dropFirst())).result
             } catch {
-                throw .malformed(
-                    what: "reply",
-                    "the running node's reply does not read (\(NodeCommand.words(error))): run the node and its commands "
-                        + "from the same version of Caddie, and check with `caddie card` before trying again")
+                throw doesNotRead(error)
             }
-        case 1 where bytes.count >= 2:
+        case .refusal:
+            let refusal: Refusal
+            do {
+                refusal = try JSONDecoder().decode(Refusal.self, from: Data(bytes.dropFirst()))
+            } catch {
+                throw doesNotRead(error)
+            }
+            throw NodeError(refusal.error)
+        case .worded where bytes.count >= 2:
             guard let kind = NodeError.Kind(rawValue: bytes[1]) else {
                 // A node of an older caddie answers with its text alone, no kind: it refused the command.
                 throw NodeError.conflict(String(decoding: bytes.dropFirst(), as: UTF8.self))

@@ -4,7 +4,8 @@ import CaddieCrypto
 import CaddieStore
 import CaddieSync
 
-/// What went wrong in a command, in words a user can act on. Commands that throw change nothing.
+/// What went wrong in a command: a kind, a reason, and what to do about it as a value (``Remedy``) that each edge
+/// words for its own users (``NodeErrorWords``). Commands that throw change nothing.
 public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The home has no identity yet.
     case notLoggedIn(home: String)
@@ -26,7 +27,7 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Data that does not read: a code, a file's contents or a request; the text says what is wrong and what to do.
     case malformed(what: String, String)
     /// One input is wrong: the text says how, after the input's name as each edge spells it (`--holes must be 9
-    /// or 18` at the CLI, `holesPlayed must be 9 or 18` over HTTP).
+    /// or 18` at the CLI, `holesPlayed must be 9 or 18` over HTTP: ``NodeErrorWords``).
     case badInput(Input, String)
     /// The request is sound but the state refuses it now (a finished game, a player not in the game): what to
     /// do about it is the remedy, said at each edge in its own words.
@@ -44,150 +45,216 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another device or process could not be reached, or did not answer in time; the text says which and what to do.
     case unreachable(String)
 
-    /// One line for a person.
-    public var description: String {
+    /// One line for a log or a test: what was wrong, with an input by its own name and no remedy. A person reads an
+    /// error through an edge's words (``worded(by:)``): the CLI's, the HTTP API's.
+    public var description: String { reason(naming: \.rawValue) }
+
+    /// What was wrong, the input (for a bad one) named by `name`.
+    public func reason(naming name: (Input) -> String) -> String {
         switch self {
-        case .notLoggedIn(let home): "no identity in \(home): run `caddie login --name NAME` first"
-        case .alreadyLoggedIn(let name, let home):
-            "\(home) already holds the identity of \(name); use another --home for another person"
-        case .passphraseRequired:
-            "a passphrase is needed to unlock this home's keys: set CADDIE_PASSPHRASE or run in a terminal"
-        case .noSpace:
-            "this home holds no space yet: create one with `caddie space create NAME` or join with `caddie space join INVITE`"
-        case .spaceAmbiguous(let names):
-            "this home holds several spaces (\(names.joined(separator: ", "))): choose one with --space ID"
-        case .ambiguous(let text): text
-        case .invalid(let text): text
-        case .malformed(_, let text): text
-        case .badInput(let input, let text): "\(input.option) \(text)"
-        case .notFound(let text, let remedy), .conflict(let text, let remedy), .refused(let text, let remedy):
-            remedy.map { "\(text): \($0.command)" } ?? text
+        case .notLoggedIn(let home): "no identity in \(home)"
+        case .alreadyLoggedIn(let name, let home): "\(home) already holds the identity of \(name)"
+        case .passphraseRequired: "a passphrase is needed to unlock this home's keys"
+        case .noSpace: "this home holds no space yet"
+        case .spaceAmbiguous(let names): "this home holds several spaces (\(names.joined(separator: ", ")))"
+        case .ambiguous(let text), .invalid(let text), .malformed(_, let text), .file(let text), .unreachable(let text):
+            text
+        case .badInput(let input, let text): "\(name(input)) \(text)"
+        case .notFound(let text, _), .conflict(let text, _), .refused(let text, _): text
         case .store(let error): error.description
         case .crypto(let error): error.description
         case .core(let error): error.description
-        case .file(let text): text
-        case .unreachable(let text): text
         }
     }
 
-    /// What to do about a conflict or a refusal, as a command to type and as a request to send: the CLI says the
-    /// one, the HTTP API the other, so neither answers in the other's words.
-    public struct Remedy: Sendable, Equatable {
-        /// For a person at the CLI: "reopen it with `caddie game reopen 1a2b3c4d`".
-        public let command: String
-        /// For an API client (the web app shows it): "reopen the game first".
-        public let request: String
-
-        public init(command: String, request: String) {
-            self.command = command
-            self.request = request
-        }
-
-        /// Where the records of a kind are listed: "see `caddie game list`" at the CLI, "GET .../games lists them"
-        /// over HTTP (`path`: the list's route when it is not the space's `kind`).
-        public static func list(_ kind: String, command: String, path: String? = nil) -> Remedy {
-            Remedy(
-                command: "see `\(command)`",
-                request: "GET \(path ?? "/v1/spaces/{space}/\(kind)") lists them")
-        }
-
-        /// A deleted game brought back: "`caddie game restore ID` brings it back".
-        public static func restore(_ game: GameID) -> Remedy {
-            Remedy(
-                command: "`caddie game restore \(game.short)` brings it back",
-                request: "POST /v1/spaces/{space}/games/\(game.hex)/restore brings it back")
-        }
-
-        /// A finished game reopened first: "reopen it with `caddie game reopen ID` to change a score".
-        public static func reopen(_ game: GameID, then purpose: String) -> Remedy {
-            Remedy(
-                command: "reopen it with `caddie game reopen \(game.short)` \(purpose)",
-                request: "reopen the game \(purpose)")
+    /// What to do about it, as a value each edge words; nil when the reason says all there is.
+    public var remedy: Remedy? {
+        switch self {
+        case .notLoggedIn: .logIn
+        case .alreadyLoggedIn: .anotherHome
+        case .passphraseRequired: .givePassphrase
+        case .noSpace: .createOrJoinSpace
+        case .spaceAmbiguous: .chooseSpace
+        case .notFound(_, let remedy), .conflict(_, let remedy), .refused(_, let remedy): remedy
+        default: nil
         }
     }
 
-    /// An input by its name at each edge: the CLI's option and the HTTP API's field.
-    public struct Input: Sendable, Equatable {
-        /// As typed at the CLI: "--holes".
-        public let option: String
-        /// As sent to the HTTP API: "holesPlayed".
-        public let field: String
+    /// The error in one line of an edge's words: the reason, its input named as the edge names it, then the remedy
+    /// as the edge says it ("game 1a2b3c4d is finished: reopen it with `caddie game reopen 1a2b3c4d` to change a
+    /// score" at the CLI, "...: reopen the game to change a score" over HTTP).
+    public func worded(by words: some NodeErrorWords) -> String {
+        let reason = reason(naming: words.name(of:))
+        return remedy.map { "\(reason): \(words.say($0))" } ?? reason
+    }
 
-        public init(option: String, field: String) {
-            self.option = option
-            self.field = field
+    /// What to do about a refusal, said by each edge in its own words: the node names the remedy, never the
+    /// command to type or the request to send.
+    public enum Remedy: Sendable, Equatable, Codable {
+        /// Where the records of a kind are listed.
+        case list(Listing)
+        /// A deleted game brought back.
+        case restore(GameID)
+        /// A finished game reopened, then the change made again.
+        case reopen(GameID, then: Reopening)
+        /// A player added to the game before the change.
+        case addToGame(GameID, player: PlayerID)
+        /// Another tee set for a player in a game's setup.
+        case anotherTee(GameID, player: String)
+        /// A card's disputed holes settled before it is signed.
+        case settleDisputes
+        /// A locked card corrected by the competition's committee, with a reason.
+        case committeeCorrects(CompetitionID, player: PlayerID, hole: Int)
+        /// A game with scores deleted only when asked for by force (its ops stay; it can be restored).
+        case deleteByForce
+        /// An identity made first.
+        case logIn
+        /// Another person's identity kept in another home.
+        case anotherHome
+        /// A passphrase given to unlock the keys.
+        case givePassphrase
+        /// A space created or joined first.
+        case createOrJoinSpace
+        /// One of several spaces chosen.
+        case chooseSpace
+
+        /// The lists a ``list(_:)`` remedy points at.
+        public enum Listing: String, Sendable, Codable, CaseIterable {
+            case games, players, courses, competitions, invites, spaces
+            /// The players of every space of the home (a player looked for across spaces).
+            case playersOfEachSpace
         }
 
-        public static let holes = Input(option: "--holes", field: "holesPlayed")
-        public static let start = Input(option: "--start", field: "startHole")
-        public static let formats = Input(option: "--formats", field: "formats")
-        public static let skins = Input(option: "--skins", field: "skins")
-        public static let stake = Input(option: "--stake", field: "stake")
-        public static let teams = Input(option: "--teams", field: "teams")
-        public static let entries = Input(option: "--entry", field: "entries")
-        public static let players = Input(option: "--players", field: "players")
-        public static let clearIndex = Input(option: "--clear-index", field: "clearIndex")
-        public static let uses = Input(option: "--uses", field: "uses")
-        public static let expires = Input(option: "--expires", field: "expiresInSeconds")
-        public static let name = Input(option: "the player's name", field: "name")
-        public static let index = Input(option: "--index", field: "index")
-        public static let tee = Input(option: "--tee", field: "tee")
-        public static let playerTees = Input(option: "--player-tee", field: "playerTees")
-        public static let hole = Input(option: "the hole", field: "hole")
-        public static let strokes = Input(option: "the strokes", field: "strokes")
-        public static let seen = Input(option: "the values seen", field: "seen")
-        public static let device = Input(option: "the device key", field: "device")
-        public static let listen = Input(option: "--listen", field: "listen")
-        public static let address = Input(option: "--address", field: "address")
-        public static let userName = Input(option: "--name", field: "name")
-        public static let spaceName = Input(option: "the space name", field: "name")
-        public static let passphrase = Input(option: "the passphrase", field: "passphrase")
-        public static let certificate = Input(option: "the certificate", field: "certificate")
-        public static let ops = Input(option: "the op list", field: "ops")
-        public static let query = Input(option: "the search text", field: "q")
-        public static let latitude = Input(option: "--lat", field: "lat")
-        public static let longitude = Input(option: "--lon", field: "lon")
-        public static let radius = Input(option: "--radius-km", field: "radiusKm")
+        /// Why a finished game is reopened.
+        public enum Reopening: String, Sendable, Codable {
+            /// To change a score.
+            case toScore
+            /// Before any other change.
+            case first
+        }
+    }
+
+    /// An input by its name: each edge says it in its own terms (`--holes` at the CLI, `holesPlayed` over HTTP).
+    public struct Input: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        public let rawValue: String
+
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ name: String) { self.rawValue = name }
+
+        public var description: String { rawValue }
+
+        public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        public static let holes = Input("holes")
+        public static let start = Input("start")
+        public static let formats = Input("formats")
+        public static let skins = Input("skins")
+        public static let stake = Input("stake")
+        public static let teams = Input("teams")
+        public static let entries = Input("entries")
+        public static let players = Input("players")
+        public static let clearIndex = Input("clearIndex")
+        public static let uses = Input("uses")
+        public static let expires = Input("expires")
+        /// A player's name.
+        public static let name = Input("name")
+        public static let index = Input("index")
+        public static let tee = Input("tee")
+        public static let playerTees = Input("playerTees")
+        public static let hole = Input("hole")
+        public static let strokes = Input("strokes")
+        public static let seen = Input("seen")
+        public static let device = Input("device")
+        public static let listen = Input("listen")
+        public static let address = Input("address")
+        /// A person's name at login.
+        public static let userName = Input("userName")
+        public static let spaceName = Input("spaceName")
+        public static let passphrase = Input("passphrase")
+        public static let certificate = Input("certificate")
+        public static let ops = Input("ops")
+        public static let query = Input("query")
+        public static let latitude = Input("latitude")
+        public static let longitude = Input("longitude")
+        public static let radius = Input("radius")
         /// A `HOST:PORT` whose option the caller does not name.
-        public static let hostPort = Input(option: "the address", field: "address")
-        public static let peer = Input(option: "--peer", field: "peer")
-        public static let port = Input(option: "--port", field: "port")
-        public static let nodeID = Input(option: "--node-id", field: "nodeId")
-        public static let http = Input(option: "--http", field: "http")
-        public static let https = Input(option: "--https", field: "https")
-        public static let httpsName = Input(option: "--https-name", field: "httpsName")
-        public static let trustPage = Input(option: "--trust-page", field: "trustPage")
-        public static let host = Input(option: "--host", field: "host")
-        public static let space = Input(option: "--space", field: "space")
-        public static let wait = Input(option: "--wait", field: "wait")
-        public static let home = Input(option: "--home", field: "home")
-        public static let user = Input(option: "--user", field: "user")
-        public static let fairway = Input(option: "--fairway", field: "fairway")
-        /// `--markers` as typed, `PLAYER:MARKER` pairs.
-        public static let markers = Input(option: "--markers", field: "markers")
+        public static let hostPort = Input("hostPort")
+        public static let peer = Input("peer")
+        public static let port = Input("port")
+        public static let nodeID = Input("nodeID")
+        public static let http = Input("http")
+        public static let https = Input("https")
+        public static let httpsName = Input("httpsName")
+        public static let trustPage = Input("trustPage")
+        public static let host = Input("host")
+        public static let space = Input("space")
+        public static let wait = Input("wait")
+        public static let home = Input("home")
+        public static let user = Input("user")
+        public static let fairway = Input("fairway")
+        /// `PLAYER:MARKER` pairs as typed.
+        public static let markers = Input("markers")
         /// Who marks whom, however it was given (`--markers`, `caddie game marker`, a new game's `markers`).
-        public static let markerPairs = Input(option: "the markers", field: "markers")
-        public static let format = Input(option: "--format", field: "format")
-        public static let differentials = Input(option: "--differentials", field: "differentials")
-        public static let from = Input(option: "--from", field: "from")
-        public static let to = Input(option: "--to", field: "to")
-        public static let heading = Input(option: "--heading", field: "heading")
-        public static let headingSource = Input(option: "--heading-source", field: "headingSource")
-        public static let gpx = Input(option: "--gpx", field: "gpx")
-        public static let recoveryPhrase = Input(option: "the recovery phrase", field: "phrase")
+        public static let markerPairs = Input("markerPairs")
+        public static let format = Input("format")
+        public static let differentials = Input("differentials")
+        public static let from = Input("from")
+        public static let to = Input("to")
+        public static let heading = Input("heading")
+        public static let headingSource = Input("headingSource")
+        public static let gpx = Input("gpx")
+        public static let recoveryPhrase = Input("recoveryPhrase")
+        /// A competition's name.
+        public static let competitionName = Input("competitionName")
+        /// A competition's games.
+        public static let games = Input("games")
+        /// A competition's mark of a player (no return, disqualified).
+        public static let mark = Input("mark")
+        /// A competition's start order.
+        public static let order = Input("order")
+        public static let twoTees = Input("twoTees")
+        /// A competition's first start time.
+        public static let first = Input("first")
+        public static let allowance = Input("allowance")
+        public static let checkIn = Input("checkIn")
+        public static let countback = Input("countback")
+        public static let divisions = Input("divisions")
+        public static let hideLast = Input("hideLast")
+        public static let interval = Input("interval")
+        /// The reason a committee gives for a correction.
+        public static let reason = Input("reason")
+        public static let scoring = Input("scoring")
+        public static let size = Input("size")
+        /// The web app's HTTPS address printed on a check-in sheet.
+        public static let url = Input("url")
+        /// Whether a competition's board is public.
+        public static let access = Input("access")
+        /// What a committee does to a member.
+        public static let committeeAction = Input("committeeAction")
+        /// A report's file format.
+        public static let reportFormat = Input("reportFormat")
         /// Where guidance leads, when none of its ways was given.
-        public static let destination = Input(
-            option: "--course ID with --hole N, or --game ID with --player ID,",
-            field: "course with hole, game with player, or to {latitude, longitude}")
+        public static let destination = Input("destination")
         /// A game's setup change, when none was given.
-        public static let setupChange = Input(
-            option: "one of --tee, --player-tee, --start, --holes, --formats, --skins, --validate-skins, --teams, "
-                + "--stake or --entry",
-            field: "one of tee, playerTees, startHole, holesPlayed, formats, skins, skinsValidation, teams, stake or "
-                + "entries")
+        public static let setupChange = Input("setupChange")
         /// A player's change, when none was given.
-        public static let playerChange = Input(
-            option: "one of --name, --index or --clear-index", field: "one of name, index or clearIndex")
+        public static let playerChange = Input("playerChange")
+
+        /// Every input named here: each edge words them all (its tests check it).
+        public static let named: [Input] = [
+            holes, start, formats, skins, stake, teams, entries, players, clearIndex, uses, expires, name, index, tee,
+            playerTees, hole, strokes, seen, device, listen, address, userName, spaceName, passphrase, certificate, ops,
+            query, latitude, longitude, radius, hostPort, peer, port, nodeID, http, https, httpsName, trustPage, host,
+            space, wait, home, user, fairway, markers, markerPairs, format, differentials, from, to, heading,
+            headingSource, gpx, recoveryPhrase, competitionName, games, mark, order, twoTees, first, committeeAction,
+            reportFormat, allowance, checkIn, countback, divisions, hideLast, interval, reason, scoring, size, url, access,
+            destination, setupChange, playerChange,
+        ]
     }
 
     /// The error's kind, by which each edge chooses its answer (an HTTP status, a CLI hint) and which the control
@@ -215,31 +282,6 @@ public enum NodeError: Error, Equatable, Sendable, CustomStringConvertible {
         case .store, .file: .storage
         case .unreachable: .unreachable
         case .invalid, .malformed, .badInput, .crypto, .core: .invalid
-        }
-    }
-
-    /// An error of a kind, with its text as the CLI words it (from the control socket's reply).
-    public init(kind: Kind, text: String) {
-        switch kind {
-        case .notFound: self = .notFound(text)
-        case .ambiguous: self = .ambiguous(text)
-        case .conflict: self = .conflict(text)
-        case .refused: self = .refused(text)
-        case .storage: self = .file(text)
-        case .unreachable: self = .unreachable(text)
-        case .invalid, .notLoggedIn: self = .invalid(text)
-        }
-    }
-
-    /// The text for an API client: a conflict's or refusal's remedy as a request, never as a command to type.
-    public var requestDescription: String {
-        switch self {
-        case .notFound(let text, let remedy), .conflict(let text, let remedy), .refused(let text, let remedy):
-            remedy.map { "\(text): \($0.request)" } ?? text
-        case .badInput(let input, let text): "\(input.field) \(text)"
-        case .malformed(_, let text): text
-        case .unreachable(let text): text
-        default: description
         }
     }
 
@@ -295,4 +337,14 @@ extension NodeError {
             throw NodeError(error)
         }
     }
+}
+
+/// How an edge words an error for its users: the CLI names an input by its option and a remedy by the command to
+/// type; the HTTP API by its field and the request to send. The node never writes either.
+public protocol NodeErrorWords {
+    /// An input as this edge's user gives it: "--holes" at the CLI, "holesPlayed" over HTTP.
+    func name(of input: NodeError.Input) -> String
+    /// A remedy in this edge's terms: "reopen it with `caddie game reopen 1a2b3c4d` to change a score" at the CLI,
+    /// "reopen the game to change a score" over HTTP.
+    func say(_ remedy: NodeError.Remedy) -> String
 }

@@ -33,8 +33,16 @@ struct Caddie: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as NodeError {
+            exit(withError: Worded(text: Console.words(error)))
         } catch {
             exit(withError: error)
         }
     }
+}
+
+/// An error already in the CLI's words.
+private struct Worded: Error, CustomStringConvertible {
+    let text: String
+    var description: String { text }
 }

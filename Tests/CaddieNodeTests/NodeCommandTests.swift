@@ -128,12 +128,30 @@ struct NodeCommandTests {
 
     @Test("an error crosses the control socket with its kind and its words")
     func replies() throws {
-        let conflict = NodeError.conflict("game 01010101 is finished", .reopen(game, then: "to change a score"))
+        let conflict = NodeError.conflict("game 01010101 is finished", .reopen(game, then: .toScore))
         #expect {
             try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.failure(conflict)))
-        } throws: { error in
-            guard let error = error as? NodeError, case .conflict(let text, _) = error else { return false }
-            return error.kind == .conflict && text.contains("caddie game reopen 01010101")
+        } throws: { ($0 as? NodeError) == conflict }
+        // Every part the CLI words crosses as a value: the input of a bad one, the remedy of a refusal.
+        for error in [
+            NodeError.badInput(.holes, "must be 9 or 18, got 7"), .notFound("no course 'x'", .list(.courses)),
+            .refused(
+                "only the committee",
+                .committeeCorrects(
+                    CompetitionID(unchecked: [UInt8](repeating: 3, count: 8)),
+                    player: PlayerID(unchecked: [UInt8](repeating: 4, count: 8)), hole: 7)),
+            .notLoggedIn(home: "/h"), .spaceAmbiguous(["A", "B"]), .malformed(what: "code", "is short"),
+        ] {
+            #expect(throws: error) { try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.failure(error))) }
+        }
+        // The store's error crosses as its one line, in its kind.
+        #expect {
+            try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.failure(.store(.diskFull("the disk is full")))))
+        } throws: { ($0 as? NodeError)?.kind == .storage }
+        // An older node's reply (a kind, then its line in the CLI's words) still reads.
+        #expect(throws: NodeError.conflict("game 01010101 is finished: reopen it")) {
+            try NodeCommandResult.result(
+                fromReply: [1, NodeError.Kind.conflict.rawValue] + Array("game 01010101 is finished: reopen it".utf8))
         }
         #expect {
             try NodeCommandResult.result(fromReply: NodeCommandResult.reply(.failure(.notFound("no game 'x'"))))
@@ -204,8 +222,8 @@ struct NodeCommandTests {
                 .score(space: space, game: game, player: ben, hole: 3, entry: try ScoreEntry(strokes: 4)), keys: keys)
         } throws: { error in
             guard let error = error as? NodeError else { return false }
-            return error.kind == .conflict && error.description.contains("`caddie game add-player")
-                && !error.requestDescription.contains("caddie") && error.requestDescription.contains("add them to the game")
+            return error.kind == .conflict && error.remedy == .addToGame(game, player: ben)
+                && error.description.contains("is not playing in game") && !error.description.contains("caddie")
         }
         #expect(try home.execute(.setInRoster(space: space, game: game, player: ben, inRoster: true), keys: keys).op != nil)
         #expect(try home.rounds.card(space: space, game: game).players.map(\.id).contains(ben))
@@ -218,8 +236,8 @@ struct NodeCommandTests {
                 .score(space: space, game: game, player: ana, hole: 4, entry: try ScoreEntry(strokes: 4)), keys: keys)
         } throws: { error in
             guard let error = error as? NodeError else { return false }
-            return error.kind == .conflict && error.description.contains("reopen it with `caddie game reopen")
-                && error.requestDescription == "game \(game.short) is finished: reopen the game to change a score"
+            return error.kind == .conflict && error.remedy == .reopen(game, then: .toScore)
+                && error.description == "game \(game.short) is finished"
         }
         #expect(try home.rounds.card(space: space, game: game).cell(ana, 4) == nil && before == nil)
         let attested = try home.execute(.attest(space: space, game: game, player: ana), keys: keys)

@@ -60,7 +60,10 @@ struct SpaceCommandTests {
         // Out of range: refused naming the input, before anything is written.
         #expect {
             try home.execute(.createInvite(space: space, uses: 0, seconds: 3600), keys: keys)
-        } throws: { ($0 as? NodeError)?.description.hasPrefix("--uses must be 1...100") == true }
+        } throws: { error in
+            guard case .badInput(let input, let text) = error as? NodeError else { return false }
+            return input == .uses && text.hasPrefix("must be 1...100")
+        }
         #expect(try home.spaces.invites(space: space).count == 1)
     }
 

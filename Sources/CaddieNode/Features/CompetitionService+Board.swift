@@ -66,7 +66,7 @@ extension CompetitionService {
         try requireCommittee(record, space: space)
         guard (0...CompetitionRecord.maxHiddenHoles).contains(hiddenHoles) else {
             throw .badInput(
-                .init(option: "--hide-last", field: "hideLast"),
+                .hideLast,
                 "\(hiddenHoles) is not a number of holes to hide: give 0 to \(CompetitionRecord.maxHiddenHoles)")
         }
         guard record.publicBoard != isPublic || (isPublic && record.hiddenHoles != hiddenHoles) else {

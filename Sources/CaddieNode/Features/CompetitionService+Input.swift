@@ -11,11 +11,11 @@ extension CompetitionService {
     ) throws(NodeError) -> Competition.Settings {
         guard let chosenScoring = Competition.Scoring(rawValue: scoring.lowercased()) else {
             throw .badInput(
-                .init(option: "--scoring", field: "scoring"), "'\(scoring)' is not a scoring: give net, gross or stableford")
+                .scoring, "'\(scoring)' is not a scoring: give net, gross or stableford")
         }
         guard let chosenCountback = Competition.Countback(rawValue: countback.lowercased()) else {
             throw .badInput(
-                .init(option: "--countback", field: "countback"),
+                .countback,
                 "'\(countback)' is not a countback policy: give "
                     + Competition.Countback.allCases.map(\.rawValue).joined(separator: ", "))
         }
@@ -31,7 +31,7 @@ extension CompetitionService {
         case "dq": return .disqualified
         case "clear": return nil
         default:
-            throw .badInput(.init(option: "the mark", field: "mark"), "'\(word)' is not a mark: give nr, dq or clear")
+            throw .badInput(.mark, "'\(word)' is not a mark: give nr, dq or clear")
         }
     }
 
@@ -42,16 +42,16 @@ extension CompetitionService {
         first: String, interval: Int, twoTees: Bool, shotgun: Bool, order: String
     ) throws(NodeError) -> (start: Draw.Start, shuffled: Bool) {
         guard ["random", "entry"].contains(order) else {
-            throw .badInput(.init(option: "--order", field: "order"), "'\(order)' is not an order: give random or entry")
+            throw .badInput(.order, "'\(order)' is not an order: give random or entry")
         }
         if shotgun {
             guard !twoTees else {
-                throw .badInput(.init(option: "--two-tees", field: "twoTees"), "cannot go with a shotgun: choose one")
+                throw .badInput(.twoTees, "cannot go with a shotgun: choose one")
             }
             return (.shotgun, order == "random")
         }
         guard let minutes = Draw.minutes(first) else {
-            throw .badInput(.init(option: "--first", field: "first"), "'\(first)' is not a time: write it like 08:10")
+            throw .badInput(.first, "'\(first)' is not a time: write it like 08:10")
         }
         return (.teeTimes(first: minutes, interval: interval, twoTees: twoTees), order == "random")
     }

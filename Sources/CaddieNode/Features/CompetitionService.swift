@@ -60,7 +60,7 @@ extension CompetitionService {
     /// The competition meant by `text`: an id, an id prefix or a name.
     public func resolveCompetition(_ space: SpaceID, _ text: String) throws(NodeError) -> CompetitionRecord {
         try resolve(
-            text, in: try competitions(space), what: "competition", list: "caddie competition list", id: \.id,
+            text, in: try competitions(space), what: "competition", list: .competitions, id: \.id,
             name: \.name)
     }
 
@@ -68,7 +68,7 @@ extension CompetitionService {
     public func competition(_ space: SpaceID, _ id: CompetitionID) throws(NodeError) -> CompetitionRecord {
         guard let record: CompetitionRecord = try run({ try store.one(space, id) }) else {
             throw .notFound(
-                "no competition \(id.short) in this space", .list("competitions", command: "caddie competition list"))
+                "no competition \(id.short) in this space", .list(.competitions))
         }
         return record
     }
@@ -97,15 +97,15 @@ extension CompetitionService {
     ) throws(NodeError) -> CompetitionID {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            throw .badInput(.init(option: "the competition's name", field: "name"), "is blank: give the competition a name")
+            throw .badInput(.competitionName, "is blank: give the competition a name")
         }
         guard trimmed.utf8.count <= 80 else {
             throw .badInput(
-                .init(option: "the competition's name", field: "name"), "is \(trimmed.utf8.count) bytes: at most 80")
+                .competitionName, "is \(trimmed.utf8.count) bytes: at most 80")
         }
         guard (1...100).contains(settings.allowance) else {
             throw .badInput(
-                .init(option: "--allowance", field: "allowance"),
+                .allowance,
                 "is \(settings.allowance)%: give a percentage of the Course Handicap from 1 to 100 (95 for individual "
                     + "stroke play and Stableford)")
         }
@@ -114,7 +114,7 @@ extension CompetitionService {
             divisions.allSatisfy({ (-10...54).contains($0) }), divisions.count <= 8
         else {
             throw .badInput(
-                .init(option: "--divisions", field: "divisions"),
+                .divisions,
                 "must be up to 8 Playing Handicaps from -10 to 54, ascending, each the highest of its division "
                     + "(12,20 makes up to 12, 13-20 and 21+)")
         }
@@ -143,7 +143,7 @@ extension CompetitionService {
         try requireCommittee(record, space: space)
         try refuseIfClosed(record)
         guard !games.isEmpty else {
-            throw .badInput(.init(option: "the games", field: "games"), "are missing: name at least one game")
+            throw .badInput(.games, "are missing: name at least one game")
         }
         var changes: [Change] = []
         for id in Set(games).sorted() {
@@ -237,7 +237,7 @@ extension CompetitionService {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !reason.isEmpty, reason.count <= Self.maxReason, !reason.contains(where: \.isNewline) else {
             throw .badInput(
-                .init(option: "--reason", field: "reason"),
+                .reason,
                 reason.isEmpty
                     ? "is missing: a committee's correction says why, e.g. --reason \"marker's card: 5, not 4\""
                     : "must be one line of at most \(Self.maxReason) characters")
@@ -359,12 +359,12 @@ extension CompetitionService {
         try requireCommittee(record, space: space)
         try refuseIfClosed(record)
         guard (2...4).contains(size) else {
-            throw .badInput(.init(option: "--size", field: "size"), "is \(size): groups are of 2, 3 or 4 players")
+            throw .badInput(.size, "is \(size): groups are of 2, 3 or 4 players")
         }
         if case .teeTimes(let first, let interval, _) = start {
             guard (0..<24 * 60).contains(first), (1...60).contains(interval) else {
                 throw .badInput(
-                    .init(option: "--interval", field: "interval"),
+                    .interval,
                     "is \(interval) minutes: give 1 to 60 minutes between groups")
             }
         }
@@ -381,7 +381,7 @@ extension CompetitionService {
         let course = try courses.course(space, courseID)
         if case .teeTimes(_, _, true) = start, course.holes.count < 18 {
             throw .badInput(
-                .init(option: "--two-tees", field: "twoTees"),
+                .twoTees,
                 "cannot start groups from the 10th: \(course.name) has \(course.holes.count) holes")
         }
         var field = record.entries.sorted { ($0.value.order, $0.key) < ($1.value.order, $1.key) }

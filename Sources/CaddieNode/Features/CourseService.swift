@@ -32,7 +32,7 @@ extension CourseService {
 
     /// The course meant by `text`.
     public func resolveCourse(_ space: SpaceID, _ text: String) throws(NodeError) -> CourseRecord {
-        try resolve(text, in: try list(space), what: "course", list: "caddie course list", id: \.id, name: \.name)
+        try resolve(text, in: try list(space), what: "course", list: .courses, id: \.id, name: \.name)
     }
 
     /// The id a course file gets when it names none: derived from club and name, so that two players who
@@ -60,7 +60,7 @@ extension CourseService {
     /// The course with this id.
     public func course(_ space: SpaceID, _ id: CourseID) throws(NodeError) -> CourseRecord {
         guard let course: CourseRecord = try run({ try store.one(space, id) }) else {
-            throw .notFound("no course \(id.short) in this space", .list("courses", command: "caddie course list"))
+            throw .notFound("no course \(id.short) in this space", .list(.courses))
         }
         return course
     }

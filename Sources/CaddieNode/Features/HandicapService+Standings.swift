@@ -182,9 +182,7 @@ extension HandicapService {
             guard let tee = course.tee(named: teeName) else {
                 throw .conflict(
                     "course \(course.name) has no tee '\(teeName)' (\(player.name)'s tee)",
-                    .init(
-                        command: "set another with `caddie game setup \(card.game.id.short) --player-tee \(player.name)=TEE`",
-                        request: "set another tee for \(player.name) in the game's setup"))
+                    .anotherTee(card.game.id, player: player.name))
             }
             var pars: [Int] = []
             var indexes: [Int] = []

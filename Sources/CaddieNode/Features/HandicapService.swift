@@ -249,7 +249,7 @@ extension HandicapService {
         }
         guard let first = found.first else {
             throw .notFound(
-                "no player '\(text)' in any space of this home", .list("players", command: "caddie player list --space SPACE"))
+                "no player '\(text)' in any space of this home", .list(.playersOfEachSpace))
         }
         let samePerson = found.allSatisfy { $0.player.user != nil && $0.player.user == first.player.user }
         guard found.count == 1 || samePerson else {

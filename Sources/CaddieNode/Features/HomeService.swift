@@ -39,11 +39,11 @@ extension HomeService {
     /// An id matches by prefix only, never by digits in its middle. When several records match, the error lists
     /// them so the person can type more.
     func resolve<R, ID: FixedBytes>(
-        _ text: String, in records: [R], what: String, list: String, id: (R) -> ID,
+        _ text: String, in records: [R], what: String, list: NodeError.Remedy.Listing, id: (R) -> ID,
         name: ((R) -> String)?, describe: ((R) -> String)? = nil
     ) throws(NodeError) -> R {
         let lowered = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let input = NodeError.Input(option: "the \(what)", field: what)
+        let input = NodeError.Input(what)
         guard !lowered.isEmpty else {
             throw .badInput(input, "is blank: say which \(what): an id, an id prefix or a name")
         }
@@ -61,7 +61,7 @@ extension HomeService {
                         input,
                         "'\(text)' is too short: give at least \(Home.minimumPrefix) hex digits of its id")
                 }
-                throw .notFound("no \(what) '\(text)' in this space", .list("\(what)s", command: list))
+                throw .notFound("no \(what) '\(text)' in this space", .list(list))
             }
             let shown = matches.prefix(6).map { record in
                 let label = describe?(record) ?? name?(record) ?? ""

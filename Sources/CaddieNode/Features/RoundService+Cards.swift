@@ -35,7 +35,7 @@ extension RoundService {
         guard conflicts.isEmpty else {
             throw .conflict(
                 "\(player.name)'s card has conflicting values on hole(s) " + conflicts.map(String.init).joined(separator: ", "),
-                .init(command: "settle them with `caddie score` first", request: "settle the disputes first"))
+                .settleDisputes)
         }
         try refuseIfNotSigner(space: space, game: card.game, player: player)
         let hash = Self.cardHash(card, player: player.id)
@@ -67,9 +67,6 @@ extension RoundService {
         throw .conflict(
             "\(player.name)'s card is locked: \(signers.joined(separator: " and ")) signed it, so only the committee "
                 + "changes it now, with a reason",
-            .init(
-                command: "ask the committee: `caddie competition correct \(competition.short) \(player.id.short) \(hole) "
-                    + "STROKES --reason \"...\"`",
-                request: "ask the committee to correct it"))
+            .committeeCorrects(competition, player: player.id, hole: hole))
     }
 }

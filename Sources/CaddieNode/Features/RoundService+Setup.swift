@@ -102,7 +102,7 @@ extension RoundService {
         let everyone = try players(space)
         return try setup.map { text throws(NodeError) in
             try resolve(
-                text.trimmingCharacters(in: .whitespaces), in: everyone, what: "player", list: "caddie player list",
+                text.trimmingCharacters(in: .whitespaces), in: everyone, what: "player", list: .players,
                 id: \.id, name: \.name
             ).id
         }
@@ -330,7 +330,7 @@ extension RoundService {
         let game = try self.game(space, game)
         try requireGroupCommittee(space, game)
         guard !game.finished else {
-            throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: "first"))
+            throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: .first))
         }
         guard let course = try courses.course(of: game, in: space) else {
             throw .notFound("the course of game \(game.id.short) has not arrived yet: sync with the home that imported it")
@@ -357,11 +357,7 @@ extension RoundService {
             if scores > 0, !force {
                 throw .conflict(
                     "game \(game.id.short) has \(scores) scores",
-                    .init(
-                        command: "delete it with --force if it really was a mistake (its ops stay in the log and "
-                            + "`caddie game restore` brings it back)",
-                        request: "delete it with ?force=true if it really was a mistake (its ops stay in the log and "
-                            + "restoring the game brings it back)"))
+                    .deleteByForce)
             }
         }
         return try append(space: space, keys: keys, changes: [.set(game.id, fields: ["deleted": .integer(restore ? 0 : 1)])]).id

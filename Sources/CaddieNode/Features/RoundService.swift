@@ -68,7 +68,7 @@ extension RoundService {
             let found: PlayerRecord? = try run { try store.one(space, id) }
             if let found { return found }
         }
-        return try resolve(text, in: try players(space), what: "player", list: "caddie player list", id: \.id, name: \.name)
+        return try resolve(text, in: try players(space), what: "player", list: .players, id: \.id, name: \.name)
     }
 
     /// Each player's name, by id (unsorted: for a reader that only names players).
@@ -92,7 +92,7 @@ extension RoundService {
         do {
             return try resolve(
                 text, in: try games(space, includeDeleted: includeDeleted), what: "game",
-                list: "caddie game list", id: \.id, name: nil
+                list: .games, id: \.id, name: nil
             ) { game in
                 // Read only to tell apart the games an ambiguous prefix fits.
                 let course = game.course.flatMap { try? courses.course(space, $0) }?.name ?? "unknown course"
@@ -110,7 +110,7 @@ extension RoundService {
     /// The game with this id; a deleted one only when asked for.
     public func game(_ space: SpaceID, _ id: GameID, includeDeleted: Bool = false) throws(NodeError) -> GameRecord {
         guard let game: GameRecord = try run({ try store.one(space, id) }) else {
-            throw .notFound("no game \(id.short) in this space", .list("games", command: "caddie game list"))
+            throw .notFound("no game \(id.short) in this space", .list(.games))
         }
         if game.deleted, !includeDeleted {
             throw .notFound("game \(id.short) was deleted", .restore(id))
@@ -121,7 +121,7 @@ extension RoundService {
     /// The player with this id.
     public func player(_ space: SpaceID, _ id: PlayerID) throws(NodeError) -> PlayerRecord {
         guard let player: PlayerRecord = try run({ try store.one(space, id) }) else {
-            throw .notFound("no player \(id.short) in this space", .list("players", command: "caddie player list"))
+            throw .notFound("no player \(id.short) in this space", .list(.players))
         }
         return player
     }
@@ -318,16 +318,14 @@ extension RoundService {
         }
         let game = try self.game(space, game)
         guard !game.finished else {
-            throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: "to change a score"))
+            throw .conflict("game \(game.id.short) is finished", .reopen(game.id, then: .toScore))
         }
         let player = try self.player(space, player)
         let roster = try run { try store.roster(space, game: game.id) }
         guard roster.contains(player.id) else {
             throw .conflict(
                 "\(player.name) is not playing in game \(game.id.short)",
-                .init(
-                    command: "add them with `caddie game add-player \(game.id.short) \(player.id.short)`",
-                    request: "add them to the game first"))
+                .addToGame(game.id, player: player.id))
         }
         try checkHole(hole, of: game, space: space)
         try refuseIfLocked(space: space, game: game, player: player, hole: hole)

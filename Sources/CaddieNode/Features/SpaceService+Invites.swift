@@ -142,7 +142,7 @@ extension SpaceService {
         guard matches.count == 1, let invite = matches.first else {
             if matches.isEmpty {
                 throw .notFound(
-                    "no invite made here matches '\(text)'", .list("invites", command: "caddie space invite list"))
+                    "no invite made here matches '\(text)'", .list(.invites))
             }
             throw .ambiguous("'\(text)' matches \(matches.count) invites: give more of the id")
         }

@@ -148,7 +148,7 @@ extension SpaceService {
         guard matches.count == 1 else {
             if matches.isEmpty {
                 throw .notFound(
-                    "no space matches '\(option)'", .list("spaces", command: "caddie space list", path: "/v1/spaces"))
+                    "no space matches '\(option)'", .list(.spaces))
             }
             throw .spaceAmbiguous(matches.map { "\($0.name) \($0.id.short)" })
         }

@@ -121,7 +121,7 @@ final class ClubDemo {
                 space: space, keys: keys, competition: competition, player: corrected, hole: 5,
                 entry: try ScoreEntry(strokes: was + 1), reason: "")
         } catch {
-            say("   refused, a correction without a reason: \((error as? NodeError)?.description ?? "\(error)")")
+            say("   refused, a correction without a reason: \(Console.words(error))")
         }
         let reason = "marker's card: \(was + 1), not \(was)"
         _ = try home.competitions.correct(
@@ -176,7 +176,7 @@ final class ClubDemo {
                 space: space, keys: keys, game: group.game, player: player.id, hole: 1, entry: try ScoreEntry(strokes: 3))
             say("   (the locked card took an entry: this is a fault)")
         } catch {
-            say("   refused, a late entry for it: \((error as? NodeError)?.description ?? "\(error)")")
+            say("   refused, a late entry for it: \(Console.words(error))")
         }
     }
 

@@ -48,7 +48,7 @@ struct CompetitionCommand: ParsableCommand {
             for part in (divisions ?? "").split(separator: ",", omittingEmptySubsequences: false) where divisions != nil {
                 guard let value = Int(part.trimmingCharacters(in: .whitespaces)) else {
                     throw .badInput(
-                        .init(option: "--divisions", field: "divisions"),
+                        .divisions,
                         "'\(divisions ?? "")' is not a list of whole numbers: give e.g. 12,20")
                 }
                 bands.append(value)
@@ -165,14 +165,14 @@ struct CompetitionCommand: ParsableCommand {
             guard format == "html" || !checkIn else {
                 return try await guarded {
                     throw NodeError.badInput(
-                        .init(option: "--check-in", field: "checkIn"), "prints codes on the sheet: give --format html too")
+                        .checkIn, "prints codes on the sheet: give --format html too")
                 }
             }
             guard format == "html" else {
                 try await guarded {
                     guard format == "text" else {
                         throw NodeError.badInput(
-                            .init(option: "--format", field: "format"), "'\(format)' is not a format: give text or html")
+                            .reportFormat, "'\(format)' is not a format: give text or html")
                     }
                 }
                 return try await CompetitionCommand.show(options, competition) { home, space, id in
@@ -188,7 +188,7 @@ struct CompetitionCommand: ParsableCommand {
                 if let given = base {
                     guard given.hasPrefix("https://"), URL(string: given)?.host != nil else {
                         throw NodeError.badInput(
-                            .init(option: "--url", field: "url"),
+                            .url,
                             "'\(given)' is not the web app's HTTPS address: give it like https://clubhouse.local:7443")
                     }
                 }
@@ -196,7 +196,7 @@ struct CompetitionCommand: ParsableCommand {
                 if checkIn {
                     guard base != nil else {
                         throw NodeError.badInput(
-                            .init(option: "--url", field: "url"),
+                            .url,
                             "is needed for check-in codes: give the web app's HTTPS address, or run `caddie serve --https`")
                     }
                     for group in sheet.groups {
@@ -334,7 +334,7 @@ struct CompetitionCommand: ParsableCommand {
                 case "off": return false
                 default:
                     throw .badInput(
-                        .init(option: "the access", field: "public"), "'\(access)' is not on or off: give on or off")
+                        .access, "'\(access)' is not on or off: give on or off")
                 }
             }
             try await options.read { home, space in
@@ -369,7 +369,7 @@ struct CompetitionCommand: ParsableCommand {
         func run() async throws {
             let html = try guardedValue { () throws(NodeError) -> Bool in
                 guard ["csv", "html"].contains(format) else {
-                    throw .badInput(.init(option: "--format", field: "format"), "'\(format)' is not a format: give csv or html")
+                    throw .badInput(.reportFormat, "'\(format)' is not a format: give csv or html")
                 }
                 return format == "html"
             }

@@ -22,7 +22,7 @@ extension CompetitionCommand {
                 case "add": return true
                 case "remove": return false
                 default:
-                    throw .badInput(.init(option: "the action", field: "on"), "'\(action)' is not add or remove: give one")
+                    throw .badInput(.committeeAction, "'\(action)' is not add or remove: give one")
                 }
             }
             try await options.read { home, space in

@@ -93,6 +93,6 @@ func guardedValue<T>(_ body: () throws -> T) throws -> T {
 /// command chose passes through.
 func exitCode(for error: any Error) -> ExitCode {
     if let code = error as? ExitCode { return code }
-    Console.error("\(error)")
+    Console.error(Console.words(error))
     return ExitCode(1)
 }
