@@ -104,6 +104,7 @@ let package = Package(
                 .embedInCode("Web/guide-screen.js"),
                 .embedInCode("Web/devices-screen.js"),
                 .embedInCode("Web/new-game-screen.js"),
+                .embedInCode("Web/report-screens.js"),
                 .embedInCode("Web/icon.svg"),
                 .embedInCode("Web/index.html"),
                 .embedInCode("Web/live.js"),

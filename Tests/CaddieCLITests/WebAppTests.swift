@@ -7,8 +7,10 @@ import Testing
 @Suite("the web app served by caddie serve --http", .serialized)
 struct WebAppTests {
     /// The files the app loads only when a screen first needs them (the Guide screen; the Devices screen, invites and
-    /// check-in): not part of the first load.
-    static let loadedLater: Set<String> = ["guide.js", "guide-screen.js", "devices-screen.js", "new-game-screen.js"]
+    /// check-in; the new-game screen; the standings, statistics and audit log): not part of the first load.
+    static let loadedLater: Set<String> = [
+        "guide.js", "guide-screen.js", "devices-screen.js", "new-game-screen.js", "report-screens.js",
+    ]
 
     @Test("every file of the app is served with its type and a strict CSP; / is the sign-in page without a session")
     func files() throws {
