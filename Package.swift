@@ -105,6 +105,7 @@ let package = Package(
                 .embedInCode("Web/devices-screen.js"),
                 .embedInCode("Web/new-game-screen.js"),
                 .embedInCode("Web/report-screens.js"),
+                .embedInCode("Web/send.js"),
                 .embedInCode("Web/icon.svg"),
                 .embedInCode("Web/index.html"),
                 .embedInCode("Web/live.js"),

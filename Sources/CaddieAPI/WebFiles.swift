@@ -20,6 +20,7 @@ enum WebFiles {
         ("manifest.webmanifest", PackageResources.manifest_webmanifest),
         ("new-game-screen.js", PackageResources.new_game_screen_js),
         ("report-screens.js", PackageResources.report_screens_js),
+        ("send.js", PackageResources.send_js),
         ("ops.js", PackageResources.ops_js),
         ("outbox.js", PackageResources.outbox_js),
         ("render.js", PackageResources.render_js),

@@ -156,3 +156,28 @@ test('a card shows an op when some cell holds it among its values, whoever enter
   assert.equal(card.showsOp(withValues, 'aa:33'), false, 'names are compared whole');
   assert.equal(card.showsOp({ holes: 1, par: [4], players: [], conflicts: [] }, 'aa:3'), false);
 });
+
+test("a hole's drafts become its entries: a locked card's left out, a value entered meanwhile counted, other holes kept", () => {
+  const values = (op, strokes, author) => ({ values: [{ op, strokes, author }], strokes });
+  const c = {
+    holes: 3, par: [4, 3, 5], conflicts: [],
+    players: [
+      { player: 'ana', name: 'Ana', cells: [{ hole: 2, ...values('aa:1', 5, 'Ana') }] },
+      { player: 'ben', name: 'Ben', cells: [{ hole: 2, ...values('cc:4', 6, 'Cy') }] },
+      { player: 'cy', name: 'Cy', locked: true, cells: [] },
+    ],
+  };
+  const draft = new Map([
+    ['2:ana', { strokes: 4, seen: ['aa:1'] }],
+    ['2:ben', { strokes: 5, seen: ['bb:2'] }],  // Ben's cell took Cy's 6 after this draft began
+    ['2:cy', { strokes: 3, seen: [] }],          // Cy's card is locked: not saved
+    ['3:ana', { strokes: 5, seen: [] }],         // another hole: stays typed
+  ]);
+  const { entries, left, disputes } = card.holeDrafts(c, draft, 2);
+  assert.deepEqual(entries.map((e) => [e.player, e.hole, e.entry.strokes, e.seen]),
+    [['ana', 2, 4, ['aa:1']], ['ben', 2, 5, ['bb:2']]]);
+  assert.equal(disputes, 1);
+  assert.deepEqual(left, [['3:ana', { strokes: 5, seen: [] }]]);
+  // Hole 12 is not hole 1: a key's hole is matched whole.
+  assert.deepEqual(card.holeDrafts(c, new Map([['12:ana', { strokes: 4 }]]), 1).entries, []);
+});

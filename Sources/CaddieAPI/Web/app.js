@@ -9,6 +9,7 @@ import * as outbox from './outbox.js';
 import * as local from './local.js';
 import * as device from './device.js';
 import * as ops from './ops.js';
+import { sender } from './send.js';
 
 const main = document.getElementById('main');
 const statusLine = document.getElementById('status');
@@ -42,6 +43,11 @@ const state = {
   landed: [],        // score entries the node took whose ops the open card does not show yet (see land)
   landedTimer: null,
 };
+
+/** The phone's signing and sending (send.js). */
+const { send, signScores, signOne, signChoice, signAttest } = sender({
+  state, landedOf, onCardScreen, land, loadCard, fetchSetup, setStatus, renderCard,
+});
 
 /** The entries the card draws as this phone's: those waiting in the outbox, and those a node took whose ops the card
  * does not show yet (so a value never blinks out between the send and the card the node pushes after it). */
@@ -642,41 +648,36 @@ function holeChoices(hole, choices) {
     h('div', { id: 'choice-message', class: 'wide-row', 'aria-live': 'assertive' }));
 }
 
-/** Whether a player's card is locked (a draft for it is not sent). */
-function lockedPlayer(id) { return Boolean(state.card.players.find((p) => p.player === id)?.locked); }
-
 /** Saves the open hole's drafts on the phone first (the outbox, one IndexedDB transaction: done, the entries are
- * "on this phone"), then sends them to the node when one answers. Each entry names the cell's values as this
- * phone saw them, so a value another device entered meanwhile ends in a dispute, never under a late entry. */
+ * "on this phone"), signed by the phone's own device where it is one, then sends them to the node when one answers.
+ * Each entry names the cell's values as this phone saw them, so a value another device entered meanwhile ends in a
+ * dispute, never under a late entry. */
 async function saveHole() {
   const tapped = performance.now();
   const hole = state.hole;
   const message = document.getElementById('save-message');
   const game = state.game;
   const space = state.space.space;
-  if (state.device?.spaces[space]) return saveSigned(hole, space, game, tapped, message);
-  let entries = state.pending;
-  const keys = [];
-  const now = Date.now();
-  let disputes = 0;
-  for (const [draftKey, entry] of state.draft) {
-    if (!draftKey.startsWith(`${hole}:`)) continue;
-    const player = draftKey.slice(String(hole).length + 1);
-    if (lockedPlayer(player)) continue;
-    const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
-    if (card.meanwhile(entry, saved, mine).length) disputes += 1;
-    const seen = [...card.draftPred(entry, saved, mine), ...landedOf(space, game, player, hole)];
-    entries = outbox.queue(entries, { space, game, player, hole, ...entry, seen }, now);
-    keys.push(outbox.cellKey({ space, game, player, hole }));
-  }
-  const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
+  const signs = Boolean(state.device?.spaces[space]);
+  const { entries: drafts, left, disputes } = card.holeDrafts(state.card, state.draft, hole, mine);
   try {
-    await local.commit(game, left, entries, keys);
+    if (signs) {
+      await signScores(space, game, drafts, left);
+    } else {
+      const now = Date.now();
+      let entries = state.pending;
+      for (const { player, entry, seen } of drafts) {
+        entries = outbox.queue(entries, { space, game, player, hole, ...entry,
+          seen: [...seen, ...landedOf(space, game, player, hole)] }, now);
+      }
+      await local.commit(game, left, entries, drafts.map(({ player }) => outbox.cellKey({ space, game, player, hole })));
+      state.pending = entries;
+    }
   } catch (error) {
-    mount(message, problem(new Error(`this phone could not keep the entries (${error.message}): they are still typed above`)));
+    const what = signs ? 'sign and keep' : 'keep';
+    mount(message, problem(new Error(`this phone could not ${what} the entries (${error.message}): they are still typed above`)));
     return;
   }
-  state.pending = entries;
   state.draft = new Map(left);
   kept(hole, space, game, tapped, disputes);
 }
@@ -698,174 +699,6 @@ function kept(hole, space, game, tapped, disputes = 0) {
   say(`Hole ${hole} kept on this phone.`);
   window.scrollTo({ top: 0 });
   send();
-}
-
-/** The clocks of every value on the open card: an op signed here is stamped after all of them. */
-function cardClocks() {
-  if (!state.card) return [];
-  return state.card.players.flatMap((p) => p.cells.flatMap((c) => c.values.map((v) => ops.parseClock(v.hlc))));
-}
-
-/** Signs score ops on this phone, one for each of `entries` ({player, hole, entry, seen}), and keeps them (log
- * head, outbox, the drafts in `left`) in one transaction. Each replaces the values it names in `seen` (what the
- * screen showed when the entry began) and this phone's own entries for the cell that no node has taken yet. */
-async function signScores(space, game, entries, left) {
-  const items = entries.map(({ player, hole, entry, seen }) => ({
-    pred: [...seen, ...outbox.signedOf(state.pending, space, game, player, hole), ...landedOf(space, game, player, hole)],
-    payload: ops.scorePayload(entry.pickUp ? { game, player, hole, pickUp: true }
-      : { game, player, hole, strokes: entry.strokes, putts: entry.putts ?? null, fairway: entry.fairway ?? null,
-        gir: entry.gir ?? null }),
-  }));
-  await device.sign(space, items, { seenClocks: cardClocks() }, async (record, signed) => {
-    const now = Date.now();
-    const made = signed.map((op, i) => outbox.signed({ space, game, player: entries[i].player, hole: entries[i].hole,
-      ...entries[i].entry }, op, now));
-    await local.keepSigned(record, made, left === null ? null : game, left);
-    state.device = record;
-    state.pending = outbox.ordered([...state.pending, ...made]);
-  });
-}
-
-/** Signs one op of this phone's device in the shown space (stamped after every value of the card) and keeps it in
- * the outbox as `entry` describes it (outbox.signed: its kind, game and what it carries), as a score is kept. */
-async function signOne(payload, entry) {
-  const space = state.space.space;
-  await device.sign(space, [{ payload }], { seenClocks: cardClocks() }, async (record, signed) => {
-    const made = signed.map((op) => outbox.signed({ space, ...entry }, op, Date.now()));
-    await local.keepSigned(record, made);
-    state.device = record;
-    state.pending = outbox.ordered([...state.pending, ...made]);
-  });
-  setStatus();
-}
-
-/** Signs a hole choice on this phone: the game's field hole.N.KEY, a player id, 'lone', or null to clear it. */
-function signChoice(game, hole, key, choice) {
-  const payload = ops.choicePayload({ game, hole, key, player: choice === 'lone' ? null : choice, lone: choice === 'lone' });
-  return signOne(payload, { kind: 'choice', game, hole, key, choice });
-}
-
-/** Signs, on this phone, its user's attestation of a player's card as the card shows it now. */
-function signAttest(player) {
-  const c = state.card;
-  const hash = ops.cardHash(c.game, player.player, c.holes, player.cells);
-  return signOne(ops.attestPayload({ game: c.game, player: player.player, cardHash: hash }),
-    { kind: 'attest', game: c.game, player: player.player });
-}
-
-/** Saves the open hole as ops signed on this phone, one a player, kept in one transaction. */
-async function saveSigned(hole, space, game, tapped, message) {
-  const entries = [];
-  let disputes = 0;
-  for (const [draftKey, entry] of state.draft) {
-    if (!draftKey.startsWith(`${hole}:`)) continue;
-    const player = draftKey.slice(String(hole).length + 1);
-    if (lockedPlayer(player)) continue;
-    const saved = card.cell(state.card.players.find((p) => p.player === player) ?? { cells: [] }, hole);
-    if (card.meanwhile(entry, saved, mine).length) disputes += 1;
-    entries.push({ player, hole, entry, seen: card.draftPred(entry, saved, mine) });
-  }
-  const left = [...state.draft.entries()].filter(([k]) => !k.startsWith(`${hole}:`));
-  try {
-    await signScores(space, game, entries, left);
-  } catch (error) {
-    mount(message, problem(new Error(`this phone could not sign and keep the entries (${error.message}): they are still typed above`)));
-    return;
-  }
-  state.draft = new Map(left);
-  kept(hole, space, game, tapped, disputes);
-}
-
-/** Sends the outbox, oldest entry first. Stops at the first entry no node takes now and tries again after a
- * backoff (2 s, doubling to a minute), on the browser's `online` event, or when the live stream opens. A refused
- * entry stays on the phone with the node's reason. */
-function send() {
-  if (state.sending) {
-    state.sendAgain = true;  // an entry kept while a send runs is sent when it ends: waiting for this round waits for it
-    return state.sendRound;
-  }
-  state.sendRound = sendRound();
-  return state.sendRound;
-}
-
-async function sendRound() {
-  state.sendAgain = false;
-  window.clearTimeout(state.sendTimer);
-  state.sending = true;
-  let took = 0;
-  let choices = 0;
-  let again = false;
-  const sentScores = [];
-  try {
-    // A partner's new session is claimed by this phone's device first (route's start): entries wait for it.
-    if (state.starting) await state.starting.catch(() => {});
-    state.pending = outbox.ordered(await local.outbox());
-    const waiting = state.pending.filter((e) => !e.refused);
-    // Entries signed on this phone go as one request a run (a saved hole: one POST); if the node refuses a run,
-    // its entries go one by one, so that the refusal stays with the entry it names.
-    let alone = 0;
-    for (let i = 0; i < waiting.length;) {
-      const batch = i < alone ? [waiting[i]] : outbox.run(waiting, i);
-      try {
-        const entry = batch[0];
-        let name = null;
-        if (entry.op) {
-          await post(`/v1/spaces/${enc(entry.space)}/ops`, { ops: batch.map((e) => e.op) }, { signIn: false });
-        } else {
-          const answer = await post(`/v1/spaces/${enc(entry.space)}/games/${enc(entry.game)}/scores`, outbox.body(entry),
-            { signIn: false });
-          if (answer?.op) state.sentOps.add(answer.op);
-          name = answer?.op ?? null;
-        }
-        for (const sent of batch) {
-          await local.sent(sent);
-          took += 1;
-          if (sent.kind === 'choice') choices += 1;
-          if (outbox.isScore(sent)) sentScores.push({ ...sent, name: sent.name ?? name });
-        }
-        state.signedOut = false;
-        i += batch.length;
-      } catch (error) {
-        const what = outbox.failure(error);
-        if (what === 'refused' && batch.length > 1) {
-          alone = i + batch.length;
-          continue;
-        }
-        if (what === 'refused') {
-          await local.refuse(batch[0], error.message);
-          i += 1;
-          continue;
-        }
-        state.signedOut = what === 'signed-out';
-        again = what === 'retry';
-        break;
-      }
-    }
-    const left = outbox.ordered(await local.outbox());
-    if (took && onCardScreen() && state.link === 'live' && !choices && sentScores.every((e) => e.name)) {
-      // The node pushes the card after the commit: the entries stay drawn until it shows them, with no read.
-      land(sentScores);
-    } else if (took && onCardScreen()) {
-      // The card is read again before the entries leave the phone's view, so a value never blinks out between.
-      try { await loadCard(state.game); } catch (error) { /* the card shows what the phone keeps */ }
-      // A choice leaves the outbox only once the game's fields the card draws it from hold it.
-      if (choices) { try { await fetchSetup(state.game); } catch (error) { /* drawn from what the phone has */ } }
-    }
-    state.pending = left;
-  } catch (error) {
-    again = true;
-  } finally {
-    state.sending = false;
-  }
-  if (state.sendAgain && !again) return send();
-  if (again && state.pending.some((e) => !e.refused)) {
-    state.sendTimer = window.setTimeout(send, outbox.backoff(state.sendAttempt));
-    state.sendAttempt += 1;
-  } else {
-    state.sendAttempt = 0;
-  }
-  setStatus();
-  if (onCardScreen() && state.card) renderCard();
 }
 
 function onCardScreen() {

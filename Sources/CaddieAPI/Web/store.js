@@ -130,6 +130,29 @@ export function draftPred(draft, cell, mine = () => false) {
   return [...draft.seen, ...own];
 }
 
+/** A hole's drafts as entries to save, from `draft` ("hole:player" -> the typed entry): each player's draft of
+ * `hole` with what it replaces (`seen`: draftPred), except for a player whose card is locked; how many stand beside a
+ * value entered meanwhile (a dispute once saved); and the drafts of the other holes, which stay typed. */
+export function holeDrafts(card, draft, hole, mine = () => false) {
+  const entries = [];
+  const left = [];
+  let disputes = 0;
+  const prefix = `${hole}:`;
+  for (const [key, entry] of draft) {
+    if (!key.startsWith(prefix)) {
+      left.push([key, entry]);
+      continue;
+    }
+    const player = key.slice(prefix.length);
+    const record = card.players.find((p) => p.player === player);
+    if (record?.locked) continue;
+    const saved = cell(record ?? { cells: [] }, hole);
+    if (meanwhile(entry, saved, mine).length) disputes += 1;
+    entries.push({ player, hole, entry, seen: draftPred(entry, saved, mine) });
+  }
+  return { entries, left, disputes };
+}
+
 const FAIRWAY_WORDS = { hit: 'fairway hit', left: 'missed left', right: 'missed right' };
 
 /** Each of a dispute's values in words, with every field in which the values differ: "3, 2 putts (Cy)" against

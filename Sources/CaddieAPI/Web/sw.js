@@ -3,7 +3,7 @@
 // IndexedDB (local.js), where it can say how old they are.
 const SHELL = 'caddie-shell-v8';
 const FILES = ['/app.css', '/app.js', '/render.js', '/store.js', '/api.js', '/live.js', '/outbox.js', '/local.js',
-  '/device.js', '/ops.js', '/blake2b.js', '/guide.js', '/guide-screen.js', '/devices-screen.js', '/new-game-screen.js', '/report-screens.js',
+  '/device.js', '/ops.js', '/send.js', '/blake2b.js', '/guide.js', '/guide-screen.js', '/devices-screen.js', '/new-game-screen.js', '/report-screens.js',
   '/icon.svg', '/manifest.webmanifest'];
 
 self.addEventListener('install', (event) => {
