@@ -138,8 +138,21 @@ struct ReceiveSession {
             throw StoreError.unknownSpace(space.hex)
         }
         try expirePending()
+        // By device, a run of one device's ops at a time (a bundle and a peer's batch come device by device): one
+        // lookup a run, not one an op, and a batch of one device's ops is passed on as it is, with no copy.
         var byDevice: [PublicKey: [SignedOp]] = [:]
-        for op in ops { byDevice[op.device, default: []].append(op) }
+        var start = 0
+        while start < ops.count {
+            let device = ops[start].device
+            var end = start + 1
+            while end < ops.count, ops[end].device == device { end += 1 }
+            if start == 0, end == ops.count {
+                byDevice[device] = ops
+            } else {
+                byDevice[device, default: []].append(contentsOf: ops[start..<end])
+            }
+            start = end
+        }
         for device in byDevice.keys.sorted() {
             try process(device: device, ops: byDevice[device] ?? [])
         }
@@ -157,8 +170,13 @@ struct ReceiveSession {
     }
 
     mutating func process(device: PublicKey, ops unsorted: [SignedOp]) throws {
-        // Sorted by seq, and copies of one seq by their bytes, so a batch is judged the same whatever its order.
-        let sorted = unsorted.sorted { $0.seq != $1.seq ? $0.seq < $1.seq : $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        // Sorted by seq, and copies of one seq by their bytes, so a batch is judged the same whatever its order. A
+        // batch in rising seqs, as a device's log is sent, is in that order already and holds no two copies of a seq.
+        let rising = unsorted.indices.dropFirst().allSatisfy { unsorted[$0 - 1].seq < unsorted[$0].seq }
+        let sorted =
+            rising
+            ? unsorted
+            : unsorted.sorted { $0.seq != $1.seq ? $0.seq < $1.seq : $0.bytes.lexicographicallyPrecedes($1.bytes) }
         // Past a device's fork point every op belongs to a branch (OpStore+Branches.swift).
         let forkedAt = try forkPoint(device)
         var chain = forkedAt.map { point in sorted.filter { $0.seq < point } } ?? sorted
@@ -169,7 +187,8 @@ struct ReceiveSession {
         // and linked to the same op).
         var unique: [SignedOp] = []
         var others: [SignedOp] = []
-        var index = 0
+        var index = rising ? chain.count : 0
+        if rising { unique = chain }
         while index < chain.count {
             var copies: [SignedOp] = []
             let seq = chain[index].seq
