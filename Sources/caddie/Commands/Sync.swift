@@ -65,47 +65,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         try await guarded {
-            let address = try HostPort(parsing: listen, input: .listen)
-            let peerList = try peers.map { try HostPort(parsing: $0, input: .peer) }
-            let httpAddress = try http.map { try HostPort(parsing: $0, input: .http) }
-            let httpsAddress = try https.map { try HostPort(parsing: $0, input: .https) }
-            if let httpsAddress, httpsAddress.host != "0.0.0.0", !Self.isIPv4(httpsAddress.host) {
-                throw NodeError.badInput(
-                    .https,
-                    "takes an IPv4 address and a port, such as 0.0.0.0:7443 or 192.168.1.20:7443, not "
-                        + "'\(httpsAddress.host)' (a name goes in --https-name)")
-            }
-            let trustAddress = try trustPage.map { try HostPort(parsing: $0, input: .trustPage) }
-            if let trustAddress {
-                guard httpsAddress.map({ $0.port != 0 }) == true else {
-                    throw NodeError.badInput(
-                        .trustPage,
-                        "sends new phones on to the HTTPS server: give --https with a port, such as 0.0.0.0:7443")
-                }
-                guard trustAddress.host == "0.0.0.0" || Self.isIPv4(trustAddress.host) else {
-                    throw NodeError.badInput(
-                        .trustPage,
-                        "takes an IPv4 address and a port, such as 0.0.0.0:7480, not '\(trustAddress.host)'")
-                }
-            }
-            if !httpsNames.isEmpty, httpsAddress == nil {
-                throw NodeError.badInput(.httpsName, "names the HTTPS certificate: give --https as well")
-            }
+            let addresses = try checkedAddresses()
+            let (address, httpAddress, httpsAddress) = (addresses.listen, addresses.http, addresses.https)
             let logger = makeLogger("caddie.serve")
             if let httpAddress, !Self.isLoopback(httpAddress.host) {
-                // With HTTPS, plain HTTP beyond this machine carries only the trust page: never the app or a session.
-                guard httpsAddress == nil else {
-                    throw NodeError.badInput(
-                        .http,
-                        "stays on loopback (127.0.0.1:7480) with --https, for this machine's own browser and programs; "
-                            + "phones get the trust page over plain HTTP with --trust-page 0.0.0.0:7480")
-                }
-                guard httpAnyAddress else {
-                    throw NodeError.badInput(
-                        .http,
-                        "\(httpAddress) is not a loopback address: the API acts as you, so "
-                            + "binding it elsewhere needs --http-any-address as well")
-                }
                 logger.warning(
                     "the HTTP API listens on \(httpAddress), reachable from other machines; only the bearer token protects it")
             }
@@ -150,60 +113,15 @@ struct Serve: AsyncParsableCommand {
             var services: [any Service] = [
                 ControlService(home: home, keys: keys, logger: logger),
                 SyncService(
-                    node: node, host: address.host, port: address.port, peers: peerList.map { ($0.host, $0.port) },
+                    node: node, host: address.host, port: address.port, peers: addresses.peers.map { ($0.host, $0.port) },
                     discovery: discovery
                 ) { port in
                     Console.print("listening on \(address.host):\(port)")
                 },
             ]
             if httpAddress != nil || httpsAddress != nil {
-                let token = try APIToken.load(home: home, rotate: newToken)
-                let hub = EventHub(home: home, logger: logger)
-                node.observePeers { hub.peer($0) }
-                let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
-                let tokenPath = APIToken.path(in: home)
-                // `caddie web link` names the HTTPS server when there is one.
-                let trustPort = trustAddress?.port
-                let record: @Sendable (String, Int, Bool) -> Void = { host, port, https in
-                    do {
-                        try HTTPEndpoint(host: host, port: port, pid: getpid(), https: https, trustPort: https ? trustPort : nil)
-                            .write(to: home)
-                    } catch {
-                        logger.warning("cannot record the web address for `caddie web link`: \(error)")
-                    }
-                }
-                if let httpAddress {
-                    services.append(
-                        try api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
-                            let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
-                            if httpsAddress == nil { record(httpAddress.host, port, false) }
-                            Console.print(
-                                "api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
-                        })
-                }
-                if let httpsAddress, let certificate {
-                    services.append(
-                        try api.application(
-                            host: httpsAddress.host, port: httpsAddress.port, https: certificate, logger: logger
-                        ) { port in
-                            record(httpsAddress.host, port, true)
-                            Console.print(
-                                "web app on https://\(httpsAddress.host):\(port) for \((certificate.addresses + certificate.names).joined(separator: ", ")) "
-                                    + "(bearer token in \(tokenPath)); phones trust this home's authority once: `caddie web authority`"
-                            )
-                        })
-                }
-                if let trustAddress, let httpsAddress, let certificate {
-                    services.append(
-                        TrustPage(home: home, httpsPort: httpsAddress.port).application(
-                            host: trustAddress.host, port: trustAddress.port, names: certificate.names, logger: logger
-                        ) { port in
-                            Console.print(
-                                "trust page for new phones on http://\(trustAddress.host):\(port) (plain HTTP: no app, no API)")
-                        })
-                }
-                // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.
-                services.append(EventHubService(hub: hub))
+                services += try webServices(
+                    home: home, keys: keys, node: node, addresses: addresses, certificate: certificate, logger: logger)
             }
             let group = ServiceGroup(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint],
@@ -212,6 +130,119 @@ struct Serve: AsyncParsableCommand {
             try await group.run()
             logger.info("stopped")
         }
+    }
+
+    /// The addresses of `--listen`, `--peer`, `--http`, `--https` and `--trust-page`, each read and checked with the
+    /// others, before the home is opened.
+    struct Addresses {
+        let listen: HostPort
+        let peers: [HostPort]
+        let http: HostPort?
+        let https: HostPort?
+        let trust: HostPort?
+    }
+
+    func checkedAddresses() throws -> Addresses {
+        let address = try HostPort(parsing: listen, input: .listen)
+        let peerList = try peers.map { try HostPort(parsing: $0, input: .peer) }
+        let httpAddress = try http.map { try HostPort(parsing: $0, input: .http) }
+        let httpsAddress = try https.map { try HostPort(parsing: $0, input: .https) }
+        if let httpsAddress, httpsAddress.host != "0.0.0.0", !Self.isIPv4(httpsAddress.host) {
+            throw NodeError.badInput(
+                .https,
+                "takes an IPv4 address and a port, such as 0.0.0.0:7443 or 192.168.1.20:7443, not "
+                    + "'\(httpsAddress.host)' (a name goes in --https-name)")
+        }
+        let trustAddress = try trustPage.map { try HostPort(parsing: $0, input: .trustPage) }
+        if let trustAddress {
+            guard httpsAddress.map({ $0.port != 0 }) == true else {
+                throw NodeError.badInput(
+                    .trustPage,
+                    "sends new phones on to the HTTPS server: give --https with a port, such as 0.0.0.0:7443")
+            }
+            guard trustAddress.host == "0.0.0.0" || Self.isIPv4(trustAddress.host) else {
+                throw NodeError.badInput(
+                    .trustPage,
+                    "takes an IPv4 address and a port, such as 0.0.0.0:7480, not '\(trustAddress.host)'")
+            }
+        }
+        if !httpsNames.isEmpty, httpsAddress == nil {
+            throw NodeError.badInput(.httpsName, "names the HTTPS certificate: give --https as well")
+        }
+        if let httpAddress, !Self.isLoopback(httpAddress.host) {
+            // With HTTPS, plain HTTP beyond this machine carries only the trust page: never the app or a session.
+            guard httpsAddress == nil else {
+                throw NodeError.badInput(
+                    .http,
+                    "stays on loopback (127.0.0.1:7480) with --https, for this machine's own browser and programs; "
+                        + "phones get the trust page over plain HTTP with --trust-page 0.0.0.0:7480")
+            }
+            guard httpAnyAddress else {
+                throw NodeError.badInput(
+                    .http,
+                    "\(httpAddress) is not a loopback address: the API acts as you, so "
+                        + "binding it elsewhere needs --http-any-address as well")
+            }
+        }
+        return Addresses(listen: address, peers: peerList, http: httpAddress, https: httpsAddress, trust: trustAddress)
+    }
+
+    /// The web app's and the API's servers (plain HTTP, HTTPS, the trust page) and the live events' hub, for a node
+    /// that serves them.
+    func webServices(
+        home: Home, keys: UnlockedKeys, node: NodeRuntime, addresses: Addresses, certificate: ServerCertificate?,
+        logger: Logger
+    ) throws -> [any Service] {
+        let (httpAddress, httpsAddress, trustAddress) = (addresses.http, addresses.https, addresses.trust)
+        var services: [any Service] = []
+        let token = try APIToken.load(home: home, rotate: newToken)
+        let hub = EventHub(home: home, logger: logger)
+        node.observePeers { hub.peer($0) }
+        let api = NodeAPI(home: home, keys: keys, node: node, hub: hub, token: token)
+        let tokenPath = APIToken.path(in: home)
+        // `caddie web link` names the HTTPS server when there is one.
+        let trustPort = trustAddress?.port
+        let record: @Sendable (String, Int, Bool) -> Void = { host, port, https in
+            do {
+                try HTTPEndpoint(host: host, port: port, pid: getpid(), https: https, trustPort: https ? trustPort : nil)
+                    .write(to: home)
+            } catch {
+                logger.warning("cannot record the web address for `caddie web link`: \(error)")
+            }
+        }
+        if let httpAddress {
+            services.append(
+                try api.application(host: httpAddress.host, port: httpAddress.port, logger: logger) { port in
+                    let host = httpAddress.host.contains(":") ? "[\(httpAddress.host)]" : httpAddress.host
+                    if httpsAddress == nil { record(httpAddress.host, port, false) }
+                    Console.print(
+                        "api on http://\(host):\(port) (bearer token in \(tokenPath)); web app: `caddie web link`")
+                })
+        }
+        if let httpsAddress, let certificate {
+            services.append(
+                try api.application(
+                    host: httpsAddress.host, port: httpsAddress.port, https: certificate, logger: logger
+                ) { port in
+                    record(httpsAddress.host, port, true)
+                    Console.print(
+                        "web app on https://\(httpsAddress.host):\(port) for \((certificate.addresses + certificate.names).joined(separator: ", ")) "
+                            + "(bearer token in \(tokenPath)); phones trust this home's authority once: `caddie web authority`"
+                    )
+                })
+        }
+        if let trustAddress, let httpsAddress, let certificate {
+            services.append(
+                TrustPage(home: home, httpsPort: httpsAddress.port).application(
+                    host: trustAddress.host, port: trustAddress.port, names: certificate.names, logger: logger
+                ) { port in
+                    Console.print(
+                        "trust page for new phones on http://\(trustAddress.host):\(port) (plain HTTP: no app, no API)")
+                })
+        }
+        // Last, so that it stops first: it ends the open event streams the HTTP server would wait for.
+        services.append(EventHubService(hub: hub))
+        return services
     }
 
     static func isLoopback(_ host: String) -> Bool {
