@@ -119,11 +119,22 @@ extension Home {
 
     /// Makes this process the home's one writer for its life (``OpStore/claimWrites()``): from now on its own appends
     /// never go through the socket, `serveControl` answers those of commands, and no other process writes the
-    /// database. Throws a conflict when another process writes it now (a command still running).
-    public func takeWrites() throws(NodeError) {
-        try claimWrites(
-            refused: "another caddie process is writing this home (a command that is still running): wait for it to "
-                + "end, then start the node again")
+    /// database. A command that found no node answering and writes itself (unlocking its keys takes a second) is
+    /// waited for, up to `seconds`; past that, a conflict (another node, or a command that does not end).
+    public func takeWrites(waiting seconds: Double = 30) throws(NodeError) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            do {
+                try claimWrites(
+                    refused: "another caddie process is writing this home (a `caddie serve`, or a command that is "
+                        + "still running): stop it or wait for it to end, then start the node again")
+                break
+            } catch {
+                // Only while the node starts, never while it serves: a short wait between tries, not a poll.
+                guard case .conflict = error, Date() < deadline else { throw error }
+                usleep(50_000)
+            }
+        }
         servesWrites.withLock { $0 = true }
     }
 

@@ -62,11 +62,12 @@ struct WebAppTests {
             }
         }
         #expect(wire < 60 * 1024, "the app's first-load files take \(wire) bytes gzipped")
-        // Everything the app ever loads: 69 KB since the Guide screen (65 KB), the Devices screen (67 KB) and the
-        // new-game screen left app.js: each file compressed alone costs about 1.2 KB more than its code did inside
-        // app.js, for 2.7 KB, 7.1 KB and 2.8 KB less on every first load.
+        // Everything the app ever loads: 72 KB since the Guide screen (65 KB), the Devices screen (67 KB), the
+        // new-game screen (69 KB), the report screens and the sending (send.js) left app.js: each file compressed
+        // alone costs about 1.2 KB more than its code did inside app.js, for 2.7 KB, 7.1 KB, 2.8 KB and 2.8 KB less
+        // on every first load (send.js is loaded at once: its 1.2 KB is the price of app.js's split).
         #expect(
-            later > 0 && wire + later < 69 * 1024,
+            later > 0 && wire + later < 72 * 1024,
             "the files loaded when a screen first opens take \(later) bytes more than the first load's \(wire)")
         #expect(board > 0 && board < 8 * 1024, "the public board's page takes \(board) bytes gzipped")
         // Refused with q=0, or not asked for: the file as it is.
