@@ -83,57 +83,8 @@ struct Materializer {
         var unsettled: Set<EntityID> = []
         for change in changes {
             switch change {
-            case .join(let join):
-                if slot != nil { continue }
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR REPLACE INTO member (space, device, user, user_name, certified_at) VALUES (?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [
-                    space, device, Data(join.user.bytes), join.userName,
-                    Int64(bitPattern: join.certifiedAt),
-                ])
-            case .revoke(let revocation):
-                guard let user else { continue }
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """
-                ).execute(arguments: [
-                    space, Data(user.bytes), Data(revocation.device.bytes),
-                    Int64(bitPattern: revocation.lastValidSeq), device, seq,
-                ])
-            case .remove(let removal):
-                try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO removal (space, user, by_device, by_seq) VALUES (?, ?, ?, ?)
-                        """
-                ).execute(arguments: [space, Data(removal.user.bytes), device, seq])
-                // The listed devices are cut like revoked ones (their own user is the revocation's user).
-                for cutoff in removal.devices {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            """
-                    ).execute(arguments: [
-                        space, Data(removal.user.bytes), Data(cutoff.device.bytes),
-                        Int64(bitPattern: cutoff.lastValidSeq), device, seq,
-                    ])
-                }
-            case .rotate(let rotation):
-                for entry in rotation.sealed {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT OR IGNORE INTO space_key (space, epoch, key_check, device, sealed, by_device, by_seq)
-                            VALUES (?, ?, ?, ?, ?, ?, ?)
-                            """
-                    ).execute(arguments: [
-                        space, Int64(rotation.epoch), Data(rotation.keyCheck), Data(entry.device.bytes),
-                        Data(entry.box), device, seq,
-                    ])
-                }
+            case .join, .revoke, .remove, .rotate:
+                try applyMembership(change, user: user, device: device, seq: seq, slot: slot)
             case .set(.competition, let id, let fields):
                 try applyCompetition(id, fields: fields, author: user, hlc: hlc, device: device, seq: seq)
             case .set(.game, let id, let fields):
@@ -155,46 +106,8 @@ struct Materializer {
                     try cancelInRoster(game: game, player: player, observed: observed)
                 }
             case .score(let game, let player, let hole, let entry):
-                // Bound directly (RowInsert.swift): a row per score op, the receive path's most frequent write.
-                try db.insertRow(
-                    """
-                    INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
-                                                 fairway, gir)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-                ) {
-                    $0.blob(1, space)
-                    $0.blob(2, device)
-                    $0.int(3, seq)
-                    $0.blob(4, game.bytes)
-                    $0.blob(5, player.bytes)
-                    $0.int(6, Int64(hole))
-                    $0.int(7, hlc)
-                    $0.int(8, entry.strokes)
-                    $0.int(9, entry.putts)
-                    $0.int(10, entry.penalties)
-                    $0.int(11, entry.fairway.map { Int($0.rawValue) })
-                    $0.int(12, entry.greenInRegulation.map { $0 ? 1 : 0 })
-                }
-                // The score row is also an add to the roster (view roster_tag): a player someone scored stays
-                // on the card even if another device removed them without having seen that score.
-                for target in op.pred {
-                    try db.insertRow(
-                        """
-                        INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """
-                    ) {
-                        $0.blob(1, space)
-                        $0.blob(2, target.device.bytes)
-                        $0.int(3, Int64(bitPattern: target.seq))
-                        $0.blob(4, game.bytes)
-                        $0.blob(5, player.bytes)
-                        $0.int(6, Int64(hole))
-                        $0.blob(7, device)
-                        $0.int(8, seq)
-                    }
-                }
+                try applyScore(
+                    game: game, player: player, hole: hole, entry: entry, pred: op.pred, device: device, seq: seq, hlc: hlc)
             case .attest(let game, let player, let cardHash):
                 guard let user else { continue }
                 try db.cachedStatement(
@@ -209,6 +122,112 @@ struct Materializer {
             }
         }
         try rederiveGroups(unsettled)
+    }
+
+    /// Who counts: a join's member row (none for a fork branch's op, `slot`), a revocation, a removal and the devices
+    /// it cuts, a new space key sealed to each member device.
+    func applyMembership(_ change: Change, user: PublicKey?, device: Data, seq: Int64, slot: Digest32?) throws {
+        switch change {
+        case .join(let join):
+            if slot != nil { return }
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR REPLACE INTO member (space, device, user, user_name, certified_at) VALUES (?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                space, device, Data(join.user.bytes), join.userName,
+                Int64(bitPattern: join.certifiedAt),
+            ])
+        case .revoke(let revocation):
+            guard let user else { return }
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                space, Data(user.bytes), Data(revocation.device.bytes),
+                Int64(bitPattern: revocation.lastValidSeq), device, seq,
+            ])
+        case .remove(let removal):
+            try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO removal (space, user, by_device, by_seq) VALUES (?, ?, ?, ?)
+                    """
+            ).execute(arguments: [space, Data(removal.user.bytes), device, seq])
+            // The listed devices are cut like revoked ones (their own user is the revocation's user).
+            for cutoff in removal.devices {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO revocation (space, user, device, last_valid_seq, by_device, by_seq)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    space, Data(removal.user.bytes), Data(cutoff.device.bytes),
+                    Int64(bitPattern: cutoff.lastValidSeq), device, seq,
+                ])
+            }
+        case .rotate(let rotation):
+            for entry in rotation.sealed {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO space_key (space, epoch, key_check, device, sealed, by_device, by_seq)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """
+                ).execute(arguments: [
+                    space, Int64(rotation.epoch), Data(rotation.keyCheck), Data(entry.device.bytes),
+                    Data(entry.box), device, seq,
+                ])
+            }
+        default:
+            return
+        }
+    }
+
+    /// A score: its row, and a row for each value it supersedes (`pred`).
+    func applyScore(
+        game: GameID, player: PlayerID, hole: Int, entry: ScoreEntry, pred: [OpID], device: Data, seq: Int64, hlc: Int64
+    ) throws {
+        // Bound directly (RowInsert.swift): a row per score op, the receive path's most frequent write.
+        try db.insertRow(
+            """
+            INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
+                                         fairway, gir)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) {
+            $0.blob(1, space)
+            $0.blob(2, device)
+            $0.int(3, seq)
+            $0.blob(4, game.bytes)
+            $0.blob(5, player.bytes)
+            $0.int(6, Int64(hole))
+            $0.int(7, hlc)
+            $0.int(8, entry.strokes)
+            $0.int(9, entry.putts)
+            $0.int(10, entry.penalties)
+            $0.int(11, entry.fairway.map { Int($0.rawValue) })
+            $0.int(12, entry.greenInRegulation.map { $0 ? 1 : 0 })
+        }
+        // The score row is also an add to the roster (view roster_tag): a player someone scored stays
+        // on the card even if another device removed them without having seen that score.
+        for target in pred {
+            try db.insertRow(
+                """
+                INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """
+            ) {
+                $0.blob(1, space)
+                $0.blob(2, target.device.bytes)
+                $0.int(3, Int64(bitPattern: target.seq))
+                $0.blob(4, game.bytes)
+                $0.blob(5, player.bytes)
+                $0.int(6, Int64(hole))
+                $0.blob(7, device)
+                $0.int(8, seq)
+            }
+        }
     }
 
     /// A roster add, tagged with its op (`device`: its slot).
