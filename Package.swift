@@ -168,6 +168,8 @@ let package = Package(
             dependencies: [
                 "CaddieAPI", "CaddieNode", "CaddieCore", "CaddieCodes", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Each resource's routes driven through Hummingbird's own test client (`app.test(.router)`).
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],

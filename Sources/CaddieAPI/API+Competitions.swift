@@ -61,8 +61,9 @@ extension NodeAPI {
         let reopen: Bool?
     }
 
-    func addCompetitionRoutes(_ space: RecordingGroup) {
-        listRoute(space, "competitions", { try home.competitions.competitions($0) }, as: Views.competition)
+    func competitionRoutes() -> Resource {
+        let routes = Resource("competitions")
+        listRoute(routes, "competitions", { try home.competitions.competitions($0) }, as: Views.competition)
         // A competition's draw and board: read as the CLI reads them, the competition named as typed.
         for (path, view) in [
             (
@@ -78,13 +79,13 @@ extension NodeAPI {
                 }
             ),
         ] {
-            space.on("competitions/:competition/\(path)", method: .get) { _, context in
+            routes.on("competitions/:competition/\(path)", method: .get) { _, context in
                 let (id, competition) = try await spaceParameters(context, "competition")
                 return Response.json(
                     try await read { try view(home, id, try home.competitions.resolveCompetition(id, competition).id) })
             }
         }
-        space.on("competitions", method: .post) { request, context in
+        routes.on("competitions", method: .post) { request, context in
             let id = try await spaceID(context)
             let body = try await decode(request, as: NewCompetition.self)
             let settings = try CompetitionService.settings(
@@ -97,7 +98,7 @@ extension NodeAPI {
             }
             return Response.json(Views.competition(record), status: .created)
         }
-        space.on("competitions/:competition/entries", method: .post) { request, context in
+        routes.on("competitions/:competition/entries", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionEntries.self)
             let list: EntryList
             do { list = try EntryList(csv: body.csv) } catch {
@@ -107,7 +108,7 @@ extension NodeAPI {
                 .importEntries(space: id, competition: competition, list: list)
             }
         }
-        space.on("competitions/:competition/draw", method: .post) { request, context in
+        routes.on("competitions/:competition/draw", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionDraw.self)
             let (start, shuffled) = try CompetitionService.drawStart(
                 first: body.first ?? "08:00", interval: body.interval ?? 10, twoTees: body.twoTees ?? false,
@@ -118,7 +119,7 @@ extension NodeAPI {
                     size: body.size ?? 4, start: start, shuffled: shuffled)
             }
         }
-        space.on("competitions/:competition/marks", method: .post) { request, context in
+        routes.on("competitions/:competition/marks", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionMark.self)
             let status = try CompetitionService.mark(body.mark)
             return try await competitionWrite(context) { home, id, competition in
@@ -127,7 +128,7 @@ extension NodeAPI {
                     status: status)
             }
         }
-        space.on("competitions/:competition/corrections", method: .post) { request, context in
+        routes.on("competitions/:competition/corrections", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionCorrection.self)
             let entry: ScoreEntry
             switch (body.strokes, body.pickUp ?? false) {
@@ -144,19 +145,19 @@ extension NodeAPI {
                     hole: body.hole, entry: entry, reason: body.reason)
             }
         }
-        space.on("competitions/:competition/access", method: .post) { request, context in
+        routes.on("competitions/:competition/access", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionAccess.self)
             return try await competitionWrite(context) { _, id, competition in
                 .setBoardAccess(space: id, competition: competition, isPublic: body.public, hiddenHoles: body.hideLast ?? 0)
             }
         }
-        space.on("competitions/:competition/close", method: .post) { request, context in
+        routes.on("competitions/:competition/close", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionClose.self)
             return try await competitionWrite(context) { _, id, competition in
                 .setCompetitionClosed(space: id, competition: competition, closed: !(body.reopen ?? false))
             }
         }
-        space.on("competitions/:competition/committee", method: .post) { request, context in
+        routes.on("competitions/:competition/committee", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionCommittee.self)
             return try await competitionWrite(context) { home, id, competition in
                 .setCommittee(
@@ -164,6 +165,7 @@ extension NodeAPI {
                     on: body.on)
             }
         }
+        return routes
     }
 
     /// Runs the committee's command `make` builds for the competition the path names, as one write, and answers with

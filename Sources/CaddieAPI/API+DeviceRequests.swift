@@ -15,16 +15,18 @@ extension NodeAPI {
         let certificate: String
     }
 
-    func addDeviceRequestRoutes(_ space: RecordingGroup) {
-        space.on("device-requests", method: .post) { request, context in try await askForDevice(request, context) }
-        space.on("device-requests/:code", method: .get) { _, context in
+    func deviceRequestRoutes() -> Resource {
+        let routes = Resource("device requests")
+        routes.on("device-requests", method: .post) { request, context in try await askForDevice(request, context) }
+        routes.on("device-requests/:code", method: .get) { _, context in
             let id = try await spaceID(context)
             let code = try Self.parameter(context, "code")
             return Response.json(Self.view(try home.deviceRequest(space: id, code: code)))
         }
-        space.on("device-requests/:code/approval", method: .post) { request, context in
+        routes.on("device-requests/:code/approval", method: .post) { request, context in
             try await approveDevice(request, context)
         }
+        return routes
     }
 
     /// POST /v1/spaces/{space}/device-requests: a code for this device key, shown on the new phone (201; the same

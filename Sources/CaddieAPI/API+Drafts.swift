@@ -27,10 +27,12 @@ extension NodeAPI {
         }
     }
 
-    func addDraftRoutes(_ space: RecordingGroup) {
-        space.on("player-drafts", method: .post) { request, context in try await draftPlayer(request, context) }
-        space.on("game-drafts", method: .post) { request, context in try await draftGame(request, context) }
-        space.on("player-claims", method: .post) { request, context in try await claimPlayer(request, context) }
+    func draftRoutes() -> Resource {
+        let routes = Resource("drafts")
+        routes.on("player-drafts", method: .post) { request, context in try await draftPlayer(request, context) }
+        routes.on("game-drafts", method: .post) { request, context in try await draftGame(request, context) }
+        routes.on("player-claims", method: .post) { request, context in try await claimPlayer(request, context) }
+        return routes
     }
 
     struct PlayerClaim: Decodable {

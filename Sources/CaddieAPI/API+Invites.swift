@@ -12,14 +12,15 @@ extension NodeAPI {
         let expiresInSeconds: Int?
     }
 
-    func addInviteRoutes(_ space: RecordingGroup) {
-        space.on("invites", method: .get) { _, context in
+    func inviteRoutes() -> Resource {
+        let routes = Resource("invites")
+        routes.on("invites", method: .get) { _, context in
             let id = try await spaceID(context)
             let home = home
             return Response.json(.array(try await read { try home.spaces.invites(space: id) }.map(Self.invite)))
         }
-        space.on("invites", method: .post) { request, context in try await makeInvite(request, context) }
-        space.on("invites/:invite/revoke", method: .post) { _, context in
+        routes.on("invites", method: .post) { request, context in try await makeInvite(request, context) }
+        routes.on("invites/:invite/revoke", method: .post) { _, context in
             let id = try await spaceID(context)
             let text = try Self.parameter(context, "invite")
             let (home, keys) = (home, keys)
@@ -30,6 +31,7 @@ extension NodeAPI {
             guard let revoked else { throw APIError(status: .notFound, code: "not_found", message: "no such invite") }
             return Response.json(Self.invite(revoked))
         }
+        return routes
     }
 
     func makeInvite(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

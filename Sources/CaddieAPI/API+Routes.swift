@@ -3,15 +3,17 @@ import CaddieNode
 import Foundation
 import Hummingbird
 
-/// The routes under `/v1/spaces/{space}`, one function a resource (the invites, device requests, drafts and
-/// competitions have theirs beside their handlers). `router()` calls each in turn.
+/// The routes under `/v1/spaces/{space}`, one `Resource` (a route collection) a function; the invites, device
+/// requests, drafts and competitions have theirs beside their handlers. `resources()` lists them, `router()` mounts
+/// each.
 extension NodeAPI {
     /// The players: the list, the members, a new player, a player's record, handicap and statistics.
-    func addPlayerRoutes(_ space: RecordingGroup) {
-        listRoute(space, "players", { try home.rounds.players($0) }, as: Views.player)
-        listRoute(space, "members", { try home.rounds.members(space: $0) }, as: Views.member)
-        space.on("players", method: .post) { request, context in try await addPlayer(request, context) }
-        space.on("players/:player/handicap", method: .get) { _, context in
+    func playerRoutes() -> Resource {
+        let routes = Resource("players")
+        listRoute(routes, "players", { try home.rounds.players($0) }, as: Views.player)
+        listRoute(routes, "members", { try home.rounds.members(space: $0) }, as: Views.member)
+        routes.on("players", method: .post) { request, context in try await addPlayer(request, context) }
+        routes.on("players/:player/handicap", method: .get) { _, context in
             let (id, player) = try await spaceParameters(context, "player")
             return Response.json(
                 Views.handicap(
@@ -20,8 +22,8 @@ extension NodeAPI {
                         return try home.handicaps.handicapRecord(for: found.player, in: found.space)
                     }))
         }
-        space.on("players/:player", method: .patch) { request, context in try await editPlayer(request, context) }
-        space.on("players/:player/stats", method: .get) { _, context in
+        routes.on("players/:player", method: .patch) { request, context in try await editPlayer(request, context) }
+        routes.on("players/:player/stats", method: .get) { _, context in
             let (id, player) = try await spaceParameters(context, "player")
             return Response.json(
                 Views.statistics(
@@ -29,14 +31,16 @@ extension NodeAPI {
                         try home.handicaps.statistics(space: id, player: try home.rounds.resolvePlayer(id, player).id)
                     }))
         }
+        return routes
     }
 
     /// The courses: the list, a search by name, those nearby, and one course's card.
-    func addCourseRoutes(_ space: RecordingGroup) {
-        listRoute(space, "courses", { try home.courses.list($0) }, as: Views.course)
-        space.on("courses/search", method: .get) { request, context in try await searchCourses(request, context) }
-        space.on("courses/nearby", method: .get) { request, context in try await nearbyCourses(request, context) }
-        space.on("courses/:course", method: .get) { request, context in
+    func courseRoutes() -> Resource {
+        let routes = Resource("courses")
+        listRoute(routes, "courses", { try home.courses.list($0) }, as: Views.course)
+        routes.on("courses/search", method: .get) { request, context in try await searchCourses(request, context) }
+        routes.on("courses/nearby", method: .get) { request, context in try await nearbyCourses(request, context) }
+        routes.on("courses/:course", method: .get) { request, context in
             let id = try await spaceID(context)
             let course = try Self.parameter(context, "course")
             let tee = request.uri.queryParameters.get("tee")
@@ -46,14 +50,16 @@ extension NodeAPI {
                         try home.courses.courseCard(space: id, course: try home.courses.resolveCourse(id, course).id, tee: tee)
                     }))
         }
+        return routes
     }
 
     /// The games: the list, a new game, the game in progress, one game, its setup, finishing, deleting and restoring
     /// it, its card (as JSON, CSV and a printable page), its standings and its handicaps.
-    func addGameRoutes(_ space: RecordingGroup) {
-        listRoute(space, "games", { try home.rounds.games($0) }, as: Views.game)
-        space.on("games", method: .post) { request, context in try await newGame(request, context) }
-        space.on("games/current", method: .get) { _, context in
+    func gameRoutes() -> Resource {
+        let routes = Resource("games")
+        listRoute(routes, "games", { try home.rounds.games($0) }, as: Views.game)
+        routes.on("games", method: .post) { request, context in try await newGame(request, context) }
+        routes.on("games/current", method: .get) { _, context in
             let id = try await spaceID(context)
             let games = try await read { try home.rounds.games(id) }.filter { !$0.finished }
             guard let game = games.max(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) else {
@@ -61,13 +67,13 @@ extension NodeAPI {
             }
             return Response.json(Views.game(game))
         }
-        space.on("games/:game", method: .get) { _, context in
+        routes.on("games/:game", method: .get) { _, context in
             let (id, game) = try await gameParameters(context)
             return Response.json(Views.game(try await read { try home.rounds.resolveGame(id, game) }))
         }
-        space.on("games/:game/finish", method: .post) { _, context in try await setFinished(context, true) }
-        space.on("games/:game/reopen", method: .post) { _, context in try await setFinished(context, false) }
-        space.on("games/:game/card", method: .get) { request, context in
+        routes.on("games/:game/finish", method: .post) { _, context in try await setFinished(context, true) }
+        routes.on("games/:game/reopen", method: .post) { _, context in try await setFinished(context, false) }
+        routes.on("games/:game/card", method: .get) { request, context in
             let (id, game) = try await gameParameters(context)
             let allowance = try intQuery(request, "allowance", default: 95, range: 1...100)
             return Response.json(
@@ -85,34 +91,37 @@ extension NodeAPI {
                         + "(GET .../games/current gives it)")
             }
             if method == "PATCH" {
-                space.on("games/current", method: .patch, use: refuse)
+                routes.on("games/current", method: .patch, use: refuse)
             } else {
-                space.on("games/current", method: .delete, use: refuse)
+                routes.on("games/current", method: .delete, use: refuse)
             }
         }
-        space.on("games/:game", method: .patch) { request, context in try await setupGame(request, context) }
-        space.on("games/:game", method: .delete) { request, context in try await deleteGame(request, context, restore: false) }
-        space.on("games/:game/restore", method: .post) { request, context in try await deleteGame(request, context, restore: true)
+        routes.on("games/:game", method: .patch) { request, context in try await setupGame(request, context) }
+        routes.on("games/:game", method: .delete) { request, context in try await deleteGame(request, context, restore: false) }
+        routes.on("games/:game/restore", method: .post) { request, context in
+            try await deleteGame(request, context, restore: true)
         }
-        space.on("games/:game/standings", method: .get) { _, context in
+        routes.on("games/:game/standings", method: .get) { _, context in
             let (id, game) = try await gameParameters(context)
             return Response.json(
                 Views.standings(
                     try await read { try home.handicaps.standings(space: id, game: try home.rounds.resolveGame(id, game).id) }))
         }
-        space.on("games/:game/card.csv", method: .get) { _, context in try await printable(context, html: false) }
-        space.on("games/:game/card.html", method: .get) { _, context in try await printable(context, html: true) }
-        space.on("games/:game/handicaps", method: .get) { request, context in try await handicaps(request, context) }
+        routes.on("games/:game/card.csv", method: .get) { _, context in try await printable(context, html: false) }
+        routes.on("games/:game/card.html", method: .get) { _, context in try await printable(context, html: true) }
+        routes.on("games/:game/handicaps", method: .get) { request, context in try await handicaps(request, context) }
+        return routes
     }
 
     /// What is entered and what it left: a score, a phone's admission and signed ops, an attestation, a cell's
     /// history and the audit log.
-    func addEntryRoutes(_ space: RecordingGroup) {
-        space.on("games/:game/scores", method: .post) { request, context in try await enterScore(request, context) }
-        space.on("admissions", method: .post) { request, context in try await admit(request, context) }
-        space.on("ops", method: .post) { request, context in try await receiveOps(request, context) }
-        space.on("games/:game/attestations", method: .post) { request, context in try await attest(request, context) }
-        space.on("games/:game/history", method: .get) { request, context in
+    func entryRoutes() -> Resource {
+        let routes = Resource("entries")
+        routes.on("games/:game/scores", method: .post) { request, context in try await enterScore(request, context) }
+        routes.on("admissions", method: .post) { request, context in try await admit(request, context) }
+        routes.on("ops", method: .post) { request, context in try await receiveOps(request, context) }
+        routes.on("games/:game/attestations", method: .post) { request, context in try await attest(request, context) }
+        routes.on("games/:game/history", method: .get) { request, context in
             let (id, game) = try await gameParameters(context)
             guard let player = request.uri.queryParameters.get("player") else {
                 throw APIError.badRequest("give the player: ?player=ID or name, with &hole=N")
@@ -127,7 +136,7 @@ extension NodeAPI {
                     }
                     .map(Views.history)))
         }
-        space.on("log", method: .get) { request, context in
+        routes.on("log", method: .get) { request, context in
             let id = try await spaceID(context)
             let game = request.uri.queryParameters.get("game")
             return Response.json(
@@ -137,12 +146,15 @@ extension NodeAPI {
                             space: id, game: try game.map { text throws(NodeError) in try home.rounds.resolveGame(id, text).id })
                     }.map(Views.audit)))
         }
+        return routes
     }
 
     /// Guidance: from a position, for a hole, and the pack a phone guides from with no node.
-    func addGuidanceRoutes(_ space: RecordingGroup) {
-        space.on("guidance", method: .post) { request, context in try await guidance(request, context) }
-        space.on("guidance/hole", method: .post) { request, context in try await holeGuidance(request, context) }
-        space.on("games/:game/guidance-pack", method: .get) { _, context in try await guidancePack(context) }
+    func guidanceRoutes() -> Resource {
+        let routes = Resource("guidance")
+        routes.on("guidance", method: .post) { request, context in try await guidance(request, context) }
+        routes.on("guidance/hole", method: .post) { request, context in try await holeGuidance(request, context) }
+        routes.on("games/:game/guidance-pack", method: .get) { _, context in try await guidancePack(context) }
+        return routes
     }
 }

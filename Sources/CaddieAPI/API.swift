@@ -83,6 +83,12 @@ public struct NodeAPI: Sendable {
     /// address (those of its certificate); `secure`: served over HTTPS.
     public func router(boundHost: String = "127.0.0.1", names: [String] = [], secure: Bool = false) -> Router<BasicRequestContext>
     {
+        router(boundHost: boundHost, names: names, secure: secure, resources: resources())
+    }
+
+    /// The router with only `resources` under `/v1/spaces/{space}` (every other route as always): `router()` mounts
+    /// them all, a test one alone.
+    func router(boundHost: String, names: [String], secure: Bool, resources: [Resource]) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         let routes = RouteTable()
         let web = WebAccess(home: home)
@@ -119,18 +125,20 @@ public struct NodeAPI: Sendable {
         v1.on("events", method: .get) { request, _ in events(watch: try await EventWatch(request, web: web)) }
         v1.on("signin-links", method: .post) { request, _ in try await makeSignInLink(request, secure: secure) }
 
-        // Under a space, by resource: each adds its own routes (and the table that answers 405 learns them).
+        // Under a space, by resource: each is a route collection of its own (and the table that answers 405 learns
+        // its routes as it is mounted).
         let space = v1.group("spaces/:space")
-        addPlayerRoutes(space)
-        addCourseRoutes(space)
-        addGameRoutes(space)
-        addEntryRoutes(space)
-        addGuidanceRoutes(space)
-        addInviteRoutes(space)
-        addDeviceRequestRoutes(space)
-        addDraftRoutes(space)
-        addCompetitionRoutes(space)
+        for resource in resources { space.mount(resource) }
         return router
+    }
+
+    /// The resources under `/v1/spaces/{space}`, each with its own routes (API+Routes.swift and the files of the
+    /// invites, device requests, drafts and competitions).
+    func resources() -> [Resource] {
+        [
+            playerRoutes(), courseRoutes(), gameRoutes(), entryRoutes(), guidanceRoutes(), inviteRoutes(),
+            deviceRequestRoutes(), draftRoutes(), competitionRoutes(),
+        ]
     }
 
     // MARK: Helpers
@@ -155,10 +163,10 @@ public struct NodeAPI: Sendable {
 
     /// GET `path` below a space: what `items` reads from the space, each item as its view, in a JSON array.
     func listRoute<Item: Sendable>(
-        _ space: RecordingGroup, _ path: String, _ items: @escaping @Sendable (SpaceID) throws -> [Item],
+        _ routes: Resource, _ path: String, _ items: @escaping @Sendable (SpaceID) throws -> [Item],
         as view: @escaping @Sendable (Item) -> JSON
     ) {
-        space.on(path, method: .get) { _, context in
+        routes.on(path, method: .get) { _, context in
             let id = try await spaceID(context)
             return Response.json(.array(try await read { try items(id) }.map(view)))
         }

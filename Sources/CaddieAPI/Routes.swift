@@ -50,4 +50,36 @@ struct RecordingGroup {
         inner.on(RouterPath(path), method: method, use: handler)
         return self
     }
+
+    /// Adds every route of `resource` below this group (behind the group's middleware), and records each for the
+    /// 405 answers.
+    func mount(_ resource: Resource) {
+        for (path, method) in resource.routes { table.add(prefix + "/" + path, method) }
+        inner.addRoutes(resource.collection)
+    }
+}
+
+/// One resource's routes under a space (players, courses, games, ...): a Hummingbird `RouteCollection` with the
+/// path and method of each route it holds, so that the router that mounts it can answer 405 for it. Built once
+/// by its function on `NodeAPI` (`playerRoutes()`, ...), mounted by `router()` at `/v1/spaces/:space`, and
+/// mounted alone by the tests that drive one resource.
+final class Resource {
+    /// What the resource is, as the API's documentation names it ("players", "games", ...).
+    let name: String
+    let collection = RouteCollection(context: BasicRequestContext.self)
+    /// Each route's path below the space, and its method, in the order they were added.
+    private(set) var routes: [(path: String, method: HTTPRequest.Method)] = []
+
+    init(_ name: String) { self.name = name }
+
+    /// Routes `method` on `path` (below the space) to `handler`.
+    @discardableResult
+    func on<Output: ResponseGenerator>(
+        _ path: String, method: HTTPRequest.Method,
+        use handler: @Sendable @escaping (Request, BasicRequestContext) async throws -> Output
+    ) -> Resource {
+        routes.append((path, method))
+        collection.on(RouterPath(path), method: method, use: handler)
+        return self
+    }
 }

@@ -3,26 +3,29 @@ import CaddieNode
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 import Logging
 import Testing
 
 @testable import CaddieAPI
 
-/// The API's routes, middleware and error mapping through ``RouterClient``: a real home on disk, the node's own
-/// router, no socket and no process. `APITests` (CaddieCLITests) and Deploy/api-check.sh drive the same
+/// The API's routes, middleware and error mapping through Hummingbird's test client (`app.test(.router)`: each request
+/// handed straight to the router): a real home on disk, the node's own router, no socket and no process. `APITests` (CaddieCLITests) and Deploy/api-check.sh drive the same
 /// routes over real HTTP; these check what each route decides, in milliseconds.
 @Suite("The API's routes, without a socket", .timeLimit(.minutes(5)))
 struct RouteTests {
     /// The node's router over `round`'s home (the test client's requests name the host `localhost`), and the bearer
     /// header that admits a request.
-    static func application(_ round: EventHubTests.Round) throws -> (RouterClient, HTTPFields) {
+    static func application(
+        _ round: EventHubTests.Round
+    ) throws -> (some ApplicationProtocol, HTTPFields) {
         let logger = Logger(label: "caddie-route-test")
         let node = try round.home.runtime(keys: round.keys, logger: logger)
         let token = try APIToken.load(home: round.home, rotate: false)
         let api = NodeAPI(
             home: round.home, keys: round.keys, node: node, hub: EventHub(home: round.home, logger: logger), token: token)
         return (
-            RouterClient(router: api.router(boundHost: "localhost"), logger: logger), [.authorization: "Bearer \(token.text)"]
+            Application(router: api.router(boundHost: "localhost"), logger: logger), [.authorization: "Bearer \(token.text)"]
         )
     }
 
@@ -36,19 +39,18 @@ struct RouteTests {
 
     /// POSTs `object` as JSON to `uri` with `auth`, and hands `check` the status and the JSON answer.
     static func post(
-        _ client: RouterClient, _ auth: HTTPFields, _ uri: String, _ object: [String: Any],
+        _ client: some TestClientProtocol, _ auth: HTTPFields, _ uri: String, _ object: [String: Any],
         _ check: (HTTPResponse.Status, [String: Any]) -> Void
     ) async throws {
-        try await client.execute(uri: uri, method: .post, headers: auth, body: try body(object)) { response in
-            check(response.status, try json(response.body))
-        }
+        let response = try await client.execute(uri: uri, method: .post, headers: auth, body: try body(object))
+        check(response.status, try json(response.body))
     }
 
     @Test("a request needs the node's token: none and a wrong one are 401 with their own codes; with it the spaces list")
     func token() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (client, auth) = try Self.application(round)
-        do {
+        let (app, auth) = try Self.application(round)
+        try await app.test(.router) { client in
             try await client.execute(uri: "/v1/spaces", method: .get) { response in
                 #expect(response.status == .unauthorized)
                 let codeField = try Self.json(response.body)["code"] as? String
@@ -76,10 +78,10 @@ struct RouteTests {
     )
     func scores() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let game = round.games[0].hex
         let scores = "/v1/spaces/\(round.space.hex)/games/\(game)/scores"
-        do {
+        try await app.test(.router) { client in
             // `seen`: the values the entry replaces as the phone saw them (none): sent again, it is a replay.
             let entry = try Self.body(["player": "Ann", "hole": 3, "strokes": 4, "seen": [String]()])
             try await client.execute(uri: scores, method: .post, headers: auth, body: entry) { response in
@@ -121,9 +123,9 @@ struct RouteTests {
     )
     func pickUp() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/games/\(round.games[0].hex)"
-        do {
+        try await app.test(.router) { client in
             for (body, words) in [
                 (["player": "Ann", "hole": 2, "pickUp": true, "strokes": 5] as [String: Any], "cannot be given with a pick-up"),
                 (["player": "Ann", "hole": 2, "pickUp": true, "putts": 1], "cannot be given with a pick-up"),
@@ -182,9 +184,9 @@ struct RouteTests {
             try round.score(game: 0, player: 0, hole: hole, strokes: hole == 4 ? 5 : 4)
             try round.score(game: 0, player: 1, hole: hole, strokes: 4)
         }
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/competitions"
-        do {
+        try await app.test(.router) { client in
             try await client.execute(uri: base, method: .get, headers: auth) { response in
                 #expect(response.status == .ok)
                 let list = try #require(
@@ -219,12 +221,13 @@ struct RouteTests {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
         _ = try round.medal(games: [round.games[0]])
         for hole in 1...3 { try round.score(game: 0, player: 0, hole: hole, strokes: 4) }
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/competitions/Medal"
-        func post(_ path: String, _ object: [String: Any], _ check: (HTTPResponse.Status, [String: Any]) -> Void) async throws {
-            try await Self.post(client, auth, base + path, object, check)
-        }
-        do {
+        try await app.test(.router) { client in
+            func post(_ path: String, _ object: [String: Any], _ check: (HTTPResponse.Status, [String: Any]) -> Void) async throws
+            {
+                try await Self.post(client, auth, base + path, object, check)
+            }
             let before = try round.home.store.stateHash(round.space)
             try await post("/marks", ["player": "Ann", "mark": "out"]) { status, body in
                 #expect(status == .badRequest && (body["message"] as? String)?.contains("give nr, dq or clear") == true)
@@ -268,12 +271,13 @@ struct RouteTests {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
         let course = try #require(try round.home.courses.list(round.space).first)
         let tee = try #require(course.tees.first).name
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let base = "/v1/spaces/\(round.space.hex)/competitions"
-        func post(_ path: String, _ object: [String: Any], _ check: (HTTPResponse.Status, [String: Any]) -> Void) async throws {
-            try await Self.post(client, auth, base + path, object, check)
-        }
-        do {
+        try await app.test(.router) { client in
+            func post(_ path: String, _ object: [String: Any], _ check: (HTTPResponse.Status, [String: Any]) -> Void) async throws
+            {
+                try await Self.post(client, auth, base + path, object, check)
+            }
             let before = try round.home.store.stateHash(round.space)
             try await post("", ["name": "Medal", "scoring": "bogey"]) { status, body in
                 #expect(status == .badRequest && (body["message"] as? String)?.contains("give net, gross or stableford") == true)
@@ -345,10 +349,12 @@ struct RouteTests {
             try round.score(game: 0, player: 1, hole: hole, strokes: 4)
         }
         try round.score(game: 0, player: 0, hole: 18, strokes: 3)
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let page = "/board/\(round.space.hex)/\(medal.hex)"
-        func line(_ lines: [[String: Any]], _ name: String) -> [String: Any]? { lines.first { $0["name"] as? String == name } }
-        do {
+        try await app.test(.router) { client in
+            func line(_ lines: [[String: Any]], _ name: String) -> [String: Any]? {
+                lines.first { $0["name"] as? String == name }
+            }
             // Not public yet: the page (with a 404, so its script shows why), the JSON and the stream are refused.
             for path in [page, page + "/board.json", page + "/events"] {
                 try await client.execute(uri: path, method: .get) { response in
@@ -408,9 +414,9 @@ struct RouteTests {
     @Test("bad input is 400 naming the field; an unknown method on a known path is 405 with Allow; an unknown path 404")
     func refusals() async throws {
         let round = try EventHubTests.Round(at: try EventHubTests.directory())
-        let (client, auth) = try Self.application(round)
+        let (app, auth) = try Self.application(round)
         let scores = "/v1/spaces/\(round.space.hex)/games/\(round.games[0].hex)/scores"
-        do {
+        try await app.test(.router) { client in
             try await client.execute(
                 uri: scores, method: .post, headers: auth, body: try Self.body(["player": "Ann", "hole": 3, "strokes": "four"])
             ) { response in
