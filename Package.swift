@@ -106,6 +106,8 @@ let package = Package(
                 .embedInCode("Web/new-game-screen.js"),
                 .embedInCode("Web/report-screens.js"),
                 .embedInCode("Web/send.js"),
+                .embedInCode("Web/card-screen.js"),
+                .embedInCode("Web/card-actions.js"),
                 .embedInCode("Web/icon.svg"),
                 .embedInCode("Web/index.html"),
                 .embedInCode("Web/live.js"),

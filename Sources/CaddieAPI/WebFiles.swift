@@ -9,6 +9,8 @@ enum WebFiles {
         ("board.css", PackageResources.board_css),
         ("board.html", PackageResources.board_html),
         ("board.js", PackageResources.board_js),
+        ("card-actions.js", PackageResources.card_actions_js),
+        ("card-screen.js", PackageResources.card_screen_js),
         ("device.js", PackageResources.device_js),
         ("devices-screen.js", PackageResources.devices_screen_js),
         ("guide.js", PackageResources.guide_js),

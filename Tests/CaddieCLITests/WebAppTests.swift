@@ -38,7 +38,8 @@ struct WebAppTests {
         #expect(root.headers.keys.allSatisfy { !$0.hasPrefix("access-control") })
         // The files as they are (kept in the binary and by the service worker); what a phone downloads is bounded by
         // the gzipped budgets below.
-        #expect(total < 210 * 1024, "the app's files are \(total) bytes")
+        // 220 KB since the card left app.js (card-screen.js, card-actions.js: 3.7 KB of headers, wiring and indentation).
+        #expect(total < 220 * 1024, "the app's files are \(total) bytes")
         // A browser that takes gzip gets each file gzipped (made once by the node), which python's gzip opens to
         // the file's own bytes; over the air the app's first load is under 60 KB (the Guide screen and guide.js come
         // when Guide first opens; the browser test measures the first load as a phone gets it).
@@ -62,12 +63,13 @@ struct WebAppTests {
             }
         }
         #expect(wire < 60 * 1024, "the app's first-load files take \(wire) bytes gzipped")
-        // Everything the app ever loads: 72 KB since the Guide screen (65 KB), the Devices screen (67 KB), the
-        // new-game screen (69 KB), the report screens and the sending (send.js) left app.js: each file compressed
-        // alone costs about 1.2 KB more than its code did inside app.js, for 2.7 KB, 7.1 KB, 2.8 KB and 2.8 KB less
-        // on every first load (send.js is loaded at once: its 1.2 KB is the price of app.js's split).
+        // Everything the app ever loads: 75 KB since the Guide screen (65 KB), the Devices screen (67 KB), the
+        // new-game screen (69 KB), the report screens and the sending (send.js, 72 KB), and the card's screen and
+        // actions left app.js: each file compressed alone costs about 1.2 KB more than its code did inside app.js,
+        // for 2.7 KB, 7.1 KB, 2.8 KB and 2.8 KB less on every first load (send.js and the card's two files are loaded
+        // at once: their 1.2 KB each is the price of app.js's split).
         #expect(
-            later > 0 && wire + later < 72 * 1024,
+            later > 0 && wire + later < 75 * 1024,
             "the files loaded when a screen first opens take \(later) bytes more than the first load's \(wire)")
         #expect(board > 0 && board < 8 * 1024, "the public board's page takes \(board) bytes gzipped")
         // Refused with q=0, or not asked for: the file as it is.

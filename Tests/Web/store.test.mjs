@@ -83,6 +83,13 @@ test('a draft remembers what its cell showed: a value entered after it began is 
   assert.deepEqual(card.meanwhile({ strokes: 4 }, after), []);
 });
 
+test('an entry in words is its strokes, or a pick-up whatever strokes it carries', () => {
+  assert.equal(card.entryWords({ strokes: 5 }), '5');
+  assert.equal(card.entryWords({ strokes: null, pickUp: true }), 'a pick-up');
+  assert.equal(card.entryWords({ strokes: 7, pickUp: true }), 'a pick-up');
+  assert.equal(card.entryWords({ strokes: 4, pickUp: false }), '4');
+});
+
 test('a dispute names every field in which its values differ, and only those', () => {
   const cy = { strokes: 3, putts: 2, fairway: 'hit', gir: true, author: 'Cy' };
   const bo = { strokes: 3, putts: 1, fairway: 'hit', gir: true, author: 'Bo' };

@@ -153,6 +153,11 @@ export function holeDrafts(card, draft, hole, mine = () => false) {
   return { entries, left, disputes };
 }
 
+/** An entry or a value in words: its strokes, or "a pick-up". */
+export function entryWords(entry) {
+  return entry.pickUp ? 'a pick-up' : `${entry.strokes}`;
+}
+
 const FAIRWAY_WORDS = { hit: 'fairway hit', left: 'missed left', right: 'missed right' };
 
 /** Each of a dispute's values in words, with every field in which the values differ: "3, 2 putts (Cy)" against

@@ -1,9 +1,9 @@
 // Keeps the app's shell so that it opens on a course with no signal: its own files, and the app's page (`/`) as a
 // signed-in browser last got it. Data is not cached here: the app keeps its reads and its unsent entries in
 // IndexedDB (local.js), where it can say how old they are.
-const SHELL = 'caddie-shell-v8';
+const SHELL = 'caddie-shell-v9';
 const FILES = ['/app.css', '/app.js', '/render.js', '/store.js', '/api.js', '/live.js', '/outbox.js', '/local.js',
-  '/device.js', '/ops.js', '/send.js', '/blake2b.js', '/guide.js', '/guide-screen.js', '/devices-screen.js', '/new-game-screen.js', '/report-screens.js',
+  '/device.js', '/ops.js', '/send.js', '/card-screen.js', '/card-actions.js', '/blake2b.js', '/guide.js', '/guide-screen.js', '/devices-screen.js', '/new-game-screen.js', '/report-screens.js',
   '/icon.svg', '/manifest.webmanifest'];
 
 self.addEventListener('install', (event) => {
