@@ -56,108 +56,8 @@ export function cardScreen(app) {
     const par = parOf(hole);
     const kept = outbox.ofGame(shownEntries(), state.space.space, c.game);
     const choices = holeKinds(hole);
-    const rows = c.players.map((player) => {
-      const key = `${player.player}:${hole}`;
-      const saved = card.cell(player, hole);
-      if (player.locked) return lockedRow(player, hole, saved);
-      const draft = state.draft.get(`${hole}:${player.player}`);
-      const waiting = kept.get(key);
-      // What the cell shows: the draft being typed, else the entry this phone keeps, else the node's value.
-      const shown = draft ?? waiting ?? null;
-      // A pick-up (the player did not hole out) has no strokes: the cell shows P.
-      const pickedUp = shown ? shown.pickUp === true : saved?.pickUp === true;
-      const value = pickedUp ? null : shown?.strokes ?? saved?.strokes ?? null;
-      const putts = shown ? shown.putts ?? null : saved?.winner?.putts ?? null;
-      const fairway = shown ? shown.fairway ?? null : saved?.winner?.fairway ?? null;
-      const gir = shown ? shown.gir ?? null : saved?.winner?.gir ?? null;
-      // Every control keeps what the others hold: a draft is the whole cell as it will be saved, and what the cell
-      // showed when the draft began, so a value another phone saves meanwhile is never silently replaced.
-      const setDraft = (patch) => {
-        state.draft.set(`${hole}:${player.player}`,
-          { strokes: pickedUp ? null : value ?? par ?? 4, pickUp: pickedUp, putts, fairway, gir,
-            seen: draft?.seen ?? card.seenOf(saved), ...patch });
-        keepDrafts();
-      };
-      const late = card.meanwhile(draft, saved, mine);
-      const change = (delta) => {
-        setDraft({ strokes: card.stepStrokes(value, delta, par), pickUp: false });
-        renderCard();
-        document.getElementById(`s-${player.player}`)?.focus();
-      };
-      // A putts choice with no strokes yet starts the strokes at par (at least the putts): par with two putts is
-      // one tap. The chosen count again clears the putts.
-      const choosePutts = (count) => {
-        // The last choice counts on past three (a four-putt), then clears.
-        const next = count === 3 && putts !== null && putts >= 3 ? (putts >= 10 ? null : putts + 1) : putts === count ? null : count;
-        setDraft({ putts: next, strokes: value ?? Math.max(par ?? 4, next ?? 0), pickUp: false });
-        renderCard();
-        document.getElementById(`p-${player.player}-${count}`)?.focus();
-      };
-      // A pick-up: no strokes, putts or statistics; unticking it starts the strokes at par again.
-      const pickUp = (on) => {
-        setDraft(on ? { pickUp: true, strokes: null, putts: null, fairway: null, gir: null } : { pickUp: false, strokes: par ?? 4 });
-        renderCard();
-        document.getElementById(`pu-${player.player}`)?.focus();
-      };
-      const open = state.more.has(player.player) || fairway !== null || gir !== null || pickedUp;
-      const fairwayChoices = [['', 'not recorded'], ['hit', 'hit'], ['left', 'missed left'], ['right', 'missed right']];
-      const total = card.total(player, 1, c.holes);
-      return h('li', { class: 'player' },
-        h('div', { class: 'who' }, h('strong', {}, player.name),
-          choices ? null : h('span', { class: 'running' }, total === null ? '' : total === 'NR' ? ' NR'
-            : ` ${total} (${card.toPar(c, player) ?? '–'})`),
-          choiceChips(choices, player),
-          disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
-            '⚠ Disputed: settle') : null,
-          late.length ? h('span', { class: 'tag late', id: `late-${player.player}`, role: 'status' },
-            `⚠ ${late.map((v) => `${v.author} entered ${card.entryWords(v)}`).join(', ')} meanwhile: saving yours makes a dispute`)
-            // With the side-game chips in the row there is no room for words: a mark that says the same to a reader.
-            : draft ? (choices ? h('span', { class: 'mark', role: 'img', 'aria-label': 'not saved', title: 'not saved' }, '✎')
-              : h('span', { class: 'tag' }, 'not saved'))
-            : waiting?.refused ? h('span', { class: 'tag refused' }, 'refused, kept on this phone')
-              : waiting ? (choices ? h('span', { class: 'mark pending', role: 'img', 'aria-label': 'on this phone', title: 'on this phone' }, '•')
-                : h('span', { class: 'tag pending' }, 'on this phone')) : null,
-          late.length ? h('button', { type: 'button', class: 'take', id: `take-${player.player}`, onclick: () => {
-            state.draft.delete(`${hole}:${player.player}`);
-            keepDrafts();
-            renderCard();
-            say(`${player.name}: your entry dropped, ${card.entryWords(late[late.length - 1])} kept.`);
-          } }, late.length === 1 ? `Use ${late[0].author}'s ${card.entryWords(late[0])}` : 'Drop mine') : null,
-          h('button', { type: 'button', class: 'more', id: `more-${player.player}`, 'aria-expanded': open ? 'true' : 'false',
-            'aria-label': `Fairway, green and pick-up for ${player.name}`, onclick: () => {
-              if (state.more.has(player.player)) state.more.delete(player.player); else state.more.add(player.player);
-              renderCard();
-              document.getElementById(`more-${player.player}`)?.focus();
-            } }, open ? 'Less' : 'More')),
-        h('div', { class: 'line' },
-        h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
-          h('button', { type: 'button', class: 'big', id: `minus-${player.player}`, onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
-          h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes',
-            'aria-label': `${player.name}: ${pickedUp ? 'picked up' : value ?? 'no score'}` },
-            pickedUp ? card.PICK_UP : value ?? '–'),
-          h('button', { type: 'button', class: 'big', id: `plus-${player.player}`, onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
-        h('div', { class: 'putts', role: 'group', 'aria-label': `${player.name}, putts` },
-          [0, 1, 2, 3].map((count) => {
-            const on = count === 3 ? putts !== null && putts >= 3 : putts === count;
-            const shown = count === 3 && on ? putts : count;
-            return h('button', { type: 'button', class: on ? 'chip on' : 'chip', id: `p-${player.player}-${count}`,
-              'aria-pressed': on ? 'true' : 'false', 'aria-label': `${shown} putt${shown === 1 ? '' : 's'} for ${player.name}`,
-              onclick: () => choosePutts(count) }, `${shown}`);
-          }))),
-        !open ? null : h('div', { class: 'putts extras' },
-          // A fairway is recorded on par 4s and 5s only (statistics count it there).
-          par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
-            h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null, pickUp: false }); renderCard(); } },
-              fairwayChoices.map(([v, label]) => h('option', { value: v, selected: (fairway ?? '') === v }, label)))] : null,
-          h('div', { class: 'check' },
-            h('input', { type: 'checkbox', id: `gir-${player.player}`, checked: gir === true,
-              onchange: (event) => { setDraft({ gir: event.target.checked, pickUp: false }); renderCard(); } }),
-            h('label', { for: `gir-${player.player}` }, 'Green in regulation')),
-          h('div', { class: 'check' },
-            h('input', { type: 'checkbox', id: `pu-${player.player}`, checked: pickedUp,
-              onchange: (event) => pickUp(event.target.checked) }),
-            h('label', { for: `pu-${player.player}` }, 'Picked up (no score)'))));
-    });
+    const rows = c.players.map((player) => (player.locked ? lockedRow(player, hole, card.cell(player, hole))
+      : playerRow(player, hole, par, choices, kept.get(`${player.player}:${hole}`), disputed)));
     const go = (to) => { state.hole = to; state.saved = null; renderCard(); };
     const typed = [...state.draft.keys()].filter((k) => k.startsWith(`${hole}:`)).length;
     const section = h('section', { class: 'hole-view', 'aria-label': `Hole ${hole}` },
@@ -183,6 +83,126 @@ export function cardScreen(app) {
       if (Math.abs(dx) > 60) go(Math.min(state.card.holes, Math.max(1, hole + (dx < 0 ? 1 : -1))));
     });
     return section;
+  }
+
+  /** One player's row on the hole: what the cell shows (the draft being typed, else the entry this phone keeps, else
+   * the node's value), its marks, and the controls that change it. `waiting`: this phone's unsent entry for the cell. */
+  function playerRow(player, hole, par, choices, waiting, disputed) {
+    const saved = card.cell(player, hole);
+    const draft = state.draft.get(`${hole}:${player.player}`);
+    const shown = draft ?? waiting ?? null;
+    // A pick-up (the player did not hole out) has no strokes: the cell shows P.
+    const pickedUp = shown ? shown.pickUp === true : saved?.pickUp === true;
+    const value = pickedUp ? null : shown?.strokes ?? saved?.strokes ?? null;
+    const putts = shown ? shown.putts ?? null : saved?.winner?.putts ?? null;
+    const fairway = shown ? shown.fairway ?? null : saved?.winner?.fairway ?? null;
+    const gir = shown ? shown.gir ?? null : saved?.winner?.gir ?? null;
+    // Every control keeps what the others hold: a draft is the whole cell as it will be saved, and what the cell
+    // showed when the draft began, so a value another phone saves meanwhile is never silently replaced.
+    const setDraft = (patch) => {
+      state.draft.set(`${hole}:${player.player}`,
+        { strokes: pickedUp ? null : value ?? par ?? 4, pickUp: pickedUp, putts, fairway, gir,
+          seen: draft?.seen ?? card.seenOf(saved), ...patch });
+      keepDrafts();
+    };
+    const late = card.meanwhile(draft, saved, mine);
+    const change = (delta) => {
+      setDraft({ strokes: card.stepStrokes(value, delta, par), pickUp: false });
+      renderCard();
+      document.getElementById(`s-${player.player}`)?.focus();
+    };
+    // A putts choice with no strokes yet starts the strokes at par (at least the putts): par with two putts is
+    // one tap. The chosen count again clears the putts.
+    const choosePutts = (count) => {
+      // The last choice counts on past three (a four-putt), then clears.
+      const next = count === 3 && putts !== null && putts >= 3 ? (putts >= 10 ? null : putts + 1) : putts === count ? null : count;
+      setDraft({ putts: next, strokes: value ?? Math.max(par ?? 4, next ?? 0), pickUp: false });
+      renderCard();
+      document.getElementById(`p-${player.player}-${count}`)?.focus();
+    };
+    // A pick-up: no strokes, putts or statistics; unticking it starts the strokes at par again.
+    const pickUp = (on) => {
+      setDraft(on ? { pickUp: true, strokes: null, putts: null, fairway: null, gir: null } : { pickUp: false, strokes: par ?? 4 });
+      renderCard();
+      document.getElementById(`pu-${player.player}`)?.focus();
+    };
+    const open = state.more.has(player.player) || fairway !== null || gir !== null || pickedUp;
+    const cell = { value, pickedUp, putts, fairway, gir };
+    return h('li', { class: 'player' },
+      rowHead(player, hole, { choices, disputed, late, draft, waiting, open }),
+      strokeControls(player, hole, cell, change, choosePutts),
+      open ? extras(player, par, cell, setDraft, pickUp) : null);
+  }
+
+  /** A player's name, running total or side-game chips, and what the cell's entry is: disputed, entered elsewhere
+   * meanwhile (with the way to take that value), not saved, on this phone or refused. */
+  function rowHead(player, hole, { choices, disputed, late, draft, waiting, open }) {
+    const c = state.card;
+    const total = card.total(player, 1, c.holes);
+    const key = `${player.player}:${hole}`;
+    return h('div', { class: 'who' }, h('strong', {}, player.name),
+      choices ? null : h('span', { class: 'running' }, total === null ? '' : total === 'NR' ? ' NR'
+        : ` ${total} (${card.toPar(c, player) ?? '–'})`),
+      choiceChips(choices, player),
+      disputed.has(key) ? h('button', { type: 'button', class: 'dispute', onclick: () => showConflict(player, hole) },
+        '⚠ Disputed: settle') : null,
+      late.length ? h('span', { class: 'tag late', id: `late-${player.player}`, role: 'status' },
+        `⚠ ${late.map((v) => `${v.author} entered ${card.entryWords(v)}`).join(', ')} meanwhile: saving yours makes a dispute`)
+        // With the side-game chips in the row there is no room for words: a mark that says the same to a reader.
+        : draft ? (choices ? h('span', { class: 'mark', role: 'img', 'aria-label': 'not saved', title: 'not saved' }, '✎')
+          : h('span', { class: 'tag' }, 'not saved'))
+        : waiting?.refused ? h('span', { class: 'tag refused' }, 'refused, kept on this phone')
+          : waiting ? (choices ? h('span', { class: 'mark pending', role: 'img', 'aria-label': 'on this phone', title: 'on this phone' }, '•')
+            : h('span', { class: 'tag pending' }, 'on this phone')) : null,
+      late.length ? h('button', { type: 'button', class: 'take', id: `take-${player.player}`, onclick: () => {
+        state.draft.delete(`${hole}:${player.player}`);
+        keepDrafts();
+        renderCard();
+        say(`${player.name}: your entry dropped, ${card.entryWords(late[late.length - 1])} kept.`);
+      } }, late.length === 1 ? `Use ${late[0].author}'s ${card.entryWords(late[0])}` : 'Drop mine') : null,
+      h('button', { type: 'button', class: 'more', id: `more-${player.player}`, 'aria-expanded': open ? 'true' : 'false',
+        'aria-label': `Fairway, green and pick-up for ${player.name}`, onclick: () => {
+          if (state.more.has(player.player)) state.more.delete(player.player); else state.more.add(player.player);
+          renderCard();
+          document.getElementById(`more-${player.player}`)?.focus();
+        } }, open ? 'Less' : 'More'));
+  }
+
+  /** The strokes stepper and the putts chips of a player's cell. */
+  function strokeControls(player, hole, { value, pickedUp, putts }, change, choosePutts) {
+    return h('div', { class: 'line' },
+      h('div', { class: 'stepper', role: 'group', 'aria-label': `${player.name}, strokes on hole ${hole}` },
+        h('button', { type: 'button', class: 'big', id: `minus-${player.player}`, onclick: () => change(-1), 'aria-label': `One stroke fewer for ${player.name}` }, '−'),
+        h('output', { id: `s-${player.player}`, tabindex: '0', class: 'strokes',
+          'aria-label': `${player.name}: ${pickedUp ? 'picked up' : value ?? 'no score'}` },
+          pickedUp ? card.PICK_UP : value ?? '–'),
+        h('button', { type: 'button', class: 'big', id: `plus-${player.player}`, onclick: () => change(1), 'aria-label': `One stroke more for ${player.name}` }, '+')),
+      h('div', { class: 'putts', role: 'group', 'aria-label': `${player.name}, putts` },
+        [0, 1, 2, 3].map((count) => {
+          const on = count === 3 ? putts !== null && putts >= 3 : putts === count;
+          const shown = count === 3 && on ? putts : count;
+          return h('button', { type: 'button', class: on ? 'chip on' : 'chip', id: `p-${player.player}-${count}`,
+            'aria-pressed': on ? 'true' : 'false', 'aria-label': `${shown} putt${shown === 1 ? '' : 's'} for ${player.name}`,
+            onclick: () => choosePutts(count) }, `${shown}`);
+        })));
+  }
+
+  /** The fairway (on a par 4 or 5), green in regulation and pick-up of a player's cell, shown under "More". */
+  function extras(player, par, { pickedUp, fairway, gir }, setDraft, pickUp) {
+    const fairwayChoices = [['', 'not recorded'], ['hit', 'hit'], ['left', 'missed left'], ['right', 'missed right']];
+    return h('div', { class: 'putts extras' },
+        // A fairway is recorded on par 4s and 5s only (statistics count it there).
+        par === null || par > 3 ? [h('label', { for: `fw-${player.player}` }, 'Fairway'),
+          h('select', { id: `fw-${player.player}`, onchange: (event) => { setDraft({ fairway: event.target.value || null, pickUp: false }); renderCard(); } },
+            fairwayChoices.map(([v, label]) => h('option', { value: v, selected: (fairway ?? '') === v }, label)))] : null,
+        h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `gir-${player.player}`, checked: gir === true,
+            onchange: (event) => { setDraft({ gir: event.target.checked, pickUp: false }); renderCard(); } }),
+          h('label', { for: `gir-${player.player}` }, 'Green in regulation')),
+        h('div', { class: 'check' },
+          h('input', { type: 'checkbox', id: `pu-${player.player}`, checked: pickedUp,
+            onchange: (event) => pickUp(event.target.checked) }),
+          h('label', { for: `pu-${player.player}` }, 'Picked up (no score)')));
   }
 
   /** A competition card signed by player and marker: no controls, who signed, what it refused after. */
