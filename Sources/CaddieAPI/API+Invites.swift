@@ -25,7 +25,7 @@ extension NodeAPI {
             let text = try Self.parameter(context, "invite")
             let (home, keys) = (home, keys)
             let revoked = try await write { () throws -> InviteSummary? in
-                let invite = try home.spaces.revokeInvite(text, space: id, keys: keys)
+                let invite = try home.execute(.revokeInvite(text, space: id), keys: keys).revokedInvite()
                 return try home.spaces.invites(space: id).first { $0.id == invite }
             }
             guard let revoked else { throw APIError(status: .notFound, code: "not_found", message: "no such invite") }
@@ -38,11 +38,15 @@ extension NodeAPI {
         let id = try await spaceID(context)
         let body = try await decode(request, as: NewInvite.self)
         let (home, keys) = (home, keys)
-        let ticket = try await write {
-            try home.spaces.createInvite(
-                space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? SpaceService.defaultInviteSeconds,
-                keys: keys)
+        let text = try await write {
+            try home.execute(
+                .createInvite(
+                    space: id, uses: body.uses ?? 1, seconds: body.expiresInSeconds ?? SpaceService.defaultInviteSeconds),
+                keys: keys
+            ).madeInvite()
         }
+        let ticket: InviteTicket
+        do { ticket = try InviteTicket(parsing: text) } catch { throw NodeError.wrap(error) }
         return Response.json(
             .object([
                 ("id", .string(ticket.id.hex)), ("invite", .string(ticket.text)), ("uses", .int(body.uses ?? 1)),

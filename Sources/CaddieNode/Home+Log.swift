@@ -42,7 +42,7 @@ extension Home {
 
     /// Appends one op of this device, joining the space first if this device has not yet.
     @discardableResult
-    public func append(
+    func append(
         space: SpaceID, keys: UnlockedKeys, changes: [Change], pred: [OpID] = []
     )
         throws(NodeError) -> SignedOp

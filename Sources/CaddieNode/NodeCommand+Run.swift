@@ -98,8 +98,8 @@ extension Home {
             return .invite(try spaces.createInvite(space: space, uses: uses, seconds: seconds, keys: keys).text)
         case .sharedKeyInvite(let space):
             return .invite(try spaces.sharedKeyInvite(space: space, keys: keys).text)
-        case .revokeInvite(let text):
-            return .inviteRevoked(try spaces.revokeInvite(text, keys: keys))
+        case .revokeInvite(let text, let space):
+            return .inviteRevoked(try spaces.revokeInvite(text, space: space, keys: keys))
         case .removeMember(let space, let member):
             let outcome = try spaces.removeMember(space: space, user: member, keys: keys)
             // The removed user's sessions end at their next request (WebAccess.personEnded); a partner's guest
@@ -212,6 +212,20 @@ extension Home {
         default:
             return try await offload { try self.execute(command, keys: keys) }
         }
+    }
+
+    /// What a node does as it starts, before it serves: on the owner's devices, each space key that reached a removed
+    /// member is replaced (`SpaceService.renewExposedKey`), one unit of work a space. Returns each space renewed and
+    /// its new epoch.
+    public func renewExposedKeys(keys: UnlockedKeys) throws(NodeError) -> [(space: SpaceID, epoch: UInt32)] {
+        var renewed: [(space: SpaceID, epoch: UInt32)] = []
+        for space in try spaces.list() {
+            let epoch = try store.transaction(
+                "renewal", { () throws(NodeError) in try spaces.renewExposedKey(space: space.id, keys: keys) },
+                failed: NodeError.store)
+            if let epoch { renewed.append((space.id, epoch)) }
+        }
+        return renewed
     }
 
     /// Syncs one space with one peer once, both ways. A recovered user's devices from before the recovery are then

@@ -71,8 +71,9 @@ public enum NodeCommand: Sendable, Equatable, Codable {
     case createInvite(space: SpaceID, uses: Int, seconds: Int)
     /// The older code that carries the space key itself.
     case sharedKeyInvite(space: SpaceID)
-    /// An invite made here revoked, named by its id or the start of it.
-    case revokeInvite(String)
+    /// An invite made here revoked, named by its id or the start of it; with `space`, only an invite of that space
+    /// (another space's is not found, and stays as it is).
+    case revokeInvite(String, space: SpaceID? = nil)
     /// A member removed by the space's owner, named as typed (a name or the start of a user key), with a new key.
     case removeMember(space: SpaceID, member: String)
     /// A new key for the space, sealed to every member device neither removed nor revoked (its owner only).

@@ -107,6 +107,18 @@ public enum NodeCommandResult: Sendable, Equatable, Codable {
         return id
     }
 
+    /// The code a `createInvite` or `sharedKeyInvite` command made, as a person passes it on.
+    public func madeInvite() throws(NodeError) -> String {
+        guard case .invite(let text) = self else { throw Self.mismatch(self, "the invite it was asked to make") }
+        return text
+    }
+
+    /// The invite a `revokeInvite` command revoked.
+    public func revokedInvite() throws(NodeError) -> InviteID {
+        guard case .inviteRevoked(let id) = self else { throw Self.mismatch(self, "the invite it was asked to revoke") }
+        return id
+    }
+
     /// A node that answered a command with another command's result runs another version of Caddie.
     private static func mismatch(_ answer: NodeCommandResult, _ wanted: String) -> NodeError {
         .refused("the node answered \(answer), not \(wanted): run the node and its commands from the same version of Caddie")

@@ -24,29 +24,30 @@ struct BoardBench {
         guard let file = try CourseService.sampleCourseFiles().first(where: { $0.name == "haagsche.json" }) else {
             throw BenchError("the sample course haagsche.json is missing")
         }
-        let course = try home.courses.course(
-            space, try home.courses.importCourses(space: space, keys: keys, data: file.data)[0].id)
+        let imported = try home.execute(.importCourses(space: space, courses: try CourseService.read(file.data)), keys: keys)
+        let course = try home.courses.course(space, try imported.importedCourses()[0].id)
         guard let tee = course.tees.first(where: { $0.rating != nil && $0.slope != nil && $0.par != nil }) else {
             throw BenchError("the sample course has no rated tee")
         }
-        let competition = try home.competitions.newCompetition(
-            space: space, keys: keys, name: "Bench Stableford", settings: .init(scoring: .stableford, divisions: [12, 24]))
+        let competition = try home.execute(
+            .newCompetition(space: space, name: "Bench Stableford", settings: .init(scoring: .stableford, divisions: [12, 24])),
+            keys: keys
+        ).createdCompetition()
         var csv = "name,index,tee\n"
         for number in 0..<entrants { csv += "Player \(number + 1),\(Double((number * 37) % 360) / 10),\(tee.name)\n" }
         let list = try EntryList(csv: csv)
-        var drawn: CompetitionService.Drawn?
         let importTime = try seconds {
-            _ = try home.competitions.importEntries(space: space, keys: keys, competition: competition, list: list)
+            _ = try home.execute(.importEntries(space: space, competition: competition, list: list), keys: keys)
         }
         let drawTime = try seconds {
-            drawn = try home.competitions.draw(
-                space: space, keys: keys, competition: competition, course: course.id, size: 4, start: .shotgun,
-                shuffled: true)
+            _ = try home.execute(
+                .draw(space: space, competition: competition, course: course.id, size: 4, start: .shotgun, shuffled: true),
+                keys: keys)
         }
-        guard let drawn else { throw BenchError("no draw") }
+        let drawn = try home.competitions.sheet(space: space, competition: competition)
         for (number, group) in drawn.groups.enumerated() {
             var edits: [(changes: [Change], pred: [OpID])] = []
-            for (index, player) in group.players.enumerated() {
+            for (index, player) in group.players.map(\.player.id).enumerated() {
                 for hole in 1...18 {
                     let strokes = 3 + (hole * 7 + index * 3 + number) % 4
                     let entry = try ScoreEntry(strokes: strokes)
@@ -68,8 +69,8 @@ struct BoardBench {
         guard lines == entrants else { throw BenchError("the board has \(lines) lines for \(entrants) entrants") }
         // What a public board's stream is sent per change: one score corrected at a time (a stroke more, on a
         // different player's card each time), the event with only the lines that changed, against the board whole.
-        _ = try home.competitions.setBoardAccess(
-            space: space, keys: keys, competition: competition, isPublic: true, hiddenHoles: 0)
+        _ = try home.execute(
+            .setBoardAccess(space: space, competition: competition, isPublic: true, hiddenHoles: 0), keys: keys)
         var sent = Views.PublicBoardSent()
         _ = sent.take(try home.competitions.board(space: space, competition: competition, publicView: true), space: space)
         let whole = (sent.whole(space: space) ?? .null).text.utf8.count
@@ -77,7 +78,7 @@ struct BoardBench {
         var changedLines: [Int] = []
         for change in 0..<runs {
             let group = drawn.groups[(change * 7) % drawn.groups.count]
-            let player = group.players[change % group.players.count]
+            let player = group.players[change % group.players.count].player.id
             let hole = 1 + (change * 5) % 18
             let cell = try home.cells(space, game: group.game).first { $0.player == player && $0.hole == hole }
             guard let shown = cell?.winner else { throw BenchError("no score to correct") }

@@ -25,17 +25,19 @@ struct CardBench {
         guard let file = try CourseService.sampleCourseFiles().first(where: { $0.name == "haagsche.json" }) else {
             throw BenchError("the sample course haagsche.json is missing")
         }
-        let course = try home.courses.course(
-            space, try home.courses.importCourses(space: space, keys: keys, data: file.data)[0].id)
+        let imported = try home.execute(.importCourses(space: space, courses: try CourseService.read(file.data)), keys: keys)
+        let course = try home.courses.course(space, try imported.importedCourses()[0].id)
         guard let tee = course.tees.first(where: { $0.rating != nil && $0.slope != nil && $0.par != nil }) else {
             throw BenchError("the sample course has no rated tee")
         }
         let players = try ["Ana", "Ben", "Cleo", "Dev"].map {
-            try home.rounds.addPlayer(space: space, keys: keys, name: $0, user: nil, handicapIndex: nil)
+            try home.execute(.addPlayer(space: space, name: $0), keys: keys).addedPlayer()
         }
         var current: GameID?
         for number in 0...games {
-            let game = try home.rounds.newGame(space: space, keys: keys, course: course.id, tee: tee.name, players: players)
+            let game = try home.execute(
+                .newGame(space: space, course: course.id, tee: tee.name, players: players), keys: keys
+            ).startedGame()
             let edits = try players.indices.flatMap { index in
                 try (1...18).map { hole in
                     (
@@ -49,7 +51,7 @@ struct CardBench {
             }
             _ = try home.store.appendBatch(space: space, signer: keys.device, edits: edits, now: Home.now())
             if number < games {
-                try home.rounds.setFinished(space: space, keys: keys, game: game, finished: true)
+                _ = try home.execute(.setFinished(space: space, game: game, finished: true), keys: keys)
             } else {
                 current = game
             }

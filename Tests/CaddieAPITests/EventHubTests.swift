@@ -1,11 +1,11 @@
 import CaddieCodes
 import CaddieCore
-import CaddieNode
 import Foundation
 import Logging
 import Testing
 
 @testable import CaddieAPI
+@testable import CaddieNode
 
 /// The live-event hub over a real home (SQLite on disk): what it reports, from what the store says each commit
 /// changed, reading only the cells the change names and keeping nothing between looks.

@@ -59,6 +59,7 @@ struct NodeCommandTests {
             .createInvite(space: space, uses: 3, seconds: 3600),
             .sharedKeyInvite(space: space),
             .revokeInvite("ab12"),
+            .revokeInvite("ab12", space: space),
             .removeMember(space: space, member: "Ben"),
             .rotateKey(space: space),
             .importBundle(path: "/tmp/ben.bundle"),

@@ -59,7 +59,7 @@ extension CompetitionService {
 
     /// The committee opens the board to anyone who reaches a node of the space (the clubhouse TV, spectators'
     /// phones), hiding each card's last `hiddenHoles` holes there, or closes it again.
-    public func setBoardAccess(
+    func setBoardAccess(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, isPublic: Bool, hiddenHoles: Int
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)

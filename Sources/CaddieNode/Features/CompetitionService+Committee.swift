@@ -45,7 +45,7 @@ extension CompetitionService {
 
     /// The creator names a member of the space to the competition's committee, or takes them off (`on` false): they
     /// then run its committee's commands, and their corrections count on a locked card. One op.
-    public func setCommittee(
+    func setCommittee(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, user: PublicKey, on: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)

@@ -92,7 +92,7 @@ extension CompetitionService {
     }
 
     /// Creates a competition.
-    public func newCompetition(
+    func newCompetition(
         space: SpaceID, keys: UnlockedKeys, name: String, settings: Competition.Settings
     ) throws(NodeError) -> CompetitionID {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -136,7 +136,7 @@ extension CompetitionService {
     }
 
     /// Makes games groups of a competition (`add`), or takes them out of it: one op.
-    public func setGroups(
+    func setGroups(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, games: [GameID], add: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
@@ -169,7 +169,7 @@ extension CompetitionService {
     /// The committee closes the competition: every group's game finished (so each card enters its player's
     /// handicap record, as any finished game does) and the competition marked closed, in one op; or reopens it
     /// (the games stay finished: `caddie game reopen` reopens one to correct it).
-    public func setClosed(
+    func setClosed(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, closed: Bool
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
@@ -197,7 +197,7 @@ extension CompetitionService {
     }
 
     /// The committee marks a player of the competition no return or disqualified, or clears the mark (nil).
-    public func setStatus(
+    func setStatus(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, player: PlayerID, status: Competition.Status?
     ) throws(NodeError) -> OpID {
         let record = try self.competition(space, competition)
@@ -228,7 +228,7 @@ extension CompetitionService {
     /// cell shows (a dispute is settled by it), and the reason on the competition's record, in two ops committed
     /// together, the audit showing both. The committee may correct a card of a closed competition or a finished game: verifying
     /// cards after the round is its work.
-    public func correct(
+    func correct(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, player: PlayerID, hole: Int, entry: ScoreEntry,
         reason: String
     ) throws(NodeError) -> OpID {
@@ -286,7 +286,7 @@ extension CompetitionService {
     /// Imports the entry list: each entrant matched to the space's player of that name (any case) or added as a
     /// new player, and their index, tee, division and club id kept in the competition; entrants of an earlier list
     /// not on this one are taken off. One op; refused once the draw is made.
-    public func importEntries(
+    func importEntries(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, list: EntryList
     ) throws(NodeError) -> Imported {
         let record = try self.competition(space, competition)
@@ -351,7 +351,7 @@ extension CompetitionService {
     /// `course` from each entrant's tee, started as `start` says, each player marked by the next in the group. One
     /// op for the whole draw; refused when there is no entry list, when a group exists already, or when an
     /// entrant's tee is not one of the course's.
-    public func draw(
+    func draw(
         space: SpaceID, keys: UnlockedKeys, competition: CompetitionID, course courseID: CourseID, size: Int,
         start: Draw.Start, shuffled: Bool
     ) throws(NodeError) -> Drawn {

@@ -87,7 +87,7 @@ extension CourseService {
     /// Imports a course file: Caddie course JSON, or OpenStreetMap data (GeoJSON as Overpass exports it, or
     /// OSM XML), which may hold several courses. A course whose id the space already has is merged into it,
     /// not duplicated. Nothing is written unless the whole file is valid.
-    public func importCourses(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> [CourseImportResult] {
+    func importCourses(space: SpaceID, keys: UnlockedKeys, data: Data) throws(NodeError) -> [CourseImportResult] {
         try importCourses(space: space, keys: keys, Self.read(data))
     }
 
@@ -132,7 +132,7 @@ extension CourseService {
     }
 
     /// Merges courses read from a file into the space, in one transaction.
-    public func importCourses(space: SpaceID, keys: UnlockedKeys, _ read: ReadCourses) throws(NodeError) -> [CourseImportResult] {
+    func importCourses(space: SpaceID, keys: UnlockedKeys, _ read: ReadCourses) throws(NodeError) -> [CourseImportResult] {
         let isOSM = read.fromOSM
         var results: [CourseImportResult] = []
         var changes: [Change] = []

@@ -48,7 +48,7 @@ extension DeviceService {
     /// valid. Returns the devices revoked now. Call it for a space once this home has synced it with the group, so
     /// that it holds the lost device's ops that others hold (a revocation keeps only the ops held where it is made).
     @discardableResult
-    public func revokeLostDevices(keys: UnlockedKeys, only: [SpaceID]? = nil) throws(NodeError) -> [PublicKey] {
+    func revokeLostDevices(keys: UnlockedKeys, only: [SpaceID]? = nil) throws(NodeError) -> [PublicKey] {
         let identity = try identity()
         guard let since = identity.recoveredAt, let user = keys.user else { return [] }
         let lost = try run { try store.devicesCertified(by: user.publicKey, before: since) }

@@ -50,7 +50,7 @@ extension DeviceService {
 
     /// Revokes a device of this user in every space where it is a member: its ops after the last one this
     /// home has seen are rejected everywhere the revocation reaches. Needs the user key (the first device).
-    public func revokeDevice(_ device: PublicKey, keys: UnlockedKeys) throws(NodeError) -> [String] {
+    func revokeDevice(_ device: PublicKey, keys: UnlockedKeys) throws(NodeError) -> [String] {
         guard device != keys.device.publicKey else {
             throw .refused("a device cannot revoke itself; revoke it from another device")
         }

@@ -38,7 +38,7 @@ public struct PlayerTrack: Sendable {
 extension GuidanceService {
     /// Records a position (a shot or a fix) for a player in a game, on the hole they are on. Marks are fields
     /// of the game with unique names, so they merge and sync like every other edit and never overwrite.
-    public func mark(
+    func mark(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, point: GeoPoint,
         kind: TrackMark.Kind
     ) throws(NodeError) -> TrackMark {

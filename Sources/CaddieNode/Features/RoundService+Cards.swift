@@ -12,7 +12,7 @@ extension RoundService {
     }
 
     /// The marker (this user) attests a player's card as it stands.
-    public func attest(
+    func attest(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID
     )
         throws(NodeError) -> Digest32

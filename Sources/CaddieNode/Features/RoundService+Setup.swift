@@ -135,7 +135,7 @@ extension RoundService {
     /// Changes a game's setup: tees, holes, start, formats, teams, stake.
     /// Returns the op signed.
     @discardableResult
-    public func setupGame(
+    func setupGame(
         space: SpaceID, keys: UnlockedKeys, game: GameID, setup: GameSetup<PlayerID>
     ) throws(NodeError)
         -> OpID
@@ -166,7 +166,7 @@ extension RoundService {
     /// Deletes a game created by mistake (or restores it): it leaves the game list, its ops stay in the log.
     /// A game with scores is deleted only with `force`. Returns the op that set the flag.
     @discardableResult
-    public func deleteGame(
+    func deleteGame(
         space: SpaceID, keys: UnlockedKeys, game: GameID, force: Bool, restore: Bool = false
     )
         throws(NodeError) -> OpID
@@ -190,7 +190,7 @@ extension RoundService {
     // MARK: Players
 
     /// Edits a player: a new name, a new entered Handicap Index, or clears the index (`clearIndex`).
-    public func editPlayer(
+    func editPlayer(
         space: SpaceID, keys: UnlockedKeys, player: PlayerID, name: String?, handicapIndex: Double?,
         clearIndex: Bool = false
     ) throws(NodeError) -> PlayerRecord {

@@ -21,7 +21,7 @@ extension RoundService {
     }
 
     /// Adds a player.
-    public func addPlayer(
+    func addPlayer(
         space: SpaceID, keys: UnlockedKeys, name: String, user: PublicKey?, handicapIndex: Double?
     )
         throws(NodeError) -> PlayerID
@@ -143,7 +143,7 @@ extension RoundService {
 
     /// Creates a game on a course from one tee, with its roster and, optionally, who marks whom (pairs of
     /// player and marker).
-    public func newGame(
+    func newGame(
         space: SpaceID, keys: UnlockedKeys, course courseID: CourseID, tee teeName: String,
         players: [PlayerID], markers markerPairs: [(player: PlayerID, marker: PlayerID)] = [],
         setup: GameSetup<PlayerID> = GameSetup()
@@ -190,7 +190,7 @@ extension RoundService {
 
     /// Says who marks a player in a game (a last-writer-wins field of the game, synced like the others).
     @discardableResult
-    public func setMarker(
+    func setMarker(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, marker: PlayerID
     )
         throws(NodeError) -> OpID
@@ -249,7 +249,7 @@ extension RoundService {
 
     /// Adds a player to a game's roster.
     @discardableResult
-    public func addToRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) -> OpID? {
+    func addToRoster(space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
         try requireGroupCommittee(space, game)
         let player = try self.player(space, player)
@@ -258,7 +258,7 @@ extension RoundService {
 
     /// Removes a player from a game's roster (cancelling the adds this home has seen).
     @discardableResult
-    public func removeFromRoster(
+    func removeFromRoster(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID
     ) throws(NodeError)
         -> OpID?
@@ -275,7 +275,7 @@ extension RoundService {
 
     /// Finishes or reopens a game; nil when it already was so (no op to sign).
     @discardableResult
-    public func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) -> OpID? {
+    func setFinished(space: SpaceID, keys: UnlockedKeys, game: GameID, finished: Bool) throws(NodeError) -> OpID? {
         let game = try self.game(space, game)
         guard game.finished != finished else { return nil }
         try requireGroupCommittee(space, game)
@@ -288,7 +288,7 @@ extension RoundService {
 
     /// Enters a score. It supersedes every value the cell shows now, so it also settles a conflict.
     @discardableResult
-    public func score(
+    func score(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, hole: Int,
         entry: ScoreEntry
     ) throws(NodeError) -> OpID {
@@ -300,7 +300,7 @@ extension RoundService {
     /// shows now. A value that arrived meanwhile is not in `seen`, so the cell shows a dispute rather than
     /// losing it. Sending the same entry with the same `seen` again (the answer to the first send was lost)
     /// signs nothing: `replay` is true and `op` is the entry made the first time.
-    public func score(
+    func score(
         space: SpaceID, keys: UnlockedKeys, game: GameID, player: PlayerID, hole: Int,
         entry: ScoreEntry, seen: [OpID]?
     ) throws(NodeError) -> (op: OpID, replay: Bool) {

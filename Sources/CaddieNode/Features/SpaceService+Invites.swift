@@ -78,7 +78,7 @@ extension SpaceService {
     }
 
     /// Makes an invite with keys already unlocked (the running node's).
-    public func createInvite(space: SpaceID, uses: Int, seconds: Int, keys: UnlockedKeys) throws(NodeError) -> InviteTicket {
+    func createInvite(space: SpaceID, uses: Int, seconds: Int, keys: UnlockedKeys) throws(NodeError) -> InviteTicket {
         try Self.checkInvite(uses: uses, seconds: seconds)
         _ = try keys.key(for: space)
         let identity = try identity()
@@ -128,7 +128,7 @@ extension SpaceService {
     /// Revokes an invite with keys already unlocked (the running node's).
     /// Revokes the invite `text` names (its id or the start of it); with `space`, only an invite of that space
     /// (another space's answers not found, and stays as it is).
-    public func revokeInvite(_ text: String, space: SpaceID? = nil, keys: UnlockedKeys) throws(NodeError) -> InviteID {
+    func revokeInvite(_ text: String, space: SpaceID? = nil, keys: UnlockedKeys) throws(NodeError) -> InviteID {
         try revokeInvite(text, space: space, keys: { () throws(NodeError) in keys }).id
     }
 

@@ -74,7 +74,7 @@ extension SpaceService {
     /// may call first, before it asks for the passphrase). One op, signed by this device, records the removal (each of the user's devices known here keeps its
     /// ops up to now) and a new space key sealed to every other member device, so the removed user's devices are
     /// refused by every node that has the op, and an old key admits no newcomer there.
-    public func removeMember(space: SpaceID, user text: String, keys: UnlockedKeys) throws(NodeError) -> RemovalOutcome {
+    func removeMember(space: SpaceID, user text: String, keys: UnlockedKeys) throws(NodeError) -> RemovalOutcome {
         let (user, salt, members, removed) = try removal(space: space, text)
         let vector = try run { try store.vector(space) }
         let theirs = members.filter { $0.user == user }
@@ -120,7 +120,7 @@ extension SpaceService {
 
     /// Gives the space a new key (the owner only): sealed to every member device that is neither removed nor
     /// revoked, so that keys on a revoked (stolen) device admit no newcomer once the new key has arrived.
-    public func rotateKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> Change.Rotation {
+    func rotateKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> Change.Rotation {
         let owner = try rotationOwner(space)
         let rotation = try newKey(
             space: space, members: try run { try store.members(space) },
@@ -133,7 +133,7 @@ extension SpaceService {
     /// offline on two of the owner's devices, each sealing its key to the user the other removed), seals a new
     /// one to the members that remain. Returns the new epoch, or nil when nothing needed doing.
     @discardableResult
-    public func renewExposedKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> UInt32? {
+    func renewExposedKey(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> UInt32? {
         guard let me = try identity().userKey, let owner = try owner(of: space), owner.user == me,
             let current = home.keyring(space, keys: keys)?.current
         else { return nil }

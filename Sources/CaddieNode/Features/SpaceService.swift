@@ -29,7 +29,7 @@ public struct SpaceService: HomeService {
 extension SpaceService {
     /// Creates a space with a fresh random key, joins it, and returns its invite. The key goes into `keys` (sealed
     /// into the home's ring with the key their unlock kept), so a running node serves the space at once.
-    public func createSpace(name: String, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
+    func createSpace(name: String, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.utf8.count <= 100 else {
             throw .badInput(.spaceName, "must be 1...100 characters")
@@ -58,7 +58,7 @@ extension SpaceService {
     }
 
     /// The space's shared-key code (CADDIE1): it carries the space key itself.
-    public func sharedKeyInvite(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
+    func sharedKeyInvite(space: SpaceID, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
         let name = try list().first { $0.id == space }?.name ?? "space"
         // After a removal the key the space began with admits nobody new, and a shared-key code has room for one
         // key only, while a newcomer needs every epoch's to check the joins made before: a ticket carries them.
@@ -71,7 +71,7 @@ extension SpaceService {
     }
 
     /// Joins a space from its shared-key code (CADDIE1).
-    public func joinSpace(invite text: String, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
+    func joinSpace(invite text: String, keys: UnlockedKeys) throws(NodeError) -> InviteCode {
         let invite = try NodeError.reading { () throws(CodeError) in try InviteCode(parsing: text) }
         if keys.spaceKeys[invite.space] != nil, (try? store.vector(invite.space)) != nil,
             try list().contains(where: { $0.id == invite.space })

@@ -47,11 +47,16 @@ final class ClubDemo {
         _ = try home.login(name: "Committee", passphrase: Demo.passphrase)
         let space = try home.spaces.createSpace(name: "Club", passphrase: Demo.passphrase).space
         let keys = try home.unlock(passphrase: Demo.passphrase)
-        let course = try home.courses.importCourses(space: space, keys: keys, data: Data(DemoRun.demoCourse.utf8))[0].id
+        let course = try home.execute(
+            .importCourses(space: space, courses: try CourseService.read(Data(DemoRun.demoCourse.utf8))), keys: keys
+        ).importedCourses()[0].id
         let record = try home.courses.course(space, course)
-        let competition = try home.competitions.newCompetition(
-            space: space, keys: keys, name: "Saturday Stableford",
-            settings: .init(scoring: .stableford, countback: .randa, allowance: 95))
+        let competition = try home.execute(
+            .newCompetition(
+                space: space, name: "Saturday Stableford",
+                settings: .init(scoring: .stableford, countback: .randa, allowance: 95)),
+            keys: keys
+        ).createdCompetition()
         say("   competition Saturday Stableford: Stableford, 95% allowance, ties by the R&A's countback")
 
         say("== The entry list from the club's spreadsheet: a bad row first, then the real one")
@@ -62,26 +67,32 @@ final class ClubDemo {
             say("   refused: entries.csv \(error); nothing was imported")
         }
         let list = try EntryList(csv: Self.entriesCSV())
-        let imported = try home.competitions.importEntries(space: space, keys: keys, competition: competition, list: list)
-        say("   \(imported.entries) entrants, \(imported.newPlayers) new players, two divisions (Low, High)")
+        let playersBefore = try home.rounds.players(space).count
+        _ = try home.execute(.importEntries(space: space, competition: competition, list: list), keys: keys)
+        let entrants = try home.competitions.competition(space, competition).entries.count
+        let newPlayers = try home.rounds.players(space).count - playersBefore
+        say("   \(entrants) entrants, \(newPlayers) new players, two divisions (Low, High)")
 
         say("== The draw: a shotgun, 12 groups of four on holes 1-12, each player marked by the next in the group")
-        let drawn = try home.competitions.draw(
-            space: space, keys: keys, competition: competition, course: course, size: 4, start: .shotgun, shuffled: false)
+        _ = try home.execute(
+            .draw(space: space, competition: competition, course: course, size: 4, start: .shotgun, shuffled: false),
+            keys: keys)
         let sheet = try home.competitions.sheet(space: space, competition: competition)
+        // Each group's game and its players in the draw's order.
+        let drawn = sheet.groups.map { (game: $0.game, label: $0.label, players: $0.players.map(\.player.id)) }
         for group in sheet.groups.prefix(2) {
             say(
                 "   group \(group.label): "
                     + group.players.map { "\($0.player.name) (\($0.index.map { String($0) } ?? "-"))" }.joined(separator: ", "))
         }
-        say("   ... and \(drawn.groups.count - 2) more")
+        say("   ... and \(drawn.count - 2) more")
 
         say("== The day, compressed: every card scored, hole by hole")
         let entries = try home.competitions.competition(space, competition).entries
         let order = entries.sorted { $0.value.order < $1.value.order }.map(\.key)
         var entered = 0
         let scoring = Date()
-        for group in drawn.groups {
+        for group in drawn {
             let holes = HandicapService.holesPlayed(try home.rounds.game(space, group.game), course: record)
             for hole in holes {
                 let par = record.hole(hole)?.par(tee: "Yellow") ?? 4
@@ -93,42 +104,49 @@ final class ClubDemo {
                         ? .pickUp
                         : try ScoreEntry(
                             strokes: Self.strokes(player: number, hole: hole, par: par, index: entries[player]?.index ?? 18))
-                    _ = try home.rounds.score(
-                        space: space, keys: keys, game: group.game, player: player, hole: hole, entry: entry)
+                    _ = try home.execute(
+                        .score(space: space, game: group.game, player: player, hole: hole, entry: entry), keys: keys)
                     entered += 1
                 }
             }
         }
         say(String(format: "   %d entries in %.1f s", entered, Date().timeIntervalSince(scoring)))
         // Two markers disagree on a cell: a value entered without having seen the first stands beside it.
-        let disputed = drawn.groups[2]
-        _ = try home.rounds.score(
-            space: space, keys: keys, game: disputed.game, player: disputed.players[1], hole: 7,
-            entry: try ScoreEntry(strokes: 9), seen: [])
+        let disputed = drawn[2]
+        _ = try home.execute(
+            .score(
+                space: space, game: disputed.game, player: disputed.players[1], hole: 7, entry: try ScoreEntry(strokes: 9),
+                seen: []),
+            keys: keys)
         say("   a dispute in group \(disputed.label): two values of one cell, both kept until the group settles it")
-        let ruledOut = drawn.groups[5].players[0]
-        _ = try home.competitions.setStatus(
-            space: space, keys: keys, competition: competition, player: ruledOut, status: .disqualified)
+        let ruledOut = drawn[5].players[0]
+        _ = try home.execute(
+            .setCompetitionStatus(space: space, competition: competition, player: ruledOut, status: .disqualified),
+            keys: keys)
         say("   the committee disqualifies \(try home.rounds.player(space, ruledOut).name)")
         // The committee checks a card against the marker's and corrects a score, saying why (never without a reason).
-        let checked = drawn.groups[3]
+        let checked = drawn[3]
         let corrected = checked.players[1]
         let was =
             try home.cells(space, game: checked.game).first { $0.player == corrected && $0.hole == 5 }?.winner?.entry.holed
             ?? 4
         do {
-            _ = try home.competitions.correct(
-                space: space, keys: keys, competition: competition, player: corrected, hole: 5,
-                entry: try ScoreEntry(strokes: was + 1), reason: "")
+            _ = try home.execute(
+                .correctScore(
+                    space: space, competition: competition, player: corrected, hole: 5,
+                    entry: try ScoreEntry(strokes: was + 1), reason: ""),
+                keys: keys)
         } catch {
             say("   refused, a correction without a reason: \(Console.words(error))")
         }
         let reason = "marker's card: \(was + 1), not \(was)"
-        _ = try home.competitions.correct(
-            space: space, keys: keys, competition: competition, player: corrected, hole: 5,
-            entry: try ScoreEntry(strokes: was + 1), reason: reason)
+        _ = try home.execute(
+            .correctScore(
+                space: space, competition: competition, player: corrected, hole: 5,
+                entry: try ScoreEntry(strokes: was + 1), reason: reason),
+            keys: keys)
         say("   the committee corrects \(try home.rounds.player(space, corrected).name)'s 5th: \"\(reason)\" (in the audit)")
-        try lockACard(space: space, keys: keys, group: drawn.groups[4])
+        try lockACard(space: space, keys: keys, game: drawn[4].game, first: drawn[4].players[0])
 
         say("== The board")
         let board = try home.competitions.board(space: space, competition: competition)
@@ -136,8 +154,8 @@ final class ClubDemo {
         let decided = board.board.divisions.flatMap(\.lines).filter { $0.decidedBy != nil }.count
         say("   \(decided) lines decided or left equal by the countback")
         // The clubhouse TV and spectators' phones: the same board, each card's last three holes hidden.
-        _ = try home.competitions.setBoardAccess(
-            space: space, keys: keys, competition: competition, isPublic: true, hiddenHoles: 3)
+        _ = try home.execute(
+            .setBoardAccess(space: space, competition: competition, isPublic: true, hiddenHoles: 3), keys: keys)
         let shown = try home.competitions.board(space: space, competition: competition, publicView: true)
         let leaders = shown.board.divisions.compactMap { division in
             division.lines.first.map { "\(division.name ?? String(division.number)): \(shown.entrants[$0.entrant].player.name)" }
@@ -150,7 +168,7 @@ final class ClubDemo {
         say("== Results and the close")
         let results = folder.appendingPathComponent("results.html")
         try Console.write(Data(board.html.utf8), to: results.path)
-        _ = try home.competitions.setClosed(space: space, keys: keys, competition: competition, closed: true)
+        _ = try home.execute(.setCompetitionClosed(space: space, competition: competition, closed: true), keys: keys)
         say("   results page: \(results.path)")
         say("   closed: every group's game finished, each card now counts for its player's handicap record")
         say(String(format: "== Done in %.1f s", Date().timeIntervalSince(started)))
@@ -159,21 +177,21 @@ final class ClubDemo {
     /// A card signed twice is locked: the player signs on a device of their own (a second home here, joined with the
     /// space's code, the two merged by bundle), the scorer's hut signs on the clubhouse home, and the clubhouse then
     /// refuses an entry for it, by name.
-    func lockACard(space: SpaceID, keys: UnlockedKeys, group: CompetitionService.Drawn.Group) throws {
-        let player = try home.rounds.player(space, group.players[0])
+    func lockACard(space: SpaceID, keys: UnlockedKeys, game: GameID, first: PlayerID) throws {
+        let player = try home.rounds.player(space, first)
         let phone = try Home(path: folder.appendingPathComponent("phone").path)
         _ = try phone.login(name: player.name, passphrase: Demo.passphrase)
-        let code = try home.spaces.sharedKeyInvite(space: space, keys: keys)
-        _ = try phone.spaces.joinSpace(invite: code.text, passphrase: Demo.passphrase)
+        let code = try home.execute(.sharedKeyInvite(space: space), keys: keys).madeInvite()
+        _ = try phone.spaces.joinSpace(invite: code, passphrase: Demo.passphrase)
         let phoneKeys = try phone.unlock(passphrase: Demo.passphrase)
         _ = try phone.rounds.importBundle(keys: phoneKeys, bytes: try home.rounds.export(space: space, since: .init()).bundle)
-        _ = try phone.rounds.attest(space: space, keys: phoneKeys, game: group.game, player: player.id)
-        _ = try home.rounds.attest(space: space, keys: keys, game: group.game, player: player.id)
+        _ = try phone.execute(.attest(space: space, game: game, player: player.id), keys: phoneKeys)
+        _ = try home.execute(.attest(space: space, game: game, player: player.id), keys: keys)
         _ = try home.rounds.importBundle(keys: keys, bytes: try phone.rounds.export(space: space, since: .init()).bundle)
         say("   \(player.name) signs the card on their own device, the scorer's hut signs it on the clubhouse home: locked")
         do {
-            try home.rounds.score(
-                space: space, keys: keys, game: group.game, player: player.id, hole: 1, entry: try ScoreEntry(strokes: 3))
+            _ = try home.execute(
+                .score(space: space, game: game, player: player.id, hole: 1, entry: try ScoreEntry(strokes: 3)), keys: keys)
             say("   (the locked card took an entry: this is a fault)")
         } catch {
             say("   refused, a late entry for it: \(Console.words(error))")

@@ -135,18 +135,21 @@ final class DemoRun {
             let keys = try home.unlock(passphrase: Demo.passphrase)
             let player = try home.rounds.resolvePlayer(space, Demo.names[index]).id
             for (offset, strokes) in Demo.scores[index].enumerated() {
-                try home.rounds.score(
-                    space: space, keys: keys, game: game, player: player, hole: offset + 1,
-                    entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil))
+                _ = try home.execute(
+                    .score(
+                        space: space, game: game, player: player, hole: offset + 1,
+                        entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil)),
+                    keys: keys)
             }
             say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
         }
         try enterHoleChoices(space: space, game: game)
         say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
-        try homes[1].rounds.score(
-            space: space, keys: try homes[1].unlock(passphrase: Demo.passphrase), game: game,
-            player: try homes[1].rounds.resolvePlayer(space, "Dev").id, hole: 7,
-            entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil))
+        _ = try homes[1].execute(
+            .score(
+                space: space, game: game, player: try homes[1].rounds.resolvePlayer(space, "Dev").id, hole: 7,
+                entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil)),
+            keys: try homes[1].unlock(passphrase: Demo.passphrase))
         let distinct = Set(try homes.map { try $0.stateHash(space) }).count
         say("   four devices, \(distinct) different states")
 
@@ -247,7 +250,8 @@ final class DemoRun {
         say("== Ana creates the space and an invite for three devices; the others redeem it at her device")
         let space = try homes[0].spaces.createSpace(name: "Saturday foursome", passphrase: Demo.passphrase).space
         let keys = try homes[0].unlock(passphrase: Demo.passphrase)
-        let ticket = try homes[0].spaces.createInvite(space: space, uses: 3, seconds: 3600, keys: keys)
+        let ticket = try InviteTicket(
+            parsing: try homes[0].execute(.createInvite(space: space, uses: 3, seconds: 3600), keys: keys).madeInvite())
         var logger = makeLogger("caddie.demo")
         logger.logLevel = .warning
         let anaNode = try homes[0].runtime(keys: keys, logger: logger)
@@ -269,9 +273,12 @@ final class DemoRun {
         say("== Ana adds the players (with their Handicap Index), the course and the game")
         var players: [PlayerID] = []
         for (name, index) in zip(Demo.names, Demo.indexes) {
-            players.append(try homes[0].rounds.addPlayer(space: space, keys: keys, name: name, user: nil, handicapIndex: index))
+            players.append(
+                try homes[0].execute(.addPlayer(space: space, name: name, handicapIndex: index), keys: keys).addedPlayer())
         }
-        let imported = try homes[0].courses.importCourses(space: space, keys: keys, data: Data(Self.demoCourse.utf8))
+        let imported = try homes[0].execute(
+            .importCourses(space: space, courses: try CourseService.read(Data(Self.demoCourse.utf8))), keys: keys
+        ).importedCourses()
         let course = try homes[0].courses.course(space, imported[0].id)
         var setup = GameSetup<PlayerID>()
         setup.formats = formats
@@ -280,9 +287,9 @@ final class DemoRun {
             setup.teams = [[players[0], players[2]], [players[1], players[3]]]
         }
         setup.stake = 1
-        let game = try homes[0].rounds.newGame(
-            space: space, keys: keys, course: course.id, tee: "Yellow", players: players,
-            setup: setup)
+        let game = try homes[0].execute(
+            .newGame(space: space, course: course.id, tee: "Yellow", players: players, setup: setup), keys: keys
+        ).startedGame()
         let titles = played.map { $0.definition.title }.joined(separator: ", ")
         say(
             "   course \(course.name), 18 holes, par 72; game \(game.short) from the yellow tee: \(titles)"
@@ -314,8 +321,8 @@ final class DemoRun {
                 }
             }
         }
-        try homes[0].rounds.setupGame(
-            space: space, keys: try homes[0].unlock(passphrase: Demo.passphrase), game: game, setup: setup)
+        _ = try homes[0].execute(
+            .setup(space: space, game: game, setup: setup), keys: try homes[0].unlock(passphrase: Demo.passphrase))
         say("   Ana enters each hole's " + kinds.joined(separator: ", ") + " on her device")
     }
 

@@ -187,13 +187,10 @@ struct Space: ParsableCommand {
 
             func run() async throws {
                 try await options.read { home, space in
-                    let code = { (result: NodeCommandResult) -> String? in
-                        if case .invite(let text) = result { text } else { nil }
-                    }
                     if sharedKey {
                         let code = try InviteCode(
                             parsing: try await home.run(.sharedKeyInvite(space: space), unlock: Passphrase.unlock(home))
-                                .expect("the space's shared-key code", code))
+                                .madeInvite())
                         if json {
                             Console.json(.object([("space", .string(space.hex)), ("invite", .string(code.text))]))
                         } else {
@@ -209,7 +206,7 @@ struct Space: ParsableCommand {
                     let ticket = try InviteTicket(
                         parsing: try await home.run(
                             .createInvite(space: space, uses: uses, seconds: seconds), unlock: Passphrase.unlock(home)
-                        ).expect("the invite it made", code))
+                        ).madeInvite())
                     if json {
                         Console.json(
                             .object([
@@ -278,8 +275,7 @@ struct Space: ParsableCommand {
 
             func run() async throws {
                 try await options.show { home in
-                    try await home.run(.revokeInvite(id), unlock: Passphrase.unlock(home))
-                        .expect("the invite it revoked") { if case .inviteRevoked(let id) = $0 { id } else { nil } }
+                    try await home.run(.revokeInvite(id), unlock: Passphrase.unlock(home)).revokedInvite()
                 } json: { invite in
                     .object([("revoked", .string(invite.hex))])
                 } text: { invite in

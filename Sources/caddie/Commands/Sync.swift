@@ -89,10 +89,8 @@ struct Serve: AsyncParsableCommand {
                 return bytes
             }
             // On the owner's devices: a space key that reached a removed member is renewed before serving.
-            for space in try await home.spaces.list() {
-                if let epoch = try home.spaces.renewExposedKey(space: space.id, keys: keys) {
-                    logger.info("renewed the space key", metadata: ["space": "\(space.id.short)", "epoch": "\(epoch)"])
-                }
+            for (space, epoch) in try home.renewExposedKeys(keys: keys) {
+                logger.info("renewed the space key", metadata: ["space": "\(space.short)", "epoch": "\(epoch)"])
             }
             let node = try home.runtime(
                 keys: keys, logger: logger, maxIncomingPerAddress: maxPerAddress,
