@@ -98,6 +98,17 @@ struct NodeCommandTests {
         #expect((json["command"] as? [String: Any])?.keys.sorted() == ["rotateKey"])
     }
 
+    @Test("a revocation of an invite from a CLI of the version before the space was named still reads, with no space")
+    func revokeInviteBefore() throws {
+        let device = PublicKey(unchecked: [UInt8](repeating: 7, count: 32))
+        let bytes = Array(#"CMD2{"v":2,"device":"\#(device.hex)","command":{"revokeInvite":{"_0":"ab12"}}}"#.utf8)
+        let decoded = try NodeCommand.decode(bytes)
+        #expect(decoded.command == .revokeInvite("ab12") && decoded.device == device)
+        let space = SpaceID(unchecked: [UInt8](repeating: 3, count: 16))
+        let named = try NodeCommand.decode(NodeCommand.revokeInvite("ab12", space: space).encoded(device: device))
+        #expect(named.command == .revokeInvite("ab12", space: space) && named.command != .revokeInvite("ab12"))
+    }
+
     @Test("a damaged or unknown command is refused saying what was wrong, with the kind invalid")
     func badRequests() {
         func refusal(_ bytes: [UInt8]) -> NodeError? {
