@@ -119,6 +119,13 @@ extension NodeAPI {
                     size: body.size ?? 4, start: start, shuffled: shuffled)
             }
         }
+        addCommitteeRoutes(to: routes)
+        return routes
+    }
+
+    /// The committee's writes on the day: a player's mark (no return, disqualified), a correction with its reason, the
+    /// board's access, the close, and who is on the committee.
+    func addCommitteeRoutes(to routes: Resource) {
         routes.on("competitions/:competition/marks", method: .post) { request, context in
             let body = try await decode(request, as: CompetitionMark.self)
             let status = try CompetitionService.mark(body.mark)
@@ -165,7 +172,6 @@ extension NodeAPI {
                     on: body.on)
             }
         }
-        return routes
     }
 
     /// Runs the committee's command `make` builds for the competition the path names, as one write, and answers with

@@ -47,36 +47,9 @@ extension Home {
             return op.map { .op($0) } ?? .unchanged
         case .setDeleted(let space, let game, let deleted, let force):
             return .op(try rounds.deleteGame(space: space, keys: keys, game: game, force: force, restore: !deleted))
-        case .newCompetition(let space, let name, let settings):
-            return .competition(try competitions.newCompetition(space: space, keys: keys, name: name, settings: settings))
-        case .setCompetitionGroups(let space, let competition, let games, let add):
-            return .op(
-                try competitions.setGroups(space: space, keys: keys, competition: competition, games: games, add: add))
-        case .importEntries(let space, let competition, let list):
-            return .op(try competitions.importEntries(space: space, keys: keys, competition: competition, list: list).op)
-        case .draw(let space, let competition, let course, let size, let start, let shuffled):
-            return .op(
-                try competitions.draw(
-                    space: space, keys: keys, competition: competition, course: course, size: size, start: start,
-                    shuffled: shuffled
-                ).op)
-        case .setCompetitionClosed(let space, let competition, let closed):
-            return .op(try competitions.setClosed(space: space, keys: keys, competition: competition, closed: closed))
-        case .setBoardAccess(let space, let competition, let isPublic, let hiddenHoles):
-            return .op(
-                try competitions.setBoardAccess(
-                    space: space, keys: keys, competition: competition, isPublic: isPublic, hiddenHoles: hiddenHoles))
-        case .setCommittee(let space, let competition, let user, let on):
-            return .op(try competitions.setCommittee(space: space, keys: keys, competition: competition, user: user, on: on))
-        case .correctScore(let space, let competition, let player, let hole, let entry, let reason):
-            return .op(
-                try competitions.correct(
-                    space: space, keys: keys, competition: competition, player: player, hole: hole, entry: entry,
-                    reason: reason))
-        case .setCompetitionStatus(let space, let competition, let player, let status):
-            return .op(
-                try competitions.setStatus(
-                    space: space, keys: keys, competition: competition, player: player, status: status))
+        case .newCompetition, .setCompetitionGroups, .importEntries, .draw, .setCompetitionClosed, .setBoardAccess,
+            .setCommittee, .correctScore, .setCompetitionStatus:
+            return try executeCompetition(command, keys: keys)
         case .setMarker(let space, let game, let pair):
             return .op(try rounds.setMarker(space: space, keys: keys, game: game, player: pair.player, marker: pair.marker))
         case .importCourses(let space, let read):
@@ -134,6 +107,44 @@ extension Home {
                 try approveDeviceRequest(
                     space: space, code: code, user: user.publicKey, certifiedAt: certifiedAt,
                     certificate: Membership.certify(device: asked.device, by: user, at: certifiedAt)))
+        }
+    }
+
+    /// A competition's command (the committee's): its field, draw, board, corrections and close.
+    private func executeCompetition(_ command: NodeCommand, keys: UnlockedKeys) throws(NodeError) -> NodeCommandResult {
+        switch command {
+        case .newCompetition(let space, let name, let settings):
+            return .competition(try competitions.newCompetition(space: space, keys: keys, name: name, settings: settings))
+        case .setCompetitionGroups(let space, let competition, let games, let add):
+            return .op(
+                try competitions.setGroups(space: space, keys: keys, competition: competition, games: games, add: add))
+        case .importEntries(let space, let competition, let list):
+            return .op(try competitions.importEntries(space: space, keys: keys, competition: competition, list: list).op)
+        case .draw(let space, let competition, let course, let size, let start, let shuffled):
+            return .op(
+                try competitions.draw(
+                    space: space, keys: keys, competition: competition, course: course, size: size, start: start,
+                    shuffled: shuffled
+                ).op)
+        case .setCompetitionClosed(let space, let competition, let closed):
+            return .op(try competitions.setClosed(space: space, keys: keys, competition: competition, closed: closed))
+        case .setBoardAccess(let space, let competition, let isPublic, let hiddenHoles):
+            return .op(
+                try competitions.setBoardAccess(
+                    space: space, keys: keys, competition: competition, isPublic: isPublic, hiddenHoles: hiddenHoles))
+        case .setCommittee(let space, let competition, let user, let on):
+            return .op(try competitions.setCommittee(space: space, keys: keys, competition: competition, user: user, on: on))
+        case .correctScore(let space, let competition, let player, let hole, let entry, let reason):
+            return .op(
+                try competitions.correct(
+                    space: space, keys: keys, competition: competition, player: player, hole: hole, entry: entry,
+                    reason: reason))
+        case .setCompetitionStatus(let space, let competition, let player, let status):
+            return .op(
+                try competitions.setStatus(
+                    space: space, keys: keys, competition: competition, player: player, status: status))
+        default:
+            throw .refused("\(command) is not a competition's command")
         }
     }
 

@@ -111,6 +111,41 @@ final class ClubDemo {
             }
         }
         say(String(format: "   %d entries in %.1f s", entered, Date().timeIntervalSince(scoring)))
+        try committeesDay(space: space, keys: keys, competition: competition, drawn: drawn)
+        try lockACard(space: space, keys: keys, game: drawn[4].game, first: drawn[4].players[0])
+
+        say("== The board")
+        let board = try home.competitions.board(space: space, competition: competition)
+        say(BoardText.render(board).split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
+        let decided = board.board.divisions.flatMap(\.lines).filter { $0.decidedBy != nil }.count
+        say("   \(decided) lines decided or left equal by the countback")
+        // The clubhouse TV and spectators' phones: the same board, each card's last three holes hidden.
+        _ = try home.execute(
+            .setBoardAccess(space: space, competition: competition, isPublic: true, hiddenHoles: 3), keys: keys)
+        let shown = try home.competitions.board(space: space, competition: competition, publicView: true)
+        let leaders = shown.board.divisions.compactMap { division in
+            division.lines.first.map { "\(division.name ?? String(division.number)): \(shown.entrants[$0.entrant].player.name)" }
+        }
+        say(
+            "   public board at /board/\(space.hex)/\(competition.hex) on `caddie serve --https`, the last 3 holes "
+                + "hidden (thru \(shown.board.divisions.flatMap(\.lines).map(\.thru).max() ?? 0)): leads "
+                + leaders.joined(separator: ", "))
+
+        say("== Results and the close")
+        let results = folder.appendingPathComponent("results.html")
+        try Console.write(Data(board.html.utf8), to: results.path)
+        _ = try home.execute(.setCompetitionClosed(space: space, competition: competition, closed: true), keys: keys)
+        say("   results page: \(results.path)")
+        say("   closed: every group's game finished, each card now counts for its player's handicap record")
+        say(String(format: "== Done in %.1f s", Date().timeIntervalSince(started)))
+    }
+
+    /// What the committee meets on the day: two markers' values of one cell (a dispute), a disqualification, and a
+    /// score corrected against the marker's card (refused without a reason, then taken with one).
+    func committeesDay(
+        space: SpaceID, keys: UnlockedKeys, competition: CompetitionID,
+        drawn: [(game: GameID, label: String, players: [PlayerID])]
+    ) throws {
         // Two markers disagree on a cell: a value entered without having seen the first stands beside it.
         let disputed = drawn[2]
         _ = try home.execute(
@@ -146,32 +181,6 @@ final class ClubDemo {
                 entry: try ScoreEntry(strokes: was + 1), reason: reason),
             keys: keys)
         say("   the committee corrects \(try home.rounds.player(space, corrected).name)'s 5th: \"\(reason)\" (in the audit)")
-        try lockACard(space: space, keys: keys, game: drawn[4].game, first: drawn[4].players[0])
-
-        say("== The board")
-        let board = try home.competitions.board(space: space, competition: competition)
-        say(BoardText.render(board).split(separator: "\n").map { "   " + $0 }.joined(separator: "\n"))
-        let decided = board.board.divisions.flatMap(\.lines).filter { $0.decidedBy != nil }.count
-        say("   \(decided) lines decided or left equal by the countback")
-        // The clubhouse TV and spectators' phones: the same board, each card's last three holes hidden.
-        _ = try home.execute(
-            .setBoardAccess(space: space, competition: competition, isPublic: true, hiddenHoles: 3), keys: keys)
-        let shown = try home.competitions.board(space: space, competition: competition, publicView: true)
-        let leaders = shown.board.divisions.compactMap { division in
-            division.lines.first.map { "\(division.name ?? String(division.number)): \(shown.entrants[$0.entrant].player.name)" }
-        }
-        say(
-            "   public board at /board/\(space.hex)/\(competition.hex) on `caddie serve --https`, the last 3 holes "
-                + "hidden (thru \(shown.board.divisions.flatMap(\.lines).map(\.thru).max() ?? 0)): leads "
-                + leaders.joined(separator: ", "))
-
-        say("== Results and the close")
-        let results = folder.appendingPathComponent("results.html")
-        try Console.write(Data(board.html.utf8), to: results.path)
-        _ = try home.execute(.setCompetitionClosed(space: space, competition: competition, closed: true), keys: keys)
-        say("   results page: \(results.path)")
-        say("   closed: every group's game finished, each card now counts for its player's handicap record")
-        say(String(format: "== Done in %.1f s", Date().timeIntervalSince(started)))
     }
 
     /// A card signed twice is locked: the player signs on a device of their own (a second home here, joined with the
