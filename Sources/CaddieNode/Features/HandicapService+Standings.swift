@@ -216,6 +216,19 @@ extension HandicapService {
                     gross: holes.map { card.cell(player.id, $0)?.winner?.entry.holed },
                     pickUps: Set(holes.indices.filter { card.cell(player.id, holes[$0])?.winner?.entry.pickedUp == true })))
         }
+        let (formats, rules) = Self.rules(card, holes: holes)
+        let names = card.players.map(\.name)
+        let result = Games.standings(cards: cards, names: names, rules: rules, holeNumbers: holes)
+        return GameStandings(
+            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
+            courseHandicaps: handicaps, pars: cards.map(\.pars), cards: cards, result: result,
+            notes: notes + result.notes,
+            disputes: Self.disputes(card, holes: holes, cards: cards, names: names, rules: rules))
+    }
+
+    /// The formats a game plays (stroke play and Stableford when it names none) and the rules they are scored by:
+    /// its skins' options, its sides, its stake and the choices entered on the holes played.
+    static func rules(_ card: Scorecard, holes: [Int]) -> (formats: [Games.Format], rules: Games.Rules) {
         var formats = card.game.formats.compactMap(Games.Format.init(rawValue:))
         if formats.isEmpty { formats = [.stroke, .stableford] }
         var sides: [[Int]]?
@@ -240,13 +253,14 @@ extension HandicapService {
         let rules = Games.Rules(
             formats: Set(formats), netSkins: !card.game.grossSkins,
             skinsValidation: card.game.skinsValidation, sides: sides, stake: card.game.stake, choices: choices)
-        let names = card.players.map(\.name)
-        let result = Games.standings(cards: cards, names: names, rules: rules, holeNumbers: holes)
-        let base = GameStandings(
-            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
-            courseHandicaps: handicaps, pars: cards.map(\.pars), cards: cards,
-            result: result, notes: notes + result.notes, disputes: [])
-        // Each open conflict on a hole played: score the game once per disputed value and say what differs.
+        return (formats, rules)
+    }
+
+    /// Each open conflict on a hole played, sorted with the ones that decide something first: the game scored once
+    /// per disputed value, and what differs between those standings.
+    static func disputes(
+        _ card: Scorecard, holes: [Int], cards: [Games.PlayerCard], names: [String], rules: Games.Rules
+    ) -> [Dispute] {
         var disputes: [Dispute] = []
         for cell in card.conflicts {
             guard let position = holes.firstIndex(of: cell.hole),
@@ -281,10 +295,7 @@ extension HandicapService {
         disputes.sort {
             ($0.decides.isEmpty ? 1 : 0, $0.cell.hole, $0.name) < ($1.decides.isEmpty ? 1 : 0, $1.cell.hole, $1.name)
         }
-        return GameStandings(
-            card: card, holes: holes, tees: tees, formats: formats.sorted(), rules: rules,
-            courseHandicaps: handicaps, pars: base.pars, cards: cards, result: result, notes: base.notes,
-            disputes: disputes)
+        return disputes
     }
 
     /// What differs between the standings scored with each disputed value: each format says what the value

@@ -130,28 +130,7 @@ final class DemoRun {
         say("   the setup reached all four devices in \(seconds(try waitConverged(space)))")
         stopNodes()
 
-        say("\n== On the course, out of range: each player scores their own card for eighteen holes")
-        for (index, home) in homes.enumerated() {
-            let keys = try home.unlock(passphrase: Demo.passphrase)
-            let player = try home.rounds.resolvePlayer(space, Demo.names[index]).id
-            for (offset, strokes) in Demo.scores[index].enumerated() {
-                _ = try home.execute(
-                    .score(
-                        space: space, game: game, player: player, hole: offset + 1,
-                        entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil)),
-                    keys: keys)
-            }
-            say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
-        }
-        try enterHoleChoices(space: space, game: game)
-        say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
-        _ = try homes[1].execute(
-            .score(
-                space: space, game: game, player: try homes[1].rounds.resolvePlayer(space, "Dev").id, hole: 7,
-                entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil)),
-            keys: try homes[1].unlock(passphrase: Demo.passphrase))
-        let distinct = Set(try homes.map { try $0.stateHash(space) }).count
-        say("   four devices, \(distinct) different states")
+        try scoreOffline(space: space, game: game)
 
         say("\n== Back in range at the clubhouse: the nodes meet" + (lab ? " (found over mDNS in the network lab)" : ""))
         let meet = Date()
@@ -208,11 +187,45 @@ final class DemoRun {
         say("\n== Settled: the standings on Ben's device now")
         say(StandingsText.render(final))
 
+        try auditAndSummary(space: space, game: game, dev: dev.id, converged: converged)
+        say("demo: converged, all four homes hold the same state")
+    }
+
+    /// Out of range: each device scores its player's eighteen holes, Ana's device enters the holes' choices, and Ben
+    /// enters a value for Dev's 7th that Dev's own card disagrees with.
+    func scoreOffline(space: SpaceID, game: GameID) throws {
+        say("\n== On the course, out of range: each player scores their own card for eighteen holes")
+        for (index, home) in homes.enumerated() {
+            let keys = try home.unlock(passphrase: Demo.passphrase)
+            let player = try home.rounds.resolvePlayer(space, Demo.names[index]).id
+            for (offset, strokes) in Demo.scores[index].enumerated() {
+                _ = try home.execute(
+                    .score(
+                        space: space, game: game, player: player, hole: offset + 1,
+                        entry: try ScoreEntry(strokes: strokes, putts: nil, penalties: nil)),
+                    keys: keys)
+            }
+            say("   \(Demo.names[index]): " + Demo.scores[index].map(String.init).joined(separator: " "))
+        }
+        try enterHoleChoices(space: space, game: game)
+        say("   Ben, marking Dev, writes 6 on the 7th; Dev's own card says 4. Nobody can see the clash yet.")
+        _ = try homes[1].execute(
+            .score(
+                space: space, game: game, player: try homes[1].rounds.resolvePlayer(space, "Dev").id, hole: 7,
+                entry: try ScoreEntry(strokes: 6, putts: nil, penalties: nil)),
+            keys: try homes[1].unlock(passphrase: Demo.passphrase))
+        let distinct = Set(try homes.map { try $0.stateHash(space) }).count
+        say("   four devices, \(distinct) different states")
+
+    }
+
+    /// What Cleo's device's audit says of Dev's 7th, every home's signatures checked, and the run in numbers.
+    func auditAndSummary(space: SpaceID, game: GameID, dev: PlayerID, converged: TimeInterval) throws {
         say("\n== What the audit log says about Dev's 7th (as Cleo's device sees it)")
         let audit = Dictionary(
             try homes[2].audit.auditLog(space: space, game: game).map { ($0.op, $0) },
             uniquingKeysWith: { first, _ in first })
-        for entry in try homes[2].audit.history(space: space, game: game, player: dev.id, hole: 7) {
+        for entry in try homes[2].audit.history(space: space, game: game, player: dev, hole: 7) {
             let state =
                 entry.supersededBy.isEmpty
                 ? "standing" : "replaced by " + entry.supersededBy.map(\.description).joined(separator: ", ")
@@ -235,7 +248,6 @@ final class DemoRun {
         say(
             "   converged after the round in \(seconds(converged)); conflict shown and settled; total run \(seconds(Date().timeIntervalSince(started)))"
         )
-        say("demo: converged, all four homes hold the same state")
     }
 
     func seconds(_ value: Double) -> String { String(format: "%.2f s", value) }
