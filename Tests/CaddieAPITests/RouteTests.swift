@@ -19,14 +19,18 @@ struct RouteTests {
     static func application(
         _ round: EventHubTests.Round
     ) throws -> (some ApplicationProtocol, HTTPFields) {
+        let (api, auth) = try Self.api(round)
+        return (Application(router: api.router(boundHost: "localhost"), logger: Logger(label: "caddie-route-test")), auth)
+    }
+
+    /// The node's API over `round`'s home, and the bearer header that admits a request.
+    static func api(_ round: EventHubTests.Round) throws -> (NodeAPI, HTTPFields) {
         let logger = Logger(label: "caddie-route-test")
         let node = try round.home.runtime(keys: round.keys, logger: logger)
         let token = try APIToken.load(home: round.home, rotate: false)
         let api = NodeAPI(
             home: round.home, keys: round.keys, node: node, hub: EventHub(home: round.home, logger: logger), token: token)
-        return (
-            Application(router: api.router(boundHost: "localhost"), logger: logger), [.authorization: "Bearer \(token.text)"]
-        )
+        return (api, [.authorization: "Bearer \(token.text)"])
     }
 
     static func json(_ buffer: ByteBuffer) throws -> [String: Any] {
