@@ -17,9 +17,15 @@ struct Materializer {
     /// Whether the committee's rule waits for the end (a rebuild): writes on competitions and games are taken as
     /// they come, and ``settle(competitions:games:)`` works them all out once every op is applied.
     let settleLater: Bool
+    /// Where a run of received ops gathers its notes, handed to the recorder once at the run's end (nil: each op's
+    /// notes go to the recorder as it is applied).
+    let notes: ChangeNotes?
 
-    init(db: Database, space: SpaceID, recorder: ChangeRecorder?, settleLater: Bool = false) {
+    init(
+        db: Database, space: SpaceID, recorder: ChangeRecorder?, settleLater: Bool = false, notes: ChangeNotes? = nil
+    ) {
         self.db = db
+        self.notes = notes
         self.space = Data(space.bytes)
         spaceID = space
         self.recorder = recorder
@@ -27,26 +33,19 @@ struct Materializer {
     }
 
     /// Notes what one op's changes touch: its cells, games and competitions, or the whole space when it changes who
-    /// counts; and, for an op of the log (`hash` given), its device's head.
+    /// counts; and, for an op of the log (`hash` given), its device's head. Into ``notes`` when the caller gathers a
+    /// run's notes there, else straight to the recorder.
     func note(_ op: SignedOp, changes: [Change], hash: Digest32?) {
+        if let notes {
+            notes.note(op, changes: changes, hash: hash)
+            return
+        }
         recorder?.record(spaceID, logOp: hash == nil ? nil : op) { space in
             space.ops.append(op.id)
             if let hash, op.seq > space.heads[op.device]?.seq ?? 0 {
                 space.heads[op.device] = StoreChange.Head(seq: op.seq, hash: hash)
             }
-            for change in changes {
-                switch change {
-                case .join, .revoke, .remove, .rotate: space.whole = true
-                case .set(.game, let id, _): space.games.insert(GameID(id))
-                case .set(.competition, let id, _): space.competitions.insert(CompetitionID(id))
-                case .set: space.records = true
-                case .rosterAdd(let game, _), .rosterRemove(let game, _, _), .attest(let game, _, _): space.games.insert(game)
-                case .score(let game, let player, let hole, _):
-                    let cell = StoreChange.Cell(game: game, player: player, hole: hole)
-                    space.cells.insert(cell)
-                    if op.pred.count > 1 { space.resolving.insert(cell) }
-                }
-            }
+            space.note(op, changes: changes)
         }
     }
 

@@ -118,12 +118,15 @@ struct ReceiveSession {
     var knownUnsigned = Set<Digest32>()
     /// Where the materializer notes what the batch changed.
     let recorder: ChangeRecorder
+    /// What the batch's runs changed, gathered as they apply and handed to ``recorder`` once, when the batch ends.
+    let notes: ChangeNotes
     /// The newest clock of an op the batch added to a log or a branch.
     var newestClock = HLC(rawValue: 0)
 
     init(db: Database, space: SpaceID, spaceKeys: [[UInt8]], mode: ReceiveMode, now: UInt64, recorder: ChangeRecorder) {
         self.db = db
         self.recorder = recorder
+        notes = ChangeNotes(space: space)
         self.space = space
         spaceData = Data(space.bytes)
         self.spaceKeys = spaceKeys
@@ -137,6 +140,8 @@ struct ReceiveSession {
         else {
             throw StoreError.unknownSpace(space.hex)
         }
+        // Handed over also when a write fails, as if noted op by op (the transaction then rolls back).
+        defer { recorder.take(notes) }
         try expirePending()
         // By device, a run of one device's ops at a time (a bundle and a peer's batch come device by device): one
         // lookup a run, not one an op, and a batch of one device's ops is passed on as it is, with no copy.
@@ -266,7 +271,7 @@ struct ReceiveSession {
         var author = try user(of: device)
         var cutoff: UInt64?
         var applied = 0
-        let materializer = Materializer(db: db, space: space, recorder: recorder)
+        let materializer = Materializer(db: db, space: space, recorder: recorder, notes: notes)
         for (op, hash) in run.prefix(covered) {
             guard let admitted = try admit(op, author: author, cutoff: &cutoff) else { break }
             author = admitted.author

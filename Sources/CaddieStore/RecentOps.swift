@@ -41,6 +41,25 @@ public final class RecentOps: Sendable {
         mutating func add(_ space: SpaceID, _ op: SignedOp) {
             spaces[space, default: [:]][op.device, default: Run(first: op.seq, ops: [])].add(op.seq, op.bytes)
         }
+
+        /// Adds log ops in the order they joined their logs: one lookup for each stretch of one device's ops.
+        mutating func add(_ space: SpaceID, run ops: [SignedOp]) {
+            guard !ops.isEmpty else { return }
+            var devices = spaces.removeValue(forKey: space) ?? [:]
+            var start = 0
+            while start < ops.count {
+                let device = ops[start].device
+                var run = devices.removeValue(forKey: device) ?? Run(first: ops[start].seq, ops: [])
+                var end = start
+                while end < ops.count, ops[end].device == device {
+                    run.add(ops[end].seq, ops[end].bytes)
+                    end += 1
+                }
+                devices[device] = run
+                start = end
+            }
+            spaces[space] = devices
+        }
     }
 
     /// Ops kept per device (up to twice as many between trims).

@@ -59,7 +59,13 @@ public struct StoreChange: Sendable, Equatable {
 
         public init() {}
 
-        mutating func merge(_ other: Space) {
+        /// Takes in what `other` noted after this.
+        public mutating func merge(_ other: Space) {
+            // Into nothing noted yet (a receive's first run): taken as it is, its sets not hashed again.
+            if self == Space() {
+                self = other
+                return
+            }
             ops += other.ops
             heads.merge(other.heads) { $0.seq >= $1.seq ? $0 : $1 }
             cells.formUnion(other.cells)

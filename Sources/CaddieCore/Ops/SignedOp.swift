@@ -17,24 +17,62 @@ public struct SignedOp: Hashable, Sendable {
     /// The domain-separation prefix signed in front of the op bytes.
     public static let signingContext: [UInt8] = Array("caddie-op-v1".utf8)
 
+    /// The decoded fields, held once: a copy of an op (into a batch, a run, a change note) costs one reference
+    /// count, not one for each of the seven arrays it holds (the receive path copies each op several times; the
+    /// copies of a struct of seven arrays were a quarter of a bundle import's time, docs/performance.md).
+    private final class Fields: Sendable {
+        let space: SpaceID
+        let device: PublicKey
+        let seq: UInt64
+        let prev: Digest32
+        let hlc: HLC
+        let pred: [OpID]
+        let payload: [UInt8]
+        let signature: [UInt8]
+        let bytes: [UInt8]
+
+        init(
+            space: SpaceID, device: PublicKey, seq: UInt64, prev: Digest32, hlc: HLC, pred: [OpID], payload: [UInt8],
+            signature: [UInt8], bytes: [UInt8]
+        ) {
+            self.space = space
+            self.device = device
+            self.seq = seq
+            self.prev = prev
+            self.hlc = hlc
+            self.pred = pred
+            self.payload = payload
+            self.signature = signature
+            self.bytes = bytes
+        }
+    }
+
+    private let fields: Fields
+
     /// The space the op belongs to.
-    public let space: SpaceID
+    public var space: SpaceID { fields.space }
     /// The device key that signed the op.
-    public let device: PublicKey
+    public var device: PublicKey { fields.device }
     /// Position in the device's log, from 1.
-    public let seq: UInt64
+    public var seq: UInt64 { fields.seq }
     /// BLAKE2b-256 of the device's previous op (all zeros for seq 1).
-    public let prev: Digest32
+    public var prev: Digest32 { fields.prev }
     /// When it was made.
-    public let hlc: HLC
+    public var hlc: HLC { fields.hlc }
     /// The ops it supersedes (for score cells).
-    public let pred: [OpID]
+    public var pred: [OpID] { fields.pred }
     /// The encoded changes.
-    public let payload: [UInt8]
+    public var payload: [UInt8] { fields.payload }
     /// The Ed25519 signature over ``signingContext`` followed by ``signedPortion``.
-    public let signature: [UInt8]
+    public var signature: [UInt8] { fields.signature }
     /// The exact bytes of the whole op.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] { fields.bytes }
+
+    /// Two ops are the same when their bytes are: every field is read from them.
+    public static func == (lhs: SignedOp, rhs: SignedOp) -> Bool { lhs.fields === rhs.fields || lhs.bytes == rhs.bytes }
+
+    /// Hashes the bytes, which every field is read from.
+    public func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 
     /// The op's id.
     public var id: OpID { OpID(device: device, seq: seq) }
@@ -66,24 +104,26 @@ public struct SignedOp: Hashable, Sendable {
         guard version == Self.formatVersion else {
             throw DecodeError(what: "op version", reason: "is \(version); this build reads version \(Self.formatVersion)")
         }
-        space = SpaceID(unchecked: try reader.raw(SpaceID.length, "op space"))
-        device = PublicKey(unchecked: try reader.raw(PublicKey.length, "op device"))
-        seq = try reader.u64("op seq")
+        let space = SpaceID(unchecked: try reader.raw(SpaceID.length, "op space"))
+        let device = PublicKey(unchecked: try reader.raw(PublicKey.length, "op device"))
+        let seq = try reader.u64("op seq")
         guard seq >= 1, seq <= Self.maxSeq else {
             throw DecodeError(what: "op seq", reason: "is \(seq); sequence numbers run from 1 to \(Self.maxSeq)")
         }
-        prev = Digest32(unchecked: try reader.raw(Digest32.length, "op prev"))
-        hlc = HLC(rawValue: try reader.u64("op hlc"))
+        let prev = Digest32(unchecked: try reader.raw(Digest32.length, "op prev"))
+        let hlc = HLC(rawValue: try reader.u64("op hlc"))
         guard hlc.rawValue <= UInt64(Int64.max) else { throw DecodeError(what: "op hlc", reason: "is beyond the year 10000") }
-        pred = try reader.opIDs("op pred", limit: Self.maxPred)
+        let pred = try reader.opIDs("op pred", limit: Self.maxPred)
         let payloadLength = Int(try reader.u32("op payload length"))
         guard payloadLength <= Self.maxPayloadBytes else {
             throw DecodeError(what: "op payload", reason: "is \(payloadLength) bytes; at most \(Self.maxPayloadBytes)")
         }
-        payload = try reader.raw(payloadLength, "op payload")
-        signature = try reader.raw(Self.signatureLength, "op signature")
+        let payload = try reader.raw(payloadLength, "op payload")
+        let signature = try reader.raw(Self.signatureLength, "op signature")
         try reader.expectEnd("op")
-        self.bytes = bytes
+        fields = Fields(
+            space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred, payload: payload,
+            signature: signature, bytes: bytes)
     }
 }
 
