@@ -27,7 +27,7 @@ public struct InviteCode: Sendable, Equatable {
     /// The token.
     public var text: String {
         Self.code(prefix: Self.prefix, version: 1) { writer in
-            writer.raw(space.bytes)
+            writer.raw(space)
             writer.raw(key)
             writer.string8(String(name.prefix(40)))
         }
@@ -37,7 +37,7 @@ public struct InviteCode: Sendable, Equatable {
     public init(parsing text: String) throws(CodeError) {
         self = try Self.read(text, prefix: Self.prefix, version: 1, minimum: 1 + 16 + 32 + 1) { reader in
             InviteCode(
-                space: SpaceID(unchecked: try reader.raw(16, "space")), key: try reader.raw(32, "key"),
+                space: try reader.fixed(SpaceID.self, "space"), key: try reader.raw(32, "key"),
                 name: try reader.string8("name"))
         }
     }

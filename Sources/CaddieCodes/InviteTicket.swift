@@ -43,10 +43,10 @@ public struct InviteTicket: Sendable, Equatable {
     /// The code to share (uppercase base32 fits a QR code's alphanumeric mode).
     public var text: String {
         InviteCode.code(prefix: Self.prefix, version: 2) { writer in
-            writer.raw(space.bytes)
-            writer.raw(id.bytes)
+            writer.raw(space)
+            writer.raw(id)
             writer.raw(secret)
-            writer.raw(inviter.bytes)
+            writer.raw(inviter)
             writer.u64(expiresAt)
             writer.string8(String(spaceName.prefix(40)))
             writer.string8(String(inviterName.prefix(40)))
@@ -58,8 +58,8 @@ public struct InviteTicket: Sendable, Equatable {
         let minimum = 1 + 16 + 8 + 32 + 32 + 8 + 1 + 1
         self = try InviteCode.read(text, prefix: Self.prefix, version: 2, minimum: minimum) { reader in
             InviteTicket(
-                space: SpaceID(unchecked: try reader.raw(16, "space")), id: InviteID(unchecked: try reader.raw(8, "invite id")),
-                secret: try reader.raw(32, "secret"), inviter: PublicKey(unchecked: try reader.raw(32, "inviting device")),
+                space: try reader.fixed(SpaceID.self, "space"), id: try reader.fixed(InviteID.self, "invite id"),
+                secret: try reader.raw(32, "secret"), inviter: try reader.fixed(PublicKey.self, "inviting device"),
                 expiresAt: try reader.u64("expiry"), spaceName: try reader.string8("space name"),
                 inviterName: try reader.string8("inviter name"))
         }

@@ -22,15 +22,12 @@ public enum CompetitionKind: EntityIDKind { public static var kind: EntityKind {
 /// (`RoundService.resolveGame`, `resolvePlayer`, `CourseService.resolveCourse`).
 public struct TypedEntityID<Kind: EntityIDKind>: FixedBytes, Codable {
     /// 8 bytes, as `EntityID`.
-    public static var length: Int { EntityID.length }
-    /// The bytes.
-    public let bytes: [UInt8]
-    /// Wraps 8 bytes.
-    public init(unchecked bytes: [UInt8]) { self.bytes = bytes }
+    public let storage: Bytes8
+    @inlinable public init(storage: Bytes8) { self.storage = storage }
     /// The id of this kind with the bytes of a kind-less entity id (a record's id in the generic `set` change).
-    public init(_ id: EntityID) { bytes = id.bytes }
+    public init(_ id: EntityID) { storage = id.storage }
     /// The same bytes as a kind-less entity id, for the document's generic records.
-    public var entity: EntityID { EntityID(unchecked: bytes) }
+    public var entity: EntityID { EntityID(storage: storage) }
 }
 
 /// A record of a space's document made from its last-writer-wins fields: a player, a game, a course.

@@ -37,8 +37,8 @@ public struct ControlRequest: Equatable, Sendable {
     public var encoded: [UInt8] {
         var writer = ByteWriter()
         writer.raw(Self.magic)
-        writer.raw(device.bytes)
-        writer.raw(space.bytes)
+        writer.raw(device)
+        writer.raw(space)
         writer.u16(UInt16(clamping: edits.count))
         for edit in edits {
             writer.opIDs(edit.pred)
@@ -61,8 +61,8 @@ public struct ControlRequest: Equatable, Sendable {
         guard try reader.raw(4, "control request magic") == Self.magic else {
             throw DecodeError(what: "control request", reason: "does not start with CTL1")
         }
-        device = PublicKey(unchecked: try reader.raw(32, "device"))
-        space = SpaceID(unchecked: try reader.raw(16, "space"))
+        device = try reader.fixed(PublicKey.self, "device")
+        space = try reader.fixed(SpaceID.self, "space")
         let count = Int(try reader.u16("edit count"))
         guard count >= 1 else { throw DecodeError(what: "control request", reason: "holds no edit") }
         var edits: [Edit] = []

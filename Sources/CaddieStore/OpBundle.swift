@@ -29,14 +29,14 @@ public struct OpBundle: Sendable {
         var writer = ByteWriter(capacity: ops.reduce(64) { $0 + $1.count + 4 })
         writer.raw(Self.magic)
         writer.u8(1)
-        writer.raw(space.bytes)
+        writer.raw(space)
         writer.u32(UInt32(clamping: ops.count))
         for op in ops {
             writer.u32(UInt32(clamping: op.count))
             writer.raw(op)
         }
         let checksum = Blake2b.hash(writer.bytes)
-        writer.raw(checksum.bytes)
+        writer.raw(checksum)
         return writer.bytes
     }
 
@@ -56,7 +56,7 @@ public struct OpBundle: Sendable {
             guard version == 1 else {
                 throw CoreError.malformed("bundle version \(version) is newer than this caddie understands; upgrade caddie")
             }
-            space = SpaceID(unchecked: try reader.raw(16, "bundle space"))
+            space = try reader.fixed(SpaceID.self, "bundle space")
             let count = Int(try reader.u32("bundle op count"))
             guard count <= Self.maxOps else {
                 throw CoreError.malformed("the bundle claims \(count) ops; at most \(Self.maxOps)")

@@ -11,8 +11,8 @@ extension CardLock {
     public static func cardHash(game: GameID, player: PlayerID, cells: [ScoreCell], holes: Int = 255) -> Digest32 {
         var writer = ByteWriter()
         writer.raw(Array("caddie-card-v1".utf8))
-        writer.raw(game.bytes)
-        writer.raw(player.bytes)
+        writer.raw(game)
+        writer.raw(player)
         for cell in cells.filter({ $0.player == player && (1...holes).contains($0.hole) }).sorted(by: { $0.hole < $1.hole }) {
             guard let entry = cell.winner?.entry else { continue }
             writer.u8(UInt8(cell.hole))

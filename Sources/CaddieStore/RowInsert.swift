@@ -29,6 +29,11 @@ struct RowValues {
         bytes.withUnsafeBytes { bind(index, $0) }
     }
 
+    /// Binds an identifier's bytes, read in place.
+    mutating func blob(_ index: Int32, _ id: some FixedBytes) {
+        id.withBytes { bind(index, $0) }
+    }
+
     func int(_ index: Int32, _ value: Int64) {
         sqlite3_bind_int64(statement, index, value)
     }
@@ -94,9 +99,9 @@ extension Database {
     func insertLogOp(space: Data, _ op: SignedOp, hash: Digest32, now: UInt64) throws {
         try insertRow("INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)") {
             $0.blob(1, space)
-            $0.blob(2, op.device.bytes)
+            $0.blob(2, op.device)
             $0.int(3, Int64(bitPattern: op.seq))
-            $0.blob(4, hash.bytes)
+            $0.blob(4, hash)
             $0.int(5, Int64(bitPattern: op.hlc.rawValue))
             $0.blob(6, op.bytes)
             $0.int(7, Int64(bitPattern: now))

@@ -81,8 +81,8 @@ public struct DeviceCredentials: Sendable {
 
     func identityBlock(signing message: [UInt8]) -> [UInt8] {
         var writer = ByteWriter(capacity: Handshake.identityLength)
-        writer.raw(device.publicKey.bytes)
-        writer.raw(user.bytes)
+        writer.raw(device.publicKey)
+        writer.raw(user)
         writer.u64(certifiedAt)
         writer.raw(certificate)
         writer.raw(device.sign(message))
@@ -104,8 +104,8 @@ public struct PeerIdentity: Sendable, Equatable {
         guard block.count == Handshake.identityLength else { throw .malformedHandshake("identity block length") }
         var reader = ByteReader(block)
         do {
-            let device = PublicKey(unchecked: try reader.raw(32, "device"))
-            let user = PublicKey(unchecked: try reader.raw(32, "user"))
+            let device = try reader.fixed(PublicKey.self, "device")
+            let user = try reader.fixed(PublicKey.self, "user")
             let certifiedAt = try reader.u64("certified-at")
             let certificate = try reader.raw(64, "certificate")
             let signature = try reader.raw(64, "signature")

@@ -70,9 +70,9 @@ public enum WireMessage: Equatable, Sendable {
             let sent = entries.prefix(Self.maxVectorEntries)
             writer.u16(UInt16(sent.count))
             for entry in sent {
-                writer.raw(entry.device.bytes)
+                writer.raw(entry.device)
                 writer.u64(entry.seq)
-                writer.raw(entry.head.bytes)
+                writer.raw(entry.head)
             }
         case .ops(let batch, let ack, let ops):
             writer.u8(0x02)
@@ -92,7 +92,7 @@ public enum WireMessage: Equatable, Sendable {
             writer.string16(String(text.prefix(500)))
         case .digest(let digest):
             writer.u8(0x06)
-            writer.raw(digest.bytes)
+            writer.raw(digest)
         case .welcome(let key, let name, let earlier):
             writer.u8(0x07)
             writer.raw(key)
@@ -119,11 +119,11 @@ public enum WireMessage: Equatable, Sendable {
                 guard count <= Self.maxVectorEntries else { throw WireError.malformedMessage("vector of \(count) devices") }
                 var entries: [VectorEntry] = []
                 for _ in 0..<count {
-                    let device = PublicKey(unchecked: try reader.raw(32, "vector device"))
+                    let device = try reader.fixed(PublicKey.self, "vector device")
                     let seq = try reader.u64("vector seq")
                     guard seq <= SignedOp.maxSeq else { throw WireError.malformedMessage("vector seq out of range") }
                     entries.append(
-                        VectorEntry(device: device, seq: seq, head: Digest32(unchecked: try reader.raw(32, "vector head"))))
+                        VectorEntry(device: device, seq: seq, head: try reader.fixed(Digest32.self, "vector head")))
                 }
                 self = .vector(entries, wantAll: flags == 1)
             case 0x02:
@@ -143,7 +143,7 @@ public enum WireMessage: Equatable, Sendable {
                 let code = try reader.u8("close reason")
                 self = .close(CloseReason(rawValue: code) ?? .protocolError, try reader.string16("close text"))
             case 0x06:
-                self = .digest(Digest32(unchecked: try reader.raw(32, "digest")))
+                self = .digest(try reader.fixed(Digest32.self, "digest"))
             case 0x07:
                 let key = try reader.raw(32, "space key")
                 let name = try reader.string8("space name")
@@ -252,9 +252,9 @@ extension WireMessage {
         var bytes: [UInt8] = []
         for entry in entries.sorted(by: { $0.device < $1.device }) {
             var writer = ByteWriter(capacity: 72)
-            writer.raw(entry.device.bytes)
+            writer.raw(entry.device)
             writer.u64(entry.seq)
-            writer.raw(entry.head.bytes)
+            writer.raw(entry.head)
             bytes += writer.bytes
         }
         return Blake2b.hash(bytes)

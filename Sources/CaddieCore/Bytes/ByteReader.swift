@@ -44,6 +44,11 @@ public struct ByteReader: Sendable {
         try take(8, what).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    /// Reads an identifier of its fixed length, into place (no array).
+    public mutating func fixed<ID: FixedBytes>(_ type: ID.Type, _ what: String) throws(DecodeError) -> ID {
+        ID(unchecked: try take(ID.length, what))
+    }
+
     /// Reads `count` raw bytes.
     public mutating func raw(_ count: Int, _ what: String) throws(DecodeError) -> [UInt8] { Array(try take(count, what)) }
 

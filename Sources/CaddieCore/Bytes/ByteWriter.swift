@@ -34,6 +34,9 @@ public struct ByteWriter: Sendable {
     /// Writes raw bytes with no length prefix.
     public mutating func raw<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
 
+    /// Writes an identifier's bytes, read in place.
+    public mutating func raw(_ id: some FixedBytes) { id.withBytes { bytes.append(contentsOf: $0) } }
+
     /// Writes a UTF-8 string with a 16-bit length prefix.
     public mutating func string16(_ value: String) {
         let utf8 = Array(value.utf8)

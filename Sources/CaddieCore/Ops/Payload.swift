@@ -24,23 +24,23 @@ public enum Payload {
         switch change {
         case .join(let join):
             writer.u8(0x01)
-            writer.raw(join.user.bytes)
+            writer.raw(join.user)
             writer.u64(join.certifiedAt)
             writer.raw(join.certificateSignature)
             writer.raw(join.membershipProof)
             writer.string16(join.userName)
         case .revoke(let revocation):
             writer.u8(0x02)
-            writer.raw(revocation.device.bytes)
+            writer.raw(revocation.device)
             writer.u64(revocation.lastValidSeq)
             writer.raw(revocation.userSignature)
         case .remove(let removal):
             writer.u8(0x03)
-            writer.raw(removal.user.bytes)
+            writer.raw(removal.user)
             writer.raw(removal.ownerSalt)
             writer.u16(UInt16(clamping: removal.devices.count))
             for cutoff in removal.devices {
-                writer.raw(cutoff.device.bytes)
+                writer.raw(cutoff.device)
                 writer.u64(cutoff.lastValidSeq)
             }
         case .rotate(let rotation):
@@ -50,13 +50,13 @@ public enum Payload {
             writer.raw(rotation.keyCheck)
             writer.u16(UInt16(clamping: rotation.sealed.count))
             for entry in rotation.sealed {
-                writer.raw(entry.device.bytes)
+                writer.raw(entry.device)
                 writer.raw(entry.box)
             }
         case .set(let kind, let id, let fields):
             writer.u8(0x10)
             writer.u8(kind.rawValue)
-            writer.raw(id.bytes)
+            writer.raw(id)
             writer.u16(UInt16(clamping: fields.count))
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
                 writer.string8(name)
@@ -64,24 +64,24 @@ public enum Payload {
             }
         case .rosterAdd(let game, let player):
             writer.u8(0x11)
-            writer.raw(game.bytes)
-            writer.raw(player.bytes)
+            writer.raw(game)
+            writer.raw(player)
         case .rosterRemove(let game, let player, let observed):
             writer.u8(0x12)
-            writer.raw(game.bytes)
-            writer.raw(player.bytes)
+            writer.raw(game)
+            writer.raw(player)
             writer.opIDs(observed)
         case .score(let game, let player, let hole, let entry) where entry.pickedUp:
             writer.u8(0x23)
-            writer.raw(game.bytes)
-            writer.raw(player.bytes)
+            writer.raw(game)
+            writer.raw(player)
             writer.u8(UInt8(clamping: hole))
         case .score(let game, let player, let hole, let entry):
             // An entry with a fairway or green in regulation is 0x22 (two more bytes); one without stays 0x20,
             // byte for byte what older nodes write and read.
             writer.u8(entry.hasStatistics ? 0x22 : 0x20)
-            writer.raw(game.bytes)
-            writer.raw(player.bytes)
+            writer.raw(game)
+            writer.raw(player)
             writer.u8(UInt8(clamping: hole))
             writer.u8(UInt8(clamping: entry.strokes))
             writer.u8(entry.putts.map { UInt8(clamping: $0) } ?? 0xFF)
@@ -92,9 +92,9 @@ public enum Payload {
             }
         case .attest(let game, let player, let cardHash):
             writer.u8(0x21)
-            writer.raw(game.bytes)
-            writer.raw(player.bytes)
-            writer.raw(cardHash.bytes)
+            writer.raw(game)
+            writer.raw(player)
+            writer.raw(cardHash)
         }
     }
 
@@ -117,11 +117,11 @@ public enum Payload {
     }
 
     private static func entity<ID: FixedBytes>(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> ID {
-        ID(unchecked: try reader.raw(ID.length, what))
+        try reader.fixed(ID.self, what)
     }
 
     private static func key(_ reader: inout ByteReader, _ what: String) throws(DecodeError) -> PublicKey {
-        PublicKey(unchecked: try reader.raw(PublicKey.length, what))
+        try reader.fixed(PublicKey.self, what)
     }
 
     private static func decodeChange(_ reader: inout ByteReader) throws(DecodeError) -> Change {
@@ -241,7 +241,7 @@ public enum Payload {
         case 0x21:
             let game: GameID = try entity(&reader, "game id")
             let player: PlayerID = try entity(&reader, "player id")
-            let hash = Digest32(unchecked: try reader.raw(32, "card hash"))
+            let hash = try reader.fixed(Digest32.self, "card hash")
             return .attest(game: game, player: player, cardHash: hash)
         default:
             throw DecodeError(what: "change tag", reason: "0x\(String(tag, radix: 16)) is unknown")

@@ -20,16 +20,16 @@ public struct SignedOp: Hashable, Sendable {
     /// The decoded fields, held once: a copy of an op (into a batch, a run, a change note) costs one reference
     /// count, not one for each of the seven arrays it holds (the receive path copies each op several times; the
     /// copies of a struct of seven arrays were a quarter of a bundle import's time, docs/performance.md).
-    private final class Fields: Sendable {
-        let space: SpaceID
-        let device: PublicKey
-        let seq: UInt64
-        let prev: Digest32
-        let hlc: HLC
-        let pred: [OpID]
-        let payload: [UInt8]
-        let signature: [UInt8]
-        let bytes: [UInt8]
+    @usableFromInline final class Fields: Sendable {
+        @usableFromInline let space: SpaceID
+        @usableFromInline let device: PublicKey
+        @usableFromInline let seq: UInt64
+        @usableFromInline let prev: Digest32
+        @usableFromInline let hlc: HLC
+        @usableFromInline let pred: [OpID]
+        @usableFromInline let payload: [UInt8]
+        @usableFromInline let signature: [UInt8]
+        @usableFromInline let bytes: [UInt8]
 
         init(
             space: SpaceID, device: PublicKey, seq: UInt64, prev: Digest32, hlc: HLC, pred: [OpID], payload: [UInt8],
@@ -47,26 +47,26 @@ public struct SignedOp: Hashable, Sendable {
         }
     }
 
-    private let fields: Fields
+    @usableFromInline let fields: Fields
 
     /// The space the op belongs to.
-    public var space: SpaceID { fields.space }
+    @inlinable public var space: SpaceID { fields.space }
     /// The device key that signed the op.
-    public var device: PublicKey { fields.device }
+    @inlinable public var device: PublicKey { fields.device }
     /// Position in the device's log, from 1.
-    public var seq: UInt64 { fields.seq }
+    @inlinable public var seq: UInt64 { fields.seq }
     /// BLAKE2b-256 of the device's previous op (all zeros for seq 1).
-    public var prev: Digest32 { fields.prev }
+    @inlinable public var prev: Digest32 { fields.prev }
     /// When it was made.
-    public var hlc: HLC { fields.hlc }
+    @inlinable public var hlc: HLC { fields.hlc }
     /// The ops it supersedes (for score cells).
-    public var pred: [OpID] { fields.pred }
+    @inlinable public var pred: [OpID] { fields.pred }
     /// The encoded changes.
-    public var payload: [UInt8] { fields.payload }
+    @inlinable public var payload: [UInt8] { fields.payload }
     /// The Ed25519 signature over ``signingContext`` followed by ``signedPortion``.
-    public var signature: [UInt8] { fields.signature }
+    @inlinable public var signature: [UInt8] { fields.signature }
     /// The exact bytes of the whole op.
-    public var bytes: [UInt8] { fields.bytes }
+    @inlinable public var bytes: [UInt8] { fields.bytes }
 
     /// Two ops are the same when their bytes are: every field is read from them.
     public static func == (lhs: SignedOp, rhs: SignedOp) -> Bool { lhs.fields === rhs.fields || lhs.bytes == rhs.bytes }
@@ -75,7 +75,7 @@ public struct SignedOp: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 
     /// The op's id.
-    public var id: OpID { OpID(device: device, seq: seq) }
+    @inlinable public var id: OpID { OpID(device: device, seq: seq) }
 
     /// Everything but the trailing signature: what the signature covers (after the context prefix).
     public var signedPortion: ArraySlice<UInt8> { bytes[0..<(bytes.count - Self.signatureLength)] }
@@ -86,10 +86,10 @@ public struct SignedOp: Hashable, Sendable {
     ) -> [UInt8] {
         var writer = ByteWriter(capacity: 128 + payload.count + pred.count * 40)
         writer.u8(formatVersion)
-        writer.raw(space.bytes)
-        writer.raw(device.bytes)
+        writer.raw(space)
+        writer.raw(device)
         writer.u64(seq)
-        writer.raw(prev.bytes)
+        writer.raw(prev)
         writer.u64(hlc.rawValue)
         writer.opIDs(pred)
         writer.u32(UInt32(clamping: payload.count))
@@ -104,13 +104,13 @@ public struct SignedOp: Hashable, Sendable {
         guard version == Self.formatVersion else {
             throw DecodeError(what: "op version", reason: "is \(version); this build reads version \(Self.formatVersion)")
         }
-        let space = SpaceID(unchecked: try reader.raw(SpaceID.length, "op space"))
-        let device = PublicKey(unchecked: try reader.raw(PublicKey.length, "op device"))
+        let space = try reader.fixed(SpaceID.self, "op space")
+        let device = try reader.fixed(PublicKey.self, "op device")
         let seq = try reader.u64("op seq")
         guard seq >= 1, seq <= Self.maxSeq else {
             throw DecodeError(what: "op seq", reason: "is \(seq); sequence numbers run from 1 to \(Self.maxSeq)")
         }
-        let prev = Digest32(unchecked: try reader.raw(Digest32.length, "op prev"))
+        let prev = try reader.fixed(Digest32.self, "op prev")
         let hlc = HLC(rawValue: try reader.u64("op hlc"))
         guard hlc.rawValue <= UInt64(Int64.max) else { throw DecodeError(what: "op hlc", reason: "is beyond the year 10000") }
         let pred = try reader.opIDs("op pred", limit: Self.maxPred)
@@ -144,7 +144,7 @@ extension ByteReader {
     public mutating func opIDs(_ what: String, limit: Int) throws(DecodeError) -> [OpID] {
         let (deviceLabel, seqLabel) = ("\(what) device", "\(what) seq")  // once a list, not once an id
         return try list("\(what) count", limit: limit) { reader throws(DecodeError) in
-            let device = PublicKey(unchecked: try reader.raw(PublicKey.length, deviceLabel))
+            let device = try reader.fixed(PublicKey.self, deviceLabel)
             let seq = try reader.u64(seqLabel)
             guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: seqLabel, reason: "is out of range") }
             return OpID(device: device, seq: seq)
