@@ -272,10 +272,21 @@ struct ReceiveSession {
         var cutoff: UInt64?
         var applied = 0
         let materializer = Materializer(db: db, space: space, recorder: recorder, notes: notes)
+        // Log rows are written in statements of many rows (RowInsert.swift): held until the statement is full or the
+        // run ends, and an op that changes more than a score is written before it is materialized (which may read
+        // the log), as every op was before.
+        var logRows: [(op: SignedOp, hash: Digest32)] = []
+        logRows.reserveCapacity(min(covered, Database.logRowsPerInsert))
         for (op, hash) in run.prefix(covered) {
             guard let admitted = try admit(op, author: author, cutoff: &cutoff) else { break }
             author = admitted.author
-            try db.insertLogOp(space: spaceData, op, hash: hash, now: now)
+            logRows.append((op, hash))
+            if logRows.count == Database.logRowsPerInsert
+                || !admitted.changes.allSatisfy({ if case .score = $0 { true } else { false } })
+            {
+                try db.insertLogOps(space: spaceData, logRows, now: now)
+                logRows.removeAll(keepingCapacity: true)
+            }
             newestClock = max(newestClock, op.hlc)
             try materializer.apply(op, changes: admitted.changes, author: admitted.author, hash: hash)
             report.applied.append(op.id)
@@ -283,6 +294,7 @@ struct ReceiveSession {
             headSeq = op.seq
             headHash = hash
         }
+        try db.insertLogOps(space: spaceData, logRows, now: now)
         try forgetPending(device, through: headSeq)
         // The ops after the newest valid signature: none covers them yet. They wait, as ops beyond a gap do, for a
         // later op of their device whose signature covers them, so the same ops give the same state whatever

@@ -67,10 +67,10 @@ extension Database {
     /// Runs the cached INSERT `sql` once with the values `bind` sets (every parameter: those it leaves are NULL).
     /// A failure throws GRDB's `DatabaseError`, as `Statement.execute` does, and leaves the statement ready for its
     /// next use, with no value bound (none of them points at the stack any more).
-    func insertRow(_ sql: String, _ bind: (inout RowValues) -> Void) throws {
+    func insertRow(_ sql: String, arenaBytes: Int = rowArenaBytes, _ bind: (inout RowValues) -> Void) throws {
         let handle = try cachedStatement(sql: sql).sqliteStatement
         sqlite3_clear_bindings(handle)
-        let failure = withUnsafeTemporaryAllocation(byteCount: Self.rowArenaBytes, alignment: 8) {
+        let failure = withUnsafeTemporaryAllocation(byteCount: arenaBytes, alignment: 8) {
             arena -> (code: Int32, message: String)? in
             var values = RowValues(statement: handle, arena: arena)
             bind(&values)
@@ -97,14 +97,39 @@ extension Database {
 
     /// Adds `op` to its device's log (the `op` table), under `hash`, received (or made) at `now`.
     func insertLogOp(space: Data, _ op: SignedOp, hash: Digest32, now: UInt64) throws {
-        try insertRow("INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)") {
-            $0.blob(1, space)
-            $0.blob(2, op.device)
-            $0.int(3, Int64(bitPattern: op.seq))
-            $0.blob(4, hash)
-            $0.int(5, Int64(bitPattern: op.hlc.rawValue))
-            $0.blob(6, op.bytes)
-            $0.int(7, Int64(bitPattern: now))
+        try insertLogOps(space: space, [(op, hash)], now: now)
+    }
+
+    /// Log rows one statement inserts (a run of a device's ops is written ``logRowsPerInsert`` rows at a time: one
+    /// statement's start, bindings and reset for 32 rows, not one a row).
+    static let logRowsPerInsert = 32
+
+    /// The INSERT of `count` log rows, for each count up to ``logRowsPerInsert``.
+    private static let logInserts: [String] = (0...logRowsPerInsert).map { count in
+        "INSERT INTO op (space, device, seq, hash, hlc, bytes, received_at) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: max(count, 1)).joined(separator: ", ")
+    }
+
+    /// Adds ops to their devices' logs (the `op` table), each under its hash, received (or made) at `now`: in
+    /// statements of up to ``logRowsPerInsert`` rows.
+    func insertLogOps(space: Data, _ rows: some Collection<(op: SignedOp, hash: Digest32)>, now: UInt64) throws {
+        var rest = rows[...]
+        while !rest.isEmpty {
+            let chunk = rest.prefix(Self.logRowsPerInsert)
+            rest = rest.dropFirst(chunk.count)
+            try insertRow(Self.logInserts[chunk.count], arenaBytes: 16_384) { values in
+                var index: Int32 = 0
+                for (op, hash) in chunk {
+                    values.blob(index + 1, space)
+                    values.blob(index + 2, op.device)
+                    values.int(index + 3, Int64(bitPattern: op.seq))
+                    values.blob(index + 4, hash)
+                    values.int(index + 5, Int64(bitPattern: op.hlc.rawValue))
+                    values.blob(index + 6, op.bytes)
+                    values.int(index + 7, Int64(bitPattern: now))
+                    index += 7
+                }
+            }
         }
     }
 }

@@ -53,6 +53,43 @@ struct RowInsertTests {
         #expect(try home.stateHash(space.id) == author.hash())
     }
 
+    @Test(
+        "a run of log rows written many to a statement: every op of a run longer than a statement, other ops between, stored as signed"
+    )
+    func logRowsInStatements() throws {
+        let space = TestSpace()
+        var author = try Author("ana", space: space)
+        let game: GameID = entity(1)
+        let player: PlayerID = entity(2)
+        // 2 x 32 + 11 scores, with a game record and a roster add among them: the statements fill, a record's op is
+        // written before it is materialized, and a part-filled statement ends the run.
+        for index in 1...75 {
+            if index == 40 { try author.edit([.set(kind: .game, id: game.entity, fields: ["name": .text("Sunday")])]) }
+            if index == 41 { try author.edit([.rosterAdd(game: game, player: player)]) }
+            try author.edit([.score(game: game, player: player, hole: index % 18 + 1, entry: try ScoreEntry(strokes: 4))])
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-rows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let home = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
+        try home.addSpace(space.id, name: "test", now: 0)
+        let ops = try author.store.ops(space: space.id)
+        #expect(ops.count == 78)
+        // In two batches, the second starting mid-log: a run begins where the home's head is.
+        let first = try home.receive(
+            space: space.id, spaceKey: space.key, ops: Array(ops.prefix(33)), mode: .strict, now: receiverNow)
+        let second = try home.receive(
+            space: space.id, spaceKey: space.key, ops: Array(ops.dropFirst(33)), mode: .strict, now: receiverNow)
+        #expect(first.applied.count + second.applied.count == 78)
+        let held = try home.storedOps(space.id)
+        let signed = try author.store.storedOps(space.id)
+        #expect(held.map(\.bytes) == signed.map(\.bytes))
+        #expect(held.map(\.id.seq) == Array(1...78))
+        #expect(held.map(\.hash) == held.map { Blake2b.hash($0.bytes) })
+        #expect(try home.stateHash(space.id) == author.hash())
+        #expect(try home.record(space.id, game)?["name"] == .text("Sunday"))
+    }
+
     @Test("a row SQLite refuses throws its error, writes nothing, and the next row binds afresh")
     func failureLeavesStatementReady() throws {
         let store = try OpStore()
