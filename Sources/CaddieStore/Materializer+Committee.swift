@@ -134,7 +134,7 @@ extension Materializer {
         var writes: [Write] = []
         func collect(_ bytes: Data, slot: Data, author: PublicKey?) throws {
             let op = try SignedOp(bytes: [UInt8](bytes))
-            for (index, change) in try Payload.decode(op.payload).enumerated() where take(change) {
+            for (index, change) in try Payload.decode(op.payloadBytes).enumerated() where take(change) {
                 writes.append(
                     Write(
                         change: change, author: author,

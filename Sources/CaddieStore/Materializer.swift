@@ -269,7 +269,7 @@ struct Materializer {
             arguments: [space])
         while let row = try rows.next() {
             let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
-            let changes = try Payload.decode(op.payload)
+            let changes = try Payload.decode(op.payloadBytes)
             for case .join(let join) in changes { users[op.device] = join.user }
             try quiet.apply(op, changes: changes, author: users[op.device])
         }
@@ -279,8 +279,8 @@ struct Materializer {
         while let row = try branches.next() {
             let op = try SignedOp(bytes: [UInt8](row["bytes"] as Data))
             try quiet.apply(
-                op, changes: try Payload.decode(op.payload), author: PublicKey(unchecked: [UInt8](row["user"] as Data)),
-                slot: Digest32(unchecked: [UInt8](row["hash"] as Data)))
+                op, changes: try Payload.decode(op.payloadBytes), author: try PublicKey(column: row["user"] as Data),
+                slot: try Digest32(column: row["hash"] as Data))
         }
         // The committee's rule, once every op is here: every competition, then every game ever bound to one.
         let kinds = [EntityKind.competition, .game].map { Int64($0.rawValue) }

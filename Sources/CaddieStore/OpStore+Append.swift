@@ -48,8 +48,8 @@ extension OpStore {
                     LEFT JOIN member m ON m.space = ?1 AND m.device = ?2
                     """), arguments: [spaceData, deviceData])
         var seq = (state?["seq"] as Int64?).map { UInt64($0) + 1 } ?? 1
-        var prev = (state?["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? .zero
-        var author = (state?["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
+        var prev = try (state?["hash"] as Data?).map { try Digest32(column: $0) } ?? .zero
+        var author = try (state?["user"] as Data?).map { try PublicKey(column: $0) }
         var ownHLC = UInt64(bitPattern: (state?["hlc"] as Int64?) ?? 0)
         // This device's own log forked (it was restored from an older copy, and its peers held what it had signed
         // since): it goes on from the newest op of its branches, so what it signs next is a branch op every node
@@ -70,8 +70,8 @@ extension OpStore {
                     """, arguments: [spaceData, deviceData])
             if let tip {
                 seq = UInt64(tip["seq"] as Int64) + 1
-                prev = Digest32(unchecked: [UInt8](tip["hash"] as Data))
-                author = PublicKey(unchecked: [UInt8](tip["user"] as Data))
+                prev = try Digest32(column: tip["hash"] as Data)
+                author = try PublicKey(column: tip["user"] as Data)
                 ownHLC = UInt64(bitPattern: tip["hlc"] as Int64)
             } else {
                 throw StoreError.cannotSign(
@@ -141,7 +141,7 @@ extension OpStore {
                 db, sql: "SELECT device, seq, bytes FROM op WHERE space = ? ORDER BY device, seq",
                 arguments: [Data(space.bytes)])
             while let row = try rows.next() {
-                let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+                let device = try PublicKey(column: row["device"] as Data)
                 let seq = UInt64(row["seq"] as Int64)
                 if since[device] < seq { out.append([UInt8](row["bytes"] as Data)) }
             }

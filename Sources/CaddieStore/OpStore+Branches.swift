@@ -70,7 +70,7 @@ extension ReceiveSession {
                     try refuseBranchOp(op, true)
                     continue
                 }
-                author = PublicKey(unchecked: [UInt8](previous["user"] as Data))
+                author = try PublicKey(column: previous["user"] as Data)
                 name = previous["user_name"]
             }
             guard op.signatureVerifies else {
@@ -123,7 +123,7 @@ extension OpStore {
                 try Data.fetchAll(
                     db, sql: "SELECT hash FROM branch_ack WHERE space = ? AND peer = ? AND acked_at >= ?",
                     arguments: [Data(space.bytes), Data(peer.bytes), Int64(bitPattern: since)]
-                ).map { Digest32(unchecked: [UInt8]($0)) })
+                ).map { try Digest32(column: $0) })
         }
     }
 
@@ -163,8 +163,8 @@ extension OpStore {
                     """, arguments: [Data(space.bytes)]
             ).compactMap { row in
                 let bytes = [UInt8](row["bytes"] as Data)
-                let hash = (row["hash"] as Data?).map { Digest32(unchecked: [UInt8]($0)) } ?? Blake2b.hash(bytes)
-                let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+                let hash = try (row["hash"] as Data?).map { try Digest32(column: $0) } ?? Blake2b.hash(bytes)
+                let id = OpID(device: try PublicKey(column: row["device"] as Data), seq: UInt64(row["seq"] as Int64))
                 return seen.insert(hash).inserted ? (hash, id, bytes) : nil
             }
         }

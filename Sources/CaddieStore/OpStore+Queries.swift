@@ -135,7 +135,7 @@ extension OpStore {
             try Row.fetchOne(
                 db, sql: "SELECT user, user_name FROM member WHERE space = ? AND device = ?",
                 arguments: [Data(space.bytes), Data(device.bytes)]
-            ).map { (PublicKey(unchecked: [UInt8]($0["user"] as Data)), $0["user_name"] as String) }
+            ).map { (try PublicKey(column: $0["user"] as Data), $0["user_name"] as String) }
         }
     }
 
@@ -341,7 +341,7 @@ extension OpStore {
             ).map {
                 (
                     [UInt8]($0["bytes"] as Data),
-                    OpID(device: PublicKey(unchecked: [UInt8]($0["device"] as Data)), seq: UInt64($0["seq"] as Int64)),
+                    OpID(device: try PublicKey(column: $0["device"] as Data), seq: UInt64($0["seq"] as Int64)),
                     $0["why"] as String, $0["fork"] as Bool
                 )
             }

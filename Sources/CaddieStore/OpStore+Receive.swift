@@ -375,9 +375,9 @@ struct ReceiveSession {
                     SELECT 'branch_op', device, max(seq), user FROM branch_op WHERE space = ? GROUP BY device, user
                     """, arguments: [spaceData, spaceData])
             for row in lines {
-                let device = PublicKey(unchecked: [UInt8](row["device"] as Data))
+                let device = try PublicKey(column: row["device"] as Data)
                 let top = UInt64(row["top"] as Int64)
-                let user = (row["user"] as Data?).map { PublicKey(unchecked: [UInt8]($0)) }
+                let user = try (row["user"] as Data?).map { try PublicKey(column: $0) }
                 // A revoked or removed device's fork branches leave the state whole (OpStore+Branches.swift).
                 let table: String = row["line"]
                 var cut = try cutoff(of: device, user: user)

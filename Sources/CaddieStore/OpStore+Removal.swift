@@ -35,7 +35,7 @@ extension OpStore {
                 try Data.fetchAll(
                     db, sql: "SELECT device FROM key_seen WHERE space = ? AND key_check = ?",
                     arguments: [Data(space.bytes), Data(keyCheck)]
-                ).map { PublicKey(unchecked: [UInt8]($0)) })
+                ).map { try PublicKey(column: $0) })
         }
     }
 
@@ -94,7 +94,7 @@ extension OpStore {
         try read { db in
             Set(
                 try Data.fetchAll(db, sql: "SELECT DISTINCT user FROM removal WHERE space = ?", arguments: [Data(space.bytes)])
-                    .map { PublicKey(unchecked: [UInt8]($0)) })
+                    .map { try PublicKey(column: $0) })
         }
     }
 
@@ -109,10 +109,10 @@ extension OpStore {
             ).map { row in
                 SealedSpaceKey(
                     epoch: UInt32(clamping: row["epoch"] as Int64), keyCheck: [UInt8](row["key_check"] as Data),
-                    device: PublicKey(unchecked: [UInt8](row["device"] as Data)),
+                    device: try PublicKey(column: row["device"] as Data),
                     sealed: [UInt8](row["sealed"] as Data),
                     by: OpID(
-                        device: PublicKey(unchecked: [UInt8](row["by_device"] as Data)),
+                        device: try PublicKey(column: row["by_device"] as Data),
                         seq: UInt64(bitPattern: row["by_seq"] as Int64)))
             }
         }

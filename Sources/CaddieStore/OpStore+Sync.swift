@@ -18,7 +18,7 @@ extension OpStore {
                     """, arguments: [Data(space.bytes)]
             ).compactMap { row in
                 guard let seq = row["seq"] as Int64?, let hash = row["hash"] as Data? else { return nil }
-                return (PublicKey(unchecked: [UInt8](row["device"] as Data)), UInt64(seq), Digest32(unchecked: [UInt8](hash)))
+                return (try PublicKey(column: row["device"] as Data), UInt64(seq), try Digest32(column: hash))
             }
         }
     }
@@ -124,7 +124,7 @@ extension OpStore {
             try Data.fetchAll(
                 db, sql: "SELECT DISTINCT device FROM revocation r WHERE r.user = ? AND NOT \(Self.fromRemoval) ORDER BY device",
                 arguments: [Data(user.bytes)]
-            ).map { PublicKey(unchecked: [UInt8]($0)) }
+            ).map { try PublicKey(column: $0) }
         }
     }
 
@@ -136,7 +136,7 @@ extension OpStore {
                 sql: """
                     SELECT DISTINCT device FROM member WHERE user = ? AND certified_at < ? ORDER BY device
                     """, arguments: [Data(user.bytes), Int64(bitPattern: time)]
-            ).map { PublicKey(unchecked: [UInt8]($0)) }
+            ).map { try PublicKey(column: $0) }
         }
     }
 
@@ -147,7 +147,7 @@ extension OpStore {
                 db, sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?",
                 arguments: [Data(space.bytes), Data(id.device.bytes), Int64(bitPattern: id.seq)]
             )
-            .map { Digest32(unchecked: [UInt8]($0)) }
+            .map { try Digest32(column: $0) }
         }
     }
 

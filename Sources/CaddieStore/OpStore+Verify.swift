@@ -19,9 +19,9 @@ extension OpStore {
         }
         let members = Dictionary(try self.members(space).map { ($0.device, $0) }, uniquingKeysWith: { first, _ in first })
         // Each op decoded and hashed once, for the covering signatures and for the checks below.
-        let log: [SignedOp.Stored] = rows.map { row in
+        let log: [SignedOp.Stored] = try rows.map { row throws(StoreError) in
             let bytes = [UInt8](row["bytes"] as Data)
-            let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+            let id = OpID(device: try PublicKey(column: row["device"] as Data), seq: UInt64(row["seq"] as Int64))
             return (id, try? SignedOp(bytes: bytes), Blake2b.hash(bytes))
         }
         let covers = SignedOp.covers(log)
@@ -50,7 +50,7 @@ extension OpStore {
             }
             let changes: [Change]
             do {
-                changes = try Payload.decode(op.payload)
+                changes = try Payload.decode(op.payloadBytes)
             } catch {
                 fail("its payload does not decode: \(error)")
                 continue
@@ -96,12 +96,12 @@ extension OpStore {
         guard !rows.isEmpty else { return (0, []) }
         var held: [OpID: Set<Digest32>] = [:]
         for row in log + rows {
-            let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
-            held[id, default: []].insert(Digest32(unchecked: [UInt8](row["hash"] as Data)))
+            let id = OpID(device: try PublicKey(column: row["device"] as Data), seq: UInt64(row["seq"] as Int64))
+            held[id, default: []].insert(try Digest32(column: row["hash"] as Data))
         }
         var failures: [VerificationFailure] = []
         for row in rows {
-            let id = OpID(device: PublicKey(unchecked: [UInt8](row["device"] as Data)), seq: UInt64(row["seq"] as Int64))
+            let id = OpID(device: try PublicKey(column: row["device"] as Data), seq: UInt64(row["seq"] as Int64))
             let bytes = [UInt8](row["bytes"] as Data)
             func fail(_ reason: String) { failures.append(VerificationFailure(op: id, reason: reason)) }
             if Blake2b.hash(bytes).bytes != [UInt8](row["hash"] as Data) { fail("its bytes no longer match their recorded hash") }

@@ -25,7 +25,7 @@ extension ReceiveSession {
         }
         let changes: [Change]
         do {
-            changes = try Payload.decode(op.payload)
+            changes = try Payload.decode(op.payloadBytes)
         } catch {
             try refuse(.invalidOp(op: op.id, reason: "its payload is malformed: \(error)"))
             return nil

@@ -9,13 +9,13 @@ extension ReceiveSession {
     func head(_ device: PublicKey) throws -> (seq: UInt64, hash: Digest32) {
         let row = try db.cachedStatement(sql: "SELECT seq, hash FROM op WHERE space = ? AND device = ? ORDER BY seq DESC LIMIT 1")
         guard let found = try Row.fetchOne(row, arguments: [spaceData, Data(device.bytes)]) else { return (0, .zero) }
-        return (UInt64(found["seq"] as Int64), Digest32(unchecked: [UInt8](found["hash"] as Data)))
+        return (UInt64(found["seq"] as Int64), try Digest32(column: found["hash"] as Data))
     }
 
     func storedHash(_ id: OpID) throws -> Digest32? {
         let statement = try db.cachedStatement(sql: "SELECT hash FROM op WHERE space = ? AND device = ? AND seq = ?")
         return try Data.fetchOne(statement, arguments: [spaceData, Data(id.device.bytes), Int64(bitPattern: id.seq)])
-            .map { Digest32(unchecked: [UInt8]($0)) }
+            .map { try Digest32(column: $0) }
     }
 
     /// The hashes held in `device`'s log at `seqs` (those it holds): one range query when the seqs are about as many
@@ -36,14 +36,14 @@ extension ReceiveSession {
             statement,
             arguments: [spaceData, Data(device.bytes), Int64(bitPattern: low), Int64(bitPattern: high)])
         while let row = try rows.next() {
-            hashes[UInt64(row["seq"] as Int64)] = Digest32(unchecked: [UInt8](row["hash"] as Data))
+            hashes[UInt64(row["seq"] as Int64)] = try Digest32(column: row["hash"] as Data)
         }
         return hashes
     }
 
     func user(of device: PublicKey) throws -> PublicKey? {
         let statement = try db.cachedStatement(sql: "SELECT user FROM member WHERE space = ? AND device = ?")
-        return try Data.fetchOne(statement, arguments: [spaceData, Data(device.bytes)]).map { PublicKey(unchecked: [UInt8]($0)) }
+        return try Data.fetchOne(statement, arguments: [spaceData, Data(device.bytes)]).map { try PublicKey(column: $0) }
     }
 
     /// The last seq of `device` that is still valid: lowered by its user's revocations and by removals.

@@ -195,3 +195,16 @@ struct FieldRow: FetchableRecord {
         value = try FieldValue(encoded: [UInt8](try row.decode(Data.self, forColumn: "value")))
     }
 }
+
+extension FixedBytes {
+    /// An identifier read from a BLOB column of the home's file. One of another length is a damaged file: an error
+    /// that says so, never a trap and never a wrong identifier.
+    init(column data: Data) throws(StoreError) {
+        guard data.count == Self.length else {
+            throw .database(
+                "a row of the home's database is damaged and cannot be read (a \(Self.self) of \(data.count) bytes, not "
+                    + "\(Self.length)): restore caddie.sqlite from a backup, or start a new home and sync it from a peer")
+        }
+        self.init(unchecked: [UInt8](data))
+    }
+}

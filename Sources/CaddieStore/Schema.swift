@@ -256,7 +256,7 @@ enum Schema {
     static func rebuildIfPending(_ db: Database) throws {
         guard try rebuildPending(db) else { return }
         for id in try Data.fetchAll(db, sql: "SELECT id FROM space") {
-            try Materializer(db: db, space: SpaceID(unchecked: [UInt8](id)), recorder: nil).rebuild()
+            try Materializer(db: db, space: try SpaceID(column: id), recorder: nil).rebuild()
         }
         try db.execute(sql: "DELETE FROM pending_rebuild")
     }

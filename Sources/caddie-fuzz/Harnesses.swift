@@ -50,7 +50,7 @@ enum Harness: String, CaseIterable {
     /// A signed op, its payload, and the compact wire form restored.
     static func op(_ bytes: [UInt8]) {
         if let op = try? SignedOp(bytes: bytes) {
-            _ = try? Payload.decode(op.payload)
+            _ = try? Payload.decode(op.payloadBytes)
         }
         _ = try? Payload.decode(bytes)
         let compact = WireOp.compacting(bytes)

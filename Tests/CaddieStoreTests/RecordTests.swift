@@ -1,5 +1,6 @@
 import CaddieCore
 import Foundation
+import GRDB
 import Testing
 
 @testable import CaddieStore
@@ -62,6 +63,38 @@ struct RecordTests {
             return text.contains("a row of the home's database is damaged") && text.contains("restore caddie.sqlite")
                 && text.contains("broken")
         }
+    }
+
+    @Test("an op row whose device key or hash has the wrong length is an error that says what to do, not a trap")
+    func damagedOpRow() throws {
+        let space = TestSpace()
+        var author = try Author("ana", space: space)
+        try author.edit([.score(game: entity(1), player: entity(2), hole: 1, entry: try ScoreEntry(strokes: 4))])
+        try author.edit([.score(game: entity(1), player: entity(2), hole: 2, entry: try ScoreEntry(strokes: 5))])
+        let ops = try author.store.ops(space: space.id)
+        let home = try replica(space)
+        _ = try home.receive(space: space.id, spaceKey: space.key, ops: Array(ops.prefix(2)), mode: .strict, now: receiverNow)
+        #expect(try home.heads(space.id).count == 1)
+        try home.write("test") { db in
+            try db.execute(sql: "UPDATE op SET hash = ? WHERE seq = 2", arguments: [Data([1, 2, 3])])
+        }
+        let damaged: (any Error) -> Bool = { error in
+            let text = "\(error)"
+            return text.contains("damaged") && text.contains("restore caddie.sqlite") && text.contains("3 bytes, not 32")
+        }
+        #expect(performing: { try home.heads(space.id) }, throws: damaged)
+        // The next op links to the damaged one: its receive reads the device's head, and is refused whole.
+        #expect(
+            performing: {
+                try home.receive(space: space.id, spaceKey: space.key, ops: [ops[2]], mode: .tolerant, now: receiverNow)
+            }, throws: damaged)
+        #expect(try home.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM op") } == 2)
+        try home.write("test") { db in
+            try db.execute(
+                sql: "UPDATE op SET hash = ?, device = ? WHERE seq = 2", arguments: [Data(repeating: 0, count: 32), Data([9])])
+        }
+        #expect(
+            performing: { try home.verify(space.id, spaceKeys: [space.key]) }, throws: { "\($0)".contains("1 bytes, not 32") })
     }
 
     @Test("a score row or an attestation whose player id has the wrong length is an error, not a wrong id")

@@ -2,12 +2,18 @@
 /// short or malformed input: every byte it sees may come from a peer or a file.
 public struct ByteReader: Sendable {
     /// The whole input.
-    public let bytes: [UInt8]
-    /// The offset of the next unread byte.
+    public let bytes: ArraySlice<UInt8>
+    /// The offset of the next unread byte, from the input's start.
     public private(set) var offset: Int
 
     /// Creates a reader positioned at the start of `bytes`.
     public init(_ bytes: [UInt8]) {
+        self.bytes = bytes[...]
+        offset = 0
+    }
+
+    /// Creates a reader of a part of a larger buffer (an op's payload inside its bytes), with no copy.
+    public init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         offset = 0
     }
@@ -23,7 +29,8 @@ public struct ByteReader: Sendable {
             throw DecodeError(what: what, reason: "truncated: needs \(count) bytes at offset \(offset), has \(remaining)")
         }
         defer { offset += count }
-        return bytes[offset..<(offset + count)]
+        let start = bytes.startIndex + offset
+        return bytes[start..<(start + count)]
     }
 
     /// Reads one byte.
@@ -48,6 +55,9 @@ public struct ByteReader: Sendable {
     public mutating func fixed<ID: FixedBytes>(_ type: ID.Type, _ what: String) throws(DecodeError) -> ID {
         ID(unchecked: try take(ID.length, what))
     }
+
+    /// Steps over `count` bytes that must be there (read later in place, by their offset).
+    public mutating func skip(_ count: Int, _ what: String) throws(DecodeError) { _ = try take(count, what) }
 
     /// Reads `count` raw bytes.
     public mutating func raw(_ count: Int, _ what: String) throws(DecodeError) -> [UInt8] { Array(try take(count, what)) }

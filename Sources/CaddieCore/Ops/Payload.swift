@@ -99,7 +99,10 @@ public enum Payload {
     }
 
     /// Decodes and validates changes: unknown tags, out-of-range numbers and trailing bytes are errors.
-    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> [Change] {
+    public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> [Change] { try decode(bytes[...]) }
+
+    /// Decodes changes read in place, from a part of a larger buffer (an op's ``SignedOp/payloadBytes``).
+    public static func decode(_ bytes: ArraySlice<UInt8>) throws(DecodeError) -> [Change] {
         var reader = ByteReader(bytes)
         let found = try reader.u8("payload version")
         guard found == version else {

@@ -27,13 +27,13 @@ public struct SignedOp: Hashable, Sendable {
         @usableFromInline let prev: Digest32
         @usableFromInline let hlc: HLC
         @usableFromInline let pred: [OpID]
-        @usableFromInline let payload: [UInt8]
-        @usableFromInline let signature: [UInt8]
+        /// Where the payload lies in ``bytes``: it is read there, not copied out.
+        @usableFromInline let payload: Range<Int>
         @usableFromInline let bytes: [UInt8]
 
         init(
-            space: SpaceID, device: PublicKey, seq: UInt64, prev: Digest32, hlc: HLC, pred: [OpID], payload: [UInt8],
-            signature: [UInt8], bytes: [UInt8]
+            space: SpaceID, device: PublicKey, seq: UInt64, prev: Digest32, hlc: HLC, pred: [OpID], payload: Range<Int>,
+            bytes: [UInt8]
         ) {
             self.space = space
             self.device = device
@@ -42,7 +42,6 @@ public struct SignedOp: Hashable, Sendable {
             self.hlc = hlc
             self.pred = pred
             self.payload = payload
-            self.signature = signature
             self.bytes = bytes
         }
     }
@@ -61,10 +60,12 @@ public struct SignedOp: Hashable, Sendable {
     @inlinable public var hlc: HLC { fields.hlc }
     /// The ops it supersedes (for score cells).
     @inlinable public var pred: [OpID] { fields.pred }
-    /// The encoded changes.
-    @inlinable public var payload: [UInt8] { fields.payload }
-    /// The Ed25519 signature over ``signingContext`` followed by ``signedPortion``.
-    @inlinable public var signature: [UInt8] { fields.signature }
+    /// The encoded changes, read in place in the op's bytes.
+    @inlinable public var payloadBytes: ArraySlice<UInt8> { fields.bytes[fields.payload] }
+    /// The encoded changes, as an array of their own.
+    @inlinable public var payload: [UInt8] { Array(payloadBytes) }
+    /// The Ed25519 signature over ``signingContext`` followed by ``signedPortion``: the op's last bytes.
+    @inlinable public var signature: [UInt8] { Array(fields.bytes.suffix(Self.signatureLength)) }
     /// The exact bytes of the whole op.
     @inlinable public var bytes: [UInt8] { fields.bytes }
 
@@ -118,12 +119,13 @@ public struct SignedOp: Hashable, Sendable {
         guard payloadLength <= Self.maxPayloadBytes else {
             throw DecodeError(what: "op payload", reason: "is \(payloadLength) bytes; at most \(Self.maxPayloadBytes)")
         }
-        let payload = try reader.raw(payloadLength, "op payload")
-        let signature = try reader.raw(Self.signatureLength, "op signature")
+        let payloadStart = reader.offset
+        try reader.skip(payloadLength, "op payload")
+        try reader.skip(Self.signatureLength, "op signature")
         try reader.expectEnd("op")
         fields = Fields(
-            space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred, payload: payload,
-            signature: signature, bytes: bytes)
+            space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred,
+            payload: payloadStart..<(payloadStart + payloadLength), bytes: bytes)
     }
 }
 

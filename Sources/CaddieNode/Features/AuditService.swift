@@ -99,7 +99,7 @@ extension AuditService {
             let changes: [Change]
             var unreadable: String?
             do {
-                changes = try Payload.decode(op.payload)
+                changes = try Payload.decode(op.payloadBytes)
             } catch {
                 changes = []
                 unreadable = "UNREADABLE changes: the op's payload does not decode (\(error))"
