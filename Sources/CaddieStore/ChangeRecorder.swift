@@ -18,15 +18,12 @@ final class ChangeRecorder: TransactionObserver, Sendable {
     /// The newest ops of each log, taken from each commit before its change is published.
     let recent = RecentOps()
 
-    /// Notes what an op changed in `space`, and the op itself when it joined its device's log (`logOp`).
-    func record(_ space: SpaceID, logOp: SignedOp? = nil, _ update: (inout StoreChange.Space) -> Void) {
-        pending.withLock { pending in
-            update(&pending.change.spaces[space, default: StoreChange.Space()])
-            if let logOp { pending.ops.add(space, logOp) }
-        }
+    /// Notes a change in `space` beside its ops' notes (a game settled again, a rebuild).
+    func record(_ space: SpaceID, _ update: (inout StoreChange.Space) -> Void) {
+        pending.withLock { update(&$0.change.spaces[space, default: StoreChange.Space()]) }
     }
 
-    /// Takes in what a run of received ops noted (``ChangeNotes``), under one lock.
+    /// Takes in what ops noted (``ChangeNotes``: a receive's runs, or one op applied alone), under one lock.
     func take(_ notes: ChangeNotes) {
         notes.settleHead()
         guard !notes.change.ops.isEmpty else { return }

@@ -38,14 +38,10 @@ struct Materializer {
     func note(_ op: SignedOp, changes: [Change], hash: Digest32?) {
         if let notes {
             notes.note(op, changes: changes, hash: hash)
-            return
-        }
-        recorder?.record(spaceID, logOp: hash == nil ? nil : op) { space in
-            space.ops.append(op.id)
-            if let hash, op.seq > space.heads[op.device]?.seq ?? 0 {
-                space.heads[op.device] = StoreChange.Head(seq: op.seq, hash: hash)
-            }
-            space.note(op, changes: changes)
+        } else if let recorder {
+            let notes = ChangeNotes(space: spaceID)
+            notes.note(op, changes: changes, hash: hash)
+            recorder.take(notes)
         }
     }
 

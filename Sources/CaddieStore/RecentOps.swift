@@ -38,10 +38,6 @@ public final class RecentOps: Sendable {
     struct Noted {
         var spaces: [SpaceID: [PublicKey: Run]] = [:]
 
-        mutating func add(_ space: SpaceID, _ op: SignedOp) {
-            spaces[space, default: [:]][op.device, default: Run(first: op.seq, ops: [])].add(op.seq, op.bytes)
-        }
-
         /// Adds log ops in the order they joined their logs: one lookup for each stretch of one device's ops.
         mutating func add(_ space: SpaceID, run ops: [SignedOp]) {
             guard !ops.isEmpty else { return }

@@ -7,10 +7,7 @@ public struct ByteReader: Sendable {
     public private(set) var offset: Int
 
     /// Creates a reader positioned at the start of `bytes`.
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes[...]
-        offset = 0
-    }
+    public init(_ bytes: [UInt8]) { self.init(bytes[...]) }
 
     /// Creates a reader of a part of a larger buffer (an op's payload inside its bytes), with no copy.
     public init(_ bytes: ArraySlice<UInt8>) {

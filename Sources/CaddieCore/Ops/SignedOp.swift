@@ -31,17 +31,35 @@ public struct SignedOp: Hashable, Sendable {
         @usableFromInline let payload: Range<Int>
         @usableFromInline let bytes: [UInt8]
 
-        init(
-            space: SpaceID, device: PublicKey, seq: UInt64, prev: Digest32, hlc: HLC, pred: [OpID], payload: Range<Int>,
-            bytes: [UInt8]
-        ) {
-            self.space = space
-            self.device = device
-            self.seq = seq
-            self.prev = prev
-            self.hlc = hlc
-            self.pred = pred
-            self.payload = payload
+        /// Decodes an op, checking its structure (not its signature, chain or payload meaning).
+        init(bytes: [UInt8]) throws(DecodeError) {
+            var reader = ByteReader(bytes)
+            let version = try reader.u8("op version")
+            guard version == SignedOp.formatVersion else {
+                throw DecodeError(
+                    what: "op version", reason: "is \(version); this build reads version \(SignedOp.formatVersion)")
+            }
+            space = try reader.fixed(SpaceID.self, "op space")
+            device = try reader.fixed(PublicKey.self, "op device")
+            seq = try reader.u64("op seq")
+            guard seq >= 1, seq <= SignedOp.maxSeq else {
+                throw DecodeError(what: "op seq", reason: "is \(seq); sequence numbers run from 1 to \(SignedOp.maxSeq)")
+            }
+            prev = try reader.fixed(Digest32.self, "op prev")
+            hlc = HLC(rawValue: try reader.u64("op hlc"))
+            guard hlc.rawValue <= UInt64(Int64.max) else {
+                throw DecodeError(what: "op hlc", reason: "is beyond the year 10000")
+            }
+            pred = try reader.opIDs("op pred", limit: SignedOp.maxPred)
+            let payloadLength = Int(try reader.u32("op payload length"))
+            guard payloadLength <= SignedOp.maxPayloadBytes else {
+                throw DecodeError(
+                    what: "op payload", reason: "is \(payloadLength) bytes; at most \(SignedOp.maxPayloadBytes)")
+            }
+            payload = reader.offset..<(reader.offset + payloadLength)
+            try reader.skip(payloadLength, "op payload")
+            try reader.skip(SignedOp.signatureLength, "op signature")
+            try reader.expectEnd("op")
             self.bytes = bytes
         }
     }
@@ -99,34 +117,7 @@ public struct SignedOp: Hashable, Sendable {
     }
 
     /// Decodes an op, checking its structure (not its signature, chain or payload meaning).
-    public init(bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        let version = try reader.u8("op version")
-        guard version == Self.formatVersion else {
-            throw DecodeError(what: "op version", reason: "is \(version); this build reads version \(Self.formatVersion)")
-        }
-        let space = try reader.fixed(SpaceID.self, "op space")
-        let device = try reader.fixed(PublicKey.self, "op device")
-        let seq = try reader.u64("op seq")
-        guard seq >= 1, seq <= Self.maxSeq else {
-            throw DecodeError(what: "op seq", reason: "is \(seq); sequence numbers run from 1 to \(Self.maxSeq)")
-        }
-        let prev = try reader.fixed(Digest32.self, "op prev")
-        let hlc = HLC(rawValue: try reader.u64("op hlc"))
-        guard hlc.rawValue <= UInt64(Int64.max) else { throw DecodeError(what: "op hlc", reason: "is beyond the year 10000") }
-        let pred = try reader.opIDs("op pred", limit: Self.maxPred)
-        let payloadLength = Int(try reader.u32("op payload length"))
-        guard payloadLength <= Self.maxPayloadBytes else {
-            throw DecodeError(what: "op payload", reason: "is \(payloadLength) bytes; at most \(Self.maxPayloadBytes)")
-        }
-        let payloadStart = reader.offset
-        try reader.skip(payloadLength, "op payload")
-        try reader.skip(Self.signatureLength, "op signature")
-        try reader.expectEnd("op")
-        fields = Fields(
-            space: space, device: device, seq: seq, prev: prev, hlc: hlc, pred: pred,
-            payload: payloadStart..<(payloadStart + payloadLength), bytes: bytes)
-    }
+    public init(bytes: [UInt8]) throws(DecodeError) { fields = try Fields(bytes: bytes) }
 }
 
 extension ByteWriter {
