@@ -20,12 +20,17 @@ struct Materializer {
     /// Where a run of received ops gathers its notes, handed to the recorder once at the run's end (nil: each op's
     /// notes go to the recorder as it is applied).
     let notes: ChangeNotes?
+    /// Where a run of received ops gathers its score rows, written many to a statement (RowInsert.swift); the holder
+    /// flushes it when the run ends. Nil: each op's score rows are written as it is applied.
+    let scoreRows: ScoreRows?
 
     init(
-        db: Database, space: SpaceID, recorder: ChangeRecorder?, settleLater: Bool = false, notes: ChangeNotes? = nil
+        db: Database, space: SpaceID, recorder: ChangeRecorder?, settleLater: Bool = false, notes: ChangeNotes? = nil,
+        scoreRows: ScoreRows? = nil
     ) {
         self.db = db
         self.notes = notes
+        self.scoreRows = scoreRows
         self.space = Data(space.bytes)
         spaceID = space
         self.recorder = recorder
@@ -71,7 +76,12 @@ struct Materializer {
         throws
     {
         note(op, changes: changes, hash: slot == nil ? hash : nil)
-        let device = Data((slot?.bytes ?? op.device.bytes))
+        // The key its rows are under: the device's, or a fork branch op's slot.
+        let key = slot?.storage ?? op.device.storage
+        let scoresOnly = changes.allSatisfy { if case .score = $0 { true } else { false } }
+        // What else an op changes may read the score rows held back so far: they are written first.
+        if !scoresOnly, let scoreRows { try scoreRows.flush(db, space: space) }
+        lazy var device = withUnsafeBytes(of: key) { Data($0) }
         let seq = Int64(op.seq)
         let hlc = Int64(bitPattern: op.hlc.rawValue)
         // Games of competitions' groups, worked out again once the op is applied (Materializer+Groups.swift).
@@ -102,7 +112,9 @@ struct Materializer {
                 }
             case .score(let game, let player, let hole, let entry):
                 try applyScore(
-                    game: game, player: player, hole: hole, entry: entry, pred: op.pred, device: device, seq: seq, hlc: hlc)
+                    ScoreRows.Row(
+                        device: key, seq: seq, game: game, player: player, hole: Int64(hole), hlc: hlc, entry: entry),
+                    pred: op.pred)
             case .attest(let game, let player, let cardHash):
                 guard let user else { continue }
                 try db.cachedStatement(
@@ -179,49 +191,17 @@ struct Materializer {
         }
     }
 
-    /// A score: its row, and a row for each value it supersedes (`pred`).
-    func applyScore(
-        game: GameID, player: PlayerID, hole: Int, entry: ScoreEntry, pred: [OpID], device: Data, seq: Int64, hlc: Int64
-    ) throws {
-        // Bound directly (RowInsert.swift): a row per score op, the receive path's most frequent write.
-        try db.insertRow(
-            """
-            INSERT OR IGNORE INTO score (space, device, seq, game, player, hole, hlc, strokes, putts, penalties,
-                                         fairway, gir)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        ) {
-            $0.blob(1, space)
-            $0.blob(2, device)
-            $0.int(3, seq)
-            $0.blob(4, game)
-            $0.blob(5, player)
-            $0.int(6, Int64(hole))
-            $0.int(7, hlc)
-            $0.int(8, entry.strokes)
-            $0.int(9, entry.putts)
-            $0.int(10, entry.penalties)
-            $0.int(11, entry.fairway.map { Int($0.rawValue) })
-            $0.int(12, entry.greenInRegulation.map { $0 ? 1 : 0 })
-        }
+    /// A score: its row, and a row for each value it supersedes (`pred`). Held in ``scoreRows`` when a run gathers
+    /// them, else written at once.
+    func applyScore(_ row: ScoreRows.Row, pred: [OpID]) throws {
         // The score row is also an add to the roster (view roster_tag): a player someone scored stays
         // on the card even if another device removed them without having seen that score.
-        for target in pred {
-            try db.insertRow(
-                """
-                INSERT OR IGNORE INTO superseded (space, device, seq, game, player, hole, by_device, by_seq)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """
-            ) {
-                $0.blob(1, space)
-                $0.blob(2, target.device)
-                $0.int(3, Int64(bitPattern: target.seq))
-                $0.blob(4, game)
-                $0.blob(5, player)
-                $0.int(6, Int64(hole))
-                $0.blob(7, device)
-                $0.int(8, seq)
-            }
+        if let scoreRows {
+            try scoreRows.add(row, pred: pred, db: db, space: space)
+        } else {
+            let rows = ScoreRows()
+            try rows.add(row, pred: pred, db: db, space: space)
+            try rows.flush(db, space: space)
         }
     }
 
@@ -258,7 +238,8 @@ struct Materializer {
             try db.execute(sql: "DELETE FROM \(table) WHERE space = ?", arguments: [space])
         }
         // Re-applied ops are not news: the space is noted whole once, above.
-        let quiet = Materializer(db: db, space: spaceID, recorder: nil, settleLater: true)
+        let scoreRows = ScoreRows()
+        let quiet = Materializer(db: db, space: spaceID, recorder: nil, settleLater: true, scoreRows: scoreRows)
         var users: [PublicKey: PublicKey] = [:]
         let rows = try Row.fetchCursor(
             db, sql: "SELECT bytes FROM op WHERE space = ? ORDER BY device, seq",
@@ -269,6 +250,7 @@ struct Materializer {
             for case .join(let join) in changes { users[op.device] = join.user }
             try quiet.apply(op, changes: changes, author: users[op.device])
         }
+        try scoreRows.flush(db, space: space)
         let branches = try Row.fetchCursor(
             db, sql: "SELECT bytes, hash, user FROM branch_op WHERE space = ? ORDER BY device, seq, hash",
             arguments: [space])
@@ -278,6 +260,7 @@ struct Materializer {
                 op, changes: try Payload.decode(op.payloadBytes), author: try PublicKey(column: row["user"] as Data),
                 slot: try Digest32(column: row["hash"] as Data))
         }
+        try scoreRows.flush(db, space: space)
         // The committee's rule, once every op is here: every competition, then every game ever bound to one.
         let kinds = [EntityKind.competition, .game].map { Int64($0.rawValue) }
         let ids = try Row.fetchAll(

@@ -271,10 +271,12 @@ struct ReceiveSession {
         var author = try user(of: device)
         var cutoff: UInt64?
         var applied = 0
-        let materializer = Materializer(db: db, space: space, recorder: recorder, notes: notes)
-        // Log rows are written in statements of many rows (RowInsert.swift): held until the statement is full or the
-        // run ends, and an op that changes more than a score is written before it is materialized (which may read
-        // the log), as every op was before.
+        // Score rows are written in statements of many rows (RowInsert.swift): the materializer holds them until a
+        // statement is full or an op changes more than a score, and the rest are written when the run ends.
+        let scoreRows = ScoreRows()
+        let materializer = Materializer(db: db, space: space, recorder: recorder, notes: notes, scoreRows: scoreRows)
+        // Log rows likewise: held until the statement is full or the run ends, and an op that changes more than a
+        // score is written before it is materialized (which may read the log), as every op was before.
         var logRows: [(op: SignedOp, hash: Digest32)] = []
         logRows.reserveCapacity(min(covered, Database.logRowsPerInsert))
         for (op, hash) in run.prefix(covered) {
@@ -295,6 +297,7 @@ struct ReceiveSession {
             headHash = hash
         }
         try db.insertLogOps(space: spaceData, logRows, now: now)
+        try scoreRows.flush(db, space: spaceData)
         try forgetPending(device, through: headSeq)
         // The ops after the newest valid signature: none covers them yet. They wait, as ops beyond a gap do, for a
         // later op of their device whose signature covers them, so the same ops give the same state whatever

@@ -11,6 +11,15 @@ import Testing
 /// ready for the next row.
 @Suite("rows bound directly by the receive path")
 struct RowInsertTests {
+    /// A receiving home in a file of its own, holding `space`, and the folder to remove afterwards.
+    static func fileHome(_ space: TestSpace) throws -> (OpStore, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-rows-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let home = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
+        try home.addSpace(space.id, name: "test", now: 0)
+        return (home, directory)
+    }
+
     @Test("every field of a score, present or absent, and every op's bytes reach the receiving home's file as signed")
     func fieldsRoundTrip() throws {
         let space = TestSpace()
@@ -30,11 +39,8 @@ struct RowInsertTests {
         let first = try author.store.cells(space.id, game: game)[0].values[0].op
         try author.edit([.score(game: game, player: player, hole: 1, entry: try ScoreEntry(strokes: 5, putts: 3))], pred: [first])
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-rows-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (home, directory) = try Self.fileHome(space)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let home = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
-        try home.addSpace(space.id, name: "test", now: 0)
         let report = try home.receive(
             space: space.id, spaceKey: space.key, ops: try author.store.ops(space: space.id), mode: .strict, now: receiverNow)
         #expect(report.applied.count == 6)
@@ -68,11 +74,8 @@ struct RowInsertTests {
             if index == 41 { try author.edit([.rosterAdd(game: game, player: player)]) }
             try author.edit([.score(game: game, player: player, hole: index % 18 + 1, entry: try ScoreEntry(strokes: 4))])
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-rows-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (home, directory) = try Self.fileHome(space)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let home = try OpStore(path: directory.appendingPathComponent("caddie.sqlite").path)
-        try home.addSpace(space.id, name: "test", now: 0)
         let ops = try author.store.ops(space: space.id)
         #expect(ops.count == 78)
         // In two batches, the second starting mid-log: a run begins where the home's head is.
@@ -88,6 +91,47 @@ struct RowInsertTests {
         #expect(held.map(\.hash) == held.map { Blake2b.hash($0.bytes) })
         #expect(try home.stateHash(space.id) == author.hash())
         #expect(try home.record(space.id, game)?["name"] == .text("Sunday"))
+    }
+
+    @Test(
+        "a run's score rows written many to a statement: corrections supersede, a roster remove among them, every cell and its history as applied one by one"
+    )
+    func scoreRowsInStatements() throws {
+        let space = TestSpace()
+        var author = try Author("ana", space: space)
+        let game: GameID = entity(1)
+        let players: [PlayerID] = [entity(2), entity(3)]
+        // 80 scores over 2 players x 18 holes, each correcting what the cell showed (a superseded row each after the
+        // first round); after the 50th, the second player is removed from the roster having seen every score so far;
+        // later scores
+        // of that player are new tags that put them back on the card. The home receives all 82 in one run.
+        for index in 0..<80 {
+            if index == 50 {
+                let tags = try author.store.rosterTags(space.id, game: game, player: players[1])
+                try author.edit([.rosterRemove(game: game, player: players[1], observed: tags)])
+                #expect(try author.store.roster(space.id, game: game) == [players[0]])
+            }
+            try author.score(game: game, player: players[index % 2], hole: index / 2 % 18 + 1, strokes: index % 9 + 1)
+        }
+        let (home, directory) = try Self.fileHome(space)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ops = try author.store.ops(space: space.id)
+        #expect(ops.count == 82)
+        let report = try home.receive(space: space.id, spaceKey: space.key, ops: ops, mode: .strict, now: receiverNow)
+        #expect(report.applied.count == 82)
+        #expect(try home.stateHash(space.id) == author.hash())
+        #expect(try home.cells(space.id, game: game) == author.store.cells(space.id, game: game))
+        #expect(try home.roster(space.id, game: game) == author.store.roster(space.id, game: game))
+        // Each cell holds one value, the last entered; the history of a corrected cell names what replaced what.
+        let cells = try home.cells(space.id, game: game)
+        #expect(cells.count == 36)
+        #expect(cells.allSatisfy { $0.values.count == 1 })
+        let history = try home.history(space.id, game: game, player: players[0], hole: 1)
+        #expect(history.count == 3)
+        #expect(history.map(\.supersededBy.count) == [1, 1, 0])
+        #expect(history[1].supersedes == [history[0].value.op])
+        #expect(
+            try history == author.store.history(space.id, game: game, player: players[0], hole: 1))
     }
 
     @Test("a row SQLite refuses throws its error, writes nothing, and the next row binds afresh")

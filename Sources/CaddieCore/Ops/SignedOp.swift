@@ -135,12 +135,17 @@ extension ByteWriter {
 extension ByteReader {
     /// Reads a list ``ByteWriter/opIDs(_:)`` wrote: at most `limit` ids, each seq in 1...``SignedOp/maxSeq``.
     public mutating func opIDs(_ what: String, limit: Int) throws(DecodeError) -> [OpID] {
-        let (deviceLabel, seqLabel) = ("\(what) device", "\(what) seq")  // once a list, not once an id
-        return try list("\(what) count", limit: limit) { reader throws(DecodeError) in
-            let device = try reader.fixed(PublicKey.self, deviceLabel)
-            let seq = try reader.u64(seqLabel)
-            guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: seqLabel, reason: "is out of range") }
-            return OpID(device: device, seq: seq)
+        // The labels name the list's part alone, and `what` is put before them only for an error: a list is read
+        // once an op, most often empty.
+        do {
+            return try list("count", limit: limit) { reader throws(DecodeError) in
+                let device = try reader.fixed(PublicKey.self, "device")
+                let seq = try reader.u64("seq")
+                guard seq >= 1, seq <= SignedOp.maxSeq else { throw DecodeError(what: "seq", reason: "is out of range") }
+                return OpID(device: device, seq: seq)
+            }
+        } catch {
+            throw DecodeError(what: "\(what) \(error.what)", reason: error.reason)
         }
     }
 }
