@@ -95,9 +95,9 @@ bash Deploy/test-summary.sh /tmp/caddie-swift-test.log "$swift_status"
 step "sync sessions alone"
 # Two sync nodes in the test process, their sessions timed: they need the process to themselves
 # (Tests/CaddieSyncTests/SessionsAlone.swift), so they run here, skipped in the suite above.
-echo "test: the tests that time live sync sessions in-process, alone (LiveRevocationTests, SyncDurabilityTests)"
+echo "test: the tests that time live sync sessions in-process, alone (LiveRevocationTests, SyncDurabilityTests, PeerTableTests)"
 set +e
-CADDIE_SESSIONS_ALONE=1 swift test --skip-build --filter 'LiveRevocationTests|SyncDurabilityTests' 2>&1 \
+CADDIE_SESSIONS_ALONE=1 swift test --skip-build --filter 'LiveRevocationTests|SyncDurabilityTests|PeerTableTests' 2>&1 \
     | tee /tmp/caddie-sessions-test.log | grep -E "✘|Test run with|after the revocation"
 sessions_status=${PIPESTATUS[0]}
 set -e

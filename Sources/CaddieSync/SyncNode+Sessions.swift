@@ -159,8 +159,8 @@ struct LiveSessions {
 extension SyncNode {
     /// This node's heads of a space (its vector), shared by every session: read from the store once, then kept up
     /// to date from each commit's change (``patchHeads(with:)``), so a hub with many sessions reads them neither once a
-    /// session nor once a commit. A change that cannot say its heads (a rebuild, a join) drops them, and the next
-    /// call reads them again.
+    /// session nor once a commit. A rebuild of the space's state (a log cut back by a revocation or a removal, or
+    /// split by a fork: a head may go down) drops them, and the next call reads them again.
     func heads(_ space: SpaceID) async throws -> [WireMessage.VectorEntry] {
         let store = self.store
         // Without the feed no change would reach what is kept: read them each time.
@@ -169,7 +169,11 @@ extension SyncNode {
                 WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash)
             }
         }
-        let (held, generation) = headsCache.withLock { ($0.spaces[space], $0.generation) }
+        let (held, generation, rebuilds) = headsCache.withLock { cache -> (KeptHeads?, Int, Int) in
+            if let held = cache.spaces[space] { return (held, cache.generation, 0) }
+            cache.reads[space, default: HeadsRead()].running += 1
+            return (nil, cache.generation, cache.reads[space]?.rebuilds ?? 0)
+        }
         if let held {
             if let entries = held.entries { return entries }
             // Sorted once after each change, for every session that asks.
@@ -177,12 +181,16 @@ extension SyncNode {
             headsCache.withLock { if $0.generation == generation { $0.spaces[space]?.entries = entries } }
             return entries
         }
-        let read = try await blocking { try store.heads(space) }
-        let heads = Dictionary(read.map { ($0.device, StoreChange.Head(seq: $0.seq, hash: $0.hash)) }) { $1 }
-        // A change committed while this read ran may be in it or not: keep the read only if none did.
-        let entries = Self.entries(heads)
-        headsCache.withLock { if $0.generation == generation { $0.spaces[space] = KeptHeads(heads: heads, entries: entries) } }
-        return entries
+        let read: [(device: PublicKey, seq: UInt64, hash: Digest32)]
+        do {
+            read = try await blocking { try store.heads(space) }
+        } catch {
+            headsCache.withLock { _ = $0.finishRead(space, rebuildsAtStart: rebuilds, heads: nil) }
+            throw error
+        }
+        let readHeads = Dictionary(read.map { ($0.device, StoreChange.Head(seq: $0.seq, hash: $0.hash)) }) { $1 }
+        let heads = headsCache.withLock { $0.finishRead(space, rebuildsAtStart: rebuilds, heads: readHeads) }
+        return Self.entries(heads)
     }
 
     /// A space's kept heads, and their vector entries in device order once a session asked since the last change.
@@ -191,16 +199,68 @@ extension SyncNode {
         var entries: [WireMessage.VectorEntry]?
     }
 
+    /// What the changes brought while reads of a space's heads ran: how many run, the newest head of each device
+    /// a change named since the first began, and how many rebuilds came.
+    struct HeadsRead {
+        var running = 0
+        var heads: [PublicKey: StoreChange.Head] = [:]
+        var rebuilds = 0
+    }
+
+    /// The kept heads, the reads of them that run, and a count of the changes (so that vector entries sorted from
+    /// kept heads a change overtook are not kept).
+    ///
+    /// A device's head only moves forward but in a rebuild (``StoreChange/Space/rebuilt``), and every other change
+    /// names each head it moved, a join's too (``StoreChange/Space/heads``). So a read that no rebuild overtook,
+    /// brought up to the newest head each change named meanwhile, is the heads after the last change: a commit
+    /// during the read is either in it or in what its change named (a change is told after its commit).
+    /// On a busy hub, where a commit lands during nearly every read, no read would be kept otherwise, and every
+    /// session would read the heads from the store at every exchange.
+    struct HeadsCache {
+        var generation = 0
+        var spaces: [SpaceID: KeptHeads] = [:]
+        var reads: [SpaceID: HeadsRead] = [:]
+
+        /// Ends a read of `space`'s heads begun when `rebuildsAtStart` rebuilds had come (nil `heads`: it failed).
+        /// Keeps the read, brought up to date, unless a rebuild came during it or a read that ended first was kept;
+        /// returns the heads as brought up to date.
+        mutating func finishRead(
+            _ space: SpaceID, rebuildsAtStart: Int, heads: [PublicKey: StoreChange.Head]?
+        ) -> [PublicKey: StoreChange.Head] {
+            guard var running = reads[space] else { return heads ?? [:] }
+            running.running -= 1
+            reads[space] = running.running == 0 ? nil : running
+            guard var heads else { return [:] }
+            for (device, head) in running.heads where head.seq > heads[device]?.seq ?? 0 { heads[device] = head }
+            if running.rebuilds == rebuildsAtStart, spaces[space] == nil {
+                spaces[space] = KeptHeads(heads: heads, entries: nil)
+            }
+            return heads
+        }
+    }
+
     static func entries(_ heads: [PublicKey: StoreChange.Head]) -> [WireMessage.VectorEntry] {
         heads.sorted { $0.key < $1.key }.map { WireMessage.VectorEntry(device: $0.key, seq: $0.value.seq, head: $0.value.hash) }
     }
 
-    /// Puts a commit's new heads into the kept ones; drops a space's where the change cannot say them.
+    /// Puts a commit's new heads into the kept ones; drops a space's when its state was rebuilt (a head may have
+    /// gone down).
     func patchHeads(with change: StoreChange) {
         headsCache.withLock { cache in
             cache.generation += 1
-            for (space, changed) in change.spaces where cache.spaces[space] != nil {
-                if changed.whole {
+            for (space, changed) in change.spaces {
+                if var read = cache.reads[space] {
+                    if changed.rebuilt {
+                        read.rebuilds += 1
+                    } else {
+                        for (device, head) in changed.heads where head.seq > read.heads[device]?.seq ?? 0 {
+                            read.heads[device] = head
+                        }
+                    }
+                    cache.reads[space] = read
+                }
+                guard cache.spaces[space] != nil else { continue }
+                if changed.rebuilt {
                     cache.spaces[space] = nil
                     continue
                 }

@@ -67,8 +67,8 @@ public final class SyncNode: Sendable {
     let inviteDesk = Mutex<InviteDesk?>(nil)
     let keyringSource = Mutex<(@Sendable (SpaceID) -> SpaceKeyring?)?>(nil)
     /// Each space's heads (its vector), read once and then kept up to date from the store's changes
-    /// (``StoreChange/Space/heads``); `generation` counts the changes, so a read that a change overtook is not kept.
-    let headsCache = Mutex<(generation: Int, spaces: [SpaceID: KeptHeads])>((0, [:]))
+    /// (``StoreChange/Space/heads``), with what the changes bring while a read of them runs (``HeadsCache``).
+    let headsCache = Mutex(HeadsCache())
 
     /// Creates a node over a store, with this device's credentials and the keys of the spaces it syncs. What
     /// its sessions apply reaches the store's observers (``OpStore/observe(_:)``), as every other write does.

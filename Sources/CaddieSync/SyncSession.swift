@@ -54,7 +54,12 @@ struct SyncSession {
     /// When the next digest is due (live sessions).
     private var pace: DigestPace?
     private var outboundClosed = false
-    private var lastRecorded = (sent: -1, received: -1, at: DispatchTime.now())
+    /// What the peer table last got from this session (``recordProgress(quiet:)``): nothing yet.
+    private var lastRecorded = (sent: -1, received: -1, at: DispatchTime(uptimeNanoseconds: 0))
+    /// The session's counters at the digest tick before: whether the link has gone quiet since.
+    private var countsAtLastTick = (sent: 0, received: 0)
+    /// The shortest time between two writes of the session's peer row while ops move.
+    static let peerRowSeconds: UInt64 = 10
     private var report = SessionReport()
     /// The store's fork mark when this session last looked (``OpStore/forkMark(_:)``; it reads the branches when
     /// this moves).
@@ -311,6 +316,11 @@ struct SyncSession {
                     logger.debug("relaying a change at once to a peer that asked for it")
                 }
             case .tick:
+                // What moved since the peer table last heard of it: at once on a link that has gone quiet.
+                let counts = (sent: machine.sent, received: machine.received)
+                let quiet = counts == countsAtLastTick
+                countsAtLastTick = counts
+                await recordProgress(quiet: quiet)
                 actions = machine.tick(now: Self.now())
             case .superseded:
                 actions = machine.superseded()
@@ -404,11 +414,15 @@ struct SyncSession {
         return false
     }
 
-    /// Records the session in the peer table when something moved, or at most once a minute otherwise.
-    private mutating func recordProgress(force: Bool = false) async {
+    /// Records the session in the peer table when something moved: while ops keep moving, at most once every
+    /// ``peerRowSeconds``; at the first digest tick after they stopped (`quiet`), at once; and once a minute
+    /// otherwise. A row written at every exchange round was a write transaction, and a read of the peer's name, per
+    /// session per round: on a hub relaying ops to 64 peers, a tenth of its time (docs/performance.md).
+    private mutating func recordProgress(quiet: Bool = false) async {
         let now = DispatchTime.now()
-        let stale = now.uptimeNanoseconds - lastRecorded.at.uptimeNanoseconds > 60_000_000_000
-        guard force || stale || lastRecorded.sent != machine.sent || lastRecorded.received != machine.received else { return }
+        let since = now.uptimeNanoseconds - lastRecorded.at.uptimeNanoseconds
+        let moved = lastRecorded.sent != machine.sent || lastRecorded.received != machine.received
+        guard since > 60_000_000_000 || (moved && (quiet || since >= Self.peerRowSeconds * 1_000_000_000)) else { return }
         lastRecorded = (machine.sent, machine.received, now)
         await node.recordSession(currentReport, address: address, foundBy: foundBy, vector: machine.peerKnown, synced: true)
     }

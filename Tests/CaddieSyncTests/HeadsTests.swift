@@ -21,16 +21,12 @@ struct HeadsTests {
                     space: space, spaceKey: key, device: device.publicKey, user: user.publicKey)))
     }
 
-    @Test(
-        "after appends, received ops and a new member, the kept heads are the store's, with no read between; only a change of who may sync moves the membership generation"
-    )
-    func keptHeadsFollowTheStore() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-heads-\(UUID().uuidString)")
+    /// A node over a home in `folder` holding one member device's join, its change feed started.
+    static func node(
+        in folder: URL, space: SpaceID, key: [UInt8]
+    ) throws -> (store: OpStore, node: SyncNode, device: SigningKey) {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let store = try OpStore(path: folder.appendingPathComponent("caddie.sqlite").path)
-        let space = SpaceID(unchecked: [UInt8](repeating: 7, count: 16))
-        let key = [UInt8](repeating: 9, count: 32)
         try store.addSpace(space, name: "heads", now: 0)
         let (user, device) = (SigningKey.generate(), SigningKey.generate())
         try store.append(space: space, signer: device, changes: [Self.join(space, key, user: user, device: device)], now: 1)
@@ -41,6 +37,18 @@ struct HeadsTests {
                 certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
             spaceKeys: [space: key], logger: Logger(label: "heads"))
         node.feed.start()
+        return (store, node, device)
+    }
+
+    @Test(
+        "after appends, received ops and a new member, the kept heads are the store's, with no read between; only a change of who may sync moves the membership generation"
+    )
+    func keptHeadsFollowTheStore() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-heads-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let space = SpaceID(unchecked: [UInt8](repeating: 7, count: 16))
+        let key = [UInt8](repeating: 9, count: 32)
+        let (store, node, device) = try Self.node(in: folder, space: space, key: key)
         func stored() throws -> [WireMessage.VectorEntry] {
             try store.heads(space).map { WireMessage.VectorEntry(device: $0.device, seq: $0.seq, head: $0.hash) }
         }
@@ -61,8 +69,7 @@ struct HeadsTests {
             node.headsCache.withLock { $0.spaces[space] } != nil,
             "the heads were kept through the appends (patched), not dropped and read again")
         #expect(node.feed.membershipGeneration == admitted, "five scores changed nobody's admission")
-        // Another device's log arriving as a peer's batch: a join (the kept heads are dropped and read again), then
-        // its scores (patched in).
+        // Another device's log arriving as a peer's batch: a join, then its scores, each patched in.
         let (other, otherDevice) = (SigningKey.generate(), SigningKey.generate())
         let peer = try OpStore()
         try peer.addSpace(space, name: "heads", now: 0)
@@ -76,7 +83,9 @@ struct HeadsTests {
         }
         let ops = try peer.ops(space: space)
         _ = try store.receive(space: space, spaceKey: key, ops: Array(ops.prefix(1)), mode: .strict, now: 2)
-        #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a join drops the kept heads")
+        #expect(
+            node.headsCache.withLock { $0.spaces[space]?.heads.count } == 2,
+            "a join's head is patched in, not dropped and read again")
         let joined = node.feed.membershipGeneration
         #expect(joined > admitted, "a join may change who may sync")
         #expect(try await node.heads(space) == (try stored()), "after the peer's join")
@@ -94,9 +103,92 @@ struct HeadsTests {
             changes: [.revoke(.init(device: otherDevice.publicKey, lastValidSeq: 2, userSignature: other.sign(statement)))],
             now: 3)
         _ = try store.receive(space: space, spaceKey: key, ops: try peer.ops(space: space), mode: .tolerant, now: 3)
+        #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a rebuild drops the kept heads")
         let cut = try await node.heads(space)
         #expect(cut == (try stored()), "after the revocation")
         #expect(cut.first { $0.device == otherDevice.publicKey }?.seq == 2, "the revoked device's head went down to 2")
         #expect(node.feed.membershipGeneration > joined, "a revocation changes who may sync")
+    }
+
+    @Test(
+        "a read of the heads that commits overtook is kept, brought up to the heads their changes named, a join's among them; one that a rebuild overtook is not kept, and the next call reads again"
+    )
+    func overtakenReadKeptUpToDate() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("caddie-heads-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let space = SpaceID(unchecked: [UInt8](repeating: 7, count: 16))
+        let key = [UInt8](repeating: 9, count: 32)
+        let (store, node, device) = try Self.node(in: folder, space: space, key: key)
+        func stored() throws -> [PublicKey: StoreChange.Head] {
+            Dictionary(try store.heads(space).map { ($0.device, StoreChange.Head(seq: $0.seq, hash: $0.hash)) }) { $1 }
+        }
+        let game = GameID(unchecked: [UInt8](repeating: 1, count: 8))
+        func score(_ hole: Int) throws {
+            try store.append(
+                space: space, signer: device,
+                changes: [.score(game: game, player: PlayerID(game.entity), hole: hole, entry: try ScoreEntry(strokes: 4))],
+                now: 2)
+        }
+        // A read begins (as `heads` begins one when none is kept), takes its snapshot, and three scores commit
+        // before it ends: what it read is one op behind the store, three behind at the end.
+        let rebuilds = node.headsCache.withLock { cache -> Int in
+            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
+            return cache.reads[space]?.rebuilds ?? 0
+        }
+        let snapshot = try stored()
+        for hole in 1...3 { try score(hole) }
+        let ended = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: rebuilds, heads: snapshot) }
+        #expect(ended == (try stored()), "the read brought up to the scores that overtook it")
+        #expect(ended[device.publicKey]?.seq == 4)
+        #expect(node.headsCache.withLock { $0.spaces[space]?.heads } == (try stored()), "and kept")
+        #expect(node.headsCache.withLock { $0.reads[space] } == nil, "no read left running")
+        // A second device joins while a read runs: its head is brought in too.
+        node.headsCache.withLock { $0.spaces[space] = nil }
+        let beforeJoin = node.headsCache.withLock { cache -> Int in
+            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
+            return cache.reads[space]?.rebuilds ?? 0
+        }
+        let oneDevice = try stored()
+        let (other, otherDevice) = (SigningKey.generate(), SigningKey.generate())
+        try store.append(
+            space: space, signer: otherDevice, changes: [Self.join(space, key, user: other, device: otherDevice)], now: 3)
+        let joined = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: beforeJoin, heads: oneDevice) }
+        #expect(joined == (try stored()) && joined.count == 2, "the join's head brought in")
+        // A rebuild while a read runs (a log cut back: a head may go down): that read is not kept.
+        node.headsCache.withLock { $0.spaces[space] = nil }
+        let beforeRebuild = node.headsCache.withLock { cache -> Int in
+            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
+            return cache.reads[space]?.rebuilds ?? 0
+        }
+        var rebuilt = StoreChange.Space()
+        rebuilt.whole = true
+        rebuilt.rebuilt = true
+        node.patchHeads(with: StoreChange(spaces: [space: rebuilt]))
+        _ = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: beforeRebuild, heads: joined) }
+        #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a read a rebuild overtook is not kept")
+        let read = try await node.heads(space)
+        #expect(read.count == 2 && read.map(\.seq).sorted() == [1, 4], "the next call reads the store again")
+        // Many sessions asking while scores commit: every answer is at least as new as the store before it was asked,
+        // and the heads kept at the end are the store's.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    for _ in 0..<20 {
+                        let floor = try store.heads(space).first { $0.device == device.publicKey }?.seq ?? 0
+                        let got = try await node.heads(space).first { $0.device == device.publicKey }?.seq ?? 0
+                        #expect(got >= floor)
+                    }
+                }
+            }
+            group.addTask {
+                for hole in 4...18 {
+                    try score(hole)
+                    node.headsCache.withLock { $0.spaces[space] = nil }  // every call after a commit reads again
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await node.heads(space).count == 2)
+        #expect(node.headsCache.withLock { $0.spaces[space]?.heads } == (try stored()))
     }
 }

@@ -37,14 +37,7 @@ struct LiveRevocationTests {
         func held(_ store: OpStore, _ device: SigningKey) throws -> UInt64 {
             try store.heads(space).first { $0.device == device.publicKey }?.seq ?? 0
         }
-        func within(_ seconds: Double, _ condition: () throws -> Bool) async throws -> Double? {
-            let start = Date()
-            while Date().timeIntervalSince(start) < seconds {
-                if try condition() { return Date().timeIntervalSince(start) }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            return nil
-        }
+        let within = SessionSpace.within
         // Why Ana's node ended its session with Ben's device: its own refusal, not Ben's node hanging up.
         let lost = Mutex<[String]>([])
         anaNode.observePeers { event in
@@ -52,18 +45,7 @@ struct LiveRevocationTests {
                 lost.withLock { $0.append(reason) }
             }
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            let (ports, portFound) = AsyncStream<Int>.makeStream()
-            group.addTask { try await anaNode.serve(host: "127.0.0.1", port: 0, peers: []) { portFound.yield($0) } }
-            var port = 0
-            for await found in ports {
-                port = found
-                break
-            }
-            group.addTask { [port] in
-                try await benNode.serve(host: "127.0.0.1", port: 0, peers: [("127.0.0.1", port)]) { _ in }
-            }
-            defer { group.cancelAll() }
+        try await live.serving(anaNode, dialledBy: benNode) { _ in
             // The session is up and live: Ben's second score reaches Ana's home while it runs.
             #expect(try await within(10) { anaNode.sessions.contains { $0.device == benDevice.publicKey } } != nil)
             try score(ben, benDevice, hole: 2)

@@ -15,7 +15,7 @@ import Testing
 enum SessionsAlone {
     static let enabled = ProcessInfo.processInfo.environment["CADDIE_SESSIONS_ALONE"] == "1"
     static let why: Comment =
-        "runs alone, after the suite: CADDIE_SESSIONS_ALONE=1 swift test --filter 'LiveRevocationTests|SyncDurabilityTests'"
+        "runs alone, after the suite: CADDIE_SESSIONS_ALONE=1 swift test --filter 'LiveRevocationTests|SyncDurabilityTests|PeerTableTests'"
 }
 
 /// A space, its key and a folder of homes on disk, for the tests that run sync nodes in the test process.
@@ -55,5 +55,40 @@ struct SessionSpace {
                 device: device, user: user.publicKey, certifiedAt: 1,
                 certificate: Membership.certify(device: device.publicKey, by: user, at: 1)),
             spaceKeys: [space: key], logger: Logger(label: label))
+    }
+}
+
+extension SessionSpace {
+    /// Runs `body` with `listener` serving on a loopback port, given to it, and `dialler` (if any) serving and
+    /// dialling that port; both stop when `body` returns.
+    func serving(
+        _ listener: SyncNode, dialledBy dialler: SyncNode? = nil, _ body: (_ port: Int) async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let (ports, found) = AsyncStream<Int>.makeStream()
+            group.addTask { try await listener.serve(host: "127.0.0.1", port: 0, peers: []) { found.yield($0) } }
+            var port = 0
+            for await bound in ports {
+                port = bound
+                break
+            }
+            if let dialler {
+                group.addTask { [port] in
+                    try await dialler.serve(host: "127.0.0.1", port: 0, peers: [("127.0.0.1", port)]) { _ in }
+                }
+            }
+            defer { group.cancelAll() }
+            try await body(port)
+        }
+    }
+
+    /// Polls `condition` every 20 ms for up to `seconds`: how long it took to hold, or nil if it never did.
+    static func within(_ seconds: Double, _ condition: () throws -> Bool) async throws -> Double? {
+        let start = Date()
+        while Date().timeIntervalSince(start) < seconds {
+            if try condition() { return Date().timeIntervalSince(start) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
     }
 }

@@ -34,15 +34,7 @@ struct SyncDurabilityTests {
                 now: UInt64(Date().timeIntervalSince1970 * 1000))
         }
         let benNode = try durable.node(ben, user: benUser, device: benDevice)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            let (ports, found) = AsyncStream<Int>.makeStream()
-            group.addTask { try await benNode.serve(host: "127.0.0.1", port: 0, peers: []) { found.yield($0) } }
-            var port = 0
-            for await bound in ports {
-                port = bound
-                break
-            }
-            defer { group.cancelAll() }
+        try await durable.serving(benNode) { port in
             // Ana's home takes Ben's join from him: a peer's op, unsynced.
             _ = try await durable.node(ana, user: anaUser, device: anaDevice).syncOnce(
                 host: "127.0.0.1", port: port, space: space)

@@ -33,9 +33,9 @@ public struct StoreChange: Sendable, Equatable {
     public struct Space: Sendable, Equatable {
         /// The ops applied, in the order they were applied (a device's log or a fork branch).
         public var ops: [OpID] = []
-        /// Each device whose log grew: its newest op now (a fork branch's ops are not in it). With ``whole`` false,
-        /// the space's heads are those before the change with these put in, so a sync node keeps its vector
-        /// without reading it again.
+        /// Each device whose log grew: its newest op now (a fork branch's ops are not in it), a joining device's
+        /// first op too. With ``rebuilt`` false, the space's heads are those before the change with these put in,
+        /// so a sync node keeps its vector without reading it again.
         public var heads: [PublicKey: Head] = [:]
         /// Score cells that gained a value (which may supersede others).
         public var cells: Set<Cell> = []
