@@ -102,7 +102,7 @@ CADDIE_SESSIONS_ALONE=1 swift test --skip-build --filter 'LiveRevocationTests|Sy
 sessions_status=${PIPESTATUS[0]}
 set -e
 if [ "$sessions_status" -ne 0 ] || grep -q "✘" /tmp/caddie-sessions-test.log \
-    || ! grep -qE "Test run with 2 tests in 2 suites passed" /tmp/caddie-sessions-test.log; then
+    || ! grep -qE "Test run with 3 tests in 3 suites passed" /tmp/caddie-sessions-test.log; then
     echo "test: the sync sessions' tests failed or did not run (full log: /tmp/caddie-sessions-test.log)" >&2
     exit 1
 fi

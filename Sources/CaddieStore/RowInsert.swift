@@ -183,8 +183,6 @@ final class ScoreRows {
         rows.reserveCapacity(Database.scoreRowsPerInsert)
     }
 
-    var isEmpty: Bool { rows.isEmpty && replaced.isEmpty }
-
     /// Adds a score's row, and a `superseded` row for each value in `pred`; writes what is held once a statement's
     /// worth of rows is.
     func add(_ row: Row, pred: [OpID], db: Database, space: Data) throws {

@@ -200,7 +200,7 @@ extension SyncNode {
     }
 
     /// What the changes brought while reads of a space's heads ran: how many run, the newest head of each device
-    /// a change named since the first began, and how many rebuilds came.
+    /// a change named since the first began (or since the last rebuild), and how many rebuilds came.
     struct HeadsRead {
         var running = 0
         var heads: [PublicKey: StoreChange.Head] = [:]
@@ -251,7 +251,10 @@ extension SyncNode {
             for (space, changed) in change.spaces {
                 if var read = cache.reads[space] {
                     if changed.rebuilt {
+                        // What changes named before it is void now (a head may have gone down since), and the reads
+                        // that began before it are not kept.
                         read.rebuilds += 1
+                        read.heads = [:]
                     } else {
                         for (device, head) in changed.heads where head.seq > read.heads[device]?.seq ?? 0 {
                             read.heads[device] = head

@@ -422,7 +422,10 @@ struct SyncSession {
         let now = DispatchTime.now()
         let since = now.uptimeNanoseconds - lastRecorded.at.uptimeNanoseconds
         let moved = lastRecorded.sent != machine.sent || lastRecorded.received != machine.received
-        guard since > 60_000_000_000 || (moved && (quiet || since >= Self.peerRowSeconds * 1_000_000_000)) else { return }
+        let first = lastRecorded.sent < 0
+        guard first || since > 60_000_000_000 || (moved && (quiet || since >= Self.peerRowSeconds * 1_000_000_000)) else {
+            return
+        }
         lastRecorded = (machine.sent, machine.received, now)
         await node.recordSession(currentReport, address: address, foundBy: foundBy, vector: machine.peerKnown, synced: true)
     }

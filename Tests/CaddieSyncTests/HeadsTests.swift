@@ -166,6 +166,27 @@ struct HeadsTests {
         node.patchHeads(with: StoreChange(spaces: [space: rebuilt]))
         _ = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: beforeRebuild, heads: joined) }
         #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a read a rebuild overtook is not kept")
+        // A head a change named before a rebuild is void after it: a read begun after the rebuild keeps what it read.
+        let early = node.headsCache.withLock { cache -> Int in
+            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
+            return cache.reads[space]?.rebuilds ?? 0
+        }
+        var ahead = StoreChange.Space()
+        ahead.heads[device.publicKey] = StoreChange.Head(seq: 99, hash: Digest32(unchecked: [UInt8](repeating: 9, count: 32)))
+        node.patchHeads(with: StoreChange(spaces: [space: ahead]))
+        node.patchHeads(with: StoreChange(spaces: [space: rebuilt]))
+        let late = node.headsCache.withLock { cache -> Int in
+            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
+            return cache.reads[space]?.rebuilds ?? 0
+        }
+        let afterRebuild = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: late, heads: joined) }
+        #expect(afterRebuild == joined, "the head named before the rebuild (seq 99) is not brought in")
+        #expect(node.headsCache.withLock { $0.spaces[space]?.heads } == joined)
+        _ = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: early, heads: oneDevice) }
+        #expect(
+            node.headsCache.withLock { $0.spaces[space]?.heads } == joined, "the read begun before the rebuild changed nothing")
+        #expect(node.headsCache.withLock { $0.reads[space] } == nil)
+        node.headsCache.withLock { $0.spaces[space] = nil }
         let read = try await node.heads(space)
         #expect(read.count == 2 && read.map(\.seq).sorted() == [1, 4], "the next call reads the store again")
         // Many sessions asking while scores commit: every answer is at least as new as the store before it was asked,
