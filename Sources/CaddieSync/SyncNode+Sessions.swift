@@ -171,8 +171,7 @@ extension SyncNode {
         }
         let (held, generation, rebuilds) = headsCache.withLock { cache -> (KeptHeads?, Int, Int) in
             if let held = cache.spaces[space] { return (held, cache.generation, 0) }
-            cache.reads[space, default: HeadsRead()].running += 1
-            return (nil, cache.generation, cache.reads[space]?.rebuilds ?? 0)
+            return (nil, cache.generation, cache.beginRead(space))
         }
         if let held {
             if let entries = held.entries { return entries }
@@ -220,6 +219,12 @@ extension SyncNode {
         var generation = 0
         var spaces: [SpaceID: KeptHeads] = [:]
         var reads: [SpaceID: HeadsRead] = [:]
+
+        /// Counts a read of `space`'s heads as begun; returns the rebuilds come so far, for ``finishRead``.
+        mutating func beginRead(_ space: SpaceID) -> Int {
+            reads[space, default: HeadsRead()].running += 1
+            return reads[space]?.rebuilds ?? 0
+        }
 
         /// Ends a read of `space`'s heads begun when `rebuildsAtStart` rebuilds had come (nil `heads`: it failed).
         /// Keeps the read, brought up to date, unless a rebuild came during it or a read that ended first was kept;

@@ -192,26 +192,6 @@ struct SyncSession {
         return report
     }
 
-    /// Whether an error is a refusal, by its type (never by its text).
-    static func isRefusal(_ error: any Error) -> Bool {
-        switch error {
-        case SyncError.refused: true
-        case WireError.notAMember: true
-        default: false
-        }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let error as WireError: error.description
-        case let error as SyncError: error.description
-        case let error as StoreError: error.description
-        case let error as ChannelError where error == .ioOnClosedChannel || error == .alreadyClosed:
-            "the connection closed"
-        default: "\(error)"
-        }
-    }
-
     // MARK: Handshake
 
     func nextFrame(_ events: inout AsyncStream<Event>.Iterator, _ budget: FrameBudget) async throws -> [UInt8]? {
@@ -461,16 +441,6 @@ struct SyncSession {
         }
     }
 
-    /// Ends a connection whose peer stopped reading with a reset, not an orderly close. An orderly close queues its
-    /// FIN behind the bytes the peer never read, so the peer would not learn that the session ended and the kernel
-    /// would keep those bytes for a reader that never comes; a reset drops them and tells the peer at once.
-    static func reset(_ connection: any Channel) {
-        guard let socket = connection as? any SocketOptionProvider else { return connection.close(promise: nil) }
-        socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in connection.close(promise: nil) }
-    }
-
-    /// Seconds a frame may wait to be written before the peer counts as gone: 30, or
-    /// `CADDIE_SEND_TIMEOUT_SECONDS`.
     /// How long a peer may send nothing before it counts as gone: 15 s (`SessionMachine.silenceLimitSeconds`), or
     /// `CADDIE_SILENCE_SECONDS` (15...3600), which only a benchmark that starves its own peers of CPU should set.
     static let silenceLimitSeconds: UInt64 = {
@@ -488,6 +458,8 @@ struct SyncSession {
         return max(Handshake.oldest, min(value, Handshake.version))
     }()
 
+    /// Seconds a frame may wait to be written before the peer counts as gone: 30, or
+    /// `CADDIE_SEND_TIMEOUT_SECONDS`.
     static let sendTimeoutSeconds: Int64 = {
         let value = ProcessInfo.processInfo.environment["CADDIE_SEND_TIMEOUT_SECONDS"].flatMap(Int64.init) ?? 30
         return max(1, min(value, 3600))

@@ -131,10 +131,7 @@ struct HeadsTests {
         }
         // A read begins (as `heads` begins one when none is kept), takes its snapshot, and three scores commit
         // before it ends: what it read is one op behind the store, three behind at the end.
-        let rebuilds = node.headsCache.withLock { cache -> Int in
-            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
-            return cache.reads[space]?.rebuilds ?? 0
-        }
+        let rebuilds = node.headsCache.withLock { $0.beginRead(space) }
         let snapshot = try stored()
         for hole in 1...3 { try score(hole) }
         let ended = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: rebuilds, heads: snapshot) }
@@ -144,10 +141,7 @@ struct HeadsTests {
         #expect(node.headsCache.withLock { $0.reads[space] } == nil, "no read left running")
         // A second device joins while a read runs: its head is brought in too.
         node.headsCache.withLock { $0.spaces[space] = nil }
-        let beforeJoin = node.headsCache.withLock { cache -> Int in
-            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
-            return cache.reads[space]?.rebuilds ?? 0
-        }
+        let beforeJoin = node.headsCache.withLock { $0.beginRead(space) }
         let oneDevice = try stored()
         let (other, otherDevice) = (SigningKey.generate(), SigningKey.generate())
         try store.append(
@@ -156,10 +150,7 @@ struct HeadsTests {
         #expect(joined == (try stored()) && joined.count == 2, "the join's head brought in")
         // A rebuild while a read runs (a log cut back: a head may go down): that read is not kept.
         node.headsCache.withLock { $0.spaces[space] = nil }
-        let beforeRebuild = node.headsCache.withLock { cache -> Int in
-            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
-            return cache.reads[space]?.rebuilds ?? 0
-        }
+        let beforeRebuild = node.headsCache.withLock { $0.beginRead(space) }
         var rebuilt = StoreChange.Space()
         rebuilt.whole = true
         rebuilt.rebuilt = true
@@ -167,18 +158,12 @@ struct HeadsTests {
         _ = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: beforeRebuild, heads: joined) }
         #expect(node.headsCache.withLock { $0.spaces[space] } == nil, "a read a rebuild overtook is not kept")
         // A head a change named before a rebuild is void after it: a read begun after the rebuild keeps what it read.
-        let early = node.headsCache.withLock { cache -> Int in
-            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
-            return cache.reads[space]?.rebuilds ?? 0
-        }
+        let early = node.headsCache.withLock { $0.beginRead(space) }
         var ahead = StoreChange.Space()
         ahead.heads[device.publicKey] = StoreChange.Head(seq: 99, hash: Digest32(unchecked: [UInt8](repeating: 9, count: 32)))
         node.patchHeads(with: StoreChange(spaces: [space: ahead]))
         node.patchHeads(with: StoreChange(spaces: [space: rebuilt]))
-        let late = node.headsCache.withLock { cache -> Int in
-            cache.reads[space, default: SyncNode.HeadsRead()].running += 1
-            return cache.reads[space]?.rebuilds ?? 0
-        }
+        let late = node.headsCache.withLock { $0.beginRead(space) }
         let afterRebuild = node.headsCache.withLock { $0.finishRead(space, rebuildsAtStart: late, heads: joined) }
         #expect(afterRebuild == joined, "the head named before the rebuild (seq 99) is not brought in")
         #expect(node.headsCache.withLock { $0.spaces[space]?.heads } == joined)
